@@ -1,0 +1,577 @@
+"""The rules of one game: state, the legal choices after a roll, and applying them.
+
+Pure and immutable: every function takes a `State` and returns a new one. The dice
+(chance) and the player's choice both go through `apply`, so replay, random play and
+search share one API. Illegal choices raise `IllegalAction` carrying a stable code.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from validator.engine.board import (
+    CORNER_MASK,
+    CORNERS,
+    DISTANCE,
+    FIELD_AT,
+    NEIGHBOURS,
+    VALUES,
+    Field,
+    bits,
+    is_corner,
+)
+from validator.engine.rules import STANDARD, Ruleset
+
+OUTSIDE = -1
+"""`State.pos` before the first move, and after leaving the board (In and Out!)."""
+
+Dice = tuple[int, int, int]
+Walk = tuple[int, ...]
+"""The fields entered by a move, in order, as field indices."""
+
+
+class End(enum.Enum):
+    """How a game ended."""
+
+    NO_MOVE = "no-move"
+    REROLLS = "rerolls"
+    DICE_EXHAUSTED = "dice-exhausted"
+    ESCAPED = "escaped"
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """A position between rounds. Field sets are bit sets over indices 0..35."""
+
+    crossed: int = 0
+    circled: int = 0
+    pos: int = OUTSIDE
+    moves: int = 0
+    passes: int = 0
+    passes_in_row: int = 0
+    rings_left: int = 0
+    end: End | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.end is not None
+
+    @property
+    def taken(self) -> int:
+        """Fields that can be neither crossed out nor entered: any X or circle."""
+        return self.crossed | self.circled
+
+    @property
+    def position(self) -> Field | None:
+        return None if self.pos == OUTSIDE else FIELD_AT[self.pos]
+
+    def mark(self, field: Field) -> str:
+        """The paper-sheet mark of a field: "", "X", "O" or "XO"."""
+        bit = 1 << field.index
+        return ("X" if self.crossed & bit else "") + ("O" if self.circled & bit else "")
+
+
+def new_game(rings: int = 0) -> State:
+    return State(rings_left=rings)
+
+
+# --- actions -------------------------------------------------------------------------
+
+Exit = Literal["escape", "leave"]
+
+
+@dataclass(frozen=True, slots=True)
+class Reroll:
+    """A forced reroll: no candidate field could be crossed out; the row is used up."""
+
+
+@dataclass(frozen=True, slots=True)
+class RingReroll:
+    """The magic rings!: spend a ring instead of playing the roll."""
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Cross out `cross`, then move.
+
+    `move` is the end field; None claims that the movement die has no legal move (the
+    game ends). With `exit` set, the burglar leaves through the corner `move` (which may
+    be the current field when it is a corner). `path` is an optional walk to check.
+    """
+
+    cross: Field
+    move: Field | None = None
+    exit: Exit | None = None
+    path: tuple[Field, ...] | None = None
+
+
+Action = Reroll | RingReroll | Play
+
+
+@dataclass(frozen=True, slots=True)
+class Cross:
+    """An available cross-out and the movement die it leaves."""
+
+    field: Field
+    die: int
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """What applying one action did."""
+
+    state: State
+    action: Action
+    cross: Cross | None = None
+    walk: Walk | None = None
+    exit: Exit | None = None
+
+
+class IllegalAction(ValueError):
+    """An action that breaks the rules; `code` is the stable error code."""
+
+    def __init__(self, code: str, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.hint = hint
+
+
+# --- cross-outs ----------------------------------------------------------------------
+
+
+def movement_die(dice: Sequence[int], field: Field) -> int | None:
+    """The die left over when `field` is crossed out with `dice`, or None if it can't be."""
+    rest = list(dice)
+    for coordinate in (field.row, field.col):
+        if coordinate not in rest:
+            return None
+        rest.remove(coordinate)
+    return rest[0]
+
+
+def candidates(dice: Sequence[int]) -> tuple[Cross, ...]:
+    """Every field a pair of the dice names, with its movement die, in board order."""
+    seen: dict[Field, int] = {}
+    a, b, c = dice
+    for x, y, die in ((a, b, c), (a, c, b), (b, c, a)):
+        seen.setdefault(Field(x, y), die)
+        seen.setdefault(Field(y, x), die)
+    return tuple(Cross(f, seen[f]) for f in sorted(seen))
+
+
+def available_crosses(state: State, dice: Sequence[int]) -> tuple[Cross, ...]:
+    taken = state.taken
+    return tuple(c for c in candidates(dice) if not taken >> c.field.index & 1)
+
+
+# --- walks ---------------------------------------------------------------------------
+
+
+def blocked_after(state: State, cross: Field) -> int:
+    """Fields a move may not enter once `cross` is crossed out (and the start field X'd)."""
+    return state.taken | (1 << cross.index)
+
+
+def walks(blocked: int, start: int, steps: int) -> dict[int, Walk]:
+    """Every end field of a legal walk of exactly `steps`, with one witness walk each."""
+    found: dict[int, Walk] = {}
+    path: list[int] = []
+
+    def step(cur: int, left: int, visited: int) -> None:
+        if left == 0:
+            if cur not in found:
+                found[cur] = tuple(path)
+            return
+        for nxt in NEIGHBOURS[cur]:
+            if not visited >> nxt & 1:
+                path.append(nxt)
+                step(nxt, left - 1, visited | 1 << nxt)
+                path.pop()
+
+    for first, rest in _first_steps(blocked, start, steps):
+        path.append(first)
+        step(first, rest, blocked | 1 << first | _start_bit(start))
+        path.pop()
+    return found
+
+
+def find_walk(blocked: int, start: int, target: int, steps: int) -> Walk | None:
+    """One legal walk of exactly `steps` ending on `target`, or None."""
+    if blocked >> target & 1:
+        return None
+    path: list[int] = []
+
+    def step(cur: int, left: int, visited: int) -> bool:
+        gap = DISTANCE[cur][target]
+        if gap > left or (left - gap) & 1:
+            return False
+        if left == 0:
+            return True
+        for nxt in NEIGHBOURS[cur]:
+            if not visited >> nxt & 1:
+                path.append(nxt)
+                if step(nxt, left - 1, visited | 1 << nxt):
+                    return True
+                path.pop()
+        return False
+
+    for first, rest in _first_steps(blocked, start, steps):
+        path.append(first)
+        if step(first, rest, blocked | 1 << first | _start_bit(start)):
+            return tuple(path)
+        path.pop()
+    return None
+
+
+def any_walk(blocked: int, start: int, steps: int) -> bool:
+    """Whether any legal walk of exactly `steps` exists (stops at the first one)."""
+
+    def step(cur: int, left: int, visited: int) -> bool:
+        if left == 0:
+            return True
+        return any(
+            not visited >> nxt & 1 and step(nxt, left - 1, visited | 1 << nxt)
+            for nxt in NEIGHBOURS[cur]
+        )
+
+    return any(
+        step(first, rest, blocked | 1 << first | _start_bit(start))
+        for first, rest in _first_steps(blocked, start, steps)
+    )
+
+
+def exit_walks(blocked: int, start: int, steps: int) -> dict[int, Walk]:
+    """Corners the burglar can leave through within `steps`, with one walk each.
+
+    A walk of 1..steps fields ending on a free corner; the empty walk when standing on
+    a corner already (leftover steps are ignored).
+    """
+    found: dict[int, Walk] = {}
+    if start != OUTSIDE and is_corner(start):
+        found[start] = ()
+    path: list[int] = []
+
+    def step(cur: int, left: int, visited: int) -> None:
+        if CORNER_MASK >> cur & 1 and cur not in found:
+            found[cur] = tuple(path)
+        if left == 0:
+            return
+        for nxt in NEIGHBOURS[cur]:
+            if not visited >> nxt & 1:
+                path.append(nxt)
+                step(nxt, left - 1, visited | 1 << nxt)
+                path.pop()
+
+    for first, rest in _first_steps(blocked, start, steps):
+        path.append(first)
+        step(first, rest, blocked | 1 << first | _start_bit(start))
+        path.pop()
+    return found
+
+
+def _start_bit(start: int) -> int:
+    return 0 if start == OUTSIDE else 1 << start
+
+
+def _first_steps(blocked: int, start: int, steps: int) -> Iterator[tuple[int, int]]:
+    """(first field entered, steps left after it); from outside, a free corner."""
+    if steps < 1:
+        return
+    options = CORNERS if start == OUTSIDE else NEIGHBOURS[start]
+    for first in options:
+        if not blocked >> first & 1:
+            yield first, steps - 1
+
+
+def check_walk(
+    blocked: int, start: int, path: Sequence[int], steps: int, exit: Exit | None = None
+) -> str | None:
+    """Why `path` is not a legal walk of the movement die, or None when it is."""
+    if exit is None and len(path) != steps:
+        return f"the path has {len(path)} step(s), but the movement die is {steps}"
+    if exit is not None:
+        if len(path) > steps:
+            return f"the path has {len(path)} steps, more than the movement die {steps}"
+        if not path and not (start != OUTSIDE and is_corner(start)):
+            return "an exit needs a path to a corner unless the burglar stands on one"
+    seen = _start_bit(start)
+    prev = start
+    for n, cur in enumerate(path, 1):
+        name = FIELD_AT[cur]
+        if prev == OUTSIDE:
+            if not is_corner(cur):
+                return f"step {n} enters the board at {name}, but it must enter at a corner"
+        elif cur not in NEIGHBOURS[prev]:
+            return f"step {n} jumps from {FIELD_AT[prev]} to {name}, which is not next to it"
+        if seen >> cur & 1:
+            return f"step {n} enters {name} a second time in this move"
+        if blocked >> cur & 1:
+            return f"step {n} enters {name}, which has an X or a circle"
+        seen |= 1 << cur
+        prev = cur
+    if exit is not None and path and not is_corner(path[-1]):
+        return f"the path ends on {FIELD_AT[path[-1]]}, but the burglar can only leave at a corner"
+    return None
+
+
+def has_move(blocked: int, start: int, steps: int, rules: Ruleset) -> bool:
+    if any_walk(blocked, start, steps):
+        return True
+    return rules.can_leave and bool(exit_walks(blocked, start, steps))
+
+
+# --- applying actions ----------------------------------------------------------------
+
+
+def legal_actions(state: State, dice: Dice, rules: Ruleset = STANDARD) -> list[Action]:
+    """Every legal action for this roll, one per distinct outcome (one walk per end field)."""
+    if state.over:
+        return []
+    crosses = available_crosses(state, dice)
+    if not crosses:
+        return [Reroll()]
+    actions: list[Action] = []
+    if state.rings_left > 0:
+        actions.append(RingReroll())
+    for cross in crosses:
+        blocked = blocked_after(state, cross.field)
+        ends = walks(blocked, state.pos, cross.die)
+        actions.extend(
+            Play(cross.field, FIELD_AT[end], path=_fields(walk)) for end, walk in ends.items()
+        )
+        exits: dict[int, Walk] = exit_walks(blocked, state.pos, cross.die) if rules.can_leave else {}
+        for kind in _exit_kinds(rules):
+            actions.extend(
+                Play(cross.field, FIELD_AT[corner], exit=kind, path=_fields(walk))
+                for corner, walk in exits.items()
+            )
+        if not ends and not exits:
+            actions.append(Play(cross.field, None))
+    return actions
+
+
+def game_goes_on(state: State, dice: Dice, rules: Ruleset = STANDARD) -> bool:
+    """Whether some available cross-out for this roll leaves a legal move."""
+    return any(
+        has_move(blocked_after(state, c.field), state.pos, c.die, rules)
+        for c in available_crosses(state, dice)
+    )
+
+
+def apply(state: State, dice: Dice, action: Action, rules: Ruleset = STANDARD) -> Turn:
+    """Play one row of dice; raises IllegalAction when the action breaks the rules."""
+    if state.over:
+        assert state.end is not None
+        raise IllegalAction("E106", f"the game is already over ({state.end.value})")
+    crosses = available_crosses(state, dice)
+    if isinstance(action, Reroll):
+        if crosses:
+            raise IllegalAction(
+                "E201",
+                "this roll is not a forced reroll: a field could be crossed out",
+                "available: " + ", ".join(f"{c.field} (moves {c.die})" for c in crosses),
+            )
+        return Turn(_pass(state, rules), action)
+    if isinstance(action, RingReroll):
+        return Turn(_ring(state, crosses, rules), action)
+    return _play(state, dice, crosses, action, rules)
+
+
+def _pass(state: State, rules: Ruleset) -> State:
+    passes = state.passes + 1
+    in_row = state.passes_in_row + 1
+    count = in_row if rules.pass_counting == "in-a-row" else passes
+    end = End.REROLLS if count >= rules.pass_limit else None
+    return replace(state, passes=passes, passes_in_row=in_row, end=end)
+
+
+def _ring(state: State, crosses: tuple[Cross, ...], rules: Ruleset) -> State:
+    if not rules.rings:
+        raise IllegalAction(
+            "E211", "a ring reroll needs The magic rings! expansion", "choose a ruleset with rings"
+        )
+    if state.rings_left <= 0:
+        raise IllegalAction("E212", "no magic ring is left to spend", "play the roll instead")
+    if not crosses:
+        raise IllegalAction(
+            "E213",
+            "a ring cannot be spent on a forced reroll",
+            "record this row as a forced reroll",
+        )
+    return replace(state, rings_left=state.rings_left - 1, passes_in_row=0)
+
+
+def _play(
+    state: State, dice: Dice, crosses: tuple[Cross, ...], action: Play, rules: Ruleset
+) -> Turn:
+    if not crosses:
+        raise IllegalAction(
+            "E204",
+            f"no field can be crossed out with {_dice_text(dice)}: this row is a forced reroll",
+            "record the row as a reroll",
+        )
+    cross = next((c for c in crosses if c.field == action.cross), None)
+    if cross is None:
+        die = movement_die(dice, action.cross)
+        options = ", ".join(str(c.field) for c in crosses)
+        if die is None:
+            raise IllegalAction(
+                "E202",
+                f"{action.cross} is not a pair of the dice {_dice_text(dice)}",
+                f"available cross-outs: {options}",
+            )
+        why = "is the field the burglar stands on" if state.pos == action.cross.index else (
+            "already has " + _mark_words(state.mark(action.cross))
+        )
+        raise IllegalAction(
+            "E203", f"{action.cross} cannot be crossed out: it {why}", f"available: {options}"
+        )
+    blocked = blocked_after(state, cross.field)
+    # Step 3: the start field gets its X (it is already blocked by its circle).
+    start = state.pos
+    after = replace(
+        state,
+        crossed=state.crossed | 1 << cross.field.index | _start_bit(start),
+        passes_in_row=0,
+    )
+    if action.exit is not None:
+        return _leave(after, blocked, cross, action, rules)
+    if action.move is None:
+        if has_move(blocked, start, cross.die, rules):
+            ends = walks(blocked, start, cross.die)
+            raise IllegalAction(
+                "E207",
+                f"the record makes no move, but the movement die {cross.die} has a legal move",
+                "reachable: " + _fields_text(ends) if ends else "an exit through a corner",
+            )
+        return Turn(replace(after, end=End.NO_MOVE), action, cross)
+    target = action.move.index
+    if action.path is not None:
+        walk = tuple(f.index for f in action.path)
+        problem = check_walk(blocked, start, walk, cross.die)
+        if problem is None and walk[-1:] != (target,):
+            problem = f"the path ends on {FIELD_AT[walk[-1]]}, not on the move {action.move}"
+        if problem is not None:
+            raise IllegalAction("E206", f"illegal path: {problem}", _reach_hint(blocked, start, cross))
+    else:
+        found = find_walk(blocked, start, target, cross.die)
+        if found is None:
+            raise IllegalAction(
+                "E205",
+                f"{action.move} cannot be reached in exactly {cross.die} step(s)"
+                + _blocked_reason(blocked, target),
+                _reach_hint(blocked, start, cross),
+            )
+        walk = found
+    moved = replace(after, circled=after.circled | 1 << target, pos=target, moves=state.moves + 1)
+    return Turn(moved, action, cross, walk)
+
+
+def _leave(after: State, blocked: int, cross: Cross, action: Play, rules: Ruleset) -> Turn:
+    kind = action.exit
+    allowed = rules.escape if kind == "escape" else rules.in_and_out
+    if not allowed:
+        expansion = "Escape!" if kind == "escape" else "In and Out!"
+        raise IllegalAction(
+            "E208",
+            f"leaving the board ({kind}) needs the {expansion} expansion",
+            "choose a ruleset that includes it, or record a move",
+        )
+    start = after.pos
+    if action.path is not None:
+        walk = tuple(f.index for f in action.path)
+        problem = check_walk(blocked, start, walk, cross.die, exit=kind)
+        corner = walk[-1] if walk else start
+        if problem is None and action.move is not None and action.move.index != corner:
+            problem = f"the path leaves at {FIELD_AT[corner]}, not at {action.move}"
+        if problem is not None:
+            raise IllegalAction("E206", f"illegal path: {problem}", _exit_hint(blocked, start, cross))
+    else:
+        exits = exit_walks(blocked, start, cross.die)
+        if action.move is None:
+            if not exits:
+                raise IllegalAction(
+                    "E209",
+                    f"no free corner can be reached within {cross.die} step(s)",
+                    _reach_hint(blocked, start, cross),
+                )
+            corner = min(exits)
+        else:
+            corner = action.move.index
+            if corner not in exits:
+                raise IllegalAction(
+                    "E209",
+                    f"the burglar cannot leave through {action.move} within {cross.die} step(s)",
+                    _exit_hint(blocked, start, cross),
+                )
+        walk = exits[corner]
+    if kind == "escape":
+        left = replace(after, moves=after.moves + 1, end=End.ESCAPED)
+    else:
+        left = replace(after, moves=after.moves + 1, pos=OUTSIDE)
+    return Turn(left, action, cross, walk, kind)
+
+
+def exhaust(state: State) -> State:
+    """The dice file has no rows left: the game ends where it stands."""
+    return state if state.over else replace(state, end=End.DICE_EXHAUSTED)
+
+
+def score(state: State, rules: Ruleset = STANDARD) -> int:
+    mask = state.circled if rules.scoring == "all-circles" else state.circled & state.crossed
+    total = sum(VALUES[i] for i in bits(mask))
+    if state.end is End.ESCAPED and rules.escape_bonus is not None:
+        total += rules.escape_bonus
+    return total
+
+
+# --- hint text -----------------------------------------------------------------------
+
+
+def _fields(walk: Walk) -> tuple[Field, ...]:
+    return tuple(FIELD_AT[i] for i in walk)
+
+
+def _fields_text(ends: dict[int, Walk]) -> str:
+    return ", ".join(f"{FIELD_AT[i]} ({VALUES[i]})" for i in sorted(ends))
+
+
+def _dice_text(dice: Sequence[int]) -> str:
+    return " ".join(str(d) for d in dice)
+
+
+def _mark_words(mark: str) -> str:
+    return {"X": "an X", "O": "a circle", "XO": "an X and a circle"}.get(mark, "a mark")
+
+
+def _blocked_reason(blocked: int, target: int) -> str:
+    if blocked >> target & 1:
+        return f": {FIELD_AT[target]} has an X or a circle"
+    return ""
+
+
+def _reach_hint(blocked: int, start: int, cross: Cross) -> str:
+    ends = walks(blocked, start, cross.die)
+    if not ends:
+        return f"with {cross.field} crossed out, the movement die {cross.die} has no legal move"
+    return f"with {cross.field} crossed out, {cross.die} step(s) reach: {_fields_text(ends)}"
+
+
+def _exit_hint(blocked: int, start: int, cross: Cross) -> str:
+    exits = exit_walks(blocked, start, cross.die)
+    if not exits:
+        return f"no corner can be left through within {cross.die} step(s)"
+    return "corners to leave through: " + ", ".join(str(FIELD_AT[c]) for c in sorted(exits))
+
+
+def _exit_kinds(rules: Ruleset) -> tuple[Exit, ...]:
+    kinds: list[Exit] = []
+    if rules.escape:
+        kinds.append("escape")
+    if rules.in_and_out:
+        kinds.append("leave")
+    return tuple(kinds)

@@ -1,0 +1,105 @@
+"""Diagnostics as values, and the table of stable error codes.
+
+Nothing here prints: readers and the replay produce `Diagnostic`s, renderers show them.
+docs/errors.md documents every code in `CODES` with an example (a test keeps them in step).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+Kind = Literal["read", "record", "rules", "warning", "dice"]
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    code: str
+    name: str
+    kind: Kind
+    summary: str
+
+
+CODES: dict[str, Code] = {
+    c.code: c
+    for c in (
+        # The record could not be read (verdict `malformed`).
+        Code("E001", "unreadable", "read", "the file cannot be read as text"),
+        Code("E002", "syntax", "read", "the file is not valid YAML, JSON, CSV or text record syntax"),
+        Code("E003", "unknown-key", "read", "a key or column the record format does not have"),
+        Code("E004", "missing-key", "read", "a required key or value is missing"),
+        Code("E005", "bad-value", "read", "a value has the wrong type or is out of range"),
+        Code("E006", "unsafe-yaml", "read", "YAML aliases, custom tags or too deep nesting"),
+        Code("E007", "empty", "read", "the file holds no record"),
+        # The record is readable but does not match the dice file (verdict `invalid`).
+        Code("E101", "dice-mismatch", "record", "a round's dice differ from the official row"),
+        Code("E102", "steps-mismatch", "record", "a round's steps differ from the movement die"),
+        Code("E103", "roll-used", "record", "a round names a dice row that is already used"),
+        Code("E104", "roll-missing", "record", "a round needs a dice row the dice file lacks"),
+        Code("E105", "skipped-row", "record", "a skipped dice row was not a forced reroll"),
+        Code("E106", "after-end", "record", "a round is recorded after the game ended"),
+        Code("E107", "score-mismatch", "record", "the claimed score differs from the replay"),
+        Code("E108", "dice-checksum", "record", "dice_sha256 differs from the dice file's"),
+        Code("E109", "rings-declared", "record", "the declared rings do not fit the ruleset"),
+        # The record breaks a rule of the game (verdict `invalid`).
+        Code("E201", "reroll-not-forced", "rules", "a reroll where a field could be crossed out"),
+        Code("E202", "cross-not-dice", "rules", "the crossed field is not a pair of the dice"),
+        Code("E203", "cross-taken", "rules", "the crossed field already has an X or a circle"),
+        Code("E204", "cross-on-reroll", "rules", "a cross-out on a row that is a forced reroll"),
+        Code("E205", "move-unreachable", "rules", "no legal walk of the movement die ends there"),
+        Code("E206", "path-illegal", "rules", "the recorded path breaks the movement rules"),
+        Code("E207", "move-missing", "rules", "no move recorded, but a legal move existed"),
+        Code("E208", "exit-not-allowed", "rules", "leaving the board without its expansion"),
+        Code("E209", "exit-unreachable", "rules", "no free corner to leave through in reach"),
+        Code("E211", "ring-not-allowed", "rules", "a ring reroll without The magic rings!"),
+        Code("E212", "ring-none-left", "rules", "a ring reroll with no ring left"),
+        Code("E213", "ring-on-reroll", "rules", "a ring spent on a row that is a forced reroll"),
+        # Warnings: the verdict stands.
+        Code("W001", "incomplete", "warning", "the record ends but the game could go on"),
+        Code("W002", "rules-mismatch", "warning", "the record names another ruleset"),
+        # The dice file (the command cannot run, exit 2).
+        Code("D001", "dice-unreadable", "dice", "the dice file cannot be read"),
+        Code("D002", "dice-syntax", "dice", "a dice file line is not a roll of three dice"),
+        Code("D003", "dice-numbering", "dice", "row numbers do not count up from 1"),
+        Code("D004", "dice-empty", "dice", "the dice file has no rolls"),
+    )
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One finding about a file: where it is, what is wrong, and what would be right."""
+
+    code: str
+    message: str
+    file: str | None = None
+    line: int | None = None
+    col: int | None = None
+    roll: int | None = None
+    round: int | None = None
+    hint: str = ""
+
+    @property
+    def severity(self) -> Severity:
+        return "warning" if self.code.startswith("W") else "error"
+
+    @property
+    def name(self) -> str:
+        return CODES[self.code].name
+
+    def location(self) -> str:
+        parts = [self.file or "<input>"]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.col is not None:
+                parts.append(str(self.col))
+        return ":".join(parts)
+
+
+class ReadError(Exception):
+    """A file could not be read; carries the diagnostic that says where and why."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(f"{diagnostic.location()}: {diagnostic.code} {diagnostic.message}")
+        self.diagnostic = diagnostic

@@ -1,0 +1,65 @@
+"""A game record as the readers build it: plain immutable values with source locations.
+
+Every reader (YAML, JSON, annotated text, CSV) produces a `Record`; the replay reads only
+this. Fields are always stored row/column (a col-row record is transposed on reading).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from validator.engine import Exit, Field
+
+Coordinates = Literal["row-col", "col-row"]
+Location = tuple[int, int]
+"""(line, column), both 1-based."""
+
+
+@dataclass(frozen=True, slots=True)
+class RecordRound:
+    """One entry of a record: a dice row played, rerolled, or skipped with a ring."""
+
+    number: int
+    """1-based position in the record."""
+    line: int
+    col: int = 1
+    roll: int | None = None
+    dice: tuple[int, int, int] | None = None
+    cross: Field | None = None
+    move: Field | None = None
+    exit: Exit | None = None
+    steps: int | None = None
+    path: tuple[Field, ...] | None = None
+    reroll: bool = False
+    ring: bool = False
+    locations: tuple[tuple[str, Location], ...] = ()
+    """Where each key's value stands, for diagnostics that point at it."""
+
+    def where(self, key: str) -> Location:
+        for name, loc in self.locations:
+            if name == key:
+                return loc
+        return (self.line, self.col)
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    rounds: tuple[RecordRound, ...]
+    source: str = "<record>"
+    format: str = "yaml"
+    player: str | None = None
+    dice_file: str | None = None
+    dice_sha256: str | None = None
+    coordinates: Coordinates = "row-col"
+    rules: str | None = None
+    claimed_score: int | None = None
+    rings: int = 0
+    locations: tuple[tuple[str, Location], ...] = field(default=())
+    """Where header keys stand (claimed_score, dice_sha256, rules, rings)."""
+
+    def where(self, key: str) -> Location | None:
+        for name, loc in self.locations:
+            if name == key:
+                return loc
+        return None
