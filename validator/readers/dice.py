@@ -1,0 +1,176 @@
+"""The official dice file: plain text (several row styles), CSV, YAML or JSON."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from validator.engine import Dice
+from validator.errors import Diagnostic, ReadError
+from validator.readers.source import decode, read_bytes
+
+
+@dataclass(frozen=True, slots=True)
+class DiceFile:
+    rows: tuple[Dice, ...]
+    sha256: str
+    source: str
+    lines: tuple[int, ...]
+    """The source line of each row."""
+
+
+_NUMBER = re.compile(r"^\s*(\d+)\s*[:.)]\s*")
+_SPACED = re.compile(r"^([1-9])\s*[\s,;]\s*([1-9])\s*[\s,;]\s*([1-9])$")
+_PACKED = re.compile(r"^([1-9])([1-9])([1-9])$")
+_EXAMPLES = "three dice 1-6, like `2 4 5`, `2,4,5`, `2;4;5`, `245` or `1: 2 4 5`"
+
+
+def read_dice(path: Path, source: str | None = None) -> DiceFile:
+    name = source or str(path)
+    try:
+        data = read_bytes(path, name)
+    except ReadError as exc:
+        raise ReadError(_as_dice(exc.diagnostic)) from None
+    return parse_dice(data, name, path.suffix.lower())
+
+
+def parse_dice(data: bytes, source: str, suffix: str = ".txt") -> DiceFile:
+    """Read dice rows from bytes; raises ReadError with a D-code, file and line."""
+    try:
+        text = decode(data, source)
+    except ReadError as exc:
+        raise ReadError(_as_dice(exc.diagnostic)) from None
+    digest = hashlib.sha256(data).hexdigest()
+    if suffix == ".csv":
+        rows, lines = _csv(text, source)
+    elif suffix in (".yaml", ".yml", ".json"):
+        rows, lines = _structured(text, source, suffix)
+    else:
+        rows, lines = _plain(text, source)
+    if not rows:
+        raise ReadError(Diagnostic("D004", "the dice file has no rolls", source, 1, 1))
+    return DiceFile(tuple(rows), digest, source, tuple(lines))
+
+
+def _as_dice(d: Diagnostic) -> Diagnostic:
+    return Diagnostic("D001", d.message, d.file, d.line, d.col)
+
+
+def _error(code: str, message: str, source: str, line: int, col: int = 1) -> ReadError:
+    return ReadError(Diagnostic(code, message, source, line, col))
+
+
+def _plain(text: str, source: str) -> tuple[list[Dice], list[int]]:
+    rows: list[Dice] = []
+    lines: list[int] = []
+    numbered: bool | None = None
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        content = raw.split("#", 1)[0]
+        if not content.strip():
+            continue
+        body = content
+        number = _NUMBER.match(content)
+        col = len(content) - len(content.lstrip()) + 1
+        if number:
+            if numbered is False:
+                raise _error("D003", "a row number here, but earlier rows had none", source, lineno, col)
+            numbered = True
+            expected = len(rows) + 1
+            if int(number.group(1)) != expected:
+                raise _error(
+                    "D003",
+                    f"row number {number.group(1)}, expected {expected} (rows count up from 1)",
+                    source,
+                    lineno,
+                    col,
+                )
+            body = content[number.end() :]
+            col = number.end() + 1
+        else:
+            if numbered:
+                raise _error("D003", f"row {len(rows) + 1} has no row number", source, lineno, col)
+            numbered = False
+        dice = _SPACED.match(body.strip()) or _PACKED.match(body.strip())
+        if not dice or not all(1 <= int(d) <= 6 for d in dice.groups()):
+            raise _error(
+                "D002", f"expected {_EXAMPLES}, found {raw.strip()[:40]!r}", source, lineno, col
+            )
+        a, b, c = (int(d) for d in dice.groups())
+        rows.append((a, b, c))
+        lines.append(lineno)
+    return rows, lines
+
+
+def _csv(text: str, source: str) -> tuple[list[Dice], list[int]]:
+    reader = csv.reader(io.StringIO(text))
+    rows: list[Dice] = []
+    lines: list[int] = []
+    header: list[str] | None = None
+    try:
+        for record in reader:
+            lineno = reader.line_num
+            cells = [c.strip() for c in record]
+            if not any(cells) or cells[0].startswith("#"):
+                continue
+            if header is None:
+                header = [c.lower() for c in cells]
+                if header not in (["d1", "d2", "d3"], ["roll", "d1", "d2", "d3"]):
+                    raise _error(
+                        "D002",
+                        f"expected the header `d1,d2,d3` or `roll,d1,d2,d3`, found {','.join(cells)!r}",
+                        source,
+                        lineno,
+                    )
+                continue
+            if len(cells) != len(header):
+                raise _error(
+                    "D002", f"expected {len(header)} values, found {len(cells)}", source, lineno
+                )
+            if len(header) == 4 and cells[0] != str(len(rows) + 1):
+                raise _error(
+                    "D003", f"roll {cells[0]!r}, expected {len(rows) + 1}", source, lineno
+                )
+            values = cells[-3:]
+            if not all(v in {"1", "2", "3", "4", "5", "6"} for v in values):
+                raise _error("D002", f"dice must be 1-6, found {','.join(values)}", source, lineno)
+            a, b, c = (int(v) for v in values)
+            rows.append((a, b, c))
+            lines.append(lineno)
+    except csv.Error as exc:
+        raise _error("D002", f"CSV syntax: {exc}", source, reader.line_num) from None
+    return rows, lines
+
+
+def _structured(text: str, source: str, suffix: str) -> tuple[list[Dice], list[int]]:
+    from validator.readers import json_source, yaml_source
+
+    loader = json_source if suffix == ".json" else yaml_source
+    try:
+        data, locations = loader.load(text, source)
+    except ReadError as exc:
+        d = exc.diagnostic
+        raise ReadError(Diagnostic("D002", d.message, d.file, d.line, d.col)) from None
+    if not isinstance(data, list):
+        raise _error("D002", "expected a list of rolls, like [[2, 4, 5], [1, 3, 6]]", source, 1)
+    rows: list[Dice] = []
+    lines: list[int] = []
+    for i, item in enumerate(data):
+        line, col = locations.get((i,), (1, 1))
+        if not _is_roll(item):
+            raise _error("D002", f"roll {i + 1}: expected three dice 1-6, found {item!r:.40}", source, line, col)
+        rows.append((item[0], item[1], item[2]))
+        lines.append(line)
+    return rows, lines
+
+
+def _is_roll(item: Any) -> bool:
+    return (
+        isinstance(item, list)
+        and len(item) == 3
+        and all(type(v) is int and 1 <= v <= 6 for v in item)
+    )

@@ -1,0 +1,151 @@
+"""JSON loading that keeps source locations: plain data plus a path -> line map.
+
+The standard library parses (and reports syntax errors with line and column); a small
+scanner then walks the same, now known-good, text to note where each value starts.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from validator.errors import Diagnostic, ReadError
+from validator.readers.model import Locations, Path
+
+MAX_DEPTH = 16
+
+
+def load(text: str, source: str) -> tuple[Any, Locations]:
+    """Parse one JSON document; raises ReadError with line and column."""
+
+    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise _Duplicate(key)
+            out[key] = value
+        return out
+
+    try:
+        data = json.loads(text, object_pairs_hook=no_duplicates)
+    except json.JSONDecodeError as exc:
+        raise ReadError(
+            Diagnostic("E002", f"JSON syntax: {exc.msg}", source, exc.lineno, exc.colno)
+        ) from None
+    except _Duplicate as exc:
+        raise ReadError(
+            Diagnostic("E002", f"the key {exc.key!r} appears twice", source, *_find_key(text, exc.key))
+        ) from None
+    except RecursionError:
+        raise ReadError(Diagnostic("E006", "the JSON is nested too deeply", source, 1, 1)) from None
+    except ValueError as exc:  # e.g. an integer with more digits than Python converts
+        raise ReadError(Diagnostic("E005", f"JSON value: {exc}", source, 1, 1)) from None
+    locations: Locations = {}
+    try:
+        _Scanner(text, locations).scan()
+    except RecursionError:
+        raise ReadError(Diagnostic("E006", "the JSON is nested too deeply", source, 1, 1)) from None
+    return data, locations
+
+
+class _Duplicate(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _find_key(text: str, key: str) -> tuple[int, int]:
+    needle = json.dumps(key)
+    at = text.rfind(needle)
+    if at < 0:
+        return (1, 1)
+    line = text.count("\n", 0, at) + 1
+    return line, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
+class _Scanner:
+    """Notes the (line, column) where each value of valid JSON text starts."""
+
+    def __init__(self, text: str, locations: Locations) -> None:
+        self.text = text
+        self.pos = 0
+        self.locations = locations
+        self.line_starts = [0]
+        for i, ch in enumerate(text):
+            if ch == "\n":
+                self.line_starts.append(i + 1)
+
+    def where(self, pos: int) -> tuple[int, int]:
+        lo, hi = 0, len(self.line_starts) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.line_starts[mid] <= pos:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo + 1, pos - self.line_starts[lo] + 1
+
+    def skip_ws(self) -> None:
+        text = self.text
+        while self.pos < len(text) and text[self.pos] in " \t\r\n\ufeff":
+            self.pos += 1
+
+    def scan(self) -> None:
+        self.skip_ws()
+        self.value((), 0)
+
+    def value(self, path: Path, depth: int) -> None:
+        self.skip_ws()
+        if depth <= MAX_DEPTH:
+            self.locations.setdefault(path, self.where(self.pos))
+        ch = self.text[self.pos]
+        if ch == "{":
+            self.pos += 1
+            self.skip_ws()
+            if self.text[self.pos] == "}":
+                self.pos += 1
+                return
+            while True:
+                self.skip_ws()
+                key_pos = self.pos
+                key = self.string()
+                key_path = (*path, key)
+                if depth <= MAX_DEPTH:
+                    self.locations[key_path] = self.where(key_pos)
+                self.skip_ws()
+                self.pos += 1  # the colon
+                self.value(key_path, depth + 1)
+                self.skip_ws()
+                ch = self.text[self.pos]
+                self.pos += 1
+                if ch == "}":
+                    return
+        elif ch == "[":
+            self.pos += 1
+            self.skip_ws()
+            if self.text[self.pos] == "]":
+                self.pos += 1
+                return
+            index = 0
+            while True:
+                self.value((*path, index), depth + 1)
+                index += 1
+                self.skip_ws()
+                ch = self.text[self.pos]
+                self.pos += 1
+                if ch == "]":
+                    return
+        elif ch == '"':
+            self.string()
+        else:
+            while self.pos < len(self.text) and self.text[self.pos] not in ",]} \t\r\n":
+                self.pos += 1
+
+    def string(self) -> str:
+        start = self.pos
+        self.pos += 1
+        text = self.text
+        while text[self.pos] != '"':
+            self.pos += 2 if text[self.pos] == "\\" else 1
+        self.pos += 1
+        value: str = json.loads(text[start : self.pos])
+        return value

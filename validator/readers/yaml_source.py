@@ -1,0 +1,111 @@
+"""Safe YAML loading that keeps source locations: plain data plus a path -> line map.
+
+libyaml (CSafeLoader) composes the node tree; we turn the nodes into plain values
+ourselves so that every key and list item keeps its line and column, and so that
+aliases, custom tags and deep nesting are refused instead of expanded.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from validator.errors import Diagnostic, ReadError
+from validator.readers.model import Locations, Path
+
+try:
+    Loader: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[assignment]
+except AttributeError:  # pragma: no cover - PyYAML without libyaml
+    Loader = yaml.SafeLoader
+
+MAX_DEPTH = 16
+"""Records nest four levels deep; anything far deeper is hostile or broken."""
+
+_SCALAR_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+}
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_SEQ = "tag:yaml.org,2002:seq"
+_MAP = "tag:yaml.org,2002:map"
+_constructor = yaml.SafeLoader("")  # only its scalar constructors are used
+
+
+def load(text: str, source: str) -> tuple[Any, Locations]:
+    """Parse one YAML document; raises ReadError with line and column."""
+    try:
+        loader = Loader(text)
+        try:
+            node = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise ReadError(Diagnostic("E002", f"YAML syntax: {problem}", source, line, col)) from None
+    except yaml.YAMLError as exc:
+        raise ReadError(Diagnostic("E002", f"YAML syntax: {exc}", source, 1, 1)) from None
+    except RecursionError:
+        raise ReadError(Diagnostic("E006", "the YAML is nested too deeply", source, 1, 1)) from None
+    locations: Locations = {}
+    if node is None:
+        return None, locations
+    return _Converter(source, locations).value(node, (), 0), locations
+
+
+class _Converter:
+    def __init__(self, source: str, locations: Locations) -> None:
+        self.source = source
+        self.locations = locations
+        self.seen: set[int] = set()
+
+    def fail(self, code: str, message: str, node: yaml.Node, hint: str = "") -> ReadError:
+        mark = node.start_mark
+        return ReadError(
+            Diagnostic(code, message, self.source, mark.line + 1, mark.column + 1, hint=hint)
+        )
+
+    def value(self, node: yaml.Node, path: Path, depth: int) -> Any:
+        if id(node) in self.seen:
+            # libyaml hands an alias back as the very node it names.
+            raise self.fail("E006", "YAML aliases (*name) are not allowed in a record", node)
+        self.seen.add(id(node))
+        self.locations.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
+        if depth > MAX_DEPTH:
+            raise self.fail("E006", f"the YAML is nested more than {MAX_DEPTH} levels deep", node)
+        if isinstance(node, yaml.ScalarNode):
+            if node.tag == _TIMESTAMP:
+                return node.value
+            if node.tag not in _SCALAR_TAGS:
+                raise self.fail("E006", f"the YAML tag {node.tag!r} is not allowed", node)
+            try:
+                return _constructor.construct_object(node)
+            except ValueError:
+                raise self.fail("E005", f"the number {node.value[:40]!r} is too large", node) from None
+        if isinstance(node, yaml.SequenceNode):
+            if node.tag != _SEQ:
+                raise self.fail("E006", f"the YAML tag {node.tag!r} is not allowed", node)
+            return [self.value(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
+        if isinstance(node, yaml.MappingNode):
+            if node.tag != _MAP:
+                raise self.fail("E006", f"the YAML tag {node.tag!r} is not allowed", node)
+            out: dict[str, Any] = {}
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _MAP:
+                    raise self.fail("E005", "a mapping key must be a plain name", key_node)
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    raise self.fail("E006", "YAML merge keys (<<) are not allowed", key_node)
+                key = str(key_node.value)
+                if key in out:
+                    raise self.fail("E002", f"the key {key!r} appears twice", key_node)
+                key_path = (*path, key)
+                mark = key_node.start_mark
+                self.locations[key_path] = (mark.line + 1, mark.column + 1)
+                out[key] = self.value(value_node, key_path, depth + 1)
+            return out
+        raise self.fail("E006", "unsupported YAML node", node)  # pragma: no cover
