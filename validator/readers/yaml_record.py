@@ -55,5 +55,12 @@ def _round_data(r: RecordRound) -> dict[str, Any]:
 
 
 def dump(record: Record) -> str:
-    text: str = yaml.safe_dump(to_data(record), sort_keys=False, default_flow_style=None)
-    return text
+    """YAML with one line per round, so that a diagnostic's line names one round."""
+    data = to_data(record)
+    rounds = data.pop("rounds")
+    header: str = yaml.safe_dump(data, sort_keys=False) if data else ""
+    lines = [header + "rounds:"]
+    for r in rounds:
+        flow: str = yaml.safe_dump(r, sort_keys=False, default_flow_style=True, width=10_000)
+        lines.append(f"  - {flow.strip()}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,55 @@
+"""The `road300` command line: a click group whose subcommands load on first use.
+
+Each subcommand lives in its own module and only parses options, then calls into the
+package; loading them lazily keeps `road300 --version` and `--help` quick.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from validator import __version__
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "validate": ("validator.cli.validate", "Check records against the dice file: verified score or first illegal step."),
+    "batch": ("validator.cli.batch", "Check a folder of contest entries and rank them."),
+    "report": ("validator.cli.report", "Write an annotated replay of a record (HTML, Markdown or text)."),
+    "draw": ("validator.cli.draw", "Draw prize winners among entries with 300 or more, reproducibly."),
+    "rules": ("validator.cli.rules", "List the rulesets and expansions, or print one in full."),
+    "schema": ("validator.cli.schema", "Write the JSON Schemas for records and results."),
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [name for name, (module, _) in COMMANDS.items() if _exists(module)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS or not _exists(COMMANDS[cmd_name][0]):
+            return None
+        module = importlib.import_module(COMMANDS[cmd_name][0])
+        command: click.Command = module.command
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # Short help from the table, so that --help imports no subcommand module.
+        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+def _exists(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="road300")
+def main() -> None:
+    """Validate Road to 300 challenge records against the official dice file.
+
+    Exit status: 0 valid (or incomplete), 1 invalid or malformed, 2 the command
+    could not run (bad options, unreadable dice file).
+    """

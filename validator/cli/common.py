@@ -1,0 +1,66 @@
+"""Options and helpers every subcommand shares; the exit status is decided here."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn, TypeVar
+
+import click
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from validator.replay import Result
+
+F = TypeVar("F", bound=Callable[..., object])
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+
+def dice_option(func: F) -> F:
+    return click.option(
+        "--dice",
+        type=click.Path(path_type=Path),
+        help="The official dice file (text, CSV, YAML or JSON). May be omitted when a "
+        "record names its dice_file.",
+    )(func)
+
+
+def rules_option(func: F) -> F:
+    return click.option(
+        "--rules",
+        metavar="NAME",
+        help="Ruleset: standard, bga or literal, with expansions like "
+        "standard+escape=20+rings=3+in-and-out, or a rules YAML file. Overrides a "
+        "record's rules:. Default: the record's, else standard. See `road300 rules`.",
+    )(func)
+
+
+def make_console(stderr: bool = False) -> Console:
+    """A rich console; colour only on a terminal and never when NO_COLOR is set."""
+    from rich.console import Console
+
+    no_color = "NO_COLOR" in os.environ
+    return Console(stderr=stderr, no_color=no_color, highlight=False, soft_wrap=True)
+
+
+def fail_usage(message: str) -> NoReturn:
+    click.echo(f"road300: error: {message}", err=True)
+    sys.exit(EXIT_USAGE)
+
+
+def exit_status(results: Iterable[Result], *, strict: bool) -> int:
+    from validator.replay import Verdict
+
+    status = EXIT_OK
+    for result in results:
+        if result.verdict in (Verdict.INVALID, Verdict.MALFORMED):
+            status = EXIT_FAILED
+        elif result.verdict is Verdict.INCOMPLETE and strict:
+            status = EXIT_FAILED
+    return status

@@ -1,0 +1,67 @@
+"""`road300 validate`: check records against the dice file and report each verdict."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from validator.cli.common import dice_option, exit_status, fail_usage, make_console, rules_option
+
+
+@click.command("validate")
+@click.argument("records", nargs=-1, required=True, type=click.Path(path_type=Path))
+@dice_option
+@rules_option
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text for people; json prints one JSON object per record, one per line.",
+)
+@click.option("--strict", is_flag=True, help="Treat an incomplete record as a failure (exit 1).")
+@click.option("--rounds", "with_rounds", is_flag=True, help="With --format json: add every replayed round.")
+def command(
+    records: tuple[Path, ...],
+    dice: Path | None,
+    rules: str | None,
+    fmt: str,
+    strict: bool,
+    with_rounds: bool,
+) -> None:
+    """Replay each RECORD (YAML, JSON, annotated text or CSV) against the official dice
+    file and report the verified score or the first illegal step.
+
+    \b
+    Examples:
+      road300 validate alice.yaml --dice challenge.txt
+      road300 validate entries/*.yaml --dice challenge.txt --format json
+
+    Exit status: 0 valid or incomplete (--strict: incomplete gives 1), 1 invalid or
+    malformed, 2 the command could not run (bad options, unreadable dice file).
+    """
+    from validator.check import Checker, UsageError
+
+    try:
+        checker = Checker.create(dice, rules)
+        results = []
+        console = make_console()
+        for path in records:
+            result = checker.check(path)
+            results.append(result)
+            if fmt == "json":
+                from validator.render.json_out import result_dict
+
+                payload = result_dict(result, rounds=with_rounds)
+                sys.stdout.write(json.dumps(payload) + "\n")
+            else:
+                from validator.render.terminal import render
+
+                render(console, result)
+    except UsageError as exc:
+        fail_usage(exc.message)
+    sys.exit(exit_status(results, strict=strict))

@@ -1,0 +1,136 @@
+"""Results for people at a terminal: a verdict line, and for an error a diagnostic in
+the style of ruff and rustc (location, code, source line with a caret, help) plus the
+board at that moment."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
+
+from validator.engine import Field
+from validator.errors import Diagnostic
+from validator.render.board_text import board_lines
+from validator.replay import Failure, Result, Verdict
+
+_VERDICT_STYLE = {
+    Verdict.VALID: "bold green",
+    Verdict.INCOMPLETE: "bold yellow",
+    Verdict.INVALID: "bold red",
+    Verdict.MALFORMED: "bold red",
+}
+_END_TEXT = {
+    "no-move": "no legal move",
+    "rerolls": "forced rerolls",
+    "dice-exhausted": "the dice file ran out",
+    "escaped": "the burglar escaped",
+}
+
+
+def summary_line(result: Result) -> str:
+    """`valid: 315 points, game over (no legal move on roll 23)` and its kin, as plain text."""
+    v = result.verdict
+    if v is Verdict.VALID:
+        end = result.end.value if result.end else ""
+        text = f"valid: {result.score} points, game over ({_END_TEXT.get(end, end)} on roll {result.end_roll})"
+        return text + (" - wins Road to 300" if (result.score or 0) >= 300 else "")
+    if v is Verdict.INCOMPLETE:
+        return f"incomplete: {result.score} points so far, the game could go on"
+    err = result.error
+    assert err is not None
+    if v is Verdict.MALFORMED:
+        return f"malformed: the record could not be read ({err.code} {err.name})"
+    where = f"roll {err.roll}" + (f", round {err.round}" if err.round else "")
+    if err.roll is None:
+        score = f"; the replay scores {result.score}" if result.score is not None else ""
+        return f"invalid: {err.message}{score}"
+    return f"invalid: first illegal step on {where} ({err.code} {err.name})"
+
+
+def render(console: Console, result: Result, *, verbose: bool = False) -> None:
+    style = _VERDICT_STYLE[result.verdict]
+    line = Text()
+    line.append(f"{result.source}: ", style="bold")
+    line.append(summary_line(result), style=style)
+    console.print(line)
+    if result.error is not None:
+        _diagnostic(console, result.error)
+        if result.failure is not None:
+            _failure(console, result.failure)
+    for warning in result.warnings:
+        _diagnostic(console, warning)
+
+
+def _diagnostic(console: Console, d: Diagnostic) -> None:
+    colour = "yellow" if d.severity == "warning" else "red"
+    console.print(
+        f"[bold]{escape(d.location())}:[/] [bold {colour}]{d.code}[/] {escape(d.message)}"
+    )
+    if d.file and d.line:
+        source = _source_line(d.file, d.line)
+        if source is not None:
+            gutter = " " * len(str(d.line))
+            console.print(f"[blue]{gutter} |[/]")
+            console.print(f"[blue]{d.line} |[/] {escape(source)}")
+            col = max(1, d.col or 1)
+            width = max(1, len(source.rstrip()) - (col - 1))
+            console.print(f"[blue]{gutter} |[/] {' ' * (col - 1)}[{colour}]{'^' * width}[/]")
+    if d.roll is not None and d.severity == "error":
+        console.print(f"  [blue]=[/] dice row {d.roll}" + (f", record round {d.round}" if d.round else ""))
+    if d.hint:
+        console.print(f"  [bold cyan]help:[/] {escape(d.hint)}")
+
+
+def _failure(console: Console, f: Failure) -> None:
+    """The board before the illegal step, with what was legal marked on it."""
+    dice = " ".join(map(str, f.dice))
+    console.print(f"\n  board before roll {f.roll} (dice {dice}):")
+    markers: dict[Field, str] = {}
+    legend: dict[str, str] = {}
+    pos = f.before.position
+    if pos is not None:
+        markers[pos] = "@"
+        legend["@"] = "burglar"
+    if f.cross is not None:
+        markers[f.cross.field] = "+"
+        legend["+"] = f"crossed out ({f.cross.field}, moves {f.cross.die})"
+        for end in f.reachable:
+            markers[end] = "*"
+        if f.reachable:
+            legend["*"] = "reachable"
+    else:
+        for c in f.crosses:
+            markers[c.field] = "?"
+        if f.crosses:
+            legend["?"] = "could be crossed out"
+    if f.move is not None and f.move not in f.reachable:
+        markers[f.move] = "!"
+        legend["!"] = "recorded move"
+    for text in board_lines(f.before, markers, legend=legend):
+        console.print("  " + escape(text), highlight=False)
+    if f.crosses:
+        options = ", ".join(f"{c.field} (moves {c.die})" for c in f.crosses)
+        console.print(f"  available cross-outs: {escape(options)}")
+    else:
+        console.print("  no field could be crossed out: the roll was a forced reroll")
+    if f.cross is not None:
+        if f.reachable:
+            reach = ", ".join(f"{end} ({end.value})" for end in f.reachable)
+            console.print(f"  with {f.cross.field} crossed out, {f.cross.die} step(s) reach: {reach}")
+        else:
+            console.print(f"  with {f.cross.field} crossed out, the die {f.cross.die} has no legal move")
+        if f.exits:
+            console.print("  corners to leave through: " + ", ".join(str(c) for c in f.exits))
+
+
+def _source_line(file: str, line: int) -> str | None:
+    try:
+        with Path(file).open(encoding="utf-8-sig", errors="replace") as handle:
+            for n, text in enumerate(handle, start=1):
+                if n == line:
+                    return text.rstrip("\n")
+    except OSError:
+        return None
+    return None
