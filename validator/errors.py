@@ -26,7 +26,9 @@ CODES: dict[str, Code] = {
     for c in (
         # The record could not be read (verdict `malformed`).
         Code("E001", "unreadable", "read", "the file cannot be read as text"),
-        Code("E002", "syntax", "read", "the file is not valid YAML, JSON, CSV or text record syntax"),
+        Code(
+            "E002", "syntax", "read", "the file is not valid YAML, JSON, CSV or text record syntax"
+        ),
         Code("E003", "unknown-key", "read", "a key or column the record format does not have"),
         Code("E004", "missing-key", "read", "a required key or value is missing"),
         Code("E005", "bad-value", "read", "a value has the wrong type or is out of range"),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from validator.engine import (
     Action,
@@ -100,21 +100,26 @@ def to_record(steps: Sequence[Step], *, with_details: bool = True, player: str =
     rounds: list[RecordRound] = []
     for n, step in enumerate(steps, start=1):
         a = step.action
-        common: dict[str, object] = {}
-        if with_details:
-            common = {"roll": step.roll, "dice": step.dice}
+        base = RecordRound(
+            n,
+            0,
+            roll=step.roll if with_details else None,
+            dice=step.dice if with_details else None,
+        )
         if isinstance(a, Reroll):
-            rounds.append(RecordRound(n, 0, reroll=True, **common))  # type: ignore[arg-type]
+            rounds.append(replace(base, reroll=True))
         elif isinstance(a, RingReroll):
-            rounds.append(RecordRound(n, 0, ring=True, **common))  # type: ignore[arg-type]
+            rounds.append(replace(base, ring=True))
         else:
-            assert isinstance(a, Play)
-            extra: dict[str, object] = {}
-            if with_details:
-                extra = {"steps": step.die, "path": step.walk if a.move is not None else None}
+            moved = a.move is not None or a.exit is not None
             rounds.append(
-                RecordRound(
-                    n, 0, cross=a.cross, move=a.move, exit=a.exit, **common, **extra  # type: ignore[arg-type]
+                replace(
+                    base,
+                    cross=a.cross,
+                    move=a.move,
+                    exit=a.exit,
+                    steps=step.die if with_details else None,
+                    path=step.walk if with_details and moved else None,
                 )
             )
     return Record(rounds=tuple(rounds), player=player or None)

@@ -116,7 +116,9 @@ class Result:
 
 def malformed(diagnostic: Diagnostic, rules: Ruleset, source: str | None = None) -> Result:
     """The result for a record that could not be read."""
-    return Result(source or diagnostic.file or "<record>", Verdict.MALFORMED, rules, error=diagnostic)
+    return Result(
+        source or diagnostic.file or "<record>", Verdict.MALFORMED, rules, error=diagnostic
+    )
 
 
 # Which record key an engine refusal points at.
@@ -239,8 +241,10 @@ class _Run:
         hint: str = "",
         failure: Failure | None = None,
     ) -> _Stop:
-        line, col = entry.where(key) if entry and key else (
-            (entry.line, entry.col) if entry else (None, None)
+        line, col = (
+            entry.where(key)
+            if entry and key
+            else ((entry.line, entry.col) if entry else (None, None))
         )
         return _Stop(
             Diagnostic(
@@ -276,8 +280,14 @@ class _Run:
             )
 
     def record_round(
-        self, dice: Dice, action: Action, entry: RecordRound | None, before: State, turn_cross: Cross | None,
-        walk: tuple[int, ...] | None, exit_kind: Exit | None,
+        self,
+        dice: Dice,
+        action: Action,
+        entry: RecordRound | None,
+        before: State,
+        turn_cross: Cross | None,
+        walk: tuple[int, ...] | None,
+        exit_kind: Exit | None,
     ) -> None:
         state = self.state
         if isinstance(action, Reroll):
@@ -325,7 +335,8 @@ class _Run:
         if want < self.row:
             raise self.stop(
                 "E103",
-                f"round {entry.number} names roll {want + 1}, but rolls up to {self.row} are already used",
+                f"round {entry.number} names roll {want + 1}, "
+                f"but rolls up to {self.row} are already used",
                 roll=want + 1,
                 entry=entry,
                 key="roll",
@@ -394,7 +405,8 @@ class _Run:
                 roll=self.row + 1,
                 entry=entry,
                 key="roll",
-                hint="it could cross out " + ", ".join(str(c.field) for c in crosses)
+                hint="it could cross out "
+                + ", ".join(str(c.field) for c in crosses)
                 + "; record a round for it",
                 failure=self.failure(dice, None),
             )
@@ -404,7 +416,8 @@ class _Run:
         end = self.state.end.value if self.state.end else "over"
         return self.stop(
             "E106",
-            f"round {entry.number} is recorded after the game ended ({end} on roll {self.end_roll})",
+            f"round {entry.number} is recorded after the game ended "
+            f"({end} on roll {self.end_roll})",
             roll=want + 1,
             entry=entry,
             hint="remove the rounds after the end of the game",
@@ -436,9 +449,8 @@ class _Run:
             "can still be played",
             self.record.source,
             roll=self.row + 1,
-            hint="cross-outs that leave a move: " + ", ".join(
-                f"{c.field} (moves {c.die})" for c in options
-            ),
+            hint="cross-outs that leave a move: "
+            + ", ".join(f"{c.field} (moves {c.die})" for c in options),
         )
 
     def failure(self, dice: Dice, action: Action | None) -> Failure:

@@ -7,16 +7,26 @@ package; loading them lazily keeps `road300 --version` and `--help` quick.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 
 import click
 
 from validator import __version__
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "validate": ("validator.cli.validate", "Check records against the dice file: verified score or first illegal step."),
+    "validate": (
+        "validator.cli.validate",
+        "Check records against the dice file: verified score or first illegal step.",
+    ),
     "batch": ("validator.cli.batch", "Check a folder of contest entries and rank them."),
-    "report": ("validator.cli.report", "Write an annotated replay of a record (HTML, Markdown or text)."),
-    "draw": ("validator.cli.draw", "Draw prize winners among entries with 300 or more, reproducibly."),
+    "report": (
+        "validator.cli.report",
+        "Write an annotated replay of a record (HTML, Markdown or text).",
+    ),
+    "draw": (
+        "validator.cli.draw",
+        "Draw prize winners among entries with 300 or more, reproducibly.",
+    ),
     "rules": ("validator.cli.rules", "List the rulesets and expansions, or print one in full."),
     "schema": ("validator.cli.schema", "Write the JSON Schemas for records and results."),
 }

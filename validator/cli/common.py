@@ -59,8 +59,7 @@ def exit_status(results: Iterable[Result], *, strict: bool) -> int:
 
     status = EXIT_OK
     for result in results:
-        if result.verdict in (Verdict.INVALID, Verdict.MALFORMED):
-            status = EXIT_FAILED
-        elif result.verdict is Verdict.INCOMPLETE and strict:
+        failed = result.verdict in (Verdict.INVALID, Verdict.MALFORMED)
+        if failed or (strict and result.verdict is Verdict.INCOMPLETE):
             status = EXIT_FAILED
     return status

@@ -24,7 +24,9 @@ from validator.cli.common import dice_option, exit_status, fail_usage, make_cons
     help="text for people; json prints one JSON object per record, one per line.",
 )
 @click.option("--strict", is_flag=True, help="Treat an incomplete record as a failure (exit 1).")
-@click.option("--rounds", "with_rounds", is_flag=True, help="With --format json: add every replayed round.")
+@click.option(
+    "--rounds", "with_rounds", is_flag=True, help="With --format json: add every replayed round."
+)
 def command(
     records: tuple[Path, ...],
     dice: Path | None,

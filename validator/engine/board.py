@@ -29,7 +29,7 @@ class Field(NamedTuple):
     col: int
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]  # the board index, not tuple.index()
         return (self.row - 1) * SIZE + (self.col - 1)
 
     @property

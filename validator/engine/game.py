@@ -343,7 +343,9 @@ def legal_actions(state: State, dice: Dice, rules: Ruleset = STANDARD) -> list[A
         actions.extend(
             Play(cross.field, FIELD_AT[end], path=_fields(walk)) for end, walk in ends.items()
         )
-        exits: dict[int, Walk] = exit_walks(blocked, state.pos, cross.die) if rules.can_leave else {}
+        exits: dict[int, Walk] = (
+            exit_walks(blocked, state.pos, cross.die) if rules.can_leave else {}
+        )
         for kind in _exit_kinds(rules):
             actions.extend(
                 Play(cross.field, FIELD_AT[corner], exit=kind, path=_fields(walk))
@@ -424,8 +426,10 @@ def _play(
                 f"{action.cross} is not a pair of the dice {_dice_text(dice)}",
                 f"available cross-outs: {options}",
             )
-        why = "is the field the burglar stands on" if state.pos == action.cross.index else (
-            "already has " + _mark_words(state.mark(action.cross))
+        why = (
+            "is the field the burglar stands on"
+            if state.pos == action.cross.index
+            else ("already has " + _mark_words(state.mark(action.cross)))
         )
         raise IllegalAction(
             "E203", f"{action.cross} cannot be crossed out: it {why}", f"available: {options}"
@@ -456,7 +460,9 @@ def _play(
         if problem is None and walk[-1:] != (target,):
             problem = f"the path ends on {FIELD_AT[walk[-1]]}, not on the move {action.move}"
         if problem is not None:
-            raise IllegalAction("E206", f"illegal path: {problem}", _reach_hint(blocked, start, cross))
+            raise IllegalAction(
+                "E206", f"illegal path: {problem}", _reach_hint(blocked, start, cross)
+            )
     else:
         found = find_walk(blocked, start, target, cross.die)
         if found is None:
@@ -489,7 +495,9 @@ def _leave(after: State, blocked: int, cross: Cross, action: Play, rules: Rulese
         if problem is None and action.move is not None and action.move.index != corner:
             problem = f"the path leaves at {FIELD_AT[corner]}, not at {action.move}"
         if problem is not None:
-            raise IllegalAction("E206", f"illegal path: {problem}", _exit_hint(blocked, start, cross))
+            raise IllegalAction(
+                "E206", f"illegal path: {problem}", _exit_hint(blocked, start, cross)
+            )
     else:
         exits = exit_walks(blocked, start, cross.die)
         if action.move is None:

@@ -30,7 +30,12 @@ class _FormatModule(Protocol):
 
 def _module(fmt: str) -> _FormatModule:
     # Imported on demand: pydantic and yaml are not needed for `--version` or `--help`.
-    name = {"yaml": "yaml_record", "json": "json_record", "text": "text_record", "csv": "csv_record"}
+    name = {
+        "yaml": "yaml_record",
+        "json": "json_record",
+        "text": "text_record",
+        "csv": "csv_record",
+    }
     return cast(_FormatModule, importlib.import_module(f"validator.readers.{name[fmt]}"))
 
 
@@ -46,7 +51,9 @@ def parse_record(data: bytes, source: str, fmt: str) -> Record:
     try:
         return _module(fmt).parse(text, source)
     except RecursionError:
-        raise ReadError(Diagnostic("E006", "the record is nested too deeply", source, 1, 1)) from None
+        raise ReadError(
+            Diagnostic("E006", "the record is nested too deeply", source, 1, 1)
+        ) from None
 
 
 def read_record(path: Path, source: str | None = None, fmt: str | None = None) -> Record:

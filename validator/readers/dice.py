@@ -78,7 +78,9 @@ def _plain(text: str, source: str) -> tuple[list[Dice], list[int]]:
         col = len(content) - len(content.lstrip()) + 1
         if number:
             if numbered is False:
-                raise _error("D003", "a row number here, but earlier rows had none", source, lineno, col)
+                raise _error(
+                    "D003", "a row number here, but earlier rows had none", source, lineno, col
+                )
             numbered = True
             expected = len(rows) + 1
             if int(number.group(1)) != expected:
@@ -122,7 +124,8 @@ def _csv(text: str, source: str) -> tuple[list[Dice], list[int]]:
                 if header not in (["d1", "d2", "d3"], ["roll", "d1", "d2", "d3"]):
                     raise _error(
                         "D002",
-                        f"expected the header `d1,d2,d3` or `roll,d1,d2,d3`, found {','.join(cells)!r}",
+                        "expected the header `d1,d2,d3` or `roll,d1,d2,d3`, "
+                        f"found {','.join(cells)!r}",
                         source,
                         lineno,
                     )
@@ -132,9 +135,7 @@ def _csv(text: str, source: str) -> tuple[list[Dice], list[int]]:
                     "D002", f"expected {len(header)} values, found {len(cells)}", source, lineno
                 )
             if len(header) == 4 and cells[0] != str(len(rows) + 1):
-                raise _error(
-                    "D003", f"roll {cells[0]!r}, expected {len(rows) + 1}", source, lineno
-                )
+                raise _error("D003", f"roll {cells[0]!r}, expected {len(rows) + 1}", source, lineno)
             values = cells[-3:]
             if not all(v in {"1", "2", "3", "4", "5", "6"} for v in values):
                 raise _error("D002", f"dice must be 1-6, found {','.join(values)}", source, lineno)
@@ -162,7 +163,13 @@ def _structured(text: str, source: str, suffix: str) -> tuple[list[Dice], list[i
     for i, item in enumerate(data):
         line, col = locations.get((i,), (1, 1))
         if not _is_roll(item):
-            raise _error("D002", f"roll {i + 1}: expected three dice 1-6, found {item!r:.40}", source, line, col)
+            raise _error(
+                "D002",
+                f"roll {i + 1}: expected three dice 1-6, found {item!r:.40}",
+                source,
+                line,
+                col,
+            )
         rows.append((item[0], item[1], item[2]))
         lines.append(line)
     return rows, lines

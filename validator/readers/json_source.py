@@ -34,7 +34,9 @@ def load(text: str, source: str) -> tuple[Any, Locations]:
         ) from None
     except _Duplicate as exc:
         raise ReadError(
-            Diagnostic("E002", f"the key {exc.key!r} appears twice", source, *_find_key(text, exc.key))
+            Diagnostic(
+                "E002", f"the key {exc.key!r} appears twice", source, *_find_key(text, exc.key)
+            )
         ) from None
     except RecursionError:
         raise ReadError(Diagnostic("E006", "the JSON is nested too deeply", source, 1, 1)) from None

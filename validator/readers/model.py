@@ -8,7 +8,6 @@ names the file, line and column.
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -16,6 +15,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     ValidationError,
+    WithJsonSchema,
     model_validator,
 )
 from pydantic import Field as Constraint
@@ -27,8 +27,6 @@ from validator.record import Location, Record, RecordRound
 Path = tuple[str | int, ...]
 Locations = dict[Path, Location]
 
-_CELL_TEXT = re.compile(r"^\s*(\d)\s*[/,]\s*(\d)\s*$")
-
 
 def _cell(value: object) -> object:
     """A field written as [r, c] or "r/c" becomes a Field; other shapes fail validation."""
@@ -38,12 +36,12 @@ def _cell(value: object) -> object:
         return parse_field(value)
     if isinstance(value, list | tuple):
         if len(value) != 2 or not all(type(v) is int for v in value):
-            raise ValueError(f"expected a field as [row, column] or \"row/column\", not {value!r}")
+            raise ValueError(f'expected a field as [row, column] or "row/column", not {value!r}')
         row, col = value
         if not (1 <= row <= 6 and 1 <= col <= 6):
             raise ValueError(f"field {row}/{col} is off the board (rows and columns are 1-6)")
         return Field(row, col)
-    raise ValueError(f"expected a field as [row, column] or \"row/column\", not {value!r}")
+    raise ValueError(f'expected a field as [row, column] or "row/column", not {value!r}')
 
 
 def _move(value: object) -> object:
@@ -52,8 +50,30 @@ def _move(value: object) -> object:
     return _cell(value)
 
 
-CellValue = Annotated[Field, BeforeValidator(_cell)]
-MoveValue = Annotated[Field | Literal["escape", "leave"], BeforeValidator(_move)]
+_CELL_SCHEMA: dict[str, Any] = {
+    "title": "Field",
+    "description": 'a field as [row, column] or "row/column", rows and columns 1-6',
+    "anyOf": [
+        {
+            "type": "array",
+            "items": {"type": "integer", "minimum": 1, "maximum": 6},
+            "minItems": 2,
+            "maxItems": 2,
+        },
+        {"type": "string", "pattern": r"^\s*[1-6]\s*[/,]\s*[1-6]\s*$"},
+    ],
+}
+CellValue = Annotated[Field, BeforeValidator(_cell), WithJsonSchema(_CELL_SCHEMA)]
+_MOVE_SCHEMA: dict[str, Any] = {
+    "title": "Move",
+    "anyOf": [
+        *_CELL_SCHEMA["anyOf"],
+        {"type": "string", "enum": ["escape", "leave"]},
+    ],
+}
+MoveValue = Annotated[
+    Field | Literal["escape", "leave"], BeforeValidator(_move), WithJsonSchema(_MOVE_SCHEMA)
+]
 Die = Annotated[int, Constraint(ge=1, le=6)]
 RowNumber = Annotated[int, Constraint(ge=1, le=1_000_000)]
 
@@ -131,8 +151,7 @@ def build_record(data: Any, locations: Locations, source: str, fmt: str) -> Reco
         raise ReadError(
             Diagnostic(
                 "E005",
-                f"a record is a mapping with keys like player and rounds, not a "
-                f"{_type_name(data)}",
+                f"a record is a mapping with keys like player and rounds, not a {_type_name(data)}",
                 source,
                 line,
                 col,
@@ -143,12 +162,8 @@ def build_record(data: Any, locations: Locations, source: str, fmt: str) -> Reco
     except ValidationError as exc:
         raise ReadError(_diagnostic(exc, locations, source)) from None
     swap = model.coordinates == "col-row"
-    rounds = tuple(
-        _round(i, r, locations, swap) for i, r in enumerate(model.rounds, start=1)
-    )
-    header = tuple(
-        (key, locations[(key,)]) for key in HEADER_KEYS if (key,) in locations
-    )
+    rounds = tuple(_round(i, r, locations, swap) for i, r in enumerate(model.rounds, start=1))
+    header = tuple((key, locations[(key,)]) for key in HEADER_KEYS if (key,) in locations)
     return Record(
         rounds=rounds,
         source=source,
@@ -186,9 +201,9 @@ def _round(number: int, r: RoundModel, locations: Locations, swap: bool) -> Reco
         move=f(move),
         exit=exit_kind,
         steps=r.steps,
-        path=tuple(p.transposed() for p in r.path) if swap and r.path else (
-            tuple(r.path) if r.path is not None else None
-        ),
+        path=tuple(p.transposed() for p in r.path)
+        if swap and r.path
+        else (tuple(r.path) if r.path is not None else None),
         reroll=r.reroll,
         ring=r.ring,
         locations=keys,
@@ -220,8 +235,12 @@ def _diagnostic(exc: ValidationError, locations: Locations, source: str) -> Diag
         )
     if kind == "missing":
         return Diagnostic(
-            "E004", f"missing key {loc[-1]!r}" + (f" in {where}" if where else ""),
-            source, line, col, round=round_no,
+            "E004",
+            f"missing key {loc[-1]!r}" + (f" in {where}" if where else ""),
+            source,
+            line,
+            col,
+            round=round_no,
         )
     msg = str(err["msg"])
     msg = msg.removeprefix("Value error, ")

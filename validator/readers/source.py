@@ -26,7 +26,9 @@ def decode(data: bytes, source: str) -> str:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise fail(f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x})", line, col) from None
+        raise fail(
+            f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x})", line, col
+        ) from None
     return text
 
 

@@ -86,7 +86,9 @@ class _Converter:
             try:
                 return _constructor.construct_object(node)
             except ValueError:
-                raise self.fail("E005", f"the number {node.value[:40]!r} is too large", node) from None
+                raise self.fail(
+                    "E005", f"the number {node.value[:40]!r} is too large", node
+                ) from None
         if isinstance(node, yaml.SequenceNode):
             if node.tag != _SEQ:
                 raise self.fail("E006", f"the YAML tag {node.tag!r} is not allowed", node)

@@ -34,7 +34,8 @@ def summary_line(result: Result) -> str:
     v = result.verdict
     if v is Verdict.VALID:
         end = result.end.value if result.end else ""
-        text = f"valid: {result.score} points, game over ({_END_TEXT.get(end, end)} on roll {result.end_roll})"
+        how = f"{_END_TEXT.get(end, end)} on roll {result.end_roll}"
+        text = f"valid: {result.score} points, game over ({how})"
         return text + (" - wins Road to 300" if (result.score or 0) >= 300 else "")
     if v is Verdict.INCOMPLETE:
         return f"incomplete: {result.score} points so far, the game could go on"
@@ -78,7 +79,9 @@ def _diagnostic(console: Console, d: Diagnostic) -> None:
             width = max(1, len(source.rstrip()) - (col - 1))
             console.print(f"[blue]{gutter} |[/] {' ' * (col - 1)}[{colour}]{'^' * width}[/]")
     if d.roll is not None and d.severity == "error":
-        console.print(f"  [blue]=[/] dice row {d.roll}" + (f", record round {d.round}" if d.round else ""))
+        console.print(
+            f"  [blue]=[/] dice row {d.roll}" + (f", record round {d.round}" if d.round else "")
+        )
     if d.hint:
         console.print(f"  [bold cyan]help:[/] {escape(d.hint)}")
 
@@ -118,9 +121,13 @@ def _failure(console: Console, f: Failure) -> None:
     if f.cross is not None:
         if f.reachable:
             reach = ", ".join(f"{end} ({end.value})" for end in f.reachable)
-            console.print(f"  with {f.cross.field} crossed out, {f.cross.die} step(s) reach: {reach}")
+            console.print(
+                f"  with {f.cross.field} crossed out, {f.cross.die} step(s) reach: {reach}"
+            )
         else:
-            console.print(f"  with {f.cross.field} crossed out, the die {f.cross.die} has no legal move")
+            console.print(
+                f"  with {f.cross.field} crossed out, the die {f.cross.die} has no legal move"
+            )
         if f.exits:
             console.print("  corners to leave through: " + ", ".join(str(c) for c in f.exits))
 
