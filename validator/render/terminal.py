@@ -76,7 +76,7 @@ def _diagnostic(console: Console, d: Diagnostic) -> None:
             console.print(f"[blue]{gutter} |[/]")
             console.print(f"[blue]{d.line} |[/] {escape(source)}")
             col = max(1, d.col or 1)
-            width = max(1, len(source.rstrip()) - (col - 1))
+            width = _span(source, col - 1)
             console.print(f"[blue]{gutter} |[/] {' ' * (col - 1)}[{colour}]{'^' * width}[/]")
     if d.roll is not None and d.severity == "error":
         console.print(
@@ -130,6 +130,31 @@ def _failure(console: Console, f: Failure) -> None:
             )
         if f.exits:
             console.print("  corners to leave through: " + ", ".join(str(c) for c in f.exits))
+
+
+def _span(source: str, start: int) -> int:
+    """How many characters the item at `start` covers: up to the comma or closing
+    bracket that ends it (flow YAML, JSON, CSV), else to the end of the line."""
+    depth = 0
+    quote = ""
+    end = start
+    for end in range(start, len(source)):
+        ch = source[end]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{(":
+            depth += 1
+        elif ch in "]})":
+            if depth == 0:
+                break
+            depth -= 1
+        elif ch == "," and depth == 0:
+            break
+    else:
+        end = len(source.rstrip())
+    return max(1, len(source[start:end].rstrip()))
 
 
 def _source_line(file: str, line: int) -> str | None:
