@@ -32,7 +32,7 @@ CODES: dict[str, Code] = {
         Code("E003", "unknown-key", "read", "a key or column the record format does not have"),
         Code("E004", "missing-key", "read", "a required key or value is missing"),
         Code("E005", "bad-value", "read", "a value has the wrong type or is out of range"),
-        Code("E006", "unsafe-yaml", "read", "YAML aliases, custom tags or too deep nesting"),
+        Code("E006", "unsafe-input", "read", "YAML aliases, custom tags or too deep nesting"),
         Code("E007", "empty", "read", "the file holds no record"),
         # The record is readable but does not match the dice file (verdict `invalid`).
         Code("E101", "dice-mismatch", "record", "a round's dice differ from the official row"),

@@ -73,7 +73,9 @@ class _Converter:
     def value(self, node: yaml.Node, path: Path, depth: int) -> Any:
         if id(node) in self.seen:
             # libyaml hands an alias back as the very node it names.
-            raise self.fail("E006", "YAML aliases (*name) are not allowed in a record", node)
+            raise self.fail(
+                "E006", "YAML anchors and aliases (&name, *name) are not allowed in a record", node
+            )
         self.seen.add(id(node))
         self.locations.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
         if depth > MAX_DEPTH:
