@@ -336,10 +336,11 @@ EXPANSION_SUMMARIES: dict[str, tuple[str, str]] = {
 def describe(rules: Ruleset) -> list[Switch]:
     """Every switch of `rules`, with what its value means."""
     counting = (
-        f"{rules.pass_limit} forced reroll(s) in a row end the game"
+        "only forced rerolls in a row count: a played round or a ring reroll resets the count"
         if rules.pass_counting == "in-a-row"
-        else f"the {_ordinal(rules.pass_limit)} forced reroll of the game ends it, in a row or not"
+        else "every forced reroll of the game counts, in a row or not"
     )
+    limit = f"the {_ordinal(rules.pass_limit)} counted forced reroll ends the game"
     scoring = (
         "every circled field scores, the last one included"
         if rules.scoring == "all-circles"
@@ -366,7 +367,7 @@ def describe(rules: Ruleset) -> list[Switch]:
     )
     values: list[tuple[str, object, str]] = [
         ("pass_counting", rules.pass_counting, counting),
-        ("pass_limit", rules.pass_limit, counting),
+        ("pass_limit", rules.pass_limit, limit),
         ("scoring", rules.scoring, scoring),
         ("escape_bonus", rules.escape_bonus, escape),
         ("max_rings", rules.max_rings, rings),
