@@ -7,17 +7,35 @@ aliases, custom tags and deep nesting are refused instead of expanded.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
 
 from validator.errors import Diagnostic, ReadError
 from validator.readers.model import Locations, Path
 
-try:
-    Loader: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[assignment]
-except AttributeError:  # pragma: no cover - PyYAML without libyaml
-    Loader = yaml.SafeLoader
+_Base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_Base):  # type: ignore[valid-type,misc]
+    """libyaml's safe loader with a memo for implicit scalar tags: records repeat the
+    same few plain scalars (keys, small numbers), and resolving each one by regular
+    expressions is most of the time spent outside C."""
+
+    _memo: ClassVar[dict[tuple[str, bool, bool], str]] = {}
+
+    def resolve(self, kind: type[yaml.Node], value: str, implicit: tuple[bool, bool]) -> str:
+        if kind is not yaml.ScalarNode:
+            tag: str = super().resolve(kind, value, implicit)
+            return tag
+        key = (value, implicit[0], implicit[1])
+        tag = self._memo.get(key, "")
+        if not tag:
+            tag = super().resolve(kind, value, implicit)
+            if len(self._memo) < 4096 and len(value) < 64:
+                self._memo[key] = tag
+        return tag
+
 
 MAX_DEPTH = 16
 """Records nest four levels deep; anything far deeper is hostile or broken."""
@@ -32,13 +50,16 @@ _SCALAR_TAGS = {
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 _SEQ = "tag:yaml.org,2002:seq"
 _MAP = "tag:yaml.org,2002:map"
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
 _constructor = yaml.SafeLoader("")  # only its scalar constructors are used
+_SCALARS = {tag: _constructor.yaml_constructors[tag] for tag in _SCALAR_TAGS}
 
 
 def load(text: str, source: str) -> tuple[Any, Locations]:
     """Parse one YAML document; raises ReadError with line and column."""
     try:
-        loader = Loader(text)
+        loader = _Loader(text)
         try:
             node = loader.get_single_node()
         finally:
@@ -77,16 +98,23 @@ class _Converter:
                 "E006", "YAML anchors and aliases (&name, *name) are not allowed in a record", node
             )
         self.seen.add(id(node))
-        self.locations.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
+        if depth < 3:  # the header, rounds and their keys: deeper items point at their parent
+            mark = node.start_mark
+            self.locations.setdefault(path, (mark.line + 1, mark.column + 1))
         if depth > MAX_DEPTH:
             raise self.fail("E006", f"the YAML is nested more than {MAX_DEPTH} levels deep", node)
         if isinstance(node, yaml.ScalarNode):
             if node.tag == _TIMESTAMP:
                 return node.value
-            if node.tag not in _SCALAR_TAGS:
+            tag = node.tag
+            if tag == _STR:
+                return node.value
+            if tag == _INT and node.value.isdigit() and len(node.value) < 10:
+                return int(node.value)
+            if tag not in _SCALARS:
                 raise self.fail("E006", f"the YAML tag {node.tag!r} is not allowed", node)
             try:
-                return _constructor.construct_object(node)
+                return _SCALARS[tag](_constructor, node)
             except ValueError:
                 raise self.fail(
                     "E005", f"the number {node.value[:40]!r} is too large", node
