@@ -59,6 +59,7 @@ _SCALARS = {tag: _constructor.yaml_constructors[tag] for tag in _SCALAR_TAGS}
 def load(text: str, source: str) -> tuple[Any, Locations]:
     """Parse one YAML document; raises ReadError with line and column."""
     try:
+        _check_depth(text, source)
         loader = _Loader(text)
         try:
             node = loader.get_single_node()
@@ -77,6 +78,30 @@ def load(text: str, source: str) -> tuple[Any, Locations]:
     if node is None:
         return None, locations
     return _Converter(source, locations).value(node, (), 0), locations
+
+
+_NESTING_CHARS = "[{-:?"
+_SHALLOW_ENOUGH = 5000
+"""libyaml's composer recurses once per nesting level and overflows the C stack some
+tens of thousands of levels deep; every level needs one of _NESTING_CHARS, so a text
+with fewer of them than this cannot get there."""
+
+
+def _check_depth(text: str, source: str) -> None:
+    if sum(text.count(c) for c in _NESTING_CHARS) <= _SHALLOW_ENOUGH:
+        return
+    # libyaml's parser (unlike its composer) keeps its own stack: safe at any depth.
+    depth = 0
+    for event in yaml.parse(text, Loader=_Base):
+        if isinstance(event, yaml.SequenceStartEvent | yaml.MappingStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                mark = event.start_mark
+                line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
+                message = f"the YAML is nested more than {MAX_DEPTH} levels deep"
+                raise ReadError(Diagnostic("E006", message, source, line, col))
+        elif isinstance(event, yaml.SequenceEndEvent | yaml.MappingEndEvent):
+            depth -= 1
 
 
 class _Converter:

@@ -21,6 +21,8 @@ _VERDICT_STYLE = {
     Verdict.INVALID: "bold red",
     Verdict.MALFORMED: "bold red",
 }
+_SHOWN = 100
+"""At most this much of a source line is shown under a diagnostic."""
 _END_TEXT = {
     "no-move": "no legal move",
     "rerolls": "forced rerolls",
@@ -71,12 +73,16 @@ def _diagnostic(console: Console, d: Diagnostic) -> None:
     )
     if d.file and d.line:
         source = _source_line(d.file, d.line)
+        col = max(1, d.col or 1)
+        if source is not None and len(source) > _SHOWN:
+            # Show a window of a long line, keeping the column's place in it.
+            start = max(0, col - 1 - _SHOWN // 4)
+            source, col = source[start : start + _SHOWN], col - start
         if source is not None:
             gutter = " " * len(str(d.line))
             console.print(f"[blue]{gutter} |[/]")
             console.print(f"[blue]{d.line} |[/] {escape(source)}")
-            col = max(1, d.col or 1)
-            width = _span(source, col - 1)
+            width = min(_span(source, col - 1), _SHOWN)
             console.print(f"[blue]{gutter} |[/] {' ' * (col - 1)}[{colour}]{'^' * width}[/]")
     if d.roll is not None and d.severity == "error":
         console.print(
