@@ -58,12 +58,10 @@ def eligible(entries: list[dict[str, Any]], min_score: int = DEFAULT_MIN_SCORE) 
     """Entries that are valid with at least `min_score` points."""
     out = []
     for e in entries:
-        if e.get("verdict") == "valid" and isinstance(e.get("score"), int):
-            if e["score"] >= min_score:
-                copies = e.get("copies") or ()
-                out.append(
-                    Candidate(str(e["file"]), e.get("player") or None, e["score"], tuple(copies))
-                )
+        score = e.get("score")
+        if e.get("verdict") == "valid" and isinstance(score, int) and score >= min_score:
+            copies = tuple(e.get("copies") or ())
+            out.append(Candidate(str(e["file"]), e.get("player") or None, score, copies))
     return out
 
 
