@@ -1,0 +1,80 @@
+"""Acceptance cases: each folder of tests/acceptance/ run through the real CLI.
+
+A case holds dice.txt, record.<yaml|json|txt|csv> and expected.yaml (exit status and
+the fixed JSON fields; `args` adds options, `dice_option: false` leaves out --dice).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from validator.errors import CODES
+
+CASES_DIR = Path(__file__).parent / "acceptance"
+CASES = sorted(p for p in CASES_DIR.iterdir() if (p / "expected.yaml").is_file())
+
+# Codes a record cannot produce on its own: warnings, and dice-file problems (exit 2).
+NOT_FROM_A_RECORD = {c for c in CODES if c.startswith(("W", "D"))}
+
+
+def _record(case: Path) -> Path:
+    (record,) = [p for p in case.iterdir() if p.stem == "record"]
+    return record
+
+
+def _expected(case: Path) -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load((case / "expected.yaml").read_text(encoding="utf-8"))
+    return data
+
+
+def _args(case: Path) -> list[str]:
+    expected = _expected(case)
+    args = ["validate", _record(case).name, "--format", "json", *expected.get("args", [])]
+    if expected.get("dice_option", True):
+        args += ["--dice", "dice.txt"]
+    return args
+
+
+@pytest.fixture(scope="module")
+def runs(cli_many: Any) -> dict[str, Any]:
+    # All cases start at once: each CLI run spends most of its time importing.
+    runs: dict[str, Any] = cli_many({case.name: (_args(case), case) for case in CASES})
+    return runs
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_case(case: Path, runs: dict[str, Any]) -> None:
+    expected = _expected(case)
+    run = runs[case.name]
+    assert "Traceback" not in run.stderr
+    assert run.status == expected["exit"], run.stdout + run.stderr
+    got = run.json()
+    assert {k: got[k] for k in ("verdict", "score", "end")} == {
+        k: expected[k] for k in ("verdict", "score", "end")
+    }
+    want_error = expected["error"]
+    if want_error is None:
+        assert got["error"] is None or got["error"]["code"].startswith("W")
+    else:
+        assert got["error"] is not None, got
+        assert {k: got["error"][k] for k in want_error} == want_error
+        assert got["error"]["message"]
+
+
+def test_every_record_code_has_a_case() -> None:
+    covered = {
+        _expected(case)["error"]["code"] for case in CASES if _expected(case)["error"] is not None
+    }
+    assert set(CODES) - NOT_FROM_A_RECORD - covered == set()
+
+
+@pytest.mark.parametrize(
+    "kind", ["valid", "incomplete", "invalid", "malformed", "no-move", "rerolls", "dice-exhausted"]
+)
+def test_every_outcome_has_a_case(kind: str) -> None:
+    outcomes = {(_expected(c)["verdict"], _expected(c)["end"]) for c in CASES}
+    assert any(kind in pair for pair in outcomes)
