@@ -1,0 +1,300 @@
+"""The CSV record: examples, round trips and bad inputs with their places."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from validator.engine import Field
+from validator.errors import ReadError
+from validator.readers import csv_record, text_record, yaml_record
+from validator.readers.model import build_record
+from validator.record import Record, RecordRound
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def summary(r: RecordRound) -> dict[str, Any]:
+    """The values a round carries, without its place in the file."""
+    out: dict[str, Any] = {
+        "roll": r.roll,
+        "dice": r.dice,
+        "cross": r.cross,
+        "move": r.move,
+        "exit": r.exit,
+        "steps": r.steps,
+        "path": r.path,
+        "reroll": r.reroll,
+        "ring": r.ring,
+    }
+    return {k: v for k, v in out.items() if v not in (None, False)}
+
+
+HEADER = ("player", "dice_file", "dice_sha256", "rules", "claimed_score", "rings")
+
+
+def assert_same(a: Record, b: Record) -> None:
+    assert [summary(r) for r in a.rounds] == [summary(r) for r in b.rounds]
+    assert {k: getattr(a, k) for k in HEADER} == {k: getattr(b, k) for k in HEADER}
+
+
+EXAMPLE = """\
+# player: Alice Example
+# claimed_score: 315
+## note: a comment, because it starts with ##
+# a comment too: more than one word before the colon
+roll,dice,cross,move,steps,reroll,path,ring
+1,2 4 5,2/4,6/6,5,,,
+2,1 1 1,,,,yes,,
+,,,,,,,
+3,"3,4,6",3/4,5/5,6,,6/5 5/5,
+5,6 6 6,,,,,,true
+6,124,1/2,escape,,no,none,
+7,1 3 5,3/5,,,,,
+"""
+
+
+def test_example_parses_to_rounds() -> None:
+    record = csv_record.parse(EXAMPLE, "alice.csv")
+    assert record.format == "csv"
+    assert (record.player, record.claimed_score) == ("Alice Example", 315)
+    assert [summary(r) for r in record.rounds] == [
+        {"roll": 1, "dice": (2, 4, 5), "cross": Field(2, 4), "move": Field(6, 6), "steps": 5},
+        {"roll": 2, "dice": (1, 1, 1), "reroll": True},
+        {
+            "roll": 3,
+            "dice": (3, 4, 6),
+            "cross": Field(3, 4),
+            "move": Field(5, 5),
+            "steps": 6,
+            "path": (Field(6, 5), Field(5, 5)),
+        },
+        {"roll": 5, "dice": (6, 6, 6), "ring": True},
+        {"roll": 6, "dice": (1, 2, 4), "cross": Field(1, 2), "exit": "escape", "path": ()},
+        {"roll": 7, "dice": (1, 3, 5), "cross": Field(3, 5)},
+    ]
+
+
+def test_locations_point_at_cells() -> None:
+    record = csv_record.parse(EXAMPLE, "alice.csv")
+    third = record.rounds[2]
+    assert (third.line, third.col) == (9, 1)
+    assert third.where("dice") == (9, 4)
+    assert third.where("cross") == (9, 11)
+    assert third.where("path") == (9, 22)
+    assert record.where("player") == (1, 11)
+
+
+def test_columns_in_any_order_and_case_with_other_delimiters() -> None:
+    text = "Cross ; ROLL ; move\n2/4 ; 3 ; 6/6\n"
+    assert [summary(r) for r in csv_record.parse(text, "t.csv").rounds] == [
+        {"roll": 3, "cross": Field(2, 4), "move": Field(6, 6)}
+    ]
+    tabbed = "cross\tmove\n2,4\tLeave\r\n"
+    assert [summary(r) for r in csv_record.parse(tabbed, "t.csv").rounds] == [
+        {"cross": Field(2, 4), "exit": "leave"}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("cell", "expected"),
+    [
+        ("2 4 5", (2, 4, 5)),
+        ("245", (2, 4, 5)),
+        ('"2,4,5"', (2, 4, 5)),
+        ('"[2, 4, 5]"', (2, 4, 5)),
+        ("2;4;5", (2, 4, 5)),
+    ],
+)
+def test_dice_cells(cell: str, expected: tuple[int, int, int]) -> None:
+    record = csv_record.parse(f"dice,reroll\n{cell},yes\n", "t.csv")
+    assert record.rounds[0].dice == expected
+
+
+@pytest.mark.parametrize("cell", ["true", "YES", "y", "1", "x"])
+def test_reroll_cells(cell: str) -> None:
+    assert csv_record.parse(f"reroll\n{cell}\n", "t.csv").rounds[0].reroll
+
+
+def test_quoted_cells_and_quoted_header_values() -> None:
+    text = '# player: "Eve, \\"the\\" #1"\n"roll","cross"\n 1 , " 2/4 "\n'
+    record = csv_record.parse(text, "t.csv")
+    assert record.player == 'Eve, "the" #1'
+    assert record.rounds[0].cross == Field(2, 4)
+
+
+def test_round_trip_of_the_example() -> None:
+    record = csv_record.parse(EXAMPLE, "alice.csv")
+    assert_same(csv_record.parse(csv_record.dump(record), "again.csv"), record)
+
+
+def test_round_trip_of_the_yaml_example_through_text_and_csv() -> None:
+    record = yaml_record.parse((ROOT / "examples" / "alice.yaml").read_text(), "alice.yaml")
+    via_csv = csv_record.parse(csv_record.dump(record), "alice.csv")
+    assert_same(via_csv, record)
+    assert_same(text_record.parse(text_record.dump(via_csv), "alice.txt"), record)
+
+
+def test_dump_writes_rounds_without_roll_or_dice() -> None:
+    record = build_record({"rounds": [{"cross": "2/4", "move": "6/6"}]}, {}, "r", "yaml")
+    text = csv_record.dump(record)
+    assert text.splitlines()[-2:] == ["roll,dice,cross,move,steps,reroll", ",,2/4,6/6,,"]
+    assert_same(csv_record.parse(text, "again.csv"), record)
+
+
+BAD = [
+    ("", "E007", 1, 1),
+    ("# a comment\n", "E007", 1, 1),
+    ("roll,cross\n", "E007", 1, 1),
+    ("roll,cross\n,\n", "E007", 1, 1),
+    ("# player: x\n", "E004", 1, 1),
+    ("roll,dice,foo", "E003", 1, 11),
+    ("1,2 4 5,2/4,6/6", "E003", 1, 1),
+    ("\x01\x02garbage\x7f,\x03", "E003", 1, 1),
+    ("roll,roll", "E002", 1, 6),
+    ("roll,,cross", "E002", 1, 6),
+    ("# note: x\nroll", "E003", 1, 3),
+    ("# rings: many\nroll", "E005", 1, 10),
+    ("# player: a\n# player: b\nroll", "E002", 2, 3),
+    ("roll,cross\n1,2/4\n# player: x", "E002", 3, 3),
+    ("roll,dice\n1,2 4 5,3", "E002", 2, 9),
+    ("roll,dice\n1", "E002", 2, 2),
+    ('roll,cross\n1,"2/4', "E002", 2, 3),
+    ('roll,cross\n1,"2/4" x', "E002", 2, 9),
+    ("roll,cross\nx,2/4", "E002", 2, 1),
+    ("roll,cross\n99999999999999999999,2/4", "E005", 2, 1),
+    ("roll,dice,cross\n1,99999999999999999999 1 1,2/4", "E005", 2, 3),
+    ("roll,dice,cross\n1,1 1,2/4", "E002", 2, 3),
+    ("roll,cross\n1,9/9", "E005", 2, 3),
+    ("cross;move\n2/4;6/7", "E005", 2, 5),
+    ("roll,cross,move\n1,2/4,6/6 x", "E002", 2, 7),
+    ("roll,path,cross\n1,6/5 5/5 x,1/1", "E002", 2, 11),
+    ("roll,reroll\n1,maybe", "E002", 2, 3),
+    ("roll,steps,cross\n1,9,2/4", "E005", 2, 3),
+    ("roll,cross,reroll\n1,2/4,yes", "E005", 2, 1),
+    ("roll,dice\n1,2 4 5", "E005", 2, 1),
+    ("roll,dice,reroll\n1,7 4 5,yes", "E005", 2, 3),
+    ("roll,cross\n2000000,2/4", "E005", 2, 1),
+]
+
+
+@pytest.mark.parametrize(("text", "code", "line", "col"), BAD)
+def test_bad_input(text: str, code: str, line: int, col: int) -> None:
+    with pytest.raises(ReadError) as info:
+        csv_record.parse(text, "bad.csv")
+    d = info.value.diagnostic
+    assert (d.code, d.line, d.col, d.file) == (code, line, col, "bad.csv"), d.message
+    assert d.message
+
+
+def test_broken_cells_name_their_column() -> None:
+    with pytest.raises(ReadError) as info:
+        csv_record.parse("roll,reroll\n1,maybe", "bad.csv")
+    message = info.value.diagnostic.message
+    assert "reroll" in message and "cell 2" in message and "expected" in message
+
+
+# The same generator as in test_text_record.py: test modules do not import each other.
+cells = st.builds(lambda r, c: f"{r}/{c}", st.integers(1, 6), st.integers(1, 6))
+dice = st.lists(st.integers(1, 6), min_size=3, max_size=3)
+
+
+@st.composite
+def records(draw: st.DrawFn) -> Record:
+    header: dict[str, Any] = draw(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "player": st.text(max_size=40),
+                "dice_file": st.text(min_size=1, max_size=20),
+                "dice_sha256": st.text("0123456789abcdef", min_size=64, max_size=64),
+                "rules": st.sampled_from(["standard", "bga", "literal+escape=50"]),
+                "claimed_score": st.integers(0, 100_000),
+                "rings": st.integers(0, 3),
+            },
+        )
+    )
+    rounds: list[dict[str, Any]] = []
+    roll = 0
+    for _ in range(draw(st.integers(0, 8))):
+        roll += draw(st.integers(1, 3))
+        r: dict[str, Any] = {"roll": roll, "dice": draw(dice)}
+        kind = draw(st.sampled_from(["play", "play", "reroll", "ring"]))
+        if kind != "play":
+            r[kind] = True
+        else:
+            r["cross"] = draw(cells)
+            move = draw(st.one_of(st.none(), cells, st.sampled_from(["escape", "leave"])))
+            if move is not None:
+                r["move"] = move
+            if draw(st.booleans()):
+                r["steps"] = draw(st.integers(1, 6))
+            if draw(st.booleans()):
+                r["path"] = draw(st.lists(cells, max_size=6))
+        rounds.append(r)
+    if not rounds:
+        header["player"] = "someone"  # with nothing written, the file would hold no record
+    return build_record({**header, "rounds": rounds}, {}, "gen", "yaml")
+
+
+@settings(max_examples=200, deadline=None)
+@given(records())
+def test_dump_then_parse_is_the_same_record(record: Record) -> None:
+    assert_same(csv_record.parse(csv_record.dump(record), "again.csv"), record)
+
+
+cell_parts = st.sampled_from(
+    [
+        "roll",
+        "dice",
+        "cross",
+        "move",
+        "steps",
+        "reroll",
+        "path",
+        "ring",
+        ",",
+        ";",
+        "\t",
+        '"',
+        "1",
+        "2 4 5",
+        "2/4",
+        "escape",
+        "yes",
+        "#",
+        "# player: x",
+        "9" * 30,
+        " ",
+        "\r",
+        "é",
+    ]
+)
+hostile = st.one_of(
+    st.text(max_size=200),
+    st.lists(st.lists(cell_parts, max_size=12).map("".join), max_size=6).map("\n".join),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hostile)
+def test_hostile_input_gives_a_read_error_with_a_line(text: str) -> None:
+    try:
+        csv_record.parse(text, "h.csv")
+    except ReadError as exc:
+        assert exc.diagnostic.line is not None and exc.diagnostic.line >= 1
+        assert exc.diagnostic.col is not None and exc.diagnostic.col >= 1
+
+
+def test_the_documented_example_reads() -> None:
+    doc = (ROOT / "docs" / "record-formats.md").read_text()
+    example = doc.split("```csv\n", 1)[1].split("```", 1)[0]
+    record = csv_record.parse(example, "record-formats.md")
+    assert [r.roll for r in record.rounds] == [1, 2, 3, 5, 6, 7]
+    assert (record.rings, record.rounds[3].ring, record.rounds[4].exit) == (1, True, "escape")
+    lines = example.splitlines()
+    assert csv_record.dump(record).splitlines()[1:] == lines[:3] + lines[4:]

@@ -1,0 +1,401 @@
+"""The annotated dice file record: examples, round trips and bad inputs with their places."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from validator.engine import Field
+from validator.errors import ReadError
+from validator.readers import text_record, yaml_record
+from validator.readers.model import build_record
+from validator.record import Record, RecordRound
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = """\
+# comments start with #
+player: Alice Example
+claimed_score: 315
+1: 2 4 5   x 2/4   -> 6/6 (5)
+2: 1 1 1   reroll
+3: 3 4 6   x 3/4   -> 5/5 (6)  path 6/5 5/5
+4: 2 3 5
+5: 6 6 6   ring
+6: 1 2 4   x 1/2   -> escape
+7: 1 3 5   x 3/5
+8: 2 2 2
+"""
+
+
+def summary(r: RecordRound) -> dict[str, Any]:
+    """The values a round carries, without its place in the file."""
+    out: dict[str, Any] = {
+        "roll": r.roll,
+        "dice": r.dice,
+        "cross": r.cross,
+        "move": r.move,
+        "exit": r.exit,
+        "steps": r.steps,
+        "path": r.path,
+        "reroll": r.reroll,
+        "ring": r.ring,
+    }
+    return {k: v for k, v in out.items() if v not in (None, False)}
+
+
+HEADER = ("player", "dice_file", "dice_sha256", "rules", "claimed_score", "rings")
+
+
+def assert_same(a: Record, b: Record) -> None:
+    assert [summary(r) for r in a.rounds] == [summary(r) for r in b.rounds]
+    assert {k: getattr(a, k) for k in HEADER} == {k: getattr(b, k) for k in HEADER}
+
+
+def one(line: str) -> dict[str, Any]:
+    record = text_record.parse(line, "t.txt")
+    assert len(record.rounds) == 1
+    return summary(record.rounds[0])
+
+
+def test_example_parses_to_rounds() -> None:
+    record = text_record.parse(EXAMPLE, "alice.txt")
+    assert record.format == "text"
+    assert record.player == "Alice Example"
+    assert record.claimed_score == 315
+    assert [summary(r) for r in record.rounds] == [
+        {"roll": 1, "dice": (2, 4, 5), "cross": Field(2, 4), "move": Field(6, 6), "steps": 5},
+        {"roll": 2, "dice": (1, 1, 1), "reroll": True},
+        {
+            "roll": 3,
+            "dice": (3, 4, 6),
+            "cross": Field(3, 4),
+            "move": Field(5, 5),
+            "steps": 6,
+            "path": (Field(6, 5), Field(5, 5)),
+        },
+        {"roll": 5, "dice": (6, 6, 6), "ring": True},
+        {"roll": 6, "dice": (1, 2, 4), "cross": Field(1, 2), "exit": "escape"},
+        {"roll": 7, "dice": (1, 3, 5), "cross": Field(3, 5)},
+    ]
+
+
+def test_locations_point_at_values() -> None:
+    record = text_record.parse(EXAMPLE, "alice.txt")
+    third = record.rounds[2]
+    assert (third.line, third.col) == (6, 1)
+    assert third.where("cross") == (6, 14)
+    assert third.where("move") == (6, 23)
+    assert third.where("steps") == (6, 28)
+    assert third.where("path") == (6, 37)
+    assert record.where("player") == (2, 9)
+    assert record.where("claimed_score") == (3, 16)
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("7: 3 4 6 x 3/4 -> 5/5 (6)", {"cross": Field(3, 4), "move": Field(5, 5), "steps": 6}),
+        ("7. 3,4,6  x3/4 > 5/5 6 steps", {"cross": Field(3, 4), "move": Field(5, 5), "steps": 6}),
+        ("7) 346 cross 3/4 move 5/5", {"cross": Field(3, 4), "move": Field(5, 5)}),
+        (
+            "7: 3;4;6 X 3,4, -> (5, 5), steps: 6",
+            {"cross": Field(3, 4), "move": Field(5, 5), "steps": 6},
+        ),
+        (
+            "7 : 3 4 6 | x 34 | to 55 | in 6 steps",
+            {"cross": Field(3, 4), "move": Field(5, 5), "steps": 6},
+        ),
+        ("7: 3 4 6 crossed room 3/4 moved room 5/5", {"cross": Field(3, 4), "move": Field(5, 5)}),
+        ("7: 3 4 6 x 3/4 (6) -> 5/5", {"cross": Field(3, 4), "move": Field(5, 5), "steps": 6}),
+        (
+            "7: 3 4 6 x 3/4 -> 5/5 path 6/5,5/5 (6)",
+            {
+                "cross": Field(3, 4),
+                "move": Field(5, 5),
+                "steps": 6,
+                "path": (Field(6, 5), Field(5, 5)),
+            },
+        ),
+        ("7: 3 4 6 x 3/4 -> none", {"cross": Field(3, 4)}),
+        ("7: 3 4 6 x 3/4 (6)", {"cross": Field(3, 4), "steps": 6}),
+        ("7: 3 4 6 x 3/4 -> escape", {"cross": Field(3, 4), "exit": "escape"}),
+        (
+            "7: 3 4 6 x 3/4 LEAVE path 1/1",
+            {"cross": Field(3, 4), "exit": "leave", "path": (Field(1, 1),)},
+        ),
+        (
+            "7: 3 4 6 x 3/4 -> escape path none",
+            {"cross": Field(3, 4), "exit": "escape", "path": ()},
+        ),
+        ("7: 3 4 6 REROLL", {"reroll": True}),
+        ("7: 3 4 6 pass  # nothing to cross", {"reroll": True}),
+        ("7: 3 4 6 ring", {"ring": True}),
+        ("\t7:\t3 4 6\tx 3/4\t->\t5/5", {"cross": Field(3, 4), "move": Field(5, 5)}),
+    ],
+)
+def test_forgiving_spellings(line: str, expected: dict[str, Any]) -> None:
+    assert one(line) == {"roll": 7, "dice": (3, 4, 6), **expected}
+
+
+def test_rows_are_counted_when_not_numbered() -> None:
+    text = "2 4 5\n1 1 1 reroll\n\n# a comment\n3 4 6 x 3/4 -> 5/5\n"
+    record = text_record.parse(text, "t.txt")
+    assert [(r.roll, r.line) for r in record.rounds] == [(2, 2), (3, 5)]
+
+
+def test_numbered_rows_may_leave_rows_out() -> None:
+    record = text_record.parse("3: 1 1 1 reroll\n9: 2 4 5 x 2/4\n10: 1 1 1\n", "t.txt")
+    assert [r.roll for r in record.rounds] == [3, 9]
+
+
+def test_header_keys_and_quoting() -> None:
+    text = (
+        'Player: "Bob # the \\"burglar\\""  # a comment\n'
+        "dice-file: challenge.txt\n"
+        f"dice_sha256: {'A' * 64}\n"
+        "rules: bga # comment\n"
+        "rings: 2\n"
+        "claimed_score: +300\n"
+        "1: 1 1 1 ring\n"
+    )
+    record = text_record.parse(text, "t.txt")
+    assert record.player == 'Bob # the "burglar"'
+    assert record.dice_file == "challenge.txt"
+    assert record.dice_sha256 == "a" * 64
+    assert (record.rules, record.rings, record.claimed_score) == ("bga", 2, 300)
+
+
+def test_col_row_records_are_transposed() -> None:
+    record = text_record.parse("coordinates: col-row\n1: 2 4 5 x 4/2 -> 6/5 path 6/5\n", "t")
+    r = record.rounds[0]
+    assert (r.cross, r.move, r.path) == (Field(2, 4), Field(5, 6), (Field(5, 6),))
+    assert "coordinates" not in text_record.dump(record)
+
+
+def test_a_header_alone_is_a_record_without_rounds() -> None:
+    assert text_record.parse("player: Alice\n", "t").rounds == ()
+
+
+def test_round_trip_of_the_example() -> None:
+    record = text_record.parse(EXAMPLE, "alice.txt")
+    assert_same(text_record.parse(text_record.dump(record), "again.txt"), record)
+
+
+def test_round_trip_of_the_yaml_example() -> None:
+    record = yaml_record.parse((ROOT / "examples" / "alice.yaml").read_text(), "alice.yaml")
+    text = text_record.dump(record)
+    assert "22: 4 5 4   x 4/4 (5)\n" in text
+    assert_same(text_record.parse(text, "alice.txt"), record)
+
+
+def test_annotated_challenge_file_validates(tmp_path: Path) -> None:
+    from validator.check import Checker
+
+    record = yaml_record.parse((ROOT / "examples" / "alice.yaml").read_text(), "alice.yaml")
+    by_roll = {r.roll: r for r in record.rounds}
+    lines = ["player: Alice Example", "claimed_score: 340", "dice_file: challenge.txt"]
+    for line in (ROOT / "examples" / "challenge.txt").read_text().splitlines():
+        roll = int(line.split(":")[0]) if line[:1].isdigit() else None
+        if roll in by_roll:
+            line += "   " + text_record.annotation(by_roll[roll])
+        lines.append(line)
+    (tmp_path / "challenge.txt").write_bytes((ROOT / "examples" / "challenge.txt").read_bytes())
+    (tmp_path / "alice.txt").write_text("\n".join(lines) + "\n")
+    result = Checker().check(tmp_path / "alice.txt")
+    assert (result.verdict.value, result.score) == ("valid", 340)
+
+
+def test_dump_needs_roll_and_dice() -> None:
+    record = build_record({"rounds": [{"cross": "2/4"}]}, {}, "r", "yaml")
+    with pytest.raises(ValueError, match="roll and dice"):
+        text_record.dump(record)
+
+
+def test_dump_needs_rolls_in_order() -> None:
+    data = {
+        "rounds": [
+            {"roll": 2, "dice": [1, 1, 1], "reroll": True},
+            {"roll": 1, "dice": [1, 1, 1], "reroll": True},
+        ]
+    }
+    with pytest.raises(ValueError, match="in order"):
+        text_record.dump(build_record(data, {}, "r", "yaml"))
+
+
+BAD = [
+    ("", "E007", 1, 1),
+    ("# only a comment\n\n", "E007", 1, 1),
+    ("1: 2 4 5\n2: 1 1 1\n", "E007", 1, 1),
+    ("hello", "E002", 1, 1),
+    ("  x 3/4", "E002", 1, 3),
+    ("1: 2 4 5 x 9/9", "E005", 1, 12),
+    ("99999999999999999999 1 1 x 1/1", "E005", 1, 1),
+    ("1: 2 4 5 x 99999999999999999999/1", "E005", 1, 12),
+    ("123456789012: 1 1 1 reroll", "E005", 1, 1),
+    ("1: 7 4 5 reroll", "E005", 1, 4),
+    ("1: 2 4 5 x 2/4 -> 6/6 (5) (6)", "E002", 1, 27),
+    ("1: 2 4 5 x 2/4 -> 6/6 -> 5/5", "E002", 1, 23),
+    ("1: 2 4 5 x 2/4 x 3/4", "E002", 1, 16),
+    ("7 3 4 6 x 3/4", "E002", 1, 7),
+    ("1: 2 4 5 reroll x 2/4", "E002", 1, 17),
+    ("1: 2 4 5 ring x 2/4", "E002", 1, 15),
+    ("1: 2 4 5 x 2 4", "E002", 1, 12),
+    ("1: 2 4 5 x 2/4 -> nowhere", "E002", 1, 19),
+    ("1: 2 4 5 x 2/4 banana", "E002", 1, 16),
+    ("1: 2 4 5 x 2/4 -> 6/6 steps", "E002", 1, 23),
+    ("1: 2 4 5 x 2/4 path", "E002", 1, 20),
+    ("1: 2 4 5 x 2/4 (0)", "E005", 1, 17),
+    ("1: 2 4 5 2/4", "E002", 1, 10),
+    ("1: 2 4 5 banana", "E002", 1, 10),
+    ("1: 2 4", "E002", 1, 4),
+    ("1:", "E002", 1, 3),
+    ("0: 1 1 1 reroll", "E002", 1, 1),
+    ("2: 1 1 1 reroll\n2: 1 1 1 reroll", "E002", 2, 1),
+    ("foo: 1", "E003", 1, 1),
+    ("rounds: 1", "E003", 1, 1),
+    ("1: 2 4 5 x 2/4\nplayer: x", "E002", 2, 1),
+    ("1: 2 4 5 x 2/4\nnote: x", "E003", 2, 1),
+    ("player: a\nplayer: b", "E002", 2, 1),
+    ("player:", "E004", 1, 8),
+    ("player: # only a comment", "E004", 1, 9),
+    ('player: "abc', "E002", 1, 9),
+    ('player: "abc" def', "E002", 1, 15),
+    ('player: "\\ud800"', "E005", 1, 9),
+    ("claimed_score: 3x", "E005", 1, 16),
+    ("claimed_score: 99999999999999999999999", "E005", 1, 16),
+    ("coordinates: diagonal\n1: 2 4 5 x 2/4", "E005", 1, 14),
+    ("dice_sha256: xyz", "E005", 1, 14),
+    ("rings: 4\n1: 1 1 1 ring", "E005", 1, 8),
+    (f"player: {'a' * 201}", "E005", 1, 9),
+    ("\n\n1: 2 4 5 x 2/4 path 1/1 1/2 1/3 1/4 1/5 1/6 2/6", "E005", 3, 21),
+]
+
+
+@pytest.mark.parametrize(("text", "code", "line", "col"), BAD)
+def test_bad_input(text: str, code: str, line: int, col: int) -> None:
+    with pytest.raises(ReadError) as info:
+        text_record.parse(text, "bad.txt")
+    d = info.value.diagnostic
+    assert (d.code, d.line, d.col, d.file) == (code, line, col, "bad.txt"), d.message
+    assert d.message
+
+
+def test_syntax_errors_say_what_was_expected() -> None:
+    with pytest.raises(ReadError) as info:
+        text_record.parse("1: 2 4 5 x 2/4 -> nowhere", "bad.txt")
+    assert "expected" in info.value.diagnostic.message
+    assert "'nowhere'" in info.value.diagnostic.message
+
+
+# --- properties ---------------------------------------------------------------------------
+
+cells = st.builds(lambda r, c: f"{r}/{c}", st.integers(1, 6), st.integers(1, 6))
+dice = st.lists(st.integers(1, 6), min_size=3, max_size=3)
+
+
+@st.composite
+def records(draw: st.DrawFn) -> Record:
+    header: dict[str, Any] = draw(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "player": st.text(max_size=40),
+                "dice_file": st.text(min_size=1, max_size=20),
+                "dice_sha256": st.text("0123456789abcdef", min_size=64, max_size=64),
+                "rules": st.sampled_from(["standard", "bga", "literal+escape=50"]),
+                "claimed_score": st.integers(0, 100_000),
+                "rings": st.integers(0, 3),
+            },
+        )
+    )
+    rounds: list[dict[str, Any]] = []
+    roll = 0
+    for _ in range(draw(st.integers(0, 8))):
+        roll += draw(st.integers(1, 3))
+        r: dict[str, Any] = {"roll": roll, "dice": draw(dice)}
+        kind = draw(st.sampled_from(["play", "play", "reroll", "ring"]))
+        if kind != "play":
+            r[kind] = True
+        else:
+            r["cross"] = draw(cells)
+            move = draw(st.one_of(st.none(), cells, st.sampled_from(["escape", "leave"])))
+            if move is not None:
+                r["move"] = move
+            if draw(st.booleans()):
+                r["steps"] = draw(st.integers(1, 6))
+            if draw(st.booleans()):
+                r["path"] = draw(st.lists(cells, max_size=6))
+        rounds.append(r)
+    if not rounds:
+        header["player"] = "someone"  # with nothing written, the file would hold no record
+    return build_record({**header, "rounds": rounds}, {}, "gen", "yaml")
+
+
+@settings(max_examples=200, deadline=None)
+@given(records())
+def test_dump_then_parse_is_the_same_record(record: Record) -> None:
+    assert_same(text_record.parse(text_record.dump(record), "again.txt"), record)
+
+
+line_parts = st.sampled_from(
+    [
+        "1",
+        "7",
+        ":",
+        ".",
+        ")",
+        " ",
+        "3 4 6",
+        "346",
+        "x",
+        "X",
+        "cross",
+        "3/4",
+        "3,4",
+        "->",
+        ">",
+        "5/5",
+        "(6)",
+        "steps",
+        "path",
+        "reroll",
+        "ring",
+        "escape",
+        "none",
+        "#",
+        "player",
+        "rings",
+        "\t",
+        ",",
+        '"',
+        "9" * 30,
+        "é",
+        "\r",
+    ]
+)
+hostile = st.one_of(
+    st.text(max_size=200),
+    st.lists(st.lists(line_parts, max_size=12).map("".join), max_size=6).map("\n".join),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hostile)
+def test_hostile_input_gives_a_read_error_with_a_line(text: str) -> None:
+    try:
+        text_record.parse(text, "h.txt")
+    except ReadError as exc:
+        assert exc.diagnostic.line is not None and exc.diagnostic.line >= 1
+        assert exc.diagnostic.col is not None and exc.diagnostic.col >= 1
+
+
+def test_the_documented_example_reads() -> None:
+    doc = (ROOT / "docs" / "record-formats.md").read_text()
+    example = doc.split("```text\n", 1)[1].split("```", 1)[0]
+    record = text_record.parse(example, "record-formats.md")
+    assert [r.roll for r in record.rounds] == [1, 2, 3, 5, 6]
+    assert (record.rings, record.rounds[3].ring, record.rounds[4].exit) == (1, True, "escape")
