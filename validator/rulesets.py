@@ -107,7 +107,8 @@ def parse_rules(text: str, source: str) -> Ruleset:
         data, locations = yaml_source.load(text, source)
     except ReadError as exc:
         d = exc.diagnostic
-        raise RulesError(f"{d.location()}: {d.message}") from None
+        message = d.message.replace("in a record", "in a rules file")
+        raise RulesError(f"{d.location()}: {message}") from None
     if data is None:
         raise RulesError(f"{source}:1:1: the rules file is empty; write at least `base: standard`")
     if not isinstance(data, dict):
