@@ -165,7 +165,8 @@ def test_a_record_can_name_its_house_rules(tmp_path: Path) -> None:
     (tmp_path / "contest.yaml").write_text("name: spring\nexpansions: {rings: {max: 1}}\n")
     record = tmp_path / "entry.yaml"
     record.write_text(
-        "rules: spring\nrings: 1\nrounds:\n  - {cross: 1/1, move: 6/6}\n  - {cross: 2/2, move: 6/5}\n"
+        "rules: spring\nrings: 1\nrounds:\n"
+        "  - {cross: 1/1, move: 6/6}\n  - {cross: 2/2, move: 6/5}\n"
     )
     run = CliRunner().invoke(
         main,
