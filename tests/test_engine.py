@@ -1,0 +1,330 @@
+"""Engine tables: positions with their exact cross-outs, reachable fields and end states.
+
+Every expected value here was worked out by hand from RULINGS.md, not read off the engine.
+Fields are written "row/col"; a position is (crossed, circled, where the burglar stands).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from validator.engine import (
+    BGA,
+    LITERAL,
+    OUTSIDE,
+    STANDARD,
+    Action,
+    Dice,
+    End,
+    Field,
+    IllegalAction,
+    Play,
+    Reroll,
+    RingReroll,
+    Ruleset,
+    State,
+    apply,
+    available_crosses,
+    blocked_after,
+    candidates,
+    check_walk,
+    find_walk,
+    game_goes_on,
+    legal_actions,
+    movement_die,
+    new_game,
+    parse_field,
+    score,
+    walks,
+)
+
+
+def f(text: str) -> Field:
+    return parse_field(text)
+
+
+def fields(text: str) -> set[Field]:
+    return {f(t) for t in text.split()}
+
+
+def mask(text: str) -> int:
+    return sum(1 << field.index for field in fields(text))
+
+
+ALL = " ".join(f"{r}/{c}" for r in range(1, 7) for c in range(1, 7))
+
+
+def position(crossed: str = "", circled: str = "", at: str = "", *, free: str = "") -> State:
+    """A state built directly; `free` instead crosses out every field but these and `at`."""
+    if free:
+        crossed = " ".join(str(x) for x in fields(ALL) - fields(free) - fields(at))
+    pos = f(at).index if at else OUTSIDE
+    return State(
+        crossed=mask(crossed), circled=mask(circled) | mask(at), pos=pos, moves=int(bool(at))
+    )
+
+
+def played(*turns: tuple[Dice, Action], rules: Ruleset = STANDARD) -> State:
+    state = new_game()
+    for dice, action in turns:
+        state = apply(state, dice, action, rules).state
+    return state
+
+
+# After roll 1 (2 1 1): 2/1 crossed out, the 1 enters at corner 1/1.
+AT_1_1 = position(crossed="2/1", at="1/1")
+# Bent corridor: only 2/3, 2/4 and 3/4 are free around 3/3, and 6/6 to cross out.
+POCKET = position(at="3/3", free="2/3 2/4 3/4 6/6")
+# First move along row 1 only: every other field is taken but 6/6 (to cross out).
+ROW_ONE = State(crossed=mask(ALL) & ~mask("1/1 1/2 1/3 1/4 1/5 1/6 6/6"))
+
+# --- cross-outs -----------------------------------------------------------------------
+
+CROSSES = [
+    # (name, position, dice, available "field:movement die")
+    ("two distinct pairs", new_game(), (2, 4, 5), "2/4:5 4/2:5 2/5:4 5/2:4 4/5:2 5/4:2"),
+    ("triple", new_game(), (3, 3, 3), "3/3:3"),
+    ("double ones", new_game(), (1, 1, 6), "1/1:6 1/6:1 6/1:1"),
+    ("double twos", new_game(), (2, 2, 5), "2/2:5 2/5:2 5/2:2"),
+    ("X and circle block", position("2/4", at="5/2"), (2, 4, 5), "4/2:5 2/5:4 4/5:2 5/4:2"),
+    ("standing field", position(at="4/4"), (4, 4, 1), "4/1:4 1/4:4"),
+    ("old start X+O", position("1/2", "1/2", at="2/2"), (1, 2, 3), "2/1:3 1/3:2 3/1:2 2/3:1 3/2:1"),
+    ("forced reroll", position("3/3", at="1/1"), (3, 3, 3), ""),
+    ("forced reroll pairs", position("6/6 6/1", at="1/6"), (6, 1, 6), ""),
+]
+
+
+def _crosses(text: str) -> set[tuple[Field, int]]:
+    out = set()
+    for item in text.split():
+        name, die = item.split(":")
+        out.add((f(name), int(die)))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("state", "dice", "expected"), [c[1:] for c in CROSSES], ids=[c[0] for c in CROSSES]
+)
+def test_available_crosses(state: State, dice: Dice, expected: str) -> None:
+    got = {(c.field, c.die) for c in available_crosses(state, dice)}
+    assert got == _crosses(expected)
+    assert (legal_actions(state, dice) == [Reroll()]) == (not expected)
+
+
+@pytest.mark.parametrize(
+    ("dice", "field", "die"),
+    [((2, 4, 5), "2/4", 5), ((2, 4, 5), "5/4", 2), ((2, 2, 5), "2/2", 5), ((2, 2, 5), "5/2", 2),
+     ((1, 1, 6), "6/1", 1), ((1, 1, 6), "6/6", None), ((2, 4, 5), "2/2", None)],
+)  # fmt: skip
+def test_movement_die(dice: Dice, field: str, die: int | None) -> None:
+    assert movement_die(dice, f(field)) == die
+
+
+def test_candidates_name_each_field_once() -> None:
+    assert [str(c.field) for c in candidates((6, 6, 6))] == ["6/6"]
+    assert len(candidates((1, 2, 3))) == 6
+
+
+# --- reachable fields -----------------------------------------------------------------
+
+REACH = [
+    # (name, position, dice, cross, reachable fields)
+    ("first move 1 ends on a corner", new_game(), (2, 1, 1), "2/1", "1/1 1/6 6/1 6/6"),
+    ("own cross blocks a corner", new_game(), (1, 1, 6), "1/6", "1/1 6/1 6/6"),
+    ("first move 2", new_game(), (3, 3, 2), "3/3", "1/2 2/1 1/5 2/6 5/1 6/2 5/6 6/5"),
+    ("own cross blocks 1/2", new_game(), (1, 2, 2), "1/2", "2/1 1/5 2/6 5/1 6/2 5/6 6/5"),
+    ("6 runs 5 past the corner", ROW_ONE, (6, 6, 6), "6/6", "1/1 1/6"),
+    ("5 runs 4 past the corner", ROW_ONE, (6, 6, 5), "6/6", "1/5 1/2"),
+    ("1 in a corridor", ROW_ONE, (6, 6, 1), "6/6", "1/1 1/6"),
+    ("trapped by own cross", AT_1_1, (1, 2, 5), "1/2", ""),
+    ("past the own cross 1/5", AT_1_1, (1, 2, 5), "1/5", "1/3 2/2"),
+    ("past the own cross 5/1", AT_1_1, (1, 2, 5), "5/1", "1/3 2/2"),
+    ("one step out", AT_1_1, (1, 2, 5), "2/5", "1/2"),
+    ("start field never re-entered", position(at="3/3"), (6, 6, 2), "6/6",
+     "1/3 5/3 3/1 3/5 2/2 2/4 4/2 4/4"),
+    ("pocket 1", POCKET, (6, 6, 1), "6/6", "2/3 3/4"),
+    ("pocket 2", POCKET, (6, 6, 2), "6/6", "2/4"),
+    ("pocket 3 bends", POCKET, (6, 6, 3), "6/6", "2/3 3/4"),
+    ("pocket 4 would revisit", POCKET, (6, 6, 4), "6/6", ""),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("state", "dice", "cross", "expected"), [r[1:] for r in REACH], ids=[r[0] for r in REACH]
+)
+def test_reachable(state: State, dice: Dice, cross: str, expected: str) -> None:
+    die = movement_die(dice, f(cross))
+    assert die is not None
+    blocked = blocked_after(state, f(cross))
+    ends = walks(blocked, state.pos, die)
+    assert {Field.at(i) for i in ends} == fields(expected)
+    for end, walk in ends.items():
+        # Each witness is itself a legal walk; find_walk agrees on every field.
+        assert check_walk(blocked, state.pos, walk, die) is None
+        assert walk[-1] == end
+    for target in fields(ALL):
+        assert (find_walk(blocked, state.pos, target.index, die) is not None) == (
+            target in fields(expected)
+        )
+    moves: set[Field | None] = {
+        a.move for a in legal_actions(state, dice) if isinstance(a, Play) and a.cross == f(cross)
+    }
+    expected_moves: set[Field | None] = set(fields(expected)) or {None}
+    assert moves == expected_moves
+
+
+def test_corridor_witness_walks() -> None:
+    blocked = blocked_after(ROW_ONE, f("6/6"))
+    ends = walks(blocked, OUTSIDE, 6)
+    assert [Field.at(i) for i in ends[f("1/6").index]] == [f(f"1/{c}") for c in range(1, 7)]
+    assert [Field.at(i) for i in ends[f("1/1").index]] == [f(f"1/{c}") for c in range(6, 0, -1)]
+
+
+PATHS = [
+    # (name, position, cross, die, path, problem or None)
+    ("corner first", new_game(), "2/1", 1, "1/1", None),
+    ("six from a corner", new_game(), "1/1", 6, "6/6 5/6 4/6 3/6 2/6 1/6", None),
+    ("not at a corner", new_game(), "2/1", 1, "1/2", "must enter at a corner"),
+    ("too long", new_game(), "2/1", 1, "1/1 1/2", "movement die is 1"),
+    ("crossed corner", new_game(), "1/6", 1, "1/6", "has an X or a circle"),
+    ("jump", AT_1_1, "1/5", 2, "1/2 2/3", "not next to it"),
+    ("revisit", POCKET, "6/6", 3, "3/4 2/4 3/4", "second time"),
+    ("back to start", POCKET, "6/6", 4, "3/4 2/4 2/3 3/3", "step 4 enters 3/3"),
+    ("bend", POCKET, "6/6", 3, "3/4 2/4 2/3", None),
+    ("through own cross", AT_1_1, "1/2", 5, "1/2 1/3 1/4 1/5 1/6", "has an X or a circle"),
+]
+
+
+@pytest.mark.parametrize(
+    ("state", "cross", "die", "path", "problem"), [p[1:] for p in PATHS], ids=[p[0] for p in PATHS]
+)
+def test_check_walk(state: State, cross: str, die: int, path: str, problem: str | None) -> None:
+    walk = [f(t).index for t in path.split()]
+    got = check_walk(blocked_after(state, f(cross)), state.pos, walk, die)
+    if problem is None:
+        assert got is None
+    else:
+        assert got is not None and problem in got
+
+
+# --- illegal actions ------------------------------------------------------------------
+
+OVER = played(((2, 1, 1), Play(f("2/1"), f("1/1"))), ((1, 2, 5), Play(f("1/2"))))
+
+ILLEGAL = [
+    # (name, position, dice, action, code)
+    ("reroll not forced", AT_1_1, (1, 2, 5), Reroll(), "E201"),
+    ("cross not a pair", AT_1_1, (1, 2, 5), Play(f("3/4"), f("1/2")), "E202"),
+    ("cross has an X", AT_1_1, (1, 2, 5), Play(f("2/1"), f("1/2")), "E203"),
+    ("cross where standing", position(at="4/4"), (4, 4, 1), Play(f("4/4"), f("4/5")), "E203"),
+    ("cross on forced row", position("3/3", at="1/1"), (3, 3, 3), Play(f("3/3"), f("1/2")), "E204"),
+    ("unreachable", AT_1_1, (1, 2, 5), Play(f("1/5"), f("3/3")), "E205"),
+    ("onto own cross", new_game(), (1, 1, 6), Play(f("1/6"), f("1/6")), "E205"),
+    ("1 not to a corner", new_game(), (2, 1, 1), Play(f("2/1"), f("1/2")), "E205"),
+    ("bad path", AT_1_1, (1, 2, 5), Play(f("1/5"), f("1/3"), path=(f("2/1"), f("1/3"))), "E206"),
+    ("path elsewhere", AT_1_1, (1, 2, 5), Play(f("1/5"), f("2/2"), path=(f("1/2"), f("1/3"))),
+     "E206"),
+    ("no move claimed", AT_1_1, (1, 2, 5), Play(f("1/5")), "E207"),
+    ("escape", AT_1_1, (1, 2, 5), Play(f("1/5"), exit="escape"), "E208"),
+    ("ring", AT_1_1, (1, 2, 5), RingReroll(), "E211"),
+    ("after the end", OVER, (3, 3, 3), Play(f("3/3"), f("3/4")), "E106"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("state", "dice", "action", "code"), [i[1:] for i in ILLEGAL], ids=[i[0] for i in ILLEGAL]
+)
+def test_illegal(state: State, dice: Dice, action: Action, code: str) -> None:
+    with pytest.raises(IllegalAction) as caught:
+        apply(state, dice, action)
+    assert caught.value.code == code
+    assert action not in legal_actions(state, dice)
+
+
+def test_legal_actions_exact() -> None:
+    got = {(a.cross, a.move) for a in legal_actions(AT_1_1, (1, 2, 5)) if isinstance(a, Play)}
+    assert got == {
+        (f("1/2"), None),
+        (f("1/5"), f("1/3")),
+        (f("1/5"), f("2/2")),
+        (f("5/1"), f("1/3")),
+        (f("5/1"), f("2/2")),
+        (f("2/5"), f("1/2")),
+        (f("5/2"), f("1/2")),
+    }
+
+
+# --- rounds and the end of the game ---------------------------------------------------
+
+
+def test_start_field_gets_its_x() -> None:
+    first = played(((2, 1, 1), Play(f("2/1"), f("1/1"))))
+    assert first.mark(f("1/1")) == "O"
+    assert first.mark(f("2/1")) == "X"
+    second = apply(first, (1, 2, 5), Play(f("1/5"), f("1/3"))).state
+    assert (second.mark(f("1/1")), second.mark(f("1/5")), second.mark(f("1/3"))) == ("XO", "X", "O")
+    assert second.position == f("1/3")
+    assert score(second) == 30 + 20
+
+
+def test_no_move_ends_the_game() -> None:
+    assert OVER.end is End.NO_MOVE
+    # The cross-out still happens and the start field gets its X (step 3 of that round).
+    assert OVER.mark(f("1/2")) == "X"
+    assert OVER.mark(f("1/1")) == "XO"
+    assert (score(OVER), score(OVER, LITERAL)) == (30, 30)
+    assert legal_actions(OVER, (1, 2, 3)) == []
+
+
+def test_game_goes_on() -> None:
+    assert game_goes_on(AT_1_1, (1, 2, 5))
+    # At 1/1 with 1/2 and 2/1 gone every roll leaves the burglar stuck.
+    stuck = position("2/1 1/2", at="1/1")
+    assert not game_goes_on(stuck, (3, 4, 5))
+    assert not game_goes_on(position("3/3", at="1/1"), (3, 3, 3))
+
+
+START = ((6, 6, 1), Play(f("6/6"), f("6/1")))
+FORCED: tuple[Dice, Action] = ((6, 6, 6), Reroll())
+PLAY_ON: tuple[Dice, Action] = ((1, 2, 3), Play(f("1/2"), f("5/1")))
+
+PASSES = [
+    # (name, ruleset, rounds after START, end)
+    ("two in a row", STANDARD, [FORCED, FORCED], None),
+    ("three in a row", STANDARD, [FORCED, FORCED, FORCED], End.REROLLS),
+    ("broken row", STANDARD, [FORCED, FORCED, PLAY_ON, FORCED, FORCED], None),
+    ("bga: third in total", BGA, [FORCED, FORCED, PLAY_ON, FORCED], End.REROLLS),
+    ("bga: two", BGA, [FORCED, PLAY_ON, FORCED], None),
+]
+
+
+@pytest.mark.parametrize(
+    ("rules", "rounds", "end"), [p[1:] for p in PASSES], ids=[p[0] for p in PASSES]
+)
+def test_forced_rerolls(
+    rules: Ruleset, rounds: Sequence[tuple[Dice, Action]], end: End | None
+) -> None:
+    state = played(START, *rounds, rules=rules)
+    assert state.end is end
+
+
+SCORES = [
+    # (name, crossed, circled, end, standard score, literal score)
+    ("one circle", "", "1/1", None, 30, 0),
+    ("three circles", "1/1 2/1", "1/1 2/2 3/3", None, 50, 30),
+    ("centre values", "", "3/3 3/4 4/3 4/4", None, 20, 0),
+    ("whole board", "", ALL, None, 640, 0),
+    ("last circle crossed", "1/1 1/3", "1/1 1/3", End.NO_MOVE, 50, 50),
+]
+
+
+@pytest.mark.parametrize(
+    ("crossed", "circled", "end", "standard", "literal"),
+    [s[1:] for s in SCORES],
+    ids=[s[0] for s in SCORES],
+)
+def test_score(crossed: str, circled: str, end: End | None, standard: int, literal: int) -> None:
+    state = State(crossed=mask(crossed), circled=mask(circled), end=end)
+    assert (score(state), score(state, LITERAL)) == (standard, literal)
