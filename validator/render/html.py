@@ -1,0 +1,223 @@
+"""The HTML report: one self-contained page (inline CSS and SVG, no script, no network).
+
+Builds plain view values from a Report and renders them with a Jinja2 template that
+escapes everything; only the SVG strings from validator.render.svg go in unescaped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
+
+from validator.engine import Field
+from validator.render import svg
+from validator.render.terminal import summary_line
+from validator.replay import Verdict
+from validator.report import (
+    KIND_TEXT,
+    IllegalStep,
+    Report,
+    ReportRound,
+    describe_illegal,
+    describe_round,
+    dice_roles,
+    facts,
+    how_to_read,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundView:
+    anchor: str
+    title: str
+    subtitle: str
+    kind: str
+    dice: Markup
+    board: Markup | None
+    notes: tuple[str, ...]
+    score: int
+    flags: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class IllegalView:
+    title: str
+    short: str
+    code: str
+    name: str
+    message: str
+    hint: str
+    location: str
+    dice: Markup | None
+    board: Markup | None
+    notes: tuple[str, ...]
+
+
+def _environment() -> Environment:
+    return Environment(
+        loader=PackageLoader("validator.render", "templates"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def render_html(report: Report) -> str:
+    """The whole page as a string."""
+    result = report.result
+    template = _environment().get_template("report.html.j2")
+    rounds = [_round_view(rr) for rr in report.rounds]
+    points = [(rr.round.roll, rr.round.score) for rr in report.rounds]
+    numbers = {f: n for n, f in report.moves}
+    route = [(rr.start, rr.round.walk) for rr in report.rounds if rr.round.walk and rr.move_number]
+    summary_board = None
+    if report.rounds:
+        summary_board = Markup(
+            svg.board(
+                report.final,
+                numbers=numbers,
+                route=route,
+                position=report.final.position,
+                caption=f"Final sheet · {report.shown_score} points",
+                label="the final sheet, moves numbered in order",
+            )
+        )
+    chart = Markup(svg.score_chart(points, label="score after each dice roll")) if points else None
+    return template.render(
+        title=f"Road to 300 - {report.player or report.source}",
+        player=report.player,
+        source=report.source,
+        verdict=report.verdict.value,
+        summary=summary_line(result),
+        facts=facts(report),
+        rules_text=how_to_read(report),
+        rounds=rounds,
+        illegal=_illegal_view(report),
+        error=_error_text(report),
+        warnings=[
+            f"{w.code} {w.message}" + (f" ({w.hint})" if w.hint else "") for w in result.warnings
+        ],
+        summary_board=summary_board,
+        chart=chart,
+        won=(report.score or 0) >= 300 and report.verdict is Verdict.VALID,
+    )
+
+
+def _error_text(report: Report) -> tuple[str, str, str] | None:
+    """(headline, message, hint) for an error with no step to draw."""
+    error = report.result.error
+    if error is None or report.illegal is not None:
+        return None
+    return (f"{error.code} {error.name} at {error.location()}", error.message, error.hint)
+
+
+def _round_view(rr: ReportRound) -> RoundView:
+    r = rr.round
+    roles = dice_roles(r.dice, r.cross.field if r.cross else None)
+    dice_label = "dice " + " ".join(map(str, r.dice))
+    if r.cross is not None:
+        dice_label += f": {r.cross.field} crossed out, moves {r.cross.die}"
+    board = None
+    if rr.played:
+        assert r.cross is not None
+        board = Markup(
+            svg.board(
+                r.state,
+                crossed_now=r.cross.field,
+                walk=r.walk,
+                start=rr.start,
+                leaves=r.kind in ("escape", "leave"),
+                position=r.state.position,
+                caption=f"Roll {r.roll} · score {r.score}",
+                label=f"board after roll {r.roll}",
+            )
+        )
+    where = (
+        f"record round {r.record_round}"
+        if r.record_round is not None
+        else "played by the validator"
+    )
+    if r.line:
+        where += f", line {r.line}"
+    flags: list[str] = []
+    if rr.note.took_best is False:
+        flags.append("missed-best")
+    if rr.note.ended is not None:
+        flags.append("ended")
+    title = f"Roll {r.roll}"
+    if rr.move_number is not None:
+        title += f" · move {rr.move_number}"
+    return RoundView(
+        anchor=f"roll-{r.roll}",
+        title=title,
+        subtitle=f"{KIND_TEXT[r.kind]} · {where}",
+        kind=r.kind,
+        dice=Markup(svg.dice(r.dice, roles, label=dice_label)),
+        board=board,
+        notes=tuple(describe_round(rr)),
+        score=r.score,
+        flags=tuple(flags),
+    )
+
+
+def illegal_board(step: IllegalStep) -> str:
+    """The position before the illegal step, what the record did, and what was legal."""
+    f = step.failure
+    crossed_now = wrong_cross = wrong_move = None
+    reachable: tuple[Field, ...] = ()
+    options: tuple[Field, ...] = ()
+    wrong_walk: tuple[Field, ...] = ()
+    if f is not None and step.kind == "move" and f.cross is not None:
+        crossed_now = f.cross.field
+        reachable = tuple(f.reachable) + tuple(f.exits)
+        wrong_walk = step.attempted_path or ()
+        if step.attempted_move is not None and step.attempted_move not in f.reachable:
+            wrong_move = step.attempted_move
+    elif f is not None:
+        options = tuple(c.field for c in f.crosses)
+        if step.kind == "cross":
+            wrong_cross = step.attempted_cross
+    return svg.board(
+        step.before,
+        crossed_now=crossed_now,
+        position=step.before.position,
+        reachable=reachable,
+        options=options,
+        wrong_cross=wrong_cross,
+        wrong_walk=wrong_walk,
+        wrong_move=wrong_move,
+        caption=f"Roll {step.roll}: the illegal step" if step.roll else "the illegal step",
+        label="the board at the illegal step",
+    )
+
+
+def _illegal_view(report: Report) -> IllegalView | None:
+    step = report.illegal
+    if step is None:
+        return None
+    e = step.error
+    dice = None
+    if step.dice is not None:
+        cross = step.attempted_cross if step.kind == "move" else None
+        dice = Markup(
+            svg.dice(step.dice, dice_roles(step.dice, cross), label="dice of the illegal step")
+        )
+    where = f"roll {step.roll}" if step.roll else "the record"
+    if e.round:
+        where += f", record round {e.round}"
+    return IllegalView(
+        title=f"The first illegal step: {where}",
+        short=f"Roll {step.roll}: illegal" if step.roll else "Illegal",
+        code=e.code,
+        name=e.name,
+        message=e.message,
+        hint=e.hint,
+        location=e.location(),
+        dice=dice,
+        board=Markup(illegal_board(step)),
+        notes=tuple(describe_illegal(step)),
+    )

@@ -1,0 +1,141 @@
+"""The report as Markdown: the header as a table, boards as text grids in code blocks.
+
+Text from a record (player, file names, messages quoting them) is escaped so that it
+stays text in any Markdown renderer, HTML included.
+"""
+
+from __future__ import annotations
+
+import re
+
+from validator.engine import Field, State
+from validator.render.board_text import board_lines
+from validator.render.report_text import (
+    BOARD_KEY,
+    ROUND_LEGEND,
+    dice_text,
+    illegal_markers,
+    moves_text,
+    round_markers,
+    round_title,
+)
+from validator.render.terminal import summary_line
+from validator.report import (
+    IllegalStep,
+    Report,
+    describe_illegal,
+    describe_round,
+    facts,
+    how_to_read,
+)
+
+# Inline Markdown punctuation; every line we write starts with our own text, so the
+# characters that matter only at the start of a line (#, -, +) need no escape.
+_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+
+
+def md_escape(text: str) -> str:
+    """Text that renders as itself: HTML-significant characters become entities and
+    Markdown punctuation is backslash-escaped."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _SPECIAL.sub(r"\\\1", text)
+    return " ".join(text.split())
+
+
+def _code(text: str) -> str:
+    """A code span that no backtick in `text` can close early."""
+    return "`` " + text.replace("`", "'") + " ``"
+
+
+def render_markdown(report: Report) -> str:
+    out: list[str] = []
+    out.append(f"# Road to 300: {md_escape(report.player or report.source)}")
+    out.append("")
+    out.append(f"**{report.verdict.value.upper()}**: {md_escape(summary_line(report.result))}")
+    out.append("")
+    out.append("| | |")
+    out.append("| --- | --- |")
+    for name, value in facts(report):
+        out.append(f"| {name} | {md_escape(value)} |")
+    for w in report.result.warnings:
+        out.append("")
+        out.append(f"> {w.code}: {md_escape(w.message)}")
+    out.append("")
+    out.append("## How to read this")
+    out.append("")
+    for sentence in (*how_to_read(report), BOARD_KEY):
+        out.extend((md_escape(sentence), ""))
+    out.pop()
+    error = report.result.error
+    if error is not None and report.illegal is None:
+        out.append("")
+        out.append(f"## {error.code} {error.name}")
+        out.append("")
+        out.append(f"At {_code(error.location())}: {md_escape(error.message)}")
+        if error.hint:
+            out.append("")
+            out.append(f"help: {md_escape(error.hint)}")
+    if report.illegal is not None:
+        out.extend(_illegal(report.illegal))
+    if report.rounds:
+        out.append("")
+        out.append("## The game at a glance")
+        out.append("")
+        out.extend(_board(report.final, {}, {}))
+        out.append("")
+        out.append(f"Moves in order: {md_escape(moves_text(report))}")
+        out.append("")
+        out.append("| roll | round | dice | cross | move | score |")
+        out.append("| ---: | ---: | --- | --- | --- | ---: |")
+        for rr in report.rounds:
+            r = rr.round
+            cross = f"{r.cross.field} ({r.cross.die})" if r.cross else r.kind
+            move = str(r.move) if r.move else "-"
+            number = r.record_round if r.record_round is not None else "-"
+            dice = " ".join(map(str, r.dice))
+            out.append(f"| {r.roll} | {number} | {dice} | {cross} | {move} | {r.score} |")
+        out.append("")
+        out.append("## Round by round")
+        for rr in report.rounds:
+            out.append("")
+            out.append(f"### {md_escape(round_title(rr))}")
+            out.append("")
+            out.append(f"Dice {md_escape(dice_text(rr))}")
+            out.append("")
+            out.extend(f"- {md_escape(note)}" for note in describe_round(rr))
+            if rr.played:
+                out.append("")
+                out.extend(_board(rr.round.state, round_markers(rr), ROUND_LEGEND))
+    out.append("")
+    return "\n".join(out)
+
+
+def _board(state: State, markers: dict[Field, str], legend: dict[str, str]) -> list[str]:
+    return [
+        "```text",
+        *(line.rstrip() for line in board_lines(state, markers, legend=legend)),
+        "```",
+    ]
+
+
+def _illegal(step: IllegalStep) -> list[str]:
+    e = step.error
+    where = f"roll {step.roll}" if step.roll else "the record"
+    if e.round:
+        where += f", record round {e.round}"
+    out = ["", f"## The first illegal step: {where}", ""]
+    out.append(f"**{e.code} {e.name}**: {md_escape(e.message)}")
+    if e.hint:
+        out.append("")
+        out.append(f"help: {md_escape(e.hint)}")
+    out.append("")
+    dice = f", dice {' '.join(map(str, step.dice))}" if step.dice else ""
+    out.append(f"At {_code(e.location())}{dice}")
+    markers, legend = illegal_markers(step)
+    out.append("")
+    out.extend(_board(step.before, markers, legend))
+    notes = describe_illegal(step)
+    if notes:
+        out.append("")
+        out.extend(f"- {md_escape(n)}" for n in notes)
+    return out

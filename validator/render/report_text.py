@@ -1,0 +1,170 @@
+"""The report for a terminal: header, how to read it, then every round with its text board.
+
+Colour comes from rich and is off when the output is not a terminal or NO_COLOR is set
+(the console from validator.cli.common.make_console decides).
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markup import escape
+
+from validator.engine import Field, State
+from validator.render.board_text import board_lines
+from validator.render.terminal import summary_line
+from validator.replay import Verdict
+from validator.report import (
+    KIND_TEXT,
+    IllegalStep,
+    Report,
+    ReportRound,
+    describe_illegal,
+    describe_round,
+    dice_roles,
+    facts,
+    how_to_read,
+)
+
+ROUND_LEGEND = {"+": "crossed out this round", "~": "walked through", "@": "the burglar"}
+BOARD_KEY = (
+    "Board: a number is a free field and its value; X crossed out; (25) circled; "
+    "(X) circled, then crossed out."
+)
+_VERDICT_STYLE = {
+    Verdict.VALID: "bold green",
+    Verdict.INCOMPLETE: "bold yellow",
+    Verdict.INVALID: "bold red",
+    Verdict.MALFORMED: "bold red",
+}
+
+
+def round_markers(rr: ReportRound) -> dict[Field, str]:
+    """One-character markers for a round's board: the cross-out, the walk, the burglar."""
+    r = rr.round
+    markers: dict[Field, str] = {}
+    for f in r.walk[:-1]:
+        markers[f] = "~"
+    if r.cross is not None:
+        markers[r.cross.field] = "+"
+    pos = r.state.position
+    if pos is not None:
+        markers[pos] = "@"
+    return markers
+
+
+def illegal_markers(step: IllegalStep) -> tuple[dict[Field, str], dict[str, str]]:
+    """Markers for the board at the illegal step, and their legend."""
+    f = step.failure
+    markers: dict[Field, str] = {}
+    legend: dict[str, str] = {}
+    pos = step.before.position
+    if pos is not None:
+        markers[pos] = "@"
+        legend["@"] = "the burglar"
+    if f is not None and step.kind == "move" and f.cross is not None:
+        markers[f.cross.field] = "+"
+        legend["+"] = f"crossed out ({f.cross.field}, moves {f.cross.die})"
+        for end in (*f.reachable, *f.exits):
+            markers[end] = "*"
+        if f.reachable or f.exits:
+            legend["*"] = "legal move"
+        if step.attempted_move is not None and step.attempted_move not in f.reachable:
+            markers[step.attempted_move] = "!"
+            legend["!"] = "the recorded move"
+    elif f is not None:
+        for c in f.crosses:
+            markers[c.field] = "?"
+        if f.crosses:
+            legend["?"] = "could be crossed out"
+        if step.kind == "cross" and step.attempted_cross is not None:
+            markers[step.attempted_cross] = "!"
+            legend["!"] = "the recorded cross-out"
+    return markers, legend
+
+
+def dice_text(rr: ReportRound) -> str:
+    """`1 4 6: cross 1 4 (field 1/4), move 6`."""
+    r = rr.round
+    dice = " ".join(map(str, r.dice))
+    if r.cross is None:
+        return dice
+    roles = dice_roles(r.dice, r.cross.field)
+    cross = " ".join(str(d) for d, role in zip(r.dice, roles, strict=True) if role == "cross")
+    return f"{dice}: cross {cross} (field {r.cross.field}), move {r.cross.die}"
+
+
+def round_title(rr: ReportRound) -> str:
+    r = rr.round
+    title = f"Roll {r.roll}"
+    if rr.move_number is not None:
+        title += f", move {rr.move_number}"
+    if r.kind != "play":
+        title += f", {KIND_TEXT[r.kind]}"
+    return f"{title}: {r.score} points"
+
+
+def moves_text(report: Report) -> str:
+    return ", ".join(f"{n}. {f} ({f.value})" for n, f in report.moves) or "none"
+
+
+def render_text(console: Console, report: Report) -> None:
+    console.print(f"[bold]Road to 300: {escape(report.player or report.source)}[/]")
+    console.print(summary_line(report.result), style=_VERDICT_STYLE[report.verdict])
+    for name, value in facts(report):
+        console.print(f"  [dim]{name + ':':<14}[/]{escape(value)}")
+    for w in report.result.warnings:
+        console.print(f"  [yellow]{w.code}[/] {escape(w.message)}")
+    console.print()
+    console.print("[bold]How to read this[/]")
+    for sentence in (*how_to_read(report), BOARD_KEY):
+        console.print(f"  {escape(sentence)}")
+    error = report.result.error
+    if error is not None and report.illegal is None:
+        console.print()
+        console.print(f"[bold red]{error.code} {error.name}[/] at {escape(error.location())}")
+        console.print(f"  {escape(error.message)}")
+        if error.hint:
+            console.print(f"  [cyan]help:[/] {escape(error.hint)}")
+    if report.illegal is not None:
+        _illegal(console, report.illegal)
+    for rr in report.rounds:
+        console.print()
+        console.print(f"[bold]{escape(round_title(rr))}[/]")
+        console.print(f"  dice {escape(dice_text(rr))}", style="dim" if not rr.played else "")
+        if rr.played:
+            _board(console, rr.round.state, round_markers(rr), ROUND_LEGEND)
+        for note in describe_round(rr):
+            console.print(f"  - {escape(note)}")
+    if report.rounds:
+        console.print()
+        console.print("[bold]The game at a glance[/]")
+        _board(console, report.final, {}, {})
+        console.print(f"  moves in order: {escape(moves_text(report))}")
+        scores = ", ".join(f"{rr.round.roll}:{rr.round.score}" for rr in report.rounds)
+        console.print(f"  score by roll: {scores}")
+
+
+def _board(
+    console: Console, state: State, markers: dict[Field, str], legend: dict[str, str]
+) -> None:
+    for line in board_lines(state, markers, legend=legend):
+        console.print("  " + escape(line.rstrip()), highlight=False)
+
+
+def _illegal(console: Console, step: IllegalStep) -> None:
+    e = step.error
+    console.print()
+    where = f"roll {step.roll}" if step.roll else "the record"
+    if e.round:
+        where += f", record round {e.round}"
+    console.print(f"[bold red]The first illegal step: {escape(where)}[/]")
+    console.print(f"  [bold red]{e.code}[/] {escape(e.name)}: {escape(e.message)}")
+    if e.hint:
+        console.print(f"  [cyan]help:[/] {escape(e.hint)}")
+    console.print(f"  at {escape(e.location())}")
+    if step.dice is not None:
+        console.print(f"  dice {' '.join(map(str, step.dice))}")
+    markers, legend = illegal_markers(step)
+    _board(console, step.before, markers, legend)
+    for note in describe_illegal(step):
+        console.print(f"  - {escape(note)}")

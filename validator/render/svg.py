@@ -1,0 +1,571 @@
+"""SVG pictures for the report: one small pure function per picture, each returning a string.
+
+Elements carry class names and presentation attributes: a picture looks right on its own,
+and the HTML report's CSS restyles the classes (dark scheme, print).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from html import escape
+from math import hypot
+
+from validator.engine import SIZE, Field, State
+
+# Okabe-Ito colours: distinguishable with the common kinds of colour blindness.
+INK = "#222222"
+PAPER = "#ffffff"
+GRID = "#9a9a9a"
+VERMILLION = "#D55E00"
+BLUE = "#0072B2"
+SKY = "#56B4E9"
+GREEN = "#009E73"
+ORANGE = "#E69F00"
+PURPLE = "#CC79A7"
+
+FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
+CELL = 40
+MARGIN = 28
+CAPTION = 24
+
+_PIPS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0.5, 0.5),),
+    2: ((0.27, 0.27), (0.73, 0.73)),
+    3: ((0.27, 0.27), (0.5, 0.5), (0.73, 0.73)),
+    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
+    5: ((0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)),
+    6: ((0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)),
+}
+
+
+def _attrs(attrs: Mapping[str, object]) -> str:
+    return "".join(
+        f' {key.rstrip("_").replace("_", "-")}="{escape(str(value))}"'
+        for key, value in attrs.items()
+        if value is not None
+    )
+
+
+def _el(tag: str, children: str = "", **attrs: object) -> str:
+    if children:
+        return f"<{tag}{_attrs(attrs)}>{children}</{tag}>"
+    return f"<{tag}{_attrs(attrs)}/>"
+
+
+def _text(x: float, y: float, text: str, **attrs: object) -> str:
+    return f"<text{_attrs({'x': _n(x), 'y': _n(y), **attrs})}>{escape(text)}</text>"
+
+
+def _n(value: float) -> str:
+    """Numbers without trailing zeros, so that the output is short and stable."""
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _svg(width: float, height: float, body: str, label: str, cls: str) -> str:
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="{escape(cls)}" font-family="{FONT}" '
+        f'viewBox="0 0 {_n(width)} {_n(height)}" width="{_n(width)}" height="{_n(height)}" '
+        f'role="img" aria-label="{escape(label)}">'
+        f"<title>{escape(label)}</title>{body}</svg>"
+    )
+
+
+def centre(field: Field) -> tuple[float, float]:
+    return (MARGIN + (field.col - 0.5) * CELL, MARGIN + (field.row - 0.5) * CELL)
+
+
+def _outside(corner: Field) -> tuple[float, float]:
+    """A point just off the board beyond a corner: where a walk enters or leaves."""
+    x, y = centre(corner)
+    dx = -1 if corner.col == 1 else 1
+    dy = -1 if corner.row == 1 else 1
+    return (x + dx * CELL * 0.8, y + dy * CELL * 0.8)
+
+
+def _cross_lines(field: Field, cls: str, colour: str, width: float, dash: str | None = None) -> str:
+    x, y = centre(field)
+    d = CELL * 0.3
+    return _el(
+        "path",
+        class_=cls,
+        d=f"M{_n(x - d)} {_n(y - d)}L{_n(x + d)} {_n(y + d)}"
+        f"M{_n(x + d)} {_n(y - d)}L{_n(x - d)} {_n(y + d)}",
+        stroke=colour,
+        stroke_width=_n(width),
+        stroke_linecap="round",
+        stroke_dasharray=dash,
+        fill="none",
+    )
+
+
+def _ring(
+    field: Field, cls: str, colour: str, width: float, r: float = 0.36, dash: str | None = None
+) -> str:
+    x, y = centre(field)
+    return _el(
+        "circle",
+        class_=cls,
+        cx=_n(x),
+        cy=_n(y),
+        r=_n(CELL * r),
+        stroke=colour,
+        stroke_width=_n(width),
+        stroke_dasharray=dash,
+        fill="none",
+    )
+
+
+def _square(field: Field, cls: str, colour: str) -> str:
+    x, y = centre(field)
+    h = CELL * 0.44
+    return _el(
+        "rect",
+        class_=cls,
+        x=_n(x - h),
+        y=_n(y - h),
+        width=_n(2 * h),
+        height=_n(2 * h),
+        rx="4",
+        stroke=colour,
+        stroke_width="2",
+        stroke_dasharray="4 3",
+        fill="none",
+    )
+
+
+def _walk_points(
+    walk: Sequence[Field], start: Field | None, leaves: bool
+) -> list[tuple[float, float]]:
+    points = [centre(start) if start is not None else _outside(walk[0])] if walk else []
+    points.extend(centre(f) for f in walk)
+    if leaves:
+        corner = walk[-1] if walk else start
+        if corner is not None:
+            if not walk:
+                points.append(centre(corner))
+            points.append(_outside(corner))
+    return points
+
+
+def _arrow(
+    points: Sequence[tuple[float, float]], cls: str, colour: str, width: float, dash: str | None
+) -> str:
+    """A polyline with an arrowhead at its end and a hollow dot at its start."""
+    if len(points) < 2:
+        return ""
+    line = " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
+    parts = [
+        _el(
+            "polyline",
+            class_=cls,
+            points=line,
+            stroke=colour,
+            stroke_width=_n(width),
+            stroke_linejoin="round",
+            stroke_linecap="round",
+            stroke_dasharray=dash,
+            stroke_opacity="0.9",
+            fill="none",
+        )
+    ]
+    (x0, y0), (x1, y1) = points[-2], points[-1]
+    length = hypot(x1 - x0, y1 - y0) or 1.0
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    size = 9.0
+    # The head stops short of the centre so that it does not hide the field's circle.
+    tx, ty = x1 - ux * CELL * 0.14, y1 - uy * CELL * 0.14
+    bx, by = tx - ux * size, ty - uy * size
+    wing = size * 0.6
+    head = " ".join(
+        f"{_n(px)},{_n(py)}"
+        for px, py in ((tx, ty), (bx - uy * wing, by + ux * wing), (bx + uy * wing, by - ux * wing))
+    )
+    parts.append(_el("polygon", class_=cls + "-head", points=head, fill=colour))
+    sx, sy = points[0]
+    parts.append(
+        _el(
+            "circle",
+            class_=cls + "-start",
+            cx=_n(sx),
+            cy=_n(sy),
+            r="4.5",
+            stroke=colour,
+            stroke_width="2",
+            fill=PAPER,
+        )
+    )
+    for x, y in points[1:-1]:
+        parts.append(_el("circle", class_=cls + "-step", cx=_n(x), cy=_n(y), r="2.6", fill=colour))
+    return "".join(parts)
+
+
+def board(
+    state: State,
+    *,
+    crossed_now: Field | None = None,
+    walk: Sequence[Field] = (),
+    start: Field | None = None,
+    leaves: bool = False,
+    position: Field | None = None,
+    numbers: Mapping[Field, int] | None = None,
+    route: Sequence[tuple[Field | None, Sequence[Field]]] = (),
+    reachable: Iterable[Field] = (),
+    options: Iterable[Field] = (),
+    wrong_cross: Field | None = None,
+    wrong_walk: Sequence[Field] = (),
+    wrong_move: Field | None = None,
+    caption: str = "",
+    label: str = "board",
+) -> str:
+    """The paper sheet: values, X and circles, and the round's story drawn over it.
+
+    `crossed_now` and the `walk` (from `start`, or from outside the board when None) are
+    this round's; `numbers` labels fields with the order of the moves; `route` draws
+    earlier walks faintly; `reachable` and `options` show legal alternatives; the
+    `wrong_*` arguments show what broke the rules.
+    """
+    side = 2 * MARGIN + SIZE * CELL
+    height = side + (CAPTION if caption else 0)
+    cells: list[str] = []
+    labels: list[str] = []
+    for i in range(1, SIZE + 1):
+        x, y = centre(Field(i, i))
+        labels.append(
+            _text(
+                x,
+                MARGIN - 9,
+                str(i),
+                class_="coord",
+                text_anchor="middle",
+                font_size="11",
+                fill=GRID,
+            )
+        )
+        labels.append(
+            _text(
+                MARGIN - 10,
+                y + 4,
+                str(i),
+                class_="coord",
+                text_anchor="middle",
+                font_size="11",
+                fill=GRID,
+            )
+        )
+    marks: list[str] = []
+    values: list[str] = []
+    for row in range(1, SIZE + 1):
+        for col in range(1, SIZE + 1):
+            f = Field(row, col)
+            x, y = MARGIN + (col - 1) * CELL, MARGIN + (row - 1) * CELL
+            cells.append(
+                _el(
+                    "rect",
+                    class_="cell",
+                    x=_n(x),
+                    y=_n(y),
+                    width=CELL,
+                    height=CELL,
+                    fill=PAPER,
+                    stroke=GRID,
+                    stroke_width="1",
+                )
+            )
+            mark = state.mark(f)
+            values.append(
+                _text(
+                    x + CELL / 2,
+                    y + CELL / 2 + 4.5,
+                    str(f.value),
+                    class_="val" + (" taken" if mark else ""),
+                    text_anchor="middle",
+                    font_size="13",
+                    fill=INK,
+                    fill_opacity="0.45" if mark else None,
+                    stroke=PAPER,
+                    stroke_width="3",
+                    paint_order="stroke",
+                )
+            )
+            if "X" in mark or f == crossed_now:
+                if f == crossed_now:
+                    marks.append(_cross_lines(f, "x now", VERMILLION, 3.2))
+                else:
+                    marks.append(_cross_lines(f, "x", INK, 2.2))
+            if "O" in mark:
+                now = bool(walk) and f == walk[-1] and not leaves
+                marks.append(
+                    _ring(f, "o now" if now else "o", BLUE if now else INK, 3 if now else 2)
+                )
+    under = [
+        _arrow(_walk_points(earlier, before, False), "route", SKY, 2, None)
+        for before, earlier in route
+    ]
+    overlay: list[str] = []
+    for f in options:
+        overlay.append(_square(f, "option", GREEN))
+    for f in reachable:
+        overlay.append(_ring(f, "reach", GREEN, 2.2, r=0.44, dash="5 3"))
+    if walk or leaves:
+        overlay.append(_arrow(_walk_points(walk, start, leaves), "walk", BLUE, 3.2, None))
+    if wrong_cross is not None:
+        overlay.append(_cross_lines(wrong_cross, "wrong", VERMILLION, 3.2, dash="4 3"))
+        overlay.append(_bang(wrong_cross))
+    if wrong_walk:
+        overlay.append(
+            _arrow(_walk_points(wrong_walk, position, False), "wrong", VERMILLION, 3, "6 4")
+        )
+    if wrong_move is not None:
+        overlay.append(_ring(wrong_move, "wrong", VERMILLION, 3, r=0.42, dash="4 3"))
+        overlay.append(_bang(wrong_move))
+    if position is not None and not walk:
+        x, y = centre(position)
+        overlay.append(
+            _el(
+                "circle",
+                class_="pos",
+                cx=_n(x + CELL * 0.3),
+                cy=_n(y + CELL * 0.3),
+                r="5",
+                fill=BLUE,
+            )
+        )
+    for f, number in sorted((numbers or {}).items(), key=lambda kv: kv[1]):
+        x, y = MARGIN + (f.col - 1) * CELL, MARGIN + (f.row - 1) * CELL
+        overlay.append(_el("circle", class_="num-bg", cx=_n(x + 9), cy=_n(y + 9), r="8", fill=BLUE))
+        overlay.append(
+            _text(
+                x + 9,
+                y + 12.5,
+                str(number),
+                class_="num",
+                text_anchor="middle",
+                font_size="10",
+                font_weight="bold",
+                fill=PAPER,
+            )
+        )
+    # Earlier walks go under the values so that the numbers stay readable.
+    body = "".join(cells) + "".join(labels) + "".join(under)
+    body += "".join(values) + "".join(marks) + "".join(overlay)
+    if caption:
+        body += _text(
+            side / 2,
+            side + 6,
+            caption,
+            class_="caption",
+            text_anchor="middle",
+            font_size="14",
+            font_weight="bold",
+            fill=INK,
+        )
+    return _svg(side, height, body, label, "board")
+
+
+def _bang(field: Field) -> str:
+    x, y = MARGIN + field.col * CELL, MARGIN + (field.row - 1) * CELL
+    return _el(
+        "circle", class_="bang-bg", cx=_n(x - 7), cy=_n(y + 7), r="7", fill=VERMILLION
+    ) + _text(
+        x - 7,
+        y + 11,
+        "!",
+        class_="bang",
+        text_anchor="middle",
+        font_size="11",
+        font_weight="bold",
+        fill=PAPER,
+    )
+
+
+def dice(values: Sequence[int], roles: Sequence[str] = ("", "", ""), *, label: str = "dice") -> str:
+    """Three dice; a role of "cross" or "move" tints the die and names its part below it."""
+    size, gap = 34, 12
+    width = len(values) * size + (len(values) - 1) * gap + 4
+    height = size + 20
+    parts: list[str] = []
+    for i, (value, role) in enumerate(zip(values, roles, strict=True)):
+        x, y = 2 + i * (size + gap), 2
+        fill = {"cross": "#F7D3BC", "move": "#CDE7F5"}.get(role, PAPER)
+        stroke = {"cross": VERMILLION, "move": BLUE}.get(role, INK)
+        parts.append(
+            _el(
+                "rect",
+                class_=f"die {role}".strip(),
+                x=x,
+                y=y,
+                width=size,
+                height=size,
+                rx="6",
+                fill=fill,
+                stroke=stroke,
+                stroke_width="2",
+                stroke_dasharray="5 3" if role == "cross" else None,
+            )
+        )
+        for px, py in _PIPS.get(value, ()):
+            parts.append(
+                _el(
+                    "circle",
+                    class_="pip",
+                    cx=_n(x + px * size),
+                    cy=_n(y + py * size),
+                    r="3.2",
+                    fill=INK,
+                )
+            )
+        word = {"cross": "cross", "move": "move"}.get(role, "")
+        if word:
+            parts.append(
+                _text(
+                    x + size / 2,
+                    y + size + 14,
+                    word,
+                    class_=f"die-label {role}",
+                    text_anchor="middle",
+                    font_size="11",
+                    fill=stroke,
+                )
+            )
+    return _svg(width, height, "".join(parts), label, "dice")
+
+
+def score_chart(
+    points: Sequence[tuple[int, int]], *, goal: int = 300, label: str = "score by roll"
+) -> str:
+    """Score after each dice roll as a step line, with the goal drawn across."""
+    width, height = 640.0, 240.0
+    left, right, top, bottom = 44.0, 16.0, 14.0, 34.0
+    last_roll = max((r for r, _ in points), default=1)
+    top_score = max([goal, *(s for _, s in points)])
+    top_score = (top_score + 49) // 50 * 50
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def px(roll: float) -> float:
+        return left + plot_w * roll / max(last_roll, 1)
+
+    def py(value: float) -> float:
+        return top + plot_h * (1 - value / top_score)
+
+    parts: list[str] = []
+    for value in range(0, top_score + 1, 50):
+        y = py(value)
+        parts.append(
+            _el(
+                "line",
+                class_="grid",
+                x1=_n(left),
+                x2=_n(width - right),
+                y1=_n(y),
+                y2=_n(y),
+                stroke=GRID,
+                stroke_width="0.6",
+                stroke_opacity="0.6",
+            )
+        )
+        parts.append(
+            _text(
+                left - 6,
+                y + 4,
+                str(value),
+                class_="axis",
+                text_anchor="end",
+                font_size="11",
+                fill=INK,
+            )
+        )
+    step = 1 if last_roll <= 12 else 5 if last_roll <= 60 else 10
+    for roll in range(0, last_roll + 1, step):
+        parts.append(
+            _text(
+                px(roll),
+                height - bottom + 16,
+                str(roll),
+                class_="axis",
+                text_anchor="middle",
+                font_size="11",
+                fill=INK,
+            )
+        )
+    parts.append(
+        _text(
+            left + plot_w / 2,
+            height - 4,
+            "dice roll",
+            class_="axis",
+            text_anchor="middle",
+            font_size="11",
+            fill=INK,
+        )
+    )
+    gy = py(goal)
+    parts.append(
+        _el(
+            "line",
+            class_="goal",
+            x1=_n(left),
+            x2=_n(width - right),
+            y1=_n(gy),
+            y2=_n(gy),
+            stroke=GREEN,
+            stroke_width="2",
+            stroke_dasharray="6 4",
+        )
+    )
+    parts.append(
+        _text(
+            width - right - 4,
+            gy - 5,
+            f"goal {goal}",
+            class_="goal-label",
+            text_anchor="end",
+            font_size="11",
+            fill=GREEN,
+        )
+    )
+    line = [(px(0), py(0))]
+    prev = 0
+    for roll, value in points:
+        line.append((px(roll), py(prev)))
+        line.append((px(roll), py(value)))
+        prev = value
+    parts.append(
+        _el(
+            "polyline",
+            class_="score-line",
+            points=" ".join(f"{_n(x)},{_n(y)}" for x, y in line),
+            stroke=BLUE,
+            stroke_width="2.5",
+            fill="none",
+            stroke_linejoin="round",
+        )
+    )
+    prev = 0
+    for roll, value in points:
+        if value != prev:
+            parts.append(
+                _el(
+                    "circle",
+                    class_="score-dot",
+                    cx=_n(px(roll)),
+                    cy=_n(py(value)),
+                    r="3",
+                    fill=BLUE,
+                )
+            )
+        prev = value
+    if points:
+        roll, value = points[-1]
+        parts.append(
+            _text(
+                px(roll) - 4,
+                py(value) - 8,
+                str(value),
+                class_="score-last",
+                text_anchor="end",
+                font_size="12",
+                font_weight="bold",
+                fill=BLUE,
+            )
+        )
+    return _svg(width, height, "".join(parts), label, "chart")

@@ -1,0 +1,467 @@
+"""The report model: a replay Result with per-round annotations, ready for any renderer.
+
+Every annotation comes from the engine's own functions (available cross-outs, walks);
+nothing here decides a rule, it only asks the engine what was possible.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from validator.engine import (
+    FIELD_AT,
+    Cross,
+    Dice,
+    End,
+    Field,
+    State,
+    available_crosses,
+    blocked_after,
+    exit_walks,
+    walks,
+)
+from validator.errors import Diagnostic
+from validator.record import RecordRound
+from validator.replay import Failure, Result, RoundResult, Verdict
+
+END_TEXT: dict[End, str] = {
+    End.NO_MOVE: "the movement die had no legal move",
+    End.REROLLS: "forced rerolls ended it",
+    End.DICE_EXHAUSTED: "the dice file ran out",
+    End.ESCAPED: "the burglar escaped through a corner",
+}
+
+KIND_TEXT: dict[str, str] = {
+    "play": "move",
+    "stuck": "no move possible",
+    "reroll": "forced reroll",
+    "ring": "magic ring spent",
+    "escape": "escape",
+    "leave": "left the board",
+}
+
+Walk = tuple[Field, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Best:
+    """The highest-valued field a walk could end on, and which cross-out allowed it."""
+
+    field: Field
+    cross: Field
+    die: int
+
+    @property
+    def value(self) -> int:
+        return self.field.value
+
+
+@dataclass(frozen=True, slots=True)
+class RoundNote:
+    """What was possible in one round, asked of the engine."""
+
+    available: tuple[Cross, ...]
+    """Cross-outs available for this roll (none: a forced reroll)."""
+    reachable: dict[Field, Walk]
+    """For the record's cross-out: every field the movement die reaches, one walk each."""
+    exits: dict[Field, Walk]
+    """For the record's cross-out: corners the burglar could leave through."""
+    best: Best | None
+    """Best-valued field reachable with the record's cross-out."""
+    best_any: Best | None
+    """Best-valued field reachable with any available cross-out."""
+    took_best: bool | None
+    """Whether the move ended on a field worth `best.value`; None without a move."""
+    rerolls_in_row: int
+    """Forced rerolls in a row up to and including this round."""
+    rerolls_total: int
+    ended: End | None
+    """How the game ended, on the round that ended it."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReportRound:
+    round: RoundResult
+    note: RoundNote
+    entry: RecordRound | None
+    move_number: int | None
+    """1-based count of moves (walks) up to this round; None when nothing moved."""
+
+    @property
+    def played(self) -> bool:
+        """Whether a field was crossed out (the board changed)."""
+        return self.round.cross is not None
+
+    @property
+    def start(self) -> Field | None:
+        return self.round.before.position
+
+
+@dataclass(frozen=True, slots=True)
+class IllegalStep:
+    """The first illegal step: where, what the record tried, and what was legal."""
+
+    error: Diagnostic
+    failure: Failure | None
+    before: State
+    roll: int | None
+    dice: Dice | None
+    entry: RecordRound | None
+    attempted_cross: Field | None
+    attempted_move: Field | None
+    attempted_path: Walk | None
+    kind: Literal["cross", "move", "round"]
+    """What breaks the rules: the cross-out, the move or path, or the round as a whole."""
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    result: Result
+    player: str | None
+    dice_name: str | None
+    rounds: tuple[ReportRound, ...]
+    illegal: IllegalStep | None
+    final: State
+    moves: tuple[tuple[int, Field], ...]
+    """(move number, end field) for every walk, in order: the summary's numbering."""
+
+    @property
+    def verdict(self) -> Verdict:
+        return self.result.verdict
+
+    @property
+    def source(self) -> str:
+        return self.result.source
+
+    @property
+    def rules(self) -> str:
+        return self.result.rules.name
+
+    @property
+    def score(self) -> int | None:
+        return self.result.score
+
+    @property
+    def shown_score(self) -> int:
+        """The score so far even when the replay stopped (Result.score is None then)."""
+        if self.result.score is not None:
+            return self.result.score
+        return self.rounds[-1].round.score if self.rounds else 0
+
+    @property
+    def end_text(self) -> str | None:
+        end = self.result.end
+        if end is None:
+            return None
+        return f"{END_TEXT[end]} (roll {self.result.end_roll})"
+
+    @property
+    def record_rounds(self) -> int:
+        return sum(1 for r in self.result.rounds if r.record_round is not None)
+
+    @property
+    def rerolls(self) -> int:
+        return self.result.rerolls
+
+    @property
+    def played(self) -> tuple[ReportRound, ...]:
+        return tuple(r for r in self.rounds if r.played)
+
+
+def build_report(result: Result, *, dice_name: str | None = None) -> Report:
+    """Annotate every replayed round of `result`; never raises for any verdict."""
+    record = result.record
+    entries = {e.number: e for e in record.rounds} if record else {}
+    rounds: list[ReportRound] = []
+    moves: list[tuple[int, Field]] = []
+    for r in result.rounds:
+        ended = result.end if result.end is not None and r.roll == result.end_roll else None
+        note = annotate(r, result, ended)
+        number = None
+        if r.walk or r.kind in ("escape", "leave"):
+            number = len(moves) + 1
+            if r.move is not None:
+                moves.append((number, r.move))
+            elif r.walk:
+                moves.append((number, r.walk[-1]))
+        entry = entries.get(r.record_round) if r.record_round is not None else None
+        rounds.append(ReportRound(r, note, entry, number))
+    final = result.final if result.final is not None else State()
+    illegal = _illegal(result, entries, rounds, final)
+    if dice_name is None and record is not None:
+        dice_name = record.dice_file
+    return Report(
+        result=result,
+        player=record.player if record else None,
+        dice_name=dice_name,
+        rounds=tuple(rounds),
+        illegal=illegal,
+        final=final,
+        moves=tuple(moves),
+    )
+
+
+def annotate(r: RoundResult, result: Result, ended: End | None) -> RoundNote:
+    before = r.before
+    available = available_crosses(before, r.dice)
+    reachable: dict[Field, Walk] = {}
+    exits: dict[Field, Walk] = {}
+    best = None
+    if r.cross is not None:
+        reachable, exits = reach(before, r.cross, can_leave=result.rules.can_leave)
+        best = _best(reachable, r.cross)
+    best_any: Best | None = None
+    for cross in available:
+        ends, _ = reach(before, cross, can_leave=False)
+        candidate = _best(ends, cross)
+        if candidate is not None and (best_any is None or candidate.value > best_any.value):
+            best_any = candidate
+    took = None
+    if r.move is not None and best is not None:
+        took = r.move.value >= best.value
+    return RoundNote(
+        available=available,
+        reachable=reachable,
+        exits=exits,
+        best=best,
+        best_any=best_any,
+        took_best=took,
+        rerolls_in_row=r.state.passes_in_row,
+        rerolls_total=r.state.passes,
+        ended=ended,
+    )
+
+
+def reach(
+    before: State, cross: Cross, *, can_leave: bool
+) -> tuple[dict[Field, Walk], dict[Field, Walk]]:
+    """Fields the movement die reaches after `cross`, and corners to leave through."""
+    blocked = blocked_after(before, cross.field)
+    ends = {
+        FIELD_AT[end]: tuple(FIELD_AT[i] for i in walk)
+        for end, walk in sorted(walks(blocked, before.pos, cross.die).items())
+    }
+    corners: dict[Field, Walk] = {}
+    if can_leave:
+        corners = {
+            FIELD_AT[c]: tuple(FIELD_AT[i] for i in walk)
+            for c, walk in sorted(exit_walks(blocked, before.pos, cross.die).items())
+        }
+    return ends, corners
+
+
+def _best(ends: dict[Field, Walk], cross: Cross) -> Best | None:
+    if not ends:
+        return None
+    # Ties go to the first field in board order, so the report is deterministic.
+    top = max(ends, key=lambda f: (f.value, -f.row, -f.col))
+    return Best(top, cross.field, cross.die)
+
+
+def _illegal(
+    result: Result,
+    entries: dict[int, RecordRound],
+    rounds: list[ReportRound],
+    final: State,
+) -> IllegalStep | None:
+    error = result.error
+    if result.verdict is not Verdict.INVALID or error is None:
+        return None
+    failure = result.failure
+    entry = entries.get(error.round) if error.round is not None else None
+    if failure is None and error.roll is None:
+        # A whole-record error (claimed score, checksum): no step to point at.
+        return None
+    before = failure.before if failure is not None else final
+    cross = entry.cross if entry is not None else None
+    move = entry.move if entry is not None else None
+    path = entry.path if entry is not None else None
+    if failure is not None:
+        move = failure.move if failure.move is not None else move
+        path = failure.path if failure.path is not None else path
+    kind: Literal["cross", "move", "round"]
+    if failure is None or error.code == "E105":
+        kind = "round"
+    elif failure.cross is None:
+        kind = "cross"
+    else:
+        kind = "move"
+    return IllegalStep(
+        error=error,
+        failure=failure,
+        before=before,
+        roll=failure.roll if failure is not None else error.roll,
+        dice=failure.dice if failure is not None else None,
+        entry=entry,
+        attempted_cross=cross,
+        attempted_move=move,
+        attempted_path=path,
+        kind=kind,
+    )
+
+
+def describe_round(rr: ReportRound) -> list[str]:
+    """The annotations of one round as short sentences, shared by every renderer."""
+    r, n = rr.round, rr.note
+    lines: list[str] = []
+    if r.kind == "reroll":
+        lines.append(
+            f"No field could be crossed out: forced reroll ({n.rerolls_in_row} in a row, "
+            f"{n.rerolls_total} in the game)."
+        )
+    elif r.kind == "ring":
+        lines.append("A magic ring was spent: this roll was not played.")
+    else:
+        lines.append(f"{len(n.available)} cross-out(s) available: {_crosses_text(n.available)}.")
+    if r.cross is not None:
+        c = r.cross
+        lines.append(
+            f"Crossed out {c.field}; the movement die {c.die} reaches "
+            f"{_fields_text(tuple(n.reachable))}."
+        )
+        if n.exits:
+            lines.append("Corners to leave through: " + ", ".join(str(f) for f in n.exits) + ".")
+    if r.move is not None and n.best is not None:
+        if n.took_best:
+            lines.append(f"Moved to {r.move} ({r.move.value}): the best-valued field in reach.")
+        else:
+            lines.append(
+                f"Moved to {r.move} ({r.move.value}); the best in reach was "
+                f"{n.best.field} ({n.best.value})."
+            )
+    if (
+        n.best_any is not None
+        and r.cross is not None
+        and (n.best is None or n.best_any.value > n.best.value)
+    ):
+        lines.append(
+            f"Crossing out {n.best_any.cross} instead (moves {n.best_any.die}) would have "
+            f"reached {n.best_any.field} ({n.best_any.value})."
+        )
+    if r.record_round is None:
+        lines.append("Not in the record: the validator played this row by itself.")
+    if n.ended is not None:
+        lines.append(f"The game ends here: {END_TEXT[n.ended]}.")
+    return lines
+
+
+def describe_illegal(step: IllegalStep) -> list[str]:
+    """What was legal at the illegal step, as sentences."""
+    f = step.failure
+    lines: list[str] = []
+    if f is None:
+        return lines
+    if not f.crosses:
+        lines.append("No field could be crossed out: this roll was a forced reroll.")
+    else:
+        lines.append(f"Available cross-outs: {_crosses_text(f.crosses)}.")
+    if f.cross is not None:
+        if f.reachable:
+            reach_text = ", ".join(f"{e} ({e.value})" for e in f.reachable)
+            lines.append(
+                f"With {f.cross.field} crossed out, {f.cross.die} step(s) reach: {reach_text}."
+            )
+        else:
+            lines.append(
+                f"With {f.cross.field} crossed out, the die {f.cross.die} has no legal move."
+            )
+        if f.exits:
+            lines.append("Corners to leave through: " + ", ".join(str(c) for c in f.exits) + ".")
+    return lines
+
+
+def _fields_text(fields: tuple[Field, ...], limit: int = 8) -> str:
+    """`3 fields: 1/2 (25), ...`; long lists give the count and the best few."""
+    if not fields:
+        return "no field"
+    if len(fields) <= limit:
+        return f"{len(fields)} field(s): " + ", ".join(f"{f} ({f.value})" for f in fields)
+    top = sorted(fields, key=lambda f: (-f.value, f))[:3]
+    return f"{len(fields)} fields, the best " + ", ".join(f"{f} ({f.value})" for f in top)
+
+
+def _crosses_text(crosses: tuple[Cross, ...]) -> str:
+    return ", ".join(f"{c.field} (moves {c.die})" for c in crosses) or "none"
+
+
+def dice_roles(dice: Dice, cross: Field | None) -> tuple[str, str, str]:
+    """Each die's part in the round: "cross" (a coordinate), "move" or "" (unused)."""
+    if cross is None:
+        return ("", "", "")
+    roles = ["", "", ""]
+    for coordinate in (cross.row, cross.col):
+        for i, d in enumerate(dice):
+            if d == coordinate and roles[i] == "":
+                roles[i] = "cross"
+                break
+    if roles.count("cross") != 2:
+        return ("", "", "")
+    i = roles.index("")
+    roles[i] = "move"
+    return (roles[0], roles[1], roles[2])
+
+
+def facts(report: Report) -> list[tuple[str, str]]:
+    """The header of every report format: (name, value) pairs, values as plain text."""
+    result = report.result
+    claimed = result.record.claimed_score if result.record else None
+    if report.score is None:
+        score = f"{report.shown_score} before the illegal step"
+    else:
+        score = str(report.score)
+        if claimed is not None and claimed != report.score:
+            score += f" (the record claims {claimed})"
+    if report.end_text is not None:
+        end = report.end_text
+    elif report.verdict is Verdict.INCOMPLETE:
+        end = "not over: the game could go on"
+    elif report.verdict is Verdict.MALFORMED:
+        end = "the record could not be read"
+    else:
+        end = "stopped at the illegal step"
+    return [
+        ("Player", report.player or "(not named)"),
+        ("Record", report.source),
+        ("Dice file", report.dice_name or "(not named)"),
+        ("Dice SHA-256", result.dice_sha256 or "(unknown)"),
+        ("Ruleset", report.rules),
+        ("Score", score),
+        ("End", end),
+        (
+            "Rounds",
+            f"{report.record_rounds} in the record, {len(report.rounds)} dice rolls replayed",
+        ),
+        ("Rerolls", str(report.rerolls)),
+    ]
+
+
+def how_to_read(report: Report) -> tuple[str, ...]:
+    """The rules in three sentences for someone who never read them, per the ruleset."""
+    rules = report.result.rules
+    passes = (
+        f"the {_ordinal(rules.pass_limit)} forced reroll of the game"
+        if rules.pass_counting == "total"
+        else f"{rules.pass_limit} forced rerolls in a row"
+    )
+    scoring = (
+        "the value of every circled field"
+        if rules.scoring == "all-circles"
+        else "the value of every field with both a circle and an X"
+    )
+    out = [
+        "Each round rolls three dice. Two of them name a field (row/column) that is crossed "
+        "out with an X; the third die is the number of steps the burglar walks, up, down, "
+        "left or right, never onto a field with an X or a circle and never twice onto one field.",
+        "The first walk enters the board through a corner; the field where a walk ends gets a "
+        "circle. When no field the dice name is free, the roll is a forced reroll.",
+        f"The game ends when the walk cannot be made, after {passes}, or when the dice file "
+        f"runs out. The score is {scoring}; 300 points win.",
+    ]
+    if rules.can_leave:
+        out.append("With this ruleset the burglar may also leave the board through a free corner.")
+    return tuple(out)
+
+
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")
