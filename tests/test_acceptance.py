@@ -6,6 +6,8 @@ the fixed JSON fields; `args` adds options, `dice_option: false` leaves out --di
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -78,3 +80,42 @@ def test_every_record_code_has_a_case() -> None:
 def test_every_outcome_has_a_case(kind: str) -> None:
     outcomes = {(_expected(c)["verdict"], _expected(c)["end"]) for c in CASES}
     assert any(kind in pair for pair in outcomes)
+
+
+# --- examples/invalid: one record per kind of illegal step -----------------------------
+
+INVALID_DIR = Path(__file__).parent.parent / "examples" / "invalid"
+INVALID = sorted(INVALID_DIR.glob("*.yaml"))
+_COMMENT = re.compile(r"^# (E\d{3}) roll (\d+|none): \S")
+
+
+def _claim(example: Path) -> tuple[str, int | None]:
+    """The code and dice row the example's first line says it breaks."""
+    first = example.read_text(encoding="utf-8").splitlines()[0]
+    match = _COMMENT.match(first)
+    assert match, f"{example.name}: the first line must say `# CODE roll N: what is wrong`"
+    code, roll = match.groups()
+    assert example.name.startswith(code.lower() + "-")
+    return code, None if roll == "none" else int(roll)
+
+
+@pytest.fixture(scope="module")
+def invalid_runs(cli: Any) -> dict[str, dict[str, Any]]:
+    # One run for all: each example names ../challenge.txt as its dice_file (no --dice).
+    run = cli(["validate", *(p.name for p in INVALID), "--format", "json"], INVALID_DIR)
+    assert run.status == 1, run.stderr
+    lines = [json.loads(line) for line in run.stdout.splitlines()]
+    return {Path(line["file"]).name: line for line in lines}
+
+
+@pytest.mark.parametrize("example", INVALID, ids=[p.stem for p in INVALID])
+def test_invalid_example(example: Path, invalid_runs: dict[str, dict[str, Any]]) -> None:
+    code, roll = _claim(example)
+    got = invalid_runs[example.name]
+    assert got["verdict"] == "invalid"
+    assert (got["error"]["code"], got["error"]["roll"]) == (code, roll)
+
+
+def test_invalid_examples_cover_each_kind() -> None:
+    kinds = {"E101", "E102", "E105", "E106", "E107", "E201", "E202", "E203", "E205", "E206", "E207"}
+    assert kinds <= {_claim(p)[0] for p in INVALID}
