@@ -176,3 +176,13 @@ def test_a_record_can_name_its_house_rules(tmp_path: Path) -> None:
     assert run.exit_code == 0, run.output
     assert '"verdict": "valid"' in run.output and '"warnings": []' in run.output
     assert '"rules": "spring"' in run.output
+
+
+def test_relative_rules_file_from_a_record_folder(tmp_path: Path) -> None:
+    (tmp_path / "contest.yaml").write_text("base: bga\n")
+    assert resolve("contest.yaml", base_dir=tmp_path).pass_counting == "total"
+    assert resolve(str(tmp_path / "contest.yaml"), base_dir=Path("/nowhere")).name.endswith(
+        "contest.yaml"
+    )
+    with pytest.raises(RulesError, match="cannot read"):
+        resolve("contest.yaml", base_dir=tmp_path / "elsewhere")

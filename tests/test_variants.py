@@ -118,6 +118,16 @@ rounds:
   - {ring: true}
 """
 RING_ON_REROLL_ROWS: list[Dice] = [(1, 1, 1), (1, 1, 1), (2, 2, 1)]
+# A ring on the roll that would end the game (no move with 3/1/5), then play on.
+RING_AVOIDS_END_ROWS: list[Dice] = [*STUCK_ROWS, (2, 2, 2)]
+RING_AVOIDS_END = """\
+rings: 3
+rounds:
+  - {cross: 4/4, move: 6/2, path: [6/1, 6/2]}
+  - {cross: 2/1, move: 6/1}
+  - {ring: true}
+  - {cross: 2/2, move: 4/1, path: [5/1, 4/1]}
+"""
 # Two passes, a ring, a pass: not three in a row, but three in total.
 RING_RESET_ROWS: list[Dice] = [(1, 1, 1), (1, 1, 1), (1, 1, 1), (2, 2, 1), (1, 1, 1), (2, 2, 1)]
 RING_RESET = """\
@@ -255,6 +265,12 @@ CASES = [
     Case("ring-on-forced-reroll", RING_ON_REROLL_ROWS, RING_ON_REROLL, (
         Expect("standard+rings", "invalid", None, code="E213", roll=2),
     )),
+    Case("ring-avoids-the-end", RING_AVOIDS_END_ROWS, RING_AVOIDS_END, (
+        Expect("standard", "invalid", None, code="E109"),
+        Expect("standard+rings=2", "invalid", None, code="E109"),
+        Expect("literal+rings=3", "valid", 55, "dice-exhausted"),
+        Expect("standard+rings=3", "valid", 75, "dice-exhausted"),
+    )),
     Case("ring-resets-passes-in-a-row", RING_RESET_ROWS, RING_RESET, (
         Expect("standard+rings=1", "valid", 55, "dice-exhausted"),
         Expect("bga+rings=1", "invalid", None, code="E106", roll=6),
@@ -391,6 +407,24 @@ def test_literal_counts_the_last_circle_only_when_stuck() -> None:
     assert score(stuck, LITERAL) == score(stuck, STANDARD) == 55
     short = exhaust(_states(SHORT_ROWS, SHORT, "standard")[-1])
     assert score(short, LITERAL) == 25 and score(short, STANDARD) == 55
+
+
+def test_docs_examples_replay_as_stated() -> None:
+    """The record examples in docs/rules.md are the games of this file."""
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "rules.md").read_text()
+    blocks = [b.split("```", 1)[0] for b in docs.split("```yaml\n")[1:]]
+    records = [b for b in blocks if "rounds:" in b]
+    runs = [
+        (EXIT_ROWS, "standard+escape=20", 45),
+        (RING_ROWS, "standard+rings=1", 55),
+        (EXIT_ROWS, "standard+in-and-out", 50),
+    ]
+    assert len(records) == len(runs)
+    for text, (rows, spec, points) in zip(records, runs, strict=True):
+        result = _replay(rows, text, resolve(spec))
+        assert (result.verdict.value, result.score) == ("valid", points), text
+    house = next(b for b in blocks if "rounds:" not in b)
+    assert parse_rules(house, "docs.yaml").name == "spring-contest"
 
 
 # --- property tests: random legal games replay as valid ------------------------------

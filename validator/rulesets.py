@@ -37,17 +37,19 @@ class RulesError(ValueError):
     """A ruleset name or rules file that cannot be used; the message says why (and where)."""
 
 
-def resolve(spec: str) -> Ruleset:
+def resolve(spec: str, base_dir: Path | None = None) -> Ruleset:
     """`NAME[+escape=BONUS][+rings[=N]][+in-and-out]` or `FILE.yaml[+...]` -> Ruleset.
 
-    Raises RulesError; for a rules file the message starts with `file:line:col:`.
+    A relative rules file is looked up in `base_dir` (a record's folder) when given, else in
+    the working directory. Raises RulesError; for a rules file the message starts with
+    `file:line:col:`.
     """
     spec = spec.strip()
     if is_rules_file(spec):
-        return load_rules_file(Path(spec), spec)
+        return load_rules_file(_place(spec, base_dir), spec)
     base, *parts = [p.strip() for p in spec.split("+")]
     if is_rules_file(base):
-        ruleset = load_rules_file(Path(base), base)
+        ruleset = load_rules_file(_place(base, base_dir), base)
     elif base in RULESETS:
         ruleset = RULESETS[base]
     else:
@@ -76,6 +78,11 @@ def resolve(spec: str) -> Ruleset:
         else:
             raise RulesError(f"unknown expansion {part!r}; choose from: {', '.join(EXPANSIONS)}")
     return ruleset.with_expansions(escape_bonus=escape, max_rings=rings, in_and_out=in_and_out)
+
+
+def _place(name: str, base_dir: Path | None) -> Path:
+    path = Path(name)
+    return base_dir / path if base_dir is not None and not path.is_absolute() else path
 
 
 def is_rules_file(spec: str) -> bool:
