@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 import click
 
@@ -126,9 +126,9 @@ def command(
         # Piped into a file or a pager: do not squeeze the table into 80 columns.
         console.width = TABLE_WIDTH
     if output is not None:
-        text = _render(batch, fmt, label)
         try:
-            output.write_text(text, encoding="utf-8")
+            with output.open("w", encoding="utf-8", newline="") as handle:
+                _write(batch, fmt, label, handle)
         except OSError as exc:
             fail_usage(f"{output}: cannot write the results: {exc.strerror}")
         for line in batch_out.summary_lines(batch, label):
@@ -137,7 +137,7 @@ def command(
     elif fmt == "table":
         batch_out.render_table(console, batch, label)
     else:
-        sys.stdout.write(_render(batch, fmt, label))
+        _write(batch, fmt, label, sys.stdout)
         for line in _notes(batch, label):
             click.echo(f"road300: {line}", err=True)
 
@@ -145,27 +145,26 @@ def command(
     sys.exit(EXIT_FAILED if strict and failed else EXIT_OK)
 
 
-def _render(batch: Batch, fmt: str, label: str) -> str:
+def _write(batch: Batch, fmt: str, label: str, out: TextIO) -> None:
     from validator.render import batch_out
 
     if fmt == "json":
-        return batch_out.render_json(batch)
-    if fmt == "csv":
-        return batch_out.render_csv(batch)
-    import io
+        batch_out.write_json(batch, out)
+    elif fmt == "csv":
+        batch_out.write_csv(batch, out)
+    else:
+        from rich.console import Console
 
-    from rich.console import Console
-
-    out = io.StringIO()
-    console = Console(file=out, width=TABLE_WIDTH, no_color=True, highlight=False)
-    batch_out.render_table(console, batch, label)
-    return out.getvalue()
+        console = Console(file=out, width=TABLE_WIDTH, no_color=True, highlight=False)
+        batch_out.render_table(console, batch, label)
 
 
 def _notes(batch: Batch, label: str) -> list[str]:
     """What a person must know even when stdout is JSON or CSV: an empty or broken batch."""
+    from validator.render import batch_out
+
     if not batch.entries:
-        return [f"{label}: no record files found (records end in .yaml, .yml, .json, .txt or .csv)"]
+        return [f"{label}: no record files found ({batch_out.RECORD_KINDS})"]
     if all(e["verdict"] == "malformed" for e in batch.entries):
         return [f"{label}: none of the {len(batch.entries)} entries could be read"]
     return []

@@ -1,11 +1,10 @@
-"""A batch's results as a ranked table for people, or as JSON or CSV for the website and the draw."""
+"""A batch's results: a ranked table for people, JSON or CSV for the website and the draw."""
 
 from __future__ import annotations
 
 import csv
-import io
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from validator.batch import Batch, Entry, player_name
 
@@ -37,16 +36,16 @@ CSV_COLUMNS = (
 """One row per entry: the JSON entry with `error` flattened to `error_*` columns."""
 
 
-def to_json(batch: Batch) -> dict[str, Any]:
-    return {
-        "entries": batch.entries,
-        "summary": batch.summary(),
-        "skipped": [{"file": s.file, "reason": s.reason} for s in batch.skipped],
-    }
-
-
-def render_json(batch: Batch) -> str:
-    return json.dumps(to_json(batch), indent=1, ensure_ascii=False) + "\n"
+def write_json(batch: Batch, out: TextIO) -> None:
+    """The fixed `entries` and `summary`, then `skipped`; one entry per line, written as it
+    goes so that a large batch is never held as one string."""
+    out.write('{"entries": [')
+    for n, entry in enumerate(batch.entries):
+        out.write(("\n " if n == 0 else ",\n ") + json.dumps(entry, ensure_ascii=False))
+    out.write("\n],\n")
+    out.write(' "summary": ' + json.dumps(batch.summary(), ensure_ascii=False) + ",\n")
+    skipped = [{"file": s.file, "reason": s.reason} for s in batch.skipped]
+    out.write(' "skipped": ' + json.dumps(skipped, ensure_ascii=False, indent=1) + "\n}\n")
 
 
 def csv_row(entry: Entry) -> dict[str, Any]:
@@ -59,14 +58,14 @@ def csv_row(entry: Entry) -> dict[str, Any]:
     return {k: "" if v is None else v for k, v in row.items()}
 
 
-def render_csv(batch: Batch) -> str:
-    out = io.StringIO()
+def write_csv(batch: Batch, out: TextIO) -> None:
     writer = csv.DictWriter(out, CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
     for entry in batch.entries:
         writer.writerow(csv_row(entry))
-    return out.getvalue()
 
+
+RECORD_KINDS = "records end in .yaml, .yml, .json, .txt or .csv"
 
 SKIPPED_SHOWN = 20
 """The table lists this many skipped files; JSON lists them all."""
@@ -112,9 +111,7 @@ def summary_lines(batch: Batch, folder: str) -> list[str]:
     s = batch.summary()
     lines: list[str] = []
     if not batch.entries:
-        lines.append(
-            f"{folder}: no record files found (records end in .yaml, .yml, .json, .txt or .csv)."
-        )
+        lines.append(f"{folder}: no record files found ({RECORD_KINDS}).")
     else:
         lines.append(
             f"{s['entries']} {_plural(s['entries'], 'entry', 'entries')}: {s['valid']} valid, "
