@@ -6,7 +6,7 @@ a `malformed` Result; only problems with the dice file or the options raise.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from validator.engine import STANDARD, Ruleset
@@ -14,7 +14,7 @@ from validator.errors import Diagnostic, ReadError
 from validator.readers import read_record
 from validator.readers.dice import DiceFile, read_dice
 from validator.replay import Result, malformed, replay
-from validator.rulesets import RulesError, resolve
+from validator.rulesets import RulesError, is_rules_file, resolve
 
 
 class UsageError(Exception):
@@ -54,16 +54,38 @@ class Checker:
             record = read_record(path, name)
         except ReadError as exc:
             return malformed(exc.diagnostic, default_rules, name)
-        rules = self.rules
-        if rules is None and record.rules is not None:
+        named: Ruleset | None = None
+        if record.rules is not None:
+            line, col = record.where("rules") or (None, None)
+            if is_rules_file(record.rules.split("+")[0]):
+                # An entry must not make the organizer's machine read files of its choosing.
+                message = (
+                    "rules: a record names a built-in ruleset (like bga+escape=20); "
+                    "house rules files are given with --rules"
+                )
+                return malformed(Diagnostic("E005", message, name, line, col), default_rules)
             try:
-                rules = resolve(record.rules)
+                named = resolve(record.rules)
             except RulesError as exc:
-                line, col = record.where("rules") or (None, None)
-                return malformed(Diagnostic("E005", f"rules: {exc}", name, line, col), STANDARD)
-        rules = rules or STANDARD
+                if self.rules is None:
+                    return malformed(Diagnostic("E005", f"rules: {exc}", name, line, col), STANDARD)
+        rules = self.rules or named or STANDARD
+        notes = []
+        if record.rules not in (None, rules.name) and (
+            named is None or not same_rules(named, rules)
+        ):
+            notes.append(
+                Diagnostic(
+                    "W002",
+                    f"the record names the ruleset {record.rules!r}, "
+                    f"but {rules.name!r} is enforced",
+                    name,
+                    line,
+                    col,
+                )
+            )
         dice = self.dice or self._record_dice(path, record.dice_file, name)
-        return replay(dice.rows, record, rules, dice_sha256=dice.sha256)
+        return replay(dice.rows, record, rules, dice_sha256=dice.sha256, notes=notes)
 
     def _record_dice(self, path: Path, dice_file: str | None, name: str) -> DiceFile:
         if dice_file is None:
@@ -72,6 +94,11 @@ class Checker:
         if dice_path not in self._dice_cache:
             self._dice_cache[dice_path] = load_dice(dice_path)
         return self._dice_cache[dice_path]
+
+
+def same_rules(a: Ruleset, b: Ruleset) -> bool:
+    """Whether two rulesets play the same, whatever they are called."""
+    return replace(a, name="") == replace(b, name="")
 
 
 def load_dice(path: Path) -> DiceFile:

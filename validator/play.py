@@ -14,7 +14,6 @@ from validator.engine import (
     Action,
     Dice,
     Field,
-    Play,
     Reroll,
     RingReroll,
     Ruleset,
@@ -95,8 +94,13 @@ def _promise(state: State, rules: Ruleset) -> float:
     return score(state, rules) + 2.0 * free
 
 
-def to_record(steps: Sequence[Step], *, with_details: bool = True, player: str = "") -> Record:
-    """A record of a played game; `with_details` adds roll, dice, steps and path."""
+def to_record(
+    steps: Sequence[Step], *, with_details: bool = True, player: str = "", rings: int = 0
+) -> Record:
+    """A record of a played game; `with_details` adds roll, dice, steps and path.
+
+    `rings` is the number of magic rings the game was started with.
+    """
     rounds: list[RecordRound] = []
     for n, step in enumerate(steps, start=1):
         a = step.action
@@ -122,4 +126,4 @@ def to_record(steps: Sequence[Step], *, with_details: bool = True, player: str =
                     path=step.walk if with_details and moved else None,
                 )
             )
-    return Record(rounds=tuple(rounds), player=player or None)
+    return Record(rounds=tuple(rounds), player=player or None, rings=rings)

@@ -150,19 +150,14 @@ def replay(
     rules: Ruleset,
     *,
     dice_sha256: str | None = None,
+    notes: Sequence[Diagnostic] = (),
 ) -> Result:
-    """Replay `record` on the dice `rows` under `rules`; never raises for a bad record."""
+    """Replay `record` on the dice `rows` under `rules`; never raises for a bad record.
+
+    `notes` are warnings found before the replay (such as W002), kept in the result.
+    """
     run = _Run(rows, record, rules)
-    warnings: list[Diagnostic] = []
-    if record.rules is not None and record.rules != rules.name:
-        warnings.append(
-            Diagnostic(
-                "W002",
-                f"the record names the ruleset {record.rules!r}, but {rules.name!r} is enforced",
-                record.source,
-                *_at(record.where("rules")),
-            )
-        )
+    warnings: list[Diagnostic] = list(notes)
     failure: Failure | None = None
     error: Diagnostic | None = None
     try:
