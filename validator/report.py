@@ -181,10 +181,10 @@ def build_report(result: Result, *, dice_name: str | None = None) -> Report:
         number = None
         if r.walk or r.kind in ("escape", "leave"):
             number = len(moves) + 1
-            if r.move is not None:
-                moves.append((number, r.move))
-            elif r.walk:
-                moves.append((number, r.walk[-1]))
+            # An exit ends on the corner left through (the start field when the walk is empty).
+            end = r.move or (r.walk[-1] if r.walk else r.before.position)
+            if end is not None:
+                moves.append((number, end))
         entry = entries.get(r.record_round) if r.record_round is not None else None
         rounds.append(ReportRound(r, note, entry, number))
     final = result.final if result.final is not None else State()

@@ -1,0 +1,181 @@
+"""The HTML report in a real browser: headless Chromium takes a screenshot and logs nothing.
+
+Chromium writes every console message (errors, blocked resources, CSP violations) to
+stderr as `...:CONSOLE:...` lines with --enable-logging=stderr; a page with a deliberate
+error checks that this channel works before the report is judged by it.
+Skipped only when no Chromium is installed (CI installs it: .ci/install-chromium.sh).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import struct
+import subprocess
+import zlib
+from pathlib import Path
+
+import pytest
+
+from validator.check import Checker
+from validator.render.html import render_html
+from validator.report import build_report
+
+ROOT = Path(__file__).resolve().parent.parent
+WIDTH, HEIGHT = 1200, 2000
+CANDIDATES = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome", "chrome")
+
+
+def find_chromium() -> str | None:
+    override = os.environ.get("CHROMIUM")
+    if override:
+        return override
+    for name in CANDIDATES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+CHROMIUM = find_chromium()
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="no Chromium found (looked for /usr/bin/chromium, chromium, chromium-browser, "
+    "google-chrome; set CHROMIUM=/path or run .ci/install-chromium.sh)",
+)
+
+
+def chromium(page: Path, tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    assert CHROMIUM is not None
+    command = [
+        CHROMIUM,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+        "--disable-sync",
+        "--hide-scrollbars",
+        f"--user-data-dir={tmp / 'profile'}",
+        "--enable-logging=stderr",
+        "--v=0",
+        *args,
+        page.as_uri(),
+    ]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+
+
+def console_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if ":CONSOLE" in line]
+
+
+# --- PNG, read with the standard library ---------------------------------------------
+
+
+def png_size_and_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
+    """(width, height, rows of raw pixel bytes) of an 8-bit RGB or RGBA PNG."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos = 8
+    idat = b""
+    width = height = bpp = 0
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind = data[pos + 4 : pos + 8]
+        body = data[pos + 8 : pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            assert depth == 8 and colour in (2, 6) and interlace == 0, (depth, colour, interlace)
+            bpp = 3 if colour == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * bpp
+    rows: list[bytes] = []
+    prev = bytearray(stride)
+    for y in range(height):
+        start = y * (stride + 1)
+        kind_ = raw[start]
+        line = bytearray(raw[start + 1 : start + 1 + stride])
+        for i in range(stride):
+            left = line[i - bpp] if i >= bpp else 0
+            up = prev[i]
+            corner = prev[i - bpp] if i >= bpp else 0
+            if kind_ == 1:
+                line[i] = (line[i] + left) & 0xFF
+            elif kind_ == 2:
+                line[i] = (line[i] + up) & 0xFF
+            elif kind_ == 3:
+                line[i] = (line[i] + (left + up) // 2) & 0xFF
+            elif kind_ == 4:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                pred = left if pa <= pb and pa <= pc else up if pb <= pc else corner
+                line[i] = (line[i] + pred) & 0xFF
+        rows.append(bytes(line))
+        prev = line
+    return width, height, [bytes(r) for r in rows]
+
+
+def colours(rows: list[bytes], bpp: int, step: int = 7) -> dict[bytes, int]:
+    """Pixel colours counted on a sparse grid (every `step`-th pixel and row)."""
+    seen: dict[bytes, int] = {}
+    for row in rows[::step]:
+        for x in range(0, len(row) - bpp + 1, bpp * step):
+            pixel = row[x : x + 3]
+            seen[pixel] = seen.get(pixel, 0) + 1
+    return seen
+
+
+# --- the tests -----------------------------------------------------------------------
+
+
+def test_console_errors_are_seen(tmp_path: Path) -> None:
+    """The control: a page that fetches from the network and runs a script is caught."""
+    page = tmp_path / "bad.html"
+    page.write_text(
+        '<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" '
+        "content=\"default-src 'none'\"></head><body><p>bad</p>"
+        '<img src="https://example.invalid/x.png"><script>console.error("boom")</script>'
+        "</body></html>",
+        encoding="utf-8",
+    )
+    run = chromium(page, tmp_path, "--dump-dom")
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "<p>bad</p>" in run.stdout
+    assert len(console_lines(run.stderr)) >= 2, run.stderr[-2000:]
+
+
+@pytest.mark.parametrize("record", ["alice.yaml", "alice-invalid"])
+def test_report_renders_in_chromium(record: str, tmp_path: Path) -> None:
+    source = ROOT / "examples" / "alice.yaml"
+    if record == "alice-invalid":
+        text = source.read_text(encoding="utf-8").replace("move: [6, 1], steps: 2", "move: [6, 6]")
+        source = tmp_path / "alice-invalid.yaml"
+        source.write_text(text.replace("Alice Example", "<script>alert(1)</script>"), "utf-8")
+    checker = Checker.create(ROOT / "examples" / "challenge.txt", None)
+    report = build_report(checker.check(source))
+    page = tmp_path / "report.html"
+    page.write_text(render_html(report), encoding="utf-8")
+
+    shot = tmp_path / "report.png"
+    run = chromium(page, tmp_path, f"--screenshot={shot}", f"--window-size={WIDTH},{HEIGHT}")
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert console_lines(run.stderr) == []
+    width, height, rows = png_size_and_pixels(shot.read_bytes())
+    assert (width, height) == (WIDTH, HEIGHT)
+    bpp = len(rows[0]) // width
+    seen = colours(rows, bpp)
+    # Not blank: many colours, and the commonest (the background) is far from everything.
+    assert len(seen) > 50, f"only {len(seen)} colours in the screenshot"
+    assert max(seen.values()) < 0.9 * sum(seen.values())
+
+    dom = chromium(page, tmp_path, "--dump-dom")
+    assert dom.returncode == 0
+    assert console_lines(dom.stderr) == []
+    assert "<script" not in dom.stdout.lower()
+    assert dom.stdout.count('class="board"') >= len(report.played)
+    if record == "alice-invalid":
+        assert 'id="illegal-step"' in dom.stdout
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in dom.stdout
