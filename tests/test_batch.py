@@ -1,0 +1,275 @@
+"""`road300 batch` through the real CLI: each folder in tests/batch_cases/ is copied out of the
+repo and checked against its expected.json; then the edge cases one by one."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from validator.batch import rank
+from validator.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = Path(__file__).resolve().parent / "batch_cases"
+DICE = ROOT / "examples" / "challenge.txt"
+CASE_NAMES = sorted(p.name for p in CASES.iterdir() if (p / "expected.json").exists())
+
+
+def run(*args: str | Path) -> Any:
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def batch_json(folder: Path, *extra: str) -> dict[str, Any]:
+    result = run("batch", folder, "--dice", DICE, "--format", "json", *extra)
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+@pytest.fixture
+def contest(tmp_path: Path) -> Path:
+    """The contest case, copied outside the repository."""
+    folder = tmp_path / "entries"
+    shutil.copytree(CASES / "contest" / "entries", folder)
+    return folder
+
+
+@pytest.mark.parametrize("case", CASE_NAMES)
+def test_case(case: str, tmp_path: Path) -> None:
+    folder = tmp_path / "entries"
+    shutil.copytree(CASES / case / "entries", folder)
+    expected = json.loads((CASES / case / "expected.json").read_text())
+    data = batch_json(folder)
+    got = {e["file"]: e for e in data["entries"]}
+    assert set(got) == set(expected["entries"])
+    for file, want in expected["entries"].items():
+        entry = got[file]
+        for key in ("verdict", "score", "end"):
+            assert entry[key] == want[key], (file, key)
+        if "code" in want:
+            assert entry["error"]["code"] == want["code"], file
+            assert entry["error"]["roll"] == want["roll"], file
+            assert entry["error"]["file"] == file
+        elif want["verdict"] == "valid":
+            assert entry["error"] is None, file
+        if "rank" in want:
+            assert entry["rank"] == want["rank"], file
+    summary = data["summary"]
+    for key, value in expected["summary"].items():
+        assert summary[key] == value, key
+    assert summary["reached"] == expected["reached"]
+    assert summary["copies"] == expected["copies"]
+    assert [s["file"] for s in data["skipped"]] == expected["skipped"]
+
+
+def test_fixed_fields_come_first(contest: Path) -> None:
+    data = batch_json(contest)
+    assert list(data)[:2] == ["entries", "summary"]
+    assert list(data["summary"])[:5] == ["entries", "valid", "incomplete", "invalid", "malformed"]
+    for entry in data["entries"]:
+        assert list(entry)[:5] == ["file", "verdict", "score", "end", "error"]
+
+
+def test_ranked_order(contest: Path) -> None:
+    verdicts = [e["verdict"] for e in batch_json(contest)["entries"]]
+    order = {"valid": 0, "incomplete": 0, "invalid": 1, "malformed": 2}
+    assert [order[v] for v in verdicts] == sorted(order[v] for v in verdicts)
+
+
+def test_batch_and_validate_agree(contest: Path) -> None:
+    """Each batch entry carries what `validate --format json` says of the same file."""
+    for entry in batch_json(contest)["entries"]:
+        result = run("validate", contest / entry["file"], "--dice", DICE, "--format", "json")
+        alone = json.loads(result.stdout)
+        for key in ("verdict", "score", "end", "end_roll", "player", "rounds_played", "rerolls"):
+            assert entry[key] == alone[key], (entry["file"], key)
+        if entry["error"]:
+            for key in ("code", "message", "roll", "round", "line", "col"):
+                assert entry["error"][key] == alone["error"][key], (entry["file"], key)
+
+
+def test_jobs_do_not_change_the_output(contest: Path) -> None:
+    one = run("batch", contest, "--dice", DICE, "--format", "json", "--jobs", "1")
+    two = run("batch", contest, "--dice", DICE, "--format", "json", "--jobs", "2")
+    assert one.exit_code == two.exit_code == 0
+    assert one.stdout == two.stdout
+
+
+def test_table(contest: Path) -> None:
+    result = run("batch", contest, "--dice", DICE)
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "9 entries: 3 valid, 1 incomplete, 3 invalid, 2 unreadable" in out
+    assert "Reached 300: 2 (Alice Example 340, Bob Copycat 340)." in out
+    assert "alice/record.yaml = bob.json = ivan.yaml" in out
+    assert "README.md: not a record file (.md)" in out
+    assert "challenge.txt: a dice file, not a record" in out
+    assert "roll 7: E205" in out
+    assert "3*" in out
+
+
+def test_output_json_file_equals_stdout(contest: Path, tmp_path: Path) -> None:
+    target = tmp_path / "results.json"
+    result = run("batch", contest, "--dice", DICE, "--output", target)
+    assert result.exit_code == 0
+    assert f"Wrote 9 entries to {target} (json)." in result.stdout
+    assert json.loads(target.read_text()) == batch_json(contest)
+
+
+def test_output_csv(contest: Path, tmp_path: Path) -> None:
+    target = tmp_path / "results.csv"
+    assert run("batch", contest, "--dice", DICE, "--output", target).exit_code == 0
+    rows = list(csv.DictReader(io.StringIO(target.read_text())))
+    entries = batch_json(contest)["entries"]
+    assert [r["file"] for r in rows] == [e["file"] for e in entries]
+    for row, entry in zip(rows, entries, strict=True):
+        assert row["verdict"] == entry["verdict"]
+        assert row["score"] == ("" if entry["score"] is None else str(entry["score"]))
+        assert row["error_code"] == (entry["error"]["code"] if entry["error"] else "")
+        assert row["copies"].split() == entry["copies"]
+
+
+def test_csv_on_stdout_has_no_progress(contest: Path) -> None:
+    result = run("batch", contest, "--dice", DICE, "--format", "csv")
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("rank,file,player,verdict,score,end")
+    assert len(lines) == 10
+
+
+@pytest.mark.parametrize(
+    ("name", "message"), [("nowhere", "no such folder"), ("one.yaml", "not a folder")]
+)
+def test_cannot_run(tmp_path: Path, name: str, message: str) -> None:
+    (tmp_path / "one.yaml").write_text("rounds: []\n")
+    result = run("batch", tmp_path / name, "--dice", DICE)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_bad_dice_file(contest: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "dice.txt"
+    bad.write_text("1 2 3\n4 5 x\n")
+    result = run("batch", contest, "--dice", bad)
+    assert result.exit_code == 2
+    assert f"{bad}:2" in result.stderr
+
+
+def test_empty_folder(tmp_path: Path) -> None:
+    result = run("batch", tmp_path, "--dice", DICE)
+    assert result.exit_code == 0
+    assert "no record files found" in result.stdout
+    data = batch_json(tmp_path)
+    assert data["entries"] == [] and data["summary"]["entries"] == 0
+    assert run("batch", tmp_path, "--dice", DICE, "--strict").exit_code == 1
+
+
+def test_only_broken_says_so(tmp_path: Path) -> None:
+    folder = tmp_path / "entries"
+    shutil.copytree(CASES / "only_broken" / "entries", folder)
+    table = run("batch", folder, "--dice", DICE)
+    assert table.exit_code == 0
+    assert "None of the entries could be read" in table.stdout
+    as_json = run("batch", folder, "--dice", DICE, "--format", "json")
+    assert "none of the 3 entries could be read" in as_json.stderr
+    json.loads(as_json.stdout)
+
+
+@pytest.mark.parametrize(("files", "status"), [(["alice/record.yaml"], 0), (None, 1)])
+def test_strict(contest: Path, files: list[str] | None, status: int) -> None:
+    if files is not None:
+        for path in list(contest.rglob("*")):
+            rel = path.relative_to(contest).as_posix()
+            if path.is_file() and rel not in files:
+                path.unlink()
+    assert run("batch", contest, "--dice", DICE).exit_code == 0
+    assert run("batch", contest, "--dice", DICE, "--strict").exit_code == status
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symbolic links")
+def test_symlinks_are_not_followed(contest: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    shutil.copy(ROOT / "examples" / "alice.yaml", outside / "secret.yaml")
+    (contest / "leak.yaml").symlink_to(outside / "secret.yaml")
+    (contest / "leakdir").symlink_to(outside, target_is_directory=True)
+    (contest / "again.yaml").symlink_to(contest / "dave.yaml")
+    (contest / "loop").symlink_to(contest, target_is_directory=True)
+    data = batch_json(contest)
+    files = {e["file"] for e in data["entries"]}
+    assert not files & {"leak.yaml", "again.yaml"}
+    assert not any(f.startswith(("leakdir/", "loop/")) for f in files)
+    reasons = {s["file"]: s["reason"] for s in data["skipped"]}
+    assert "leaving the folder" in reasons["leak.yaml"]
+    assert "leaving the folder" in reasons["leakdir"]
+    assert "dave.yaml" in reasons["again.yaml"]
+    assert data["summary"]["entries"] == 9
+
+
+def test_hidden_files_are_listed(contest: Path) -> None:
+    (contest / ".git").mkdir()
+    (contest / ".git" / "x.yaml").write_text("rounds: []\n")
+    (contest / ".draft.yaml").write_text("rounds: []\n")
+    reasons = {s["file"]: s["reason"] for s in batch_json(contest)["skipped"]}
+    assert reasons[".git/"] == "hidden"
+    assert reasons[".draft.yaml"] == "hidden"
+
+
+def test_without_dice_each_record_names_its_own(tmp_path: Path) -> None:
+    shutil.copy(ROOT / "examples" / "alice.yaml", tmp_path / "alice.yaml")
+    shutil.copy(DICE, tmp_path / "challenge.txt")
+    (tmp_path / "nodice.yaml").write_text("rounds:\n  - {cross: [1, 4], move: [1, 1]}\n")
+    result = run("batch", tmp_path, "--format", "json")
+    assert result.exit_code == 0
+    got = {e["file"]: e for e in json.loads(result.stdout)["entries"]}
+    assert got["alice.yaml"]["verdict"] == "valid"
+    assert got["nodice.yaml"]["verdict"] == "malformed"
+    assert got["nodice.yaml"]["error"]["code"] == "E004"
+    assert "--dice" in got["nodice.yaml"]["error"]["message"]
+
+
+def test_dice_sha256_of_a_record_is_checked(contest: Path) -> None:
+    record = contest / "alice" / "record.yaml"
+    record.write_text(
+        record.read_text().replace("claimed_score", f"dice_sha256: {'ab' * 32}\nclaimed_score")
+    )
+    got = {e["file"]: e for e in batch_json(contest)["entries"]}
+    assert got["alice/record.yaml"]["error"]["code"] == "E108"
+
+
+def test_subprocess_with_a_pool(contest: Path) -> None:
+    """The real entry point in its own process, with two workers."""
+    done = subprocess.run(
+        [sys.executable, "-m", "validator", "batch", str(contest), "--dice", str(DICE),
+         "--format", "json", "--jobs", "2"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["summary"]["entries"] == 9
+    assert done.stderr == ""
+
+
+RANKS = [
+    # (verdict, score) in any order -> rank of each, in the input order
+    ([("valid", 340), ("valid", 340), ("valid", 300)], [1, 1, 3]),
+    ([("valid", 200), ("incomplete", 250), ("invalid", None)], [2, 1, None]),
+    ([("malformed", None), ("valid", 10), ("invalid", 400)], [None, 1, None]),
+    ([("incomplete", 100), ("valid", 100), ("valid", 90)], [1, 1, 3]),
+]
+
+
+@pytest.mark.parametrize(("entries", "ranks"), RANKS)
+def test_rank(entries: list[tuple[str, int | None]], ranks: list[int | None]) -> None:
+    dicts = [{"file": f"{n}.yaml", "verdict": v, "score": s} for n, (v, s) in enumerate(entries)]
+    rank(dicts)
+    assert [d["rank"] for d in dicts] == ranks
