@@ -25,8 +25,9 @@ from validator.readers.dice import read_dice
 from validator.render import svg
 from validator.render.html import render_html
 from validator.render.markdown import md_escape, render_markdown
-from validator.replay import Verdict
+from validator.replay import Verdict, replay
 from validator.report import Report, build_report, dice_roles
+from validator.rulesets import resolve
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -255,6 +256,27 @@ def test_illegal_step_marks_the_move(monkeypatch: pytest.MonkeyPatch) -> None:
     assert step.failure is not None and step.failure.reachable
     assert section.count('class="reach"') == len(step.failure.reachable)
     assert 'class="bang' in section
+
+
+@pytest.mark.parametrize(
+    "spec", ["bga", "literal", "standard+escape=20", "standard+in-and-out", "standard+rings=2"]
+)
+def test_other_rulesets(spec: str) -> None:
+    """Random legal games under every ruleset and expansion render in every format."""
+    rules = resolve(spec)
+    rows = _rows()
+    kinds: set[str] = set()
+    for seed in range(6):
+        steps = random_game(rows, rules, random.Random(seed), rings=rules.max_rings)
+        record = dataclasses.replace(to_record(steps), rings=rules.max_rings)
+        result = replay(rows, record, rules)
+        assert result.ok, result.error
+        report = build_report(result)
+        html = render_html(report)
+        _structure(html, report)
+        assert render_markdown(report).count("```text") == 1 + len(report.played)
+        kinds.update(r.round.kind for r in report.rounds)
+    assert kinds  # the games were played
 
 
 # --- escaping ------------------------------------------------------------------------

@@ -406,7 +406,9 @@ def facts(report: Report) -> list[tuple[str, str]]:
     """The header of every report format: (name, value) pairs, values as plain text."""
     result = report.result
     claimed = result.record.claimed_score if result.record else None
-    if report.score is None:
+    if report.verdict is Verdict.MALFORMED:
+        score = "none: the record could not be read"
+    elif report.score is None:
         score = f"{report.shown_score} before the illegal step"
     else:
         score = str(report.score)
@@ -458,8 +460,21 @@ def how_to_read(report: Report) -> tuple[str, ...]:
         f"The game ends when the walk cannot be made, after {passes}, or when the dice file "
         f"runs out. The score is {scoring}; 300 points win.",
     ]
-    if rules.can_leave:
-        out.append("With this ruleset the burglar may also leave the board through a free corner.")
+    if rules.escape:
+        out.append(
+            "With Escape! the burglar may leave the board through a free corner: the game ends "
+            f"and {rules.escape_bonus} bonus points are added."
+        )
+    if rules.in_and_out:
+        out.append(
+            "With In and Out! the burglar may leave through a free corner and comes back in "
+            "through a corner next round."
+        )
+    if rules.rings:
+        out.append(
+            "With The magic rings! the player may spend a ring to skip a roll instead of "
+            "playing it."
+        )
     return tuple(out)
 
 
