@@ -106,17 +106,23 @@ def command(
     err = make_console(stderr=True)
     show_progress = err.is_terminal and (output is not None or fmt == "table") and found.files
     if show_progress:
+        import time
+
         from rich.progress import Progress
 
-        with Progress(console=err, transient=True) as progress:
+        # No refresh thread: the process pool forks, and forking a threaded process can hang.
+        with Progress(console=err, transient=True, auto_refresh=False) as progress:
             task = progress.add_task("Checking entries", total=len(found.files))
-            batch = collect(
-                root,
-                found,
-                results,
-                min_score=min_score,
-                on_result=lambda _: progress.advance(task),
-            )
+            shown = [0.0]
+
+            def advance(_: object) -> None:
+                progress.advance(task)
+                now = time.monotonic()
+                if now - shown[0] > 0.1:
+                    shown[0] = now
+                    progress.refresh()
+
+            batch = collect(root, found, results, min_score=min_score, on_result=advance)
     else:
         batch = collect(root, found, results, min_score=min_score)
 
