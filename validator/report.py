@@ -158,7 +158,9 @@ class Report:
 
     @property
     def record_rounds(self) -> int:
-        return sum(1 for r in self.result.rounds if r.record_round is not None)
+        """Entries in the record (all of them, also those after an illegal step)."""
+        record = self.result.record
+        return len(record.rounds) if record is not None else 0
 
     @property
     def rerolls(self) -> int:
