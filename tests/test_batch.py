@@ -126,6 +126,22 @@ def test_output_json_file_equals_stdout(contest: Path, tmp_path: Path) -> None:
     assert json.loads(target.read_text()) == batch_json(contest)
 
 
+def test_output_inside_the_folder_is_not_an_entry(contest: Path) -> None:
+    for _ in range(2):
+        result = run("batch", contest, "--dice", DICE, "--output", contest / "results.json")
+        assert result.exit_code == 0
+    data = json.loads((contest / "results.json").read_text())
+    assert data["summary"]["entries"] == 9
+    assert {"file": "results.json", "reason": "the results file (--output)"} in data["skipped"]
+
+
+def test_dice_inside_the_folder_is_not_an_entry(contest: Path) -> None:
+    result = run("batch", contest, "--dice", contest / "challenge.txt", "--format", "json")
+    data = json.loads(result.stdout)
+    assert data["summary"]["entries"] == 9
+    assert {"file": "challenge.txt", "reason": "the dice file (--dice)"} in data["skipped"]
+
+
 def test_output_csv(contest: Path, tmp_path: Path) -> None:
     target = tmp_path / "results.csv"
     assert run("batch", contest, "--dice", DICE, "--output", target).exit_code == 0

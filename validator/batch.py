@@ -103,12 +103,13 @@ class BatchError(Exception):
 # -- Finding entries ---------------------------------------------------------------------
 
 
-def find_entries(root: Path, exclude: Iterable[Path] = ()) -> Found:
+def find_entries(root: Path, exclude: dict[Path, str] | None = None) -> Found:
     """Every record file under `root` by extension, recursively, in a stable order.
 
     Symbolic links are never followed: one that leaves `root` could expose any file, and one
     that stays inside points at a file the walk reaches in its own place anyway. Hidden files
-    and folders (a leading dot) are passed over. Everything passed over is listed, with why.
+    and folders (a leading dot) are passed over, and so is each file of `exclude` (the dice
+    file, the output file). Everything passed over is listed, with why.
     """
     if not root.exists():
         raise BatchError(f"{root}: no such folder")
@@ -117,7 +118,7 @@ def find_entries(root: Path, exclude: Iterable[Path] = ()) -> Found:
             f"{root}: is a file, not a folder (check one record with road300 validate)"
         )
     real_root = root.resolve()
-    excluded = {p.resolve() for p in exclude}
+    excluded = {p.resolve(): why for p, why in (exclude or {}).items()}
     files: list[str] = []
     skipped: list[Skipped] = []
     _walk(real_root, real_root, excluded, files, skipped)
@@ -125,7 +126,7 @@ def find_entries(root: Path, exclude: Iterable[Path] = ()) -> Found:
 
 
 def _walk(
-    folder: Path, root: Path, excluded: set[Path], files: list[str], skipped: list[Skipped]
+    folder: Path, root: Path, excluded: dict[Path, str], files: list[str], skipped: list[Skipped]
 ) -> None:
     try:
         with os.scandir(folder) as it:
@@ -153,7 +154,7 @@ def _walk(
             kind = path.suffix.lower() or "no extension"
             skipped.append(Skipped(rel, f"not a record file ({kind})"))
         elif path in excluded:
-            skipped.append(Skipped(rel, "the dice file"))
+            skipped.append(Skipped(rel, excluded[path]))
         else:
             files.append(rel)
 

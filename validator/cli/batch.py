@@ -96,7 +96,10 @@ def command(
             else "table"
         )
     try:
-        found = find_entries(folder, [dice] if dice is not None else [])
+        exclude = {dice: "the dice file (--dice)"} if dice is not None else {}
+        if output is not None:
+            exclude[output] = "the results file (--output)"
+        found = find_entries(folder, exclude)
         checker = Checker.create(dice, rules)
     except (BatchError, UsageError) as exc:
         fail_usage(str(exc.args[0]) if isinstance(exc, BatchError) else exc.message)
