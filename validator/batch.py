@@ -212,12 +212,12 @@ def check_file(checker: Checker, root: Path, file: str) -> Checked:
             f"the validator failed on this file ({type(exc).__name__}: {exc}); please report it"
         )
         result = malformed(Diagnostic("E001", message, file), checker.rules or STANDARD, file)
-    if result.verdict is Verdict.MALFORMED and _is_dice_file(path, file):
+    if result.verdict is Verdict.MALFORMED and _is_dice_file(path):
         return Checked(file, None, skipped="a dice file, not a record")
     return Checked(file, result_dict(result, file=file), fingerprint(result))
 
 
-def _is_dice_file(path: Path, file: str) -> bool:
+def _is_dice_file(path: Path) -> bool:
     from validator.readers.dice import read_dice
 
     try:
