@@ -1,0 +1,138 @@
+"""Replay values in-process: rounds as replayed, rows played by themselves, the failure
+position with what was legal there, and warnings. Expected values worked out by hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from validator.engine import STANDARD, Dice, End, Field, parse_field
+from validator.readers import parse_record
+from validator.replay import Result, Verdict, replay
+
+# 2 1 1: cross 2/1, the 1 enters at 1/1.  1 2 5: from 1/1, 1/2 traps; 1/5 or 5/1 move 2.
+TRAP: list[Dice] = [(2, 1, 1), (1, 2, 5), (3, 3, 3)]
+# 6/6 crossed on roll 1, then 6 6 6 is a forced reroll.
+PASSES: list[Dice] = [(6, 6, 1), (6, 6, 6), (6, 6, 6), (6, 6, 6), (1, 2, 3)]
+# Roll 2 (1 2 1) only offers 1/2, which leaves the 1 no move from 1/1.
+STUCK: list[Dice] = [(2, 1, 1), (1, 2, 1), (3, 3, 3)]
+
+R1 = "  - {cross: 2/1, move: 1/1}\n"
+
+
+def run(rows: list[Dice], rounds: str, header: str = "", rules: Any = STANDARD) -> Result:
+    text = f"player: Test\n{header}rounds:\n{rounds}"
+    return replay(rows, parse_record(text.encode(), "r.yaml", "yaml"), rules)
+
+
+def f(text: str) -> Field:
+    return parse_field(text)
+
+
+REPLAYS = [
+    # (name, rows, rounds, verdict, score, end, end_roll, kinds, record rounds)
+    ("stuck", TRAP, R1 + "  - {cross: 1/2}\n", Verdict.VALID, 30, End.NO_MOVE, 2,
+     ["play", "stuck"], [1, 2]),
+    ("stuck played by itself", STUCK, R1, Verdict.VALID, 30, End.NO_MOVE, 2,
+     ["play", "stuck"], [1, None]),
+    ("rerolls played by themselves", PASSES, "  - {cross: 6/6, move: 6/1}\n", Verdict.VALID,
+     30, End.REROLLS, 4, ["play", "reroll", "reroll", "reroll"], [1, None, None, None]),
+    ("skipped rerolls", PASSES, "  - {cross: 6/6, move: 6/1}\n  - {roll: 4, reroll: true}\n",
+     Verdict.VALID, 30, End.REROLLS, 4, ["play", "reroll", "reroll", "reroll"], [1, None, None, 2]),
+    ("incomplete", TRAP, R1, Verdict.INCOMPLETE, 30, None, None, ["play"], [1]),
+    ("dice run out", TRAP[:1], R1, Verdict.VALID, 30, End.DICE_EXHAUSTED, 1, ["play"], [1]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("rows", "rounds", "verdict", "score", "end", "end_roll", "kinds", "numbers"),
+    [r[1:] for r in REPLAYS],
+    ids=[r[0] for r in REPLAYS],
+)
+def test_replay(
+    rows: list[Dice],
+    rounds: str,
+    verdict: Verdict,
+    score: int,
+    end: End | None,
+    end_roll: int | None,
+    kinds: list[str],
+    numbers: list[int | None],
+) -> None:
+    result = run(rows, rounds)
+    assert (result.verdict, result.score, result.end, result.end_roll) == (
+        verdict,
+        score,
+        end,
+        end_roll,
+    )
+    assert [r.kind for r in result.rounds] == kinds
+    assert [r.record_round for r in result.rounds] == numbers
+    assert [r.roll for r in result.rounds] == list(range(1, len(kinds) + 1))
+
+
+def test_round_values() -> None:
+    result = run(TRAP, R1 + "  - {cross: 5/1, move: 2/2}\n")
+    first, second = result.rounds
+    assert (first.walk, first.move, first.score) == ((f("1/1"),), f("1/1"), 30)
+    assert first.cross is not None and (first.cross.field, first.cross.die) == (f("2/1"), 1)
+    assert second.cross is not None and (second.cross.field, second.cross.die) == (f("5/1"), 2)
+    assert second.walk == (f("1/2"), f("2/2"))
+    assert (second.score, second.line, second.dice) == (45, 4, (1, 2, 5))
+    assert second.state.mark(f("1/1")) == "XO"
+
+
+def test_failure_shows_what_was_legal() -> None:
+    result = run(TRAP, R1 + "  - {cross: 1/5, move: 3/3}\n")
+    assert result.error is not None
+    assert (result.error.code, result.error.roll, result.error.round) == ("E205", 2, 2)
+    assert (result.error.line, result.score, result.end) == (4, None, None)
+    failure = result.failure
+    assert failure is not None
+    assert (failure.roll, failure.dice, failure.move) == (2, (1, 2, 5), f("3/3"))
+    assert {c.field for c in failure.crosses} == {f(x) for x in ["1/2", "1/5", "2/5", "5/1", "5/2"]}
+    assert failure.cross is not None and failure.cross.field == f("1/5")
+    assert set(failure.reachable) == {f("1/3"), f("2/2")}
+    assert failure.reachable[f("1/3")] == (f("1/2"), f("1/3"))
+    assert failure.before.position == f("1/1")
+
+
+def test_skipped_row_failure() -> None:
+    result = run(TRAP, R1 + "  - {roll: 3, cross: 3/3, move: 1/3}\n")
+    assert result.error is not None and result.failure is not None
+    assert (result.error.code, result.error.roll, result.failure.roll) == ("E105", 2, 2)
+    assert result.failure.crosses
+
+
+def test_incomplete_warning_names_the_moves() -> None:
+    result = run(TRAP, R1)
+    (warning,) = result.warnings
+    assert (warning.code, warning.roll) == ("W001", 2)
+    # 1/2 is available but leaves no move; 2/1 is taken.
+    assert warning.hint.endswith("1/5 (moves 2), 2/5 (moves 1), 5/1 (moves 2), 5/2 (moves 1)")
+
+
+def test_col_row_is_transposed() -> None:
+    result = run(TRAP, "  - {cross: [1, 2], move: [1, 1]}\n", header="coordinates: col-row\n")
+    assert result.rounds[0].cross is not None
+    assert result.rounds[0].cross.field == f("2/1")
+
+
+CLAIMS = [
+    # (name, header, verdict, code, line)
+    ("right claim", "claimed_score: 30\n", Verdict.VALID, None, None),
+    ("wrong claim", "claimed_score: 31\n", Verdict.INVALID, "E107", 2),
+    ("zero claim", "claimed_score: 0\n", Verdict.INVALID, "E107", 2),
+]
+
+
+@pytest.mark.parametrize(
+    ("header", "verdict", "code", "line"), [c[1:] for c in CLAIMS], ids=[c[0] for c in CLAIMS]
+)
+def test_claimed_score(header: str, verdict: Verdict, code: str | None, line: int | None) -> None:
+    result = run(TRAP, R1 + "  - {cross: 1/2}\n", header=header)
+    assert (result.verdict, result.score) == (verdict, 30)
+    got = (result.error.code, result.error.line) if result.error else (None, None)
+    assert got == (code, line)
