@@ -5,6 +5,7 @@ bad dice file stops the command (exit 2), each with a message and a line, never 
 from __future__ import annotations
 
 import importlib.util
+import json
 import random
 import re
 from pathlib import Path
@@ -116,33 +117,45 @@ def _ids(table: list[Any]) -> list[str]:
     return [row.values[0] if hasattr(row, "values") else row[0] for row in table]
 
 
+def _rows(table: list[Any]) -> list[tuple[str, str, bytes, str | None]]:
+    return [row.values if hasattr(row, "values") else row for row in table]
+
+
 @pytest.fixture(scope="module")
-def runs(cli_many: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def record_runs(cli: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """All hostile records in one CLI run: a bad file must not stop the others."""
+    folder = tmp_path_factory.mktemp("records")
+    names = []
+    for n, (_, file_name, content, _) in enumerate(_rows(RECORDS)):
+        name = f"{n:02d}-{file_name}"
+        (folder / name).write_bytes(content)
+        names.append(name)
+    run = cli(["validate", *names, "--dice", str(CHALLENGE), "--format", "json"], folder)
+    assert "Traceback" not in run.stderr
+    assert run.status == 1, run.stderr
+    lines = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [line["file"] for line in lines] == names
+    return {row[0]: line for row, line in zip(_rows(RECORDS), lines, strict=True)}
+
+
+@pytest.fixture(scope="module")
+def dice_runs(cli_many: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     jobs: dict[str, tuple[list[str], Path]] = {}
-    for kind, table in (("record", RECORDS), ("dice", DICE)):
-        for row in table:
-            name, file_name, content, _ = row.values if hasattr(row, "values") else row
-            folder = tmp_path_factory.mktemp(kind)
-            (folder / file_name).write_bytes(content)
-            if kind == "record":
-                args = ["validate", file_name, "--dice", str(CHALLENGE), "--format", "json"]
-            else:
-                (folder / "r.yaml").write_text("rounds: []\n", encoding="utf-8")
-                args = ["validate", "r.yaml", "--dice", file_name, "--format", "json"]
-            jobs[f"{kind}:{name}"] = (args, folder)
+    for name, file_name, content, _ in _rows(DICE):
+        folder = tmp_path_factory.mktemp("dice")
+        (folder / file_name).write_bytes(content)
+        (folder / "r.yaml").write_text("rounds: []\n", encoding="utf-8")
+        jobs[name] = (["validate", "r.yaml", "--dice", file_name, "--format", "json"], folder)
     result: dict[str, Any] = cli_many(jobs)
     return result
 
 
 @pytest.mark.parametrize(("name", "file_name", "content", "code"), RECORDS, ids=_ids(RECORDS))
 def test_hostile_record(
-    name: str, file_name: str, content: bytes, code: str | None, runs: dict[str, Any]
+    name: str, file_name: str, content: bytes, code: str | None, record_runs: dict[str, Any]
 ) -> None:
     _skip_missing_reader(file_name)
-    run = runs[f"record:{name}"]
-    assert "Traceback" not in run.stderr
-    assert run.status == 1, run.stderr
-    got = run.json()
+    got = record_runs[name]
     assert (got["verdict"], got["score"], got["end"]) == ("malformed", None, None)
     error = got["error"]
     assert error["message"].strip()
@@ -153,9 +166,9 @@ def test_hostile_record(
 
 @pytest.mark.parametrize(("name", "file_name", "content", "code"), DICE, ids=_ids(DICE))
 def test_hostile_dice(
-    name: str, file_name: str, content: bytes, code: str, runs: dict[str, Any]
+    name: str, file_name: str, content: bytes, code: str, dice_runs: dict[str, Any]
 ) -> None:
-    run = runs[f"dice:{name}"]
+    run = dice_runs[name]
     assert "Traceback" not in run.stderr
     assert run.status == 2, run.stdout + run.stderr
     # file:line[:col]: CODE message
@@ -163,6 +176,14 @@ def test_hostile_dice(
     assert match, run.stderr
     assert match.group(2) == code
     assert int(match.group(1)) >= 1
+
+
+def test_one_bad_record_alone(cli: Any, tmp_path: Path) -> None:
+    (tmp_path / "r.yaml").write_bytes(_laughs().encode())
+    run = cli(["validate", "r.yaml", "--dice", str(CHALLENGE)], tmp_path)
+    assert run.status == 1
+    assert "Traceback" not in run.stderr
+    assert re.search(r"r\.yaml:\d+", run.stdout + run.stderr)
 
 
 def test_missing_dice_file(cli: Any, tmp_path: Path) -> None:
