@@ -8,6 +8,7 @@ names the file, line and column.
 
 from __future__ import annotations
 
+import difflib
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -211,7 +212,9 @@ def _round(number: int, r: RoundModel, locations: Locations, swap: bool) -> Reco
 
 
 def _diagnostic(exc: ValidationError, locations: Locations, source: str) -> Diagnostic:
-    err = exc.errors(include_url=False)[0]
+    errors = exc.errors(include_url=False)
+    # An unknown key is often the cause of a missing one (`round:` for `rounds:`): say it first.
+    err = min(errors, key=lambda e: e["type"] != "extra_forbidden")
     loc: Path = tuple(err["loc"])
     # pydantic adds the union member or validator name to some paths; keep data keys only.
     data_path: Path = tuple(p for p in loc if isinstance(p, int) or p in _ALL_KEYS)
@@ -224,6 +227,8 @@ def _diagnostic(exc: ValidationError, locations: Locations, source: str) -> Diag
     if kind == "extra_forbidden":
         key = loc[-1]
         known = ROUND_KEYS if round_no is not None else (*HEADER_KEYS, "rounds")
+        close = difflib.get_close_matches(str(key), known, n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
         return Diagnostic(
             "E003",
             f"unknown key {key!r}" + (f" in round {round_no}" if round_no else ""),
@@ -231,9 +236,10 @@ def _diagnostic(exc: ValidationError, locations: Locations, source: str) -> Diag
             line,
             col,
             round=round_no,
-            hint="known keys: " + ", ".join(known),
+            hint=hint + "known keys: " + ", ".join(known),
         )
     if kind == "missing":
+        where = _path_text(data_path[:-1])
         return Diagnostic(
             "E004",
             f"missing key {loc[-1]!r}" + (f" in {where}" if where else ""),
