@@ -21,7 +21,7 @@ _VERDICT_STYLE = {
     Verdict.INVALID: "bold red",
     Verdict.MALFORMED: "bold red",
 }
-_SHOWN = 100
+_SHOWN = 140
 """At most this much of a source line is shown under a diagnostic."""
 _END_TEXT = {
     "no-move": "no legal move",
@@ -76,7 +76,7 @@ def _diagnostic(console: Console, d: Diagnostic) -> None:
         col = max(1, d.col or 1)
         if source is not None and len(source) > _SHOWN:
             # Show a window of a long line, keeping the column's place in it.
-            start = max(0, col - 1 - _SHOWN // 4)
+            start = 0 if col <= _SHOWN * 3 // 4 else col - 1 - _SHOWN // 4
             source, col = source[start : start + _SHOWN], col - start
         if source is not None:
             gutter = " " * len(str(d.line))
