@@ -14,7 +14,9 @@ from typing import Any
 
 import pytest
 import yaml
+from click.testing import CliRunner
 
+from validator.cli import main
 from validator.errors import CODES
 
 CASES_DIR = Path(__file__).parent / "acceptance"
@@ -72,6 +74,21 @@ def test_case(case: Path, runs: dict[str, Any]) -> None:
         assert got["error"] is not None, got
         assert {k: got["error"][k] for k in want_error} == want_error
         assert got["error"]["message"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_case_text_output(case: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The text report of every case renders (board and all) with the same exit status."""
+    module = READERS.get(_record(case).suffix)
+    if module and importlib.util.find_spec(module) is None:
+        pytest.skip(f"{module} is not written yet")
+    monkeypatch.chdir(case)
+    monkeypatch.setenv("NO_COLOR", "1")
+    args = [a for a in _args(case) if a not in ("--format", "json")]
+    result = CliRunner().invoke(main, args)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert result.exit_code == _expected(case)["exit"], result.output
+    assert _expected(case)["verdict"] in result.output
 
 
 def test_every_record_code_has_a_case() -> None:
