@@ -61,7 +61,7 @@ RECORDS: list[Any] = [
     ("deep json maps", "r.json", b'{"rounds": ' + b'{"a": ' * 100000 + b"1" + b"}" * 100000 + b"}",
      "E006"),
     ("unknown key", "r.yaml", b"player: x\nplayr: y\nrounds: []\n", "E003"),
-    ("rounds misspelt", "r.yaml", b"player: x\nround: []\n", None),
+    ("rounds misspelt", "r.yaml", b"player: x\nround: []\n", "E003"),
     ("unknown round key", "r.yaml", b"rounds:\n  - {cross: 1/4, move: 1/1, steps: 6, x: 1}\n",
      "E003"),
     ("unknown json key", "r.json", ('{"rounds": [' + ROUND[:-1] + ', "mvoe": 1}]}').encode(),
