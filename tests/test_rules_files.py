@@ -84,7 +84,7 @@ BAD = [
     ("- base: bga\n", 1, 1, ["mapping of switches"]),
     ("# nothing yet\n", 1, 1, ["empty"]),
     ("base: [bga\n", 2, 1, ["YAML syntax"]),
-    ("base: &b bga\nname: *b\n", 1, 7, ["aliases", "rules file"]),
+    ("base: &b bga\nname: *b\n", 1, 7, ["aliases"]),
     ("base: bga\nbase: literal\n", 2, 1, ["twice"]),
 ]
 

@@ -337,6 +337,16 @@ class _Run:
                 key="roll",
                 hint=f"the next unused roll is {self.row + 1}",
             )
+        # Skipped rows come first: a skipped playable row breaks the rules before a
+        # round that names a row the dice file does not have.
+        while self.row < min(want, len(self.rows)):
+            if self.row == len(self.rows) - 1:
+                # Using up the last row would end the game; it need only be skippable.
+                self.check_skippable(entry)
+                break
+            self.skip(entry)
+            if self.state.over:
+                raise self.game_over(entry, want)
         if want >= len(self.rows):
             raise self.stop(
                 "E104",
@@ -346,10 +356,6 @@ class _Run:
                 entry=entry,
                 key="roll",
             )
-        while self.row < want:
-            self.skip(entry)
-            if self.state.over:
-                raise self.game_over(entry, want)
         dice = self.rows[self.row]
         roll = self.row + 1
         if entry.dice is not None and sorted(entry.dice) != sorted(dice):
@@ -391,6 +397,10 @@ class _Run:
 
     def skip(self, entry: RecordRound) -> None:
         """Play a row the record skipped over: legal only as a forced reroll."""
+        self.check_skippable(entry)
+        self.advance(self.rows[self.row], Reroll(), None)
+
+    def check_skippable(self, entry: RecordRound) -> None:
         dice = self.rows[self.row]
         crosses = available_crosses(self.state, dice)
         if crosses:
@@ -405,7 +415,6 @@ class _Run:
                 + "; record a round for it",
                 failure=self.failure(dice, None),
             )
-        self.advance(dice, Reroll(), None)
 
     def game_over(self, entry: RecordRound, want: int) -> _Stop:
         end = self.state.end.value if self.state.end else "over"

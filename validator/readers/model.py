@@ -136,7 +136,7 @@ class RecordModel(BaseModel):
     rings: Annotated[int, Constraint(ge=0, le=3)] = Constraint(
         default=0, description="magic rings declared at the start (The magic rings!)"
     )
-    rounds: list[RoundModel]
+    rounds: list[RoundModel] = Constraint(max_length=100_000)
 
 
 HEADER_KEYS = tuple(k for k in RecordModel.model_fields if k != "rounds")

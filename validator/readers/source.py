@@ -38,7 +38,9 @@ def read_bytes(path: Path, source: str | None = None) -> bytes:
         size = path.stat().st_size
         if size > MAX_BYTES:
             raise ReadError(
-                Diagnostic("E001", f"the file is {size} bytes, more than {MAX_BYTES} allowed", name)
+                Diagnostic(
+                    "E001", f"the file is {size} bytes, more than {MAX_BYTES} allowed", name, 1
+                )
             )
         return path.read_bytes()
     except IsADirectoryError:

@@ -119,9 +119,7 @@ class _Converter:
     def value(self, node: yaml.Node, path: Path, depth: int) -> Any:
         if id(node) in self.seen:
             # libyaml hands an alias back as the very node it names.
-            raise self.fail(
-                "E006", "YAML anchors and aliases (&name, *name) are not allowed in a record", node
-            )
+            raise self.fail("E006", "YAML anchors and aliases (&name, *name) are not allowed", node)
         self.seen.add(id(node))
         if depth < 3:  # the header, rounds and their keys: deeper items point at their parent
             mark = node.start_mark
