@@ -69,6 +69,9 @@ def load(text: str, source: str) -> tuple[Any, Locations]:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
         problem = exc.problem or exc.context or "invalid YAML"
+        if "nesting depth" in problem:  # libyaml builds that stop deep nesting themselves
+            message = f"the YAML is nested more than {MAX_DEPTH} levels deep"
+            raise ReadError(Diagnostic("E006", message, source, line, col)) from None
         raise ReadError(Diagnostic("E002", f"YAML syntax: {problem}", source, line, col)) from None
     except yaml.YAMLError as exc:
         raise ReadError(Diagnostic("E002", f"YAML syntax: {exc}", source, 1, 1)) from None
