@@ -350,10 +350,12 @@ def describe_round(rr: ReportRound) -> list[str]:
 
 def describe_illegal(step: IllegalStep) -> list[str]:
     """What was legal at the illegal step, as sentences."""
-    f = step.failure
+    return failure_lines(step.failure) if step.failure is not None else []
+
+
+def failure_lines(f: Failure) -> list[str]:
+    """What was legal at a failure position, as sentences (shared with the terminal)."""
     lines: list[str] = []
-    if f is None:
-        return lines
     if not f.crosses:
         lines.append("No field could be crossed out: this roll was a forced reroll.")
     else:

@@ -14,6 +14,7 @@ from validator.engine import Field
 from validator.errors import Diagnostic
 from validator.render.board_text import board_lines
 from validator.replay import Failure, Result, Verdict
+from validator.report import failure_lines
 
 _VERDICT_STYLE = {
     Verdict.VALID: "bold green",
@@ -119,23 +120,8 @@ def _failure(console: Console, f: Failure) -> None:
         legend["!"] = "recorded move"
     for text in board_lines(f.before, markers, legend=legend):
         console.print("  " + escape(text), highlight=False)
-    if f.crosses:
-        options = ", ".join(f"{c.field} (moves {c.die})" for c in f.crosses)
-        console.print(f"  available cross-outs: {escape(options)}")
-    else:
-        console.print("  no field could be crossed out: the roll was a forced reroll")
-    if f.cross is not None:
-        if f.reachable:
-            reach = ", ".join(f"{end} ({end.value})" for end in f.reachable)
-            console.print(
-                f"  with {f.cross.field} crossed out, {f.cross.die} step(s) reach: {reach}"
-            )
-        else:
-            console.print(
-                f"  with {f.cross.field} crossed out, the die {f.cross.die} has no legal move"
-            )
-        if f.exits:
-            console.print("  corners to leave through: " + ", ".join(str(c) for c in f.exits))
+    for sentence in failure_lines(f):
+        console.print("  " + escape(sentence))
 
 
 def _span(source: str, start: int) -> int:
