@@ -136,3 +136,14 @@ def test_claimed_score(header: str, verdict: Verdict, code: str | None, line: in
     assert (result.verdict, result.score) == (verdict, 30)
     got = (result.error.code, result.error.line) if result.error else (None, None)
     assert got == (code, line)
+
+
+def test_the_last_row_ends_the_game_in_that_rounds_own_state() -> None:
+    from validator.engine import STANDARD, End, Field
+    from validator.record import Record, RecordRound
+    from validator.replay import replay
+
+    record = Record(rounds=(RecordRound(1, 1, cross=Field(2, 1), move=Field(1, 1)),))
+    result = replay([(2, 1, 1)], record, STANDARD)
+    assert result.end is End.DICE_EXHAUSTED and result.end_roll == 1
+    assert result.rounds[-1].state.end is End.DICE_EXHAUSTED

@@ -317,11 +317,11 @@ class _Run:
         before = self.state
         turn = apply(before, dice, action, self.rules)
         self.state = turn.state
+        if self.row + 1 >= len(self.rows):
+            # The last row: the game ends here, and this round's state says so.
+            self.state = exhaust(self.state)
         self.record_round(dice, action, entry, before, turn.cross, turn.walk, turn.exit)
         self.row += 1
-        if not self.state.over and self.row >= len(self.rows):
-            self.state = exhaust(self.state)
-            self.end_roll = self.row
 
     def play(self, entry: RecordRound) -> None:
         want = entry.roll - 1 if entry.roll is not None else self.row
