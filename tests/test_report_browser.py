@@ -38,11 +38,14 @@ def find_chromium() -> str | None:
 
 
 CHROMIUM = find_chromium()
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="no Chromium found (looked for /usr/bin/chromium, chromium, chromium-browser, "
-    "google-chrome; set CHROMIUM=/path or run .ci/install-chromium.sh)",
-)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        CHROMIUM is None,
+        reason="no Chromium found (looked for /usr/bin/chromium, chromium, chromium-browser, "
+        "google-chrome; set CHROMIUM=/path or run .ci/install-chromium.sh)",
+    ),
+]
 
 
 def chromium(page: Path, tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -81,6 +81,8 @@ class Diagnostic:
     roll: int | None = None
     round: int | None = None
     hint: str = ""
+    excerpt: str | None = None
+    """The source line at `line`, as it was read (never re-read from `file`)."""
 
     @property
     def severity(self) -> Severity:

@@ -57,6 +57,15 @@ class Record:
     rings: int = 0
     locations: tuple[tuple[str, Location], ...] = field(default=())
     """Where header keys stand (claimed_score, dice_sha256, rules, rings)."""
+    text: str = field(default="", repr=False, compare=False)
+    """The decoded source text the record was read from, for quoting its lines."""
+
+    def line_text(self, line: int | None) -> str | None:
+        """Source line `line` (1-based) as read, or None."""
+        if not line or not self.text:
+            return None
+        lines = self.text.splitlines()
+        return lines[line - 1] if line <= len(lines) else None
 
     def where(self, key: str) -> Location | None:
         for name, loc in self.locations:

@@ -130,14 +130,36 @@ class Turn:
     exit: Exit | None = None
 
 
+Part = Literal["cross", "move", "path", "ring", "reroll", "round"]
+"""Which part of a round an illegal action got wrong ("round": the round as a whole)."""
+
+_PART_OF_CODE: dict[str, Part] = {
+    "E106": "round",
+    "E201": "reroll",
+    "E202": "cross",
+    "E203": "cross",
+    "E204": "cross",
+    "E205": "move",
+    "E206": "path",
+    "E207": "move",
+    "E208": "move",
+    "E209": "move",
+    "E211": "ring",
+    "E212": "ring",
+    "E213": "ring",
+}
+
+
 class IllegalAction(ValueError):
-    """An action that breaks the rules; `code` is the stable error code."""
+    """An action that breaks the rules; `code` is the stable error code and `part` the
+    part of the round that was wrong, so that no caller has to guess it from the code."""
 
     def __init__(self, code: str, message: str, hint: str = "") -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.hint = hint
+        self.part: Part = _PART_OF_CODE[code]
 
 
 # --- cross-outs ----------------------------------------------------------------------

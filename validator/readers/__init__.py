@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from dataclasses import replace
 from pathlib import Path
 from typing import Protocol, cast
 
@@ -49,11 +50,24 @@ def parse_record(data: bytes, source: str, fmt: str) -> Record:
     if not text.strip():
         raise ReadError(Diagnostic("E007", "the file is empty", source, 1, 1))
     try:
-        return _module(fmt).parse(text, source)
+        record = _module(fmt).parse(text, source)
     except RecursionError:
         raise ReadError(
             Diagnostic("E006", "the record is nested too deeply", source, 1, 1)
         ) from None
+    except ReadError as exc:
+        raise ReadError(_with_excerpt(exc.diagnostic, text)) from None
+    return replace(record, text=text)
+
+
+def _with_excerpt(diagnostic: Diagnostic, text: str) -> Diagnostic:
+    """The diagnostic with its source line quoted from the text as read."""
+    if diagnostic.line is None or diagnostic.excerpt is not None:
+        return diagnostic
+    lines = text.splitlines()
+    if diagnostic.line > len(lines):
+        return diagnostic
+    return replace(diagnostic, excerpt=lines[diagnostic.line - 1])
 
 
 def read_record(path: Path, source: str | None = None, fmt: str | None = None) -> Record:
