@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from validator.check import Checker
 from validator.cli import main
 from validator.engine import STANDARD, Field, State, available_crosses, candidates
+from validator.explain import Mark
 from validator.play import random_game, to_record
 from validator.readers import dump_record
 from validator.readers.dice import read_dice
@@ -249,12 +250,13 @@ def test_illegal_step_marks_the_move(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(GOLDEN)
     report = build_report(Checker().check(Path("short-invalid.yaml")))
     step = report.illegal
-    assert step is not None and step.kind == "move" and step.roll == 4
+    assert step is not None and step.part == "move" and step.roll == 4
     html = render_html(report)
     section = html[html.index('id="illegal-step"') :]
     assert 'class="wrong"' in section  # the recorded move, dashed
-    assert step.failure is not None and step.failure.reachable
-    assert section.count('class="reach"') == len(step.failure.reachable)
+    reach = step.fields(Mark.REACH)
+    assert reach
+    assert section.count('class="reach"') == len(reach)
     assert 'class="bang' in section
 
 

@@ -6,19 +6,67 @@ docs/errors.md documents every code in `CODES` with an example (a test keeps the
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from typing import Literal
 
 Severity = Literal["error", "warning"]
-Kind = Literal["read", "record", "rules", "warning", "dice"]
+
+
+class Verdict(enum.Enum):
+    """What a record is, as a whole; the values are the words of the JSON output."""
+
+    VALID = "valid"
+    INCOMPLETE = "incomplete"
+    INVALID = "invalid"
+    MALFORMED = "malformed"
+
+    @property
+    def ok(self) -> bool:
+        return self in (Verdict.VALID, Verdict.INCOMPLETE)
+
+    def exit_status(self, *, strict: bool = False) -> int:
+        """0 valid or incomplete (1 for incomplete with `strict`), 1 invalid or malformed."""
+        if self is Verdict.INCOMPLETE:
+            return 1 if strict else 0
+        return 0 if self.ok else 1
+
+
+class Category(enum.Enum):
+    """The kinds of finding; each decides the verdict of a record that has one."""
+
+    READ = "read"
+    """The record could not be read."""
+    RECORD = "record"
+    """The record does not match the dice file."""
+    RULES = "rules"
+    """The record breaks a rule of the game."""
+    WARNING = "warning"
+    """A remark; the verdict stands."""
+    DICE = "dice"
+    """The dice file: a bad --dice stops the command; a record's own one makes it malformed."""
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """The verdict of a record whose first finding is of this kind (None: no effect)."""
+        if self is Category.WARNING:
+            return None
+        if self in (Category.RECORD, Category.RULES):
+            return Verdict.INVALID
+        return Verdict.MALFORMED
 
 
 @dataclass(frozen=True, slots=True)
 class Code:
     code: str
     name: str
-    kind: Kind
+    kind_name: str
+    """The `Category` value: read, record, rules, warning or dice."""
     summary: str
+
+    @property
+    def kind(self) -> Category:
+        return Category(self.kind_name)
 
 
 CODES: dict[str, Code] = {
@@ -85,8 +133,12 @@ class Diagnostic:
     """The source line at `line`, as it was read (never re-read from `file`)."""
 
     @property
+    def category(self) -> Category:
+        return CODES[self.code].kind
+
+    @property
     def severity(self) -> Severity:
-        return "warning" if self.code.startswith("W") else "error"
+        return "warning" if self.category is Category.WARNING else "error"
 
     @property
     def name(self) -> str:

@@ -1,12 +1,13 @@
 """Replay a record against the official dice rows: (rows, record, rules) -> Result.
 
-The replay only translates record rounds into engine actions and engine refusals into
-diagnostics; every rule lives in validator.engine.
+Three parts: a cursor over the dice rows (the next unused row, skipped rows, playing on
+after the record), a pure translation of a record round into an engine action, and the
+loop that applies them and turns the first refusal into a diagnostic. Every rule lives
+in validator.engine; every finding is a value, never an exception.
 """
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -17,7 +18,6 @@ from validator.engine import (
     Cross,
     Dice,
     End,
-    Exit,
     Field,
     IllegalAction,
     Play,
@@ -25,6 +25,7 @@ from validator.engine import (
     RingReroll,
     Ruleset,
     State,
+    Turn,
     apply,
     available_crosses,
     blocked_after,
@@ -37,18 +38,25 @@ from validator.engine import (
     score,
     walks,
 )
-from validator.errors import Diagnostic
+from validator.errors import Diagnostic, Verdict
 from validator.record import Location, Record, RecordRound
 
-
-class Verdict(enum.Enum):
-    VALID = "valid"
-    INCOMPLETE = "incomplete"
-    INVALID = "invalid"
-    MALFORMED = "malformed"
-
+__all__ = [
+    "Failure",
+    "FailurePart",
+    "Result",
+    "RoundKind",
+    "RoundResult",
+    "Verdict",
+    "malformed",
+    "replay",
+    "to_action",
+]
 
 RoundKind = Literal["play", "stuck", "reroll", "ring", "escape", "leave"]
+FailurePart = Literal["cross", "move", "path", "ring", "reroll", "round", "dice", "steps", "roll"]
+"""Which part of a round was wrong: the engine's parts, plus what the record alone gets
+wrong (its dice, its steps, the dice row it names)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,20 +81,26 @@ class RoundResult:
 
 @dataclass(frozen=True, slots=True)
 class Failure:
-    """The position at the first illegal step, and what was legal there."""
+    """The position at the first illegal step, what the record did there, and what was legal."""
 
     before: State
     roll: int
-    dice: Dice
+    dice: Dice | None
+    """The official dice of the row (None: the dice file has no such row)."""
     crosses: tuple[Cross, ...]
     """The cross-outs that were available."""
+    part: FailurePart = "round"
     cross: Cross | None = None
     """The record's cross-out, when it was one of them."""
     reachable: dict[Field, tuple[Field, ...]] = field(default_factory=dict)
     """For that cross-out: each field the movement die reaches, with one walk."""
     exits: dict[Field, tuple[Field, ...]] = field(default_factory=dict)
+    attempted_cross: Field | None = None
+    """The record's cross-out, legal or not."""
     move: Field | None = None
     path: tuple[Field, ...] | None = None
+    record_dice: Dice | None = None
+    """The dice the record gives for the round, when they differ from the row's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +121,7 @@ class Result:
 
     @property
     def ok(self) -> bool:
-        return self.verdict in (Verdict.VALID, Verdict.INCOMPLETE)
+        return self.verdict.ok
 
     @property
     def rerolls(self) -> int:
@@ -121,27 +135,160 @@ def malformed(diagnostic: Diagnostic, rules: Ruleset, source: str | None = None)
     )
 
 
-# Which record key an engine refusal points at.
-_KEY_OF_CODE = {
-    "E201": "reroll",
-    "E202": "cross",
-    "E203": "cross",
-    "E204": "cross",
-    "E205": "move",
-    "E206": "path",
-    "E207": "cross",
-    "E208": "move",
-    "E209": "move",
-    "E211": "ring",
-    "E212": "ring",
-    "E213": "ring",
-}
+def to_action(entry: RecordRound) -> Action:
+    """The engine action a record round stands for (pure: no rule is checked here)."""
+    if entry.reroll:
+        return Reroll()
+    if entry.ring:
+        return RingReroll()
+    assert entry.cross is not None  # the record model requires it
+    return Play(entry.cross, entry.move, entry.exit, entry.path)
 
 
-class _Stop(Exception):
-    def __init__(self, diagnostic: Diagnostic, failure: Failure | None = None) -> None:
-        self.diagnostic = diagnostic
-        self.failure = failure
+# --- the dice rows -------------------------------------------------------------------
+
+
+class Rows:
+    """A cursor over the dice rows: the game state, the next unused row, the rounds so far."""
+
+    def __init__(self, rows: Sequence[Dice], rules: Ruleset, rings: int) -> None:
+        self.rows = rows
+        self.rules = rules
+        self.state = new_game(rings=rings)
+        self.next = 0
+        """0-based index of the next unused row."""
+        self.done: list[RoundResult] = []
+        self.end_roll: int | None = None
+
+    @property
+    def left(self) -> bool:
+        return self.next < len(self.rows)
+
+    @property
+    def dice(self) -> Dice:
+        return self.rows[self.next]
+
+    def crosses(self) -> tuple[Cross, ...]:
+        return available_crosses(self.state, self.dice)
+
+    def play(self, action: Action, entry: RecordRound | None = None) -> IllegalAction | None:
+        """Apply `action` to the next row; the engine's refusal, or None when it was legal."""
+        before, dice = self.state, self.dice
+        try:
+            turn = apply(before, dice, action, self.rules)
+        except IllegalAction as refusal:
+            return refusal
+        self.state = turn.state
+        if self.next + 1 >= len(self.rows):
+            # The last row: the game ends here, and this round's state says so.
+            self.state = exhaust(self.state)
+        self.done.append(self._round(dice, turn, entry, before))
+        if self.state.over and self.end_roll is None:
+            self.end_roll = self.next + 1
+        self.next += 1
+        return None
+
+    def _round(
+        self, dice: Dice, turn: Turn, entry: RecordRound | None, before: State
+    ) -> RoundResult:
+        action = turn.action
+        kind: RoundKind
+        if isinstance(action, Reroll):
+            kind = "reroll"
+        elif isinstance(action, RingReroll):
+            kind = "ring"
+        elif turn.exit is not None:
+            kind = turn.exit
+        elif isinstance(action, Play) and action.move is None:
+            kind = "stuck"
+        else:
+            kind = "play"
+        return RoundResult(
+            roll=self.next + 1,
+            dice=dice,
+            kind=kind,
+            before=before,
+            state=self.state,
+            score=score(self.state, self.rules),
+            record_round=entry.number if entry else None,
+            line=entry.line if entry else None,
+            cross=turn.cross,
+            walk=tuple(FIELD_AT[i] for i in turn.walk or ()),
+            move=self.state.position if kind == "play" else None,
+        )
+
+    def play_on(self) -> None:
+        """After the record's last round: forced rerolls play themselves, and a row on which
+        no cross-out leaves a move ends the game (unless a magic ring could be spent)."""
+        while not self.state.over and self.left:
+            crosses = self.crosses()
+            if not crosses:
+                self.play(Reroll())
+            elif self.state.rings_left == 0 and not game_goes_on(self.state, self.dice, self.rules):
+                self.play(Play(crosses[0].field))
+            else:
+                return
+
+    def failure(
+        self, part: FailurePart, action: Action | None = None, record_dice: Dice | None = None
+    ) -> Failure:
+        """The position before the next row, with what was legal on it."""
+        state = self.state
+        dice = self.dice if self.left else None
+        crosses = available_crosses(state, dice) if dice is not None else ()
+        chosen = None
+        reachable: dict[Field, tuple[Field, ...]] = {}
+        exits: dict[Field, tuple[Field, ...]] = {}
+        attempted = move = path = None
+        if isinstance(action, Play):
+            attempted, move, path = action.cross, action.move, action.path
+            chosen = next((c for c in crosses if c.field == action.cross), None)
+            if chosen is not None:
+                reachable, exits = reach(state, chosen, can_leave=self.rules.can_leave)
+        return Failure(
+            before=state,
+            roll=self.next + 1,
+            dice=dice,
+            crosses=crosses,
+            part=part,
+            cross=chosen,
+            reachable=reachable,
+            exits=exits,
+            attempted_cross=attempted,
+            move=move,
+            path=path,
+            record_dice=record_dice,
+        )
+
+
+def reach(
+    before: State, cross: Cross, *, can_leave: bool
+) -> tuple[dict[Field, tuple[Field, ...]], dict[Field, tuple[Field, ...]]]:
+    """Fields the movement die reaches after `cross` (one walk each), and corners to leave
+    through, both in board order."""
+    blocked = blocked_after(before, cross.field)
+    ends = {
+        FIELD_AT[end]: tuple(FIELD_AT[i] for i in walk)
+        for end, walk in sorted(walks(blocked, before.pos, cross.die).items())
+    }
+    corners: dict[Field, tuple[Field, ...]] = {}
+    if can_leave:
+        corners = {
+            FIELD_AT[c]: tuple(FIELD_AT[i] for i in walk)
+            for c, walk in sorted(exit_walks(blocked, before.pos, cross.die).items())
+        }
+    return ends, corners
+
+
+# --- the replay ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Stop:
+    """The first illegal step: its diagnostic and the position where it happened."""
+
+    diagnostic: Diagnostic
+    failure: Failure | None = None
 
 
 def replay(
@@ -156,33 +303,35 @@ def replay(
 
     `notes` are warnings found before the replay (such as W002), kept in the result.
     """
-    run = _Run(rows, record, rules)
-    warnings: list[Diagnostic] = list(notes)
-    failure: Failure | None = None
-    error: Diagnostic | None = None
-    try:
-        run.check_rings()
-        for entry in record.rounds:
-            run.play(entry)
-        run.play_on()
-    except _Stop as stop:
-        error, failure = stop.diagnostic, stop.failure
-    state = run.state
+    cursor = Rows(rows, rules, record.rings)
+    stop = _check_rings(record, rules)
+    for entry in record.rounds:
+        if stop is not None:
+            break
+        stop = _play_round(cursor, record, entry)
+    if stop is None:
+        cursor.play_on()
+    state = cursor.state
+    error = stop.diagnostic if stop else None
+    failure = stop.failure if stop else None
     final_score = None if error else score(state, rules)
+    warnings = list(notes)
     if dice_sha256 and record.dice_sha256 and record.dice_sha256 != dice_sha256:
-        error = Diagnostic(
+        error = _diagnostic(
+            record,
+            None,
             "E108",
             "dice_sha256 does not match the dice file: the record was played on other dice",
-            record.source,
-            *_at(record.where("dice_sha256")),
+            at=record.where("dice_sha256"),
             hint=f"the dice file in use has SHA-256 {dice_sha256}",
         )
     elif error is None and record.claimed_score is not None and record.claimed_score != final_score:
-        error = Diagnostic(
+        error = _diagnostic(
+            record,
+            None,
             "E107",
             f"the record claims {record.claimed_score} points, but the replay scores {final_score}",
-            record.source,
-            *_at(record.where("claimed_score")),
+            at=record.where("claimed_score"),
             hint=f"claimed_score: {final_score}",
         )
     if error is not None:
@@ -191,15 +340,15 @@ def replay(
         verdict = Verdict.VALID
     else:
         verdict = Verdict.INCOMPLETE
-        warnings.append(run.incomplete_warning())
+        warnings.append(_incomplete_warning(cursor, record))
     return Result(
         source=record.source,
         verdict=verdict,
         rules=rules,
         score=final_score,
-        end=state.end if failure is None else None,
-        end_roll=run.end_roll if failure is None else None,
-        rounds=tuple(run.done),
+        end=state.end,
+        end_roll=cursor.end_roll,
+        rounds=tuple(cursor.done),
         error=error,
         warnings=tuple(warnings),
         record=record,
@@ -209,285 +358,203 @@ def replay(
     )
 
 
-def _at(location: Location | None) -> tuple[int | None, int | None]:
-    return location if location is not None else (None, None)
+def _diagnostic(
+    record: Record,
+    entry: RecordRound | None,
+    code: str,
+    message: str,
+    *,
+    roll: int | None = None,
+    at: Location | None = None,
+    hint: str = "",
+) -> Diagnostic:
+    """A diagnostic located at `at` (else at the round), quoting the record's own line."""
+    line, col = at if at is not None else ((entry.line, entry.col) if entry else (None, None))
+    return Diagnostic(
+        code,
+        message,
+        record.source,
+        line or None,
+        col or None,
+        roll=roll,
+        round=entry.number if entry else None,
+        hint=hint,
+        excerpt=record.line_text(line),
+    )
 
 
-class _Run:
-    """The replay's moving parts: the state, the next unused row, and the rounds so far."""
+def _check_rings(record: Record, rules: Ruleset) -> _Stop | None:
+    declared = record.rings
+    if not declared or declared <= rules.max_rings:
+        return None
+    allowed = (
+        f"at most {rules.max_rings}" if rules.rings else "none (The magic rings! is not in play)"
+    )
+    rings = "1 magic ring" if declared == 1 else f"{declared} magic rings"
+    return _Stop(
+        _diagnostic(
+            record,
+            None,
+            "E109",
+            f"the record declares {rings}; the ruleset allows {allowed}",
+            at=record.where("rings"),
+        )
+    )
 
-    def __init__(self, rows: Sequence[Dice], record: Record, rules: Ruleset) -> None:
-        self.rows = rows
-        self.record = record
-        self.rules = rules
-        self.state = new_game(rings=record.rings)
-        self.row = 0
-        self.done: list[RoundResult] = []
-        self.end_roll: int | None = None
+
+def _play_round(cursor: Rows, record: Record, entry: RecordRound) -> _Stop | None:
+    """Play one record round on the cursor; the first illegal step, or None."""
+    want = entry.roll - 1 if entry.roll is not None else cursor.next
 
     def stop(
-        self,
         code: str,
         message: str,
-        *,
-        roll: int | None,
-        entry: RecordRound | None,
-        key: str | None = None,
+        roll: int,
+        key: str | None,
         hint: str = "",
         failure: Failure | None = None,
     ) -> _Stop:
-        line, col = (
-            entry.where(key)
-            if entry and key
-            else ((entry.line, entry.col) if entry else (None, None))
+        at = entry.where(key) if key else None
+        diagnostic = _diagnostic(record, entry, code, message, roll=roll, at=at, hint=hint)
+        return _Stop(diagnostic, failure)
+
+    if cursor.state.over:
+        return _after_end(cursor, record, entry, want)
+    if want < cursor.next:
+        return stop(
+            "E103",
+            f"round {entry.number} names roll {want + 1}, "
+            f"but rolls up to {cursor.next} are already used",
+            want + 1,
+            "roll",
+            f"the next unused roll is {cursor.next + 1}",
         )
-        return _Stop(
-            Diagnostic(
-                code,
-                message,
-                self.record.source,
-                line or None,
-                col or None,
-                roll=roll,
-                round=entry.number if entry else None,
-                hint=hint,
-            ),
-            failure,
-        )
-
-    def check_rings(self) -> None:
-        declared = self.record.rings
-        if declared and declared > self.rules.max_rings:
-            allowed = (
-                f"at most {self.rules.max_rings}"
-                if self.rules.rings
-                else "none (The magic rings! is not in play)"
-            )
-            line, col = _at(self.record.where("rings"))
-            raise _Stop(
-                Diagnostic(
-                    "E109",
-                    f"the record declares {declared} magic ring(s); the ruleset allows {allowed}",
-                    self.record.source,
-                    line,
-                    col,
-                )
-            )
-
-    def record_round(
-        self,
-        dice: Dice,
-        action: Action,
-        entry: RecordRound | None,
-        before: State,
-        turn_cross: Cross | None,
-        walk: tuple[int, ...] | None,
-        exit_kind: Exit | None,
-    ) -> None:
-        state = self.state
-        if isinstance(action, Reroll):
-            kind: RoundKind = "reroll"
-        elif isinstance(action, RingReroll):
-            kind = "ring"
-        elif exit_kind is not None:
-            kind = exit_kind
-        elif isinstance(action, Play) and action.move is None:
-            kind = "stuck"
-        else:
-            kind = "play"
-        self.done.append(
-            RoundResult(
-                roll=self.row + 1,
-                dice=dice,
-                kind=kind,
-                before=before,
-                state=state,
-                score=score(state, self.rules),
-                record_round=entry.number if entry else None,
-                line=entry.line if entry else None,
-                cross=turn_cross,
-                walk=tuple(FIELD_AT[i] for i in walk or ()),
-                move=state.position if kind == "play" else None,
-            )
-        )
-        if state.over and self.end_roll is None:
-            self.end_roll = self.row + 1
-
-    def advance(self, dice: Dice, action: Action, entry: RecordRound | None) -> None:
-        before = self.state
-        turn = apply(before, dice, action, self.rules)
-        self.state = turn.state
-        if self.row + 1 >= len(self.rows):
-            # The last row: the game ends here, and this round's state says so.
-            self.state = exhaust(self.state)
-        self.record_round(dice, action, entry, before, turn.cross, turn.walk, turn.exit)
-        self.row += 1
-
-    def play(self, entry: RecordRound) -> None:
-        want = entry.roll - 1 if entry.roll is not None else self.row
-        if self.state.over:
-            raise self.game_over(entry, want)
-        if want < self.row:
-            raise self.stop(
-                "E103",
-                f"round {entry.number} names roll {want + 1}, "
-                f"but rolls up to {self.row} are already used",
-                roll=want + 1,
-                entry=entry,
-                key="roll",
-                hint=f"the next unused roll is {self.row + 1}",
-            )
-        # Skipped rows come first: a skipped playable row breaks the rules before a
-        # round that names a row the dice file does not have.
-        while self.row < min(want, len(self.rows)):
-            if self.row == len(self.rows) - 1:
-                # Using up the last row would end the game; it need only be skippable.
-                self.check_skippable(entry)
-                break
-            self.skip(entry)
-            if self.state.over:
-                raise self.game_over(entry, want)
-        if want >= len(self.rows):
-            raise self.stop(
-                "E104",
-                f"round {entry.number} names roll {want + 1}, but the dice file has "
-                f"{len(self.rows)} rolls",
-                roll=want + 1,
-                entry=entry,
-                key="roll",
-            )
-        dice = self.rows[self.row]
-        roll = self.row + 1
-        if entry.dice is not None and sorted(entry.dice) != sorted(dice):
-            raise self.stop(
-                "E101",
-                f"round {entry.number} gives the dice {_dice(entry.dice)}, but roll {roll} is "
-                f"{_dice(dice)}",
-                roll=roll,
-                entry=entry,
-                key="dice",
-                hint=f"dice: [{', '.join(map(str, dice))}]",
-            )
-        action = _action(entry)
-        if isinstance(action, Play) and entry.steps is not None:
-            die = movement_die(dice, action.cross)
-            if die is not None and die != entry.steps:
-                raise self.stop(
-                    "E102",
-                    f"round {entry.number} gives steps {entry.steps}, but crossing out "
-                    f"{action.cross} with {_dice(dice)} leaves the movement die {die}",
-                    roll=roll,
-                    entry=entry,
-                    key="steps",
-                    hint=f"steps: {die}",
-                    failure=self.failure(dice, action),
-                )
-        try:
-            self.advance(dice, action, entry)
-        except IllegalAction as exc:
-            raise self.stop(
-                exc.code,
-                exc.message,
-                roll=roll,
-                entry=entry,
-                key=_KEY_OF_CODE.get(exc.code),
-                hint=exc.hint,
-                failure=self.failure(dice, action),
-            ) from None
-
-    def skip(self, entry: RecordRound) -> None:
-        """Play a row the record skipped over: legal only as a forced reroll."""
-        self.check_skippable(entry)
-        self.advance(self.rows[self.row], Reroll(), None)
-
-    def check_skippable(self, entry: RecordRound) -> None:
-        dice = self.rows[self.row]
-        crosses = available_crosses(self.state, dice)
+    # Skipped rows come first: a skipped playable row breaks the rules before a round
+    # that names a row the dice file does not have.
+    while cursor.next < min(want, len(cursor.rows)):
+        crosses = cursor.crosses()
         if crosses:
-            raise self.stop(
+            return stop(
                 "E105",
-                f"roll {self.row + 1} ({_dice(dice)}) is skipped, but it is not a forced reroll",
-                roll=self.row + 1,
-                entry=entry,
-                key="roll",
-                hint="it could cross out "
+                f"roll {cursor.next + 1} ({_dice(cursor.dice)}) is skipped, "
+                "but it is not a forced reroll",
+                cursor.next + 1,
+                "roll",
+                "it could cross out "
                 + ", ".join(str(c.field) for c in crosses)
                 + "; record a round for it",
-                failure=self.failure(dice, None),
+                cursor.failure("roll"),
             )
-
-    def game_over(self, entry: RecordRound, want: int) -> _Stop:
-        end = self.state.end.value if self.state.end else "over"
-        return self.stop(
-            "E106",
-            f"round {entry.number} is recorded after the game ended "
-            f"({end} on roll {self.end_roll})",
-            roll=want + 1,
-            entry=entry,
-            hint="remove the rounds after the end of the game",
+        if cursor.next == len(cursor.rows) - 1:
+            # Using up the last row would end the game; it need only be skippable.
+            break
+        cursor.play(Reroll())
+        if cursor.state.over:
+            return _after_end(cursor, record, entry, want)
+    if want >= len(cursor.rows):
+        return stop(
+            "E104",
+            f"round {entry.number} names roll {want + 1}, but the dice file has "
+            f"{len(cursor.rows)} rolls",
+            want + 1,
+            "roll",
         )
-
-    def play_on(self) -> None:
-        """After the record's last round: forced rerolls play themselves, and a roll with
-        no cross-out that leaves a legal move ends the game."""
-        while not self.state.over and self.row < len(self.rows):
-            dice = self.rows[self.row]
-            crosses = available_crosses(self.state, dice)
-            if not crosses:
-                self.advance(dice, Reroll(), None)
-            elif not game_goes_on(self.state, dice, self.rules):
-                self.advance(dice, Play(crosses[0].field), None)
-            else:
-                return
-
-    def incomplete_warning(self) -> Diagnostic:
-        dice = self.rows[self.row]
-        options = [
-            c
-            for c in available_crosses(self.state, dice)
-            if has_move(blocked_after(self.state, c.field), self.state.pos, c.die, self.rules)
-        ]
-        return Diagnostic(
-            "W001",
-            f"the record ends, but the game goes on: roll {self.row + 1} ({_dice(dice)}) "
-            "can still be played",
-            self.record.source,
-            roll=self.row + 1,
-            hint="cross-outs that leave a move: "
-            + ", ".join(f"{c.field} (moves {c.die})" for c in options),
+    dice, roll = cursor.dice, cursor.next + 1
+    action = to_action(entry)
+    if entry.dice is not None and sorted(entry.dice) != sorted(dice):
+        return stop(
+            "E101",
+            f"round {entry.number} gives the dice {_dice(entry.dice)}, but roll {roll} is "
+            f"{_dice(dice)}",
+            roll,
+            "dice",
+            _dice_hint(cursor, entry.dice, dice),
+            cursor.failure("dice", action, record_dice=entry.dice),
         )
-
-    def failure(self, dice: Dice, action: Action | None) -> Failure:
-        state = self.state
-        crosses = available_crosses(state, dice)
-        chosen = None
-        reachable: dict[Field, tuple[Field, ...]] = {}
-        exits: dict[Field, tuple[Field, ...]] = {}
-        move = path = None
-        if isinstance(action, Play):
-            move, path = action.move, action.path
-            chosen = next((c for c in crosses if c.field == action.cross), None)
-            if chosen is not None:
-                blocked = blocked_after(state, chosen.field)
-                reachable = {
-                    FIELD_AT[end]: tuple(FIELD_AT[i] for i in walk)
-                    for end, walk in sorted(walks(blocked, state.pos, chosen.die).items())
-                }
-                if self.rules.can_leave:
-                    exits = {
-                        FIELD_AT[c]: tuple(FIELD_AT[i] for i in walk)
-                        for c, walk in sorted(exit_walks(blocked, state.pos, chosen.die).items())
-                    }
-        return Failure(state, self.row + 1, dice, crosses, chosen, reachable, exits, move, path)
+    if isinstance(action, Play) and entry.steps is not None:
+        die = movement_die(dice, action.cross)
+        if die is not None and die != entry.steps:
+            return stop(
+                "E102",
+                f"round {entry.number} gives steps {entry.steps}, but crossing out "
+                f"{action.cross} with {_dice(dice)} leaves the movement die {die}",
+                roll,
+                "steps",
+                f"steps: {die}",
+                cursor.failure("steps", action),
+            )
+    refusal = cursor.play(action, entry)
+    if refusal is None:
+        return None
+    # A refused action leaves the cursor where it was: the failure is that position.
+    key = "roll" if refusal.part == "round" else refusal.part
+    failure = cursor.failure(refusal.part, action)
+    return stop(refusal.code, refusal.message, roll, key, refusal.hint, failure)
 
 
-def _action(entry: RecordRound) -> Action:
-    if entry.reroll:
-        return Reroll()
-    if entry.ring:
-        return RingReroll()
-    assert entry.cross is not None  # the record model requires it
-    return Play(entry.cross, entry.move, entry.exit, entry.path)
+def _after_end(cursor: Rows, record: Record, entry: RecordRound, want: int) -> _Stop:
+    end = cursor.state.end.value if cursor.state.end else "over"
+    diagnostic = _diagnostic(
+        record,
+        entry,
+        "E106",
+        f"round {entry.number} is recorded after the game ended ({end} on roll {cursor.end_roll})",
+        roll=want + 1,
+        hint="remove the rounds after the end of the game",
+    )
+    return _Stop(diagnostic, cursor.failure("round", to_action(entry)))
+
+
+def _dice_hint(cursor: Rows, given: Dice, official: Dice) -> str:
+    """The dice the row has, and where the record's dice stand when it skipped rerolls."""
+    roll = cursor.next + 1
+    later = next(
+        (
+            n
+            for n in range(roll, min(roll + 3, len(cursor.rows)))
+            if sorted(cursor.rows[n]) == sorted(given)
+        ),
+        None,
+    )
+    if later is None:
+        return f"roll {roll} is {_dice(official)}"
+    if later == roll and not cursor.crosses():
+        return (
+            f"{_dice(given)} is roll {later + 1}: roll {roll} ({_dice(official)}) was a forced "
+            f"reroll; keep its line, or name the roll {later + 1} in this round"
+        )
+    return (
+        f"{_dice(given)} is roll {later + 1}, not roll {roll} ({_dice(official)}): "
+        "was a row left out?"
+    )
+
+
+def _incomplete_warning(cursor: Rows, record: Record) -> Diagnostic:
+    state, dice = cursor.state, cursor.dice
+    options = [
+        c
+        for c in available_crosses(state, dice)
+        if has_move(blocked_after(state, c.field), state.pos, c.die, cursor.rules)
+    ]
+    hints = []
+    if options:
+        hints.append(
+            "cross-outs that leave a move: "
+            + ", ".join(f"{c.field} (moves {c.die})" for c in options)
+        )
+    if state.rings_left:
+        rings = (
+            "1 magic ring is" if state.rings_left == 1 else f"{state.rings_left} magic rings are"
+        )
+        hints.append(f"{rings} left to spend")
+    return Diagnostic(
+        "W001",
+        f"the record ends, but the game goes on: roll {cursor.next + 1} ({_dice(dice)}) "
+        "can still be played",
+        record.source,
+        roll=cursor.next + 1,
+        hint="; ".join(hints),
+    )
 
 
 def _dice(dice: Sequence[int]) -> str:

@@ -7,23 +7,11 @@ nothing here decides a rule, it only asks the engine what was possible.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
-from validator.engine import (
-    FIELD_AT,
-    Cross,
-    Dice,
-    End,
-    Field,
-    State,
-    available_crosses,
-    blocked_after,
-    exit_walks,
-    walks,
-)
-from validator.errors import Diagnostic
+from validator.engine import Cross, Dice, End, Field, State, available_crosses
+from validator.explain import Explanation, crosses_text, explain
 from validator.record import RecordRound
-from validator.replay import Failure, Result, RoundResult, Verdict
+from validator.replay import Result, RoundResult, Verdict, reach
 
 END_TEXT: dict[End, str] = {
     End.NO_MOVE: "the movement die had no legal move",
@@ -99,29 +87,13 @@ class ReportRound:
 
 
 @dataclass(frozen=True, slots=True)
-class IllegalStep:
-    """The first illegal step: where, what the record tried, and what was legal."""
-
-    error: Diagnostic
-    failure: Failure | None
-    before: State
-    roll: int | None
-    dice: Dice | None
-    entry: RecordRound | None
-    attempted_cross: Field | None
-    attempted_move: Field | None
-    attempted_path: Walk | None
-    kind: Literal["cross", "move", "round"]
-    """What breaks the rules: the cross-out, the move or path, or the round as a whole."""
-
-
-@dataclass(frozen=True, slots=True)
 class Report:
     result: Result
     player: str | None
     dice_name: str | None
     rounds: tuple[ReportRound, ...]
-    illegal: IllegalStep | None
+    illegal: Explanation | None
+    """The first illegal step, explained (None when there is none to draw)."""
     final: State
     moves: tuple[tuple[int, Field], ...]
     """(move number, end field) for every walk, in order: the summary's numbering."""
@@ -190,7 +162,6 @@ def build_report(result: Result, *, dice_name: str | None = None) -> Report:
         entry = entries.get(r.record_round) if r.record_round is not None else None
         rounds.append(ReportRound(r, note, entry, number))
     final = result.final if result.final is not None else State()
-    illegal = _illegal(result, entries, rounds, final)
     if dice_name is None and record is not None:
         dice_name = record.dice_file
     return Report(
@@ -198,7 +169,7 @@ def build_report(result: Result, *, dice_name: str | None = None) -> Report:
         player=record.player if record else None,
         dice_name=dice_name,
         rounds=tuple(rounds),
-        illegal=illegal,
+        illegal=explain(result),
         final=final,
         moves=tuple(moves),
     )
@@ -235,72 +206,12 @@ def annotate(r: RoundResult, result: Result, ended: End | None) -> RoundNote:
     )
 
 
-def reach(
-    before: State, cross: Cross, *, can_leave: bool
-) -> tuple[dict[Field, Walk], dict[Field, Walk]]:
-    """Fields the movement die reaches after `cross`, and corners to leave through."""
-    blocked = blocked_after(before, cross.field)
-    ends = {
-        FIELD_AT[end]: tuple(FIELD_AT[i] for i in walk)
-        for end, walk in sorted(walks(blocked, before.pos, cross.die).items())
-    }
-    corners: dict[Field, Walk] = {}
-    if can_leave:
-        corners = {
-            FIELD_AT[c]: tuple(FIELD_AT[i] for i in walk)
-            for c, walk in sorted(exit_walks(blocked, before.pos, cross.die).items())
-        }
-    return ends, corners
-
-
 def _best(ends: dict[Field, Walk], cross: Cross) -> Best | None:
     if not ends:
         return None
     # Ties go to the first field in board order, so the report is deterministic.
     top = max(ends, key=lambda f: (f.value, -f.row, -f.col))
     return Best(top, cross.field, cross.die)
-
-
-def _illegal(
-    result: Result,
-    entries: dict[int, RecordRound],
-    rounds: list[ReportRound],
-    final: State,
-) -> IllegalStep | None:
-    error = result.error
-    if result.verdict is not Verdict.INVALID or error is None:
-        return None
-    failure = result.failure
-    entry = entries.get(error.round) if error.round is not None else None
-    if failure is None and error.roll is None:
-        # A whole-record error (claimed score, checksum): no step to point at.
-        return None
-    before = failure.before if failure is not None else final
-    cross = entry.cross if entry is not None else None
-    move = entry.move if entry is not None else None
-    path = entry.path if entry is not None else None
-    if failure is not None:
-        move = failure.move if failure.move is not None else move
-        path = failure.path if failure.path is not None else path
-    kind: Literal["cross", "move", "round"]
-    if failure is None or error.code == "E105":
-        kind = "round"
-    elif failure.cross is None:
-        kind = "cross"
-    else:
-        kind = "move"
-    return IllegalStep(
-        error=error,
-        failure=failure,
-        before=before,
-        roll=failure.roll if failure is not None else error.roll,
-        dice=failure.dice if failure is not None else None,
-        entry=entry,
-        attempted_cross=cross,
-        attempted_move=move,
-        attempted_path=path,
-        kind=kind,
-    )
 
 
 def describe_round(rr: ReportRound) -> list[str]:
@@ -315,7 +226,7 @@ def describe_round(rr: ReportRound) -> list[str]:
     elif r.kind == "ring":
         lines.append("A magic ring was spent: this roll was not played.")
     else:
-        lines.append(f"{len(n.available)} cross-out(s) available: {_crosses_text(n.available)}.")
+        lines.append(f"{len(n.available)} cross-out(s) available: {crosses_text(n.available)}.")
     if r.cross is not None:
         c = r.cross
         lines.append(
@@ -348,33 +259,6 @@ def describe_round(rr: ReportRound) -> list[str]:
     return lines
 
 
-def describe_illegal(step: IllegalStep) -> list[str]:
-    """What was legal at the illegal step, as sentences."""
-    return failure_lines(step.failure) if step.failure is not None else []
-
-
-def failure_lines(f: Failure) -> list[str]:
-    """What was legal at a failure position, as sentences (shared with the terminal)."""
-    lines: list[str] = []
-    if not f.crosses:
-        lines.append("No field could be crossed out: this roll was a forced reroll.")
-    else:
-        lines.append(f"Available cross-outs: {_crosses_text(f.crosses)}.")
-    if f.cross is not None:
-        if f.reachable:
-            reach_text = ", ".join(f"{e} ({e.value})" for e in f.reachable)
-            lines.append(
-                f"With {f.cross.field} crossed out, {f.cross.die} step(s) reach: {reach_text}."
-            )
-        else:
-            lines.append(
-                f"With {f.cross.field} crossed out, the die {f.cross.die} has no legal move."
-            )
-        if f.exits:
-            lines.append("Corners to leave through: " + ", ".join(str(c) for c in f.exits) + ".")
-    return lines
-
-
 def _fields_text(fields: tuple[Field, ...], limit: int = 8) -> str:
     """`3 fields: 1/2 (25), ...`; long lists give the count and the best few."""
     if not fields:
@@ -383,10 +267,6 @@ def _fields_text(fields: tuple[Field, ...], limit: int = 8) -> str:
         return f"{len(fields)} field(s): " + ", ".join(f"{f} ({f.value})" for f in fields)
     top = sorted(fields, key=lambda f: (-f.value, f))[:3]
     return f"{len(fields)} fields, the best " + ", ".join(f"{f} ({f.value})" for f in top)
-
-
-def _crosses_text(crosses: tuple[Cross, ...]) -> str:
-    return ", ".join(f"{c.field} (moves {c.die})" for c in crosses) or "none"
 
 
 def dice_roles(dice: Dice, cross: Field | None) -> tuple[str, str, str]:

@@ -55,11 +55,5 @@ def fail_usage(message: str) -> NoReturn:
 
 
 def exit_status(results: Iterable[Result], *, strict: bool) -> int:
-    from validator.replay import Verdict
-
-    status = EXIT_OK
-    for result in results:
-        failed = result.verdict in (Verdict.INVALID, Verdict.MALFORMED)
-        if failed or (strict and result.verdict is Verdict.INCOMPLETE):
-            status = EXIT_FAILED
-    return status
+    """The worst of the records' statuses (each verdict decides its own)."""
+    return max((r.verdict.exit_status(strict=strict) for r in results), default=EXIT_OK)

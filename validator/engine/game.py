@@ -474,6 +474,14 @@ def _play(
                 f"the record makes no move, but the movement die {cross.die} has a legal move",
                 "reachable: " + _fields_text(ends) if ends else "an exit through a corner",
             )
+        if action.path is not None:
+            # No walk exists, so any path given here is an illegal walk.
+            raise IllegalAction(
+                "E206",
+                f"illegal path: with {cross.field} crossed out, the movement die {cross.die} "
+                "has no legal walk, so the round can have no path",
+                "leave out the path: the game ends with this cross-out",
+            )
         return Turn(replace(after, end=End.NO_MOVE), action, cross)
     target = action.move.index
     if action.path is not None:

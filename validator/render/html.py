@@ -11,16 +11,14 @@ from dataclasses import dataclass
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
-from validator.engine import Field
+from validator.explain import Explanation, Mark
 from validator.render import svg
 from validator.render.terminal import summary_line
 from validator.replay import Verdict
 from validator.report import (
     KIND_TEXT,
-    IllegalStep,
     Report,
     ReportRound,
-    describe_illegal,
     describe_round,
     dice_roles,
     facts,
@@ -164,60 +162,41 @@ def _round_view(rr: ReportRound) -> RoundView:
     )
 
 
-def illegal_board(step: IllegalStep) -> str:
+def illegal_board(x: Explanation) -> str:
     """The position before the illegal step, what the record did, and what was legal."""
-    f = step.failure
-    crossed_now = wrong_cross = wrong_move = None
-    reachable: tuple[Field, ...] = ()
-    options: tuple[Field, ...] = ()
-    wrong_walk: tuple[Field, ...] = ()
-    if f is not None and step.kind == "move" and f.cross is not None:
-        crossed_now = f.cross.field
-        reachable = tuple(f.reachable) + tuple(f.exits)
-        wrong_walk = step.attempted_path or ()
-        if step.attempted_move is not None and step.attempted_move not in f.reachable:
-            wrong_move = step.attempted_move
-    elif f is not None:
-        options = tuple(c.field for c in f.crosses)
-        if step.kind == "cross":
-            wrong_cross = step.attempted_cross
+    wrong = x.fields(Mark.WRONG)
     return svg.board(
-        step.before,
-        crossed_now=crossed_now,
-        position=step.before.position,
-        reachable=reachable,
-        options=options,
-        wrong_cross=wrong_cross,
-        wrong_walk=wrong_walk,
-        wrong_move=wrong_move,
-        caption=f"Roll {step.roll}: the illegal step" if step.roll else "the illegal step",
+        x.before,
+        crossed_now=x.cross.field if x.cross is not None else None,
+        position=x.before.position,
+        reachable=x.fields(Mark.REACH) + x.fields(Mark.EXIT),
+        options=x.fields(Mark.OPTION),
+        wrong_cross=wrong[0] if wrong and x.part == "cross" else None,
+        wrong_walk=x.recorded_path,
+        wrong_move=wrong[0] if wrong and x.part == "move" else None,
+        caption=f"Roll {x.roll}: the illegal step" if x.roll else "the illegal step",
         label="the board at the illegal step",
     )
 
 
 def _illegal_view(report: Report) -> IllegalView | None:
-    step = report.illegal
-    if step is None:
+    x = report.illegal
+    if x is None:
         return None
-    e = step.error
+    e = x.error
     dice = None
-    if step.dice is not None:
-        cross = step.attempted_cross if step.kind == "move" else None
-        dice = Markup(
-            svg.dice(step.dice, dice_roles(step.dice, cross), label="dice of the illegal step")
-        )
-    where = f"roll {step.roll}" if step.roll else "the record"
-    if e.round:
-        where += f", record round {e.round}"
+    if x.dice is not None:
+        cross = x.cross.field if x.cross is not None else None
+        dice = Markup(svg.dice(x.dice, dice_roles(x.dice, cross), label="dice of the illegal step"))
     return IllegalView(
-        title=f"The first illegal step: {where}",
-        short=f"Roll {step.roll}: illegal" if step.roll else "Illegal",
+        title=f"The first illegal step: {x.where}",
+        short=f"Roll {x.roll}: illegal" if x.roll else "Illegal",
         code=e.code,
         name=e.name,
         message=e.message,
         hint=e.hint,
         location=e.location(),
         dice=dice,
-        board=Markup(illegal_board(step)),
-        notes=tuple(describe_illegal(step)),
+        board=Markup(illegal_board(x)),
+        notes=x.legal,
     )

@@ -9,21 +9,19 @@ from __future__ import annotations
 import re
 
 from validator.engine import Field, State
+from validator.explain import Explanation
 from validator.render.board_text import board_lines
 from validator.render.report_text import (
     BOARD_KEY,
     ROUND_LEGEND,
     dice_text,
-    illegal_markers,
     moves_text,
     round_markers,
     round_title,
 )
 from validator.render.terminal import summary_line
 from validator.report import (
-    IllegalStep,
     Report,
-    describe_illegal,
     describe_round,
     facts,
     how_to_read,
@@ -118,24 +116,19 @@ def _board(state: State, markers: dict[Field, str], legend: dict[str, str]) -> l
     ]
 
 
-def _illegal(step: IllegalStep) -> list[str]:
-    e = step.error
-    where = f"roll {step.roll}" if step.roll else "the record"
-    if e.round:
-        where += f", record round {e.round}"
-    out = ["", f"## The first illegal step: {where}", ""]
+def _illegal(x: Explanation) -> list[str]:
+    e = x.error
+    out = ["", f"## The first illegal step: {x.where}", ""]
     out.append(f"**{e.code} {e.name}**: {md_escape(e.message)}")
     if e.hint:
         out.append("")
         out.append(f"help: {md_escape(e.hint)}")
     out.append("")
-    dice = f", dice {' '.join(map(str, step.dice))}" if step.dice else ""
+    dice = f", dice {' '.join(map(str, x.dice))}" if x.dice else ""
     out.append(f"At {_code(e.location())}{dice}")
-    markers, legend = illegal_markers(step)
     out.append("")
-    out.extend(_board(step.before, markers, legend))
-    notes = describe_illegal(step)
-    if notes:
+    out.extend(_board(x.before, x.symbols(), x.legend_text()))
+    if x.legal:
         out.append("")
-        out.extend(f"- {md_escape(n)}" for n in notes)
+        out.extend(f"- {md_escape(n)}" for n in x.legal)
     return out

@@ -10,15 +10,14 @@ from rich.console import Console
 from rich.markup import escape
 
 from validator.engine import Field, State
+from validator.explain import Explanation
 from validator.render.board_text import board_lines
 from validator.render.terminal import summary_line
 from validator.replay import Verdict
 from validator.report import (
     KIND_TEXT,
-    IllegalStep,
     Report,
     ReportRound,
-    describe_illegal,
     describe_round,
     dice_roles,
     facts,
@@ -50,36 +49,6 @@ def round_markers(rr: ReportRound) -> dict[Field, str]:
     if pos is not None:
         markers[pos] = "@"
     return markers
-
-
-def illegal_markers(step: IllegalStep) -> tuple[dict[Field, str], dict[str, str]]:
-    """Markers for the board at the illegal step, and their legend."""
-    f = step.failure
-    markers: dict[Field, str] = {}
-    legend: dict[str, str] = {}
-    pos = step.before.position
-    if pos is not None:
-        markers[pos] = "@"
-        legend["@"] = "the burglar"
-    if f is not None and step.kind == "move" and f.cross is not None:
-        markers[f.cross.field] = "+"
-        legend["+"] = f"crossed out ({f.cross.field}, moves {f.cross.die})"
-        for end in (*f.reachable, *f.exits):
-            markers[end] = "*"
-        if f.reachable or f.exits:
-            legend["*"] = "legal move"
-        if step.attempted_move is not None and step.attempted_move not in f.reachable:
-            markers[step.attempted_move] = "!"
-            legend["!"] = "the recorded move"
-    elif f is not None:
-        for c in f.crosses:
-            markers[c.field] = "?"
-        if f.crosses:
-            legend["?"] = "could be crossed out"
-        if step.kind == "cross" and step.attempted_cross is not None:
-            markers[step.attempted_cross] = "!"
-            legend["!"] = "the recorded cross-out"
-    return markers, legend
 
 
 def dice_text(rr: ReportRound) -> str:
@@ -151,20 +120,16 @@ def _board(
         console.print("  " + escape(line.rstrip()), highlight=False)
 
 
-def _illegal(console: Console, step: IllegalStep) -> None:
-    e = step.error
+def _illegal(console: Console, x: Explanation) -> None:
+    e = x.error
     console.print()
-    where = f"roll {step.roll}" if step.roll else "the record"
-    if e.round:
-        where += f", record round {e.round}"
-    console.print(f"[bold red]The first illegal step: {escape(where)}[/]")
+    console.print(f"[bold red]The first illegal step: {escape(x.where)}[/]")
     console.print(f"  [bold red]{e.code}[/] {escape(e.name)}: {escape(e.message)}")
     if e.hint:
         console.print(f"  [cyan]help:[/] {escape(e.hint)}")
     console.print(f"  at {escape(e.location())}")
-    if step.dice is not None:
-        console.print(f"  dice {' '.join(map(str, step.dice))}")
-    markers, legend = illegal_markers(step)
-    _board(console, step.before, markers, legend)
-    for note in describe_illegal(step):
+    if x.dice is not None:
+        console.print(f"  dice {' '.join(map(str, x.dice))}")
+    _board(console, x.before, x.symbols(), x.legend_text())
+    for note in x.legal:
         console.print(f"  - {escape(note)}")

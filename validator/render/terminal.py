@@ -4,17 +4,14 @@ board at that moment."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from validator.engine import Field
 from validator.errors import Diagnostic
+from validator.explain import Explanation, explain
 from validator.render.board_text import board_lines
-from validator.replay import Failure, Result, Verdict
-from validator.report import failure_lines
+from validator.replay import Result, Verdict
 
 _VERDICT_STYLE = {
     Verdict.VALID: "bold green",
@@ -61,8 +58,9 @@ def render(console: Console, result: Result, *, verbose: bool = False) -> None:
     console.print(line)
     if result.error is not None:
         _diagnostic(console, result.error)
-        if result.failure is not None:
-            _failure(console, result.failure)
+        explanation = explain(result)
+        if explanation is not None:
+            _illegal(console, explanation)
     for warning in result.warnings:
         _diagnostic(console, warning)
 
@@ -72,19 +70,18 @@ def _diagnostic(console: Console, d: Diagnostic) -> None:
     console.print(
         f"[bold]{escape(d.location())}:[/] [bold {colour}]{d.code}[/] {escape(d.message)}"
     )
-    if d.file and d.line:
-        source = _source_line(d.file, d.line)
+    if d.line and d.excerpt is not None:
+        source = d.excerpt
         col = max(1, d.col or 1)
-        if source is not None and len(source) > _SHOWN:
+        if len(source) > _SHOWN:
             # Show a window of a long line, keeping the column's place in it.
             start = 0 if col <= _SHOWN * 3 // 4 else col - 1 - _SHOWN // 4
             source, col = source[start : start + _SHOWN], col - start
-        if source is not None:
-            gutter = " " * len(str(d.line))
-            console.print(f"[blue]{gutter} |[/]")
-            console.print(f"[blue]{d.line} |[/] {escape(source)}")
-            width = min(_span(source, col - 1), _SHOWN)
-            console.print(f"[blue]{gutter} |[/] {' ' * (col - 1)}[{colour}]{'^' * width}[/]")
+        gutter = " " * len(str(d.line))
+        console.print(f"[blue]{gutter} |[/]")
+        console.print(f"[blue]{d.line} |[/] {escape(source)}")
+        width = min(_span(source, col - 1), _SHOWN)
+        console.print(f"[blue]{gutter} |[/] {' ' * (col - 1)}[{colour}]{'^' * width}[/]")
     if d.roll is not None and d.severity == "error":
         console.print(
             f"  [blue]=[/] dice row {d.roll}" + (f", record round {d.round}" if d.round else "")
@@ -93,34 +90,13 @@ def _diagnostic(console: Console, d: Diagnostic) -> None:
         console.print(f"  [bold cyan]help:[/] {escape(d.hint)}")
 
 
-def _failure(console: Console, f: Failure) -> None:
-    """The board before the illegal step, with what was legal marked on it."""
-    dice = " ".join(map(str, f.dice))
-    console.print(f"\n  board before roll {f.roll} (dice {dice}):")
-    markers: dict[Field, str] = {}
-    legend: dict[str, str] = {}
-    pos = f.before.position
-    if pos is not None:
-        markers[pos] = "@"
-        legend["@"] = "burglar"
-    if f.cross is not None:
-        markers[f.cross.field] = "+"
-        legend["+"] = f"crossed out ({f.cross.field}, moves {f.cross.die})"
-        for end in f.reachable:
-            markers[end] = "*"
-        if f.reachable:
-            legend["*"] = "reachable"
-    else:
-        for c in f.crosses:
-            markers[c.field] = "?"
-        if f.crosses:
-            legend["?"] = "could be crossed out"
-    if f.move is not None and f.move not in f.reachable:
-        markers[f.move] = "!"
-        legend["!"] = "recorded move"
-    for text in board_lines(f.before, markers, legend=legend):
+def _illegal(console: Console, x: Explanation) -> None:
+    """The board before the illegal step, with what the record did and what was legal."""
+    dice = f" (dice {' '.join(map(str, x.dice))})" if x.dice else ""
+    console.print(f"\n  board before roll {x.roll}{dice}:")
+    for text in board_lines(x.before, x.symbols(), legend=x.legend_text()):
         console.print("  " + escape(text), highlight=False)
-    for sentence in failure_lines(f):
+    for sentence in x.legal:
         console.print("  " + escape(sentence))
 
 
@@ -147,14 +123,3 @@ def _span(source: str, start: int) -> int:
     else:
         end = len(source.rstrip())
     return max(1, len(source[start:end].rstrip()))
-
-
-def _source_line(file: str, line: int) -> str | None:
-    try:
-        with Path(file).open(encoding="utf-8-sig", errors="replace") as handle:
-            for n, text in enumerate(handle, start=1):
-                if n == line:
-                    return text.rstrip("\n")
-    except OSError:
-        return None
-    return None
