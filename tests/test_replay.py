@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from validator.engine import STANDARD, Dice, End, Field, parse_field
+from validator.engine import STANDARD, Dice, End, Field, Ruleset, parse_field
 from validator.readers import parse_record
 from validator.replay import Result, Verdict, replay
 
@@ -147,3 +147,37 @@ def test_the_last_row_ends_the_game_in_that_rounds_own_state() -> None:
     result = replay([(2, 1, 1)], record, STANDARD)
     assert result.end is End.DICE_EXHAUSTED and result.end_roll == 1
     assert result.rounds[-1].state.end is End.DICE_EXHAUSTED
+
+
+def test_a_path_on_a_round_without_a_move_is_an_illegal_walk() -> None:
+    # Roll 2 crosses out 1/2: the 1 has no walk from 1/1, so no path can be legal.
+    result = run(TRAP, R1 + "  - {cross: 1/2, path: [[2, 1]]}\n")
+    assert result.verdict is Verdict.INVALID
+    assert result.error is not None and result.error.code == "E206"
+    assert result.error.roll == 2 and result.error.round == 2
+    assert result.failure is not None and result.failure.part == "path"
+
+
+def test_with_a_ring_left_a_stuck_row_does_not_end_the_game_by_itself() -> None:
+    rings = Ruleset(name="standard+rings=1", max_rings=1)
+    # Without rings the replay plays the stuck row 2 by itself: the game is over.
+    assert run(STUCK, R1).verdict is Verdict.VALID
+    with_ring = run(STUCK, R1, header="rings: 1\n", rules=rings)
+    assert with_ring.verdict is Verdict.INCOMPLETE
+    assert with_ring.warnings and "1 magic ring is left" in with_ring.warnings[-1].hint
+    # Shown as a round (cross-out, no move), the game ends there.
+    ended = run(STUCK, R1 + "  - {cross: 1/2}\n", header="rings: 1\n", rules=rings)
+    assert ended.verdict is Verdict.VALID and ended.end is End.NO_MOVE
+    # Or the ring is spent and the game goes on with roll 3.
+    spent = run(STUCK, R1 + "  - {ring: true}\n", header="rings: 1\n", rules=rings)
+    assert [r.kind for r in spent.rounds][:2] == ["play", "ring"]
+
+
+def test_dice_of_a_later_row_name_the_forced_reroll_the_record_left_out() -> None:
+    result = run(
+        PASSES,
+        "  - {cross: 6/6, move: 6/1}\n  - {dice: [6, 6, 6], reroll: true}\n"
+        "  - {dice: [6, 6, 6], reroll: true}\n  - {dice: [1, 2, 3], cross: 1/2, move: 5/1}\n",
+    )
+    assert result.error is not None and result.error.code == "E101"
+    assert result.error.hint.startswith("1 2 3 is roll 5: roll 4 (6 6 6) was a forced reroll")
