@@ -424,8 +424,8 @@ def test_score_chart_and_dice_are_valid_svg() -> None:
         ("r.html", None, "<!DOCTYPE html>"),
         ("r.md", None, "# Road to 300"),
         ("r.txt", None, "Road to 300: Alice"),
-        ("r.out", None, "<!DOCTYPE html>"),
-        ("r.html", "md", "# Road to 300"),
+        ("r.out", "html", "<!DOCTYPE html>"),
+        ("r.markdown", "md", "# Road to 300"),
     ],
 )
 def test_output_format(output: str, fmt: str | None, marker: str, tmp_path: Path) -> None:
@@ -436,6 +436,26 @@ def test_output_format(output: str, fmt: str | None, marker: str, tmp_path: Path
     assert code == 0, out
     assert out == ""
     assert (tmp_path / output).read_text(encoding="utf-8").startswith(marker)
+
+
+@pytest.mark.parametrize(
+    ("output", "fmt", "message"),
+    [
+        ("r.pdf", None, "no report format writes .pdf"),
+        ("r.xlsx", None, "no report format writes .xlsx"),
+        ("r.html", "md", "the suffix names the html format, not md"),
+    ],
+)
+def test_output_suffix_that_does_not_fit_is_refused(
+    output: str, fmt: str | None, message: str, tmp_path: Path
+) -> None:
+    args = ["report", str(ROOT / "examples" / "alice.yaml"), "--output", str(tmp_path / output)]
+    if fmt:
+        args += ["--format", fmt]
+    code, out = run(*args)
+    assert code == 2
+    assert message in out
+    assert not (tmp_path / output).exists()
 
 
 def test_text_to_the_terminal_by_default() -> None:

@@ -1,18 +1,22 @@
 """Checking one record file end to end: read it, pick dice and rules, replay it.
 
-Shared by every command (validate, batch, report). A record that cannot be read becomes
-a `malformed` Result; only problems with the dice file or the options raise.
+Shared by every command (validate, batch, report). Everything that concerns one record
+(its unreadable file, the dice file it names, its ruleset) becomes that record's Result;
+only the command's own options (`--dice`, `--rules`) raise UsageError.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from validator.engine import STANDARD, Ruleset
-from validator.errors import Diagnostic, ReadError
+from validator.errors import CODES, Diagnostic, ReadError
 from validator.readers import read_record
 from validator.readers.dice import DiceFile, read_dice
+from validator.record import Record
 from validator.replay import Result, malformed, replay
 from validator.rulesets import RulesError, is_rules_file, resolve
 
@@ -33,10 +37,14 @@ class Checker:
     dice: DiceFile | None = None
     rules: Ruleset | None = None
     """The ruleset given on the command line; it wins over a record's `rules:`."""
-    _dice_cache: dict[Path, DiceFile] = field(default_factory=dict)
+    root: Path | None = None
+    """A contest folder: a record's `dice_file:` must then name a file inside it."""
+    _dice_cache: dict[Path, DiceFile | Diagnostic] = field(default_factory=dict)
 
     @classmethod
-    def create(cls, dice_path: Path | None, rules_spec: str | None) -> Checker:
+    def create(
+        cls, dice_path: Path | None, rules_spec: str | None, *, root: Path | None = None
+    ) -> Checker:
         """Raises UsageError when the dice file or the ruleset is unusable."""
         rules = None
         if rules_spec is not None:
@@ -45,11 +53,15 @@ class Checker:
             except RulesError as exc:
                 raise UsageError(f"--rules: {exc}") from None
         dice = load_dice(dice_path) if dice_path is not None else None
-        return cls(dice, rules)
+        return cls(dice, rules, root.resolve() if root is not None else None)
 
     def check(self, path: Path, source: str | None = None) -> Result:
+        """The Result for one record file; never raises for anything the file holds."""
         name = source or str(path)
         default_rules = self.rules or STANDARD
+        problem = _not_a_regular_file(path)
+        if problem is not None:
+            return malformed(Diagnostic("E001", problem, name), default_rules, name)
         try:
             record = read_record(path, name)
         except ReadError as exc:
@@ -84,16 +96,74 @@ class Checker:
                     col,
                 )
             )
-        dice = self.dice or self._record_dice(path, record.dice_file, name)
+        dice = self.dice or self._record_dice(path, record.dice_file, name, record)
+        if isinstance(dice, Diagnostic):
+            return malformed(dice, rules, name)
         return replay(dice.rows, record, rules, dice_sha256=dice.sha256, notes=notes)
 
-    def _record_dice(self, path: Path, dice_file: str | None, name: str) -> DiceFile:
+    def _record_dice(
+        self, path: Path, dice_file: str | None, name: str, record: Record
+    ) -> DiceFile | Diagnostic:
+        """The dice file a record names, or why it cannot be used (quoting nothing of it)."""
+        line, col = record.where("dice_file") or (None, None)
+
+        def refuse(code: str, message: str, hint: str = "") -> Diagnostic:
+            return Diagnostic(
+                code, message, name, line, col, hint=hint, excerpt=record.line_text(line)
+            )
+
         if dice_file is None:
-            raise UsageError(f"{name}: no dice file: give --dice FILE (the record names none)")
+            return refuse("E004", "no dice file: give --dice FILE (the record names none)")
+        if os.path.isabs(dice_file) or dice_file.startswith("~"):
+            return refuse(
+                "E005",
+                "dice_file: an absolute path is not allowed",
+                "name the dice file relative to the record",
+            )
         dice_path = (path.parent / dice_file).resolve()
-        if dice_path not in self._dice_cache:
-            self._dice_cache[dice_path] = load_dice(dice_path)
-        return self._dice_cache[dice_path]
+        if self.root is not None and not dice_path.is_relative_to(self.root):
+            return refuse(
+                "E005",
+                "dice_file: the dice file must be inside the contest folder",
+                "name a dice file in the folder, or give --dice",
+            )
+        shown = _shown(dice_path, self.root) if self.root is not None else dice_file
+        cached = self._dice_cache.get(dice_path)
+        if cached is None:
+            problem = _not_a_regular_file(dice_path)
+            if problem is not None:
+                cached = refuse("D001", f"its dice file {shown} {problem}")
+            else:
+                try:
+                    cached = read_dice(dice_path)
+                except ReadError as exc:
+                    d = exc.diagnostic
+                    at = f" (line {d.line})" if d.line else ""
+                    # The file is not ours to show: say where, never what it holds.
+                    cached = refuse(d.code, f"its dice file {shown}: {CODES[d.code].summary}{at}")
+            self._dice_cache[dice_path] = cached
+        return cached
+
+
+def _not_a_regular_file(path: Path) -> str | None:
+    """Why `path` cannot be read as a file (missing, a folder, a FIFO or device), or None."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "does not exist"
+    except RuntimeError:  # a symlink loop on older Pythons
+        return "is a symbolic link loop"
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or type(exc).__name__})"
+    if stat.S_ISDIR(mode):
+        return "is a folder, not a file"
+    if not stat.S_ISREG(mode):
+        return "is not a regular file (a device, FIFO or socket)"
+    return None
+
+
+def _shown(path: Path, root: Path) -> str:
+    return path.relative_to(root).as_posix()
 
 
 def same_rules(a: Ruleset, b: Ruleset) -> bool:

@@ -9,21 +9,29 @@ from typing import TYPE_CHECKING
 import click
 
 from validator.cli.common import dice_option, exit_status, fail_usage, make_console, rules_option
+from validator.render.registry import REPORT, by_suffix, suffixes
 
 if TYPE_CHECKING:
     from validator.report import Report
 
-FORMATS = ("html", "md", "text")
-_SUFFIXES = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md", ".txt": "text"}
-
 
 def pick_format(fmt: str | None, output: Path | None) -> str:
-    """--format wins; else the --output suffix; else text (the report goes to a terminal)."""
+    """--format, else the --output suffix, else text (the report goes to a terminal).
+
+    A suffix that names another format than --format, or without --format one that names
+    none, is refused: never a text report inside a `.pdf`.
+    """
+    named = by_suffix(REPORT, output) if output is not None else None
+    if output is not None and named is None and fmt is None:
+        fail_usage(
+            f"{output}: no report format writes {output.suffix or 'files without a suffix'}; "
+            f"use one of {suffixes(REPORT)}, or name the format with --format"
+        )
+    if fmt is not None and named is not None and named.name != fmt:
+        fail_usage(f"{output}: the suffix names the {named.name} format, not {fmt}")
     if fmt is not None:
         return fmt
-    if output is not None:
-        return _SUFFIXES.get(output.suffix.lower(), "html")
-    return "text"
+    return named.name if named is not None else "text"
 
 
 @click.command("report")
@@ -33,11 +41,10 @@ def pick_format(fmt: str | None, output: Path | None) -> str:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(FORMATS),
+    type=click.Choice(list(REPORT)),
     default=None,
-    help="html: one self-contained page; md: Markdown with text boards; text: for the "
-    "terminal. Default: from the --output suffix (.html, .md, .txt; html for any other), "
-    "text without --output.",
+    help="; ".join(f"{r.name}: {r.help}" for r in REPORT.values())
+    + f". Default: from the --output suffix ({suffixes(REPORT)}), text without --output.",
 )
 @click.option(
     "--output",
@@ -90,22 +97,5 @@ def command(
 
 def render(report: Report, fmt: str) -> str:
     """The report as a string in `fmt` (text without colour)."""
-    if fmt == "html":
-        from validator.render.html import render_html
-
-        return render_html(report)
-    if fmt == "md":
-        from validator.render.markdown import render_markdown
-
-        return render_markdown(report)
-    import io
-
-    from rich.console import Console
-
-    from validator.render.report_text import render_text
-
-    buffer = io.StringIO()
-    render_text(
-        Console(file=buffer, no_color=True, width=100, highlight=False, soft_wrap=True), report
-    )
-    return buffer.getvalue()
+    text: str = REPORT[fmt].load()(report)
+    return text

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import click
 
 from validator.cli.common import dice_option, exit_status, fail_usage, make_console, rules_option
+from validator.render.registry import VALIDATE
 
 
 @click.command("validate")
@@ -18,10 +18,10 @@ from validator.cli.common import dice_option, exit_status, fail_usage, make_cons
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["text", "json"]),
+    type=click.Choice(list(VALIDATE)),
     default="text",
     show_default=True,
-    help="text for people; json prints one JSON object per record, one per line.",
+    help="; ".join(f"{r.name}: {r.help}" for r in VALIDATE.values()) + ".",
 )
 @click.option("--strict", is_flag=True, help="Treat an incomplete record as a failure (exit 1).")
 @click.option(
@@ -50,20 +50,13 @@ def command(
 
     try:
         checker = Checker.create(dice, rules)
-        results = []
-        console = make_console()
-        for path in records:
-            result = checker.check(path)
-            results.append(result)
-            if fmt == "json":
-                from validator.render.json_out import result_dict
-
-                payload = result_dict(result, rounds=with_rounds)
-                sys.stdout.write(json.dumps(payload) + "\n")
-            else:
-                from validator.render.terminal import render
-
-                render(console, result)
     except UsageError as exc:
         fail_usage(exc.message)
+    reporter = VALIDATE[fmt].load()(make_console(), sys.stdout, rounds=with_rounds)
+    results = []
+    for path in records:
+        result = checker.check(path)
+        results.append(result)
+        reporter.result(result)
+    reporter.finish(results)
     sys.exit(exit_status(results, strict=strict))

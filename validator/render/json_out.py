@@ -5,7 +5,9 @@ schemas/result.schema.json describes this shape (validator/output_models.py).
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from collections.abc import Sequence
+from typing import IO, Any
 
 from validator.errors import Diagnostic
 from validator.replay import Result
@@ -60,3 +62,17 @@ def result_dict(result: Result, *, file: str | None = None, rounds: bool = False
             for r in result.rounds
         ]
     return out
+
+
+class JsonReporter:
+    """`validate --format json`: one JSON object per record, one per line."""
+
+    def __init__(self, console: object, stream: IO[str], *, rounds: bool = False) -> None:
+        self.stream = stream
+        self.rounds = rounds
+
+    def result(self, result: Result) -> None:
+        self.stream.write(json.dumps(result_dict(result, rounds=self.rounds)) + "\n")
+
+    def finish(self, results: Sequence[Result]) -> None:
+        """Nothing: every line stands alone."""

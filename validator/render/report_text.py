@@ -133,3 +133,14 @@ def _illegal(console: Console, x: Explanation) -> None:
     _board(console, x.before, x.symbols(), x.legend_text())
     for note in x.legal:
         console.print(f"  - {escape(note)}")
+
+
+def render_plain(report: Report, width: int = 100) -> str:
+    """The text report as a string, without colour."""
+    import io
+
+    buffer = io.StringIO()
+    render_text(
+        Console(file=buffer, no_color=True, width=width, highlight=False, soft_wrap=True), report
+    )
+    return buffer.getvalue()

@@ -4,11 +4,14 @@ board at that moment."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import IO
+
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from validator.errors import Diagnostic
+from validator.errors import Category, Diagnostic
 from validator.explain import Explanation, explain
 from validator.render.board_text import board_lines
 from validator.replay import Result, Verdict
@@ -42,7 +45,8 @@ def summary_line(result: Result) -> str:
     err = result.error
     assert err is not None
     if v is Verdict.MALFORMED:
-        return f"malformed: the record could not be read ({err.code} {err.name})"
+        what = "its dice file" if err.category is Category.DICE else "the record"
+        return f"malformed: {what} could not be read ({err.code} {err.name})"
     where = f"roll {err.roll}" + (f", round {err.round}" if err.round else "")
     if err.roll is None:
         score = f"; the replay scores {result.score}" if result.score is not None else ""
@@ -123,3 +127,20 @@ def _span(source: str, start: int) -> int:
     else:
         end = len(source.rstrip())
     return max(1, len(source[start:end].rstrip()))
+
+
+class TextReporter:
+    """`validate --format text`: a verdict line per record, diagnostics for failures, and
+    with several records one summary line at the end."""
+
+    def __init__(self, console: Console, stream: IO[str], *, rounds: bool = False) -> None:
+        self.console = console
+
+    def result(self, result: Result) -> None:
+        render(self.console, result)
+
+    def finish(self, results: Sequence[Result]) -> None:
+        if len(results) > 1:
+            counts = {v: sum(1 for r in results if r.verdict is v) for v in Verdict}
+            parts = ", ".join(f"{n} {v.value}" for v, n in counts.items() if n)
+            self.console.print(f"{len(results)} records: {parts}")
