@@ -33,7 +33,7 @@ from validator.engine import (
 from validator.play import Step, random_game, to_record
 from validator.readers import dump_record, parse_record
 from validator.record import Record, RecordRound
-from validator.replay import Result, Verdict, replay
+from validator.replayer import Result, Verdict, replay
 
 FORMAT_MODULES = {
     "yaml": "validator.readers.yaml_record",

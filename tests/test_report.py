@@ -26,7 +26,7 @@ from validator.readers.dice import read_dice
 from validator.render import svg
 from validator.render.html import render_html
 from validator.render.markdown import md_escape, render_markdown
-from validator.replay import Verdict, replay
+from validator.replayer import Verdict, replay
 from validator.report import Report, build_report, dice_roles
 from validator.rulesets import resolve
 

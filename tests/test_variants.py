@@ -39,7 +39,7 @@ from validator.engine import (
 from validator.play import random_game, to_record
 from validator.readers import dump_record, parse_record
 from validator.render.json_out import result_dict
-from validator.replay import Result, replay
+from validator.replayer import Result, replay
 from validator.rulesets import parse_rules, resolve
 
 Dice = tuple[int, int, int]

@@ -18,7 +18,7 @@ from validator.check import Checker, UsageError
 from validator.engine import STANDARD
 from validator.errors import Diagnostic
 from validator.readers import RECORD_FORMATS
-from validator.replay import Result, Verdict, malformed
+from validator.replayer import Result, Verdict, malformed
 
 DEFAULT_MIN_SCORE = 300
 """The score a game must reach to win the challenge ("Road to 300")."""

@@ -17,7 +17,7 @@ from validator.errors import CODES, Diagnostic, ReadError
 from validator.readers import read_record
 from validator.readers.dice import DiceFile, read_dice
 from validator.record import Record
-from validator.replay import Result, malformed, replay
+from validator.replayer import Result, malformed, replay
 from validator.rulesets import RulesError, is_rules_file, resolve
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from validator.engine import Cross, Dice, Field, State
 from validator.errors import Diagnostic, Verdict
-from validator.replay import Failure, FailurePart, Result
+from validator.replayer import Failure, FailurePart, Result
 
 
 class Mark(enum.Enum):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from validator.engine import Cross, Dice, End, Field, State, available_crosses
 from validator.explain import Explanation, crosses_text, explain
 from validator.record import RecordRound
-from validator.replay import Result, RoundResult, Verdict, reach
+from validator.replayer import Result, RoundResult, Verdict, reach
 
 END_TEXT: dict[End, str] = {
     End.NO_MOVE: "the movement die had no legal move",

@@ -13,7 +13,7 @@ import click
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from validator.replay import Result
+    from validator.replayer import Result
 
 F = TypeVar("F", bound=Callable[..., object])
 

@@ -14,7 +14,7 @@ from markupsafe import Markup
 from validator.explain import Explanation, Mark
 from validator.render import svg
 from validator.render.terminal import summary_line
-from validator.replay import Verdict
+from validator.replayer import Verdict
 from validator.report import (
     KIND_TEXT,
     Report,

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from validator.errors import Diagnostic
-from validator.replay import Result
+from validator.replayer import Result
 
 
 def diagnostic_dict(d: Diagnostic) -> dict[str, Any]:

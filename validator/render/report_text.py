@@ -13,7 +13,7 @@ from validator.engine import Field, State
 from validator.explain import Explanation
 from validator.render.board_text import board_lines
 from validator.render.terminal import summary_line
-from validator.replay import Verdict
+from validator.replayer import Verdict
 from validator.report import (
     KIND_TEXT,
     Report,

@@ -14,7 +14,7 @@ from rich.text import Text
 from validator.errors import Category, Diagnostic
 from validator.explain import Explanation, explain
 from validator.render.board_text import board_lines
-from validator.replay import Result, Verdict
+from validator.replayer import Result, Verdict
 
 _VERDICT_STYLE = {
     Verdict.VALID: "bold green",
