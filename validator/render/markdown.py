@@ -6,8 +6,6 @@ stays text in any Markdown renderer, HTML included.
 
 from __future__ import annotations
 
-import re
-
 from validator.engine import Field, State
 from validator.explain import Explanation
 from validator.render.board_text import board_lines
@@ -19,6 +17,7 @@ from validator.render.report_text import (
     round_markers,
     round_title,
 )
+from validator.render.sanitize import markdown_text
 from validator.render.terminal import summary_line
 from validator.report import (
     Report,
@@ -29,15 +28,9 @@ from validator.report import (
 
 # Inline Markdown punctuation; every line we write starts with our own text, so the
 # characters that matter only at the start of a line (#, -, +) need no escape.
-_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 
 
-def md_escape(text: str) -> str:
-    """Text that renders as itself: HTML-significant characters become entities and
-    Markdown punctuation is backslash-escaped."""
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    text = _SPECIAL.sub(r"\\\1", text)
-    return " ".join(text.split())
+md_escape = markdown_text
 
 
 def _code(text: str) -> str:

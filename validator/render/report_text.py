@@ -7,11 +7,11 @@ Colour comes from rich and is off when the output is not a terminal or NO_COLOR 
 from __future__ import annotations
 
 from rich.console import Console
-from rich.markup import escape
 
 from validator.engine import Field, State
 from validator.explain import Explanation
 from validator.render.board_text import board_lines
+from validator.render.sanitize import terminal_text as escape
 from validator.render.terminal import summary_line
 from validator.replayer import Verdict
 from validator.report import (
@@ -78,7 +78,7 @@ def moves_text(report: Report) -> str:
 
 def render_text(console: Console, report: Report) -> None:
     console.print(f"[bold]Road to 300: {escape(report.player or report.source)}[/]")
-    console.print(summary_line(report.result), style=_VERDICT_STYLE[report.verdict])
+    console.print(escape(summary_line(report.result)), style=_VERDICT_STYLE[report.verdict])
     for name, value in facts(report):
         console.print(f"  [dim]{name + ':':<14}[/]{escape(value)}")
     for w in report.result.warnings:

@@ -8,12 +8,13 @@ from collections.abc import Sequence
 from typing import IO
 
 from rich.console import Console
-from rich.markup import escape
 from rich.text import Text
 
 from validator.errors import Category, Diagnostic
 from validator.explain import Explanation, explain
 from validator.render.board_text import board_lines
+from validator.render.sanitize import plain_text
+from validator.render.sanitize import terminal_text as escape
 from validator.replayer import Result, Verdict
 
 _VERDICT_STYLE = {
@@ -57,8 +58,8 @@ def summary_line(result: Result) -> str:
 def render(console: Console, result: Result, *, verbose: bool = False) -> None:
     style = _VERDICT_STYLE[result.verdict]
     line = Text()
-    line.append(f"{result.source}: ", style="bold")
-    line.append(summary_line(result), style=style)
+    line.append(f"{plain_text(result.source)}: ", style="bold")
+    line.append(plain_text(summary_line(result)), style=style)
     console.print(line)
     if result.error is not None:
         _diagnostic(console, result.error)
