@@ -314,7 +314,7 @@ def test_file_name_stays_text(tmp_path: Path) -> None:
         ("a*b_c", r"a\*b\_c"),
         ("[link](http://x)", r"\[link\](http://x)"),
         ("a|b", r"a\|b"),
-        ("line\nbreak", r"line\x0abreak"),
+        ("line\nbreak", r"line\\x0abreak"),  # shows as line\x0abreak
     ],
 )
 def test_md_escape(text: str, expected: str) -> None:
