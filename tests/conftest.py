@@ -1,4 +1,5 @@
-"""Shared test helpers: the repository's paths and running the real CLI as a subprocess."""
+"""Shared test helpers: the repository's paths and running the real CLI (in this process,
+or as a subprocess for the few smoke tests of the entry point)."""
 
 from __future__ import annotations
 
@@ -16,9 +17,6 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 CHALLENGE = EXAMPLES / "challenge.txt"
-
-PARALLEL = 8
-"""CLI subprocesses run at once; each spends most of its time importing."""
 
 
 @dataclass(frozen=True)
@@ -45,31 +43,42 @@ def cli_command(args: Sequence[str]) -> list[str]:
 
 
 def run_cli_many(jobs: Mapping[str, tuple[Sequence[str], Path]]) -> dict[str, CliRun]:
-    """Run `road300 ARGS` in CWD for every job, several at once; results by job name."""
-    results: dict[str, CliRun] = {}
-    pending = list(jobs.items())
-    while pending:
-        batch, pending = pending[:PARALLEL], pending[PARALLEL:]
-        procs = [
-            (
-                name,
-                subprocess.Popen(
-                    cli_command(args),
-                    cwd=cwd,
-                    env=_env(),
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE,
-                    text=True,
-                    encoding="utf-8",
-                    errors="replace",
-                ),
-            )
-            for name, (args, cwd) in batch
-        ]
-        for name, proc in procs:
-            out, err = proc.communicate(timeout=120)
-            results[name] = CliRun(proc.returncode, out, err)
-    return results
+    """Run `road300 ARGS` in CWD for every job, in this process; results by job name."""
+    return {name: run_in_process(args, cwd) for name, (args, cwd) in jobs.items()}
+
+
+def run_in_process(args: Sequence[str], cwd: Path = ROOT) -> CliRun:
+    """The real command line through click's runner, in `cwd`, without colour."""
+    from click.testing import CliRunner
+
+    from validator.cli import main
+
+    old = Path.cwd()
+    os.chdir(cwd)
+    try:
+        result = CliRunner().invoke(main, list(args), env={"NO_COLOR": "1"})
+    finally:
+        os.chdir(old)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return CliRun(result.exit_code, result.stdout, result.stderr)
+
+
+def run_subprocess(args: Sequence[str], cwd: Path = ROOT) -> CliRun:
+    """`python -m validator ARGS` as a real process: for the few smoke tests of the entry
+    point, the exit status and the streams as a shell sees them."""
+    proc = subprocess.run(
+        cli_command(args),
+        cwd=cwd,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+        timeout=120,
+        check=False,
+    )
+    return CliRun(proc.returncode, proc.stdout, proc.stderr)
 
 
 def run_cli(args: Sequence[str], cwd: Path = ROOT) -> CliRun:
@@ -82,7 +91,7 @@ RunMany = Callable[[Mapping[str, tuple[Sequence[str], Path]]], dict[str, CliRun]
 
 @pytest.fixture(scope="session")
 def cli_many() -> RunMany:
-    """Run the real CLI (`python -m validator`) for many jobs at once."""
+    """Run the real CLI for many jobs."""
     return run_cli_many
 
 
