@@ -1,4 +1,5 @@
-"""Results as JSON-ready dicts: the fixed fields of FORMATS.md, then extra detail.
+"""Results as JSON-ready dicts: the fixed fields every consumer reads first (verdict,
+score, end, error), then extra detail.
 
 schemas/result.schema.json describes this shape (validator/output_models.py).
 """
