@@ -6,7 +6,7 @@ integers used as bit sets; `Field` is the public (row, column) name of one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import NamedTuple
 
 SIZE = 6
@@ -64,10 +64,6 @@ def parse_field(text: str) -> Field:
     return Field(row, col)
 
 
-def field_name(field: Field) -> str:
-    return str(field)
-
-
 FIELD_AT: tuple[Field, ...] = tuple(Field(i // SIZE + 1, i % SIZE + 1) for i in range(FIELDS))
 CORNERS: tuple[int, ...] = (0, SIZE - 1, FIELDS - SIZE, FIELDS - 1)
 CORNER_MASK = sum(1 << c for c in CORNERS)
@@ -104,13 +100,6 @@ def bits(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
-
-
-def mask_of(indices: Iterable[int]) -> int:
-    mask = 0
-    for i in indices:
-        mask |= 1 << i
-    return mask
 
 
 def is_corner(index: int) -> bool:

@@ -20,8 +20,6 @@ VERMILLION = "#D55E00"
 BLUE = "#0072B2"
 SKY = "#56B4E9"
 GREEN = "#009E73"
-ORANGE = "#E69F00"
-PURPLE = "#CC79A7"
 
 FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
 CELL = 40

@@ -55,7 +55,7 @@ def summary_line(result: Result) -> str:
     return f"invalid: first illegal step on {where} ({err.code} {err.name})"
 
 
-def render(console: Console, result: Result, *, verbose: bool = False) -> None:
+def render(console: Console, result: Result) -> None:
     style = _VERDICT_STYLE[result.verdict]
     line = Text()
     line.append(f"{plain_text(result.source)}: ", style="bold")
