@@ -37,9 +37,9 @@ class Mark(enum.Enum):
 # When one field has several meanings, the first of these wins.
 _PRIORITY = (
     Mark.WRONG,
+    Mark.WRONG_PATH,
     Mark.BURGLAR,
     Mark.CROSS,
-    Mark.WRONG_PATH,
     Mark.EXIT,
     Mark.REACH,
     Mark.OPTION,

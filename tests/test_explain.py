@@ -1,0 +1,97 @@
+"""The explanation model: what each illegal step marks, and that every renderer draws the
+same marks (terminal, text report, Markdown, HTML)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from validator.check import Checker
+from validator.cli import main
+from validator.engine import Field
+from validator.explain import Explanation, Mark, explain
+from validator.render.board_text import board_lines
+from validator.render.html import render_html
+from validator.report import build_report
+
+ROOT = Path(__file__).resolve().parent.parent
+CHALLENGE = ROOT / "examples" / "challenge.txt"
+INVALID = sorted((ROOT / "examples" / "invalid").glob("*.yaml"))
+
+
+def explained(path: Path) -> Explanation | None:
+    return explain(Checker.create(CHALLENGE, None).check(path))
+
+
+# What the record did wrong is marked on the part that was wrong, and only there.
+EXPECTED = {
+    "e202-cross-not-dice": ("cross", {Mark.WRONG, Mark.OPTION}),
+    "e203-cross-taken": ("cross", {Mark.WRONG, Mark.OPTION}),
+    "e205-move-unreachable": ("move", {Mark.WRONG, Mark.CROSS, Mark.REACH}),
+    "e206-path-illegal": ("path", {Mark.WRONG_PATH, Mark.REACH}),  # the path runs over the X
+    "e201-reroll-not-forced": ("reroll", {Mark.OPTION}),
+    "e105-skipped-row": ("roll", {Mark.OPTION}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_each_part_is_marked_where_it_was_wrong(name: str) -> None:
+    x = explained(ROOT / "examples" / "invalid" / f"{name}.yaml")
+    assert x is not None
+    part, required = EXPECTED[name]
+    assert x.part == part
+    present = {m for _, m in x.marks}
+    assert required <= present, present
+    if Mark.WRONG not in required:
+        assert Mark.WRONG not in present
+    # The legend explains exactly the marks on the board.
+    assert {m for m, _ in x.legend} == present
+    assert x.legal
+
+
+def test_only_the_path_wrong_says_the_move_is_right() -> None:
+    x = explained(ROOT / "examples" / "invalid" / "e206-path-illegal.yaml")
+    assert x is not None and x.recorded_path
+    if x.legal_walk:
+        assert any("only the path is wrong" in s for s in x.legal)
+
+
+def test_whole_record_errors_have_no_board() -> None:
+    assert explained(ROOT / "examples" / "invalid" / "e107-score-mismatch.yaml") is None
+    assert explained(ROOT / "examples" / "alice.yaml") is None
+
+
+@pytest.mark.parametrize("path", INVALID, ids=[p.stem for p in INVALID])
+def test_every_renderer_draws_the_same_marks(path: Path) -> None:
+    x = explained(path)
+    if x is None:
+        return
+    board = [line.rstrip() for line in board_lines(x.before, x.symbols(), legend=x.legend_text())]
+    runner = CliRunner()
+    for args in (
+        ["validate", str(path), "--dice", str(CHALLENGE)],
+        ["report", str(path), "--dice", str(CHALLENGE), "--format", "text"],
+        ["report", str(path), "--dice", str(CHALLENGE), "--format", "md"],
+    ):
+        out = runner.invoke(main, args, env={"NO_COLOR": "1"}).stdout
+        lines = [line.strip() for line in out.splitlines()]
+        for expected in board:
+            assert expected.strip() in lines, (args[0], expected)
+    html = render_html(build_report(Checker.create(CHALLENGE, None).check(path)))
+    section = html[html.index('id="illegal-step"') :]
+    section = section[: section.index("</section>")]
+    assert section.count('class="option"') == len(x.fields(Mark.OPTION))
+    assert section.count('class="reach"') == len(x.fields(Mark.REACH) + x.fields(Mark.EXIT))
+    assert section.count('class="bang"') == len(x.fields(Mark.WRONG))
+    assert ('class="wrong"' in section) == bool(x.fields(Mark.WRONG) or x.recorded_path)
+
+
+def test_a_field_has_one_mark_and_the_wrong_one_wins() -> None:
+    x = explained(ROOT / "examples" / "invalid" / "e203-cross-taken.yaml")
+    assert x is not None
+    fields = [f for f, _ in x.marks]
+    assert len(fields) == len(set(fields))
+    wrong = x.fields(Mark.WRONG)
+    assert wrong == (Field(6, 1),)
