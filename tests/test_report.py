@@ -389,7 +389,7 @@ def test_board_marks_in_the_paper_look() -> None:
     state = State(
         crossed=1 << Field(1, 1).index | 1 << Field(2, 2).index, circled=1 << Field(2, 2).index
     )
-    picture = svg.board(state, walk=(Field(1, 2),), start=Field(2, 2), caption="score 15")
+    picture = svg.board(state, walks=[svg.Walk((Field(1, 2),), Field(2, 2))], caption="score 15")
     root = ET.fromstring(picture)
     classes = [el.get("class") for el in root.iter()]
     assert classes.count("x") == 2  # 1/1 and 2/2
@@ -399,8 +399,23 @@ def test_board_marks_in_the_paper_look() -> None:
     assert "score 15" in picture
 
 
+def test_generic_marks_are_drawn_in_their_style() -> None:
+    marks = [
+        svg.FieldMark(Field(3, 3), "square", "option"),
+        svg.FieldMark(Field(4, 4), "ring", "reach"),
+        svg.FieldMark(Field(5, 5), "x", "wrong"),
+        svg.FieldMark(Field(5, 5), "bang", "wrong"),
+        svg.FieldMark(Field(1, 1), "x", "now"),
+    ]
+    root = ET.fromstring(svg.board(State(), marks=marks, burglar=Field(2, 2)))
+    classes = [el.get("class") for el in root.iter()]
+    assert classes.count("option") == 1 and classes.count("reach") == 1
+    assert classes.count("wrong") == 1 and classes.count("bang") == 1
+    assert classes.count("x now") == 1 and classes.count("pos") == 1
+
+
 def test_first_walk_starts_off_the_board() -> None:
-    picture = svg.board(State(), walk=(Field(6, 1), Field(5, 1)), start=None)
+    picture = svg.board(State(), walks=[svg.Walk((Field(6, 1), Field(5, 1)))])
     line = ET.fromstring(picture).find("{http://www.w3.org/2000/svg}polyline")
     assert line is not None
     x, y = (float(v) for v in line.get("points", "").split()[0].split(","))

@@ -77,6 +77,9 @@ class Explanation:
             text += f", record round {self.error.round}"
         return text
 
+    def mark_of(self, field: Field) -> Mark | None:
+        return next((m for f, m in self.marks if f == field), None)
+
     def fields(self, mark: Mark) -> tuple[Field, ...]:
         return tuple(f for f, m in self.marks if m is mark)
 

@@ -78,8 +78,8 @@ def render_html(report: Report) -> str:
             svg.board(
                 report.final,
                 numbers=numbers,
-                route=route,
-                position=report.final.position,
+                walks=[svg.Walk(walk, start, style="route") for start, walk in route],
+                burglar=report.final.position,
                 caption=f"Final sheet · {report.shown_score} points",
                 label="the final sheet, moves numbered in order",
             )
@@ -125,11 +125,9 @@ def _round_view(rr: ReportRound) -> RoundView:
         board = Markup(
             svg.board(
                 r.state,
-                crossed_now=r.cross.field,
-                walk=r.walk,
-                start=rr.start,
-                leaves=r.kind in ("escape", "leave"),
-                position=r.state.position,
+                marks=[svg.FieldMark(r.cross.field, "x", "now")],
+                walks=[svg.Walk(r.walk, rr.start, leaves=r.kind in ("escape", "leave"))],
+                burglar=r.state.position if not r.walk else None,
                 caption=f"Roll {r.roll} · score {r.score}",
                 label=f"board after roll {r.roll}",
             )
@@ -162,18 +160,33 @@ def _round_view(rr: ReportRound) -> RoundView:
     )
 
 
+# How each mark of the explanation is drawn on the illegal step's board.
+_DRAWN: dict[Mark, tuple[svg.Shape, svg.Style]] = {
+    Mark.OPTION: ("square", "option"),
+    Mark.CROSS: ("x", "now"),
+    Mark.REACH: ("ring", "reach"),
+    Mark.EXIT: ("ring", "reach"),
+}
+
+
 def illegal_board(x: Explanation) -> str:
     """The position before the illegal step, what the record did, and what was legal."""
-    wrong = x.fields(Mark.WRONG)
+    marks: list[svg.FieldMark] = []
+    if x.cross is not None and x.mark_of(x.cross.field) is not Mark.CROSS:
+        marks.append(svg.FieldMark(x.cross.field, "x", "now"))
+    for drawn in (Mark.OPTION, Mark.CROSS, Mark.REACH, Mark.EXIT):
+        shape, style = _DRAWN[drawn]
+        marks.extend(svg.FieldMark(f, shape, style) for f in x.fields(drawn))
+    for f in x.fields(Mark.WRONG):
+        marks.append(svg.FieldMark(f, "x" if x.part == "cross" else "ring", "wrong"))
+        marks.append(svg.FieldMark(f, "bang", "wrong"))
+    position = x.before.position
+    walks = [svg.Walk(x.recorded_path, position, style="wrong")] if x.recorded_path else []
     return svg.board(
         x.before,
-        crossed_now=x.cross.field if x.cross is not None else None,
-        position=x.before.position,
-        reachable=x.fields(Mark.REACH) + x.fields(Mark.EXIT),
-        options=x.fields(Mark.OPTION),
-        wrong_cross=wrong[0] if wrong and x.part == "cross" else None,
-        wrong_walk=x.recorded_path,
-        wrong_move=wrong[0] if wrong and x.part == "move" else None,
+        marks=marks,
+        walks=walks,
+        burglar=position,
         caption=f"Roll {x.roll}: the illegal step" if x.roll else "the illegal step",
         label="the board at the illegal step",
     )

@@ -6,9 +6,11 @@ and the HTML report's CSS restyles the classes (dark scheme, print).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from html import escape
 from math import hypot
+from typing import Literal
 
 from validator.engine import SIZE, Field, State
 
@@ -197,33 +199,84 @@ def _arrow(
     return "".join(parts)
 
 
+Shape = Literal["x", "ring", "square", "bang"]
+Style = Literal["now", "option", "reach", "wrong"]
+
+
+@dataclass(frozen=True, slots=True)
+class FieldMark:
+    """A mark drawn over one field: an X, a ring, a square or a "!" badge, in a style."""
+
+    field: Field
+    shape: Shape
+    style: Style
+
+
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """A walk drawn as an arrow: from `start` (from outside the board when None) through
+    `fields`, leaving the board at the end when `leaves`."""
+
+    fields: Sequence[Field]
+    start: Field | None = None
+    leaves: bool = False
+    style: Literal["walk", "route", "wrong"] = "walk"
+
+
+# How each style looks on its own (the report's CSS restyles the classes).
+_COLOUR: dict[str, str] = {
+    "now": VERMILLION,
+    "option": GREEN,
+    "reach": GREEN,
+    "wrong": VERMILLION,
+    "walk": BLUE,
+    "route": SKY,
+}
+
+
+def _field_mark(m: FieldMark) -> str:
+    colour = _COLOUR[m.style]
+    cls = "x now" if (m.shape, m.style) == ("x", "now") else m.style
+    if m.shape == "x":
+        return _cross_lines(m.field, cls, colour, 3.2, dash="4 3" if m.style == "wrong" else None)
+    if m.shape == "square":
+        return _square(m.field, cls, colour)
+    if m.shape == "bang":
+        return _bang(m.field)
+    if m.style == "wrong":
+        return _ring(m.field, cls, colour, 3, r=0.42, dash="4 3")
+    return _ring(m.field, cls, colour, 2.2, r=0.44, dash="5 3")
+
+
+def _walk(w: Walk) -> str:
+    points = _walk_points(w.fields, w.start, w.leaves)
+    if w.style == "route":
+        return _arrow(points, "route", SKY, 2, None)
+    if w.style == "wrong":
+        return _arrow(points, "wrong", VERMILLION, 3, "6 4")
+    return _arrow(points, "walk", BLUE, 3.2, None)
+
+
 def board(
     state: State,
     *,
-    crossed_now: Field | None = None,
-    walk: Sequence[Field] = (),
-    start: Field | None = None,
-    leaves: bool = False,
-    position: Field | None = None,
+    marks: Sequence[FieldMark] = (),
+    walks: Sequence[Walk] = (),
+    burglar: Field | None = None,
     numbers: Mapping[Field, int] | None = None,
-    route: Sequence[tuple[Field | None, Sequence[Field]]] = (),
-    reachable: Iterable[Field] = (),
-    options: Iterable[Field] = (),
-    wrong_cross: Field | None = None,
-    wrong_walk: Sequence[Field] = (),
-    wrong_move: Field | None = None,
     caption: str = "",
     label: str = "board",
 ) -> str:
-    """The paper sheet: values, X and circles, and the round's story drawn over it.
+    """The paper sheet (values, X and circles of `state`) with generic overlays.
 
-    `crossed_now` and the `walk` (from `start`, or from outside the board when None) are
-    this round's; `numbers` labels fields with the order of the moves; `route` draws
-    earlier walks faintly; `reachable` and `options` show legal alternatives; the
-    `wrong_*` arguments show what broke the rules.
+    `marks` are drawn over fields in their order; `walks` as arrows (route walks under
+    the values, the others over them); `burglar` puts the burglar's token on a field;
+    `numbers` labels fields (the order of the moves). The caller decides what they mean.
     """
     side = 2 * MARGIN + SIZE * CELL
     height = side + (CAPTION if caption else 0)
+    crossed_now = {m.field for m in marks if (m.shape, m.style) == ("x", "now")}
+    circled_now = {w.fields[-1] for w in walks if w.style == "walk" and w.fields and not w.leaves}
     cells: list[str] = []
     labels: list[str] = []
     for i in range(1, SIZE + 1):
@@ -250,7 +303,7 @@ def board(
                 fill=GRID,
             )
         )
-    marks: list[str] = []
+    sheet: list[str] = []
     values: list[str] = []
     for row in range(1, SIZE + 1):
         for col in range(1, SIZE + 1):
@@ -285,39 +338,20 @@ def board(
                     paint_order="stroke",
                 )
             )
-            if "X" in mark or f == crossed_now:
-                if f == crossed_now:
-                    marks.append(_cross_lines(f, "x now", VERMILLION, 3.2))
-                else:
-                    marks.append(_cross_lines(f, "x", INK, 2.2))
+            if f in crossed_now:
+                sheet.append(_cross_lines(f, "x now", VERMILLION, 3.2))
+            elif "X" in mark:
+                sheet.append(_cross_lines(f, "x", INK, 2.2))
             if "O" in mark:
-                now = bool(walk) and f == walk[-1] and not leaves
-                marks.append(
+                now = f in circled_now
+                sheet.append(
                     _ring(f, "o now" if now else "o", BLUE if now else INK, 3 if now else 2)
                 )
-    under = [
-        _arrow(_walk_points(earlier, before, False), "route", SKY, 2, None)
-        for before, earlier in route
-    ]
-    overlay: list[str] = []
-    for f in options:
-        overlay.append(_square(f, "option", GREEN))
-    for f in reachable:
-        overlay.append(_ring(f, "reach", GREEN, 2.2, r=0.44, dash="5 3"))
-    if walk or leaves:
-        overlay.append(_arrow(_walk_points(walk, start, leaves), "walk", BLUE, 3.2, None))
-    if wrong_cross is not None:
-        overlay.append(_cross_lines(wrong_cross, "wrong", VERMILLION, 3.2, dash="4 3"))
-        overlay.append(_bang(wrong_cross))
-    if wrong_walk:
-        overlay.append(
-            _arrow(_walk_points(wrong_walk, position, False), "wrong", VERMILLION, 3, "6 4")
-        )
-    if wrong_move is not None:
-        overlay.append(_ring(wrong_move, "wrong", VERMILLION, 3, r=0.42, dash="4 3"))
-        overlay.append(_bang(wrong_move))
-    if position is not None and not walk:
-        x, y = centre(position)
+    under = [_walk(w) for w in walks if w.style == "route"]
+    overlay = [_field_mark(m) for m in marks if (m.shape, m.style) != ("x", "now")]
+    overlay.extend(_walk(w) for w in walks if w.style != "route")
+    if burglar is not None:
+        x, y = centre(burglar)
         overlay.append(
             _el(
                 "circle",
@@ -345,7 +379,7 @@ def board(
         )
     # Earlier walks go under the values so that the numbers stay readable.
     body = "".join(cells) + "".join(labels) + "".join(under)
-    body += "".join(values) + "".join(marks) + "".join(overlay)
+    body += "".join(values) + "".join(sheet) + "".join(overlay)
     if caption:
         body += _text(
             side / 2,
