@@ -28,15 +28,13 @@ from validator.engine import (
     Turn,
     apply,
     available_crosses,
-    blocked_after,
     exhaust,
-    exit_walks,
     game_goes_on,
-    has_move,
+    leaves_move,
     movement_die,
     new_game,
+    reach,
     score,
-    walks,
 )
 from validator.errors import Diagnostic, Verdict
 from validator.record import Location, Record, RecordRound
@@ -244,7 +242,7 @@ class Rows:
             attempted, move, path = action.cross, action.move, action.path
             chosen = next((c for c in crosses if c.field == action.cross), None)
             if chosen is not None:
-                reachable, exits = reach(state, chosen, can_leave=self.rules.can_leave)
+                reachable, exits = reach(state, chosen, self.rules)
         return Failure(
             before=state,
             roll=self.next + 1,
@@ -259,25 +257,6 @@ class Rows:
             path=path,
             record_dice=record_dice,
         )
-
-
-def reach(
-    before: State, cross: Cross, *, can_leave: bool
-) -> tuple[dict[Field, tuple[Field, ...]], dict[Field, tuple[Field, ...]]]:
-    """Fields the movement die reaches after `cross` (one walk each), and corners to leave
-    through, both in board order."""
-    blocked = blocked_after(before, cross.field)
-    ends = {
-        FIELD_AT[end]: tuple(FIELD_AT[i] for i in walk)
-        for end, walk in sorted(walks(blocked, before.pos, cross.die).items())
-    }
-    corners: dict[Field, tuple[Field, ...]] = {}
-    if can_leave:
-        corners = {
-            FIELD_AT[c]: tuple(FIELD_AT[i] for i in walk)
-            for c, walk in sorted(exit_walks(blocked, before.pos, cross.die).items())
-        }
-    return ends, corners
 
 
 # --- the replay ----------------------------------------------------------------------
@@ -531,11 +510,7 @@ def _dice_hint(cursor: Rows, given: Dice, official: Dice) -> str:
 
 def _incomplete_warning(cursor: Rows, record: Record) -> Diagnostic:
     state, dice = cursor.state, cursor.dice
-    options = [
-        c
-        for c in available_crosses(state, dice)
-        if has_move(blocked_after(state, c.field), state.pos, c.die, cursor.rules)
-    ]
+    options = [c for c in available_crosses(state, dice) if leaves_move(state, c, cursor.rules)]
     hints = []
     if options:
         hints.append(

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from validator.engine import Cross, Dice, End, Field, State, available_crosses
+from validator.engine import STANDARD, Cross, Dice, End, Field, State, available_crosses, reach
 from validator.explain import Explanation, crosses_text, explain
 from validator.record import RecordRound
-from validator.replayer import Result, RoundResult, Verdict, reach
+from validator.replayer import Result, RoundResult, Verdict
 
 END_TEXT: dict[End, str] = {
     End.NO_MOVE: "the movement die had no legal move",
@@ -182,11 +182,11 @@ def annotate(r: RoundResult, result: Result, ended: End | None) -> RoundNote:
     exits: dict[Field, Walk] = {}
     best = None
     if r.cross is not None:
-        reachable, exits = reach(before, r.cross, can_leave=result.rules.can_leave)
+        reachable, exits = reach(before, r.cross, result.rules)
         best = _best(reachable, r.cross)
     best_any: Best | None = None
     for cross in available:
-        ends, _ = reach(before, cross, can_leave=False)
+        ends, _ = reach(before, cross, STANDARD)  # fields only, no exits
         candidate = _best(ends, cross)
         if candidate is not None and (best_any is None or candidate.value > best_any.value):
             best_any = candidate

@@ -346,6 +346,31 @@ def has_move(blocked: int, start: int, steps: int, rules: Ruleset) -> bool:
     return rules.can_leave and bool(exit_walks(blocked, start, steps))
 
 
+def reach(
+    state: State, cross: Cross, rules: Ruleset = STANDARD
+) -> tuple[dict[Field, tuple[Field, ...]], dict[Field, tuple[Field, ...]]]:
+    """After crossing out `cross`: every field the movement die reaches (one walk each),
+    and the corners the burglar could leave through (when the ruleset allows it), both in
+    board order. The fields-and-walks view of `walks` and `exit_walks` for callers."""
+    blocked = blocked_after(state, cross.field)
+    ends = {
+        FIELD_AT[end]: _fields(walk)
+        for end, walk in sorted(walks(blocked, state.pos, cross.die).items())
+    }
+    corners: dict[Field, tuple[Field, ...]] = {}
+    if rules.can_leave:
+        corners = {
+            FIELD_AT[c]: _fields(walk)
+            for c, walk in sorted(exit_walks(blocked, state.pos, cross.die).items())
+        }
+    return ends, corners
+
+
+def leaves_move(state: State, cross: Cross, rules: Ruleset = STANDARD) -> bool:
+    """Whether crossing out `cross` leaves the movement die a legal move (or exit)."""
+    return has_move(blocked_after(state, cross.field), state.pos, cross.die, rules)
+
+
 # --- applying actions ----------------------------------------------------------------
 
 
@@ -380,10 +405,7 @@ def legal_actions(state: State, dice: Dice, rules: Ruleset = STANDARD) -> list[A
 
 def game_goes_on(state: State, dice: Dice, rules: Ruleset = STANDARD) -> bool:
     """Whether some available cross-out for this roll leaves a legal move."""
-    return any(
-        has_move(blocked_after(state, c.field), state.pos, c.die, rules)
-        for c in available_crosses(state, dice)
-    )
+    return any(leaves_move(state, c, rules) for c in available_crosses(state, dice))
 
 
 def apply(state: State, dice: Dice, action: Action, rules: Ruleset = STANDARD) -> Turn:
