@@ -7,17 +7,23 @@ import csv
 import io
 import json
 import os
+import pickle
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
 from click.testing import CliRunner
 
-from validator.batch import rank
+from validator.batch import Entry, EntryError, find_entries, rank
 from validator.cli import main
+from validator.readers import RECORD_FORMATS
+from validator.render.batch_out import REPORTERS
+from validator.replay import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = Path(__file__).resolve().parent / "batch_cases"
@@ -122,7 +128,8 @@ def test_output_json_file_equals_stdout(contest: Path, tmp_path: Path) -> None:
     target = tmp_path / "results.json"
     result = run("batch", contest, "--dice", DICE, "--output", target)
     assert result.exit_code == 0
-    assert f"Wrote 9 entries to {target} (json)." in result.stdout
+    assert result.stdout == ""
+    assert f"road300: wrote 9 entries to {target} (json)" in result.stderr
     assert json.loads(target.read_text()) == batch_json(contest)
 
 
@@ -272,7 +279,8 @@ def test_subprocess_with_a_pool(contest: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["summary"]["entries"] == 9
-    assert done.stderr == ""
+    assert done.stderr.startswith("road300: 9 entries: 3 valid")
+    assert len(done.stderr.splitlines()) == 1
 
 
 RANKS = [
@@ -286,6 +294,78 @@ RANKS = [
 
 @pytest.mark.parametrize(("entries", "ranks"), RANKS)
 def test_rank(entries: list[tuple[str, int | None]], ranks: list[int | None]) -> None:
-    dicts = [{"file": f"{n}.yaml", "verdict": v, "score": s} for n, (v, s) in enumerate(entries)]
-    rank(dicts)
-    assert [d["rank"] for d in dicts] == ranks
+    given = [Entry(f"{n}.yaml", Verdict(v), s, None, None) for n, (v, s) in enumerate(entries)]
+    by_file = {e.file: e.rank for e in rank(given)}
+    assert [by_file[e.file] for e in given] == ranks
+
+
+# -- Typed entries and the reporter registry ---------------------------------------------
+
+ACCEPTANCE = sorted(p for p in (ROOT / "tests" / "acceptance").iterdir() if p.is_dir())
+
+
+@pytest.mark.parametrize("case", ACCEPTANCE, ids=[c.name for c in ACCEPTANCE])
+def test_entry_carries_what_validate_says(case: Path) -> None:
+    """An entry's JSON holds every field of `validate --format json`, with the same values,
+    for every kind of result (valid to malformed), so the two never drift apart."""
+    from validator.check import Checker
+    from validator.render.json_out import result_dict
+
+    (record,) = [p for p in case.iterdir() if p.stem == "record"]
+    checker = Checker.create(case / "dice.txt", None)
+    result = checker.check(record, "p/record" + record.suffix)
+    entry = Entry.of(result, "p/record" + record.suffix)
+    as_json = entry.to_json()
+    alone = result_dict(result, file="p/record" + record.suffix)
+    assert {k: as_json[k] for k in alone} == alone
+    assert list(as_json)[:5] == ["file", "verdict", "score", "end", "error"]
+    assert Entry.from_json(json.loads(json.dumps(as_json)), "x") == entry
+    assert pickle.loads(pickle.dumps(entry)) == entry
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ([], "e: not an object"),
+        ({"verdict": "valid"}, 'e: no "file" text'),
+        ({"file": "a.yaml", "verdict": "won"}, "\"verdict\" is 'won', not one of valid"),
+        ({"file": "a.yaml", "verdict": "valid", "score": "300"}, '"score" is not a whole'),
+        ({"file": "a.yaml", "verdict": "valid", "score": True}, '"score" is not a whole'),
+        ({"file": "a.yaml", "verdict": "valid", "copies": "b.yaml"}, '"copies" is not a list'),
+        ({"file": "a.yaml", "verdict": "valid", "error": {"code": 1}}, 'error: no "code"'),
+    ],
+)
+def test_entry_from_bad_json(data: Any, message: str) -> None:
+    with pytest.raises(EntryError, match=re.escape(message)):
+        Entry.from_json(data, "e")
+
+
+def test_format_choices_come_from_the_registry() -> None:
+    from validator.cli.batch import command
+
+    (fmt,) = [p for p in command.params if p.name == "fmt"]
+    assert isinstance(fmt.type, click.Choice)
+    assert list(fmt.type.choices) == sorted(REPORTERS) == ["csv", "json", "table"]
+
+
+def test_docs_table_lists_every_reporter() -> None:
+    text = (ROOT / "docs" / "batch.md").read_text()
+    rows = re.findall(r"^\| `(\w+)` \| `(\.\w+)` \| (.+?) \|$", text, re.M)
+    assert rows == [(r.name, r.suffix, r.about) for r in REPORTERS.values()]
+
+
+def test_docs_name_every_record_extension() -> None:
+    text = (ROOT / "docs" / "batch.md").read_text()
+    listed = re.search(r"record format \((.*?)\)", text, re.S)
+    assert listed is not None
+    assert re.findall(r"`(\.\w+)`", listed.group(1)) == list(RECORD_FORMATS)
+
+
+def test_record_extensions_come_from_the_format_registry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "a.yaml").write_text("rounds: []\n")
+    (tmp_path / "b.rec").write_text("rounds: []\n")
+    assert find_entries(tmp_path).files == ["a.yaml"]
+    monkeypatch.setitem(RECORD_FORMATS, ".rec", "yaml")
+    assert find_entries(tmp_path).files == ["a.yaml", "b.rec"]

@@ -110,7 +110,7 @@ def test_nobody_eligible(tmp_path: Path) -> None:
     [
         ('{"entries": [', "r.json:1:14: not valid JSON"),
         ('{"results": []}', 'no "entries" list'),
-        ('{"entries": [{"verdict": "valid"}]}', 'entry 1 has no "file"'),
+        ('{"entries": [{"verdict": "valid"}]}', 'entry 1: no "file" text'),
     ],
 )
 def test_unusable_results(tmp_path: Path, text: str, message: str) -> None:
@@ -140,6 +140,6 @@ def test_from_a_real_batch_json_and_csv(tmp_path: Path) -> None:
     by_csv = draw(tmp_path / "results.csv", "-n", "5", "--seed", "s")
     assert winners(by_json.stdout) == winners(by_csv.stdout)
     assert sorted(winners(by_json.stdout)) == ["alice/record.yaml", "bob.json"]
-    assert "copies of another entry" in by_json.stdout
+    assert "played the same game as another entry" in by_json.stdout
     with (tmp_path / "results.csv").open() as handle:
         assert len(list(csv.DictReader(handle))) == 9
