@@ -61,6 +61,8 @@ WIDE = 100_000
 
 # C0 and C1 controls, DEL, and the bidi controls that reorder what follows them.
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""The controls json.dumps leaves raw (it escapes C0 itself, inside strings only)."""
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
 
@@ -133,7 +135,7 @@ class JsonReporter(Reporter):
         out.write("\n],\n")
         out.write(' "summary": ' + _json(batch.summary().to_json()) + ",\n")
         skipped = [s.to_json() for s in batch.skipped]
-        out.write(' "skipped": ' + json.dumps(skipped, ensure_ascii=False, indent=1) + "\n}\n")
+        out.write(' "skipped": ' + _json(skipped, indent=1) + "\n}\n")
 
 
 class CsvReporter(Reporter):
@@ -154,8 +156,11 @@ REPORTERS: dict[str, type[Reporter]] = {
 """Every output format of `road300 batch`, by name."""
 
 
-def _json(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False)
+def _json(value: object, indent: int | None = None) -> str:
+    """JSON with non-ASCII text as it is, but every control character escaped: json.dumps
+    escapes C0 itself; DEL, C1 and the bidi controls too, so the JSON is safe to print."""
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def csv_row(entry: Entry) -> list[str | int]:
