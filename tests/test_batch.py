@@ -665,3 +665,14 @@ def test_a_hostile_inbox(hostile: Path, tmp_path: Path) -> None:
 
 def draw_run(results: Path) -> Any:
     return run("draw", results, "--winners", "20", "--seed", "s")
+
+
+def test_names_are_not_rich_markup_or_emoji() -> None:
+    from rich.console import Console
+
+    name = "[b]x[/] :smile:"
+    batch = Batch(tuple(rank([_entry("a.yaml", player=name)])), (), ())
+    console = Console(file=io.StringIO(), width=200, no_color=True)
+    render_table(console, batch, "entries")
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    assert text.count(name) == 2  # the table row and "Reached 300"

@@ -260,7 +260,7 @@ def render_table(console: Console, batch: Batch, folder: str, *, wide: bool = Fa
             console.print("* incomplete: legal so far, but the game could go on")
         console.print()
     for line in summary_lines(batch, folder):
-        console.print(line, markup=False)
+        console.print(line, markup=False, emoji=False)
 
 
 def no_entries(folder: str) -> str:
