@@ -11,7 +11,7 @@ import enum
 import gc
 import hashlib
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -463,20 +463,23 @@ def fingerprint(result: Result) -> str | None:
     """
     if result.score is None or not result.rounds:
         return None
-    return min(_digest(result, swap) for swap in (False, True))
+    rows = [
+        (r.roll, r.kind, r.cross.field if r.cross else None, _end_field(r)) for r in result.rounds
+    ]
+    head = result.dice_sha256 or ""
+    return min(
+        hashlib.sha256((head + _game_text(rows, swap)).encode()).hexdigest()
+        for swap in (False, True)
+    )
 
 
-def _digest(result: Result, swap: bool) -> str:
+def _game_text(rows: Sequence[tuple[int, str, Field | None, Field | None]], swap: bool) -> str:
     def name(f: Field | None) -> str:
         if f is None:
             return "-"
-        return str(Field(f.col, f.row) if swap else f)
+        return f"{f.col}/{f.row}" if swap else f"{f.row}/{f.col}"
 
-    h = hashlib.sha256((result.dice_sha256 or "").encode())
-    for r in result.rounds:
-        h.update(f"{r.roll}:{r.kind}:{name(r.cross.field if r.cross else None)}:".encode())
-        h.update(f"{name(_end_field(r))};".encode())
-    return h.hexdigest()
+    return "".join(f"{roll}:{kind}:{name(cross)}:{name(end)};" for roll, kind, cross, end in rows)
 
 
 def _end_field(r: RoundResult) -> Field | None:
