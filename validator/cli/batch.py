@@ -21,6 +21,8 @@ from validator.cli.common import (
 )
 from validator.render.batch_out import REPORTERS
 
+_SUFFIXES = ", ".join(r.suffix for r in REPORTERS.values())
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -34,14 +36,14 @@ if TYPE_CHECKING:
     "fmt",
     type=click.Choice(sorted(REPORTERS)),
     help="table for people; json or csv for the website and `road300 draw`. "
-    "Default: from the --output file's extension (.txt, .json, .csv), else table.",
+    f"Default: from the --output file's extension ({_SUFFIXES}), else table.",
 )
 @click.option(
     "--output",
     "-o",
     type=click.Path(path_type=Path, dir_okay=False),
-    help="Write the results to FILE; its extension must fit the format (.txt, .json, .csv). "
-    "The terminal then shows a one-line summary.",
+    help=f"Write the results to FILE; its extension must fit the format ({_SUFFIXES}). "
+    "stderr then gets a one-line summary.",
 )
 @click.option(
     "--wide",

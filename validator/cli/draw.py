@@ -69,6 +69,7 @@ def command(
 
     The draw sorts the eligible files, then orders them by SHA-256 of the seed, the
     list and each file (see docs/batch.md), so anyone can check it.
+
     Exit status: 0 winners drawn, 1 no entry can take part, 2 unusable results file.
     """
     from validator import draw as drawing
