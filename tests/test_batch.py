@@ -337,12 +337,13 @@ def test_entry_carries_what_validate_says(case: Path) -> None:
     ("data", "message"),
     [
         ([], "e: not an object"),
-        ({"verdict": "valid"}, 'e: no "file" text'),
+        ({"file": 3, "verdict": "valid"}, 'e: "file" is not text'),
+        ({"verdict": "valid"}, 'e: no "file"'),
         ({"file": "a.yaml", "verdict": "won"}, "\"verdict\" is 'won', not one of valid"),
         ({"file": "a.yaml", "verdict": "valid", "score": "300"}, '"score" is not a whole'),
         ({"file": "a.yaml", "verdict": "valid", "score": True}, '"score" is not a whole'),
         ({"file": "a.yaml", "verdict": "valid", "copies": "b.yaml"}, '"copies" is not a list'),
-        ({"file": "a.yaml", "verdict": "valid", "error": {"code": 1}}, 'error: no "code"'),
+        ({"file": "a.yaml", "verdict": "valid", "error": {"code": 1}}, 'error: "code" is not text'),
     ],
 )
 def test_entry_from_bad_json(data: Any, message: str) -> None:

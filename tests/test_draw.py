@@ -110,7 +110,7 @@ def test_nobody_eligible(tmp_path: Path) -> None:
     [
         ('{"entries": [', "r.json:1:14: not valid JSON"),
         ('{"results": []}', 'no "entries" list'),
-        ('{"entries": [{"verdict": "valid"}]}', 'entry 1: no "file" text'),
+        ('{"entries": [{"verdict": "valid"}]}', 'entry 1: no "file"'),
     ],
 )
 def test_unusable_results(tmp_path: Path, text: str, message: str) -> None:

@@ -199,8 +199,10 @@ class _Reader:
 
     def text(self, key: str) -> str:
         value = self.data.get(key)
+        if value is None:
+            raise EntryError(f'{self.where}: no "{key}"')
         if not isinstance(value, str):
-            raise EntryError(f'{self.where}: no "{key}" text')
+            raise EntryError(f'{self.where}: "{key}" is not text')
         return value
 
     def opt_text(self, key: str) -> str | None:
@@ -208,7 +210,7 @@ class _Reader:
 
     def number(self, key: str) -> int | None:
         value = self.data.get(key)
-        # JSON has no separate booleans for us: true is not a score.
+        # json.loads gives true as a bool, which Python counts as an int; it is no score.
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise EntryError(f'{self.where}: "{key}" is not a whole number')
         return value
@@ -274,11 +276,7 @@ class Summary:
     dice_sha256: tuple[str, ...]
 
     def to_json(self) -> dict[str, JSON]:
-        out: dict[str, JSON] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            out[f.name] = [list(v) for v in value] if f.name == "copies" else _to_json(value)
-        return out
+        return {f.name: _to_json(getattr(self, f.name)) for f in fields(self)}
 
 
 @dataclass(frozen=True, slots=True)
