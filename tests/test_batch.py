@@ -634,11 +634,15 @@ def hostile(tmp_path: Path) -> Path:
     (folder / "=cmd.yaml").write_text(yaml.safe_dump({**base, "player": "=1+1"}))
     (folder / "\u202eevil.yaml").write_text("rounds: [}\n")
     (folder / "\x1b[2J.yaml").write_text("player: x\nrounds: []\n")
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(folder / "fifo.yaml")  # reading it would wait forever
+    (folder / "loop.yaml").symlink_to(folder / "loop.yaml")
     return folder
 
 
 def test_a_hostile_inbox(hostile: Path, tmp_path: Path) -> None:
-    files = sorted(p.name for p in hostile.iterdir())
+    odd = {"fifo.yaml", "loop.yaml"}
+    files = sorted(p.name for p in hostile.iterdir() if p.name not in odd)
     outputs = {}
     for fmt in ("table", "json", "csv"):
         result = run("batch", hostile, "--dice", DICE, "--format", fmt, "--jobs", "1")
@@ -648,6 +652,10 @@ def test_a_hostile_inbox(hostile: Path, tmp_path: Path) -> None:
             assert not RAW_CONTROL.search(channel), (fmt, channel)
     data = json.loads(outputs["json"].stdout)
     assert sorted(e["file"] for e in data["entries"]) == files  # one entry each
+    reasons = {s["file"]: s["reason"] for s in data["skipped"]}
+    assert "broken or a loop" in reasons["loop.yaml"]
+    if hasattr(os, "mkfifo"):
+        assert reasons["fifo.yaml"] == "not a regular file (a FIFO, socket or device)"
     players = {e["file"]: e["player"] for e in data["entries"]}
     assert [players[f"p{n:02d}.yaml"] for n in range(len(HOSTILE))] == HOSTILE  # lossless
     rows = list(csv.reader(io.StringIO(outputs["csv"].stdout)))

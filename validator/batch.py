@@ -366,6 +366,7 @@ def _walk(
                 skipped.append(Skipped(rel, _link_reason(path, root)))
                 continue
             is_dir = item.is_dir(follow_symlinks=False)
+            is_file = item.is_file(follow_symlinks=False)
         except OSError as exc:
             skipped.append(Skipped(rel, f"cannot read it: {exc.strerror}"))
             continue
@@ -373,6 +374,9 @@ def _walk(
             skipped.append(Skipped(rel + "/" if is_dir else rel, "hidden"))
         elif is_dir:
             _walk(path, root, excluded, files, skipped)
+        elif not is_file:
+            # Opening a FIFO waits for a writer forever; a device may never end.
+            skipped.append(Skipped(rel, "not a regular file (a FIFO, socket or device)"))
         elif path.suffix.lower() not in RECORD_FORMATS:
             kind = path.suffix.lower() or "no extension"
             skipped.append(Skipped(rel, f"not a record file ({kind})"))
