@@ -133,7 +133,7 @@ def test_from_a_real_batch_json_and_csv(tmp_path: Path) -> None:
     runner = CliRunner()
     for name in ("results.json", "results.csv"):
         done = runner.invoke(
-            main, ["batch", str(folder), "--dice", str(DICE), "-o", str(tmp_path / name)]
+            main, ["batch", str(folder), "--dice", str(DICE), "-o", str(tmp_path / name), "-j", "1"]
         )
         assert done.exit_code == 0, done.output
     by_json = draw(tmp_path / "results.json", "-n", "5", "--seed", "s")
