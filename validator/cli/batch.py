@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING
 
 import click
 
@@ -17,12 +19,12 @@ from validator.cli.common import (
     make_console,
     rules_option,
 )
+from validator.render.batch_out import REPORTERS
+
+_SUFFIXES = ", ".join(r.suffix for r in REPORTERS.values())
 
 if TYPE_CHECKING:
-    from validator.batch import Batch
-
-FORMATS = ("table", "json", "csv")
-TABLE_WIDTH = 160
+    from rich.console import Console
 
 
 @click.command("batch")
@@ -32,15 +34,22 @@ TABLE_WIDTH = 160
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(FORMATS),
+    type=click.Choice(sorted(REPORTERS)),
     help="table for people; json or csv for the website and `road300 draw`. "
-    "Default: from the --output file's extension, else table.",
+    f"Default: from the --output file's extension ({_SUFFIXES}), else table.",
 )
 @click.option(
     "--output",
     "-o",
     type=click.Path(path_type=Path, dir_okay=False),
-    help="Write the results to FILE (the terminal then shows the summary only).",
+    help=f"Write the results to FILE; its extension must fit the format ({_SUFFIXES}). "
+    "stderr then gets a one-line summary.",
+)
+@click.option(
+    "--wide",
+    is_flag=True,
+    help="On a terminal, wrap the first error instead of cutting it to one line "
+    "(a table written to a file or a pipe is never cut).",
 )
 @click.option(
     "--jobs",
@@ -66,6 +75,7 @@ def command(
     rules: str | None,
     fmt: str | None,
     output: Path | None,
+    wide: bool,
     jobs: int | None,
     strict: bool,
     min_score: int,
@@ -83,97 +93,80 @@ def command(
       road300 draw results.json --winners 3 --seed "2024-06-01 final"
 
     Exit status: 0 the batch ran (whatever the verdicts; --strict: 1 when any entry
-    is not valid), 2 the batch could not run (no such folder, bad dice file).
+    is not valid), 2 the batch could not run (no such folder, bad dice file, an
+    --output file whose extension does not fit the format).
     """
     from validator.batch import BatchError, check_entries, collect, find_entries
     from validator.check import Checker, UsageError
     from validator.render import batch_out
+    from validator.replayer import Verdict
 
-    if fmt is None:
-        fmt = (
-            {".json": "json", ".csv": "csv"}.get(output.suffix.lower(), "table")
-            if output
-            else "table"
-        )
+    try:
+        fmt = batch_out.reporter_for(output, fmt)
+    except ValueError as exc:
+        fail_usage(str(exc))
     try:
         exclude = {dice: "the dice file (--dice)"} if dice is not None else {}
         if output is not None:
             exclude[output] = "the results file (--output)"
         found = find_entries(folder, exclude)
-        checker = Checker.create(dice, rules)
+        checker = Checker.create(dice, rules, root=folder)
     except (BatchError, UsageError) as exc:
         fail_usage(str(exc.args[0]) if isinstance(exc, BatchError) else exc.message)
 
-    root = folder.resolve()
-    results = check_entries(checker, root, found.files, jobs or os.cpu_count() or 1)
+    results = check_entries(checker, folder.resolve(), found.files, jobs or os.cpu_count() or 1)
     err = make_console(stderr=True)
-    show_progress = err.is_terminal and (output is not None or fmt == "table") and found.files
-    if show_progress:
-        import time
-
-        from rich.progress import Progress
-
-        # No refresh thread: the process pool forks, and forking a threaded process can hang.
-        with Progress(console=err, transient=True, auto_refresh=False) as progress:
-            task = progress.add_task("Checking entries", total=len(found.files))
-            shown = [0.0]
-
-            def advance(_: object) -> None:
-                progress.advance(task)
-                now = time.monotonic()
-                if now - shown[0] > 0.1:
-                    shown[0] = now
-                    progress.refresh()
-
-            batch = collect(root, found, results, min_score=min_score, on_result=advance)
-    else:
-        batch = collect(root, found, results, min_score=min_score)
+    with _progress(err, len(found.files) if err.is_terminal else 0) as advance:
+        batch = collect(found, results, min_score=min_score, on_result=advance)
 
     label = str(folder)
-    console = make_console()
-    if not console.is_terminal and "COLUMNS" not in os.environ:
-        # Piped into a file or a pager: do not squeeze the table into 80 columns.
-        console.width = TABLE_WIDTH
+    reporter = REPORTERS[fmt]()
     if output is not None:
         try:
             with output.open("w", encoding="utf-8", newline="") as handle:
-                _write(batch, fmt, label, handle)
+                reporter.write(batch, handle, label)
         except OSError as exc:
             fail_usage(f"{output}: cannot write the results: {exc.strerror}")
-        for line in batch_out.summary_lines(batch, label):
-            console.print(line, markup=False)
-        console.print(f"Wrote {len(batch.entries)} entries to {output} ({fmt}).", markup=False)
-    elif fmt == "table":
-        batch_out.render_table(console, batch, label)
+        _note(batch_out.one_line(batch, label))
+        _note(f"wrote {len(batch.entries)} entries to {output} ({fmt})")
+    elif fmt != "table":
+        reporter.write(batch, sys.stdout, label)
+        _note(batch_out.one_line(batch, label))
     else:
-        _write(batch, fmt, label, sys.stdout)
-        for line in _notes(batch, label):
-            click.echo(f"road300: {line}", err=True)
+        console = make_console()
+        if console.is_terminal:
+            batch_out.render_table(console, batch, label, wide=wide)
+        else:
+            reporter.write(batch, sys.stdout, label)
 
-    failed = not batch.entries or any(e["verdict"] != "valid" for e in batch.entries)
+    failed = not batch.entries or any(e.verdict is not Verdict.VALID for e in batch.entries)
     sys.exit(EXIT_FAILED if strict and failed else EXIT_OK)
 
 
-def _write(batch: Batch, fmt: str, label: str, out: TextIO) -> None:
-    from validator.render import batch_out
-
-    if fmt == "json":
-        batch_out.write_json(batch, out)
-    elif fmt == "csv":
-        batch_out.write_csv(batch, out)
-    else:
-        from rich.console import Console
-
-        console = Console(file=out, width=TABLE_WIDTH, no_color=True, highlight=False)
-        batch_out.render_table(console, batch, label)
+def _note(line: str) -> None:
+    click.echo(f"road300: {line}", err=True)
 
 
-def _notes(batch: Batch, label: str) -> list[str]:
-    """What a person must know even when stdout is JSON or CSV: an empty or broken batch."""
-    from validator.render import batch_out
+@contextmanager
+def _progress(err: Console, total: int) -> Iterator[Callable[[object], None] | None]:
+    """A callback that advances a progress bar on stderr, or None when `total` is 0."""
+    if not total:
+        yield None
+        return
+    import time
 
-    if not batch.entries:
-        return [f"{label}: no record files found ({batch_out.RECORD_KINDS})"]
-    if all(e["verdict"] == "malformed" for e in batch.entries):
-        return [f"{label}: none of the {len(batch.entries)} entries could be read"]
-    return []
+    from rich.progress import Progress
+
+    # No refresh thread: the process pool forks, and forking a threaded process can hang.
+    with Progress(console=err, transient=True, auto_refresh=False) as progress:
+        task = progress.add_task("Checking entries", total=total)
+        shown = [0.0]
+
+        def advance(_: object) -> None:
+            progress.advance(task)
+            now = time.monotonic()
+            if now - shown[0] > 0.1:
+                shown[0] = now
+                progress.refresh()
+
+        yield advance

@@ -13,7 +13,14 @@ from validator.cli.common import EXIT_FAILED, EXIT_OK, fail_usage
 
 @click.command("draw")
 @click.argument("results", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--winners", "-n", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option(
+    "--winners",
+    "-n",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="How many winners to draw (prizes); when fewer entries take part, every one wins.",
+)
 @click.option(
     "--seed",
     required=True,
@@ -27,7 +34,32 @@ from validator.cli.common import EXIT_FAILED, EXIT_OK, fail_usage
     show_default=True,
     help="The score an entry needs to take part (valid entries only).",
 )
-def command(results: Path, winners: int, seed: str, min_score: int) -> None:
+@click.option(
+    "--exclude-copies",
+    is_flag=True,
+    help="Leave out every entry whose game another entry of RESULTS played too.",
+)
+@click.option(
+    "--keep-first",
+    is_flag=True,
+    help="With --exclude-copies: keep the first entry of each copied game, by file name "
+    "(name files by date of arrival to make that the first sent).",
+)
+@click.option(
+    "--one-per-player",
+    is_flag=True,
+    help="At most one ticket per player (names compared ignoring case and spaces): each "
+    "player's first entry by file name.",
+)
+def command(
+    results: Path,
+    winners: int,
+    seed: str,
+    min_score: int,
+    exclude_copies: bool,
+    keep_first: bool,
+    one_per_player: bool,
+) -> None:
     """Draw winners among the valid entries with at least 300 points in RESULTS, the
     output of `road300 batch --output results.json` (or .csv).
 
@@ -37,44 +69,65 @@ def command(results: Path, winners: int, seed: str, min_score: int) -> None:
 
     The draw sorts the eligible files, then orders them by SHA-256 of the seed, the
     list and each file (see docs/batch.md), so anyone can check it.
+
     Exit status: 0 winners drawn, 1 no entry can take part, 2 unusable results file.
     """
-    from validator.draw import DrawError, draw, eligible, file_sha256, load_results
+    from validator import draw as drawing
+    from validator.render.sanitize import plain_text as safe
 
+    if keep_first and not exclude_copies:
+        fail_usage("--keep-first goes with --exclude-copies")
     try:
-        entries = load_results(results)
-    except DrawError as exc:
-        fail_usage(str(exc))
-    candidates = eligible(entries, min_score)
+        entries = drawing.load_results(results)
+    except drawing.DrawError as exc:
+        fail_usage(safe(str(exc)))
+    candidates = drawing.eligible(entries, min_score)
+    left_out: list[drawing.LeftOut] = []
+    if exclude_copies:
+        candidates, left = drawing.exclude_copies(candidates, entries, keep_first=keep_first)
+        left_out += left
+    if one_per_player:
+        candidates, left = drawing.one_per_player(candidates)
+        left_out += left
+    out = click.echo
     if not candidates:
-        click.echo(
-            f"{results}: no entry is valid with {min_score} points or more "
-            f"({len(entries)} entries); nobody can be drawn."
+        out(
+            f"{safe(str(results))}: no entry is valid with {min_score} points or more "
+            f"({len(entries)} entries, {len(left_out)} left out); nobody can be drawn."
         )
         sys.exit(EXIT_FAILED)
-    result = draw(candidates, seed, winners)
-    out = click.echo
-    out(f"Results: {results} (SHA-256 {file_sha256(results)})")
+    result = drawing.draw(candidates, seed, winners)
+    out(f"Results: {safe(str(results))} (SHA-256 {drawing.file_sha256(results)})")
     out(
         f"Eligible: {len(result.eligible)} valid entries with {min_score}+ points "
         f"(SHA-256 of the sorted list {result.list_sha256})"
     )
-    out(f"Seed: {seed!r}")
+    if left_out:
+        out(f"Left out: {len(left_out)}")
+        for gone in left_out:
+            out(f"  {safe(gone.entry.file)}: {safe(gone.reason)}")
+    out(f"Seed: {safe(repr(seed))}")
     if winners > len(result.eligible):
         out(f"Only {len(result.eligible)} eligible for {winners} prizes: every one wins.")
     out("Winners:")
     for n, c in enumerate(result.winners, start=1):
-        who = f"{c.player}  " if c.player else ""
-        out(f"  {n}. {who}{c.file}  ({c.score} points)")
-    copied = [c for c in result.eligible if c.copies]
-    if copied:
+        who = f"{safe(c.player)}  " if c.player else ""
+        out(f"  {n}. {who}{safe(c.file)}  ({c.score} points)")
+    copies = [] if exclude_copies else drawing.copied(result.eligible, entries)
+    if copies:
         out(
-            f"Note: {len(copied)} eligible entries are copies of another entry "
-            f"({', '.join(c.file for c in copied)}); remove them from {results} first if "
-            "they may not take part."
+            f"Note: {len(copies)} eligible entries played the same game as another entry of "
+            f"{safe(str(results))} ({', '.join(safe(c.file) for c in copies)}); give "
+            "--exclude-copies (and --keep-first) if copies may not take part."
         )
     command_line = ["road300", "draw", str(results), "--winners", str(winners), "--seed", seed]
     if min_score != 300:
         command_line += ["--min-score", str(min_score)]
-    out("Re-run the draw: " + shlex.join(command_line))
+    flags = (
+        ("--exclude-copies", exclude_copies),
+        ("--keep-first", keep_first),
+        ("--one-per-player", one_per_player),
+    )
+    command_line += [flag for flag, on in flags if on]
+    out("Re-run the draw: " + safe(shlex.join(command_line)))
     sys.exit(EXIT_OK)

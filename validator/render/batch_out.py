@@ -1,12 +1,25 @@
-"""A batch's results: a ranked table for people, JSON or CSV for the website and the draw."""
+"""A batch's results: a ranked table for people, JSON or CSV for the website and the draw.
+
+One reporter class per output format, all in `REPORTERS` (name -> class): `--format`'s
+choices, the extension an `--output` file must have, and docs/batch.md's table come from it.
+Player names, file names and messages come from strangers: the table and the summary show
+their control characters as visible escapes, and CSV cells cannot start a formula.
+"""
 
 from __future__ import annotations
 
 import csv
+import io
 import json
-from typing import TYPE_CHECKING, Any, TextIO
+import re
+from abc import ABC, abstractmethod
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar, TextIO
 
-from validator.batch import Batch, Entry, player_name
+from validator.batch import Batch, Entry
+from validator.readers import RECORD_FORMATS
+from validator.render.sanitize import csv_cell, plain_text
+from validator.replayer import Verdict
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -35,106 +48,222 @@ CSV_COLUMNS = (
 )
 """One row per entry: the JSON entry with `error` flattened to `error_*` columns."""
 
-
-def write_json(batch: Batch, out: TextIO) -> None:
-    """The fixed `entries` and `summary`, then `skipped`; one entry per line, written as it
-    goes so that a large batch is never held as one string."""
-    out.write('{"entries": [')
-    for n, entry in enumerate(batch.entries):
-        out.write(("\n " if n == 0 else ",\n ") + json.dumps(entry, ensure_ascii=False))
-    out.write("\n],\n")
-    out.write(' "summary": ' + json.dumps(batch.summary(), ensure_ascii=False) + ",\n")
-    skipped = [{"file": s.file, "reason": s.reason} for s in batch.skipped]
-    out.write(' "skipped": ' + json.dumps(skipped, ensure_ascii=False, indent=1) + "\n}\n")
-
-
-def csv_row(entry: Entry) -> dict[str, Any]:
-    error = entry.get("error") or {}
-    row = {k: entry.get(k) for k in CSV_COLUMNS}
-    for key in ("code", "message", "roll", "round", "line", "col"):
-        row[f"error_{key}"] = error.get(key)
-    row["warnings"] = " ".join(w["code"] for w in entry.get("warnings") or [])
-    row["copies"] = " ".join(entry.get("copies") or [])
-    return {k: "" if v is None else v for k, v in row.items()}
-
-
-def write_csv(batch: Batch, out: TextIO) -> None:
-    writer = csv.DictWriter(out, CSV_COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    for entry in batch.entries:
-        writer.writerow(csv_row(entry))
-
-
-RECORD_KINDS = "records end in .yaml, .yml, .json, .txt or .csv"
-
 SKIPPED_SHOWN = 20
 """The table lists this many skipped files; JSON lists them all."""
 
+NAMES_SHOWN = 10
+"""The summary names this many entries that reached the goal, and this many copies."""
 
-def render_table(console: Console, batch: Batch, folder: str) -> None:
-    """The ranked table, then the summary: counts, who reached the goal, copies, skipped."""
+WIDE = 100_000
+"""Width for a table written to a file or a pipe: no column is ever cut or wrapped."""
+
+
+# -- Untrusted text ------------------------------------------------------------------------
+
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""The controls json.dumps leaves raw (it escapes C0 itself, inside strings only)."""
+
+
+# -- Reporters -------------------------------------------------------------------------------
+
+
+class Reporter(ABC):
+    """Writes a whole batch in one format."""
+
+    name: ClassVar[str]
+    suffix: ClassVar[str]
+    """The extension of an `--output` file in this format."""
+    about: ClassVar[str]
+
+    @abstractmethod
+    def write(self, batch: Batch, out: TextIO, label: str) -> None:
+        """Write `batch` (of the folder `label`) to `out`."""
+
+
+class TableReporter(Reporter):
+    name = "table"
+    suffix = ".txt"
+    about = "the ranked table and the summary, for people"
+
+    def write(self, batch: Batch, out: TextIO, label: str) -> None:
+        from rich.console import Console
+
+        buffer = io.StringIO()
+        console = Console(file=buffer, width=WIDE, no_color=True, highlight=False)
+        render_table(console, batch, label, wide=True)
+        # Rich pads every cell to its column's width; a file needs no trailing blanks.
+        out.writelines(line.rstrip() + "\n" for line in buffer.getvalue().splitlines())
+
+
+class JsonReporter(Reporter):
+    name = "json"
+    suffix = ".json"
+    about = "`entries`, `summary` and `skipped` (schemas/batch.schema.json), for programs"
+
+    def write(self, batch: Batch, out: TextIO, label: str) -> None:
+        # One entry per line, written as it goes: a large batch is never one string.
+        out.write('{"entries": [')
+        for n, entry in enumerate(batch.entries):
+            out.write(("\n " if n == 0 else ",\n ") + _json(entry.to_json()))
+        out.write("\n],\n")
+        out.write(' "summary": ' + _json(batch.summary().to_json()) + ",\n")
+        skipped = [s.to_json() for s in batch.skipped]
+        out.write(' "skipped": ' + _json(skipped, indent=1) + "\n}\n")
+
+
+class CsvReporter(Reporter):
+    name = "csv"
+    suffix = ".csv"
+    about = "one row per entry, for spreadsheets"
+
+    def write(self, batch: Batch, out: TextIO, label: str) -> None:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(CSV_COLUMNS)
+        for entry in batch.entries:
+            writer.writerow(csv_row(entry))
+
+
+REPORTERS: dict[str, type[Reporter]] = {
+    r.name: r for r in (TableReporter, JsonReporter, CsvReporter)
+}
+"""Every output format of `road300 batch`, by name."""
+
+
+def _json(value: object, indent: int | None = None) -> str:
+    """JSON with non-ASCII text as it is, but every control character escaped: json.dumps
+    escapes C0 itself; DEL, C1 and the bidi controls too, so the JSON is safe to print."""
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def csv_row(entry: Entry) -> list[str | int]:
+    """The cells of `entry` in the order of CSV_COLUMNS, each safe for a spreadsheet."""
+    error = entry.error
+    cells: dict[str, str | int | None] = {
+        "rank": entry.rank,
+        "file": entry.file,
+        "player": entry.player,
+        "verdict": entry.verdict.value,
+        "score": entry.score,
+        "end": entry.end.value if entry.end else None,
+        "end_roll": entry.end_roll,
+        "error_code": error.code if error else None,
+        "error_message": error.message if error else None,
+        "error_roll": error.roll if error else None,
+        "error_round": error.round if error else None,
+        "error_line": error.line if error else None,
+        "error_col": error.col if error else None,
+        "rules": entry.rules,
+        "rounds_played": entry.rounds_played,
+        "rerolls": entry.rerolls,
+        "claimed_score": entry.claimed_score,
+        "dice_sha256": entry.dice_sha256,
+        "warnings": " ".join(w.code for w in entry.warnings),
+        "copies": " ".join(entry.copies),
+    }
+    return [csv_cell(cells[column]) for column in CSV_COLUMNS]
+
+
+def reporter_for(output: Path | None, fmt: str | None) -> str:
+    """The format to write: `fmt`, else the one the `--output` file's extension names, else
+    table. Raises ValueError when the extension names a format other than `fmt`, or one no
+    reporter writes (a spreadsheet's `.xlsx` must never hold a table)."""
+    suffix = output.suffix.lower() if output is not None else ""
+    if not suffix:
+        return fmt or TableReporter.name
+    named = next((r.name for r in REPORTERS.values() if r.suffix == suffix), None)
+    known = ", ".join(f"{r.suffix} ({r.name})" for r in REPORTERS.values())
+    if named is None:
+        raise ValueError(
+            f"{output}: road300 batch does not write {suffix} files; name the output "
+            f"{known} (spreadsheets open .csv)"
+        )
+    if fmt is not None and fmt != named:
+        raise ValueError(
+            f"{output}: the extension {suffix} says {named}, but --format is {fmt}; "
+            f"use {REPORTERS[fmt].suffix} for {fmt}"
+        )
+    return named
+
+
+# -- The table and the summary ------------------------------------------------------------
+
+
+def render_table(console: Console, batch: Batch, folder: str, *, wide: bool = False) -> None:
+    """The ranked table, then the summary: counts, who reached the goal, copies, skipped.
+
+    On a terminal the first error is cut to one line unless `wide`, where it wraps; on a
+    console as wide as WIDE nothing is cut or wrapped.
+    """
     from rich.table import Table
     from rich.text import Text
 
     if batch.entries:
         table = Table(show_edge=False, pad_edge=False, header_style="bold")
         table.add_column("Rank", justify="right", no_wrap=True, min_width=4)
-        table.add_column("Player", overflow="fold", min_width=6, max_width=24)
+        table.add_column("Player", overflow="fold", min_width=6, max_width=None if wide else 24)
         table.add_column("File", overflow="fold", min_width=10)
         table.add_column("Verdict", no_wrap=True, min_width=10)
         table.add_column("Score", justify="right", no_wrap=True, min_width=5)
         table.add_column("End", overflow="fold", min_width=7)
-        # One line per entry: the error is cut to what is left, never wrapped.
-        error_width = max(20, console.width // 3)
-        table.add_column("First error", overflow="ellipsis", no_wrap=True, max_width=error_width)
+        if wide:
+            table.add_column("First error", overflow="fold")
+        else:
+            # One line per entry: the error is cut to what is left, never wrapped.
+            table.add_column(
+                "First error",
+                overflow="ellipsis",
+                no_wrap=True,
+                max_width=max(20, console.width // 3),
+            )
         for e in batch.entries:
-            verdict = e["verdict"]
-            style = {"valid": "green", "incomplete": "yellow"}.get(verdict, "red")
+            style = {Verdict.VALID: "green", Verdict.INCOMPLETE: "yellow"}.get(e.verdict, "red")
+            # Text, never str: a name like "[bold]" is not markup.
             table.add_row(
-                _rank(e),
-                player_name(e),
-                e["file"] + (" (copy)" if e["copies"] else ""),
-                Text(verdict, style=style),
-                "" if e["score"] is None else str(e["score"]),
-                _end(e),
-                first_error(e),
+                Text(_rank(e)),
+                Text(plain_text(e.player_name)),
+                Text(plain_text(e.file) + (" (copy)" if e.copies else "")),
+                Text(e.verdict.value, style=style),
+                Text("" if e.score is None else str(e.score)),
+                Text(_end(e)),
+                Text(first_error(e)),
             )
         console.print(table)
-        if any(e["verdict"] == "incomplete" for e in batch.entries):
+        if any(e.verdict is Verdict.INCOMPLETE for e in batch.entries):
             console.print("* incomplete: legal so far, but the game could go on")
         console.print()
     for line in summary_lines(batch, folder):
-        console.print(line, markup=False)
+        console.print(line, markup=False, emoji=False)
+
+
+def no_entries(folder: str) -> str:
+    kinds = ", ".join(RECORD_FORMATS)
+    return f"{plain_text(folder)}: no record files found (records end in {kinds})"
 
 
 def summary_lines(batch: Batch, folder: str) -> list[str]:
     s = batch.summary()
     lines: list[str] = []
     if not batch.entries:
-        lines.append(f"{folder}: no record files found ({RECORD_KINDS}).")
+        lines.append(no_entries(folder) + ".")
     else:
-        lines.append(
-            f"{s['entries']} {_plural(s['entries'], 'entry', 'entries')}: {s['valid']} valid, "
-            f"{s['incomplete']} incomplete, {s['invalid']} invalid, {s['malformed']} unreadable "
-            "(malformed)."
-        )
-        if s["malformed"] == s["entries"]:
+        lines.append(_counts(batch) + ".")
+        if s.malformed == s.entries:
             lines.append(
                 "None of the entries could be read: are these record files? See the first "
                 "error of each above."
             )
-        reached = batch.reached
+        reached = [f"{plain_text(e.player_name)} {e.score}" for e in batch.reached]
         if reached:
-            names = ", ".join(f"{player_name(e)} {e['score']}" for e in reached)
-            lines.append(f"Reached {batch.min_score}: {len(reached)} ({names}).")
+            lines.append(f"Reached {batch.min_score}: {len(reached)} ({_first(reached)}).")
         else:
             lines.append(f"Reached {batch.min_score}: none.")
     if batch.copies:
+        games = len(batch.copies)
         lines.append(
-            f"Copies ({len(batch.copies)} {_plural(len(batch.copies), 'game', 'games')} "
-            "played by more than one entry):"
+            f"Copies ({games} {_plural(games, 'game', 'games')} played by more than one entry):"
         )
-        lines.extend("  " + " = ".join(group) for group in batch.copies)
+        lines.extend(_copy_lines(batch.copies))
     if len(batch.dice_sha256) > 1:
         lines.append(
             f"Warning: the entries were replayed on {len(batch.dice_sha256)} different dice "
@@ -144,7 +273,9 @@ def summary_lines(batch: Batch, folder: str) -> list[str]:
         lines.append(
             f"Skipped {len(batch.skipped)} {_plural(len(batch.skipped), 'file', 'files')}:"
         )
-        lines.extend(f"  {s.file}: {s.reason}" for s in batch.skipped[:SKIPPED_SHOWN])
+        lines.extend(
+            f"  {plain_text(s.file)}: {plain_text(s.reason)}" for s in batch.skipped[:SKIPPED_SHOWN]
+        )
         if len(batch.skipped) > SKIPPED_SHOWN:
             lines.append(
                 f"  ... and {len(batch.skipped) - SKIPPED_SHOWN} more (all in --format json)"
@@ -152,27 +283,78 @@ def summary_lines(batch: Batch, folder: str) -> list[str]:
     return lines
 
 
+def one_line(batch: Batch, folder: str) -> str:
+    """The summary in one line, for stderr when the results go to a file or a pipe."""
+    if not batch.entries:
+        return no_entries(folder)
+    s = batch.summary()
+    parts = [_counts(batch), f"reached {s.min_score}: {len(s.reached)}"]
+    if s.copies:
+        parts.append(f"copies: {len(s.copies)} {_plural(len(s.copies), 'game', 'games')}")
+    if s.skipped:
+        parts.append(f"skipped: {s.skipped}")
+    if s.malformed == s.entries:
+        parts.append(f"none of the {s.entries} entries could be read")
+    return "; ".join(parts)
+
+
+def _counts(batch: Batch) -> str:
+    s = batch.summary()
+    return (
+        f"{s.entries} {_plural(s.entries, 'entry', 'entries')}: {s.valid} valid, "
+        f"{s.incomplete} incomplete, {s.invalid} invalid, {s.malformed} unreadable (malformed)"
+    )
+
+
+def _first(names: list[str]) -> str:
+    shown = ", ".join(names[:NAMES_SHOWN])
+    more = len(names) - NAMES_SHOWN
+    return f"{shown}, and {more} more" if more > 0 else shown
+
+
+def _copy_lines(groups: tuple[tuple[str, ...], ...]) -> list[str]:
+    """One line per group of copies, naming at most NAMES_SHOWN files in all."""
+    lines = []
+    left = NAMES_SHOWN
+    shown = 0
+    for group in groups:
+        if left <= 0:
+            break
+        names = [plain_text(f) for f in group[:left]]
+        cut = len(group) - len(names)
+        lines.append("  " + " = ".join(names) + (f" = ... ({cut} more)" if cut else ""))
+        left -= len(names)
+        shown += 1
+    rest = groups[shown:]
+    if rest:
+        entries = sum(len(g) for g in rest)
+        lines.append(
+            f"  ... and {len(rest)} more {_plural(len(rest), 'game', 'games')} played by "
+            f"{entries} entries (all in --format json)"
+        )
+    return lines
+
+
 def first_error(entry: Entry) -> str:
-    error = entry.get("error")
-    if not error:
+    error = entry.error
+    if error is None:
         return ""
-    where = f"roll {error['roll']}: " if error.get("roll") else ""
-    if not where and error.get("line"):
-        where = f"line {error['line']}: "
-    return f"{where}{error['code']} {error['message']}"
+    where = f"roll {error.roll}: " if error.roll else ""
+    if not where and error.line:
+        where = f"line {error.line}: "
+    return plain_text(f"{where}{error.code} {error.message}")
 
 
 def _rank(entry: Entry) -> str:
-    if entry.get("rank") is None:
+    if entry.rank is None:
         return "-"
-    return f"{entry['rank']}{'*' if entry['verdict'] == 'incomplete' else ''}"
+    return f"{entry.rank}{'*' if entry.verdict is Verdict.INCOMPLETE else ''}"
 
 
 def _end(entry: Entry) -> str:
-    if not entry.get("end"):
+    if entry.end is None:
         return ""
-    roll = entry.get("end_roll")
-    return f"{entry['end']} (roll {roll})" if roll else str(entry["end"])
+    return f"{entry.end.value} (roll {entry.end_roll})" if entry.end_roll else entry.end.value
 
 
 def _plural(n: int, one: str, many: str) -> str:

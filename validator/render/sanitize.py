@@ -16,6 +16,7 @@ from rich.markup import escape as _rich_escape
 _BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 _CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}\u2028\u2029\ufeff]")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 
 
@@ -35,14 +36,17 @@ def terminal_text(text: str) -> str:
     return _rich_escape(plain_text(text))
 
 
-def csv_cell(value: object) -> object:
-    """A CSV cell no spreadsheet runs: numbers stay numbers; text that would start a
-    formula gets a leading `'` (as OWASP advises), and control characters are escaped."""
-    if value is None or isinstance(value, bool | int | float):
+def csv_cell(value: str | int | None) -> str | int:
+    """A CSV cell no spreadsheet runs: numbers (and text that is exactly a number) stay
+    numbers; other text that would start a formula gets a leading `'` (as OWASP advises);
+    control characters become visible escapes. None is an empty cell."""
+    if value is None:
+        return ""
+    if isinstance(value, int):
         return value
-    text = str(value)
-    safe = plain_text(text)
-    return "'" + safe if text.startswith(_FORMULA_START) else safe
+    if value.startswith(_FORMULA_START) and not _NUMBER.fullmatch(value):
+        value = "'" + value
+    return plain_text(value)
 
 
 def markdown_text(text: str) -> str:
