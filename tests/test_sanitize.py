@@ -40,9 +40,17 @@ def test_csv_cells_never_start_a_formula(text: str) -> None:
     assert raw_controls(cell) == []
 
 
-def test_csv_numbers_stay_numbers() -> None:
-    assert csv_cell(-5) == -5 and csv_cell(315) == 315 and csv_cell(None) == ""
-    assert csv_cell("Alice") == "Alice" and csv_cell("-5") == "-5"
+@pytest.mark.parametrize(
+    ("value", "cell"),
+    [(340, 340), (-5, -5), (None, ""), ("-5", "-5"), ("+3", "+3"), ("1.5", "1.5"), ("x", "x")],
+)
+def test_csv_numbers_stay_numbers(value: str | int | None, cell: str | int) -> None:
+    assert csv_cell(value) == cell
+
+
+def test_escapes_are_visible() -> None:
+    assert plain_text("\x1b[2J\u202e") == "\\x1b[2J\\u202e"
+    assert csv_cell("\t=1") == "'\\x09=1"
 
 
 @pytest.mark.parametrize("text", HOSTILE)
