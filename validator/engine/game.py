@@ -200,13 +200,19 @@ def blocked_after(state: State, cross: Field) -> int:
 
 def walks(blocked: int, start: int, steps: int) -> dict[int, Walk]:
     """Every end field of a legal walk of exactly `steps`, with one witness walk each."""
+    return _walk_ends(blocked, start, steps, exact=True)
+
+
+def _walk_ends(blocked: int, start: int, steps: int, *, exact: bool) -> dict[int, Walk]:
+    """The fields a legal walk of `steps` ends on (`exact`), or the free corners it passes
+    within `steps` (not `exact`), with the first walk found to each."""
     found: dict[int, Walk] = {}
     path: list[int] = []
 
     def step(cur: int, left: int, visited: int) -> None:
+        if (left == 0 if exact else CORNER_MASK >> cur & 1) and cur not in found:
+            found[cur] = tuple(path)
         if left == 0:
-            if cur not in found:
-                found[cur] = tuple(path)
             return
         for nxt in NEIGHBOURS[cur]:
             if not visited >> nxt & 1:
@@ -275,23 +281,7 @@ def exit_walks(blocked: int, start: int, steps: int) -> dict[int, Walk]:
     found: dict[int, Walk] = {}
     if start != OUTSIDE and is_corner(start):
         found[start] = ()
-    path: list[int] = []
-
-    def step(cur: int, left: int, visited: int) -> None:
-        if CORNER_MASK >> cur & 1 and cur not in found:
-            found[cur] = tuple(path)
-        if left == 0:
-            return
-        for nxt in NEIGHBOURS[cur]:
-            if not visited >> nxt & 1:
-                path.append(nxt)
-                step(nxt, left - 1, visited | 1 << nxt)
-                path.pop()
-
-    for first, rest in _first_steps(blocked, start, steps):
-        path.append(first)
-        step(first, rest, blocked | 1 << first | _start_bit(start))
-        path.pop()
+    found.update(_walk_ends(blocked, start, steps, exact=False))
     return found
 
 
