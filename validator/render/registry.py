@@ -30,18 +30,16 @@ class Reporter:
         return getattr(importlib.import_module(module), attribute)
 
 
+_R = "validator.render."
+
 VALIDATE: dict[str, Reporter] = {
     r.name: r
     for r in (
-        Reporter(
-            "text",
-            "for people: verdict lines and diagnostics",
-            "validator.render.terminal:TextReporter",
-        ),
+        Reporter("text", "for people: verdict lines and diagnostics", _R + "terminal:TextReporter"),
         Reporter(
             "json",
             "one JSON object per record, one per line (schemas/result.schema.json)",
-            "validator.render.json_out:JsonReporter",
+            _R + "json_out:JsonReporter",
             (".json", ".jsonl"),
         ),
     )
@@ -52,21 +50,9 @@ VALIDATE: dict[str, Reporter] = {
 REPORT: dict[str, Reporter] = {
     r.name: r
     for r in (
-        Reporter(
-            "html",
-            "one self-contained page",
-            "validator.render.html:render_html",
-            (".html", ".htm"),
-        ),
-        Reporter(
-            "md",
-            "Markdown with text boards",
-            "validator.render.markdown:render_markdown",
-            (".md", ".markdown"),
-        ),
-        Reporter(
-            "text", "for the terminal", "validator.render.report_text:render_plain", (".txt",)
-        ),
+        Reporter("html", "one self-contained page", _R + "html:render_html", (".html", ".htm")),
+        Reporter("md", "Markdown with text boards", _R + "markdown:render_markdown", (".md",)),
+        Reporter("text", "for the terminal", _R + "report_text:render_plain", (".txt",)),
     )
 }
 """`road300 report --format`: functions Report -> str."""

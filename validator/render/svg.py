@@ -479,22 +479,15 @@ def score_chart(
     def py(value: float) -> float:
         return top + plot_h * (1 - value / top_score)
 
+    def hline(y: float, cls: str, **style: str) -> str:
+        """A line across the plot at height `y`."""
+        x1, x2 = _n(left), _n(width - right)
+        return _el("line", class_=cls, x1=x1, x2=x2, y1=_n(y), y2=_n(y), **style)
+
     parts: list[str] = []
     for value in range(0, top_score + 1, 50):
         y = py(value)
-        parts.append(
-            _el(
-                "line",
-                class_="grid",
-                x1=_n(left),
-                x2=_n(width - right),
-                y1=_n(y),
-                y2=_n(y),
-                stroke=GRID,
-                stroke_width="0.6",
-                stroke_opacity="0.6",
-            )
-        )
+        parts.append(hline(y, "grid", stroke=GRID, stroke_width="0.6", stroke_opacity="0.6"))
         parts.append(
             _text(
                 left - 6,
@@ -531,19 +524,7 @@ def score_chart(
         )
     )
     gy = py(goal)
-    parts.append(
-        _el(
-            "line",
-            class_="goal",
-            x1=_n(left),
-            x2=_n(width - right),
-            y1=_n(gy),
-            y2=_n(gy),
-            stroke=GREEN,
-            stroke_width="2",
-            stroke_dasharray="6 4",
-        )
-    )
+    parts.append(hline(gy, "goal", stroke=GREEN, stroke_width="2", stroke_dasharray="6 4"))
     parts.append(
         _text(
             width - right - 4,
