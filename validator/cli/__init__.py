@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "rules": ("validator.cli.rules", "List the rulesets and expansions, or print one in full."),
     "schema": ("validator.cli.schema", "Write the JSON Schemas for records and results."),
+    "explain": ("validator.cli.explain", "Explain an error code (like E203) with an example."),
 }
 
 
@@ -56,7 +57,7 @@ def _exists(module: str) -> bool:
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="road300")
+@click.version_option(__version__, "-V", "--version", prog_name="road300")
 def main() -> None:
     """Validate Road to 300 challenge records against the official dice file.
 

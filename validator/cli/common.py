@@ -42,11 +42,18 @@ def rules_option(func: F) -> F:
 
 
 def make_console(stderr: bool = False) -> Console:
-    """A rich console; colour only on a terminal and never when NO_COLOR is set."""
+    """A rich console; colour and bold only on a terminal, and never when NO_COLOR is set
+    to a value (an empty NO_COLOR does not count, as no-color.org says)."""
     from rich.console import Console
 
-    no_color = "NO_COLOR" in os.environ
-    return Console(stderr=stderr, no_color=no_color, highlight=False, soft_wrap=True)
+    plain = bool(os.environ.get("NO_COLOR"))
+    return Console(
+        stderr=stderr,
+        no_color=plain,
+        highlight=False,
+        soft_wrap=True,
+        color_system=None if plain else "auto",
+    )
 
 
 def fail_usage(message: str) -> NoReturn:

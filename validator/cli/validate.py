@@ -25,6 +25,9 @@ from validator.render.registry import VALIDATE
 )
 @click.option("--strict", is_flag=True, help="Treat an incomplete record as a failure (exit 1).")
 @click.option(
+    "--quiet", "-q", is_flag=True, help="Text output: print only invalid and malformed records."
+)
+@click.option(
     "--rounds", "with_rounds", is_flag=True, help="With --format json: add every replayed round."
 )
 def command(
@@ -33,6 +36,7 @@ def command(
     rules: str | None,
     fmt: str,
     strict: bool,
+    quiet: bool,
     with_rounds: bool,
 ) -> None:
     """Replay each RECORD (YAML, JSON, annotated text or CSV) against the official dice
@@ -57,6 +61,7 @@ def command(
     for path in records:
         result = checker.check(path)
         results.append(result)
-        reporter.result(result)
+        if not (quiet and result.verdict.ok):
+            reporter.result(result)
     reporter.finish(results)
     sys.exit(exit_status(results, strict=strict))
