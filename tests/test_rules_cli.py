@@ -139,3 +139,24 @@ def test_real_command_line(tmp_path: Path) -> None:
     assert failed.returncode == 2
     assert f"{bad}:3:3:" in failed.stderr and "needs its bonus" in failed.stderr
     assert failed.stdout == ""
+
+
+def test_list_shows_each_expansion_whole() -> None:
+    """Each expansion's spec, rules-file key and record syntax come from its one object."""
+    from validator.rulesets import EXPANSIONS
+
+    status, out = _run("rules")
+    assert status == 0
+    status, raw = _run("rules", "--format", "json")
+    listed = json.loads(raw)["expansions"]
+    for x in EXPANSIONS:
+        for text in (x.spec_syntax, x.title, x.file_syntax, x.record_syntax):
+            assert text in out, text
+        assert listed[x.key]["name"] == x.title
+        assert listed[x.key]["switch"] == x.switch
+        assert listed[x.key]["record"] == x.record_syntax
+        # The rules-file form shown is one that a rules file accepts.
+        assert yaml.safe_load(listed[x.key]["rules_file"])["expansions"].keys() == {x.file_key}
+    assert "move: escape" in listed["escape"]["record"]
+    assert "ring: true" in listed["rings"]["record"]
+    assert "move: leave" in listed["in-and-out"]["record"]
