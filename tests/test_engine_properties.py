@@ -23,6 +23,7 @@ from validator.engine import (
     OUTSIDE,
     Action,
     Dice,
+    End,
     Exit,
     Field,
     IllegalAction,
@@ -329,6 +330,9 @@ def check_game(rules: Ruleset, seed: int, rounds: int, dice_per_state: int) -> N
             assert state.rings_left <= before.rings_left
         before = state
         assert state.pos == OUTSIDE or state.circled >> state.pos & 1
+        # Forced rerolls end the game exactly when the ruleset's count reaches its limit.
+        counted = state.passes_in_row if rules.pass_counting == "in-a-row" else state.passes
+        assert (state.end is End.REROLLS) == (counted >= rules.pass_limit)
         check_position(state, dice, rules, rng)
         # Over exactly when no action is legal, whatever the roll.
         for other in rng.sample(ALL_DICE, dice_per_state):
