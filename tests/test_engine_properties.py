@@ -184,7 +184,9 @@ def play_positions(rules: Ruleset, seed: int, rounds: int) -> Iterator[tuple[Sta
     """(position, next roll) along one random legal game; a few rolls favour low faces so
     that forced rerolls and stuck moves come up."""
     rng = random.Random(seed)
-    rings = rng.randint(0, rules.max_rings)
+    # Rings even where the ruleset has none: the replay refuses such a record (E109), but
+    # the engine must still agree with itself about them.
+    rings = rng.randint(0, max(rules.max_rings, 1))
     state = new_game(rings)
     faces = rng.choice([[1, 2, 3, 4, 5, 6], [1, 2, 3], [1, 1, 2, 6]])
     for _ in range(rounds):
@@ -394,6 +396,17 @@ def test_random_actions_reach_every_refusal() -> None:
                     seen.add(exc.code)
     assert {_part(c) for c in seen} == set(get_args(Part))
     assert {"E202", "E203", "E205", "E206", "E207", "E209", "E212"} <= seen
+
+
+def test_rings_left_without_the_expansion_are_no_legal_action() -> None:
+    """A state with rings under a ruleset without them: `apply` refuses the ring (E211), so
+    `legal_actions` must not offer it (it did before this test)."""
+    rules = resolve("standard")
+    state = new_game(rings=2)
+    assert RingReroll() not in legal_actions(state, (1, 2, 3), rules)
+    with pytest.raises(IllegalAction, match="needs The magic rings"):
+        apply(state, (1, 2, 3), RingReroll(), rules)
+    assert RingReroll() in legal_actions(state, (1, 2, 3), resolve("standard+rings=2"))
 
 
 def _part(code: str) -> str:
