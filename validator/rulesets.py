@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import (
     BaseModel,
@@ -116,17 +116,29 @@ _ESCAPE_NEEDS_BONUS = (
 )
 
 
-class _EscapeFile(BaseModel):
+class _FileEntry(BaseModel):
+    """An expansion's mapping in a rules file; `problem` says what is wrong with it as a whole."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    def problem(self) -> str | None:
+        return None
+
+    @model_validator(mode="after")
+    def _whole(self) -> Self:
+        problem = self.problem()
+        if problem is not None:
+            raise ValueError(problem)
+        return self
+
+
+class _EscapeFile(_FileEntry):
     bonus: Annotated[StrictInt, Constraint(ge=0, le=MAX_ESCAPE_BONUS)] | None = Constraint(
         default=None, description="points added when the burglar escapes (no default)"
     )
 
-    @model_validator(mode="after")
-    def _needs_bonus(self) -> _EscapeFile:
-        if self.bonus is None:
-            raise ValueError(_ESCAPE_NEEDS_BONUS)
-        return self
+    def problem(self) -> str | None:
+        return _ESCAPE_NEEDS_BONUS if self.bonus is None else None
 
 
 def _escape_shorthand(value: Any) -> Any:
@@ -187,17 +199,15 @@ class Escape(Expansion):
         return tuple(_EscapeFile.model_fields)
 
 
-class _RingsFile(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class _RingsFile(_FileEntry):
     max: StrictInt = Constraint(
         default=MAX_RINGS, description=f"the most rings a record may declare, 1-{MAX_RINGS}"
     )
 
-    @model_validator(mode="after")
-    def _in_range(self) -> _RingsFile:
-        if not 1 <= self.max <= MAX_RINGS:
-            raise ValueError(f"a player may declare 1 to {MAX_RINGS} magic rings, not {self.max}")
-        return self
+    def problem(self) -> str | None:
+        if 1 <= self.max <= MAX_RINGS:
+            return None
+        return f"a player may declare 1 to {MAX_RINGS} magic rings, not {self.max}"
 
 
 def _rings_shorthand(value: Any) -> Any:
