@@ -4,7 +4,8 @@
 `describe` says in words what each switch of a ruleset does, for `road300 rules`.
 Each expansion is one `Expansion` object in `EXPANSIONS` (like python-chess's `VARIANTS`):
 its spec syntax, rules-file key, the `Ruleset` switch it sets and its texts all live there,
-and everything else in this module loops over them.
+and everything else in this module loops over them. A new expansion is a `Ruleset` field
+that the engine reads, one `Expansion` subclass here and its entry in `EXPANSIONS`.
 """
 
 from __future__ import annotations
@@ -105,9 +106,12 @@ class Expansion(ABC):
     def to_file(self, rules: Ruleset) -> object:
         """Its rules-file entry while in play in `rules`."""
 
+    entry: ClassVar[type[BaseModel] | None] = None
+    """The model of its rules-file entry when that is a mapping."""
+
     def file_subkeys(self) -> tuple[str, ...]:
         """The keys allowed inside its rules-file entry, for "known:" in messages."""
-        return ()
+        return tuple(self.entry.model_fields) if self.entry else ()
 
 
 _ESCAPE_NEEDS_BONUS = (
@@ -156,6 +160,7 @@ class Escape(Expansion):
     spec_syntax = "+escape=BONUS"
     file_syntax = "escape: {bonus: BONUS}"
     record_syntax = "move: escape (optional path: the walk to the corner)"
+    entry = _EscapeFile
     summary = (
         "Escape!: a move may leave through a free corner within the movement die (leftover "
         "steps ignored); the game ends and BONUS points are added. The bonus has no default."
@@ -195,9 +200,6 @@ class Escape(Expansion):
     def to_file(self, rules: Ruleset) -> object:
         return {"bonus": rules.escape_bonus}
 
-    def file_subkeys(self) -> tuple[str, ...]:
-        return tuple(_EscapeFile.model_fields)
-
 
 class _RingsFile(_FileEntry):
     max: StrictInt = Constraint(
@@ -224,6 +226,7 @@ class MagicRings(Expansion):
     spec_syntax = f"+rings[=N]  (N 1-{MAX_RINGS}, default {MAX_RINGS})"
     file_syntax = "rings: {max: N}"
     record_syntax = "rings: N in the header; ring: true on a row rerolled with a ring"
+    entry = _RingsFile
     summary = (
         "The magic rings!: a record declares up to N rings (rings: N); instead of playing a "
         "roll where a field could be crossed out, a ring rerolls it (ring: true). Not a pass."
@@ -262,9 +265,6 @@ class MagicRings(Expansion):
 
     def to_file(self, rules: Ruleset) -> object:
         return {"max": rules.max_rings}
-
-    def file_subkeys(self) -> tuple[str, ...]:
-        return tuple(_RingsFile.model_fields)
 
 
 class InAndOut(Expansion):
