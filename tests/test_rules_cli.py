@@ -65,6 +65,10 @@ SHOW = [
     ("standard+rings=2", [" * max_rings      2", "1-2 ring(s)"]),
     ("standard+rings", [" * max_rings      3"]),
     ("literal+in-and-out", [" * in_and_out     on", "re-enters through a free corner"]),
+    (
+        "bga+rings=1+in-and-out",
+        ["In a record:", "  The magic rings!: rings: N", "  In and Out!: move: leave"],
+    ),
 ]
 
 
@@ -99,6 +103,7 @@ def test_show_json_and_yaml(spec: str, tmp_path: Path) -> None:
         "max_rings": rules.max_rings,
         "in_and_out": rules.in_and_out,
     }
+    assert list(data["expansions"]) == [k for k in ("escape", "rings", "in-and-out") if k in spec]
     # The yaml form is a rules file: written out, it resolves to the same ruleset.
     status, out = _run("rules", spec, "--format", "yaml")
     assert status == 0

@@ -96,12 +96,13 @@ def _list(fmt: str) -> None:
 
 
 def _show(rules: Ruleset, fmt: str) -> None:
-    from validator.rulesets import describe, to_rules_file
+    from validator.rulesets import EXPANSIONS, describe, to_rules_file
 
     if fmt == "yaml":
         _dump(to_rules_file(rules), fmt)
         return
     switches = describe(rules)
+    in_play = [x for x in EXPANSIONS if x.in_play(rules)]
     if fmt == "json":
         data = {
             "name": rules.name,
@@ -109,6 +110,7 @@ def _show(rules: Ruleset, fmt: str) -> None:
                 s.key: {"value": getattr(rules, s.key), "changed": s.changed, "meaning": s.meaning}
                 for s in switches
             },
+            "expansions": {x.key: {"name": x.title, "record": x.record_syntax} for x in in_play},
         }
         _dump(data, fmt)
         return
@@ -118,6 +120,11 @@ def _show(rules: Ruleset, fmt: str) -> None:
         mark = "*" if s.changed else " "
         out.append(f" {mark} {s.key.ljust(width)}  {s.value}")
         out.extend(_wrap(s.meaning, width + 6))
+    if in_play:
+        out.append("")
+        out.append("In a record:")
+        for x in in_play:
+            out.extend(_wrap(f"{x.title}: {x.record_syntax}", 2))
     out.append("")
     out.append("* differs from the standard ruleset. Each ruling and its source: docs/rules.md")
     click.echo("\n".join(out))
