@@ -237,6 +237,13 @@ def check_legal_and_apply_agree(state: State, dice: Dice, rules: Ruleset) -> Non
         assert oracle(state, dice, action, rules) is None, action
         turn = apply(state, dice, action, rules)
         assert turn.action == action
+        if isinstance(action, Play):
+            # The turn reports the walk it was given, the cross-out's die and the exit.
+            assert turn.cross is not None and turn.cross.field == action.cross
+            assert turn.cross.die == crosses(state, dice)[action.cross.index]
+            assert turn.exit == action.exit
+            if action.path is not None:
+                assert turn.walk == tuple(f.index for f in action.path)
         if isinstance(action, Play) and action.exit is None and action.move is not None:
             # Without its path, the same move is legal and ends in the same state.
             bare = Play(action.cross, action.move)
