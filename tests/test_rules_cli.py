@@ -65,6 +65,10 @@ SHOW = [
     ("standard+rings=2", [" * max_rings      2", "1-2 ring(s)"]),
     ("standard+rings", [" * max_rings      3"]),
     ("literal+in-and-out", [" * in_and_out     on", "re-enters through a free corner"]),
+    (
+        "bga+rings=1+in-and-out",
+        ["In a record:", "  The magic rings!: rings: N", "  In and Out!: move: leave"],
+    ),
 ]
 
 
@@ -99,6 +103,7 @@ def test_show_json_and_yaml(spec: str, tmp_path: Path) -> None:
         "max_rings": rules.max_rings,
         "in_and_out": rules.in_and_out,
     }
+    assert list(data["expansions"]) == [k for k in ("escape", "rings", "in-and-out") if k in spec]
     # The yaml form is a rules file: written out, it resolves to the same ruleset.
     status, out = _run("rules", spec, "--format", "yaml")
     assert status == 0
@@ -139,3 +144,24 @@ def test_real_command_line(tmp_path: Path) -> None:
     assert failed.returncode == 2
     assert f"{bad}:3:3:" in failed.stderr and "needs its bonus" in failed.stderr
     assert failed.stdout == ""
+
+
+def test_list_shows_each_expansion_whole() -> None:
+    """Each expansion's spec, rules-file key and record syntax come from its one object."""
+    from validator.rulesets import EXPANSIONS
+
+    status, out = _run("rules")
+    assert status == 0
+    status, raw = _run("rules", "--format", "json")
+    listed = json.loads(raw)["expansions"]
+    for x in EXPANSIONS:
+        for text in (x.spec_syntax, x.title, x.file_syntax, x.record_syntax):
+            assert text in out, text
+        assert listed[x.key]["name"] == x.title
+        assert listed[x.key]["switch"] == x.switch
+        assert listed[x.key]["record"] == x.record_syntax
+        # The rules-file form shown is one that a rules file accepts.
+        assert yaml.safe_load(listed[x.key]["rules_file"])["expansions"].keys() == {x.file_key}
+    assert "move: escape" in listed["escape"]["record"]
+    assert "ring: true" in listed["rings"]["record"]
+    assert "move: leave" in listed["in-and-out"]["record"]

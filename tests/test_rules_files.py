@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from pathlib import Path
 
 import pytest
@@ -9,7 +11,17 @@ from click.testing import CliRunner
 
 from validator.cli import main
 from validator.engine import BGA, LITERAL, STANDARD, Ruleset
-from validator.rulesets import RulesError, parse_rules, resolve, to_rules_file
+from validator.rulesets import (
+    BASE_SWITCHES,
+    EXPANSIONS,
+    RulesError,
+    describe,
+    expansion_sentences,
+    find_expansion,
+    parse_rules,
+    resolve,
+    to_rules_file,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "rules" / "house-rules.yaml"
@@ -186,3 +198,74 @@ def test_relative_rules_file_from_a_record_folder(tmp_path: Path) -> None:
     )
     with pytest.raises(RulesError, match="cannot read"):
         resolve("contest.yaml", base_dir=tmp_path / "elsewhere")
+
+
+# --- expansions as units --------------------------------------------------------------
+
+SPECS = ["escape=0", "escape=20", "rings", "rings=1", "rings=2", "in-and-out"]
+
+
+@pytest.mark.parametrize("part", SPECS)
+@pytest.mark.parametrize("base", ["standard", "bga", "literal"])
+def test_each_expansion_sets_only_its_switch(base: str, part: str) -> None:
+    rules = resolve(f"{base}+{part}")
+    key = part.partition("=")[0]
+    expansion = find_expansion(key)
+    assert expansion.in_play(rules)
+    assert [x.key for x in EXPANSIONS if x.in_play(rules)] == [key]
+    # Every other switch is the base ruleset's.
+    plain = dataclasses.replace(rules, **{expansion.switch: getattr(STANDARD, expansion.switch)})
+    assert dataclasses.replace(plain, name=base) == resolve(base)
+    # Its spec part names it again, and its rules-file entry gives the same switch.
+    assert rules.name == f"{base}+{expansion.spec_part(rules)}"
+    assert resolve(rules.name) == rules
+    assert to_rules_file(rules)["expansions"] == {expansion.file_key: expansion.to_file(rules)}
+
+
+def test_expansions_in_any_order_name_the_ruleset_in_one_order() -> None:
+    a = resolve("bga+in-and-out+rings=2+escape=5")
+    b = resolve("bga + escape=5 + rings = 2 + in-and-out")
+    assert a == b and a.name == "bga+escape=5+rings=2+in-and-out"
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("standard+escape=x", "needs its bonus"),
+        ("standard+escape=10001", "0 to 10000 points"),
+        ("standard+rings=two", "1 to 3 rings"),
+        ("standard+rings=0", "1 to 3 rings"),
+        ("standard+in-and-out=yes", "takes no value"),
+        ("standard+ring=2", "unknown expansion 'ring'; choose from: escape, rings, in-and-out"),
+    ],
+)
+def test_bad_expansion_values(spec: str, words: str) -> None:
+    with pytest.raises(RulesError, match=re.escape(words)):
+        resolve(spec)
+
+
+def test_every_switch_of_a_ruleset_is_a_base_switch_or_one_expansion() -> None:
+    """A new Ruleset field must be described: by the base switches or by one expansion."""
+    owned = [*BASE_SWITCHES, *(x.switch for x in EXPANSIONS)]
+    assert sorted(owned) == sorted(f.name for f in dataclasses.fields(Ruleset) if f.name != "name")
+    assert len({x.key for x in EXPANSIONS}) == len({x.file_key for x in EXPANSIONS}) == 3
+    assert [s.key for s in describe(STANDARD)] == owned
+    # Off in the standard ruleset, on (and described as on) once named.
+    full = resolve(
+        "standard+" + "+".join(x.key + ("=9" if x.key == "escape" else "") for x in EXPANSIONS)
+    )
+    for x in EXPANSIONS:
+        assert not x.in_play(STANDARD)
+        assert x.in_play(full)
+        assert x.meaning(full) != x.meaning(STANDARD)
+
+
+@pytest.mark.parametrize("spec", ["standard", "bga+escape=20", "literal+rings=2+in-and-out"])
+def test_report_sentences_name_the_expansions_in_play(spec: str) -> None:
+    rules = resolve(spec)
+    sentences = expansion_sentences(rules)
+    assert len(sentences) == sum(x.in_play(rules) for x in EXPANSIONS)
+    for x, sentence in zip([x for x in EXPANSIONS if x.in_play(rules)], sentences, strict=True):
+        assert sentence.startswith(f"With {x.title} ")
+    if rules.escape_bonus is not None:
+        assert f"{rules.escape_bonus} bonus points" in sentences[0]

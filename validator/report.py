@@ -12,6 +12,7 @@ from validator.engine import STANDARD, Cross, Dice, End, Field, State, available
 from validator.explain import Explanation, crosses_text, explain
 from validator.record import RecordRound
 from validator.replayer import Result, RoundResult, Verdict
+from validator.rulesets import expansion_sentences
 
 END_TEXT: dict[End, str] = {
     End.NO_MOVE: "the movement die had no legal move",
@@ -344,21 +345,7 @@ def how_to_read(report: Report) -> tuple[str, ...]:
         f"The game ends when the walk cannot be made, after {passes}, or when the dice file "
         f"runs out. The score is {scoring}; 300 points win.",
     ]
-    if rules.escape:
-        out.append(
-            "With Escape! the burglar may leave the board through a free corner: the game ends "
-            f"and {rules.escape_bonus} bonus points are added."
-        )
-    if rules.in_and_out:
-        out.append(
-            "With In and Out! the burglar may leave through a free corner and comes back in "
-            "through a corner next round."
-        )
-    if rules.rings:
-        out.append(
-            "With The magic rings! the player may spend a ring to skip a roll instead of "
-            "playing it."
-        )
+    out.extend(expansion_sentences(rules))
     return tuple(out)
 
 

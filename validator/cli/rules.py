@@ -51,7 +51,7 @@ def command(spec: str | None, fmt: str) -> None:
 
 def _list(fmt: str) -> None:
     from validator.engine import RULESETS
-    from validator.rulesets import EXPANSION_SUMMARIES, SUMMARIES, describe
+    from validator.rulesets import EXPANSIONS, SUMMARIES, describe
 
     if fmt != "text":
         data = {
@@ -63,8 +63,15 @@ def _list(fmt: str) -> None:
                 for name, r in RULESETS.items()
             },
             "expansions": {
-                name: {"spec": spec, "summary": text}
-                for name, (spec, text) in EXPANSION_SUMMARIES.items()
+                x.key: {
+                    "name": x.title,
+                    "spec": x.spec_syntax,
+                    "summary": x.summary,
+                    "switch": x.switch,
+                    "rules_file": f"expansions: {{{x.file_syntax}}}",
+                    "record": x.record_syntax,
+                }
+                for x in EXPANSIONS
             },
         }
         _dump(data, fmt)
@@ -77,9 +84,11 @@ def _list(fmt: str) -> None:
         out.append("    changes: " + (", ".join(changes) if changes else "nothing (the reference)"))
     out.append("")
     out.append("Expansions, combined with any ruleset (--rules bga+escape=20+rings=3):")
-    for spec, text in EXPANSION_SUMMARIES.values():
-        out.append(f"  {spec}")
-        out.extend(_wrap(text, 4))
+    for x in EXPANSIONS:
+        out.append(f"  {x.spec_syntax}")
+        out.extend(_wrap(x.summary, 4))
+        out.extend(_wrap(f"rules file: expansions: {{{x.file_syntax}}}", 4))
+        out.extend(_wrap(f"record: {x.record_syntax}", 4))
     out.append("")
     out.append("House rules: --rules FILE.yaml, a rules file of switches (see docs/rules.md);")
     out.append("`road300 rules NAME --format yaml` writes one to start from.")
@@ -87,12 +96,13 @@ def _list(fmt: str) -> None:
 
 
 def _show(rules: Ruleset, fmt: str) -> None:
-    from validator.rulesets import describe, to_rules_file
+    from validator.rulesets import EXPANSIONS, describe, to_rules_file
 
     if fmt == "yaml":
         _dump(to_rules_file(rules), fmt)
         return
     switches = describe(rules)
+    in_play = [x for x in EXPANSIONS if x.in_play(rules)]
     if fmt == "json":
         data = {
             "name": rules.name,
@@ -100,6 +110,7 @@ def _show(rules: Ruleset, fmt: str) -> None:
                 s.key: {"value": getattr(rules, s.key), "changed": s.changed, "meaning": s.meaning}
                 for s in switches
             },
+            "expansions": {x.key: {"name": x.title, "record": x.record_syntax} for x in in_play},
         }
         _dump(data, fmt)
         return
@@ -109,6 +120,11 @@ def _show(rules: Ruleset, fmt: str) -> None:
         mark = "*" if s.changed else " "
         out.append(f" {mark} {s.key.ljust(width)}  {s.value}")
         out.extend(_wrap(s.meaning, width + 6))
+    if in_play:
+        out.append("")
+        out.append("In a record:")
+        for x in in_play:
+            out.extend(_wrap(f"{x.title}: {x.record_syntax}", 2))
     out.append("")
     out.append("* differs from the standard ruleset. Each ruling and its source: docs/rules.md")
     click.echo("\n".join(out))

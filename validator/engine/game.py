@@ -372,7 +372,7 @@ def legal_actions(state: State, dice: Dice, rules: Ruleset = STANDARD) -> list[A
     if not crosses:
         return [Reroll()]
     actions: list[Action] = []
-    if state.rings_left > 0:
+    if state.rings_left > 0 and rules.rings:
         actions.append(RingReroll())
     for cross in crosses:
         blocked = blocked_after(state, cross.field)

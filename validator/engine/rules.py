@@ -6,7 +6,7 @@ engine branches on its fields. See docs/rules.md for each ruling and its source.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 PassCounting = Literal["in-a-row", "total"]
@@ -52,26 +52,6 @@ class Ruleset:
     def can_leave(self) -> bool:
         """Whether any move may end by leaving the board through a corner."""
         return self.escape or self.in_and_out
-
-    def with_expansions(
-        self,
-        *,
-        escape_bonus: int | None = None,
-        max_rings: int | None = None,
-        in_and_out: bool | None = None,
-    ) -> Ruleset:
-        parts = [self.name]
-        new = self
-        if escape_bonus is not None:
-            new = replace(new, escape_bonus=escape_bonus)
-            parts.append(f"escape={escape_bonus}")
-        if max_rings is not None:
-            new = replace(new, max_rings=max_rings)
-            parts.append(f"rings={max_rings}")
-        if in_and_out:
-            new = replace(new, in_and_out=True)
-            parts.append("in-and-out")
-        return replace(new, name="+".join(parts))
 
 
 STANDARD = Ruleset()
