@@ -39,7 +39,7 @@ _END_TEXT = {
 LEGEND = (
     "+ cross-out   * reachable\n"
     "1-6 the walk  ^ exit corner\n"
-    "@ burglar     # X this round\n"
+    "@ burglar     # new X\n"
     " XX  crossed  (30) circled\n"
     "x(30) circled and crossed"
 )
@@ -523,10 +523,10 @@ class PlayApp(App[Result | None]):
 
     def message_text(self) -> Text:
         text = Text()
-        for notice in self.game.notices:
-            text.append(f"! {notice}\n", style="yellow")
         if self.message:
             text.append(self.message + "\n")
+        for notice in self.game.notices:
+            text.append(f"! {notice}\n", style="yellow")
         if self.error:
             text.append(f"x {self.error}\n", style="bold red")
         text.append(self._prompt(), style="bold")
@@ -553,7 +553,8 @@ class PlayApp(App[Result | None]):
         if c.options[0].kind == "stuck":
             return head + "It has no legal move: Enter ends the game here, Esc goes back."
         if c.phase == "move":
-            return head + "Choose a field marked * (or ^ to leave through a corner)."
+            leave = " (or ^ to leave through a corner)" if game.rules.can_leave else ""
+            return head + f"Choose a field marked *{leave}."
         at_target = c.at_target()
         option = at_target[c.walk_index]
         walk = " ".join(str(f) for f in option.walk) or "(stays on its corner)"
