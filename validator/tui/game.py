@@ -40,6 +40,7 @@ from validator.engine import (
 from validator.play import Step
 
 OptionKind = Literal["move", "leave", "escape", "stuck"]
+Walk = tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +88,8 @@ class Game:
         self._redo: list[Action] = []
         self.notices: list[str] = []
         """What the last change did by itself (forced rerolls), for the screen."""
+        self._actions_at: tuple[object, list[Action]] = (None, [])
+        self._options: dict[tuple[State, int, Cross], list[Option]] = {}
         self._auto()
 
     # --- the position ------------------------------------------------------------
@@ -122,7 +125,13 @@ class Game:
 
     def actions(self) -> list[Action]:
         dice = self.dice
-        return [] if dice is None else legal_actions(self.state, dice, self.rules)
+        if dice is None:
+            return []
+        # Drawn after every key: computed once per position.
+        key = (self.state, self.row)
+        if self._actions_at[0] != key:
+            self._actions_at = (key, legal_actions(self.state, dice, self.rules))
+        return list(self._actions_at[1])
 
     def crosses(self) -> tuple[Cross, ...]:
         dice = self.dice
@@ -133,6 +142,14 @@ class Game:
         return any(isinstance(a, RingReroll) for a in self.actions())
 
     def options(self, cross: Cross) -> list[Option]:
+        key = (self.state, self.row, cross)
+        if key not in self._options:
+            if len(self._options) > 64:
+                self._options.clear()
+            self._options[key] = self._find_options(cross)
+        return list(self._options[key])
+
+    def _find_options(self, cross: Cross) -> list[Option]:
         """Every legal way to finish the round after `cross`: each end field with every walk to
         it, each corner to leave through, or the single "stuck" option when none exists.
 
@@ -144,9 +161,10 @@ class Game:
         start, die = state.pos, cross.die
         found: list[Option] = []
         ends = walks(blocked, start, die)
+        candidates = _all_walks(blocked, start, die, exit=False)
         for end in sorted(ends):
             target = FIELD_AT[end]
-            for walk in _ordered(ends[end], _walks_to(blocked, start, die, end, exit=False)):
+            for walk in _ordered(ends[end], candidates.get(end, [])):
                 if check_walk(blocked, start, walk, die) is None:
                     path = _fields(walk)
                     found.append(Option("move", target, path, Play(cross.field, target, path=path)))
@@ -157,9 +175,10 @@ class Game:
                 kinds.append("escape")
             if self.rules.in_and_out:
                 kinds.append("leave")
+            leaving = _all_walks(blocked, start, die, exit=True)
             for corner in sorted(exits):
                 target = FIELD_AT[corner]
-                for walk in _ordered(exits[corner], _walks_to(blocked, start, die, corner, True)):
+                for walk in _ordered(exits[corner], leaving.get(corner, [])):
                     for kind in kinds:
                         if check_walk(blocked, start, walk, die, exit=kind) is None:
                             path = _fields(walk)
@@ -275,40 +294,42 @@ def rounds_from_replay(result_rounds: Sequence[object]) -> list[Round]:
 # --- walks to one field ------------------------------------------------------------------
 
 
-def _neighbours(index: int) -> list[int]:
+def _neighbours(index: int) -> tuple[int, ...]:
     row, col = divmod(index, SIZE)
     out = []
     for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0)):
         r, c = row + dr, col + dc
         if 0 <= r < SIZE and 0 <= c < SIZE:
             out.append(r * SIZE + c)
-    return out
+    return tuple(out)
 
 
-def _walks_to(
-    blocked: int, start: int, steps: int, target: int, exit: bool
-) -> list[tuple[int, ...]]:
-    """Candidate walks ending on `target` (exactly `steps` long, or at most that for an exit).
+_NEIGHBOURS = tuple(_neighbours(i) for i in range(SIZE * SIZE))
 
-    Only a generator of candidates over the grid: each one is judged by engine.check_walk.
+
+def _all_walks(blocked: int, start: int, steps: int, exit: bool) -> dict[int, list[Walk]]:
+    """Candidate walks by end field: exactly `steps` long, or (exit) any that ends on a corner.
+
+    Only a generator of candidates over the grid, in one search: each one is then judged by
+    engine.check_walk.
     """
-    found: list[tuple[int, ...]] = []
-    if exit and start == target:
-        found.append(())
+    found: dict[int, list[Walk]] = {}
+    if exit and start != OUTSIDE and start in CORNERS:
+        found[start] = [()]
     path: list[int] = []
 
     def extend(cur: int, seen: int) -> None:
-        if cur == target and (exit or len(path) == steps):
-            found.append(tuple(path))
+        if (exit and cur in CORNERS) or (not exit and len(path) == steps):
+            found.setdefault(cur, []).append(tuple(path))
         if len(path) == steps:
             return
-        for nxt in _neighbours(cur):
+        for nxt in _NEIGHBOURS[cur]:
             if not (seen | blocked) >> nxt & 1:
                 path.append(nxt)
                 extend(nxt, seen | 1 << nxt)
                 path.pop()
 
-    firsts = CORNERS if start == OUTSIDE else _neighbours(start)
+    firsts = CORNERS if start == OUTSIDE else _NEIGHBOURS[start]
     start_bit = 0 if start == OUTSIDE else 1 << start
     if steps >= 1:
         for first in firsts:
@@ -319,7 +340,7 @@ def _walks_to(
     return found
 
 
-def _ordered(witness: tuple[int, ...], others: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+def _ordered(witness: Walk, others: list[Walk]) -> list[Walk]:
     return [witness, *sorted(w for w in set(others) if w != witness)]
 
 
