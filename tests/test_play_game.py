@@ -38,6 +38,7 @@ def test_options_are_exactly_the_legal_actions(spec: str) -> None:
     rules = resolve(spec)
     rows = read_dice(CHALLENGE).rows
     rng = random.Random(spec)
+    ends = 0
     for _ in range(3):
         game = Game(rows, rules, rings=rules.max_rings)
         while not game.over:
@@ -46,6 +47,7 @@ def test_options_are_exactly_the_legal_actions(spec: str) -> None:
             legal = legal_actions(state, dice, rules)
             expected = {(a.cross, a.move, a.exit) for a in legal if isinstance(a, Play)}
             offered = set()
+            moves = False
             for cross in game.crosses():
                 options = game.options(cross)
                 walks = [(o.kind, o.walk) for o in options]
@@ -55,9 +57,14 @@ def test_options_are_exactly_the_legal_actions(spec: str) -> None:
                     turn = apply(state, dice, o.action, rules)
                     assert turn.walk is not None or o.kind == "stuck"
                     offered.add((o.action.cross, o.action.move, o.action.exit))
+                    moves = moves or o.kind != "stuck"
             assert offered == expected
+            assert game.goes_on == moves
+            ends += not moves
             assert game.ring_allowed == any(isinstance(a, RingReroll) for a in legal)
             random_play_one(game, rng)
+    # (With Escape! a corner is nearly always in reach, so random games escape instead.)
+    assert ends or rules.escape, "some position where no cross-out leaves a move was seen"
 
 
 def random_play_one(game: Game, rng: random.Random) -> None:

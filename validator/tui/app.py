@@ -505,7 +505,10 @@ class PlayApp(App[Result | None]):
         state = game.state
         text = Text()
         dice = game.dice
-        text.append(f"Roll {min(game.row + 1, len(game.rows))} of {len(game.rows)}", style="bold")
+        if game.over:
+            text.append(f"Game over after roll {game.row} of {len(game.rows)}", style="bold")
+        else:
+            text.append(f"Roll {game.row + 1} of {len(game.rows)}", style="bold")
         if dice is not None:
             text.append("   dice " + " ".join(map(str, dice)), style="bold")
         text.append("\n")
@@ -547,7 +550,13 @@ class PlayApp(App[Result | None]):
         if c.phase == "cross":
             options = ", ".join(f"{x.field} (moves {x.die})" for x in game.crosses())
             ring = f"  r: spend a ring ({game.state.rings_left} left)" if game.ring_allowed else ""
-            return f"Cross out a field marked +: {options}.{ring}"
+            ends = (
+                ""
+                if game.goes_on
+                else "\nNo cross-out leaves a legal move: the game ends here"
+                + (" unless you spend a ring." if ring else ".")
+            )
+            return f"Cross out a field marked +: {options}.{ring}{ends}"
         assert c.cross is not None
         head = f"{c.cross.field} crossed out, the {c.cross.die} moves. "
         if c.options[0].kind == "stuck":

@@ -32,6 +32,7 @@ from validator.engine import (
     check_walk,
     exhaust,
     exit_walks,
+    game_goes_on,
     legal_actions,
     new_game,
     score,
@@ -136,6 +137,13 @@ class Game:
     def crosses(self) -> tuple[Cross, ...]:
         dice = self.dice
         return () if dice is None else available_crosses(self.state, dice)
+
+    @property
+    def goes_on(self) -> bool:
+        """Whether some cross-out of this roll leaves a legal move (else the game ends now,
+        unless a ring is spent)."""
+        dice = self.dice
+        return dice is not None and game_goes_on(self.state, dice, self.rules)
 
     @property
     def ring_allowed(self) -> bool:
