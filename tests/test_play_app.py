@@ -244,6 +244,8 @@ def test_undo_redo_by_keys_rewrite_the_record(tmp_path: Path) -> None:
             assert _rounds(out) == 1 and len(app.game.rounds) == 1
             await pilot.press("ctrl+z")
             assert _rounds(out) == 0 and app.game.rounds == []
+            # A record of no rounds is still a record (incomplete), not a malformed file.
+            assert Checker.create(CHALLENGE, None).check(out).verdict is Verdict.INCOMPLETE
             await pilot.press("u")
             assert "nothing to undo" in screen_text(app)
             await pilot.press("y", "ctrl+y", "y")

@@ -229,3 +229,15 @@ def test_resume_refuses_an_invalid_record_with_its_diagnostic(tmp_path: Path) ->
         start_game(CHALLENGE, resume=bad)
     assert info.value.result is not None and info.value.result.error is not None
     assert info.value.result.error.code == "E202"
+
+
+def test_rings_are_asked_until_declared(tmp_path: Path) -> None:
+    out = tmp_path / "g.yaml"
+    assert start_game(CHALLENGE, "bga+rings=2", output=out).ask_rings
+    # Quit at the question: the saved record declares none yet, so resuming asks again.
+    resumed = start_game(CHALLENGE, resume=out)
+    assert resumed.ask_rings and resumed.game.rules.max_rings == 2
+    declared = start_game(CHALLENGE, "bga+rings=2", output=tmp_path / "h.yaml", rings=1)
+    assert not declared.ask_rings and declared.game.state.rings_left == 1
+    assert "rings: 1" in (tmp_path / "h.yaml").read_text()
+    assert not start_game(CHALLENGE, output=tmp_path / "i.yaml").ask_rings

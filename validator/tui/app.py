@@ -52,11 +52,11 @@ Keys (road300 play)
                 chosen field again: confirm the walk
   3/4 or 34     type a field: the same as choosing it
   mouse click   choose a field (click it again to confirm)
-  Tab           next marked field (cross-outs, reachable
-                fields); with a walk shown: the next walk
+  Tab, S-Tab    next / previous marked field (cross-outs,
+                reachable fields); with a walk shown: walks
   w / W         next / previous walk to the chosen field
   r             spend a magic ring instead of playing
-  Esc           step back (walk -> field -> cross-out)
+  Esc, Bksp     step back (walk -> field -> cross-out)
   u, Ctrl+Z     undo the last choice (any number of times)
   y, Ctrl+Y     redo
   ?, F1         this help

@@ -108,7 +108,8 @@ def start_game(
         game,
         record_file,
         dice_name=dice.name,
-        ask_rings=ruleset.rings and rings is None and resume is None,
+        # Also for a resumed record saved before its rings were declared.
+        ask_rings=ruleset.rings and not game.rounds and game.rings == 0,
         welcome=welcome,
         finished=finished,
     )
