@@ -241,3 +241,18 @@ def test_rings_are_asked_until_declared(tmp_path: Path) -> None:
     assert not declared.ask_rings and declared.game.state.rings_left == 1
     assert "rings: 1" in (tmp_path / "h.yaml").read_text()
     assert not start_game(CHALLENGE, output=tmp_path / "i.yaml").ask_rings
+
+
+def test_text_form_never_overwrites_the_dice_file_or_a_stranger(tmp_path: Path) -> None:
+    dice = tmp_path / "challenge.txt"
+    dice.write_bytes(CHALLENGE.read_bytes())
+    with pytest.raises(StartError, match="the dice file"):
+        start_game(dice, output=tmp_path / "challenge.yaml", text=True)
+    assert dice.read_bytes() == CHALLENGE.read_bytes()
+    (tmp_path / "notes.txt").write_text("my notes\n")
+    with pytest.raises(StartError, match="exists"):
+        start_game(CHALLENGE, output=tmp_path / "notes.yaml", text=True)
+    first = start_game(CHALLENGE, output=tmp_path / "g.yaml", text=True)
+    assert (tmp_path / "g.txt").exists() and first.record_file.text
+    # Resuming with --text may rewrite the text form it wrote itself.
+    assert start_game(CHALLENGE, resume=tmp_path / "g.yaml", text=True).record_file.text

@@ -90,6 +90,8 @@ def start_game(
         finished = None
     if output.suffix.lower() not in (".yaml", ".yml"):
         raise StartError(f"--output {output}: the record is written as YAML; name it .yaml")
+    if text:
+        _check_text_path(output.with_suffix(".txt"), dice, resumed=resume is not None)
     record_file = RecordFile(
         path=output,
         dice_path=dice,
@@ -113,3 +115,22 @@ def start_game(
         welcome=welcome,
         finished=finished,
     )
+
+
+TEXT_HEADER = "# Road to 300 record"
+
+
+def _check_text_path(path: Path, dice: Path, *, resumed: bool) -> None:
+    """--text writes next to the record: never over the dice file or a file it did not write."""
+    if not path.exists():
+        return
+    if path.resolve() == dice.resolve():
+        raise StartError(f"--text would write {path}, the dice file: choose another --output")
+    if not resumed:
+        raise StartError(f"--text: {path} exists; choose another --output")
+    try:
+        ours = path.read_text(encoding="utf-8", errors="replace").startswith(TEXT_HEADER)
+    except OSError as exc:
+        raise StartError(f"--text: cannot read {path}: {exc.strerror or exc}") from None
+    if not ours:
+        raise StartError(f"--text: {path} exists and is not a record; choose another --output")
