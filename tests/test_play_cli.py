@@ -87,3 +87,43 @@ def test_help_and_version_do_not_load_textual() -> None:
     assert out.stdout.strip().endswith("False")
     status, output = run("--help")
     assert status == 0 and "--resume RECORD" in output and "docs/play.md" in output
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+def test_real_terminal_ctrl_c_keeps_the_record(tmp_path: Path) -> None:
+    """The real command in a pseudo-terminal: three Enters play a round, Ctrl-C quits."""
+    import os
+    import pty
+    import select
+    import time
+
+    out = tmp_path / "game.yaml"
+    argv = [sys.executable, "-m", "validator", "play", str(CHALLENGE), "--output", str(out)]
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the command, in the pseudo-terminal
+        os.environ.update(TERM="xterm-256color", PYTHONPATH=str(ROOT))
+        os.execv(sys.executable, argv)
+
+    def read_for(seconds: float) -> bytes:
+        data, end = b"", time.monotonic() + seconds
+        while time.monotonic() < end:
+            ready, _, _ = select.select([fd], [], [], 0.1)
+            if ready:
+                try:
+                    data += os.read(fd, 65536)
+                except OSError:
+                    break
+        return data
+
+    read_for(5)
+    for _ in range(3):
+        os.write(fd, b"\r")
+        read_for(1)
+    os.write(fd, b"\x03")
+    tail = read_for(5).decode(errors="replace")
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert f"Saved {out} (1 roll(s) played)" in tail
+    assert "--resume" in tail and "Traceback" not in tail
+    assert out.read_text().count("  - {roll: 1,") == 1
