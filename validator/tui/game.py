@@ -39,6 +39,7 @@ from validator.engine import (
     walks,
 )
 from validator.play import Step
+from validator.replay import RoundResult
 
 OptionKind = Literal["move", "leave", "escape", "stuck"]
 Walk = tuple[int, ...]
@@ -272,13 +273,11 @@ class Game:
             )
 
 
-def rounds_from_replay(result_rounds: Sequence[object]) -> list[Round]:
-    """The rounds of a replayed record (validator.replay.RoundResult) as a game's rounds."""
-    from validator.replay import RoundResult
-
+def rounds_from_replay(result_rounds: Sequence[RoundResult]) -> list[Round]:
+    """The rounds of a replayed record as a game's rounds (the rows the replay played by
+    itself, forced rerolls, count as automatic ones)."""
     out: list[Round] = []
     for r in result_rounds:
-        assert isinstance(r, RoundResult)
         action: Action
         if r.kind == "reroll":
             action = Reroll()
