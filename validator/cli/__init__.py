@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rules": ("validator.cli.rules", "List the rulesets and expansions, or print one in full."),
     "schema": ("validator.cli.schema", "Write the JSON Schemas for records and results."),
     "explain": ("validator.cli.explain", "Explain an error code (like E203) with an example."),
+    "play": ("validator.cli.play", "Play a dice file in the terminal; writes a valid record."),
 }
 
 

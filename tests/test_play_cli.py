@@ -1,0 +1,129 @@
+"""`road300 play` as a command: options that cannot work end with a message and exit 2,
+never a traceback; textual loads only for this command."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from validator.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+CHALLENGE = ROOT / "examples" / "challenge.txt"
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["play", *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["missing.txt"], "missing.txt"),
+        ([str(CHALLENGE), "--rules", "nonsense"], "--rules: unknown ruleset 'nonsense'"),
+        ([str(CHALLENGE), "--rings", "2"], "has no magic rings"),
+        ([str(CHALLENGE), "--rules", "bga+rings=1", "--rings", "2"], "declare 1 to 1 rings"),
+        ([str(CHALLENGE), "--output", "g.csv"], "name it .yaml"),
+    ],
+)
+def test_unusable_options_exit_2_with_a_message(
+    args: list[str], words: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, output = run(*args)
+    assert status == 2
+    assert output.startswith("road300: error: ") and words in output
+    assert "Traceback" not in output
+
+
+def test_bad_dice_file_names_its_line(tmp_path: Path) -> None:
+    dice = tmp_path / "dice.txt"
+    dice.write_text("1 2 3\n1 2 x\n")
+    status, output = run(str(dice), "--output", str(tmp_path / "g.yaml"))
+    assert status == 2 and "dice.txt:2" in output
+
+
+def test_an_existing_record_is_never_overwritten(tmp_path: Path) -> None:
+    out = tmp_path / "g.yaml"
+    out.write_text("keep me\n")
+    status, output = run(str(CHALLENGE), "--output", str(out))
+    assert status == 2 and f"continue it with --resume {out}" in output
+    assert out.read_text() == "keep me\n"
+
+
+def test_resume_refuses_an_invalid_record_with_its_diagnostic(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("rounds:\n  - {cross: 1/4, move: 6/6}\n  - {cross: 1/4, move: 1/1}\n")
+    status, output = run(str(CHALLENGE), "--resume", str(bad))
+    assert status == 2
+    assert "E202" in output or "E203" in output
+    assert "the record is invalid; it cannot go on" in output
+
+
+def test_resume_of_a_finished_game_says_so() -> None:
+    status, output = run(str(CHALLENGE), "--resume", str(ROOT / "examples" / "alice.yaml"))
+    assert status == 0 and "the game is already over: valid" in output
+
+
+def test_help_and_version_do_not_load_textual() -> None:
+    code = (
+        "import sys\n"
+        "from validator.cli import main\n"
+        "try:\n"
+        "    main(['--version'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print('textual' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert out.stdout.strip().endswith("False")
+    status, output = run("--help")
+    assert status == 0 and "--resume RECORD" in output and "docs/play.md" in output
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+def test_real_terminal_ctrl_c_keeps_the_record(tmp_path: Path) -> None:
+    """The real command in a pseudo-terminal: three Enters play a round, Ctrl-C quits."""
+    import os
+    import pty
+    import select
+    import time
+
+    out = tmp_path / "game.yaml"
+    argv = [sys.executable, "-m", "validator", "play", str(CHALLENGE), "--output", str(out)]
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the command, in the pseudo-terminal
+        os.environ.update(TERM="xterm-256color", PYTHONPATH=str(ROOT))
+        os.execv(sys.executable, argv)
+
+    def read_for(seconds: float) -> bytes:
+        data, end = b"", time.monotonic() + seconds
+        while time.monotonic() < end:
+            ready, _, _ = select.select([fd], [], [], 0.1)
+            if ready:
+                try:
+                    data += os.read(fd, 65536)
+                except OSError:
+                    break
+        return data
+
+    read_for(5)
+    for _ in range(3):
+        os.write(fd, b"\r")
+        read_for(1)
+    os.write(fd, b"\x03")
+    tail = read_for(5).decode(errors="replace")
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert f"Saved {out} (1 roll(s) played)" in tail
+    assert "--resume" in tail and "Traceback" not in tail
+    assert out.read_text().count("  - {roll: 1,") == 1

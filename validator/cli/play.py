@@ -1,0 +1,119 @@
+"""`road300 play`: play a challenge's dice file in the terminal and write the record."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from validator.cli.common import EXIT_FAILED, EXIT_OK, fail_usage, make_console
+
+DEFAULT_OUTPUT = "game.yaml"
+
+
+@click.command("play")
+@click.argument("dice", type=click.Path(path_type=Path))
+@click.option(
+    "--rules",
+    metavar="NAME",
+    help="Ruleset: standard, bga or literal, with expansions like "
+    "standard+escape=20+rings=3+in-and-out, or a rules YAML file. Default: standard, or the "
+    "resumed record's rules. See `road300 rules`.",
+)
+@click.option("--player", metavar="NAME", help="The player's name, written into the record.")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(path_type=Path),
+    help=f"Where the record (canonical YAML) is written after every round. Default: "
+    f"{DEFAULT_OUTPUT}, or the --resume file. An existing file is never overwritten "
+    "unless it is the one resumed.",
+)
+@click.option(
+    "--resume",
+    type=click.Path(path_type=Path),
+    metavar="RECORD",
+    help="Continue a saved game: its rounds are replayed and checked first.",
+)
+@click.option(
+    "--rings",
+    type=int,
+    metavar="N",
+    help="With The magic rings!: the rings declared (asked at the start otherwise).",
+)
+@click.option(
+    "--text", "with_text", is_flag=True, help="Also write the annotated text form (.txt)."
+)
+def command(
+    dice: Path,
+    rules: str | None,
+    player: str | None,
+    output: Path | None,
+    resume: Path | None,
+    rings: int | None,
+    with_text: bool,
+) -> None:
+    """Play the dice file DICE in the terminal. Only legal choices are offered, and the
+    record is written after every round, so a closed terminal loses nothing.
+
+    \b
+    Examples:
+      road300 play challenge.txt --player Alice --output alice.yaml
+      road300 play challenge.txt --rules standard+rings=3 --rings 2
+      road300 play challenge.txt --resume alice.yaml
+
+    Keys: arrows and Enter (or type a field like 3/4, or click it), w for the next walk,
+    u / y undo and redo, ? help, q quit. See docs/play.md.
+
+    Exit status: 0 when the game was played (or saved to resume), 1 if the finished record
+    does not check as valid, 2 the command could not run (bad options, dice or record).
+    """
+    from validator.replayer import Verdict
+    from validator.tui.start import StartError, start_game
+
+    try:
+        start = start_game(
+            dice,
+            rules,
+            player=player,
+            output=output,
+            resume=resume,
+            rings=rings,
+            text=with_text,
+        )
+    except StartError as exc:
+        if exc.result is not None:
+            from validator.render.terminal import render
+
+            render(make_console(stderr=True), exc.result)
+        fail_usage(exc.message)
+    if start.finished is not None:
+        from validator.render.terminal import summary_line
+
+        click.echo(f"{resume}: the game is already over: {summary_line(start.finished)}")
+        sys.exit(EXIT_OK)
+
+    from validator.tui.app import PlayApp
+
+    app = PlayApp(
+        start.game,
+        start.record_file,
+        dice_name=start.dice_name,
+        ask_rings=start.ask_rings,
+        welcome=start.welcome,
+    )
+    final = app.run()
+    path = start.record_file.path
+    if final is None:
+        click.echo(
+            f"Saved {path} ({start.game.row} roll(s) played); continue with: "
+            f"road300 play {dice} --resume {path}"
+        )
+        sys.exit(EXIT_OK)
+    from validator.render.terminal import render
+
+    render(make_console(), final)
+    also = f" and {start.record_file.text_path}" if with_text else ""
+    click.echo(f"Record: {path}{also}")
+    sys.exit(EXIT_OK if final.verdict is Verdict.VALID else EXIT_FAILED)

@@ -1,0 +1,586 @@
+"""The Textual app of `road300 play`: the board, the round's choices, and the keys.
+
+The app holds only what is being chosen (the cursor, a cross-out, a field, a walk); the
+game is a `Game` and the record a `RecordFile`, written after every change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from validator.engine import SIZE, Action, Cross, End, Field, IllegalAction, RingReroll
+from validator.replayer import Result
+from validator.tui.game import Game, Option
+from validator.tui.save import RecordFile
+
+Phase = Literal["cross", "move", "walk", "over"]
+
+CELL = 7
+"""Board cell width: cursor bracket, marker, four characters of field, cursor bracket."""
+LABEL = 3
+"""Width of the row numbers left of the board."""
+
+_END_TEXT = {
+    End.NO_MOVE: "no legal move",
+    End.REROLLS: "forced rerolls",
+    End.DICE_EXHAUSTED: "the dice file ran out",
+    End.ESCAPED: "the burglar escaped",
+}
+
+LEGEND = (
+    "+ cross-out   * reachable\n"
+    "1-6 the walk  ^ exit corner\n"
+    "@ burglar     # new X\n"
+    " XX  crossed  (30) circled\n"
+    "x(30) circled and crossed"
+)
+
+KEYS_HELP = """\
+Keys (road300 play)
+
+  arrows        move the cursor on the board
+  Enter, Space  choose the field under the cursor; on the
+                chosen field again: confirm the walk
+  3/4 or 34     type a field: the same as choosing it
+  mouse click   choose a field (click it again to confirm)
+  Tab, S-Tab    next / previous marked field (cross-outs,
+                reachable fields); with a walk shown: walks
+  w / W         next / previous walk to the chosen field
+  r             spend a magic ring instead of playing
+  Esc, Bksp     step back (walk -> field -> cross-out)
+  u, Ctrl+Z     undo the last choice (any number of times)
+  y, Ctrl+Y     redo
+  ?, F1         this help
+  q, Ctrl+C     quit: the record is already saved
+
+Marks: + cross-out, * reachable, 1-6 the walk drawn,
+^ a corner to leave through, @ the burglar,
+# crossed out this round, XX crossed, (30) circled.
+Press any key to close."""
+
+
+@dataclass
+class Choice:
+    """What the player has chosen so far in this round."""
+
+    phase: Phase = "cross"
+    cross: Cross | None = None
+    options: tuple[Option, ...] = ()
+    """Every way to finish the round after `cross`."""
+    target: Field | None = None
+    walk_index: int = 0
+
+    def at_target(self) -> list[Option]:
+        return [o for o in self.options if o.target == self.target]
+
+
+class BoardView(Static):
+    """The 6 x 6 board; a click chooses the field under the mouse."""
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        field = field_at(offset.x, offset.y)
+        if field is not None:
+            app = self.app
+            assert isinstance(app, PlayApp)
+            app.choose(field)
+
+
+def field_at(x: int, y: int) -> Field | None:
+    """The field drawn at content offset (x, y) of the board, if any."""
+    if y < 1 or (y - 1) % 2 or x < LABEL:
+        return None
+    row, col = (y - 1) // 2, (x - LABEL) // CELL
+    return Field(row + 1, col + 1) if row < SIZE and col < SIZE else None
+
+
+def cell_origin(field: Field) -> tuple[int, int]:
+    """Content offset of a field's middle, for clicks in tests and tools."""
+    return LABEL + (field.col - 1) * CELL + 3, 1 + (field.row - 1) * 2
+
+
+class HelpScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > Static { width: 62; height: auto; border: round $accent; padding: 0 1;
+                          background: $surface; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(KEYS_HELP, id="help")
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        self.dismiss()
+
+    def on_click(self) -> None:
+        self.dismiss()
+
+
+class RingsScreen(ModalScreen[int]):
+    """Asks how many magic rings the player declares, before the first roll."""
+
+    DEFAULT_CSS = """
+    RingsScreen { align: center middle; }
+    RingsScreen > Static { width: 50; height: auto; border: round $accent; padding: 1 2;
+                           background: $surface; }
+    """
+
+    def __init__(self, most: int) -> None:
+        super().__init__()
+        self.most = most
+
+    def compose(self) -> ComposeResult:
+        choices = " ".join(str(n) for n in range(1, self.most + 1))
+        yield Static(
+            "The magic rings!\n\nHow many rings do you declare?\n"
+            f"Press {choices}. Each ring can be spent once (key r)\n"
+            "to skip a roll; rings left over do not score.",
+            id="rings-question",
+        )
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        if event.character and event.character.isdigit():
+            n = int(event.character)
+            if 1 <= n <= self.most:
+                self.dismiss(n)
+        elif event.key in ("q", "ctrl+c"):
+            self.app.exit()
+
+
+class PlayApp(App[Result | None]):
+    """Play one game on a dice file; returns the final check of the record, if the game ended."""
+
+    TITLE = "road300 play"
+    CSS = """
+    Screen { layout: vertical; }
+    #title { height: 1; background: $primary; color: $text; padding: 0 1; }
+    #main { height: 14; }
+    #board { width: 49; height: 14; border: round $primary; padding: 0 1; }
+    #status { width: 1fr; height: 14; border: round $primary; padding: 0 1; }
+    #message { height: 1fr; padding: 0 1; }
+    #keys { height: 2; padding: 0 1; background: $panel; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "cursor(-1, 0)", show=False, priority=True),
+        Binding("down", "cursor(1, 0)", show=False, priority=True),
+        Binding("left", "cursor(0, -1)", show=False, priority=True),
+        Binding("right", "cursor(0, 1)", show=False, priority=True),
+        Binding("enter,space", "activate", show=False, priority=True),
+        Binding("tab", "next", show=False, priority=True),
+        Binding("shift+tab", "previous", show=False, priority=True),
+        Binding("w", "walk(1)", show=False),
+        Binding("W", "walk(-1)", show=False),
+        Binding("r", "ring", show=False),
+        Binding("escape,backspace", "step_back", show=False),
+        Binding("u,ctrl+z", "undo", show=False, priority=True),
+        Binding("y,ctrl+y", "redo", show=False, priority=True),
+        Binding("question_mark,f1", "help", show=False),
+        Binding("q", "quit", show=False),
+        Binding("ctrl+c", "quit", show=False, priority=True),
+    ]
+
+    def __init__(
+        self,
+        game: Game,
+        record_file: RecordFile,
+        *,
+        dice_name: str,
+        ask_rings: bool = False,
+        welcome: str = "",
+    ) -> None:
+        super().__init__()
+        self.game = game
+        self.record_file = record_file
+        self.dice_name = dice_name
+        self.ask_rings = ask_rings
+        self.choice = Choice()
+        self.cursor = Field(1, 1)
+        self.typed = ""
+        self.message = welcome
+        self.error = ""
+        self.result: Result | None = None
+        """The record's check once the game is over."""
+        self._shown = False
+
+    # --- layout ------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with Horizontal(id="main"):
+            yield BoardView(id="board")
+            yield Static(id="status")
+        yield Static(id="message")
+        yield Static(id="keys")
+
+    def on_mount(self) -> None:
+        self._shown = True
+        if self.ask_rings and not self.game.rounds:
+            self.push_screen(RingsScreen(self.game.rules.max_rings), self._rings_declared)
+        else:
+            self._saved()
+        self._new_round()
+
+    def _rings_declared(self, rings: int | None) -> None:
+        if rings is None:
+            return
+        self.game.declare_rings(rings)
+        self.message = f"{rings} magic ring(s) declared."
+        self._saved()
+        self._new_round()
+
+    # --- actions -----------------------------------------------------------------
+
+    def action_cursor(self, drow: int, dcol: int) -> None:
+        row = min(SIZE, max(1, self.cursor.row + drow))
+        col = min(SIZE, max(1, self.cursor.col + dcol))
+        self.cursor = Field(row, col)
+        self.typed = ""
+        self.refresh_view()
+
+    def action_activate(self) -> None:
+        self.choose(self.cursor)
+
+    def action_next(self) -> None:
+        self._jump(1)
+
+    def action_previous(self) -> None:
+        self._jump(-1)
+
+    def action_walk(self, delta: int) -> None:
+        c = self.choice
+        if c.phase != "walk":
+            self._say("choose a field first: its walks are shown, then w shows the next one")
+            return
+        count = len(c.at_target())
+        c.walk_index = (c.walk_index + delta) % count
+        self.error = ""
+        self.refresh_view()
+
+    def action_ring(self) -> None:
+        if self.game.over or not self.game.ring_allowed:
+            self._say("no magic ring can be spent now")
+            return
+        self._play(RingReroll(), "a magic ring spent: this roll is skipped")
+
+    def action_step_back(self) -> None:
+        c = self.choice
+        self.error = ""
+        if self.typed:
+            self.typed = ""
+        elif c.phase == "walk":
+            c.phase, c.target, c.walk_index = "move", None, 0
+        elif c.phase == "move":
+            self.choice = Choice()
+        self.refresh_view()
+
+    def action_undo(self) -> None:
+        if not self.game.undo():
+            self._say("nothing to undo")
+            return
+        self.message = "undone"
+        self._changed()
+
+    def action_redo(self) -> None:
+        if not self.game.redo():
+            self._say("nothing to redo")
+            return
+        self.message = "redone"
+        self._changed()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # The app's keys are priority bindings (Tab must not move focus); while a dialog is
+        # open they stand aside, so that its own keys reach it.
+        return action == "quit" or not isinstance(self.screen, ModalScreen)
+
+    async def action_quit(self) -> None:
+        # The return value is the record's check, so that the command can print it.
+        self.exit(self.result)
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    def on_key(self, event: events.Key) -> None:
+        char = event.character
+        if char and char in "123456":
+            event.stop()
+            if not self.typed:
+                self.typed = char
+                self.refresh_view()
+            else:
+                field = Field(int(self.typed), int(char))
+                self.typed = ""
+                self.cursor = field
+                self.choose(field)
+        elif char in ("/", ",") and self.typed:
+            event.stop()
+
+    # --- choosing ----------------------------------------------------------------
+
+    def choose(self, field: Field) -> None:
+        """Choose `field` in this phase: a cross-out, a field to move to, or the walk shown."""
+        self.cursor = field
+        self.typed = ""
+        self.error = ""
+        c = self.choice
+        if c.phase == "over":
+            self._say("the game is over: u undoes the last choice, q quits")
+        elif c.phase == "cross":
+            cross = next((x for x in self.game.crosses() if x.field == field), None)
+            if cross is None:
+                self._say(f"{field} is not a cross-out of this roll: choose a field marked +")
+                return
+            options = tuple(self.game.options(cross))
+            self.choice = Choice("move", cross, options)
+            if options[0].kind == "stuck":
+                self.message = ""
+            else:
+                targets = self._targets()
+                self.cursor = targets[0] if targets else field
+        elif c.phase == "move" and c.options[0].kind == "stuck":
+            self._confirm(c.options[0])
+        elif c.phase == "walk" and field == c.target:
+            self._confirm(c.at_target()[c.walk_index])
+        elif field in self._targets():
+            c.phase, c.target, c.walk_index = "walk", field, 0
+        else:
+            self._say(f"{field} cannot be reached: choose a field marked * or ^")
+            return
+        self.refresh_view()
+
+    def _targets(self) -> list[Field]:
+        seen: list[Field] = []
+        for option in self.choice.options:
+            if option.target is not None and option.target not in seen:
+                seen.append(option.target)
+        return seen
+
+    def _jump(self, delta: int) -> None:
+        c = self.choice
+        if c.phase == "walk":
+            self.action_walk(delta)
+            return
+        if c.phase == "cross":
+            marked = [x.field for x in self.game.crosses()]
+        elif c.phase == "move":
+            marked = self._targets()
+        else:
+            return
+        if not marked:
+            return
+        if self.cursor in marked:
+            self.cursor = marked[(marked.index(self.cursor) + delta) % len(marked)]
+        else:
+            self.cursor = marked[0 if delta > 0 else -1]
+        self.refresh_view()
+
+    def _confirm(self, option: Option) -> None:
+        self._play(option.action, f"roll {self.game.row + 1}: {self._done_text(option)}")
+
+    def _done_text(self, option: Option) -> str:
+        cross = self.choice.cross
+        assert cross is not None
+        return f"crossed out {cross.field}, {option.describe()}"
+
+    def _play(self, action: Action, text: str) -> None:
+        try:
+            self.game.play(action)
+        except IllegalAction as exc:  # only legal choices are offered; kept as a safety net
+            self._say(f"{exc.code} {exc.message}")
+            return
+        self.message = text
+        self._changed()
+
+    def _changed(self) -> None:
+        self._saved()
+        self._new_round()
+
+    def _saved(self) -> None:
+        try:
+            self.record_file.write(self.game)
+        except (OSError, ValueError) as exc:
+            self.error = f"could not write {self.record_file.path}: {exc}"
+            return
+        self.result = self.record_file.verify() if self.game.over else None
+
+    def _new_round(self) -> None:
+        self.choice = Choice("over" if self.game.over else "cross")
+        crosses = self.game.crosses()
+        if crosses and self.cursor not in [c.field for c in crosses]:
+            self.cursor = crosses[0].field
+        self.refresh_view()
+
+    def _say(self, text: str) -> None:
+        self.error = text
+        self.refresh_view()
+
+    # --- drawing -----------------------------------------------------------------
+
+    def refresh_view(self) -> None:
+        if not self._shown:
+            return
+        self.query_one("#title", Static).update(self._title())
+        self.query_one("#board", BoardView).update(self.board_text())
+        self.query_one("#status", Static).update(self.status_text())
+        self.query_one("#message", Static).update(self.message_text())
+        self.query_one("#keys", Static).update(self.keys_text())
+
+    def _title(self) -> str:
+        return (
+            f"Road to 300 | {self.game.rules.name} | {self.dice_name} -> "
+            f"{self.record_file.path.name}"
+        )
+
+    def board_text(self) -> Text:
+        marks = self._marks()
+        state = self.game.state
+        pending = self.choice.cross.field if self.choice.cross else None
+        text = Text()
+        text.append(" " * LABEL + "".join(f"   {c}   " for c in range(1, SIZE + 1)) + "\n")
+        for row in range(1, SIZE + 1):
+            text.append(f" {row} ", style="bold")
+            for col in range(1, SIZE + 1):
+                field = Field(row, col)
+                mark = state.mark(field)
+                marker, marker_style = marks.get(field, ("", ""))
+                if not marker and mark == "XO":
+                    marker = "x"
+                if mark == "X" or field == pending:
+                    inner, style = " XX ", "dim red"
+                elif "O" in mark:
+                    inner, style = f"({field.value:>2})", "bold"
+                else:
+                    inner, style = f" {field.value:>2} ", ""
+                if state.position == field:
+                    marker, marker_style = marker or "@", marker_style or "bold blue"
+                    style = "bold blue"
+                cursor = field == self.cursor and self.choice.phase != "over"
+                if marker_style and not cursor:
+                    style = f"{style} {marker_style}".strip()
+                if cursor:
+                    style = f"{style} reverse".strip()
+                text.append("[" if cursor else " ", style="bold" if cursor else "")
+                text.append((marker or " ") + inner, style=style)
+                text.append("]" if cursor else " ", style="bold" if cursor else "")
+            text.append("\n" if row == SIZE else "\n\n")
+        text.rstrip()
+        return text
+
+    def _marks(self) -> dict[Field, tuple[str, str]]:
+        c = self.choice
+        marks: dict[Field, tuple[str, str]] = {}
+        if c.phase == "cross":
+            for x in self.game.crosses():
+                marks[x.field] = ("+", "on dark_goldenrod")
+        elif c.phase in ("move", "walk"):
+            assert c.cross is not None
+            marks[c.cross.field] = ("#", "")
+            for option in c.options:
+                if option.target is None:
+                    continue
+                if option.kind in ("leave", "escape"):
+                    marks[option.target] = ("^", "on dark_magenta")
+                elif option.target not in marks:
+                    marks[option.target] = ("*", "on dark_green")
+            if c.phase == "walk":
+                walk = c.at_target()[c.walk_index].walk
+                for n, field in enumerate(walk, 1):
+                    marks[field] = (str(n), "bold on dark_cyan")
+        return marks
+
+    def status_text(self) -> Text:
+        game, rules = self.game, self.game.rules
+        state = game.state
+        text = Text()
+        dice = game.dice
+        if game.over:
+            text.append(f"Game over after roll {game.row} of {len(game.rows)}", style="bold")
+        else:
+            text.append(f"Roll {game.row + 1} of {len(game.rows)}", style="bold")
+        if dice is not None:
+            text.append("   dice " + " ".join(map(str, dice)), style="bold")
+        text.append("\n")
+        text.append(f"Score {game.score}\n", style="bold")
+        if rules.pass_counting == "in-a-row":
+            text.append(f"Rerolls in a row {state.passes_in_row}/{rules.pass_limit}\n")
+        else:
+            text.append(f"Passes {state.passes}/{rules.pass_limit} in total\n")
+        if rules.rings:
+            text.append(f"Rings left {state.rings_left} of {game.rings}\n")
+        if rules.escape:
+            text.append(f"Escape bonus {rules.escape_bonus}\n")
+        text.append("\n" + LEGEND, style="dim")
+        return text
+
+    def message_text(self) -> Text:
+        text = Text()
+        if self.message:
+            text.append(self.message + "\n")
+        for notice in self.game.notices:
+            text.append(f"! {notice}\n", style="yellow")
+        if self.error:
+            text.append(f"x {self.error}\n", style="bold red")
+        text.append(self._prompt(), style="bold")
+        return text
+
+    def _prompt(self) -> str:
+        c, game = self.choice, self.game
+        if c.phase == "over":
+            end = _END_TEXT.get(game.state.end, "") if game.state.end else ""
+            line = f"Game over ({end}): {game.score} points."
+            if self.result is not None:
+                from validator.render.terminal import summary_line
+
+                line += f"\nCheck: {summary_line(self.result)}"
+            return line + f"\nRecord: {self.record_file.path}"
+        if self.typed:
+            return f"Field {self.typed}/_"
+        if c.phase == "cross":
+            options = ", ".join(f"{x.field} (moves {x.die})" for x in game.crosses())
+            ring = f"  r: spend a ring ({game.state.rings_left} left)" if game.ring_allowed else ""
+            ends = (
+                ""
+                if game.goes_on
+                else "\nNo cross-out leaves a legal move: the game ends here"
+                + (" unless you spend a ring." if ring else ".")
+            )
+            return f"Cross out a field marked +: {options}.{ring}{ends}"
+        assert c.cross is not None
+        head = f"{c.cross.field} crossed out, the {c.cross.die} moves. "
+        if c.options[0].kind == "stuck":
+            return head + "It has no legal move: Enter ends the game here, Esc goes back."
+        if c.phase == "move":
+            leave = " (or ^ to leave through a corner)" if game.rules.can_leave else ""
+            return head + f"Choose a field marked *{leave}."
+        at_target = c.at_target()
+        option = at_target[c.walk_index]
+        walk = " ".join(str(f) for f in option.walk) or "(stays on its corner)"
+        return (
+            f"Walk {c.walk_index + 1} of {len(at_target)}: {walk}\n"
+            f"Enter: {option.describe()}.  w: next walk"
+        )
+
+    def keys_text(self) -> Text:
+        phase = self.choice.phase
+        common = "u undo  y redo  ? help  q quit"
+        if phase == "over":
+            line = "Game over.  " + common
+        elif phase == "walk":
+            line = "Enter confirm  w/Tab next walk  Esc back  " + common
+        elif phase == "move":
+            line = "arrows/Tab/3/4 field  Enter choose  Esc back  " + common
+        else:
+            line = "arrows/Tab/type 3/4  Enter choose  " + common
+        return Text(line, style="bold")

@@ -1,0 +1,355 @@
+"""One game being played on a dice file: the position, undo and redo, and the ways to finish
+a round once a cross-out is chosen.
+
+No Textual here; the app only draws a `Game` and turns keys into its calls. Every rule is
+the engine's, and a round ends the game exactly as the replay does it: the round on the
+last dice row exhausts the state, and forced rerolls play themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from validator.engine import (
+    CORNERS,
+    FIELD_AT,
+    OUTSIDE,
+    SIZE,
+    Action,
+    Cross,
+    Dice,
+    Field,
+    Play,
+    Reroll,
+    RingReroll,
+    Ruleset,
+    State,
+    apply,
+    available_crosses,
+    blocked_after,
+    check_walk,
+    exhaust,
+    exit_walks,
+    game_goes_on,
+    legal_actions,
+    new_game,
+    score,
+    walks,
+)
+from validator.play import Step
+from validator.replayer import RoundResult
+
+OptionKind = Literal["move", "leave", "escape", "stuck"]
+Walk = tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One legal way to finish the round after a cross-out: the action and the walk it takes."""
+
+    kind: OptionKind
+    target: Field | None
+    """The field moved to, or the corner left through; None when no move can be made."""
+    walk: tuple[Field, ...]
+    action: Play
+
+    def describe(self) -> str:
+        steps = f"{len(self.walk)} step(s)"
+        if self.kind == "move":
+            return f"move to {self.target} ({self.target.value if self.target else 0} points)"
+        if self.kind == "stuck":
+            return "no legal move: the game ends after this cross-out"
+        verb = "escape" if self.kind == "escape" else "leave"
+        return f"{verb} through {self.target} ({steps}{', game ends' if verb == 'escape' else ''})"
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """A dice row as played: `auto` rounds are the forced rerolls that played themselves."""
+
+    step: Step
+    before: State
+    auto: bool
+
+
+class Game:
+    """The dice rows, the ruleset and the rounds played so far, with undo and redo."""
+
+    def __init__(
+        self, rows: Sequence[Dice], rules: Ruleset, rings: int = 0, rounds: Sequence[Round] = ()
+    ) -> None:
+        if not rows:
+            raise ValueError("a game needs at least one dice row")
+        self.rows = tuple(rows)
+        self.rules = rules
+        self.rings = rings
+        self.start = new_game(rings)
+        self.rounds: list[Round] = list(rounds)
+        self._redo: list[Action] = []
+        self.notices: list[str] = []
+        """What the last change did by itself (forced rerolls), for the screen."""
+        self._actions_at: tuple[object, list[Action]] = (None, [])
+        self._options: dict[tuple[State, int, Cross], list[Option]] = {}
+        self._auto()
+
+    # --- the position ------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        return self.rounds[-1].step.state if self.rounds else self.start
+
+    @property
+    def row(self) -> int:
+        """0-based index of the next dice row to play (every played row is a round)."""
+        return len(self.rounds)
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    @property
+    def dice(self) -> Dice | None:
+        """This round's dice, or None when the game is over."""
+        return None if self.over or self.row >= len(self.rows) else self.rows[self.row]
+
+    @property
+    def score(self) -> int:
+        return score(self.state, self.rules)
+
+    def declare_rings(self, rings: int) -> None:
+        """Set the magic rings declared at the start (only before the first round)."""
+        if self.rounds:
+            raise ValueError("rings are declared before the first round")
+        self.rings = rings
+        self.start = new_game(rings)
+
+    def actions(self) -> list[Action]:
+        dice = self.dice
+        if dice is None:
+            return []
+        # Drawn after every key: computed once per position.
+        key = (self.state, self.row)
+        if self._actions_at[0] != key:
+            self._actions_at = (key, legal_actions(self.state, dice, self.rules))
+        return list(self._actions_at[1])
+
+    def crosses(self) -> tuple[Cross, ...]:
+        dice = self.dice
+        return () if dice is None else available_crosses(self.state, dice)
+
+    @property
+    def goes_on(self) -> bool:
+        """Whether some cross-out of this roll leaves a legal move (else the game ends now,
+        unless a ring is spent)."""
+        dice = self.dice
+        return dice is not None and game_goes_on(self.state, dice, self.rules)
+
+    @property
+    def ring_allowed(self) -> bool:
+        return any(isinstance(a, RingReroll) for a in self.actions())
+
+    def options(self, cross: Cross) -> list[Option]:
+        key = (self.state, self.row, cross)
+        if key not in self._options:
+            if len(self._options) > 64:
+                self._options.clear()
+            self._options[key] = self._find_options(cross)
+        return list(self._options[key])
+
+    def _find_options(self, cross: Cross) -> list[Option]:
+        """Every legal way to finish the round after `cross`: each end field with every walk to
+        it, each corner to leave through, or the single "stuck" option when none exists.
+
+        The engine decides which end fields and corners exist (`walks`, `exit_walks`) and
+        judges every other walk shown (`check_walk`); its own witness walk comes first.
+        """
+        state = self.state
+        blocked = blocked_after(state, cross.field)
+        start, die = state.pos, cross.die
+        found: list[Option] = []
+        ends = walks(blocked, start, die)
+        candidates = _all_walks(blocked, start, die, exit=False)
+        for end in sorted(ends):
+            target = FIELD_AT[end]
+            for walk in _ordered(ends[end], candidates.get(end, [])):
+                if check_walk(blocked, start, walk, die) is None:
+                    path = _fields(walk)
+                    found.append(Option("move", target, path, Play(cross.field, target, path=path)))
+        if self.rules.can_leave:
+            exits = exit_walks(blocked, start, die)
+            kinds: list[Literal["escape", "leave"]] = []
+            if self.rules.escape:
+                kinds.append("escape")
+            if self.rules.in_and_out:
+                kinds.append("leave")
+            leaving = _all_walks(blocked, start, die, exit=True)
+            for corner in sorted(exits):
+                target = FIELD_AT[corner]
+                for walk in _ordered(exits[corner], leaving.get(corner, [])):
+                    for kind in kinds:
+                        if check_walk(blocked, start, walk, die, exit=kind) is None:
+                            path = _fields(walk)
+                            action = Play(cross.field, target, exit=kind, path=path)
+                            found.append(Option(kind, target, path, action))
+        if not found:
+            found.append(Option("stuck", None, (), Play(cross.field)))
+        return found
+
+    # --- changing it -------------------------------------------------------------
+
+    def play(self, action: Action) -> None:
+        """Play the player's `action` on this round's dice (IllegalAction if it breaks a rule),
+        then the forced rerolls that follow; forgets what could be redone."""
+        self._play(action)
+        self._redo.clear()
+
+    def undo(self) -> bool:
+        """Take back the last choice the player made, with the forced rerolls after it."""
+        if not self.can_undo:
+            return False
+        while self.rounds[-1].auto:
+            self.rounds.pop()
+        self._redo.append(self.rounds.pop().step.action)
+        self.notices = []
+        return True
+
+    def redo(self) -> bool:
+        if not self._redo:
+            return False
+        self._play(self._redo.pop())
+        return True
+
+    @property
+    def can_undo(self) -> bool:
+        return any(not r.auto for r in self.rounds)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def after(self, action: Action) -> tuple[State, int]:
+        """The position and next row that `action` would lead to, forced rerolls included,
+        without playing it (what a hint evaluates)."""
+        probe = Game(self.rows, self.rules, self.rings, self.rounds)
+        probe.start = self.start
+        probe._play(action)
+        return probe.state, probe.row
+
+    def steps(self) -> list[Step]:
+        return [r.step for r in self.rounds]
+
+    def _play(self, action: Action) -> None:
+        self.notices = []
+        self._advance(action, auto=False)
+        self._auto()
+
+    def _advance(self, action: Action, *, auto: bool) -> None:
+        dice = self.dice
+        if dice is None:
+            raise ValueError("the game is over")
+        before = self.state
+        turn = apply(before, dice, action, self.rules)
+        state = turn.state
+        if self.row + 1 >= len(self.rows):
+            # The last row: the game ends here, and this round's state says so (as the replay).
+            state = exhaust(state)
+        walk = _fields(turn.walk or ())
+        die = turn.cross.die if turn.cross else None
+        step = Step(self.row + 1, dice, action, state, walk, die)
+        self.rounds.append(Round(step, before, auto))
+
+    def _auto(self) -> None:
+        """Forced rerolls play themselves, as the replay's play_on does."""
+        while (dice := self.dice) is not None and not available_crosses(self.state, dice):
+            self._advance(Reroll(), auto=True)
+            state = self.state
+            count = state.passes_in_row if self.rules.pass_counting == "in-a-row" else state.passes
+            kind = "in a row" if self.rules.pass_counting == "in-a-row" else "in total"
+            self.notices.append(
+                f"roll {self.row} ({' '.join(map(str, dice))}): no field can be crossed out, "
+                f"forced reroll ({count} of {self.rules.pass_limit} {kind})"
+            )
+
+
+def rounds_from_replay(result_rounds: Sequence[RoundResult]) -> list[Round]:
+    """The rounds of a replayed record as a game's rounds (the rows the replay played by
+    itself, forced rerolls, count as automatic ones)."""
+    out: list[Round] = []
+    for r in result_rounds:
+        action: Action
+        if r.kind == "reroll":
+            action = Reroll()
+        elif r.kind == "ring":
+            action = RingReroll()
+        else:
+            assert r.cross is not None
+            if r.kind == "stuck":
+                action = Play(r.cross.field)
+            elif r.kind == "play":
+                action = Play(r.cross.field, r.move, path=r.walk)
+            else:
+                corner = r.walk[-1] if r.walk else r.before.position
+                action = Play(r.cross.field, corner, exit=r.kind, path=r.walk)
+        die = r.cross.die if r.cross else None
+        step = Step(r.roll, r.dice, action, r.state, r.walk, die)
+        out.append(Round(step, r.before, auto=r.record_round is None))
+    return out
+
+
+# --- walks to one field ------------------------------------------------------------------
+
+
+def _neighbours(index: int) -> tuple[int, ...]:
+    row, col = divmod(index, SIZE)
+    out = []
+    for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0)):
+        r, c = row + dr, col + dc
+        if 0 <= r < SIZE and 0 <= c < SIZE:
+            out.append(r * SIZE + c)
+    return tuple(out)
+
+
+_NEIGHBOURS = tuple(_neighbours(i) for i in range(SIZE * SIZE))
+
+
+def _all_walks(blocked: int, start: int, steps: int, exit: bool) -> dict[int, list[Walk]]:
+    """Candidate walks by end field: exactly `steps` long, or (exit) any that ends on a corner.
+
+    Only a generator of candidates over the grid, in one search: each one is then judged by
+    engine.check_walk.
+    """
+    found: dict[int, list[Walk]] = {}
+    if exit and start != OUTSIDE and start in CORNERS:
+        found[start] = [()]
+    path: list[int] = []
+
+    def extend(cur: int, seen: int) -> None:
+        if (exit and cur in CORNERS) or (not exit and len(path) == steps):
+            found.setdefault(cur, []).append(tuple(path))
+        if len(path) == steps:
+            return
+        for nxt in _NEIGHBOURS[cur]:
+            if not (seen | blocked) >> nxt & 1:
+                path.append(nxt)
+                extend(nxt, seen | 1 << nxt)
+                path.pop()
+
+    firsts = CORNERS if start == OUTSIDE else _NEIGHBOURS[start]
+    start_bit = 0 if start == OUTSIDE else 1 << start
+    if steps >= 1:
+        for first in firsts:
+            if not blocked >> first & 1:
+                path.append(first)
+                extend(first, start_bit | 1 << first)
+                path.pop()
+    return found
+
+
+def _ordered(witness: Walk, others: list[Walk]) -> list[Walk]:
+    return [witness, *sorted(w for w in set(others) if w != witness)]
+
+
+def _fields(walk: Sequence[int]) -> tuple[Field, ...]:
+    return tuple(FIELD_AT[i] for i in walk)

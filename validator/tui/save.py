@@ -1,0 +1,101 @@
+"""The record of a game being played: built from its rounds, written after every change, and
+checked at the end by the same code path as `road300 validate`."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from validator.check import Checker, same_rules
+from validator.engine import Ruleset
+from validator.readers import dump_record
+from validator.record import Record
+from validator.replayer import Result
+from validator.rulesets import RulesError, is_rules_file, resolve
+from validator.tui.game import Game
+
+
+@dataclass(frozen=True, slots=True)
+class RecordFile:
+    """Where the record goes and what its header says."""
+
+    path: Path
+    dice_path: Path
+    dice_sha256: str
+    rules_spec: str | None
+    """The --rules given to the command (None: the record's own `rules:` decides)."""
+    rules_name: str | None
+    player: str | None = None
+    text: bool = False
+    """Also write the annotated text form next to the YAML (same name, .txt)."""
+
+    @property
+    def text_path(self) -> Path:
+        return self.path.with_suffix(".txt")
+
+    def record(self, game: Game) -> Record:
+        from validator.play import to_record
+
+        record = to_record(game.steps(), with_details=True, player=self.player or "")
+        return replace(
+            record,
+            rings=game.rings,
+            dice_file=_relative(self.dice_path, self.path.parent),
+            dice_sha256=self.dice_sha256,
+            rules=self.rules_name,
+            # Claimed only once the game is over: until then the replay may play on by itself.
+            claimed_score=game.score if game.over else None,
+        )
+
+    def write(self, game: Game) -> None:
+        """Write the record (and its text form on request); atomic, so that a closed terminal
+        never leaves half a file."""
+        record = self.record(game)
+        text = dump_record(record, "yaml")
+        if not record.rounds and text.endswith("rounds:\n"):
+            # The YAML writer leaves an empty list as `rounds:` (null), which reads as malformed.
+            text = text[: -len("\n")] + " []\n"
+        _write_atomic(self.path, text)
+        if self.text:
+            _write_atomic(self.text_path, dump_record(record, "text"))
+
+    def verify(self) -> Result:
+        """The written record checked exactly as `road300 validate` checks it."""
+        checker = Checker.create(self.dice_path, self.rules_spec)
+        return checker.check(self.path)
+
+
+def record_rules_name(rules: Ruleset) -> str | None:
+    """The ruleset name the record carries: its name when that names the same rules.
+
+    A house rules file cannot be named by a record (the validator refuses that), so such a
+    record names none and is checked with the same --rules.
+    """
+    if is_rules_file(rules.name.split("+")[0]):
+        return None
+    try:
+        named = resolve(rules.name)
+    except RulesError:
+        return None
+    return rules.name if same_rules(named, rules) else None
+
+
+def _relative(path: Path, start: Path) -> str:
+    try:
+        return Path(os.path.relpath(path.resolve(), start.resolve())).as_posix()
+    except ValueError:  # another drive on Windows
+        return path.resolve().as_posix()
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
