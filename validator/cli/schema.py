@@ -17,10 +17,15 @@ def schemas() -> dict[str, str]:
     from validator.readers.model import RecordModel
 
     models: dict[str, type[BaseModel]] = {"record.schema.json": RecordModel, **SCHEMAS}
-    return {
-        name: json.dumps(model.model_json_schema(), indent=2, sort_keys=True) + "\n"
-        for name, model in models.items()
-    }
+    out = {}
+    for name, model in models.items():
+        schema = {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": f"urn:road300:schemas:{name}",
+            **model.model_json_schema(),
+        }
+        out[name] = json.dumps(schema, indent=2, sort_keys=True) + "\n"
+    return out
 
 
 @click.command("schema")
