@@ -111,6 +111,8 @@ def test_locations_point_at_values() -> None:
         ("7: 3 4 6 REROLL", {"reroll": True}),
         ("7: 3 4 6 pass  # nothing to cross", {"reroll": True}),
         ("7: 3 4 6 ring", {"ring": True}),
+        ("7: 3 4 6 3/4", {"cross": Field(3, 4)}),
+        ("7: 3 4 6 3/4 5/5 6", {"cross": Field(3, 4), "move": Field(5, 5), "steps": 6}),
         ("\t7:\t3 4 6\tx 3/4\t->\t5/5", {"cross": Field(3, 4), "move": Field(5, 5)}),
     ],
 )
@@ -226,7 +228,6 @@ BAD = [
     ("1: 2 4 5 x 2/4 -> 6/6 steps", "E002", 1, 23),
     ("1: 2 4 5 x 2/4 path", "E002", 1, 20),
     ("1: 2 4 5 x 2/4 (0)", "E005", 1, 17),
-    ("1: 2 4 5 2/4", "E002", 1, 10),
     ("1: 2 4 5 banana", "E002", 1, 10),
     ("1: 2 4", "E002", 1, 4),
     ("1:", "E002", 1, 3),

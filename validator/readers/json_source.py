@@ -15,8 +15,9 @@ from validator.readers.model import Locations, Path
 MAX_DEPTH = 16
 
 
-def load(text: str, source: str) -> tuple[Any, Locations]:
-    """Parse one JSON document; raises ReadError with line and column."""
+def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Locations]:
+    """Parse one JSON document; raises ReadError with line and column. With `max_rounds`,
+    a top-level `rounds` list is cut to that many items."""
 
     def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -44,6 +45,13 @@ def load(text: str, source: str) -> tuple[Any, Locations]:
         raise ReadError(
             Diagnostic("E005", "a number has more than 4300 digits", source, 1, 1)
         ) from None
+    if (
+        max_rounds is not None
+        and isinstance(data, dict)
+        and isinstance(data.get("rounds"), list)
+        and len(data["rounds"]) > max_rounds
+    ):
+        data["rounds"] = data["rounds"][:max_rounds]
     locations: Locations = {}
     try:
         _Scanner(text, locations).scan()

@@ -56,8 +56,9 @@ _constructor = yaml.SafeLoader("")  # only its scalar constructors are used
 _SCALARS = {tag: _constructor.yaml_constructors[tag] for tag in _SCALAR_TAGS}
 
 
-def load(text: str, source: str) -> tuple[Any, Locations]:
-    """Parse one YAML document; raises ReadError with line and column."""
+def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Locations]:
+    """Parse one YAML document; raises ReadError with line and column. With `max_rounds`,
+    the items of a top-level `rounds` list after that many are left unread."""
     try:
         _check_depth(text, source)
         loader = _Loader(text)
@@ -80,7 +81,7 @@ def load(text: str, source: str) -> tuple[Any, Locations]:
     locations: Locations = {}
     if node is None:
         return None, locations
-    return _Converter(source, locations).value(node, (), 0), locations
+    return _Converter(source, locations, max_rounds).value(node, (), 0), locations
 
 
 _NESTING_CHARS = "[{-:?"
@@ -108,8 +109,9 @@ def _check_depth(text: str, source: str) -> None:
 
 
 class _Converter:
-    def __init__(self, source: str, locations: Locations) -> None:
+    def __init__(self, source: str, locations: Locations, max_rounds: int | None) -> None:
         self.source = source
+        self.max_rounds = max_rounds
         self.locations = locations
         self.seen: set[int] = set()
 
@@ -148,7 +150,10 @@ class _Converter:
         if isinstance(node, yaml.SequenceNode):
             if node.tag != _SEQ:
                 raise self.fail("E006", f"the YAML tag {node.tag!r} is not allowed", node)
-            return [self.value(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
+            items = node.value
+            if path == ("rounds",) and self.max_rounds is not None:
+                items = items[: self.max_rounds]
+            return [self.value(item, (*path, i), depth + 1) for i, item in enumerate(items)]
         if isinstance(node, yaml.MappingNode):
             if node.tag != _MAP:
                 raise self.fail("E006", f"the YAML tag {node.tag!r} is not allowed", node)
