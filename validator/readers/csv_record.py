@@ -36,6 +36,7 @@ _SEP_LINE = re.compile(r"[ \t]*\"?sep=(?P<sep>.)\"?[ \t,;]*\Z", re.IGNORECASE)
 """Excel's first line naming the delimiter: `sep=;`."""
 
 _DIGITS = re.compile(r"\d+", re.ASCII)
+_DIE_FACES = frozenset("123456")
 
 Cell = tuple[str, int]
 """A cell's text (stripped, unquoted) and the column where it stands."""
@@ -144,7 +145,7 @@ def _row(
         col = cells[len(columns)][1] if len(cells) > len(columns) else len(line) + 1
         hint = ""
         if len(cells) > len(columns) and delimiter == ",":
-            hint = _split_field_hint(cells)
+            hint = _split_field_hint(cells, columns)
         if not columns:
             return None
         fail(
@@ -177,11 +178,14 @@ def _row(
     return data, where
 
 
-def _split_field_hint(cells: list[Cell]) -> str:
-    """A field written `3,5` in a comma-separated file splits into two cells: say so."""
-    for (a, _), (b, _) in itertools.pairwise(cells):
-        if re.fullmatch(r"[1-6]", a) and re.fullmatch(r"[1-6]", b):
-            return f'write the field {a},{b} as {a}/{b} (or quote it: "{a},{b}")'
+def _split_field_hint(cells: list[Cell], columns: list[str]) -> str:
+    """A field written `3,5` in a comma-separated file splits into two cells: say so,
+    preferring a pair that starts at a field's column."""
+    pairs = [(i, a, b) for i, ((a, _), (b, _)) in enumerate(itertools.pairwise(cells))]
+    digits = [(i, a, b) for i, a, b in pairs if a in _DIE_FACES and b in _DIE_FACES]
+    at_field = [p for p in digits if p[0] < len(columns) and columns[p[0]] in ("cross", "move")]
+    for _, a, b in at_field or digits:
+        return f'write the field {a},{b} as {a}/{b} (or quote it: "{a},{b}")'
     return ""
 
 

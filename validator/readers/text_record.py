@@ -466,6 +466,12 @@ class _Annotation:
         while (token := self.peek()) is not None:
             if token.kind == "dash":  # a separator, also between a path's fields
                 self.i += 1
+                if pending is not None and pending[0] == MOVE:  # `-> -`: no move
+                    self.where[(MOVE,)] = token.start + 1
+                    pending = None
+                continue
+            if pending is not None and pending[0] == PATH and self._path_arrow(token):
+                self.i += 1  # `path 6/5 -> 5/5` after the move: the arrow joins the path
                 continue
             if pending is not None and pending[0] == PATH and token.kind != "field":
                 if PATH not in self.data:
@@ -546,6 +552,18 @@ class _Annotation:
                 "expected the field crossed out, like x 3/4",
                 self.tokens[0].start,
             )
+
+    def _path_arrow(self, token: Token) -> bool:
+        """An arrow between two fields of a path, once the move is known."""
+        nxt = self.peek(1)
+        return (
+            token.role == MOVE
+            and not token.text[0].isalpha()
+            and MOVE in self.seen
+            and bool(self.data.get(PATH))
+            and nxt is not None
+            and nxt.kind == "field"
+        )
 
     def _need_cross(self, token: Token) -> None:
         if CROSS not in self.data:
