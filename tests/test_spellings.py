@@ -103,7 +103,8 @@ def _families() -> dict[str, Any]:
             return "forced reroll"
         if r.move is None:
             return f"crossed {r.cross}, no move possible"
-        return f"crossed {r.cross}, moved to {r.move} in {r.steps} steps"
+        steps = "1 step" if r.steps == 1 else f"{r.steps} steps"
+        return f"crossed {r.cross}, moved to {r.move} in {steps}"
 
     def heidelberg(r: RecordRound) -> str:
         if r.reroll:
@@ -189,3 +190,14 @@ def test_one_game_in_every_spelling_family(family: str, tmp_path: Path) -> None:
     ]
     result = Checker().check(tmp_path / "alice.txt")
     assert (result.verdict.value, result.score) == ("valid", 340)
+
+
+def test_the_heidelberg_example_is_alices_game() -> None:
+    game = yaml_record.parse((ROOT / "examples" / "alice.yaml").read_text(), "alice.yaml")
+    text = (ROOT / "examples" / "alice-heidelberg.txt").read_text(encoding="utf-8")
+    assert "moved to 6/2 in 1 step\n" in text
+    record = text_record.parse(text, "alice-heidelberg.txt")
+    assert [(r.roll, r.dice, r.cross, r.move, r.reroll) for r in record.rounds] == [
+        (r.roll, r.dice, r.cross, r.move, r.reroll) for r in game.rounds
+    ]
+    assert (record.player, record.claimed_score) == (game.player, game.claimed_score)
