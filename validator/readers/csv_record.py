@@ -24,7 +24,7 @@ from validator.readers.lexing import (
     short,
     split_lines,
 )
-from validator.readers.model import Locations, build_record
+from validator.readers.model import MAX_DIAGNOSTICS, Locations, build_record
 from validator.record import Record, RecordRound
 
 COLUMNS = ("roll", "dice", "cross", "move", "steps", "reroll", "path", "ring")
@@ -37,6 +37,10 @@ _SEP_LINE = re.compile(r"[ \t]*\"?sep=(?P<sep>.)\"?[ \t,;]*\Z", re.IGNORECASE)
 
 _DIGITS = re.compile(r"\d+", re.ASCII)
 _DIE_FACES = frozenset("123456")
+
+MAX_CELLS = 64
+"""More cells than this in a row are refused as they are split (spreadsheets pad rows
+with a few empty cells; nothing pads to thousands)."""
 
 Cell = tuple[str, int]
 """A cell's text (stripped, unquoted) and the column where it stands."""
@@ -55,7 +59,9 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
     for lineno, line in enumerate(split_lines(text.removeprefix("\ufeff")), start=1):
         if not line.strip(" \t"):
             continue
-        if max_rounds is not None and len(rounds) >= max_rounds:
+        if (max_rounds is not None and len(rounds) >= max_rounds) or len(
+            problems
+        ) > MAX_DIAGNOSTICS:
             break
         if lineno == 1 and (sep := _SEP_LINE.match(line)):
             delimiter = sep["sep"]
@@ -249,6 +255,15 @@ def _split(line: str, delimiter: str, lineno: int, source: str) -> list[Cell]:
             cells.append((line[i:end].strip(" \t"), min(start, end) + 1))
         if end >= len(line):
             return cells
+        if len(cells) >= MAX_CELLS:
+            fail(
+                "E002",
+                f"a row of more than {MAX_CELLS} cells",
+                source,
+                lineno,
+                end + 2,
+                hint="a record has at most 8 columns: " + ", ".join(COLUMNS),
+            )
         i = end + 1
 
 

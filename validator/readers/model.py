@@ -257,17 +257,22 @@ ROUND_KEYS = tuple(RoundModel.model_fields)
 
 
 MAX_DIAGNOSTICS = 50
-"""A reader reports at most this many problems of one file, then how many more."""
+"""A reader reports at most this many problems of one file, then how many more. The text
+and CSV readers stop reading at the next problem after these, so for them `omitted` is
+at least 1 when there were more, not a full count (reading on would cost the time the
+size limit is there to bound)."""
 
 
-def raise_all(diagnostics: list[Diagnostic]) -> None:
-    """Raise one ReadError carrying every diagnostic (if any) in source order, at most
-    MAX_DIAGNOSTICS of them. A missing key comes last: an unknown key often explains it."""
+def raise_all(diagnostics: list[Diagnostic], uncounted: int = 0) -> None:
+    """Raise one ReadError carrying the diagnostics (if any) in source order, at most
+    MAX_DIAGNOSTICS of them; `omitted` counts the rest (plus `uncounted` more found but
+    not turned into diagnostics). A missing key comes last: an unknown key often
+    explains it."""
     if not diagnostics:
         return
     ordered = sorted(diagnostics, key=lambda d: (d.code == "E004", d.line or 0, d.col or 0))
     kept = ordered[:MAX_DIAGNOSTICS]
-    raise ReadError(*kept, omitted=len(ordered) - len(kept))
+    raise ReadError(*kept, omitted=len(ordered) - len(kept) + uncounted)
 
 
 def build_record(
@@ -296,7 +301,9 @@ def build_record(
     try:
         model = RecordModel.model_validate(data)
     except ValidationError as exc:
-        raise_all(problems + diagnostics(exc, locations, source, fmt))
+        found = problems + diagnostics(exc, locations, source, fmt)
+        uncounted = exc.error_count() - min(exc.error_count(), 2 * MAX_DIAGNOSTICS)
+        raise_all(found, uncounted)
         raise AssertionError("unreachable") from None  # pragma: no cover
     raise_all(problems)
     swap = model.coordinates == "col-row"
@@ -353,7 +360,8 @@ def diagnostics(
 ) -> list[Diagnostic]:
     """Every problem of a validation error, each located at its value; an unknown key
     comes before the missing key it often explains (`round:` for `rounds:`)."""
-    errors = exc.errors(include_url=False)
+    # Enough to fill a report in source order; the rest are only counted.
+    errors = exc.errors(include_url=False)[: 2 * MAX_DIAGNOSTICS]
     found = [_diagnostic(err, locations, source, fmt) for err in errors]
     unknown = [d for d in found if d.code == "E003"]
     return unknown + [d for d in found if d.code != "E003"]

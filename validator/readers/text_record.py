@@ -21,7 +21,7 @@ from validator.readers.lexing import (
     short,
     split_lines,
 )
-from validator.readers.model import Locations, build_record
+from validator.readers.model import MAX_DIAGNOSTICS, Locations, build_record
 from validator.record import Record, RecordRound
 
 HEADER_LINE = re.compile(
@@ -140,6 +140,9 @@ _TOKEN = re.compile(
     re.IGNORECASE,
 )
 _NOTE = re.compile(r"#|//")
+MAX_PIECES = 100
+"""An annotation holds a few dozen words and signs at most; a line with more is refused
+as it is read, so a megabyte on one line costs no more than a short one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +177,9 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
         stripped = line.lstrip(" \t")
         if not stripped or stripped.startswith("#") or stripped.startswith("//"):
             continue
-        if max_rounds is not None and len(rounds) >= max_rounds:
+        if (max_rounds is not None and len(rounds) >= max_rounds) or len(
+            problems
+        ) > MAX_DIAGNOSTICS:
             break
         try:
             if stripped[0] in "0123456789":
@@ -345,12 +350,12 @@ class _RollLine:
         text = self.text
         pos = self.pos
         paren = -1
-        while True:
+        for _ in range(MAX_PIECES):
             pos = spaces_end(text, pos)
             if pos >= len(text):
                 return tokens
             if text[pos] in "([":
-                close = text.find(")" if text[pos] == "(" else "]", pos)
+                close = text.find(")" if text[pos] == "(" else "]", pos, pos + 200)
                 inside = text[pos + 1 : close] if close >= 0 else ""
                 if close >= 0 and not re.search(r"[0-9]", inside):
                     pos = close + 1  # a note in brackets: `(lucky!)`
@@ -373,6 +378,11 @@ class _RollLine:
                 continue
             tokens.append(self._token(kind, m, paren))
             paren = -1
+        self.fail(
+            f"more than {MAX_PIECES} words, numbers and signs on one line",
+            pos,
+            hint=f"a dice line is like {EXAMPLE}; notes go after #",
+        )
 
     def _token(self, kind: str, m: re.Match[str], paren: int) -> Token:
         if kind == "field":

@@ -1,13 +1,14 @@
 """Safe YAML loading that keeps source locations: plain data plus a path -> line map.
 
-libyaml (CSafeLoader) composes the node tree; we turn the nodes into plain values
-ourselves so that every key and list item keeps its line and column, and so that
-aliases, custom tags and deep nesting are refused instead of expanded.
+libyaml (CSafeLoader) parses; we turn its event stream into plain values ourselves, so
+that every key and list item keeps its line and column, aliases, custom tags and deep
+nesting are refused instead of expanded, and reading can stop after enough rounds.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Generator, Iterator
+from typing import Any, ClassVar, cast
 
 import yaml
 
@@ -52,20 +53,18 @@ _SEQ = "tag:yaml.org,2002:seq"
 _MAP = "tag:yaml.org,2002:map"
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
+_MERGE = "tag:yaml.org,2002:merge"
 _constructor = yaml.SafeLoader("")  # only its scalar constructors are used
 _SCALARS = {tag: _constructor.yaml_constructors[tag] for tag in _SCALAR_TAGS}
 
 
 def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Locations]:
     """Parse one YAML document; raises ReadError with line and column. With `max_rounds`,
-    the items of a top-level `rounds` list after that many are left unread."""
+    reading stops after that many items of a top-level `rounds` list."""
+    events = cast(Generator[yaml.Event, None, None], yaml.parse(text, Loader=_Loader))
+    converter = _Converter(source, max_rounds)
     try:
-        _check_depth(text, source)
-        loader = _Loader(text)
-        try:
-            node = loader.get_single_node()
-        finally:
-            loader.dispose()
+        data = converter.document(events)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
@@ -76,99 +75,127 @@ def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Lo
         raise ReadError(Diagnostic("E002", f"YAML syntax: {problem}", source, line, col)) from None
     except yaml.YAMLError as exc:
         raise ReadError(Diagnostic("E002", f"YAML syntax: {exc}", source, 1, 1)) from None
-    except RecursionError:
-        raise ReadError(Diagnostic("E006", "the YAML is nested too deeply", source, 1, 1)) from None
-    locations: Locations = {}
-    if node is None:
-        return None, locations
-    return _Converter(source, locations, max_rounds).value(node, (), 0), locations
+    finally:
+        events.close()  # disposes of the parser, also when reading stopped early
+    return data, converter.locations
 
 
-_NESTING_CHARS = "[{-:?"
-_SHALLOW_ENOUGH = 5000
-"""libyaml's composer recurses once per nesting level and overflows the C stack some
-tens of thousands of levels deep; every level needs one of _NESTING_CHARS, so a text
-with fewer of them than this cannot get there."""
-
-
-def _check_depth(text: str, source: str) -> None:
-    if sum(text.count(c) for c in _NESTING_CHARS) <= _SHALLOW_ENOUGH:
-        return
-    # libyaml's parser (unlike its composer) keeps its own stack: safe at any depth.
-    depth = 0
-    for event in yaml.parse(text, Loader=_Base):
-        if isinstance(event, yaml.SequenceStartEvent | yaml.MappingStartEvent):
-            depth += 1
-            if depth > MAX_DEPTH:
-                mark = event.start_mark
-                line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
-                message = f"the YAML is nested more than {MAX_DEPTH} levels deep"
-                raise ReadError(Diagnostic("E006", message, source, line, col))
-        elif isinstance(event, yaml.SequenceEndEvent | yaml.MappingEndEvent):
-            depth -= 1
+class _Stop(Exception):
+    """Reading stopped after max_rounds rounds."""
 
 
 class _Converter:
-    def __init__(self, source: str, locations: Locations, max_rounds: int | None) -> None:
+    """Plain values and their locations straight from libyaml's event stream: no node
+    tree is composed (that is most of the cost of yaml.load), and reading can stop."""
+
+    def __init__(self, source: str, max_rounds: int | None) -> None:
         self.source = source
         self.max_rounds = max_rounds
-        self.locations = locations
-        self.seen: set[int] = set()
+        self.locations: Locations = {}
+        self.resolver = _Loader("")
+        self.anchors: dict[str, tuple[int, int]] = {}
 
-    def fail(self, code: str, message: str, node: yaml.Node, hint: str = "") -> ReadError:
-        mark = node.start_mark
-        return ReadError(
-            Diagnostic(code, message, self.source, mark.line + 1, mark.column + 1, hint=hint)
-        )
+    def fail(self, code: str, message: str, event: yaml.Event, hint: str = "") -> ReadError:
+        line, col = _where(event)
+        return ReadError(Diagnostic(code, message, self.source, line, col, hint=hint))
 
-    def value(self, node: yaml.Node, path: Path, depth: int) -> Any:
-        if id(node) in self.seen:
-            # libyaml hands an alias back as the very node it names.
-            raise self.fail("E006", "YAML anchors and aliases (&name, *name) are not allowed", node)
-        self.seen.add(id(node))
+    def document(self, events: Iterator[yaml.Event]) -> Any:
+        self.events = events
+        next(events)  # StreamStartEvent
+        start = next(events)
+        if isinstance(start, yaml.StreamEndEvent):
+            return None
+        try:
+            data = self.value(next(events), (), 0)
+        except _Stop:
+            return self.partial
+        next(events)  # DocumentEndEvent
+        extra = next(events)
+        if not isinstance(extra, yaml.StreamEndEvent):
+            raise self.fail("E002", "YAML syntax: expected a single document", extra)
+        return data
+
+    def value(self, event: yaml.Event, path: Path, depth: int) -> Any:
         if depth < 3:  # the header, rounds and their keys: deeper items point at their parent
-            mark = node.start_mark
-            self.locations.setdefault(path, (mark.line + 1, mark.column + 1))
-        if depth > MAX_DEPTH:
-            raise self.fail("E006", f"the YAML is nested more than {MAX_DEPTH} levels deep", node)
-        if isinstance(node, yaml.ScalarNode):
-            if node.tag == _TIMESTAMP:
-                return node.value
-            tag = node.tag
-            if tag == _STR:
-                return node.value
-            if tag == _INT and node.value.isdigit() and len(node.value) < 10:
-                return int(node.value)
-            if tag not in _SCALARS:
-                raise self.fail("E006", f"the YAML tag {node.tag!r} is not allowed", node)
+            self.locations.setdefault(path, _where(event))
+        if getattr(event, "anchor", None) is not None:
+            self.anchors.setdefault(str(event.anchor), _where(event))
+        if isinstance(event, yaml.ScalarEvent):
+            return self.scalar(event)
+        if depth >= MAX_DEPTH:
+            raise self.fail("E006", f"the YAML is nested more than {MAX_DEPTH} levels deep", event)
+        if isinstance(event, yaml.SequenceStartEvent):
+            if event.tag not in (None, "!", _SEQ):
+                raise self.fail("E006", f"the YAML tag {event.tag!r} is not allowed", event)
+            return self.sequence(path, depth)
+        if isinstance(event, yaml.MappingStartEvent):
+            if event.tag not in (None, "!", _MAP):
+                raise self.fail("E006", f"the YAML tag {event.tag!r} is not allowed", event)
+            return self.mapping(path, depth)
+        if isinstance(event, yaml.AliasEvent):
+            # Point at the anchor, where the repeated value is written.
+            line, col = self.anchors.get(str(getattr(event, "anchor", "")), _where(event))
+            message = "YAML anchors and aliases (&name, *name) are not allowed"
+            raise ReadError(Diagnostic("E006", message, self.source, line, col))
+        raise self.fail("E006", "unsupported YAML", event)  # pragma: no cover
+
+    def sequence(self, path: Path, depth: int) -> list[Any]:
+        items: list[Any] = []
+        limit = self.max_rounds if path == ("rounds",) else None
+        for event in self.events:
+            if isinstance(event, yaml.SequenceEndEvent):
+                return items
+            if limit is not None and len(items) >= limit:
+                self.partial = {"rounds": items}
+                raise _Stop
+            items.append(self.value(event, (*path, len(items)), depth + 1))
+        raise AssertionError("the event stream ended inside a sequence")  # pragma: no cover
+
+    def mapping(self, path: Path, depth: int) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for event in self.events:
+            if isinstance(event, yaml.MappingEndEvent):
+                return out
+            if not isinstance(event, yaml.ScalarEvent) or (event.tag not in (None, "!", _STR)):
+                raise self.fail("E005", "a mapping key must be a plain name", event)
+            if event.implicit[0] and self.tag(event) == _MERGE:
+                raise self.fail("E006", "YAML merge keys (<<) are not allowed", event)
+            key = event.value
+            if key in out:
+                raise self.fail("E002", f"the key {key!r} appears twice", event)
+            key_path = (*path, key)
+            self.locations[key_path] = _where(event)
             try:
-                return _SCALARS[tag](_constructor, node)
-            except ValueError:
-                raise self.fail(
-                    "E005", f"the number {node.value[:40]!r} is too large", node
-                ) from None
-        if isinstance(node, yaml.SequenceNode):
-            if node.tag != _SEQ:
-                raise self.fail("E006", f"the YAML tag {node.tag!r} is not allowed", node)
-            items = node.value
-            if path == ("rounds",) and self.max_rounds is not None:
-                items = items[: self.max_rounds]
-            return [self.value(item, (*path, i), depth + 1) for i, item in enumerate(items)]
-        if isinstance(node, yaml.MappingNode):
-            if node.tag != _MAP:
-                raise self.fail("E006", f"the YAML tag {node.tag!r} is not allowed", node)
-            out: dict[str, Any] = {}
-            for key_node, value_node in node.value:
-                if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _MAP:
-                    raise self.fail("E005", "a mapping key must be a plain name", key_node)
-                if key_node.tag == "tag:yaml.org,2002:merge":
-                    raise self.fail("E006", "YAML merge keys (<<) are not allowed", key_node)
-                key = str(key_node.value)
-                if key in out:
-                    raise self.fail("E002", f"the key {key!r} appears twice", key_node)
-                key_path = (*path, key)
-                mark = key_node.start_mark
-                self.locations[key_path] = (mark.line + 1, mark.column + 1)
-                out[key] = self.value(value_node, key_path, depth + 1)
-            return out
-        raise self.fail("E006", "unsupported YAML node", node)  # pragma: no cover
+                out[key] = self.value(next(self.events), key_path, depth + 1)
+            except _Stop:
+                if path == ():
+                    self.partial = {**out, **self.partial}
+                raise
+        raise AssertionError("the event stream ended inside a mapping")  # pragma: no cover
+
+    def tag(self, event: yaml.ScalarEvent) -> str:
+        if event.tag not in (None, "!"):
+            return str(event.tag)
+        if not event.implicit[0]:  # quoted: a string
+            return _STR
+        return self.resolver.resolve(yaml.ScalarNode, event.value, event.implicit)
+
+    def scalar(self, event: yaml.ScalarEvent) -> Any:
+        tag = self.tag(event)
+        value = event.value
+        if tag in (_STR, _TIMESTAMP):
+            return value
+        if tag == _INT and value.isdigit() and len(value) < 10:
+            return int(value)
+        if tag not in _SCALARS:
+            raise self.fail("E006", f"the YAML tag {tag!r} is not allowed", event)
+        node = yaml.ScalarNode(tag, value, None, None, event.style)
+        try:
+            return _SCALARS[tag](_constructor, node)
+        except ValueError:
+            raise self.fail("E005", f"the number {value[:40]!r} is too large", event) from None
+
+
+def _where(event: yaml.Event) -> tuple[int, int]:
+    mark = event.start_mark
+    return (mark.line + 1, mark.column + 1) if mark else (1, 1)
