@@ -118,8 +118,9 @@ class _Converter:
     def value(self, event: yaml.Event, path: Path, depth: int) -> Any:
         if depth < 3:  # the header, rounds and their keys: deeper items point at their parent
             self.locations.setdefault(path, _where(event))
-        if getattr(event, "anchor", None) is not None:
-            self.anchors.setdefault(str(event.anchor), _where(event))
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None:
+            self.anchors.setdefault(str(anchor), _where(event))
         if isinstance(event, yaml.ScalarEvent):
             return self.scalar(event)
         if depth >= MAX_DEPTH:
