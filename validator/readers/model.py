@@ -43,8 +43,17 @@ Locations = dict[Path, Location]
 _FIELD_HELP = "a field like [3, 4], 3/4 or 34"
 
 
+_FIELD_AT: dict[tuple[int, int], Field] = {
+    (row, col): Field(row, col) for row in range(1, 7) for col in range(1, 7)
+}
+
+
 def _cell(value: object) -> object:
     """A field in any of the shared spellings (`[3, 4]`, `"3/4"`, `34`, `"row 3 col 4"`)."""
+    if type(value) is list and len(value) == 2:  # the common case first: a batch's hot path
+        found = _FIELD_AT.get((value[0], value[1]))
+        if found is not None and type(value[0]) is int and type(value[1]) is int:
+            return found
     if isinstance(value, Field):
         return value
     if isinstance(value, str):
@@ -62,7 +71,7 @@ def _cell(value: object) -> object:
         raise ValueError(f"expected {_FIELD_HELP}, not {short(value)}")
     if not (1 <= row <= 6 and 1 <= col <= 6):
         raise ValueError(f"field {row}/{col} is off the board (rows and columns are 1-6)")
-    return Field(row, col)
+    return _FIELD_AT[(row, col)]
 
 
 def _move(value: object) -> object:
@@ -328,12 +337,9 @@ def _round(number: int, r: RoundModel, locations: Locations, swap: bool) -> Reco
     def f(field: Field | None) -> Field | None:
         return field.transposed() if swap and field is not None else field
 
-    line, col = locations.get(("rounds", number - 1), (0, 0))
-    keys = tuple(
-        (key, locations[("rounds", number - 1, key)])
-        for key in ROUND_KEYS
-        if ("rounds", number - 1, key) in locations
-    )
+    index = number - 1
+    line, col = locations.get(("rounds", index), (0, 0))
+    keys = tuple((key, loc) for key in ROUND_KEYS if (loc := locations.get(("rounds", index, key))))
     move = r.move if isinstance(r.move, Field) else None
     exit_kind = r.move if isinstance(r.move, str) else None
     return RecordRound(

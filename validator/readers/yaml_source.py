@@ -7,8 +7,8 @@ nesting are refused instead of expanded, and reading can stop after enough round
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
-from typing import Any, ClassVar, cast
+from collections.abc import Callable
+from typing import Any, cast
 
 import yaml
 
@@ -18,24 +18,8 @@ from validator.readers.model import Locations, Path
 _Base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class _Loader(_Base):  # type: ignore[valid-type,misc]
-    """libyaml's safe loader with a memo for implicit scalar tags: records repeat the
-    same few plain scalars (keys, small numbers), and resolving each one by regular
-    expressions is most of the time spent outside C."""
-
-    _memo: ClassVar[dict[tuple[str, bool, bool], str]] = {}
-
-    def resolve(self, kind: type[yaml.Node], value: str, implicit: tuple[bool, bool]) -> str:
-        if kind is not yaml.ScalarNode:
-            tag: str = super().resolve(kind, value, implicit)
-            return tag
-        key = (value, implicit[0], implicit[1])
-        tag = self._memo.get(key, "")
-        if not tag:
-            tag = super().resolve(kind, value, implicit)
-            if len(self._memo) < 4096 and len(value) < 64:
-                self._memo[key] = tag
-        return tag
+_Loader = _Base
+"""libyaml's parser (its safe loader's event stream) where it is installed."""
 
 
 MAX_DEPTH = 16
@@ -61,10 +45,10 @@ _SCALARS = {tag: _constructor.yaml_constructors[tag] for tag in _SCALAR_TAGS}
 def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Locations]:
     """Parse one YAML document; raises ReadError with line and column. With `max_rounds`,
     reading stops after that many items of a top-level `rounds` list."""
-    events = cast(Generator[yaml.Event, None, None], yaml.parse(text, Loader=_Loader))
-    converter = _Converter(source, max_rounds)
+    parser = _Loader(text)
+    converter = _Converter(source, max_rounds, parser.get_event)
     try:
-        data = converter.document(events)
+        data = converter.document()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
@@ -76,7 +60,7 @@ def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Lo
     except yaml.YAMLError as exc:
         raise ReadError(Diagnostic("E002", f"YAML syntax: {exc}", source, 1, 1)) from None
     finally:
-        events.close()  # disposes of the parser, also when reading stopped early
+        parser.dispose()
     return data, converter.locations
 
 
@@ -84,54 +68,70 @@ class _Stop(Exception):
     """Reading stopped after max_rounds rounds."""
 
 
+_Scalar, _SeqStart, _SeqEnd = yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.SequenceEndEvent
+_MapStart, _MapEnd = yaml.MappingStartEvent, yaml.MappingEndEvent
+_PLAIN_TAGS = (None, "!")
+_VALUE_MEMO: dict[str, Any] = {}
+"""Plain scalar text -> its (immutable) value: records repeat the same few keys and small
+numbers, and resolving each by regular expressions would be most of the time outside C."""
+_UNKNOWN = object()
+_BOOL = "tag:yaml.org,2002:bool"
+_NULL = "tag:yaml.org,2002:null"
+
+
 class _Converter:
     """Plain values and their locations straight from libyaml's event stream: no node
-    tree is composed (that is most of the cost of yaml.load), and reading can stop."""
+    tree is composed (that is most of the cost of yaml.load), and reading can stop.
+    Written for speed: this is the hot loop of a batch of YAML records."""
 
-    def __init__(self, source: str, max_rounds: int | None) -> None:
+    def __init__(
+        self, source: str, max_rounds: int | None, get_event: Callable[[], yaml.Event]
+    ) -> None:
         self.source = source
         self.max_rounds = max_rounds
+        self.get = get_event
         self.locations: Locations = {}
-        self.resolver = _Loader("")
         self.anchors: dict[str, tuple[int, int]] = {}
+        self.partial: dict[str, Any] = {}
 
     def fail(self, code: str, message: str, event: yaml.Event, hint: str = "") -> ReadError:
         line, col = _where(event)
         return ReadError(Diagnostic(code, message, self.source, line, col, hint=hint))
 
-    def document(self, events: Iterator[yaml.Event]) -> Any:
-        self.events = events
-        next(events)  # StreamStartEvent
-        start = next(events)
-        if isinstance(start, yaml.StreamEndEvent):
+    def document(self) -> Any:
+        get = self.get
+        get()  # StreamStartEvent
+        if isinstance(get(), yaml.StreamEndEvent):
             return None
         try:
-            data = self.value(next(events), (), 0)
+            data = self.value(get(), (), 0)
         except _Stop:
             return self.partial
-        next(events)  # DocumentEndEvent
-        extra = next(events)
+        get()  # DocumentEndEvent
+        extra = get()
         if not isinstance(extra, yaml.StreamEndEvent):
             raise self.fail("E002", "YAML syntax: expected a single document", extra)
         return data
 
-    def value(self, event: yaml.Event, path: Path, depth: int) -> Any:
-        if depth < 3:  # the header, rounds and their keys: deeper items point at their parent
+    def value(self, event: yaml.Event, path: Path | None, depth: int) -> Any:
+        """The value an event starts; `path` is None below the depth where locations
+        are kept (deeper items point at their parent)."""
+        kind = type(event)
+        if path is not None:
             self.locations.setdefault(path, _where(event))
-        anchor = getattr(event, "anchor", None)
+        anchor = cast(yaml.NodeEvent, event).anchor
         if anchor is not None:
             self.anchors.setdefault(str(anchor), _where(event))
-        if isinstance(event, yaml.ScalarEvent):
-            return self.scalar(event)
+        if kind is _Scalar:
+            return self.scalar(cast(yaml.ScalarEvent, event))
         if depth >= MAX_DEPTH:
             raise self.fail("E006", f"the YAML is nested more than {MAX_DEPTH} levels deep", event)
-        if isinstance(event, yaml.SequenceStartEvent):
-            if event.tag not in (None, "!", _SEQ):
-                raise self.fail("E006", f"the YAML tag {event.tag!r} is not allowed", event)
-            return self.sequence(path, depth)
-        if isinstance(event, yaml.MappingStartEvent):
-            if event.tag not in (None, "!", _MAP):
-                raise self.fail("E006", f"the YAML tag {event.tag!r} is not allowed", event)
+        if kind is _SeqStart or kind is _MapStart:
+            tag = cast(yaml.CollectionStartEvent, event).tag
+            if tag not in _PLAIN_TAGS and tag != (_SEQ if kind is _SeqStart else _MAP):
+                raise self.fail("E006", f"the YAML tag {tag!r} is not allowed", event)
+            if kind is _SeqStart:
+                return self.sequence(path, depth)
             return self.mapping(path, depth)
         if isinstance(event, yaml.AliasEvent):
             # Point at the anchor, where the repeated value is written.
@@ -140,53 +140,74 @@ class _Converter:
             raise ReadError(Diagnostic("E006", message, self.source, line, col))
         raise self.fail("E006", "unsupported YAML", event)  # pragma: no cover
 
-    def sequence(self, path: Path, depth: int) -> list[Any]:
+    def sequence(self, path: Path | None, depth: int) -> list[Any]:
         items: list[Any] = []
         limit = self.max_rounds if path == ("rounds",) else None
-        for event in self.events:
-            if isinstance(event, yaml.SequenceEndEvent):
+        keep = path is not None and depth + 1 < 3
+        get, value, scalar, append = self.get, self.value, self.scalar, items.append
+        while True:
+            event = get()
+            kind = type(event)
+            if kind is _SeqEnd:
                 return items
             if limit is not None and len(items) >= limit:
                 self.partial = {"rounds": items}
                 raise _Stop
-            items.append(self.value(event, (*path, len(items)), depth + 1))
-        raise AssertionError("the event stream ended inside a sequence")  # pragma: no cover
+            if keep:
+                append(value(event, (*cast(Path, path), len(items)), depth + 1))
+            elif kind is _Scalar and cast(yaml.ScalarEvent, event).anchor is None:
+                append(scalar(cast(yaml.ScalarEvent, event)))
+            else:
+                append(value(event, None, depth + 1))
 
-    def mapping(self, path: Path, depth: int) -> dict[str, Any]:
+    def mapping(self, path: Path | None, depth: int) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for event in self.events:
-            if isinstance(event, yaml.MappingEndEvent):
+        get, value, locations = self.get, self.value, self.locations
+        keep = path is not None and depth < 2
+        while True:
+            event = get()
+            kind = type(event)
+            if kind is _MapEnd:
                 return out
-            if not isinstance(event, yaml.ScalarEvent) or (event.tag not in (None, "!", _STR)):
+            if kind is not _Scalar or cast(yaml.ScalarEvent, event).tag not in (*_PLAIN_TAGS, _STR):
                 raise self.fail("E005", "a mapping key must be a plain name", event)
-            if event.implicit[0] and self.tag(event) == _MERGE:
+            key_event = cast(yaml.ScalarEvent, event)
+            key = key_event.value
+            if key == "<<" and key_event.implicit[0]:
                 raise self.fail("E006", "YAML merge keys (<<) are not allowed", event)
-            key = event.value
             if key in out:
                 raise self.fail("E002", f"the key {key!r} appears twice", event)
-            key_path = (*path, key)
-            self.locations[key_path] = _where(event)
+            key_path: Path | None = None
+            if path is not None:
+                key_path = (*path, key)
+                locations[key_path] = _where(event)
             try:
-                out[key] = self.value(next(self.events), key_path, depth + 1)
+                event = get()
+                if not keep and type(event) is _Scalar and event.anchor is None:
+                    out[key] = self.scalar(event)
+                else:
+                    out[key] = value(event, key_path if keep else None, depth + 1)
             except _Stop:
                 if path == ():
                     self.partial = {**out, **self.partial}
                 raise
-        raise AssertionError("the event stream ended inside a mapping")  # pragma: no cover
-
-    def tag(self, event: yaml.ScalarEvent) -> str:
-        if event.tag not in (None, "!"):
-            return str(event.tag)
-        if not event.implicit[0]:  # quoted: a string
-            return _STR
-        return self.resolver.resolve(yaml.ScalarNode, event.value, event.implicit)
 
     def scalar(self, event: yaml.ScalarEvent) -> Any:
-        tag = self.tag(event)
         value = event.value
+        tag = event.tag
+        if tag in _PLAIN_TAGS:
+            if not event.implicit[0]:  # quoted: a string
+                return value
+            known = _VALUE_MEMO.get(value, _UNKNOWN)
+            if known is not _UNKNOWN:
+                return known
+            tag = _RESOLVER.resolve(yaml.ScalarNode, value, (True, False))  # type: ignore[no-untyped-call]
+            if tag in (_STR, _INT, _BOOL, _NULL) and len(_VALUE_MEMO) < 4096 and len(value) < 64:
+                node = yaml.ScalarNode(tag, value, None, None, event.style)
+                _VALUE_MEMO[value] = value if tag == _STR else _SCALARS[tag](_constructor, node)
         if tag in (_STR, _TIMESTAMP):
             return value
-        if tag == _INT and value.isdigit() and len(value) < 10:
+        if tag == _INT and len(value) < 10 and value.isdigit():
             return int(value)
         if tag not in _SCALARS:
             raise self.fail("E006", f"the YAML tag {tag!r} is not allowed", event)
@@ -195,6 +216,9 @@ class _Converter:
             return _SCALARS[tag](_constructor, node)
         except ValueError:
             raise self.fail("E005", f"the number {value[:40]!r} is too large", event) from None
+
+
+_RESOLVER = yaml.SafeLoader("")
 
 
 def _where(event: yaml.Event) -> tuple[int, int]:
