@@ -15,6 +15,7 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    InstanceOf,
     ValidationError,
     WithJsonSchema,
     model_validator,
@@ -152,7 +153,7 @@ _CELL_SCHEMA: dict[str, Any] = {
         {"type": "integer", "minimum": 11, "maximum": 66},
     ],
 }
-CellValue = Annotated[Field, BeforeValidator(_cell), WithJsonSchema(_CELL_SCHEMA)]
+CellValue = Annotated[InstanceOf[Field], BeforeValidator(_cell), WithJsonSchema(_CELL_SCHEMA)]
 _MOVE_SCHEMA: dict[str, Any] = {
     "title": "Move",
     "anyOf": [
@@ -162,7 +163,7 @@ _MOVE_SCHEMA: dict[str, Any] = {
     "description": 'a field, "escape", "leave", or "none" on a last round that cannot move',
 }
 MoveValue = Annotated[
-    Field | Literal["escape", "leave"] | None,
+    InstanceOf[Field] | Literal["escape", "leave"] | None,
     BeforeValidator(_move),
     WithJsonSchema(_MOVE_SCHEMA),
 ]
