@@ -312,6 +312,24 @@ line_parts = st.sampled_from(
         "9" * 30,
         "é",
         "\r",
+        "room",
+        "Raum",
+        "gestrichen",
+        "nach",
+        "→",
+        "–>",
+        "✓",
+        "+30",
+        "(",
+        ")",
+        "[5]",
+        "in",
+        "Schritte",
+        "no move",
+        "row 3 col",
+        "-",
+        "Total:",
+        "//",
     ]
 )
 hostile = st.one_of(
@@ -349,3 +367,27 @@ def test_the_documented_spellings_read_as_the_first_round() -> None:
             assert got == {"roll": 2, "dice": (1, 1, 1), "reroll": True}
         else:
             assert got == {"roll": 7, "dice": (5, 5, 1), "cross": Field(5, 5)}
+
+
+@pytest.mark.parametrize(
+    ("line", "col", "words", "hint"),
+    [
+        # an unknown word: did you mean, with the corrected line as the hint
+        ("7: 3 4 6 x 3/4 moved ot 5/5", 22, ["'ot'", "'to'"], "7: 3 4 6 x 3/4 moved to 5/5"),
+        ("7: 3 4 6 Raum 3/4 gestrichn", 19, ["'gestrichn'"], "7: 3 4 6 Raum 3/4 gestrichen"),
+        # an ambiguous number: both readings named
+        ("7: 3 4 6 x 3 4", 12, ["field 3/4", "steps 3"], "write a field as 3/4, steps as (3)"),
+        ("7: 3 4 6 x 3/4 -> 5/5 12", 23, ["field 1/2", "steps 12"], ""),
+        # a misplaced field: a third one needs the path word
+        ("7: 3 4 6 x 3/4 -> 5/5 (6) 6/5", 27, ["third field 6/5"], "path 6/5"),
+    ],
+)
+def test_each_mistake_class_is_located_with_a_hint(
+    line: str, col: int, words: list[str], hint: str
+) -> None:
+    with pytest.raises(ReadError) as info:
+        text_record.parse(line, "bad.txt")
+    d = info.value.diagnostic
+    assert (d.code, d.line, d.col) == ("E002", 1, col), d.message
+    assert all(w in d.message for w in words), d.message
+    assert hint in d.hint

@@ -681,7 +681,11 @@ class _Annotation:
 
     def _unknown(self, token: Token) -> NoReturn:
         word = normal(token.text)
-        close = difflib.get_close_matches(word, _WORDS, n=1, cutoff=0.7)
+        # Swapped letters (`ot` for `to`) score low on similarity: look for them too.
+        close = (
+            difflib.get_close_matches(word, _WORDS, n=1, cutoff=0.7)
+            or [w for w in _WORDS if len(w) == len(word) and sorted(w) == sorted(word)][:1]
+        )
         if close:
             hint = self.line.corrected(token.start, token.end, close[0])
             self.fail(
