@@ -317,7 +317,7 @@ line_parts = st.sampled_from(
         "gestrichen",
         "nach",
         "→",
-        "–>",
+        "–>",  # noqa: RUF001
         "✓",
         "+30",
         "(",
