@@ -239,3 +239,12 @@ def test_lines_after_max_rounds_are_not_read() -> None:
     assert len(parse_record(text, "r", "text", max_rounds=2).rounds) == 2
     csv = "cross\n1/4\n3/5\nzz\n"
     assert len(parse_record(csv, "r", "csv", max_rounds=2).rounds) == 2
+
+
+@pytest.mark.parametrize("fmt", FORMAT_NAMES)
+def test_max_rounds_zero_reads_the_header_only(fmt: str) -> None:
+    # How a checker finds the dice file a record names before reading its rounds.
+    full = read_record(EXAMPLES[fmt])
+    head = read_record(EXAMPLES[fmt], max_rounds=0)
+    assert head.rounds == ()
+    assert (head.player, head.dice_file) == (full.player, full.dice_file) != (None, None)

@@ -54,7 +54,9 @@ def parse_record(
 
     `max_bytes` refuses larger input before it is parsed; with `max_rounds`, reading
     stops after that many rounds (pass one more than the dice file has rows: the extra
-    round is a round after the end, which the replay reports)."""
+    round is a round after the end, which the replay reports). `max_rounds=0` reads the
+    header only (header keys written after the rounds excepted): the cheap way to learn
+    the `dice_file` a record names before reading the rest."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
     if len(raw) > max_bytes:
         raise ReadError(

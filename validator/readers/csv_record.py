@@ -59,9 +59,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
     for lineno, line in enumerate(split_lines(text.removeprefix("\ufeff")), start=1):
         if not line.strip(" \t"):
             continue
-        if (max_rounds is not None and len(rounds) >= max_rounds) or len(
-            problems
-        ) > MAX_DIAGNOSTICS:
+        if len(problems) > MAX_DIAGNOSTICS:
             break
         if lineno == 1 and (sep := _SEP_LINE.match(line)):
             delimiter = sep["sep"]
@@ -76,6 +74,10 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
                 columns = _columns(_split(line, delimiter, lineno, source), lineno, source)
                 continue
             assert delimiter is not None
+            if not line.strip(" \t" + delimiter):
+                continue  # spreadsheets export empty rows as a line of delimiters
+            if max_rounds is not None and len(rounds) >= max_rounds:
+                break  # the rest is not read: the replay judges what was
             entry = _row(line, delimiter, columns, columns_line, lineno, source)
         except ReadError as exc:
             problems.extend(exc.diagnostics)

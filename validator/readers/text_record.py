@@ -34,6 +34,14 @@ Where = dict[tuple[str | int, ...], int]
 """Data path inside one round -> column."""
 
 _ROW = re.compile(r"(\d+)[ \t]*[:.)]", re.ASCII)
+_SEP = r"(?:[ \t]*[,;-][ \t]*|[ \t]+)"
+_BARE_DICE_LINE = re.compile(
+    rf"[ \t]*(?:(\d{{1,9}})[ \t]*[:.)][ \t]*)?(?:\d{{3}}|\d{_SEP}\d{_SEP}\d)"
+    r"[ \t]*(?:(?:#|//).*)?\Z",
+    re.ASCII,
+)
+"""A dice line without an annotation (the common line of an annotated dice file), read
+without the full grammar; anything else on a line takes the full path."""
 _DIE = re.compile(r"\d+", re.ASCII)
 _DIE_SEP = re.compile(r"[ \t]*[,;-][ \t]*|[ \t]+")
 
@@ -177,13 +185,17 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
         stripped = line.lstrip(" \t")
         if not stripped or stripped.startswith("#") or stripped.startswith("//"):
             continue
-        if (max_rounds is not None and len(rounds) >= max_rounds) or len(
-            problems
-        ) > MAX_DIAGNOSTICS:
+        if len(problems) > MAX_DIAGNOSTICS:
             break
         try:
             if stripped[0] in "0123456789":
+                if max_rounds is not None and len(rounds) >= max_rounds:
+                    break  # the rest is not read: the replay judges what was
                 first_dice_line = first_dice_line or lineno
+                bare = _BARE_DICE_LINE.match(line)
+                if bare is not None and (bare[1] is None or int(bare[1]) > row):
+                    row = row + 1 if bare[1] is None else int(bare[1])
+                    continue  # an unplayed row: no need for the full grammar
                 row, entry = _RollLine(line, lineno, source).parse(row)
                 if entry is not None:
                     data, where = entry
