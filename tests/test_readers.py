@@ -149,6 +149,8 @@ def test_every_text_error_at_once_in_source_order() -> None:
                                      ("E002", 5, 12)]  # fmt: skip
     with pytest.raises(ReadError) as info:
         parse_record(text, "r", "text")
+    # rounds are counted as the file has them, the unreadable one on line 3 included
+    assert [d.round for d in info.value.diagnostics] == [None, None, 3, None]
     hints = [d.hint for d in info.value.diagnostics]
     assert hints[0].startswith("player: Alice")
     assert hints[1] == "2: 5 5 3   x 3/5 move 4/1"

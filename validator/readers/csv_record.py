@@ -56,6 +56,9 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
     rounds: list[dict[str, object]] = []
     locations: Locations = {}
     problems: list[Diagnostic] = []
+    numbers: list[int] = []
+    """Each round's place among the data rows, counting rows that failed."""
+    failed_rows = 0
     for lineno, line in enumerate(split_lines(text.removeprefix("\ufeff")), start=1):
         if not line.strip(" \t"):
             continue
@@ -81,6 +84,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
             entry = _row(line, delimiter, columns, columns_line, lineno, source)
         except ReadError as exc:
             problems.extend(exc.diagnostics)
+            failed_rows += columns is not None and lineno != columns_line
             if columns is None and columns_line:
                 columns = []  # a broken column row: its data rows cannot be read
             continue
@@ -92,6 +96,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
         for path, col in where.items():
             locations[("rounds", index, *path)] = (lineno, col)
         rounds.append(data)
+        numbers.append(len(rounds) + failed_rows)
     if columns is None and not problems:
         code, message = (
             ("E004", "no row names the columns")
@@ -120,7 +125,8 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
     locations[()] = (1, 1)
     if rounds:
         locations[("rounds",)] = locations[("rounds", 0)]
-    return build_record({**header.values, "rounds": rounds}, locations, source, "csv", problems)
+    data = {**header.values, "rounds": rounds}
+    return build_record(data, locations, source, "csv", problems, numbers)
 
 
 def _meta(header: Header, line: str, lineno: int, columns_line: int | None, source: str) -> None:

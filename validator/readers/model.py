@@ -291,9 +291,12 @@ def build_record(
     source: str,
     fmt: str,
     problems: list[Diagnostic] | None = None,
+    numbers: list[int] | None = None,
 ) -> Record:
     """Validate canonical record data and build the Record; raises ReadError with every
-    problem found, after the reader's own `problems` (syntax errors it went past)."""
+    problem found, after the reader's own `problems` (syntax errors it went past).
+    `numbers` gives each round's place in the record when the reader went past rounds
+    it could not read, so that messages count the rounds as the file does."""
     problems = list(problems or ())
     if not problems and (data is None or data == {} or data == []):
         raise ReadError(Diagnostic("E007", "the file holds no record", source, 1, 1))
@@ -311,7 +314,7 @@ def build_record(
     try:
         model = RecordModel.model_validate(data)
     except ValidationError as exc:
-        found = problems + diagnostics(exc, locations, source, fmt)
+        found = problems + diagnostics(exc, locations, source, fmt, numbers)
         uncounted = exc.error_count() - min(exc.error_count(), 2 * MAX_DIAGNOSTICS)
         raise_all(found, uncounted)
         raise AssertionError("unreachable") from None  # pragma: no cover
@@ -363,18 +366,24 @@ def _round(number: int, r: RoundModel, locations: Locations, swap: bool) -> Reco
 
 
 def diagnostics(
-    exc: ValidationError, locations: Locations, source: str, fmt: str = "yaml"
+    exc: ValidationError,
+    locations: Locations,
+    source: str,
+    fmt: str = "yaml",
+    numbers: list[int] | None = None,
 ) -> list[Diagnostic]:
     """Every problem of a validation error, each located at its value; an unknown key
     comes before the missing key it often explains (`round:` for `rounds:`)."""
     # Enough to fill a report in source order; the rest are only counted.
     errors = exc.errors(include_url=False)[: 2 * MAX_DIAGNOSTICS]
-    found = [_diagnostic(err, locations, source, fmt) for err in errors]
+    found = [_diagnostic(err, locations, source, fmt, numbers) for err in errors]
     unknown = [d for d in found if d.code == "E003"]
     return unknown + [d for d in found if d.code != "E003"]
 
 
-def _diagnostic(err: Any, locations: Locations, source: str, fmt: str) -> Diagnostic:
+def _diagnostic(
+    err: Any, locations: Locations, source: str, fmt: str, numbers: list[int] | None
+) -> Diagnostic:
     loc: Path = tuple(err["loc"])
     # pydantic adds the union member or validator name to some paths; keep data keys only.
     data_path: Path = tuple(p for p in loc if isinstance(p, int) or p in _ALL_KEYS)
@@ -382,6 +391,8 @@ def _diagnostic(err: Any, locations: Locations, source: str, fmt: str) -> Diagno
     if kind == "extra_forbidden":
         data_path = (*data_path, loc[-1])
     line, col = _locate(data_path, locations)
+    if numbers and len(data_path) > 1 and isinstance(data_path[1], int):
+        data_path = (data_path[0], numbers[data_path[1]] - 1, *data_path[2:])
     where = _path_text(data_path)
     round_no = data_path[1] + 1 if len(data_path) > 1 and isinstance(data_path[1], int) else None
     if kind == "extra_forbidden":

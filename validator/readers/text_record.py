@@ -179,6 +179,9 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
     rounds: list[dict[str, object]] = []
     locations: Locations = {}
     problems: list[Diagnostic] = []
+    numbers: list[int] = []
+    """Each round's place among the annotated lines, counting lines that failed."""
+    failed_lines = 0
     row = 0
     first_dice_line: int | None = None
     for lineno, line in enumerate(split_lines(text.removeprefix("\ufeff")), start=1):
@@ -201,12 +204,14 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
                     data, where = entry
                     index = len(rounds)
                     rounds.append(data)
+                    numbers.append(len(rounds) + failed_lines)
                     for path, col in where.items():
                         locations[("rounds", index, *path)] = (lineno, col)
                 continue
             _header_line(header, line, lineno, first_dice_line, source)
         except ReadError as exc:
             problems.extend(exc.diagnostics)
+            failed_lines += stripped[0] in "0123456789"
     if not rounds and not header.values and not problems:
         fail(
             "E007",
@@ -221,7 +226,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
     if rounds:
         locations[("rounds",)] = locations[("rounds", 0)]
     data = {**header.values, "rounds": rounds}
-    return build_record(data, locations, source, "text", problems)
+    return build_record(data, locations, source, "text", problems, numbers)
 
 
 def _header_line(
