@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import NoReturn
 
 from validator.errors import Diagnostic, ReadError
-from validator.readers.header import Header, fail, header_lines, key_of, spaces_end
+from validator.readers.header import Header, build, fail, header_lines, key_of, spaces_end
 from validator.readers.lexing import (
     DICE,
     FIELD,
@@ -24,7 +24,7 @@ from validator.readers.lexing import (
     short,
     split_lines,
 )
-from validator.readers.model import MAX_DIAGNOSTICS, Locations, build_record
+from validator.readers.model import MAX_DIAGNOSTICS, Locations
 from validator.record import Record, RecordRound
 
 COLUMNS = ("roll", "dice", "cross", "move", "steps", "reroll", "path", "ring")
@@ -121,12 +121,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
             1,
             hint="one row per round, like 7,3 4 6,3/4,5/5,6,",
         )
-    locations.update(header.locations)
-    locations[()] = (1, 1)
-    if rounds:
-        locations[("rounds",)] = locations[("rounds", 0)]
-    data = {**header.values, "rounds": rounds}
-    return build_record(data, locations, source, "csv", problems, numbers)
+    return build(header, rounds, locations, "csv", problems, numbers)
 
 
 def _meta(header: Header, line: str, lineno: int, columns_line: int | None, source: str) -> None:

@@ -10,7 +10,7 @@ from typing import NoReturn
 
 from validator.errors import Diagnostic, ReadError
 from validator.readers.lexing import LexError, normal, number, short
-from validator.readers.model import HEADER_KEYS, Locations
+from validator.readers.model import HEADER_KEYS, Locations, build_record
 from validator.record import Record
 
 INT_KEYS = frozenset({"claimed_score", "rings"})
@@ -149,6 +149,24 @@ class Header:
                 hint=f'write it as "{key}: value" (quote a value that holds " # ")',
             )
         return value, i + 1
+
+
+def build(
+    header: Header,
+    rounds: list[dict[str, object]],
+    locations: Locations,
+    fmt: str,
+    problems: list[Diagnostic],
+    numbers: list[int],
+) -> Record:
+    """The record of a line-based form (text, CSV): its header and rounds validated
+    together, with the whole record and its rounds located at their first lines."""
+    locations.update(header.locations)
+    locations[()] = (1, 1)
+    if rounds:
+        locations[("rounds",)] = locations[("rounds", 0)]
+    data = {**header.values, "rounds": rounds}
+    return build_record(data, locations, header.source, fmt, problems, numbers)
 
 
 def quote(value: str) -> str:

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from typing import NoReturn
 
 from validator.errors import Diagnostic, ReadError
-from validator.readers.header import AFTER_ROUNDS, Header, fail, header_lines, spaces_end
+from validator.readers.header import AFTER_ROUNDS, Header, build, fail, header_lines, spaces_end
 from validator.readers.lexing import (
     FIELD,
+    NONE_WORDS,
     LexError,
     field_text,
     is_packed,
@@ -21,7 +22,7 @@ from validator.readers.lexing import (
     short,
     split_lines,
 )
-from validator.readers.model import MAX_DIAGNOSTICS, Locations, build_record
+from validator.readers.model import MAX_DIAGNOSTICS, Locations
 from validator.record import Record, RecordRound
 
 HEADER_LINE = re.compile(
@@ -114,20 +115,7 @@ PHRASES: dict[str, str] = {
         REROLL,
     ),
     "ring": RING,
-    **dict.fromkeys(
-        [
-            "none",
-            "no move",
-            "no move possible",
-            "stuck",
-            "game over",
-            "kein zug",
-            "kein zug moglich",
-            "aucun deplacement",
-            "aucun deplacement possible",
-        ],
-        NOMOVE,
-    ),
+    **dict.fromkeys((w for w in NONE_WORDS if w[0].isalpha()), NOMOVE),
     **dict.fromkeys(["escape", "leave"], EXIT),
 }
 """Every word and phrase of the annotation (folded: lower case, no accents) -> its role."""
@@ -221,12 +209,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
             1,
             hint=f"annotate the rows you played, like {EXAMPLE}",
         )
-    locations.update(header.locations)
-    locations[()] = (1, 1)
-    if rounds:
-        locations[("rounds",)] = locations[("rounds", 0)]
-    data = {**header.values, "rounds": rounds}
-    return build_record(data, locations, source, "text", problems, numbers)
+    return build(header, rounds, locations, "text", problems, numbers)
 
 
 def _header_line(
