@@ -135,7 +135,11 @@ def read_bytes(path: Path | str, source: str | None = None, max_bytes: int = MAX
         if size > max_bytes:
             raise ReadError(Diagnostic("E001", too_big.format(size=size, limit=max_bytes), name, 1))
         with path.open("rb") as handle:
-            data = handle.read(max_bytes + 1)  # the size can change after stat (a FIFO)
+            # Read what stat promised, then whatever a growing file or a FIFO adds, up
+            # to the cap (reading max_bytes at once would allocate that much each time).
+            data = handle.read(size + 1)
+            if len(data) > size:
+                data += handle.read(max_bytes + 1 - len(data))
         if len(data) > max_bytes:
             raise ReadError(
                 Diagnostic("E001", f"the file is more than the {max_bytes} bytes allowed", name, 1)
