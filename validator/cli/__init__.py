@@ -29,6 +29,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "rules": ("validator.cli.rules", "List the rulesets and expansions, or print one in full."),
     "schema": ("validator.cli.schema", "Write the JSON Schemas for records and results."),
+    "convert": (
+        "validator.cli.convert",
+        "Rewrite a record in another form; --complete fills in rolls, dice, steps and paths.",
+    ),
+    "explain": ("validator.cli.explain", "Explain an error code, with an example."),
 }
 
 
