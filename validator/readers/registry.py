@@ -97,7 +97,7 @@ _ANNOTATED = re.compile(
     re.MULTILINE,
 )
 _CSV_HEADER_CELLS = frozenset({"roll", "dice", "cross", "move", "steps", "reroll", "path", "ring"})
-_YAML_ROUNDS = re.compile(r"^rounds[ \t]*:", re.MULTILINE)
+_YAML_ROUNDS = re.compile(r"^(?:rounds|\{.*\brounds)[ \t]*:", re.MULTILINE)
 
 
 def sniff_format(data: bytes) -> str | None:
@@ -135,7 +135,7 @@ def _is_json(text: str) -> bool:
 
 
 def _is_yaml(text: str) -> bool:
-    return not text.lstrip().startswith("{") and _YAML_ROUNDS.search(text) is not None
+    return not _is_json(text) and _YAML_ROUNDS.search(text) is not None
 
 
 def _is_csv(text: str) -> bool:
