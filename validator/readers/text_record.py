@@ -496,6 +496,8 @@ class _Annotation:
                     self._steps(token.text, token)
                     pending = None
                     continue
+                if pending is not None and pending[0] == STEPS:
+                    self._missing(pending, token)
                 last_field = self._field(token, pending[0] if pending else None)
                 if last_field != PATH:
                     pending = None
@@ -513,7 +515,7 @@ class _Annotation:
             if pending is not None and not (pending[0] == MOVE and role in (EXIT, NOMOVE)):
                 self._missing(pending, first)
             if role == CROSS:
-                if last_field == CROSS and normal(first.text) in POSTFIX | {"crossed"}:
+                if last_field == CROSS and normal(first.text) in POSTFIX:
                     last_field = None
                     continue
                 if CROSS in self.data:
@@ -538,7 +540,6 @@ class _Annotation:
                     self.i += 1
                     self.data[PATH] = []
                     self.where[(PATH,)] = nxt.start + 1
-                    self.seen[PATH] = first.at + 1
                     pending = None
                 else:
                     pending = (PATH, first)
@@ -628,9 +629,6 @@ class _Annotation:
             if not cells:
                 self.where[(PATH,)] = token.start + 1
             cells.append(token.field)
-        elif role == STEPS:
-            self._steps(token.text, token)
-            return STEPS
         return role
 
     def _number(self, token: Token, pending: tuple[str, Token] | None) -> None:
