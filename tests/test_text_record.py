@@ -397,3 +397,15 @@ def test_each_mistake_class_is_located_with_a_hint(
     assert (d.code, d.line, d.col) == ("E002", 1, col), d.message
     assert all(w in d.message for w in words), d.message
     assert hint in d.hint
+
+
+def test_a_hash_in_a_header_value_starts_a_comment_only_between_blanks() -> None:
+    record = text_record.parse("player: Team #1 Tester # the comment\n", "t.txt")
+    assert record.player == "Team #1 Tester"
+
+
+def test_header_synonyms_and_a_total_line_after_the_rounds() -> None:
+    text = "Joueur : Alice\n1: 1 4 6 x 1/4\nTotal: 335\n"
+    record = text_record.parse(text, "t.txt")
+    assert (record.player, record.claimed_score, len(record.rounds)) == ("Alice", 335, 1)
+    assert record.where("claimed_score") == (3, 8)
