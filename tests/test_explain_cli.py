@@ -20,6 +20,7 @@ def test_explain_prints_the_documented_row() -> None:
     assert out.exit_code == 0
     assert out.stdout.startswith("E203 cross-taken")
     assert "verdict: invalid" in out.stdout and "example:" in out.stdout
+    assert CliRunner().invoke(main, ["explain", "cross-taken"]).stdout == out.stdout
 
 
 def test_explain_list_has_every_code() -> None:

@@ -111,6 +111,8 @@ def test_locations_point_at_values() -> None:
         ("7: 3 4 6 REROLL", {"reroll": True}),
         ("7: 3 4 6 pass  # nothing to cross", {"reroll": True}),
         ("7: 3 4 6 ring", {"ring": True}),
+        ("7: 3 4 6 3/4", {"cross": Field(3, 4)}),
+        ("7: 3 4 6 3/4 5/5 6", {"cross": Field(3, 4), "move": Field(5, 5), "steps": 6}),
         ("\t7:\t3 4 6\tx 3/4\t->\t5/5", {"cross": Field(3, 4), "move": Field(5, 5)}),
     ],
 )
@@ -226,7 +228,12 @@ BAD = [
     ("1: 2 4 5 x 2/4 -> 6/6 steps", "E002", 1, 23),
     ("1: 2 4 5 x 2/4 path", "E002", 1, 20),
     ("1: 2 4 5 x 2/4 (0)", "E005", 1, 17),
-    ("1: 2 4 5 2/4", "E002", 1, 10),
+    ("1: 2 4 5 x 2/4 in 3/4", "E002", 1, 19),
+    ("1: 2 4 5 x 2/4 in", "E002", 1, 18),
+    ("1: 2 4 5 room", "E002", 1, 10),
+    ("1: 2 4 5 x 2/4 -> 6/6 stuck", "E002", 1, 23),
+    ("1: 2 4 5 -> 6/6", "E002", 1, 10),
+    ("1: 2 4 5 x 2/4 " + "-> " * 200, "E002", 1, 309),  # more than 100 pieces
     ("1: 2 4 5 banana", "E002", 1, 10),
     ("1: 2 4", "E002", 1, 4),
     ("1:", "E002", 1, 3),
@@ -311,6 +318,24 @@ line_parts = st.sampled_from(
         "9" * 30,
         "é",
         "\r",
+        "room",
+        "Raum",
+        "gestrichen",
+        "nach",
+        "→",
+        "–>",  # noqa: RUF001
+        "✓",
+        "+30",
+        "(",
+        ")",
+        "[5]",
+        "in",
+        "Schritte",
+        "no move",
+        "row 3 col",
+        "-",
+        "Total:",
+        "//",
     ]
 )
 hostile = st.one_of(
@@ -335,3 +360,52 @@ def test_the_documented_example_reads() -> None:
     record = text_record.parse(example, "record-formats.md")
     assert [r.roll for r in record.rounds] == [1, 2, 3, 5, 6]
     assert (record.rings, record.rounds[3].ring, record.rounds[4].exit) == (1, True, "escape")
+
+
+def test_the_documented_spellings_read_as_the_first_round() -> None:
+    doc = (ROOT / "docs" / "record-formats.md").read_text(encoding="utf-8")
+    block = doc.split("```text\n", 2)[2].split("```", 1)[0]
+    for line in block.splitlines():
+        got = one(line)
+        if got["roll"] == 1:
+            assert (got["cross"], got["move"], got["steps"]) == (Field(2, 4), Field(6, 6), 5)
+        elif got["roll"] == 2:
+            assert got == {"roll": 2, "dice": (1, 1, 1), "reroll": True}
+        else:
+            assert got == {"roll": 7, "dice": (5, 5, 1), "cross": Field(5, 5)}
+
+
+@pytest.mark.parametrize(
+    ("line", "col", "words", "hint"),
+    [
+        # an unknown word: did you mean, with the corrected line as the hint
+        ("7: 3 4 6 x 3/4 moved ot 5/5", 22, ["'ot'", "'to'"], "7: 3 4 6 x 3/4 moved to 5/5"),
+        ("7: 3 4 6 Raum 3/4 gestrichn", 19, ["'gestrichn'"], "7: 3 4 6 Raum 3/4 gestrichen"),
+        # an ambiguous number: both readings named
+        ("7: 3 4 6 x 3 4", 12, ["field 3/4", "steps 3"], "write a field as 3/4, steps as (3)"),
+        ("7: 3 4 6 x 3/4 -> 5/5 12", 23, ["field 1/2", "steps 12"], ""),
+        # a misplaced field: a third one needs the path word
+        ("7: 3 4 6 x 3/4 -> 5/5 (6) 6/5", 27, ["third field 6/5"], "path 6/5"),
+    ],
+)
+def test_each_mistake_class_is_located_with_a_hint(
+    line: str, col: int, words: list[str], hint: str
+) -> None:
+    with pytest.raises(ReadError) as info:
+        text_record.parse(line, "bad.txt")
+    d = info.value.diagnostic
+    assert (d.code, d.line, d.col) == ("E002", 1, col), d.message
+    assert all(w in d.message for w in words), d.message
+    assert hint in d.hint
+
+
+def test_a_hash_in_a_header_value_starts_a_comment_only_between_blanks() -> None:
+    record = text_record.parse("player: Team #1 Tester # the comment\n", "t.txt")
+    assert record.player == "Team #1 Tester"
+
+
+def test_header_synonyms_and_a_total_line_after_the_rounds() -> None:
+    text = "Joueur : Alice\n1: 1 4 6 x 1/4\nTotal: 335\n"
+    record = text_record.parse(text, "t.txt")
+    assert (record.player, record.claimed_score, len(record.rounds)) == ("Alice", 335, 1)
+    assert record.where("claimed_score") == (3, 8)

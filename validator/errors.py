@@ -108,6 +108,7 @@ CODES: dict[str, Code] = {
         # Warnings: the verdict stands.
         Code("W001", "incomplete", "warning", "the record ends but the game could go on"),
         Code("W002", "rules-mismatch", "warning", "the record names another ruleset"),
+        Code("W003", "encoding", "warning", "the record is not UTF-8 but was read"),
         # The dice file (the command cannot run, exit 2).
         Code("D001", "dice-unreadable", "dice", "the dice file cannot be read"),
         Code("D002", "dice-syntax", "dice", "a dice file line is not a roll of three dice"),
@@ -154,8 +155,14 @@ class Diagnostic:
 
 
 class ReadError(Exception):
-    """A file could not be read; carries the diagnostic that says where and why."""
+    """A file could not be read; carries the diagnostics that say where and why.
 
-    def __init__(self, diagnostic: Diagnostic) -> None:
+    `diagnostic` is the first problem; `diagnostics` all of them in source order (a
+    reader reports up to 50), and `omitted` how many more it found but left out.
+    """
+
+    def __init__(self, diagnostic: Diagnostic, *more: Diagnostic, omitted: int = 0) -> None:
         super().__init__(f"{diagnostic.location()}: {diagnostic.code} {diagnostic.message}")
         self.diagnostic = diagnostic
+        self.diagnostics: tuple[Diagnostic, ...] = (diagnostic, *more)
+        self.omitted = omitted

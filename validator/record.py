@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from validator.engine import Exit, Field
+from validator.errors import Diagnostic
 
 Coordinates = Literal["row-col", "col-row"]
 Location = tuple[int, int]
@@ -59,16 +60,34 @@ class Record:
     """Where header keys stand (claimed_score, dice_sha256, rules, rings)."""
     text: str = field(default="", repr=False, compare=False)
     """The decoded source text the record was read from, for quoting its lines."""
+    warnings: tuple[Diagnostic, ...] = field(default=(), compare=False)
+    """What the reader noticed but read anyway (W003: not UTF-8)."""
 
     def line_text(self, line: int | None) -> str | None:
         """Source line `line` (1-based) as read, or None."""
         if not line or not self.text:
             return None
-        lines = self.text.splitlines()
-        return lines[line - 1] if line <= len(lines) else None
+        return source_line(self.text, line)
 
     def where(self, key: str) -> Location | None:
         for name, loc in self.locations:
             if name == key:
                 return loc
         return None
+
+
+def source_line(text: str, line: int) -> str | None:
+    """Line `line` (1-based) of a text, counting the line breaks every reader counts
+    (LF, CR LF, and a lone CR), or None past the end."""
+    at = 0
+    for _ in range(line - 1):
+        cr = text.find("\r", at)
+        lf = text.find("\n", at)
+        if lf < 0 and cr < 0:
+            return None
+        if cr >= 0 and (lf < 0 or cr < lf):
+            at = cr + 2 if text.startswith("\r\n", cr) else cr + 1
+        else:
+            at = lf + 1
+    ends = [i for i in (text.find("\r", at), text.find("\n", at)) if i >= 0]
+    return text[at : min(ends)] if ends else text[at:]

@@ -31,6 +31,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "schema": ("validator.cli.schema", "Write the JSON Schemas for records and results."),
     "explain": ("validator.cli.explain", "Explain an error code (like E203) with an example."),
     "play": ("validator.cli.play", "Play a dice file in the terminal; writes a valid record."),
+    "convert": (
+        "validator.cli.convert",
+        "Rewrite a record in another form; --complete fills in rolls, dice, steps and paths.",
+    ),
 }
 
 

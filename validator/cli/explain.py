@@ -14,7 +14,8 @@ from validator.cli.common import fail_usage
 @click.argument("code", required=False)
 @click.option("--list", "list_all", is_flag=True, help="List every code with its name.")
 def command(code: str | None, list_all: bool) -> None:
-    """Print what error CODE (like E203) means, its verdict and an example.
+    """Print what error CODE (like E203, or its name like cross-taken) means, its verdict
+    and an example.
 
     \b
     Examples:
@@ -30,7 +31,8 @@ def command(code: str | None, list_all: bool) -> None:
         for row in docs.values():
             click.echo(f"{row.code}  {row.name:<20} {row.verdict:<11} {row.meaning}")
         return
-    doc = docs.get(code.strip().upper())
+    by_name = {row.name: row for row in docs.values()}
+    doc = docs.get(code.strip().upper()) or by_name.get(code.strip().lower())
     if doc is None:
         close = difflib.get_close_matches(code.strip().upper(), list(docs), n=3, cutoff=0.6)
         hint = f" (codes like it: {', '.join(close)})" if close else ""

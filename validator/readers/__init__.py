@@ -1,81 +1,135 @@
-"""Readers (and writers) for record files, one module per format, chosen by extension."""
+"""Readers (and writers) for record files, one module per format, chosen through the
+format registry (validator/readers/registry.py) by extension, by name, or by content."""
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import replace
+from os import PathLike
 from pathlib import Path
-from typing import Protocol, cast
 
 from validator.errors import Diagnostic, ReadError
-from validator.readers.source import decode, read_bytes
-from validator.record import Record
+from validator.readers.registry import (
+    RECORD_FORMAT_BY_NAME,
+    RECORD_FORMAT_LIST,
+    record_format_of,
+    sniff_format,
+)
+from validator.readers.source import MAX_BYTES, STDIN, decode_text, read_bytes
+from validator.record import Record, source_line
 
-RECORD_FORMATS: dict[str, str] = {
-    ".yaml": "yaml",
-    ".yml": "yaml",
-    ".json": "json",
-    ".txt": "text",
-    ".csv": "csv",
-}
+__all__ = [
+    "FORMAT_NAMES",
+    "MAX_BYTES",
+    "RECORD_FORMATS",
+    "STDIN",
+    "dump_record",
+    "format_of",
+    "parse_record",
+    "read_record",
+    "sniff_format",
+]
+
+RECORD_FORMATS: dict[str, str] = {ext: f.name for f in RECORD_FORMAT_LIST for ext in f.extensions}
 """Record file extensions and the format each one is read as."""
 
-FORMAT_NAMES = ("yaml", "json", "text", "csv")
+FORMAT_NAMES = tuple(f.name for f in RECORD_FORMAT_LIST)
 
 
-class _FormatModule(Protocol):
-    def parse(self, text: str, source: str) -> Record: ...
-
-    def dump(self, record: Record) -> str: ...
-
-
-def _module(fmt: str) -> _FormatModule:
-    # Imported on demand: pydantic and yaml are not needed for `--version` or `--help`.
-    name = {
-        "yaml": "yaml_record",
-        "json": "json_record",
-        "text": "text_record",
-        "csv": "csv_record",
-    }
-    return cast(_FormatModule, importlib.import_module(f"validator.readers.{name[fmt]}"))
+def format_of(path: str | PathLike[str]) -> str | None:
+    """The record format a file's extension names, or None."""
+    found = record_format_of(Path(path).suffix)
+    return found.name if found else None
 
 
-def format_of(path: Path) -> str | None:
-    return RECORD_FORMATS.get(path.suffix.lower())
+def parse_record(
+    data: str | bytes,
+    source: str = "<record>",
+    fmt: str | None = None,
+    *,
+    max_bytes: int = MAX_BYTES,
+    max_rounds: int | None = None,
+) -> Record:
+    """Read a record from text or bytes in the named format (recognised by content when
+    `fmt` is None). Raises ReadError carrying every problem found (up to 50).
 
-
-def parse_record(data: bytes, source: str, fmt: str) -> Record:
-    """Read a record from bytes in the named format; raises ReadError."""
-    text = decode(data, source)
+    `max_bytes` refuses larger input before it is parsed; with `max_rounds`, reading
+    stops after that many rounds (pass one more than the dice file has rows: the extra
+    round is a round after the end, which the replay reports). `max_rounds=0` reads the
+    header only (header keys written after the rounds excepted): the cheap way to learn
+    the `dice_file` a record names before reading the rest."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    if len(raw) > max_bytes:
+        raise ReadError(
+            Diagnostic(
+                "E001",
+                f"the input is {len(raw)} bytes, more than the {max_bytes} allowed",
+                source,
+                1,
+            )
+        )
+    if isinstance(data, str):
+        text, warning = data.removeprefix("\ufeff"), None
+    else:
+        decoded = decode_text(data, source)
+        text, warning = decoded.text, decoded.warning
     if not text.strip():
         raise ReadError(Diagnostic("E007", "the file is empty", source, 1, 1))
+    if fmt is None:
+        fmt = sniff_format(raw)
+        if fmt is None:
+            raise ReadError(_unknown_format(source))
+    if fmt not in RECORD_FORMAT_BY_NAME:
+        raise ValueError(f"unknown record format {fmt!r}; known: {', '.join(FORMAT_NAMES)}")
     try:
-        record = _module(fmt).parse(text, source)
+        record = RECORD_FORMAT_BY_NAME[fmt].parse(text, source, max_rounds)
     except RecursionError:
         raise ReadError(
             Diagnostic("E006", "the record is nested too deeply", source, 1, 1)
         ) from None
     except ReadError as exc:
-        raise ReadError(_with_excerpt(exc.diagnostic, text)) from None
-    return replace(record, text=text)
+        found = [_with_excerpt(d, text) for d in exc.diagnostics]
+        raise ReadError(*found, omitted=exc.omitted) from None
+    return replace(record, text=text, warnings=(warning,) if warning else ())
+
+
+def _unknown_format(source: str) -> Diagnostic:
+    known = ", ".join(RECORD_FORMATS)
+    return Diagnostic(
+        "E002",
+        f"cannot tell the record's format from its name or its content (known extensions: {known})",
+        source,
+        1,
+        1,
+        hint="rename the file with one of the known extensions",
+    )
 
 
 def _with_excerpt(diagnostic: Diagnostic, text: str) -> Diagnostic:
     """The diagnostic with its source line quoted from the text as read."""
     if diagnostic.line is None or diagnostic.excerpt is not None:
         return diagnostic
-    lines = text.splitlines()
-    if diagnostic.line > len(lines):
-        return diagnostic
-    return replace(diagnostic, excerpt=lines[diagnostic.line - 1])
+    line = source_line(text, diagnostic.line)
+    return diagnostic if line is None else replace(diagnostic, excerpt=line)
 
 
-def read_record(path: Path, source: str | None = None, fmt: str | None = None) -> Record:
-    """Read a record file; the format comes from `fmt` or the file's extension."""
-    name = source or str(path)
-    fmt = fmt or format_of(path) or "yaml"
-    return parse_record(read_bytes(path, name), name, fmt)
+def read_record(
+    path: str | PathLike[str],
+    source: str | None = None,
+    fmt: str | None = None,
+    *,
+    max_bytes: int = MAX_BYTES,
+    max_rounds: int | None = None,
+) -> Record:
+    """Read a record file (`-` is standard input, named `<stdin>` unless `source` says).
+    The format comes from `fmt`, else the file's extension, else its content; when none
+    tells, a ReadError (E002) lists the known extensions. See parse_record for limits."""
+    stdin = str(path) == STDIN
+    name = source or ("<stdin>" if stdin else str(path))
+    fmt = fmt or (None if stdin else format_of(path))
+    data = read_bytes(Path(path) if not stdin else STDIN, name, max_bytes=max_bytes)
+    return parse_record(data, name, fmt, max_bytes=max_bytes, max_rounds=max_rounds)
 
 
 def dump_record(record: Record, fmt: str) -> str:
-    return _module(fmt).dump(record)
+    """The record written in the named format."""
+    return RECORD_FORMAT_BY_NAME[fmt].dump(record)

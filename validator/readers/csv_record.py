@@ -2,103 +2,102 @@
 
 from __future__ import annotations
 
+import difflib
+import itertools
 import re
 from collections.abc import Callable
 from typing import NoReturn
 
-from validator.readers.model import HEADER_KEYS, Locations, build_record
-from validator.readers.text_record import (
+from validator.errors import Diagnostic, ReadError
+from validator.readers.header import Header, build, fail, header_lines, key_of, spaces_end
+from validator.readers.lexing import (
+    DICE,
     FIELD,
-    Header,
-    fail,
+    NO,
+    YES,
+    LexError,
     field_text,
-    header_lines,
+    is_none,
+    lex_path,
+    normal,
     number,
-    spaces_end,
+    short,
+    split_lines,
 )
+from validator.readers.model import MAX_DIAGNOSTICS, Locations
 from validator.record import Record, RecordRound
 
 COLUMNS = ("roll", "dice", "cross", "move", "steps", "reroll", "path", "ring")
 
-META_LINE = re.compile(
-    r"[ \t]*#(?!#)[ \t]*(?P<key>[A-Za-z][A-Za-z0-9_-]*)[ \t]*:(?P<rest>.*)\Z", re.ASCII
-)
+META_LINE = re.compile(r"[ \t]*#(?!#)[ \t]*(?P<key>[^\W\d_][\w-]*)[ \t]*:(?P<rest>.*)\Z")
 """`# key: value`; a line starting `##` is always a comment."""
 
-_DICE = re.compile(
-    r"[(\[]?[ \t]*(\d+)[ \t]*[ \t,;][ \t]*(\d+)[ \t]*[ \t,;][ \t]*(\d+)[ \t]*[)\]]?|(\d)(\d)(\d)",
-    re.ASCII,
-)
+_SEP_LINE = re.compile(r"[ \t]*\"?sep=(?P<sep>.)\"?[ \t,;]*\Z", re.IGNORECASE)
+"""Excel's first line naming the delimiter: `sep=;`."""
+
 _DIGITS = re.compile(r"\d+", re.ASCII)
-_YES = frozenset({"true", "yes", "y", "1", "x"})
-_NO = frozenset({"", "false", "no", "n", "0"})
-_PATH_SEP = re.compile(r"[ \t,;>\-]*")
+_DIE_FACES = frozenset("123456")
+
+MAX_CELLS = 64
+"""More cells than this in a row are refused as they are split (spreadsheets pad rows
+with a few empty cells; nothing pads to thousands)."""
 
 Cell = tuple[str, int]
 """A cell's text (stripped, unquoted) and the column where it stands."""
 
 
-def parse(text: str, source: str) -> Record:
-    """Read a CSV record; raises ReadError."""
+def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
+    """Read a CSV record; raises ReadError with every problem found. With `max_rounds`,
+    reading stops after that many rounds."""
     header = Header(source)
     columns: list[str] | None = None
     columns_line = 0
-    delimiter = ","
+    delimiter: str | None = None
     rounds: list[dict[str, object]] = []
     locations: Locations = {}
-    for lineno, raw in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
-        line = raw.removesuffix("\r")
+    problems: list[Diagnostic] = []
+    numbers: list[int] = []
+    """Each round's place among the data rows, counting rows that failed."""
+    failed_rows = 0
+    for lineno, line in enumerate(split_lines(text.removeprefix("\ufeff")), start=1):
         if not line.strip(" \t"):
             continue
-        if line.lstrip(" \t").startswith("#"):
-            meta = META_LINE.match(line)
-            if meta is None:
+        if len(problems) > MAX_DIAGNOSTICS:
+            break
+        if lineno == 1 and (sep := _SEP_LINE.match(line)):
+            delimiter = sep["sep"]
+            continue
+        try:
+            if line.lstrip(" \t").startswith("#"):
+                _meta(header, line, lineno, columns_line if columns else None, source)
                 continue
             if columns is None:
-                header.read(header.key(meta, lineno), meta, lineno)
-            elif meta["key"].lower().replace("-", "_") in HEADER_KEYS:
-                fail(
-                    "E002",
-                    f"header line {meta['key']} after the row naming the columns "
-                    f"(line {columns_line})",
-                    source,
-                    lineno,
-                    meta.start("key") + 1,
-                    hint="# key: value lines come before the row naming the columns",
-                )
-            continue
-        if columns is None:
-            delimiter = _delimiter(line)
-            columns = _columns(_split(line, delimiter, lineno, source), lineno, source)
-            columns_line = lineno
-            continue
-        cells = _split(line, delimiter, lineno, source)
-        if all(not value for value, _ in cells):
-            continue  # spreadsheets export empty rows as a line of delimiters
-        if len(cells) != len(columns):
-            col = cells[len(columns)][1] if len(cells) > len(columns) else len(line) + 1
-            fail(
-                "E002",
-                f"this row has {_cells_text(len(cells))}, the header row (line "
-                f"{columns_line}) names {len(columns)} columns: {', '.join(columns)}",
-                source,
-                lineno,
-                col,
-            )
-        index = len(rounds)
-        data: dict[str, object] = {}
-        locations[("rounds", index)] = (lineno, spaces_end(line, 0) + 1)
-        for number_, (name, (value, col)) in enumerate(zip(columns, cells, strict=True), 1):
-            cell = _Cell(name, number_, value, lineno, col, source)
-            parsed = _READERS[name](cell)
-            if parsed is None:
+                delimiter = delimiter or _delimiter(line)
+                columns_line = lineno
+                columns = _columns(_split(line, delimiter, lineno, source), lineno, source)
                 continue
-            data[name] = parsed
-            locations[("rounds", index, name)] = (lineno, col)
-            for i, at in enumerate(cell.parts):
-                locations[("rounds", index, name, i)] = (lineno, at)
+            assert delimiter is not None
+            if not line.strip(" \t" + delimiter):
+                continue  # spreadsheets export empty rows as a line of delimiters
+            if max_rounds is not None and len(rounds) >= max_rounds:
+                break  # the rest is not read: the replay judges what was
+            entry = _row(line, delimiter, columns, columns_line, lineno, source)
+        except ReadError as exc:
+            problems.extend(exc.diagnostics)
+            failed_rows += columns is not None and lineno != columns_line
+            if columns is None and columns_line:
+                columns = []  # a broken column row: its data rows cannot be read
+            continue
+        if entry is None:
+            continue
+        data, where = entry
+        index = len(rounds)
+        locations[("rounds", index)] = (lineno, spaces_end(line, 0) + 1)
+        for path, col in where.items():
+            locations[("rounds", index, *path)] = (lineno, col)
         rounds.append(data)
-    if columns is None:
+        numbers.append(len(rounds) + failed_rows)
+    if columns is None and not problems:
         code, message = (
             ("E004", "no row names the columns")
             if header.values
@@ -113,7 +112,7 @@ def parse(text: str, source: str) -> Record:
             hint="after the # key: value lines, a row naming the columns like "
             "roll,dice,cross,move,steps,reroll, then one row per round",
         )
-    if not rounds and not header.values:
+    if not rounds and not header.values and not problems:
         fail(
             "E007",
             "the file holds no record: no row after the column names",
@@ -122,11 +121,81 @@ def parse(text: str, source: str) -> Record:
             1,
             hint="one row per round, like 7,3 4 6,3/4,5/5,6,",
         )
-    locations.update(header.locations)
-    locations[()] = (1, 1)
-    if rounds:
-        locations[("rounds",)] = locations[("rounds", 0)]
-    return build_record({**header.values, "rounds": rounds}, locations, source, "csv")
+    return build(header, rounds, locations, "csv", problems, numbers)
+
+
+def _meta(header: Header, line: str, lineno: int, columns_line: int | None, source: str) -> None:
+    meta = META_LINE.match(line)
+    if meta is None:
+        return
+    if columns_line is None:
+        header.read(header.key(meta, lineno, fix="# {key}: {value}"), meta, lineno)
+    elif key_of(meta["key"]) is not None:
+        fail(
+            "E002",
+            f"header line {meta['key']} after the row naming the columns (line {columns_line})",
+            source,
+            lineno,
+            meta.start("key") + 1,
+            hint="# key: value lines come before the row naming the columns",
+        )
+
+
+def _row(
+    line: str, delimiter: str, columns: list[str], columns_line: int, lineno: int, source: str
+) -> tuple[dict[str, object], dict[tuple[str | int, ...], int]] | None:
+    """One data row's values and where each stands; None for a row of empty cells."""
+    cells = _split(line, delimiter, lineno, source)
+    if all(not value for value, _ in cells):
+        return None  # spreadsheets export empty rows as a line of delimiters
+    while len(cells) > len(columns) and not cells[-1][0]:
+        cells.pop()  # trailing empty cells, as spreadsheets pad rows
+    if len(cells) != len(columns):
+        col = cells[len(columns)][1] if len(cells) > len(columns) else len(line) + 1
+        hint = ""
+        if len(cells) > len(columns) and delimiter == ",":
+            hint = _split_field_hint(cells, columns)
+        if not columns:
+            return None
+        fail(
+            "E002",
+            f"this row has {_cells_text(len(cells))}, the header row (line "
+            f"{columns_line}) names {len(columns)} columns: {', '.join(columns)}",
+            source,
+            lineno,
+            col,
+            hint=hint,
+        )
+    data: dict[str, object] = {}
+    where: dict[tuple[str | int, ...], int] = {}
+    problems: list[Diagnostic] = []
+    for number_, (name, (value, col)) in enumerate(zip(columns, cells, strict=True), 1):
+        cell = _Cell(name, number_, value, lineno, col, source)
+        try:
+            parsed = _READERS[name](cell)
+        except ReadError as exc:
+            problems.extend(exc.diagnostics)
+            continue
+        if parsed is None:
+            continue
+        data[name] = parsed
+        where[(name,)] = col
+        for i, at in enumerate(cell.parts):
+            where[(name, i)] = at
+    if problems:
+        raise ReadError(*problems)
+    return data, where
+
+
+def _split_field_hint(cells: list[Cell], columns: list[str]) -> str:
+    """A field written `3,5` in a comma-separated file splits into two cells: say so,
+    preferring a pair that starts at a field's column."""
+    pairs = [(i, a, b) for i, ((a, _), (b, _)) in enumerate(itertools.pairwise(cells))]
+    digits = [(i, a, b) for i, a, b in pairs if a in _DIE_FACES and b in _DIE_FACES]
+    at_field = [p for p in digits if p[0] < len(columns) and columns[p[0]] in ("cross", "move")]
+    for _, a, b in at_field or digits:
+        return f'write the field {a},{b} as {a}/{b} (or quote it: "{a},{b}")'
+    return ""
 
 
 def _cells_text(count: int) -> str:
@@ -189,6 +258,15 @@ def _split(line: str, delimiter: str, lineno: int, source: str) -> list[Cell]:
             cells.append((line[i:end].strip(" \t"), min(start, end) + 1))
         if end >= len(line):
             return cells
+        if len(cells) >= MAX_CELLS:
+            fail(
+                "E002",
+                f"a row of more than {MAX_CELLS} cells",
+                source,
+                lineno,
+                end + 2,
+                hint="a record has at most 8 columns: " + ", ".join(COLUMNS),
+            )
         i = end + 1
 
 
@@ -198,8 +276,10 @@ def _name(delimiter: str) -> str:
 
 def _columns(cells: list[Cell], lineno: int, source: str) -> list[str]:
     names: list[str] = []
+    while len(cells) > 1 and not cells[-1][0]:
+        cells = cells[:-1]  # spreadsheets write empty trailing header columns
     for number_, (value, col) in enumerate(cells, 1):
-        name = value.lower()
+        name = normal(value)
         if not name:
             fail(
                 "E002",
@@ -210,14 +290,18 @@ def _columns(cells: list[Cell], lineno: int, source: str) -> list[str]:
                 hint="known columns: " + ", ".join(COLUMNS),
             )
         if name not in COLUMNS:
+            close = difflib.get_close_matches(name, COLUMNS, n=1)
+            known = "known columns: " + ", ".join(COLUMNS)
             fail(
                 "E003",
-                f"unknown column {value!r} (column {number_})",
+                f"unknown column {short(value)} (column {number_})"
+                + (f": did you mean {close[0]!r}?" if close else ""),
                 source,
                 lineno,
                 col,
-                hint="the first row that is not a # line names the columns; known columns: "
-                + ", ".join(COLUMNS),
+                hint=f"write {close[0]}   ({known})"
+                if close
+                else "the first row that is not a # line names the columns; " + known,
             )
         if name in names:
             fail(
@@ -246,23 +330,32 @@ class _Cell:
         self.parts: list[int] = []
         """Columns of the entries of a list value (path), for their locations."""
 
-    def fail(self, expected: str, offset: int = 0) -> NoReturn:
+    def fail(self, expected: str, offset: int = 0, code: str = "E002", hint: str = "") -> NoReturn:
         rest = self.value[offset:]
         message = f"column {self.name} (cell {self.number}): expected {expected}"
         if rest:
-            message += f", found {rest[:24]!r}"
-        fail("E002", message, self.source, self.line, self.col + offset)
+            message += f", found {short(rest)}"
+        fail(code, message, self.source, self.line, self.col + offset, hint=hint)
+
+    def to_int(self, text: str, what: str) -> int:
+        try:
+            return number(text, what)
+        except LexError as exc:
+            fail(exc.code, exc.message, self.source, self.line, self.col)
 
     def whole(self, what: str, example: str) -> int:
         if not _DIGITS.fullmatch(self.value):
             self.fail(f"{what} as a whole number, like {example}")
-        return number(self.value, what, self.source, self.line, self.col)
+        return self.to_int(self.value, what)
 
-    def field(self, pos: int = 0, whole: bool = True) -> tuple[str, int]:
-        m = FIELD.fullmatch(self.value, pos) if whole else FIELD.match(self.value, pos)
+    def field(self) -> str:
+        m = FIELD.fullmatch(self.value)
         if m is None:
-            self.fail("a field like 3/4", pos)
-        return field_text(m, self.source, self.line), m.end()
+            self.fail("a field like 3/4")
+        try:
+            return field_text(m)
+        except LexError as exc:
+            fail(exc.code, exc.message, self.source, self.line, self.col)
 
 
 def _roll(cell: _Cell) -> object:
@@ -272,25 +365,25 @@ def _roll(cell: _Cell) -> object:
 def _dice(cell: _Cell) -> object:
     if not cell.value:
         return None
-    m = _DICE.fullmatch(cell.value)
+    m = DICE.fullmatch(cell.value)
     if m is None:
         cell.fail("three dice like 2 4 5")
-    return [number(d, "die", cell.source, cell.line, cell.col) for d in m.groups() if d is not None]
+    return [cell.to_int(d, "die") for d in m.groups() if d is not None]
 
 
 def _cross(cell: _Cell) -> object:
-    return cell.field()[0] if cell.value else None
+    return cell.field() if cell.value else None
 
 
 def _move(cell: _Cell) -> object:
-    word = cell.value.lower()
-    if word in ("", "none", "-"):
+    word = normal(cell.value)
+    if not word or is_none(word):
         return None
     if word in ("escape", "leave"):
         return word
     if not FIELD.fullmatch(cell.value):
         cell.fail("a field like 6/6, escape, leave or an empty cell")
-    return cell.field()[0]
+    return cell.field()
 
 
 def _steps(cell: _Cell) -> object:
@@ -298,10 +391,10 @@ def _steps(cell: _Cell) -> object:
 
 
 def _flag(cell: _Cell) -> object:
-    word = cell.value.lower()
-    if word in _YES:
+    word = normal(cell.value)
+    if word in YES:
         return True
-    if word not in _NO:
+    if word not in NO:
         cell.fail("yes, true, 1 or an empty cell")
     return None
 
@@ -309,17 +402,16 @@ def _flag(cell: _Cell) -> object:
 def _path(cell: _Cell) -> object:
     if not cell.value:
         return None
-    if cell.value.lower() == "none":
-        return []
-    fields: list[str] = []
+    try:
+        fields = lex_path(cell.value)
+    except LexError as exc:
+        cell.fail("fields like 6/5 5/5", exc.offset, code=exc.code)
     pos = 0
-    while pos < len(cell.value):
-        if fields:
-            sep = _PATH_SEP.match(cell.value, pos)
-            pos = sep.end() if sep else pos
-        cell.parts.append(cell.col + pos)
-        value, pos = cell.field(pos, whole=False)
-        fields.append(value)
+    for _ in fields:
+        m = FIELD.search(cell.value, pos)
+        assert m is not None
+        cell.parts.append(cell.col + m.start())
+        pos = m.end()
     return fields
 
 

@@ -1,4 +1,5 @@
-"""The official dice file: plain text (several row styles), CSV, YAML or JSON."""
+"""The official dice file: plain text (several row styles), CSV, YAML or JSON; the
+format is chosen by extension in the dice-format registry (validator/readers/registry.py)."""
 
 from __future__ import annotations
 
@@ -6,13 +7,19 @@ import csv
 import hashlib
 import io
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from validator.engine import Dice
 from validator.errors import Diagnostic, ReadError
-from validator.readers.source import decode, read_bytes
+from validator.readers.lexing import LexError, lex_dice, short, split_lines
+from validator.readers.registry import dice_format_of
+from validator.readers.source import MAX_DICE_BYTES, decode, read_bytes
+
+if TYPE_CHECKING:
+    from validator.readers.model import Locations
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,23 +27,20 @@ class DiceFile:
     rows: tuple[Dice, ...]
     sha256: str
     source: str
-    lines: tuple[int, ...]
-    """The source line of each row."""
 
 
 _NUMBER = re.compile(r"^\s*(\d+)\s*[:.)]\s*")
-_SPACED = re.compile(r"^([1-9])\s*[\s,;]\s*([1-9])\s*[\s,;]\s*([1-9])$")
-_PACKED = re.compile(r"^([1-9])([1-9])([1-9])$")
 _EXAMPLES = "three dice 1-6, like `2 4 5`, `2,4,5`, `2;4;5`, `245` or `1: 2 4 5`"
 
 
-def read_dice(path: Path, source: str | None = None) -> DiceFile:
+def read_dice(path: Path | str, source: str | None = None) -> DiceFile:
+    """Read a dice file; the format comes from its extension (plain text for others)."""
     name = source or str(path)
     try:
-        data = read_bytes(path, name)
+        data = read_bytes(path, name, max_bytes=MAX_DICE_BYTES)
     except ReadError as exc:
         raise ReadError(_as_dice(exc.diagnostic)) from None
-    return parse_dice(data, name, path.suffix.lower())
+    return parse_dice(data, name, Path(path).suffix.lower())
 
 
 def parse_dice(data: bytes, source: str, suffix: str = ".txt") -> DiceFile:
@@ -46,15 +50,10 @@ def parse_dice(data: bytes, source: str, suffix: str = ".txt") -> DiceFile:
     except ReadError as exc:
         raise ReadError(_as_dice(exc.diagnostic)) from None
     digest = hashlib.sha256(data).hexdigest()
-    if suffix == ".csv":
-        rows, lines = _csv(text, source)
-    elif suffix in (".yaml", ".yml", ".json"):
-        rows, lines = _structured(text, source, suffix)
-    else:
-        rows, lines = _plain(text, source)
+    rows = dice_format_of(suffix).rows(text, source)
     if not rows:
         raise ReadError(Diagnostic("D004", "the dice file has no rolls", source, 1, 1))
-    return DiceFile(tuple(rows), digest, source, tuple(lines))
+    return DiceFile(tuple(dice for dice, _ in rows), digest, source)
 
 
 def _as_dice(d: Diagnostic) -> Diagnostic:
@@ -65,11 +64,11 @@ def _error(code: str, message: str, source: str, line: int, col: int = 1) -> Rea
     return ReadError(Diagnostic(code, message, source, line, col))
 
 
-def _plain(text: str, source: str) -> tuple[list[Dice], list[int]]:
-    rows: list[Dice] = []
-    lines: list[int] = []
+def plain_rows(text: str, source: str) -> list[tuple[Dice, int]]:
+    """Rows of a plain-text dice file, each with its line."""
+    rows: list[tuple[Dice, int]] = []
     numbered: bool | None = None
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    for lineno, raw in enumerate(split_lines(text), start=1):
         content = raw.split("#", 1)[0]
         if not content.strip():
             continue
@@ -97,21 +96,22 @@ def _plain(text: str, source: str) -> tuple[list[Dice], list[int]]:
             if numbered:
                 raise _error("D003", f"row {len(rows) + 1} has no row number", source, lineno, col)
             numbered = False
-        dice = _SPACED.match(body.strip()) or _PACKED.match(body.strip())
-        if not dice or not all(1 <= int(d) <= 6 for d in dice.groups()):
+        try:
+            a, b, c = lex_dice(body)
+        except LexError:
+            a = b = c = 0
+        if not all(1 <= d <= 6 for d in (a, b, c)):
             raise _error(
-                "D002", f"expected {_EXAMPLES}, found {raw.strip()[:40]!r}", source, lineno, col
+                "D002", f"expected {_EXAMPLES}, found {short(raw.strip())}", source, lineno, col
             )
-        a, b, c = (int(d) for d in dice.groups())
-        rows.append((a, b, c))
-        lines.append(lineno)
-    return rows, lines
+        rows.append(((a, b, c), lineno))
+    return rows
 
 
-def _csv(text: str, source: str) -> tuple[list[Dice], list[int]]:
+def csv_rows(text: str, source: str) -> list[tuple[Dice, int]]:
+    """Rows of a CSV dice file (`d1,d2,d3` or `roll,d1,d2,d3`), each with its line."""
     reader = csv.reader(io.StringIO(text))
-    rows: list[Dice] = []
-    lines: list[int] = []
+    rows: list[tuple[Dice, int]] = []
     header: list[str] | None = None
     try:
         for record in reader:
@@ -140,26 +140,37 @@ def _csv(text: str, source: str) -> tuple[list[Dice], list[int]]:
             if not all(v in {"1", "2", "3", "4", "5", "6"} for v in values):
                 raise _error("D002", f"dice must be 1-6, found {','.join(values)}", source, lineno)
             a, b, c = (int(v) for v in values)
-            rows.append((a, b, c))
-            lines.append(lineno)
+            rows.append(((a, b, c), lineno))
     except csv.Error as exc:
         raise _error("D002", f"CSV syntax: {exc}", source, reader.line_num) from None
-    return rows, lines
+    return rows
 
 
-def _structured(text: str, source: str, suffix: str) -> tuple[list[Dice], list[int]]:
-    from validator.readers import json_source, yaml_source
+def yaml_rows(text: str, source: str) -> list[tuple[Dice, int]]:
+    """Rows of a YAML dice file (a list of three-dice lists), each with its line."""
+    from validator.readers import yaml_source
 
-    loader = json_source if suffix == ".json" else yaml_source
+    return _structured(text, source, yaml_source.load)
+
+
+def json_rows(text: str, source: str) -> list[tuple[Dice, int]]:
+    """Rows of a JSON dice file (a list of three-dice lists), each with its line."""
+    from validator.readers import json_source
+
+    return _structured(text, source, json_source.load)
+
+
+def _structured(
+    text: str, source: str, load: Callable[[str, str], tuple[Any, Locations]]
+) -> list[tuple[Dice, int]]:
     try:
-        data, locations = loader.load(text, source)
+        data, locations = load(text, source)
     except ReadError as exc:
         d = exc.diagnostic
         raise ReadError(Diagnostic("D002", d.message, d.file, d.line, d.col)) from None
     if not isinstance(data, list):
         raise _error("D002", "expected a list of rolls, like [[2, 4, 5], [1, 3, 6]]", source, 1)
-    rows: list[Dice] = []
-    lines: list[int] = []
+    rows: list[tuple[Dice, int]] = []
     for i, item in enumerate(data):
         line, col = locations.get((i,), (1, 1))
         if not _is_roll(item):
@@ -170,9 +181,8 @@ def _structured(text: str, source: str, suffix: str) -> tuple[list[Dice], list[i
                 line,
                 col,
             )
-        rows.append((item[0], item[1], item[2]))
-        lines.append(line)
-    return rows, lines
+        rows.append(((item[0], item[1], item[2]), line))
+    return rows
 
 
 def _is_roll(item: Any) -> bool:

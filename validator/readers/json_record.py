@@ -5,15 +5,14 @@ from __future__ import annotations
 import json
 
 from validator.readers import json_source
-from validator.readers.model import build_record
-from validator.readers.yaml_record import to_data
+from validator.readers.model import build_record, record_data
 from validator.record import Record
 
 
-def parse(text: str, source: str) -> Record:
-    data, locations = json_source.load(text, source)
+def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
+    data, locations = json_source.load(text, source, max_rounds=max_rounds)
     return build_record(data, locations, source, "json")
 
 
 def dump(record: Record) -> str:
-    return json.dumps(to_data(record), indent=2) + "\n"
+    return json.dumps(record_data(record), indent=2) + "\n"

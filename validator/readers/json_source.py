@@ -1,12 +1,15 @@
 """JSON loading that keeps source locations: plain data plus a path -> line map.
 
 The standard library parses (and reports syntax errors with line and column); a small
-scanner then walks the same, now known-good, text to note where each value starts.
+scanner then walks the same, now known-good, text to note where each key and value
+starts, as far as the reader will look.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
 from typing import Any
 
 from validator.errors import Diagnostic, ReadError
@@ -15,8 +18,9 @@ from validator.readers.model import Locations, Path
 MAX_DEPTH = 16
 
 
-def load(text: str, source: str) -> tuple[Any, Locations]:
-    """Parse one JSON document; raises ReadError with line and column."""
+def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Locations]:
+    """Parse one JSON document; raises ReadError with line and column. With `max_rounds`,
+    a top-level `rounds` list is cut to that many items."""
 
     def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -44,9 +48,16 @@ def load(text: str, source: str) -> tuple[Any, Locations]:
         raise ReadError(
             Diagnostic("E005", "a number has more than 4300 digits", source, 1, 1)
         ) from None
+    if (
+        max_rounds is not None
+        and isinstance(data, dict)
+        and isinstance(data.get("rounds"), list)
+        and len(data["rounds"]) > max_rounds
+    ):
+        data["rounds"] = data["rounds"][:max_rounds]
     locations: Locations = {}
     try:
-        _Scanner(text, locations).scan()
+        _Scanner(text, locations, max_rounds).scan()
     except RecursionError:
         raise ReadError(Diagnostic("E006", "the JSON is nested too deeply", source, 1, 1)) from None
     return data, locations
@@ -66,40 +77,43 @@ def _find_key(text: str, key: str) -> tuple[int, int]:
     return line, at - (text.rfind("\n", 0, at) + 1) + 1
 
 
-class _Scanner:
-    """Notes the (line, column) where each value of valid JSON text starts."""
+class _Stop(Exception):
+    """The scanner has noted every location the reader will use."""
 
-    def __init__(self, text: str, locations: Locations) -> None:
+
+_WS = re.compile(r"[ \t\r\n\ufeff]*")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_SCALAR = re.compile(r"[^,\]} \t\r\n]*")
+
+
+class _Scanner:
+    """Notes the (line, column) where each key and each value down to a round's keys
+    starts in valid JSON text, moving forward only; stops after max_rounds rounds."""
+
+    def __init__(self, text: str, locations: Locations, max_rounds: int | None) -> None:
         self.text = text
         self.pos = 0
         self.locations = locations
-        self.line_starts = [0]
-        for i, ch in enumerate(text):
-            if ch == "\n":
-                self.line_starts.append(i + 1)
+        self.max_rounds = max_rounds
+        self._at = 0
+        self._line = 1
 
     def where(self, pos: int) -> tuple[int, int]:
-        lo, hi = 0, len(self.line_starts) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self.line_starts[mid] <= pos:
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo + 1, pos - self.line_starts[lo] + 1
+        self._line += self.text.count("\n", self._at, pos)
+        self._at = pos
+        return self._line, pos - (self.text.rfind("\n", 0, pos) + 1) + 1
 
     def skip_ws(self) -> None:
-        text = self.text
-        while self.pos < len(text) and text[self.pos] in " \t\r\n\ufeff":
-            self.pos += 1
+        self.pos = _WS.match(self.text, self.pos).end()  # type: ignore[union-attr]
 
     def scan(self) -> None:
         self.skip_ws()
-        self.value((), 0)
+        with contextlib.suppress(_Stop):
+            self.value((), 0)
 
     def value(self, path: Path, depth: int) -> None:
         self.skip_ws()
-        if depth <= MAX_DEPTH:
+        if depth < 3:  # deeper values point at their key, as in YAML
             self.locations.setdefault(path, self.where(self.pos))
         ch = self.text[self.pos]
         if ch == "{":
@@ -113,7 +127,7 @@ class _Scanner:
                 key_pos = self.pos
                 key = self.string()
                 key_path = (*path, key)
-                if depth <= MAX_DEPTH:
+                if depth < 3:
                     self.locations[key_path] = self.where(key_pos)
                 self.skip_ws()
                 self.pos += 1  # the colon
@@ -131,6 +145,8 @@ class _Scanner:
                 return
             index = 0
             while True:
+                if path == ("rounds",) and self.max_rounds is not None and index >= self.max_rounds:
+                    raise _Stop
                 self.value((*path, index), depth + 1)
                 index += 1
                 self.skip_ws()
@@ -139,17 +155,13 @@ class _Scanner:
                 if ch == "]":
                     return
         elif ch == '"':
-            self.string()
+            self.pos = _STRING.match(self.text, self.pos).end()  # type: ignore[union-attr]
         else:
-            while self.pos < len(self.text) and self.text[self.pos] not in ",]} \t\r\n":
-                self.pos += 1
+            self.pos = _SCALAR.match(self.text, self.pos).end()  # type: ignore[union-attr]
 
     def string(self) -> str:
-        start = self.pos
-        self.pos += 1
-        text = self.text
-        while text[self.pos] != '"':
-            self.pos += 2 if text[self.pos] == "\\" else 1
-        self.pos += 1
-        value: str = json.loads(text[start : self.pos])
+        m = _STRING.match(self.text, self.pos)
+        assert m is not None
+        self.pos = m.end()
+        value: str = json.loads(m.group())
         return value

@@ -2,7 +2,7 @@
 
 Each reader turns its syntax into plain data (dicts, lists, strings, numbers) in the
 canonical YAML/JSON shape, plus a map from data paths to source locations; `build_record`
-validates that data once, here, and turns the first problem into a diagnostic that
+validates that data once, here, and turns every problem into a diagnostic that
 names the file, line and column.
 """
 
@@ -15,45 +15,133 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    InstanceOf,
     ValidationError,
     WithJsonSchema,
     model_validator,
 )
 from pydantic import Field as Constraint
 
-from validator.engine import Field, parse_field
+from validator.engine import Field
 from validator.errors import Diagnostic, ReadError
+from validator.readers.lexing import (
+    EXITS,
+    LexError,
+    is_none,
+    lex_dice,
+    lex_field,
+    lex_flag,
+    lex_path,
+    normal,
+    short,
+)
 from validator.record import Location, Record, RecordRound
 
 Path = tuple[str | int, ...]
 Locations = dict[Path, Location]
 
 
+_FIELD_HELP = "a field like [3, 4], 3/4 or 34"
+
+
+_FIELD_AT: dict[tuple[int, int], Field] = {
+    (row, col): Field(row, col) for row in range(1, 7) for col in range(1, 7)
+}
+
+
 def _cell(value: object) -> object:
-    """A field written as [r, c] or "r/c" becomes a Field; other shapes fail validation."""
+    """A field in any of the shared spellings (`[3, 4]`, `"3/4"`, `34`, `"row 3 col 4"`)."""
+    if type(value) is list and len(value) == 2:  # the common case first: a batch's hot path
+        found = _FIELD_AT.get((value[0], value[1]))
+        if found is not None and type(value[0]) is int and type(value[1]) is int:
+            return found
     if isinstance(value, Field):
         return value
     if isinstance(value, str):
-        return parse_field(value)
-    if isinstance(value, list | tuple):
-        if len(value) != 2 or not all(type(v) is int for v in value):
-            raise ValueError(f'expected a field as [row, column] or "row/column", not {value!r}')
+        try:
+            row, col = lex_field(value)
+        except LexError as exc:
+            raise ValueError(exc.message) from None
+    elif type(value) is int:
+        if not 11 <= value <= 99:
+            raise ValueError(f"expected {_FIELD_HELP}, not {value}")
+        row, col = divmod(value, 10)
+    elif isinstance(value, list | tuple) and len(value) == 2 and all(type(v) is int for v in value):
         row, col = value
-        if not (1 <= row <= 6 and 1 <= col <= 6):
-            raise ValueError(f"field {row}/{col} is off the board (rows and columns are 1-6)")
-        return Field(row, col)
-    raise ValueError(f'expected a field as [row, column] or "row/column", not {value!r}')
+    else:
+        raise ValueError(f"expected {_FIELD_HELP}, not {short(value)}")
+    if not (1 <= row <= 6 and 1 <= col <= 6):
+        raise ValueError(f"field {row}/{col} is off the board (rows and columns are 1-6)")
+    return _FIELD_AT[(row, col)]
 
 
 def _move(value: object) -> object:
-    if value in ("escape", "leave"):
-        return value
+    if value is None or (isinstance(value, str) and is_none(value)):
+        return None
+    if isinstance(value, str) and normal(value) in EXITS:
+        return normal(value)
     return _cell(value)
+
+
+def _dice(value: object) -> object:
+    """Three dice as a list, `"5 5 3"`, `"5-5-3"` or `553`."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            dice = lex_dice(value)
+        except LexError as exc:
+            raise ValueError(exc.message) from None
+    elif type(value) is int and 111 <= value <= 999:
+        dice = [int(d) for d in str(value)]
+    elif isinstance(value, list | tuple) and len(value) == 3 and all(type(v) is int for v in value):
+        dice = list(value)
+    else:
+        raise ValueError(f"expected three dice like [5, 5, 3] or 5 5 3, not {short(value)}")
+    if not all(1 <= d <= 6 for d in dice):
+        raise ValueError(f"dice are 1-6, not {' '.join(map(str, dice))}")
+    return tuple(dice)
+
+
+def _path(value: object) -> object:
+    """The fields entered, as a list or as text (`6/5 5/5`, `6/5-5/5`); `none` is empty."""
+    if isinstance(value, str):
+        try:
+            return lex_path(value)
+        except LexError as exc:
+            raise ValueError(exc.message) from None
+    return value
+
+
+def _flag(value: object) -> object:
+    if type(value) is bool or value is None:
+        return bool(value)
+    if isinstance(value, str):
+        try:
+            return lex_flag(value)
+        except LexError as exc:
+            raise ValueError(exc.message) from None
+    if type(value) is int and value in (0, 1):
+        return bool(value)
+    raise ValueError(f"expected true or false, not {short(value)}")
+
+
+def _die_number(what: str) -> Any:
+    def check(value: object) -> object:
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value)
+        if type(value) is not int:
+            raise ValueError(f"{what} is a number 1-6, not {short(value)}")
+        if not 1 <= value <= 6:
+            raise ValueError(f"{what} is 1-6, not {value}")
+        return value
+
+    return check
 
 
 _CELL_SCHEMA: dict[str, Any] = {
     "title": "Field",
-    "description": 'a field as [row, column] or "row/column", rows and columns 1-6',
+    "description": 'a field as [row, column], "row/column" or rc, rows and columns 1-6',
     "anyOf": [
         {
             "type": "array",
@@ -61,20 +149,45 @@ _CELL_SCHEMA: dict[str, Any] = {
             "minItems": 2,
             "maxItems": 2,
         },
-        {"type": "string", "pattern": r"^\s*[1-6]\s*[/,]\s*[1-6]\s*$"},
+        {"type": "string"},
+        {"type": "integer", "minimum": 11, "maximum": 66},
     ],
 }
-CellValue = Annotated[Field, BeforeValidator(_cell), WithJsonSchema(_CELL_SCHEMA)]
+CellValue = Annotated[InstanceOf[Field], BeforeValidator(_cell), WithJsonSchema(_CELL_SCHEMA)]
 _MOVE_SCHEMA: dict[str, Any] = {
     "title": "Move",
     "anyOf": [
         *_CELL_SCHEMA["anyOf"],
-        {"type": "string", "enum": ["escape", "leave"]},
+        {"type": "null"},
     ],
+    "description": 'a field, "escape", "leave", or "none" on a last round that cannot move',
 }
 MoveValue = Annotated[
-    Field | Literal["escape", "leave"], BeforeValidator(_move), WithJsonSchema(_MOVE_SCHEMA)
+    InstanceOf[Field] | Literal["escape", "leave"] | None,
+    BeforeValidator(_move),
+    WithJsonSchema(_MOVE_SCHEMA),
 ]
+_DICE_SCHEMA: dict[str, Any] = {
+    "anyOf": [
+        {
+            "type": "array",
+            "items": {"type": "integer", "minimum": 1, "maximum": 6},
+            "minItems": 3,
+            "maxItems": 3,
+        },
+        {"type": "string"},
+        {"type": "integer", "minimum": 111, "maximum": 666},
+        {"type": "null"},
+    ]
+}
+_FLAG_SCHEMA: dict[str, Any] = {"anyOf": [{"type": "boolean"}, {"type": "string"}]}
+_PATH_SCHEMA: dict[str, Any] = {
+    "anyOf": [
+        {"type": "array", "items": _CELL_SCHEMA, "maxItems": 6},
+        {"type": "string", "description": 'fields separated by blanks, commas or dashes; "none"'},
+        {"type": "null"},
+    ]
+}
 Die = Annotated[int, Constraint(ge=1, le=6)]
 RowNumber = Annotated[int, Constraint(ge=1, le=1_000_000)]
 
@@ -87,25 +200,35 @@ class RoundModel(BaseModel):
     roll: RowNumber | None = Constraint(
         default=None, description="1-based dice row; default: the next unused row"
     )
-    dice: tuple[Die, Die, Die] | None = Constraint(
+    dice: Annotated[
+        tuple[Die, Die, Die] | None, BeforeValidator(_dice), WithJsonSchema(_DICE_SCHEMA)
+    ] = Constraint(
         default=None, description="the row's three dice, in any order; checked when given"
     )
     cross: CellValue | None = Constraint(
         default=None, description='the field crossed out, as [row, column] or "row/column"'
     )
-    move: MoveValue | None = Constraint(
+    move: MoveValue = Constraint(
         default=None,
         description='the field moved to; "escape" or "leave" to leave through a corner '
         "(expansions); absent on a last round that cannot move",
     )
-    steps: Die | None = Constraint(default=None, description="the movement die; checked when given")
-    path: list[CellValue] | None = Constraint(
+    steps: Annotated[Die | None, BeforeValidator(_die_number("steps"))] = Constraint(
+        default=None, description="the movement die; checked when given"
+    )
+    path: Annotated[
+        list[CellValue] | None, BeforeValidator(_path), WithJsonSchema(_PATH_SCHEMA)
+    ] = Constraint(
         default=None,
         max_length=6,
         description="the fields entered, in order, ending at move (first move: corner first)",
     )
-    reroll: bool = Constraint(default=False, description="a forced reroll (no cross-out possible)")
-    ring: bool = Constraint(default=False, description="a magic ring spent to reroll this row")
+    reroll: Annotated[bool, BeforeValidator(_flag), WithJsonSchema(_FLAG_SCHEMA)] = Constraint(
+        default=False, description="a forced reroll (no cross-out possible)"
+    )
+    ring: Annotated[bool, BeforeValidator(_flag), WithJsonSchema(_FLAG_SCHEMA)] = Constraint(
+        default=False, description="a magic ring spent to reroll this row"
+    )
 
     @model_validator(mode="after")
     def _one_kind(self) -> RoundModel:
@@ -143,9 +266,39 @@ HEADER_KEYS = tuple(k for k in RecordModel.model_fields if k != "rounds")
 ROUND_KEYS = tuple(RoundModel.model_fields)
 
 
-def build_record(data: Any, locations: Locations, source: str, fmt: str) -> Record:
-    """Validate canonical record data and build the Record; raises ReadError."""
-    if data is None or data == {} or data == []:
+MAX_DIAGNOSTICS = 50
+"""A reader reports at most this many problems of one file, then how many more. The text
+and CSV readers stop reading at the next problem after these, so for them `omitted` is
+at least 1 when there were more, not a full count (reading on would cost the time the
+size limit is there to bound)."""
+
+
+def raise_all(diagnostics: list[Diagnostic], uncounted: int = 0) -> None:
+    """Raise one ReadError carrying the diagnostics (if any) in source order, at most
+    MAX_DIAGNOSTICS of them; `omitted` counts the rest (plus `uncounted` more found but
+    not turned into diagnostics). A missing key comes last: an unknown key often
+    explains it."""
+    if not diagnostics:
+        return
+    ordered = sorted(diagnostics, key=lambda d: (d.code == "E004", d.line or 0, d.col or 0))
+    kept = ordered[:MAX_DIAGNOSTICS]
+    raise ReadError(*kept, omitted=len(ordered) - len(kept) + uncounted)
+
+
+def build_record(
+    data: Any,
+    locations: Locations,
+    source: str,
+    fmt: str,
+    problems: list[Diagnostic] | None = None,
+    numbers: list[int] | None = None,
+) -> Record:
+    """Validate canonical record data and build the Record; raises ReadError with every
+    problem found, after the reader's own `problems` (syntax errors it went past).
+    `numbers` gives each round's place in the record when the reader went past rounds
+    it could not read, so that messages count the rounds as the file does."""
+    problems = list(problems or ())
+    if not problems and (data is None or data == {} or data == []):
         raise ReadError(Diagnostic("E007", "the file holds no record", source, 1, 1))
     if not isinstance(data, dict):
         line, col = locations.get((), (1, 1))
@@ -161,7 +314,11 @@ def build_record(data: Any, locations: Locations, source: str, fmt: str) -> Reco
     try:
         model = RecordModel.model_validate(data)
     except ValidationError as exc:
-        raise ReadError(_diagnostic(exc, locations, source)) from None
+        found = problems + diagnostics(exc, locations, source, fmt, numbers)
+        uncounted = exc.error_count() - min(exc.error_count(), 2 * MAX_DIAGNOSTICS)
+        raise_all(found, uncounted)
+        raise AssertionError("unreachable") from None  # pragma: no cover
+    raise_all(problems)
     swap = model.coordinates == "col-row"
     rounds = tuple(_round(i, r, locations, swap) for i, r in enumerate(model.rounds, start=1))
     header = tuple((key, locations[(key,)]) for key in HEADER_KEYS if (key,) in locations)
@@ -184,12 +341,9 @@ def _round(number: int, r: RoundModel, locations: Locations, swap: bool) -> Reco
     def f(field: Field | None) -> Field | None:
         return field.transposed() if swap and field is not None else field
 
-    line, col = locations.get(("rounds", number - 1), (0, 0))
-    keys = tuple(
-        (key, locations[("rounds", number - 1, key)])
-        for key in ROUND_KEYS
-        if ("rounds", number - 1, key) in locations
-    )
+    index = number - 1
+    line, col = locations.get(("rounds", index), (0, 0))
+    keys = tuple((key, loc) for key in ROUND_KEYS if (loc := locations.get(("rounds", index, key))))
     move = r.move if isinstance(r.move, Field) else None
     exit_kind = r.move if isinstance(r.move, str) else None
     return RecordRound(
@@ -211,10 +365,25 @@ def _round(number: int, r: RoundModel, locations: Locations, swap: bool) -> Reco
     )
 
 
-def _diagnostic(exc: ValidationError, locations: Locations, source: str) -> Diagnostic:
-    errors = exc.errors(include_url=False)
-    # An unknown key is often the cause of a missing one (`round:` for `rounds:`): say it first.
-    err = min(errors, key=lambda e: e["type"] != "extra_forbidden")
+def diagnostics(
+    exc: ValidationError,
+    locations: Locations,
+    source: str,
+    fmt: str = "yaml",
+    numbers: list[int] | None = None,
+) -> list[Diagnostic]:
+    """Every problem of a validation error, each located at its value; an unknown key
+    comes before the missing key it often explains (`round:` for `rounds:`)."""
+    # Enough to fill a report in source order; the rest are only counted.
+    errors = exc.errors(include_url=False)[: 2 * MAX_DIAGNOSTICS]
+    found = [_diagnostic(err, locations, source, fmt, numbers) for err in errors]
+    unknown = [d for d in found if d.code == "E003"]
+    return unknown + [d for d in found if d.code != "E003"]
+
+
+def _diagnostic(
+    err: Any, locations: Locations, source: str, fmt: str, numbers: list[int] | None
+) -> Diagnostic:
     loc: Path = tuple(err["loc"])
     # pydantic adds the union member or validator name to some paths; keep data keys only.
     data_path: Path = tuple(p for p in loc if isinstance(p, int) or p in _ALL_KEYS)
@@ -222,13 +391,15 @@ def _diagnostic(exc: ValidationError, locations: Locations, source: str) -> Diag
     if kind == "extra_forbidden":
         data_path = (*data_path, loc[-1])
     line, col = _locate(data_path, locations)
+    if numbers and len(data_path) > 1 and isinstance(data_path[1], int):
+        data_path = (data_path[0], numbers[data_path[1]] - 1, *data_path[2:])
     where = _path_text(data_path)
     round_no = data_path[1] + 1 if len(data_path) > 1 and isinstance(data_path[1], int) else None
     if kind == "extra_forbidden":
-        key = loc[-1]
+        key = str(loc[-1])
         known = ROUND_KEYS if round_no is not None else (*HEADER_KEYS, "rounds")
-        close = difflib.get_close_matches(str(key), known, n=1)
-        hint = f"did you mean {close[0]!r}? " if close else ""
+        close = difflib.get_close_matches(key, known, n=1)
+        hint = f"write {key_text(close[0], fmt)}; " if close else ""
         return Diagnostic(
             "E003",
             f"unknown key {key!r}" + (f" in round {round_no}" if round_no else ""),
@@ -251,10 +422,20 @@ def _diagnostic(exc: ValidationError, locations: Locations, source: str) -> Diag
     msg = str(err["msg"])
     msg = msg.removeprefix("Value error, ")
     got = err.get("input")
-    shown = "" if isinstance(got, dict | list) else f" (got {_short(got)})"
+    shown = "" if isinstance(got, dict | list) or short(got) in msg else f" (got {short(got)})"
     return Diagnostic(
         "E005", f"{where}: {msg}{shown}" if where else msg, source, line, col, round=round_no
     )
+
+
+def key_text(key: str, fmt: str) -> str:
+    """A key as the record's own syntax writes it: `rounds:` in YAML, `"rounds":` in JSON,
+    the column name in CSV."""
+    if fmt == "json":
+        return f'"{key}":'
+    if fmt == "csv":
+        return key
+    return f"{key}:"
 
 
 _ALL_KEYS = {*HEADER_KEYS, *ROUND_KEYS, "rounds"}
@@ -281,12 +462,45 @@ def _path_text(path: Path) -> str:
     return ", ".join(parts)
 
 
-def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def _type_name(value: object) -> str:
     return {list: "list", str: "text", int: "number", float: "number", bool: "boolean"}.get(
         type(value), type(value).__name__
     )
+
+
+def record_data(record: Record) -> dict[str, Any]:
+    """The canonical plain-data form of a record (row-col), as YAML and JSON hold it."""
+    header: dict[str, Any] = {
+        "player": record.player,
+        "dice_file": record.dice_file,
+        "dice_sha256": record.dice_sha256,
+        "rules": record.rules,
+        "claimed_score": record.claimed_score,
+        "rings": record.rings or None,
+    }
+    data = {k: v for k, v in header.items() if v is not None}
+    data["rounds"] = [_round_data(r) for r in record.rounds]
+    return data
+
+
+def _round_data(r: RecordRound) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if r.roll is not None:
+        out["roll"] = r.roll
+    if r.dice is not None:
+        out["dice"] = list(r.dice)
+    if r.reroll:
+        out["reroll"] = True
+    if r.ring:
+        out["ring"] = True
+    if r.cross is not None:
+        out["cross"] = [r.cross.row, r.cross.col]
+    if r.exit is not None:
+        out["move"] = r.exit
+    elif r.move is not None:
+        out["move"] = [r.move.row, r.move.col]
+    if r.steps is not None:
+        out["steps"] = r.steps
+    if r.path is not None:
+        out["path"] = [[f.row, f.col] for f in r.path]
+    return out

@@ -1,33 +1,33 @@
-"""The annotated dice file record: each dice row with the field crossed out and the field moved to.
-
-Also holds the `key: value` header lines and the field syntax that the CSV form shares.
-"""
+"""The annotated dice file record: each dice row with the field crossed out and the field
+moved to, in the words players write (English, German or French; see the grammar in
+docs/record-formats.md)."""
 
 from __future__ import annotations
 
-import json
+import difflib
 import re
+from dataclasses import dataclass
 from typing import NoReturn
 
 from validator.errors import Diagnostic, ReadError
-from validator.readers.model import HEADER_KEYS, Locations, build_record
+from validator.readers.header import AFTER_ROUNDS, Header, build, fail, header_lines, spaces_end
+from validator.readers.lexing import (
+    FIELD,
+    NONE_WORDS,
+    LexError,
+    field_text,
+    is_packed,
+    normal,
+    number,
+    short,
+    split_lines,
+)
+from validator.readers.model import MAX_DIAGNOSTICS, Locations
 from validator.record import Record, RecordRound
 
-MAX_DIGITS = 18
-"""Numbers longer than this are refused as out of range before int() sees them: every
-limit in a record is far smaller, and int() of a huge digit string is slow or refused."""
-
-INT_KEYS = frozenset({"claimed_score", "rings"})
-
-FIELD = re.compile(
-    r"(?:room[ \t]*)?"
-    r"(?:(?P<open>[(\[])?[ \t]*(?P<row>\d+)[ \t]*[/,][ \t]*(?P<col>\d+)[ \t]*(?(open)[)\]])"
-    r"|(?P<r>\d)(?P<c>\d)(?!\d))",
-    re.ASCII | re.IGNORECASE,
+HEADER_LINE = re.compile(
+    r"[ \t]*(?P<key>[^\W\d_][\w-]*)[ \t]*:(?P<rest>.*)\Z",
 )
-"""A field: `3/4`, `3,4`, `(3, 4)`, `[3/4]`, `34`, optionally after the word `room`."""
-
-HEADER_LINE = re.compile(r"[ \t]*(?P<key>[A-Za-z][A-Za-z0-9_-]*)[ \t]*:(?P<rest>.*)\Z", re.ASCII)
 
 EXAMPLE = "7: 3 4 6   x 3/4 -> 5/5 (6)"
 
@@ -35,212 +35,172 @@ Where = dict[tuple[str | int, ...], int]
 """Data path inside one round -> column."""
 
 _ROW = re.compile(r"(\d+)[ \t]*[:.)]", re.ASCII)
-_DIE = re.compile(r"\d+", re.ASCII)
-_DIE_SEP = re.compile(r"[ \t]*[,;][ \t]*|[ \t]+")
-_SPACE = re.compile(r"[ \t]*")
-_ITEM_SEP = re.compile(r"[ \t,;|]*")
-_PATH_SEP = re.compile(r"[ \t,;]*")
-_END = r"(?![A-Za-z])"
-_REROLL = re.compile(rf"(?:re-?roll|pass){_END}", re.ASCII | re.IGNORECASE)
-_RING = re.compile(rf"ring{_END}", re.ASCII | re.IGNORECASE)
-_CROSS = re.compile(rf"(?:(?:cross(?:ed)?|x){_END}|\u00d7)[ \t]*:?[ \t]*", re.ASCII | re.IGNORECASE)
-_MOVE = re.compile(rf"(?:->|=>|→|>|(?:move[ds]?|to){_END})[ \t]*:?[ \t]*", re.ASCII | re.IGNORECASE)
-_EXIT = re.compile(rf"(escape|leave){_END}", re.ASCII | re.IGNORECASE)
-_NONE = re.compile(rf"none{_END}", re.ASCII | re.IGNORECASE)
-_STEPS = re.compile(
-    rf"\([ \t]*(?P<a>\d+)[ \t]*\)"
-    rf"|(?:in[ \t]+)?(?P<b>\d+)[ \t]*steps?{_END}"
-    rf"|steps?{_END}[ \t]*[:=]?[ \t]*(?P<c>\d+)",
-    re.ASCII | re.IGNORECASE,
+_SEP = r"(?:[ \t]*[,;-][ \t]*|[ \t]+)"
+_BARE_DICE_LINE = re.compile(
+    rf"[ \t]*(?:(\d{{1,9}})[ \t]*[:.)][ \t]*)?(?:\d{{3}}|\d{_SEP}\d{_SEP}\d)"
+    r"[ \t]*(?:(?:#|//).*)?\Z",
+    re.ASCII,
 )
-_PATH = re.compile(rf"path{_END}[ \t]*:?[ \t]*", re.ASCII | re.IGNORECASE)
-_WORD = re.compile(r"\S{1,24}")
-_COMMENT = re.compile(r"(?<![^ \t])#")
+"""A dice line without an annotation (the common line of an annotated dice file), read
+without the full grammar; anything else on a line takes the full path."""
+_DIE = re.compile(r"\d+", re.ASCII)
+_DIE_SEP = re.compile(r"[ \t]*[,;-][ \t]*|[ \t]+")
+
+# --- the words of the annotation -----------------------------------------------------------
+
+CROSS, MOVE, STEPS, IN, PATH, REROLL, RING, NOMOVE, EXIT = (
+    "cross",
+    "move",
+    "steps",
+    "in",
+    "path",
+    "reroll",
+    "ring",
+    "no move",
+    "exit",
+)
+PHRASES: dict[str, str] = {
+    **dict.fromkeys(
+        [
+            "x",
+            "×",  # noqa: RUF001 - the multiplication sign players use for a cross
+            "cross",
+            "crossed",
+            "cross off",
+            "cross out",
+            "crossed off",
+            "crossed of",
+            "crossed out",
+            "gestrichen",
+            "durchgestrichen",
+            "streiche",
+            "barre",
+            "barree",
+            "barrer",
+        ],
+        CROSS,
+    ),
+    **dict.fromkeys(
+        [
+            "move",
+            "moves",
+            "moved",
+            "move to",
+            "moves to",
+            "moved to",
+            "to",
+            "nach",
+            "vers",
+            "deplacement",
+            "deplacement vers",
+        ],
+        MOVE,
+    ),
+    **dict.fromkeys(["step", "steps", "schritt", "schritte", "schritten", "pas"], STEPS),
+    **dict.fromkeys(["in", "en"], IN),
+    **dict.fromkeys(["path", "via", "weg", "chemin"], PATH),
+    **dict.fromkeys(
+        [
+            "reroll",
+            "re-roll",
+            "rerolled",
+            "re-rolled",
+            "forced reroll",
+            "forced re-roll",
+            "pass",
+            "neu gewurfelt",
+            "wurf wiederholt",
+            "relance",
+        ],
+        REROLL,
+    ),
+    "ring": RING,
+    **dict.fromkeys((w for w in NONE_WORDS if w[0].isalpha()), NOMOVE),
+    **dict.fromkeys(["escape", "leave"], EXIT),
+}
+"""Every word and phrase of the annotation (folded: lower case, no accents) -> its role."""
+_LONGEST = max(len(p.split()) for p in PHRASES)
+POSTFIX = frozenset({"gestrichen", "durchgestrichen", "barre", "barree", "crossed"})
+"""Cross-out words that may follow their field (`Raum 3/4 gestrichen`, `case 3/4 barrée`)."""
+_WORDS = sorted({p for p in PHRASES if p.isascii() and len(p) > 1})
+
+_TOKEN = re.compile(
+    rf"(?P<field>{FIELD.pattern})"
+    r"|(?P<num>[0-9]+)"
+    r"|(?P<arrow>[-–—=]+>|[→⇒⟶➔➜]|>)"  # noqa: RUF001
+    r"|(?P<word>[^\W\d_]+(?:[-'’][^\W\d_]+)*|×)"  # noqa: RUF001
+    r"|(?P<deco>[✓✔☑✅]|\+[0-9]+)"
+    r"|(?P<dash>[-–—]+)"  # noqa: RUF001
+    r"|(?P<close>[)\]])"
+    r"|(?P<sep>[,;|:/.!?]+)",
+    re.IGNORECASE,
+)
+_NOTE = re.compile(r"#|//")
+MAX_PIECES = 100
+"""An annotation holds a few dozen words and signs at most; a line with more is refused
+as it is read, so a megabyte on one line costs no more than a short one."""
 
 
-def fail(code: str, message: str, source: str, line: int, col: int, hint: str = "") -> NoReturn:
-    raise ReadError(Diagnostic(code, message, source, line, col, hint=hint))
+@dataclass(frozen=True, slots=True)
+class Token:
+    kind: str
+    """field, num, arrow, word (with its role in `role`), deco, dash, note, sep."""
+    text: str
+    start: int
+    end: int
+    role: str = ""
+    field: str = ""
+    packed: bool = False
+    paren: int = -1
+    """Where an opening bracket right before this token stands, else -1."""
+
+    @property
+    def at(self) -> int:
+        """Where the item this token begins starts (its opening bracket, if any)."""
+        return self.paren if self.paren >= 0 else self.start
 
 
-def number(text: str, what: str, source: str, line: int, col: int) -> int:
-    """A run of ASCII digits as an int; too many digits is a range error (E005)."""
-    digits = text.lstrip("0")
-    if len(digits) > MAX_DIGITS:
-        fail("E005", f"{what} {_short(text)} is out of range", source, line, col)
-    return int(digits or "0")
-
-
-def field_text(match: re.Match[str], source: str, line: int) -> str:
-    """The canonical "row/col" text of a FIELD match; the model checks the range."""
-    row, col = (
-        number(match[a] or match[b], "field coordinate", source, line, match.start() + 1)
-        for a, b in (("row", "r"), ("col", "c"))
-    )
-    return f"{row}/{col}"
-
-
-def spaces_end(text: str, pos: int) -> int:
-    """The first position at or after pos that is not a space or tab."""
-    while pos < len(text) and text[pos] in " \t":
-        pos += 1
-    return pos
-
-
-def found(text: str, pos: int) -> str:
-    """What stands at pos, for 'expected X, found Y' messages."""
-    word = _WORD.match(text, pos) if pos < len(text) else None
-    return f"{word.group()!r}" if word else "the end of the line"
-
-
-class Header:
-    """The `key: value` header lines of a record (the CSV form writes them as `# key: value`)."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self.values: dict[str, str | int] = {}
-        self.locations: Locations = {}
-
-    def key(self, match: re.Match[str], line: int) -> str:
-        name = match["key"]
-        key = name.lower().replace("-", "_")
-        if key not in HEADER_KEYS:
-            fail(
-                "E003",
-                f"unknown header key {name!r}",
-                self.source,
-                line,
-                match.start("key") + 1,
-                hint="known keys: " + ", ".join(HEADER_KEYS),
-            )
-        return key
-
-    def read(self, key: str, match: re.Match[str], line: int) -> None:
-        if (key,) in self.locations:
-            first = self.locations[(key,)][0]
-            fail(
-                "E002",
-                f"{key} is given twice (first on line {first})",
-                self.source,
-                line,
-                match.start("key") + 1,
-            )
-        value, col = self._value(key, match.string, match.start("rest"), line)
-        if key in INT_KEYS:
-            if not re.fullmatch(r"[+-]?\d+", value, re.ASCII):
-                fail(
-                    "E005",
-                    f"{key} must be a whole number, not {_short(value)}",
-                    self.source,
-                    line,
-                    col,
-                )
-            sign = -1 if value.startswith("-") else 1
-            self.values[key] = sign * number(value.lstrip("+-"), key, self.source, line, col)
-        else:
-            self.values[key] = value
-        self.locations[(key,)] = (line, col)
-
-    def _value(self, key: str, text: str, start: int, line: int) -> tuple[str, int]:
-        i = spaces_end(text, start)
-        if text.startswith('"', i):
-            try:
-                value, end = json.JSONDecoder().raw_decode(text, i)
-            except json.JSONDecodeError:
-                fail(
-                    "E002",
-                    f"the quoted value of {key} is broken or not closed",
-                    self.source,
-                    line,
-                    i + 1,
-                    hint='write it as "text", with \\" for a quote inside',
-                )
-            rest = spaces_end(text, end)
-            if rest < len(text) and text[rest] != "#":
-                fail(
-                    "E002",
-                    f"expected the end of the line after the quoted value of {key}, "
-                    f"found {found(text, rest)}",
-                    self.source,
-                    line,
-                    rest + 1,
-                )
-            if not isinstance(value, str) or any("\ud800" <= ch <= "\udfff" for ch in value):
-                fail("E005", f"{key} is not valid text", self.source, line, i + 1)
-            return value, i + 1
-        comment = _COMMENT.search(text, i)
-        value = text[i : comment.start() if comment else len(text)].rstrip()
-        if not value:
-            fail(
-                "E004",
-                f"{key} has no value",
-                self.source,
-                line,
-                i + 1,
-                hint=f'write it as "{key}: value" (quote a value that holds #)',
-            )
-        return value, i + 1
-
-
-def quote(value: str) -> str:
-    """A header value as written: plain when it reads back unchanged, else a JSON string."""
-    plain = (
-        value
-        and value == value.strip()
-        and value.isprintable()
-        and "#" not in value
-        and not value.startswith('"')
-    )
-    return value if plain else json.dumps(value, ensure_ascii=False)
-
-
-def header_lines(record: Record) -> list[str]:
-    """The record's header as `key: value` lines (fields are always written row/column)."""
-    lines: list[str] = []
-    for key in HEADER_KEYS:
-        value = getattr(record, key)
-        if key == "coordinates" or value is None or (key == "rings" and value == 0):
-            continue
-        lines.append(f"{key}: {quote(value) if isinstance(value, str) else value}")
-    return lines
-
-
-def parse(text: str, source: str) -> Record:
-    """Read an annotated dice file record; raises ReadError."""
+def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
+    """Read an annotated dice file record; raises ReadError with every problem found.
+    With `max_rounds`, reading stops after that many rounds."""
     header = Header(source)
     rounds: list[dict[str, object]] = []
     locations: Locations = {}
+    problems: list[Diagnostic] = []
+    numbers: list[int] = []
+    """Each round's place among the annotated lines, counting lines that failed."""
+    failed_lines = 0
     row = 0
     first_dice_line: int | None = None
-    for lineno, raw in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
-        line = raw.removesuffix("\r")
+    for lineno, line in enumerate(split_lines(text.removeprefix("\ufeff")), start=1):
         stripped = line.lstrip(" \t")
-        if not stripped or stripped.startswith("#"):
+        if not stripped or stripped.startswith("#") or stripped.startswith("//"):
             continue
-        if stripped[0] in "0123456789":
-            first_dice_line = first_dice_line or lineno
-            row, entry = _RollLine(line.split("#", 1)[0], lineno, source).parse(row)
-            if entry is not None:
-                data, where = entry
-                index = len(rounds)
-                rounds.append(data)
-                for path, col in where.items():
-                    locations[("rounds", index, *path)] = (lineno, col)
-            continue
-        match = HEADER_LINE.match(line)
-        if match is None:
-            _not_a_line(line, lineno, source)
-        key = header.key(match, lineno)
-        if first_dice_line is not None:
-            fail(
-                "E002",
-                f"header line {key} after the first dice line (line {first_dice_line})",
-                source,
-                lineno,
-                match.start("key") + 1,
-                hint="header lines like player: ... come before the dice lines",
-            )
-        header.read(key, match, lineno)
-    if not rounds and not header.values:
+        if len(problems) > MAX_DIAGNOSTICS:
+            break
+        try:
+            if stripped[0] in "0123456789":
+                if max_rounds is not None and len(rounds) >= max_rounds:
+                    break  # the rest is not read: the replay judges what was
+                first_dice_line = first_dice_line or lineno
+                bare = _BARE_DICE_LINE.match(line)
+                if bare is not None and (bare[1] is None or int(bare[1]) > row):
+                    row = row + 1 if bare[1] is None else int(bare[1])
+                    continue  # an unplayed row: no need for the full grammar
+                row, entry = _RollLine(line, lineno, source).parse(row)
+                if entry is not None:
+                    data, where = entry
+                    index = len(rounds)
+                    rounds.append(data)
+                    numbers.append(len(rounds) + failed_lines)
+                    for path, col in where.items():
+                        locations[("rounds", index, *path)] = (lineno, col)
+                continue
+            _header_line(header, line, lineno, first_dice_line, source)
+        except ReadError as exc:
+            problems.extend(exc.diagnostics)
+            failed_lines += stripped[0] in "0123456789"
+    if not rounds and not header.values and not problems:
         fail(
             "E007",
             "the file holds no record: no dice line is annotated",
@@ -249,21 +209,37 @@ def parse(text: str, source: str) -> Record:
             1,
             hint=f"annotate the rows you played, like {EXAMPLE}",
         )
-    locations.update(header.locations)
-    locations[()] = (1, 1)
-    if rounds:
-        locations[("rounds",)] = locations[("rounds", 0)]
-    return build_record({**header.values, "rounds": rounds}, locations, source, "text")
+    return build(header, rounds, locations, "text", problems, numbers)
+
+
+def _header_line(
+    header: Header, line: str, lineno: int, first_dice_line: int | None, source: str
+) -> None:
+    match = HEADER_LINE.match(line)
+    if match is None:
+        _not_a_line(line, lineno, source)
+    key = header.key(match, lineno)
+    if first_dice_line is not None and key not in AFTER_ROUNDS:
+        fail(
+            "E002",
+            f"header line {key} after the first dice line (line {first_dice_line})",
+            source,
+            lineno,
+            match.start("key") + 1,
+            hint="header lines like player: ... come before the dice lines",
+        )
+    header.read(key, match, lineno)
 
 
 def _not_a_line(line: str, lineno: int, source: str) -> NoReturn:
     start = spaces_end(line, 0)
     hint = f"a dice line is like {EXAMPLE}; a header line like player: Alice"
-    if _CROSS.match(line, start) or _REROLL.match(line, start) or _RING.match(line, start):
+    word = re.match(r"[^\W\d_]+", line[start:])
+    if word and normal(word.group()) in PHRASES:
         hint = f"an annotation follows the row's dice on the same line, like {EXAMPLE}"
     fail(
         "E002",
-        f"expected a dice line or a header line (key: value), found {found(line, start)}",
+        f"expected a dice line or a header line (key: value), found {_found(line, start)}",
         source,
         lineno,
         start + 1,
@@ -271,39 +247,49 @@ def _not_a_line(line: str, lineno: int, source: str) -> NoReturn:
     )
 
 
+def _found(text: str, pos: int) -> str:
+    """What stands at pos, for 'expected X, found Y' messages."""
+    word = re.match(r"\S{1,24}", text[pos:]) if pos < len(text) else None
+    return short(word.group()) if word else "the end of the line"
+
+
 class _RollLine:
-    """One dice line: `[row:] d d d [annotation]`, with the comment already cut off."""
+    """One dice line: `[row:] d d d [annotation] [# note]`."""
 
     def __init__(self, text: str, line: int, source: str) -> None:
-        self.text = text
+        note = _NOTE.search(text)
+        self.full = text
+        self.text = text[: note.start()] if note else text
         self.line = line
         self.source = source
         self.pos = 0
 
-    def fail(self, message: str, pos: int | None = None, hint: str = "") -> NoReturn:
-        fail("E002", message, self.source, self.line, (self.pos if pos is None else pos) + 1, hint)
+    def fail(
+        self, message: str, pos: int | None = None, hint: str = "", code: str = "E002"
+    ) -> NoReturn:
+        col = (self.pos if pos is None else pos) + 1
+        raise ReadError(Diagnostic(code, message, self.source, self.line, col, hint=hint))
 
-    def match(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
-        m = pattern.match(self.text, self.pos)
-        if m is not None:
-            self.pos = m.end()
-        return m
+    def number(self, text: str, what: str, pos: int) -> int:
+        try:
+            return number(text, what)
+        except LexError as exc:
+            self.fail(exc.message, pos, code=exc.code)
 
-    def skip(self, pattern: re.Pattern[str]) -> None:
-        self.match(pattern)
-
-    def number(self, m: re.Match[str], group: int | str, what: str) -> int:
-        return number(m[group], what, self.source, self.line, m.start(group) + 1)
+    def corrected(self, start: int, end: int, replacement: str) -> str:
+        """This line with text[start:end] replaced: a hint in the record's own syntax."""
+        return (self.full[:start] + replacement + self.full[end:]).strip()
 
     def parse(self, previous: int) -> tuple[int, tuple[dict[str, object], Where] | None]:
         """The row number and, for an annotated line, the round's data and columns."""
-        self.skip(_SPACE)
+        self.pos = spaces_end(self.text, 0)
         start = self.pos
-        numbered = self.match(_ROW)
+        numbered = _ROW.match(self.text, self.pos)
         if numbered is None:
             row = previous + 1
         else:
-            row = self.number(numbered, 1, "row number")
+            self.pos = numbered.end()
+            row = self.number(numbered[1], "row number", numbered.start(1))
             if row <= previous:
                 self.fail(
                     f"row number {row} after row {previous}: rows count up"
@@ -312,21 +298,27 @@ class _RollLine:
                     numbered.start(1),
                     hint=f"give this line row number {previous + 1} or more, or none",
                 )
-        self.skip(_SPACE)
+        self.pos = spaces_end(self.text, self.pos)
         dice, dice_cols = self._dice(numbered is not None)
         where: Where = {(): start + 1, ("roll",): start + 1, ("dice",): dice_cols[0]}
         for i, col in enumerate(dice_cols):
             where[("dice", i)] = col
         data: dict[str, object] = {"roll": row, "dice": dice}
-        if not self._annotation(data, where):
+        if not _Annotation(self, self._tokens(), data, where).read():
             return row, None
         return row, (data, where)
 
     def _dice(self, numbered: bool) -> tuple[list[int], list[int]]:
         tokens: list[re.Match[str]] = []
         while (m := _DIE.match(self.text, self.pos)) is not None:
+            if len(tokens) == 3:
+                field = FIELD.match(self.text, m.start())
+                if field is not None and (len(m[0]) == 2 or not is_packed(field)):
+                    break  # the cross-out, written without a word: `1: 2 4 5 2/4`
             tokens.append(m)
             self.pos = m.end()
+            if len(tokens) == 1 and len(m[0]) == 3:
+                break
             sep = _DIE_SEP.match(self.text, self.pos)
             if sep is None or not _DIE.match(self.text, sep.end()):
                 break
@@ -344,108 +336,368 @@ class _RollLine:
         if len(tokens) != 3:
             at = tokens[0].start() if tokens else self.pos
             self.fail(
-                f"expected the row's three dice, like 3 4 6 or 346, found {found(self.text, at)}",
+                f"expected the row's three dice, like 3 4 6 or 346, found {_found(self.text, at)}",
                 at,
                 hint=f"a dice line is like {EXAMPLE}",
             )
-        return [self.number(m, 0, "die") for m in tokens], [m.start() + 1 for m in tokens]
+        return [self.number(m[0], "die", m.start()) for m in tokens], [
+            m.start() + 1 for m in tokens
+        ]
 
-    def _annotation(self, data: dict[str, object], where: Where) -> bool:
-        """Read the items after the dice into data; False when there are none."""
-        kind: str | None = None
-        seen: dict[str, int] = {}
-        while True:
-            self.skip(_ITEM_SEP)
-            if self.pos >= len(self.text):
-                return kind is not None
-            at = self.pos
-            if kind is None:
-                if self.match(_REROLL):
-                    kind = "reroll"
-                elif self.match(_RING):
-                    kind = "ring"
-                elif self.match(_CROSS):
-                    kind = "cross"
-                    data["cross"] = self._field("the field crossed out, like x 3/4", where, "cross")
+    def _tokens(self) -> list[Token]:
+        """The annotation as tokens; notes (a bracket without a number, `✓`, `+30`) dropped."""
+        tokens: list[Token] = []
+        text = self.text
+        pos = self.pos
+        paren = -1
+        for _ in range(MAX_PIECES):
+            pos = spaces_end(text, pos)
+            if pos >= len(text):
+                return tokens
+            if text[pos] in "([":
+                close = text.find(")" if text[pos] == "(" else "]", pos, pos + 200)
+                inside = text[pos + 1 : close] if close >= 0 else ""
+                if close >= 0 and not re.search(r"[0-9]", inside):
+                    pos = close + 1  # a note in brackets: `(lucky!)`
                     continue
-                else:
-                    self.fail(
-                        f"expected x 3/4, reroll or ring after the dice, found "
-                        f"{found(self.text, at)}",
-                        hint=f"a dice line is like {EXAMPLE}",
-                    )
-                data[kind] = True
-                where[(kind,)] = at + 1
-                continue
-            if kind != "cross":
+                if not FIELD.match(text, pos):
+                    paren = pos
+                    pos += 1
+                    continue
+            m = _TOKEN.match(text, pos)
+            if m is None:
                 self.fail(
-                    f"a {kind} line has nothing after {kind}, found {found(self.text, at)}",
-                    hint=f"a {kind} uses the row up: no cross, move, steps or path",
+                    f"unexpected {short(text[pos])} in the annotation",
+                    pos,
+                    hint=f"a dice line is like {EXAMPLE}; notes go after #",
                 )
-            item = self._item(data, where)
-            if item in seen:
-                self.fail(f"{item} is given twice on this line (first at column {seen[item]})", at)
-            seen[item] = at + 1
-
-    def _item(self, data: dict[str, object], where: Where) -> str:
-        """One item after the cross; returns its name."""
-        at = self.pos
-        if self.match(_CROSS) or self.match(_REROLL) or self.match(_RING):
-            self.fail("a round crosses out one field, or is a reroll or a ring, not both", at)
-        if self.match(_MOVE):
-            self._move(data, where, required=True)
-            return "move"
-        if _EXIT.match(self.text, self.pos):
-            self._move(data, where, required=False)
-            return "move"
-        if steps := self.match(_STEPS):
-            group = next(g for g in "abc" if steps[g] is not None)
-            data["steps"] = self.number(steps, group, "steps")
-            where[("steps",)] = steps.start(group) + 1
-            return "steps"
-        if self.match(_PATH):
-            self._path(data, where)
-            return "path"
+            kind = "field" if m["field"] is not None else m.lastgroup or "sep"
+            pos = m.end()
+            if kind in ("sep", "close", "deco"):
+                paren = -1
+                continue
+            tokens.append(self._token(kind, m, paren))
+            paren = -1
         self.fail(
-            f"expected -> 5/5, steps like (6), path 6/5 5/5 or the end of the line, "
-            f"found {found(self.text, at)}",
-            hint=f"a dice line is like {EXAMPLE}",
+            f"more than {MAX_PIECES} words, numbers and signs on one line",
+            pos,
+            hint=f"a dice line is like {EXAMPLE}; notes go after #",
         )
 
-    def _move(self, data: dict[str, object], where: Where, required: bool) -> None:
-        at = self.pos
-        if exit_kind := self.match(_EXIT):
-            data["move"] = exit_kind[1].lower()
-        elif self.match(_NONE):
-            pass
-        elif required:
-            data["move"] = self._field(
-                "the field moved to (like -> 5/5), escape, leave or none", where, "move"
+    def _token(self, kind: str, m: re.Match[str], paren: int) -> Token:
+        if kind == "field":
+            inner = FIELD.match(m[0])
+            assert inner is not None
+            try:
+                text = field_text(inner)
+            except LexError as exc:
+                self.fail(exc.message, m.start(), code=exc.code)
+            return Token(
+                "field", m[0], m.start(), m.end(), field=text, packed=is_packed(inner), paren=paren
             )
-            return
-        where[("move",)] = at + 1
+        if kind == "word":
+            return Token(
+                "word", m[0], m.start(), m.end(), role=PHRASES.get(normal(m[0]), ""), paren=paren
+            )
+        if kind == "arrow":
+            return Token("word", m[0], m.start(), m.end(), role=MOVE, paren=paren)
+        return Token(kind, m[0], m.start(), m.end(), paren=paren)
 
-    def _field(self, what: str, where: Where, *path: str | int) -> str:
-        m = self.match(FIELD)
-        if m is None:
-            self.fail(f"expected {what}, found {found(self.text, self.pos)}")
-        where[path] = m.start() + 1
-        return field_text(m, self.source, self.line)
 
-    def _path(self, data: dict[str, object], where: Where) -> None:
-        where[("path",)] = self.pos + 1
-        if self.match(_NONE):
-            data["path"] = []
+class _Annotation:
+    """The items after a line's dice: a reroll or ring, or a cross-out with its move,
+    steps and path. Fields come in that order; words may stand before their field (and
+    some after it); a word or number it cannot place is an error, never dropped."""
+
+    def __init__(
+        self, line: _RollLine, tokens: list[Token], data: dict[str, object], where: Where
+    ) -> None:
+        self.line = line
+        self.tokens = tokens
+        self.data = data
+        self.where = where
+        self.i = 0
+        self.seen: dict[str, int] = {}
+
+    def fail(self, message: str, pos: int, hint: str = "") -> NoReturn:
+        self.line.fail(message, pos, hint=hint or f"a dice line is like {EXAMPLE}")
+
+    def peek(self, offset: int = 0) -> Token | None:
+        k = self.i + offset
+        return self.tokens[k] if k < len(self.tokens) else None
+
+    def phrase(self) -> tuple[str, Token, Token] | None:
+        """The longest phrase starting at the current word: (role, first, last token)."""
+        first = self.peek()
+        if first is None or first.kind != "word":
+            return None
+        if first.role == MOVE and not first.text[0].isalpha():  # an arrow
+            self.i += 1
+            return MOVE, first, first
+        for n in range(_LONGEST, 0, -1):
+            words = self.tokens[self.i : self.i + n]
+            if len(words) < n or any(w.kind != "word" for w in words):
+                continue
+            key = normal(" ".join(w.text for w in words))
+            if key in PHRASES:
+                self.i += n
+                return PHRASES[key], first, words[-1]
+        return None
+
+    def read(self) -> bool:
+        """Fill data and where; False when the line has no annotation."""
+        if not self.tokens:
+            return False
+        first = self.tokens[0]
+        if all(t.kind == "dash" for t in self.tokens):
+            self.data["reroll"] = True
+            self.where[("reroll",)] = first.start + 1
+            return True
+        found = self.phrase()
+        if found is not None and found[0] in (REROLL, RING):
+            kind = found[0]
+            self.data[kind] = True
+            self.where[(kind,)] = first.start + 1
+            rest = self.peek()
+            if rest is not None:
+                self.fail(
+                    f"a {kind} line has nothing after {kind}, found {short(rest.text)}",
+                    rest.start,
+                    hint=f"a {kind} uses the row up: no cross, move, steps or path",
+                )
+            return True
+        self.i = 0
+        self._play()
+        return True
+
+    def _play(self) -> None:
+        pending: tuple[str, Token] | None = None
+        last_field: str | None = None
+        while (token := self.peek()) is not None:
+            if token.kind == "dash":  # a separator, also between a path's fields
+                self.i += 1
+                if pending is not None and pending[0] == MOVE:  # `-> -`: no move
+                    self.where[(MOVE,)] = token.start + 1
+                    pending = None
+                continue
+            if pending is not None and pending[0] == PATH and self._path_arrow(token):
+                self.i += 1  # `path 6/5 -> 5/5` after the move: the arrow joins the path
+                continue
+            if pending is not None and pending[0] == PATH and token.kind != "field":
+                if PATH not in self.data:
+                    self._missing(pending, token)
+                pending = None
+            if token.kind == "field":
+                self.i += 1
+                nxt = self.peek()
+                steps_word = nxt is not None and nxt.kind == "word" and nxt.role == STEPS
+                if token.packed and (steps_word or (pending is not None and pending[0] == STEPS)):
+                    self.i += 1 if steps_word else 0
+                    self._steps(token.text, token)
+                    pending = None
+                    continue
+                if pending is not None and pending[0] == STEPS:
+                    self._missing(pending, token)
+                last_field = self._field(token, pending[0] if pending else None)
+                if last_field != PATH:
+                    pending = None
+                continue
+            if token.kind == "num":
+                self.i += 1
+                self._number(token, pending)
+                pending = None
+                last_field = None
+                continue
+            found = self.phrase()
+            if found is None:
+                self._unknown(token)
+            role, first, _last = found
+            if pending is not None and not (pending[0] == MOVE and role in (EXIT, NOMOVE)):
+                self._missing(pending, first)
+            if role == CROSS:
+                if last_field == CROSS and normal(first.text) in POSTFIX:
+                    last_field = None
+                    continue
+                if CROSS in self.data:
+                    self.fail("a round crosses out one field; this is a second cross-out", first.at)
+                pending = (CROSS, first)
+            elif role == MOVE:
+                self._once(MOVE, first)
+                pending = (MOVE, first)
+            elif role in (STEPS, IN):
+                nxt = self.peek()
+                if role == STEPS and (nxt is None or nxt.kind not in ("num", "field")):
+                    self.fail(
+                        f"{first.text!r} needs its number, like steps 5 or 5 steps",
+                        first.start,
+                    )
+                pending = (STEPS, first)
+            elif role == PATH:
+                self._once(PATH, first)
+                self.where[(PATH,)] = first.start + 1
+                nxt = self.peek()
+                if nxt is not None and nxt.kind == "word" and normal(nxt.text) == "none":
+                    self.i += 1
+                    self.data[PATH] = []
+                    self.where[(PATH,)] = nxt.start + 1
+                    pending = None
+                else:
+                    pending = (PATH, first)
+            elif role in (EXIT, NOMOVE):
+                self._need_cross(first)
+                if pending is None or pending[0] != MOVE:
+                    self._once(MOVE, first)
+                if role == EXIT:
+                    self.data[MOVE] = normal(first.text)
+                self.where[(MOVE,)] = first.start + 1
+                pending = None
+            else:  # REROLL or RING after a cross-out
+                self.fail(
+                    "a round crosses out one field, or is a reroll or a ring, not both", first.at
+                )
+            last_field = None
+        if pending is not None and (pending[0] != PATH or PATH not in self.data):
+            self._missing(pending, None)
+        if CROSS not in self.data:
+            self.fail(
+                "expected the field crossed out, like x 3/4",
+                self.tokens[0].start,
+            )
+
+    def _path_arrow(self, token: Token) -> bool:
+        """An arrow between two fields of a path, once the move is known."""
+        nxt = self.peek(1)
+        return (
+            token.role == MOVE
+            and not token.text[0].isalpha()
+            and MOVE in self.seen
+            and bool(self.data.get(PATH))
+            and nxt is not None
+            and nxt.kind == "field"
+        )
+
+    def _need_cross(self, token: Token) -> None:
+        if CROSS not in self.data:
+            self.fail(
+                f"expected the field crossed out first, like x 3/4, found {short(token.text)}",
+                token.at,
+                hint="a round names the field crossed out, then the field moved to",
+            )
+
+    def _once(self, item: str, token: Token) -> None:
+        self._need_cross(token)
+        if item in self.seen:
+            self.fail(
+                f"{item} is given twice on this line (first at column {self.seen[item]})",
+                token.at,
+            )
+        self.seen[item] = token.at + 1
+
+    def _field(self, token: Token, role: str | None) -> str:
+        """Place a field: after its word, else the cross-out, then the move, then an
+        error; returns the role it took."""
+        if role is None:
+            if CROSS not in self.data:
+                role = CROSS
+            elif MOVE not in self.seen:
+                role = MOVE
+                self.seen[MOVE] = token.at + 1
+            elif token.packed and STEPS not in self.seen:
+                self.fail(
+                    f"{token.text} reads as the field {token.field} or as steps {token.text}",
+                    token.at,
+                    hint=f"write a field of the path after path, steps as ({token.text})",
+                )
+            else:
+                fixed = self.line.corrected(token.start, token.start, "path ")
+                self.fail(
+                    f"a third field {token.field} after the cross-out and the move",
+                    token.at,
+                    hint=f"name a path's fields after path: {fixed}",
+                )
+        if role == CROSS:
+            self.seen[CROSS] = token.at + 1
+            self.data[CROSS] = token.field
+            self.where[(CROSS,)] = token.start + 1
+        elif role == MOVE:
+            self.data[MOVE] = token.field
+            self.where[(MOVE,)] = token.start + 1
+        elif role == PATH:
+            cells = self.data.setdefault(PATH, [])
+            assert isinstance(cells, list)
+            self.where[(PATH, len(cells))] = token.start + 1
+            if not cells:
+                self.where[(PATH,)] = token.start + 1
+            cells.append(token.field)
+        return role
+
+    def _number(self, token: Token, pending: tuple[str, Token] | None) -> None:
+        nxt = self.peek()
+        if nxt is not None and nxt.kind == "word" and nxt.role == STEPS:
+            self.i += 1
+            self._steps(token.text, token)
             return
-        cells = [self._field("the fields entered, like path 6/5 5/5", where, "path", 0)]
-        while True:
-            back = self.pos
-            self.skip(_PATH_SEP)
-            if not FIELD.match(self.text, self.pos):
-                self.pos = back
-                break
-            cells.append(self._field("a field", where, "path", len(cells)))
-        data["path"] = cells
+        if pending is not None and pending[0] == STEPS:
+            self._steps(token.text, token)
+            return
+        bare = token.paren < 0 and nxt is not None and nxt.paren < 0
+        if bare and nxt is not None and nxt.kind == "num" and len(token.text + nxt.text) == 2:
+            self.fail(
+                f"{token.text} {nxt.text} reads as the field {token.text}/{nxt.text} or as "
+                f"steps {token.text} and then {nxt.text}",
+                token.at,
+                hint=f"write a field as {token.text}/{nxt.text}, steps as ({token.text})",
+            )
+        if pending is not None:
+            self._missing(pending, token)
+        if CROSS not in self.data:
+            self._need_cross(token)
+        if len(token.text) != 1:
+            self.fail(
+                f"the number {token.text} is neither a field nor steps",
+                token.at,
+                hint="write a field as 3/4, steps as (5) or 5 steps",
+            )
+        self._steps(token.text, token)
+
+    def _steps(self, digits: str, token: Token) -> None:
+        self._once(STEPS, token)
+        self.data[STEPS] = self.line.number(digits, "steps", token.start)
+        self.where[(STEPS,)] = token.start + 1
+
+    def _missing(self, pending: tuple[str, Token], token: Token | None) -> NoReturn:
+        role, word = pending
+        what = {
+            CROSS: "the field crossed out, like x 3/4",
+            MOVE: "the field moved to (like -> 5/5), escape, leave or none",
+            STEPS: "the steps, like in 5 steps",
+            PATH: "the fields entered, like path 6/5 5/5",
+        }[role]
+        at = token.start if token is not None else len(self.line.text.rstrip())
+        found = short(token.text) if token is not None else "the end of the line"
+        self.fail(f"expected {what} after {word.text!r}, found {found}", at)
+
+    def _unknown(self, token: Token) -> NoReturn:
+        word = normal(token.text)
+        # Swapped letters (`ot` for `to`) score low on similarity: look for them too.
+        close = (
+            difflib.get_close_matches(word, _WORDS, n=1, cutoff=0.7)
+            or [w for w in _WORDS if len(w) == len(word) and sorted(w) == sorted(word)][:1]
+        )
+        if close:
+            hint = self.line.corrected(token.start, token.end, close[0])
+            self.fail(
+                f"expected a word like x, ->, steps or path, found {short(token.text)}: "
+                f"did you mean {close[0]!r}?",
+                token.start,
+                hint=hint,
+            )
+        self.fail(
+            f"expected -> 5/5, steps like (6), path 6/5 5/5 or the end of the line, "
+            f"found {short(token.text)}",
+            token.start,
+            hint=f"a dice line is like {EXAMPLE}; notes go after #",
+        )
 
 
 def dump(record: Record) -> str:
@@ -485,7 +737,3 @@ def annotation(r: RecordRound) -> str:
     if r.path is not None:
         parts.append("path " + (" ".join(str(p) for p in r.path) or "none"))
     return " ".join(parts)
-
-
-def _short(text: str) -> str:
-    return repr(text) if len(text) <= 24 else repr(text[:21] + "...")

@@ -1,13 +1,14 @@
 """Safe YAML loading that keeps source locations: plain data plus a path -> line map.
 
-libyaml (CSafeLoader) composes the node tree; we turn the nodes into plain values
-ourselves so that every key and list item keeps its line and column, and so that
-aliases, custom tags and deep nesting are refused instead of expanded.
+libyaml (CSafeLoader) parses; we turn its event stream into plain values ourselves, so
+that every key and list item keeps its line and column, aliases, custom tags and deep
+nesting are refused instead of expanded, and reading can stop after enough rounds.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Callable
+from typing import Any, cast
 
 import yaml
 
@@ -17,24 +18,8 @@ from validator.readers.model import Locations, Path
 _Base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class _Loader(_Base):  # type: ignore[valid-type,misc]
-    """libyaml's safe loader with a memo for implicit scalar tags: records repeat the
-    same few plain scalars (keys, small numbers), and resolving each one by regular
-    expressions is most of the time spent outside C."""
-
-    _memo: ClassVar[dict[tuple[str, bool, bool], str]] = {}
-
-    def resolve(self, kind: type[yaml.Node], value: str, implicit: tuple[bool, bool]) -> str:
-        if kind is not yaml.ScalarNode:
-            tag: str = super().resolve(kind, value, implicit)
-            return tag
-        key = (value, implicit[0], implicit[1])
-        tag = self._memo.get(key, "")
-        if not tag:
-            tag = super().resolve(kind, value, implicit)
-            if len(self._memo) < 4096 and len(value) < 64:
-                self._memo[key] = tag
-        return tag
+_Loader = _Base
+"""libyaml's parser (its safe loader's event stream) where it is installed."""
 
 
 MAX_DEPTH = 16
@@ -52,19 +37,18 @@ _SEQ = "tag:yaml.org,2002:seq"
 _MAP = "tag:yaml.org,2002:map"
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
+_MERGE = "tag:yaml.org,2002:merge"
 _constructor = yaml.SafeLoader("")  # only its scalar constructors are used
 _SCALARS = {tag: _constructor.yaml_constructors[tag] for tag in _SCALAR_TAGS}
 
 
-def load(text: str, source: str) -> tuple[Any, Locations]:
-    """Parse one YAML document; raises ReadError with line and column."""
+def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Locations]:
+    """Parse one YAML document; raises ReadError with line and column. With `max_rounds`,
+    reading stops after that many items of a top-level `rounds` list."""
+    parser = _Loader(text)
+    converter = _Converter(source, max_rounds, parser.get_event)
     try:
-        _check_depth(text, source)
-        loader = _Loader(text)
-        try:
-            node = loader.get_single_node()
-        finally:
-            loader.dispose()
+        data = converter.document()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
@@ -75,95 +59,168 @@ def load(text: str, source: str) -> tuple[Any, Locations]:
         raise ReadError(Diagnostic("E002", f"YAML syntax: {problem}", source, line, col)) from None
     except yaml.YAMLError as exc:
         raise ReadError(Diagnostic("E002", f"YAML syntax: {exc}", source, 1, 1)) from None
-    except RecursionError:
-        raise ReadError(Diagnostic("E006", "the YAML is nested too deeply", source, 1, 1)) from None
-    locations: Locations = {}
-    if node is None:
-        return None, locations
-    return _Converter(source, locations).value(node, (), 0), locations
+    finally:
+        parser.dispose()
+    return data, converter.locations
 
 
-_NESTING_CHARS = "[{-:?"
-_SHALLOW_ENOUGH = 5000
-"""libyaml's composer recurses once per nesting level and overflows the C stack some
-tens of thousands of levels deep; every level needs one of _NESTING_CHARS, so a text
-with fewer of them than this cannot get there."""
+class _Stop(Exception):
+    """Reading stopped after max_rounds rounds."""
 
 
-def _check_depth(text: str, source: str) -> None:
-    if sum(text.count(c) for c in _NESTING_CHARS) <= _SHALLOW_ENOUGH:
-        return
-    # libyaml's parser (unlike its composer) keeps its own stack: safe at any depth.
-    depth = 0
-    for event in yaml.parse(text, Loader=_Base):
-        if isinstance(event, yaml.SequenceStartEvent | yaml.MappingStartEvent):
-            depth += 1
-            if depth > MAX_DEPTH:
-                mark = event.start_mark
-                line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
-                message = f"the YAML is nested more than {MAX_DEPTH} levels deep"
-                raise ReadError(Diagnostic("E006", message, source, line, col))
-        elif isinstance(event, yaml.SequenceEndEvent | yaml.MappingEndEvent):
-            depth -= 1
+_Scalar, _SeqStart, _SeqEnd = yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.SequenceEndEvent
+_MapStart, _MapEnd = yaml.MappingStartEvent, yaml.MappingEndEvent
+_PLAIN_TAGS = (None, "!")
+_VALUE_MEMO: dict[str, Any] = {}
+"""Plain scalar text -> its (immutable) value: records repeat the same few keys and small
+numbers, and resolving each by regular expressions would be most of the time outside C."""
+_UNKNOWN = object()
+_BOOL = "tag:yaml.org,2002:bool"
+_NULL = "tag:yaml.org,2002:null"
 
 
 class _Converter:
-    def __init__(self, source: str, locations: Locations) -> None:
+    """Plain values and their locations straight from libyaml's event stream: no node
+    tree is composed (that is most of the cost of yaml.load), and reading can stop.
+    Written for speed: this is the hot loop of a batch of YAML records."""
+
+    def __init__(
+        self, source: str, max_rounds: int | None, get_event: Callable[[], yaml.Event]
+    ) -> None:
         self.source = source
-        self.locations = locations
-        self.seen: set[int] = set()
+        self.max_rounds = max_rounds
+        self.get = get_event
+        self.locations: Locations = {}
+        self.anchors: dict[str, tuple[int, int]] = {}
+        self.partial: dict[str, Any] = {}
 
-    def fail(self, code: str, message: str, node: yaml.Node, hint: str = "") -> ReadError:
-        mark = node.start_mark
-        return ReadError(
-            Diagnostic(code, message, self.source, mark.line + 1, mark.column + 1, hint=hint)
-        )
+    def fail(self, code: str, message: str, event: yaml.Event, hint: str = "") -> ReadError:
+        line, col = _where(event)
+        return ReadError(Diagnostic(code, message, self.source, line, col, hint=hint))
 
-    def value(self, node: yaml.Node, path: Path, depth: int) -> Any:
-        if id(node) in self.seen:
-            # libyaml hands an alias back as the very node it names.
-            raise self.fail("E006", "YAML anchors and aliases (&name, *name) are not allowed", node)
-        self.seen.add(id(node))
-        if depth < 3:  # the header, rounds and their keys: deeper items point at their parent
-            mark = node.start_mark
-            self.locations.setdefault(path, (mark.line + 1, mark.column + 1))
-        if depth > MAX_DEPTH:
-            raise self.fail("E006", f"the YAML is nested more than {MAX_DEPTH} levels deep", node)
-        if isinstance(node, yaml.ScalarNode):
-            if node.tag == _TIMESTAMP:
-                return node.value
-            tag = node.tag
-            if tag == _STR:
-                return node.value
-            if tag == _INT and node.value.isdigit() and len(node.value) < 10:
-                return int(node.value)
-            if tag not in _SCALARS:
-                raise self.fail("E006", f"the YAML tag {node.tag!r} is not allowed", node)
-            try:
-                return _SCALARS[tag](_constructor, node)
-            except ValueError:
-                raise self.fail(
-                    "E005", f"the number {node.value[:40]!r} is too large", node
-                ) from None
-        if isinstance(node, yaml.SequenceNode):
-            if node.tag != _SEQ:
-                raise self.fail("E006", f"the YAML tag {node.tag!r} is not allowed", node)
-            return [self.value(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
-        if isinstance(node, yaml.MappingNode):
-            if node.tag != _MAP:
-                raise self.fail("E006", f"the YAML tag {node.tag!r} is not allowed", node)
-            out: dict[str, Any] = {}
-            for key_node, value_node in node.value:
-                if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _MAP:
-                    raise self.fail("E005", "a mapping key must be a plain name", key_node)
-                if key_node.tag == "tag:yaml.org,2002:merge":
-                    raise self.fail("E006", "YAML merge keys (<<) are not allowed", key_node)
-                key = str(key_node.value)
-                if key in out:
-                    raise self.fail("E002", f"the key {key!r} appears twice", key_node)
+    def document(self) -> Any:
+        get = self.get
+        get()  # StreamStartEvent
+        if isinstance(get(), yaml.StreamEndEvent):
+            return None
+        try:
+            data = self.value(get(), (), 0)
+        except _Stop:
+            return self.partial
+        get()  # DocumentEndEvent
+        extra = get()
+        if not isinstance(extra, yaml.StreamEndEvent):
+            raise self.fail("E002", "YAML syntax: expected a single document", extra)
+        return data
+
+    def value(self, event: yaml.Event, path: Path | None, depth: int) -> Any:
+        """The value an event starts; `path` is None below the depth where locations
+        are kept (deeper items point at their parent)."""
+        kind = type(event)
+        if path is not None:
+            self.locations.setdefault(path, _where(event))
+        anchor = cast(yaml.NodeEvent, event).anchor
+        if anchor is not None:
+            self.anchors.setdefault(str(anchor), _where(event))
+        if kind is _Scalar:
+            return self.scalar(cast(yaml.ScalarEvent, event))
+        if depth >= MAX_DEPTH:
+            raise self.fail("E006", f"the YAML is nested more than {MAX_DEPTH} levels deep", event)
+        if kind is _SeqStart or kind is _MapStart:
+            tag = cast(yaml.CollectionStartEvent, event).tag
+            if tag not in _PLAIN_TAGS and tag != (_SEQ if kind is _SeqStart else _MAP):
+                raise self.fail("E006", f"the YAML tag {tag!r} is not allowed", event)
+            if kind is _SeqStart:
+                return self.sequence(path, depth)
+            return self.mapping(path, depth)
+        if isinstance(event, yaml.AliasEvent):
+            # Point at the anchor, where the repeated value is written.
+            line, col = self.anchors.get(str(getattr(event, "anchor", "")), _where(event))
+            message = "YAML anchors and aliases (&name, *name) are not allowed"
+            raise ReadError(Diagnostic("E006", message, self.source, line, col))
+        raise self.fail("E006", "unsupported YAML", event)  # pragma: no cover
+
+    def sequence(self, path: Path | None, depth: int) -> list[Any]:
+        items: list[Any] = []
+        limit = self.max_rounds if path == ("rounds",) else None
+        keep = path is not None and depth + 1 < 3
+        get, value, scalar, append = self.get, self.value, self.scalar, items.append
+        while True:
+            event = get()
+            kind = type(event)
+            if kind is _SeqEnd:
+                return items
+            if limit is not None and len(items) >= limit:
+                self.partial = {"rounds": items}
+                raise _Stop
+            if keep:
+                append(value(event, (*cast(Path, path), len(items)), depth + 1))
+            elif kind is _Scalar and cast(yaml.ScalarEvent, event).anchor is None:
+                append(scalar(cast(yaml.ScalarEvent, event)))
+            else:
+                append(value(event, None, depth + 1))
+
+    def mapping(self, path: Path | None, depth: int) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        get, value, locations = self.get, self.value, self.locations
+        keep = path is not None and depth < 2
+        while True:
+            event = get()
+            kind = type(event)
+            if kind is _MapEnd:
+                return out
+            if kind is not _Scalar or cast(yaml.ScalarEvent, event).tag not in (*_PLAIN_TAGS, _STR):
+                raise self.fail("E005", "a mapping key must be a plain name", event)
+            key_event = cast(yaml.ScalarEvent, event)
+            key = key_event.value
+            if key == "<<" and key_event.implicit[0]:
+                raise self.fail("E006", "YAML merge keys (<<) are not allowed", event)
+            if key in out:
+                raise self.fail("E002", f"the key {key!r} appears twice", event)
+            key_path: Path | None = None
+            if path is not None:
                 key_path = (*path, key)
-                mark = key_node.start_mark
-                self.locations[key_path] = (mark.line + 1, mark.column + 1)
-                out[key] = self.value(value_node, key_path, depth + 1)
-            return out
-        raise self.fail("E006", "unsupported YAML node", node)  # pragma: no cover
+                locations[key_path] = _where(event)
+            try:
+                event = get()
+                if not keep and type(event) is _Scalar and event.anchor is None:
+                    out[key] = self.scalar(event)
+                else:
+                    out[key] = value(event, key_path if keep else None, depth + 1)
+            except _Stop:
+                if path == ():
+                    self.partial = {**out, **self.partial}
+                raise
+
+    def scalar(self, event: yaml.ScalarEvent) -> Any:
+        value = event.value
+        tag = event.tag
+        if tag in _PLAIN_TAGS:
+            if not event.implicit[0]:  # quoted: a string
+                return value
+            known = _VALUE_MEMO.get(value, _UNKNOWN)
+            if known is not _UNKNOWN:
+                return known
+            tag = _RESOLVER.resolve(yaml.ScalarNode, value, (True, False))  # type: ignore[no-untyped-call]
+            if tag in (_STR, _INT, _BOOL, _NULL) and len(_VALUE_MEMO) < 4096 and len(value) < 64:
+                node = yaml.ScalarNode(tag, value, None, None, event.style)
+                _VALUE_MEMO[value] = value if tag == _STR else _SCALARS[tag](_constructor, node)
+        if tag in (_STR, _TIMESTAMP):
+            return value
+        if tag == _INT and len(value) < 10 and value.isdigit():
+            return int(value)
+        if tag not in _SCALARS:
+            raise self.fail("E006", f"the YAML tag {tag!r} is not allowed", event)
+        node = yaml.ScalarNode(tag, value, None, None, event.style)
+        try:
+            return _SCALARS[tag](_constructor, node)
+        except ValueError:
+            raise self.fail("E005", f"the number {value[:40]!r} is too large", event) from None
+
+
+_RESOLVER = yaml.SafeLoader("")
+
+
+def _where(event: yaml.Event) -> tuple[int, int]:
+    mark = event.start_mark
+    return (mark.line + 1, mark.column + 1) if mark else (1, 1)

@@ -1,0 +1,132 @@
+"""`road300 convert`: rewrite a record in another form, and with `--complete` fill in what
+a terse record leaves out (roll, dice, steps, path) from its replay."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from validator.cli.common import EXIT_FAILED, dice_option, fail_usage, rules_option
+from validator.readers import FORMAT_NAMES
+
+if TYPE_CHECKING:
+    from validator.errors import Diagnostic
+    from validator.record import Record
+    from validator.replayer import Result
+
+
+@click.command("convert")
+@click.argument("record", type=click.Path(path_type=Path, dir_okay=False, allow_dash=True))
+@click.option(
+    "--to", "target", type=click.Choice(FORMAT_NAMES), required=True, help="The form to write."
+)
+@dice_option
+@rules_option
+@click.option(
+    "--complete",
+    is_flag=True,
+    help="Fill in roll, dice, steps and one legal path on every round, from the replay "
+    "(needs the dice file). Never changes a choice.",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(path_type=Path, dir_okay=False, allow_dash=True),
+    help="Write the record here (default: standard output).",
+)
+def command(
+    record: Path,
+    target: str,
+    dice: Path | None,
+    rules: str | None,
+    complete: bool,
+    output: Path | None,
+) -> None:
+    """Rewrite RECORD (any form; - for standard input) as yaml, json, text or csv.
+
+    When the dice file is known (--dice or the record's dice_file), the record is
+    replayed first and a record with an illegal step is not converted: its diagnostic
+    is printed and the exit status is 1, as for a record that cannot be read.
+    """
+    from validator.errors import ReadError
+    from validator.readers import dump_record, read_record
+
+    try:
+        read = read_record(record)
+    except ReadError as exc:
+        _refuse(exc.diagnostics)
+    dice_path = dice
+    if dice_path is None and read.dice_file is not None and str(record) != "-":
+        dice_path = record.parent / read.dice_file
+    if dice_path is None and complete:
+        fail_usage("--complete needs the dice file: give --dice FILE (the record names none)")
+    if dice_path is not None:
+        result = _replay(read, dice_path, rules)
+        if not result.ok:
+            _refuse([result.error] if result.error else [])
+        if complete:
+            read = completed(read, result)
+    try:
+        text = dump_record(read, target)
+    except ValueError as exc:
+        more = "" if complete else " (--complete fills in rolls and dice from the dice file)"
+        click.echo(f"road300: {read.source}: cannot write it as {target}: {exc}{more}", err=True)
+        sys.exit(EXIT_FAILED)
+    if output is None or str(output) == "-":
+        click.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
+def _replay(record: Record, dice_path: Path, rules: str | None) -> Result:
+    from validator.errors import ReadError
+    from validator.readers.dice import read_dice
+    from validator.replayer import replay
+    from validator.rulesets import RulesError, resolve
+
+    try:
+        dice = read_dice(dice_path)
+    except ReadError as exc:
+        d = exc.diagnostic
+        fail_usage(f"{d.location()}: {d.code} {d.message}")
+    try:
+        ruleset = resolve(rules or record.rules or "standard")
+    except RulesError as exc:
+        fail_usage(f"--rules: {exc}" if rules else f"{record.source}: rules: {exc}")
+    return replay(dice.rows, record, ruleset, dice_sha256=dice.sha256)
+
+
+def completed(record: Record, result: Result) -> Record:
+    """The record with roll, dice, steps and path on every round, as the replay played
+    it; a round keeps every choice it made."""
+    played = {r.record_round: r for r in result.rounds if r.record_round is not None}
+    rounds = []
+    for r in record.rounds:
+        got = played.get(r.number)
+        if got is None:
+            rounds.append(r)
+            continue
+        moved = got.kind in ("play", "escape", "leave")
+        rounds.append(
+            replace(
+                r,
+                roll=got.roll,
+                dice=got.dice,
+                steps=got.cross.die if got.cross is not None else r.steps,
+                path=tuple(got.walk) if moved else r.path,
+            )
+        )
+    return replace(record, rounds=tuple(rounds))
+
+
+def _refuse(diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]) -> None:
+    for d in diagnostics:
+        click.echo(f"{d.location()}: {d.code} {d.message}", err=True)
+        if d.hint:
+            click.echo(f"  help: {d.hint}", err=True)
+    click.echo("road300: the record was not converted", err=True)
+    sys.exit(EXIT_FAILED)

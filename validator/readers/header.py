@@ -1,0 +1,192 @@
+"""The `key: value` header lines that the annotated text and CSV forms share (CSV writes
+them as `# key: value`): key names and their synonyms, values, quoting, and writing back."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from typing import NoReturn
+
+from validator.errors import Diagnostic, ReadError
+from validator.readers.lexing import LexError, normal, number, short
+from validator.readers.model import HEADER_KEYS, Locations, build_record
+from validator.record import Record
+
+INT_KEYS = frozenset({"claimed_score", "rings"})
+
+SYNONYMS: dict[str, str] = {
+    **{key: key for key in HEADER_KEYS},
+    "name": "player",
+    "spieler": "player",
+    "joueur": "player",
+    "nom": "player",
+    "total": "claimed_score",
+    "score": "claimed_score",
+    "summe": "claimed_score",
+    "punkte": "claimed_score",
+    "points": "claimed_score",
+}
+"""Header key spellings (folded: lower case, `-` and blanks as `_`) -> the key."""
+
+AFTER_ROUNDS = frozenset({"claimed_score"})
+"""Keys that may also stand after the rounds (a final `Total: 335` line)."""
+
+_COMMENT = re.compile(r"(?<![^ \t])#(?=[ \t]|\Z)")
+"""A comment in a header value: `#` between blanks, so `Team #1` keeps its number."""
+
+
+def fail(code: str, message: str, source: str, line: int, col: int, hint: str = "") -> NoReturn:
+    raise ReadError(Diagnostic(code, message, source, line, col, hint=hint))
+
+
+def spaces_end(text: str, pos: int) -> int:
+    """The first position at or after pos that is not a space or tab."""
+    while pos < len(text) and text[pos] in " \t":
+        pos += 1
+    return pos
+
+
+def key_of(name: str) -> str | None:
+    """The header key a written name means, or None."""
+    return SYNONYMS.get(normal(name).replace("-", "_").replace(" ", "_"))
+
+
+class Header:
+    """Header values being read, with where each one stands."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.values: dict[str, str | int] = {}
+        self.locations: Locations = {}
+
+    def key(self, match: re.Match[str], line: int, fix: str = "{key}: {value}") -> str:
+        """The key a header line's `key` group names; an unknown name is E003 with the
+        corrected line (`fix` shows how a line of this form is written) as its hint."""
+        name = match["key"]
+        key = key_of(name)
+        if key is None:
+            close = difflib.get_close_matches(normal(name), list(SYNONYMS), n=1)
+            value = match["rest"].strip() or "..."
+            hint = "known keys: " + ", ".join(HEADER_KEYS)
+            if close:
+                hint = fix.format(key=SYNONYMS[close[0]], value=value) + f"   ({hint})"
+            fail(
+                "E003",
+                f"unknown header key {name!r}",
+                self.source,
+                line,
+                match.start("key") + 1,
+                hint=hint,
+            )
+        return key
+
+    def read(self, key: str, match: re.Match[str], line: int) -> None:
+        if (key,) in self.locations:
+            first = self.locations[(key,)][0]
+            fail(
+                "E002",
+                f"{key} is given twice (first on line {first})",
+                self.source,
+                line,
+                match.start("key") + 1,
+            )
+        value, col = self._value(key, match.string, match.start("rest"), line)
+        if key in INT_KEYS:
+            if not re.fullmatch(r"[+-]?\d+", value, re.ASCII):
+                fail(
+                    "E005",
+                    f"{key} must be a whole number, not {short(value)}",
+                    self.source,
+                    line,
+                    col,
+                )
+            sign = -1 if value.startswith("-") else 1
+            try:
+                self.values[key] = sign * number(value.lstrip("+-"), key)
+            except LexError as exc:
+                fail(exc.code, exc.message, self.source, line, col)
+        else:
+            self.values[key] = value
+        self.locations[(key,)] = (line, col)
+
+    def _value(self, key: str, text: str, start: int, line: int) -> tuple[str, int]:
+        i = spaces_end(text, start)
+        if text.startswith('"', i):
+            try:
+                value, end = json.JSONDecoder().raw_decode(text, i)
+            except json.JSONDecodeError:
+                fail(
+                    "E002",
+                    f"the quoted value of {key} is broken or not closed",
+                    self.source,
+                    line,
+                    i + 1,
+                    hint='write it as "text", with \\" for a quote inside',
+                )
+            rest = spaces_end(text, end)
+            if rest < len(text) and text[rest] != "#":
+                fail(
+                    "E002",
+                    f"expected the end of the line after the quoted value of {key}, "
+                    f"found {short(text[rest:].split()[0])}",
+                    self.source,
+                    line,
+                    rest + 1,
+                )
+            if not isinstance(value, str) or any("\ud800" <= ch <= "\udfff" for ch in value):
+                fail("E005", f"{key} is not valid text", self.source, line, i + 1)
+            return value, i + 1
+        comment = _COMMENT.search(text, i)
+        value = text[i : comment.start() if comment else len(text)].rstrip()
+        if not value:
+            fail(
+                "E004",
+                f"{key} has no value",
+                self.source,
+                line,
+                i + 1,
+                hint=f'write it as "{key}: value" (quote a value that holds " # ")',
+            )
+        return value, i + 1
+
+
+def build(
+    header: Header,
+    rounds: list[dict[str, object]],
+    locations: Locations,
+    fmt: str,
+    problems: list[Diagnostic],
+    numbers: list[int],
+) -> Record:
+    """The record of a line-based form (text, CSV): its header and rounds validated
+    together, with the whole record and its rounds located at their first lines."""
+    locations.update(header.locations)
+    locations[()] = (1, 1)
+    if rounds:
+        locations[("rounds",)] = locations[("rounds", 0)]
+    data = {**header.values, "rounds": rounds}
+    return build_record(data, locations, header.source, fmt, problems, numbers)
+
+
+def quote(value: str) -> str:
+    """A header value as written: plain when it reads back unchanged, else a JSON string."""
+    plain = (
+        value
+        and value == value.strip()
+        and value.isprintable()
+        and "#" not in value
+        and not value.startswith('"')
+    )
+    return value if plain else json.dumps(value, ensure_ascii=False)
+
+
+def header_lines(record: Record) -> list[str]:
+    """The record's header as `key: value` lines (fields are always written row/column)."""
+    lines: list[str] = []
+    for key in HEADER_KEYS:
+        value = getattr(record, key)
+        if key == "coordinates" or value is None or (key == "rings" and value == 0):
+            continue
+        lines.append(f"{key}: {quote(value) if isinstance(value, str) else value}")
+    return lines

@@ -1,0 +1,186 @@
+"""The value syntax every record reader shares: fields, dice, numbers, paths, flags, lines.
+
+Each spelling is defined once here and used by the YAML/JSON model, the annotated text,
+the CSV and the dice-file readers, so `3/5`, `35`, `row 3 col 5` or `none` mean the same
+whatever form a record is written in. Lexers raise `LexError` with an offset into the
+text they were given; each reader turns that into a diagnostic at its own line and column.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+MAX_DIGITS = 18
+"""Numbers longer than this are refused as out of range before int() sees them: every
+limit in a record is far smaller, and int() of a huge digit string is slow or refused."""
+
+
+class LexError(ValueError):
+    """A value that does not fit its syntax (E002) or is out of range (E005)."""
+
+    def __init__(self, message: str, offset: int = 0, code: str = "E002", hint: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+        self.code = code
+        self.hint = hint
+
+
+_FIELD_WORD = r"(?:room|raum|zimmer|feld|field|case|salle|pi[eè]ce)[ \t]*:?[ \t]*"
+_ROW_WORD = r"(?:row|zeile|reihe|ligne|r)"
+_COL_WORD = r"(?:col(?:umn)?|spalte|colonne|c)"
+FIELD = re.compile(
+    rf"(?:{_FIELD_WORD})?(?:"
+    r"(?P<open>[(\[])[ \t]*(?P<br>[0-9]+)(?:[ \t]*[/,;-][ \t]*|[ \t]+)(?P<bc>[0-9]+)[ \t]*[)\]]"
+    rf"|{_ROW_WORD}[ \t]*(?P<rr>[0-9]+)[ \t]*,?[ \t]*{_COL_WORD}[ \t]*(?P<rc>[0-9]+)"
+    r"|(?P<sr>[0-9]+)[ \t]*/[ \t]*(?P<sc>[0-9]+)"
+    r"|(?P<dr>[0-9])[ \t]*[,-][ \t]*(?P<dc>[0-9])(?![0-9/])"
+    r"|(?P<pr>[0-9])(?P<pc>[0-9])(?![0-9])"
+    r")(?![^\W\d_])",
+    re.IGNORECASE,
+)
+"""A field: `3/4`, `3,4`, `3-4`, `34`, `(3,4)`, `[3/4]`, `row 3 col 4`, `r3c4`, optionally
+after a word for it (`room`, `Raum`, `Feld`, `case`); the numbers are checked later."""
+
+_FIELD_GROUPS = (("br", "bc"), ("rr", "rc"), ("sr", "sc"), ("dr", "dc"), ("pr", "pc"))
+
+FIELD_EXAMPLES = "3/4, 3,4, 34, (3,4), row 3 col 4 or r3c4"
+
+
+def is_packed(match: re.Match[str]) -> bool:
+    """A field written as two bare digits (`34`), which could also be a number."""
+    return match["pr"] is not None
+
+
+def field_parts(match: re.Match[str]) -> tuple[int, int]:
+    """Row and column numbers of a FIELD match (not yet range-checked)."""
+    for r, c in _FIELD_GROUPS:
+        if match[r] is not None:
+            return number(match[r], "a field's row", match.start(r)), number(
+                match[c], "a field's column", match.start(c)
+            )
+    raise AssertionError("FIELD matched without its groups")  # pragma: no cover
+
+
+def field_text(match: re.Match[str]) -> str:
+    """The canonical `row/col` of a FIELD match; the model checks the range."""
+    row, col = field_parts(match)
+    return f"{row}/{col}"
+
+
+def lex_field(text: str) -> tuple[int, int]:
+    """A whole value that is one field, as (row, column); raises LexError."""
+    stripped = text.strip()
+    m = FIELD.fullmatch(stripped)
+    if m is None:
+        raise LexError(f"expected a field like {FIELD_EXAMPLES}, not {short(text)}")
+    return field_parts(m)
+
+
+def number(digits: str, what: str = "a number", offset: int = 0) -> int:
+    """A run of ASCII digits as an int; too many digits is a range error (E005)."""
+    significant = digits.lstrip("0")
+    if len(significant) > MAX_DIGITS:
+        raise LexError(f"{what} {short(digits)} is out of range", offset, "E005")
+    return int(significant or "0")
+
+
+DICE = re.compile(
+    r"[(\[]?[ \t]*(\d+)(?:[ \t]*[,;-][ \t]*|[ \t]+)(\d+)(?:[ \t]*[,;-][ \t]*|[ \t]+)(\d+)"
+    r"[ \t]*[)\]]?|(\d)(\d)(\d)",
+    re.ASCII,
+)
+"""Three dice: `5 5 3`, `5,5,3`, `5;5;3`, `5-5-3`, `[5, 5, 3]`, `553`."""
+
+DICE_EXAMPLES = "5 5 3, 5,5,3, 5-5-3 or 553"
+
+
+def lex_dice(text: str) -> list[int]:
+    """A whole value that is three dice; raises LexError (ranges are checked later)."""
+    m = DICE.fullmatch(text.strip())
+    if m is None:
+        raise LexError(f"expected three dice like {DICE_EXAMPLES}, not {short(text)}")
+    return [number(d, "a die") for d in m.groups() if d is not None]
+
+
+NONE_WORDS = frozenset(
+    {
+        "none",
+        "-",
+        "—",
+        "–",  # noqa: RUF001 - an en dash, as word processors write a dash
+        "no move",
+        "no move possible",
+        "stuck",
+        "game over",
+        "kein zug",
+        "kein zug moglich",
+        "aucun deplacement",
+        "aucun deplacement possible",
+    }
+)
+"""A move that is not there: the last round of a game that could not move."""
+
+EXITS = frozenset({"escape", "leave"})
+YES = frozenset({"true", "yes", "y", "1", "x", "ja", "oui"})
+NO = frozenset({"", "false", "no", "n", "0", "nein", "non"})
+
+
+def normal(text: str) -> str:
+    """Case, accents and inner blanks folded, for comparing words (`Barrée` -> `barree`)."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(plain.split())
+
+
+def is_none(text: str) -> bool:
+    return normal(text) in NONE_WORDS
+
+
+def lex_flag(text: str) -> bool:
+    word = normal(text)
+    if word in YES:
+        return True
+    if word in NO:
+        return False
+    raise LexError(f"expected yes, true, 1 or an empty value, not {short(text)}")
+
+
+_PATH_SEP = re.compile(r"(?:[ \t,;]|-+>|->|→|>|-)*")
+
+
+def lex_path(text: str) -> list[str]:
+    """Fields separated by blanks, `,`, `;`, `-` or arrows; `none` is the empty path.
+    Returns each field as `row/col` (checked later); raises LexError."""
+    if is_none(text) or not text.strip():
+        return []
+    fields: list[str] = []
+    pos = 0
+    while True:
+        sep = _PATH_SEP.match(text, pos)
+        pos = sep.end() if sep else pos
+        if pos >= len(text):
+            return fields
+        m = FIELD.match(text, pos)
+        if m is None:
+            raise LexError(
+                f"expected fields like 6/5 5/5, found {short(text[pos:])}",
+                pos,
+                hint="separate the path's fields with blanks, commas or dashes",
+            )
+        fields.append(field_text(m))
+        pos = m.end()
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines ended by `\\n`, `\\r\\n` or a lone `\\r` (old Mac files), without the ends."""
+    return _LINE_BREAK.split(text)
+
+
+def short(value: object) -> str:
+    text = value if isinstance(value, str) else str(value)
+    return repr(text) if len(text) <= 24 else repr(text[:21] + "...")

@@ -1,0 +1,153 @@
+"""The registries of record formats and dice-file formats: adding a format is adding one
+module and one entry here. Format modules are imported on first use, so that `--help`
+and `--version` load neither pydantic nor yaml."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol, cast
+
+if TYPE_CHECKING:
+    from validator.engine import Dice
+    from validator.record import Record
+
+
+class _RecordModule(Protocol):
+    def parse(self, text: str, source: str, max_rounds: int | None = None) -> Record: ...
+
+    def dump(self, record: Record) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class RecordFormat:
+    """A record format: its name, the extensions that pick it, and its reader module."""
+
+    name: str
+    extensions: tuple[str, ...]
+    module: str
+    description: str
+
+    def _module(self) -> _RecordModule:
+        return cast(_RecordModule, importlib.import_module(self.module))
+
+    def parse(self, text: str, source: str, max_rounds: int | None = None) -> Record:
+        """Read a record from text; raises ReadError."""
+        return self._module().parse(text, source, max_rounds)
+
+    def dump(self, record: Record) -> str:
+        """Write a record in this format (ValueError when it cannot hold it)."""
+        return self._module().dump(record)
+
+
+RECORD_FORMAT_LIST: tuple[RecordFormat, ...] = (
+    RecordFormat("yaml", (".yaml", ".yml"), "validator.readers.yaml_record", "canonical YAML"),
+    RecordFormat("json", (".json",), "validator.readers.json_record", "canonical JSON"),
+    RecordFormat("text", (".txt",), "validator.readers.text_record", "annotated dice file"),
+    RecordFormat("csv", (".csv",), "validator.readers.csv_record", "CSV, one row per round"),
+)
+RECORD_FORMAT_BY_NAME = {f.name: f for f in RECORD_FORMAT_LIST}
+
+
+class _DiceParser(Protocol):
+    def __call__(self, text: str, source: str) -> list[tuple[Dice, int]]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class DiceFormat:
+    """A dice-file format: name, extensions, and the function that reads its rows
+    (each with its source line) from text, raising ReadError with a D-code."""
+
+    name: str
+    extensions: tuple[str, ...]
+    module: str
+    function: str
+
+    def rows(self, text: str, source: str) -> list[tuple[Dice, int]]:
+        parse = cast(_DiceParser, getattr(importlib.import_module(self.module), self.function))
+        return parse(text, source)
+
+
+DICE_FORMAT_LIST: tuple[DiceFormat, ...] = (
+    DiceFormat("text", (".txt",), "validator.readers.dice", "plain_rows"),
+    DiceFormat("csv", (".csv",), "validator.readers.dice", "csv_rows"),
+    DiceFormat("yaml", (".yaml", ".yml"), "validator.readers.dice", "yaml_rows"),
+    DiceFormat("json", (".json",), "validator.readers.dice", "json_rows"),
+)
+PLAIN_DICE = DICE_FORMAT_LIST[0]
+"""Dice files with any other extension (or none) are read as plain text."""
+
+
+def record_format_of(suffix: str) -> RecordFormat | None:
+    suffix = suffix.lower()
+    return next((f for f in RECORD_FORMAT_LIST if suffix in f.extensions), None)
+
+
+def dice_format_of(suffix: str) -> DiceFormat:
+    suffix = suffix.lower()
+    return next((f for f in DICE_FORMAT_LIST if suffix in f.extensions), PLAIN_DICE)
+
+
+# --- recognising a record by its content --------------------------------------------------
+
+_ANNOTATED = re.compile(
+    r"^[ \t]*(?:\d+[ \t]*[:.)][ \t]*)?[1-6](?:[ \t]*[-,;]?[ \t]*[1-6]){2}[ \t]+[^\s#\d]",
+    re.MULTILINE,
+)
+_CSV_HEADER_CELLS = frozenset({"roll", "dice", "cross", "move", "steps", "reroll", "path", "ring"})
+_YAML_ROUNDS = re.compile(r"^(?:rounds|\{.*\brounds)[ \t]*:", re.MULTILINE)
+
+
+def sniff_format(data: bytes) -> str | None:
+    """The record format of content whose file name says nothing, when exactly one
+    format fits it: a JSON or YAML mapping with `rounds`, a CSV column row, annotated
+    dice lines. None when none or several fit."""
+    from validator.errors import ReadError
+    from validator.readers.source import decode_text
+
+    try:
+        text = decode_text(data, "<sniff>").text
+    except ReadError:  # undecodable content is simply not recognised
+        return None
+    candidates = [
+        name
+        for name, fits in (
+            ("json", _is_json),
+            ("yaml", _is_yaml),
+            ("csv", _is_csv),
+            ("text", _is_text),
+        )
+        if fits(text)
+    ]
+    return candidates[0] if len(candidates) == 1 else None
+
+
+def _is_json(text: str) -> bool:
+    if not text.lstrip().startswith("{"):
+        return False
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and "rounds" in data
+
+
+def _is_yaml(text: str) -> bool:
+    return not _is_json(text) and _YAML_ROUNDS.search(text) is not None
+
+
+def _is_csv(text: str) -> bool:
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#") or stripped.lower().startswith("sep="):
+            continue
+        cells = [c.strip().strip('"').lower() for c in re.split(r"[,;\t]", stripped)]
+        cells = [c for c in cells if c]
+        return len(cells) >= 2 and all(c in _CSV_HEADER_CELLS for c in cells)
+    return False
+
+
+def _is_text(text: str) -> bool:
+    return _ANNOTATED.search(text) is not None
