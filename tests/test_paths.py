@@ -74,3 +74,24 @@ def test_a_bad_dice_option_still_stops_the_command(tmp_path: Path) -> None:
     good = record(tmp_path, "challenge.txt")
     out = CliRunner().invoke(main, ["validate", str(good), "--dice", str(tmp_path / "no.txt")])
     assert out.exit_code == 2
+
+
+def test_each_record_naming_a_bad_dice_file_gets_its_own_diagnostic(tmp_path: Path) -> None:
+    checker = Checker()
+    first = checker.check(record(tmp_path, "missing.txt", "a.yaml"))
+    (tmp_path / "b.yaml").write_text(f"player: B\ndice_file: missing.txt\n{ROUND}")
+    second = checker.check(tmp_path / "b.yaml")
+    assert first.error is not None and second.error is not None
+    assert (first.error.file, first.error.line) == (str(tmp_path / "a.yaml"), 1)
+    assert (second.error.file, second.error.line) == (str(tmp_path / "b.yaml"), 2)
+    assert second.error.excerpt == "dice_file: missing.txt"
+
+
+def test_reading_stops_one_round_after_the_dice_file(tmp_path: Path) -> None:
+    rows = len(CHALLENGE.read_text().split("\n"))
+    shutil.copy(CHALLENGE, tmp_path / "challenge.txt")
+    many = "".join("  - {reroll: true}\n" for _ in range(rows * 50))
+    (tmp_path / "long.yaml").write_text(f"dice_file: challenge.txt\nrounds:\n{many}")
+    result = Checker().check(tmp_path / "long.yaml")
+    assert result.verdict is Verdict.INVALID
+    assert result.record is not None and len(result.record.rounds) <= rows + 1

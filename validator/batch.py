@@ -105,6 +105,9 @@ class Entry:
     dice_sha256: str | None = None
     claimed_score: int | None = None
     warnings: tuple[Problem, ...] = ()
+    errors: tuple[Problem, ...] = ()
+    """Every reading error of a malformed record; else the first error, if any."""
+    errors_omitted: int = 0
     copies: tuple[str, ...] = ()
     """The other entries that played the very same game."""
 
@@ -125,6 +128,8 @@ class Entry:
             dice_sha256=result.dice_sha256,
             claimed_score=record.claimed_score if record else None,
             warnings=tuple(Problem.of(w) for w in result.warnings),
+            errors=tuple(Problem.of(e) for e in result.errors),
+            errors_omitted=result.errors_omitted,
         )
 
     @property
@@ -152,9 +157,7 @@ class Entry:
         read.where = f"{where} ({file})"
         end = read.opt_text("end")
         error = read.get("error")
-        warnings = read.get("warnings") or []
-        if not isinstance(warnings, list):
-            raise EntryError(f'{read.where}: "warnings" is not a list')
+        warnings, errors = read.problems("warnings"), read.problems("errors")
         return cls(
             file=file,
             verdict=read.choice("verdict", Verdict),
@@ -169,7 +172,9 @@ class Entry:
             rerolls=read.number("rerolls") or 0,
             dice_sha256=read.opt_text("dice_sha256"),
             claimed_score=read.number("claimed_score"),
-            warnings=tuple(Problem.from_json(w, f"{read.where} warning") for w in warnings),
+            warnings=warnings,
+            errors=errors,
+            errors_omitted=read.number("errors_omitted") or 0,
             copies=read.texts("copies"),
         )
 
@@ -220,6 +225,12 @@ class _Reader:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise EntryError(f'{self.where}: "{key}" is not a list of file names')
         return tuple(v for v in value if isinstance(v, str))
+
+    def problems(self, key: str) -> tuple[Problem, ...]:
+        value = self.data.get(key) or []
+        if not isinstance(value, list):
+            raise EntryError(f'{self.where}: "{key}" is not a list')
+        return tuple(Problem.from_json(v, f"{self.where} {key}") for v in value)
 
     def choice(self, key: str, kind: type[_E]) -> _E:
         value = self.data.get(key)

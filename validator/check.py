@@ -14,8 +14,9 @@ from pathlib import Path
 
 from validator.engine import STANDARD, Ruleset
 from validator.errors import CODES, Diagnostic, ReadError
-from validator.readers import read_record
+from validator.readers import format_of, parse_record
 from validator.readers.dice import DiceFile, read_dice
+from validator.readers.source import MAX_BYTES, STDIN, read_bytes
 from validator.record import Record
 from validator.replayer import Result, malformed, replay
 from validator.rulesets import RulesError, is_rules_file, resolve
@@ -39,11 +40,18 @@ class Checker:
     """The ruleset given on the command line; it wins over a record's `rules:`."""
     root: Path | None = None
     """A contest folder: a record's `dice_file:` must then name a file inside it."""
-    _dice_cache: dict[Path, DiceFile | Diagnostic] = field(default_factory=dict)
+    max_bytes: int = MAX_BYTES
+    """Records larger than this are refused before they are parsed."""
+    _dice_cache: dict[Path, DiceFile | tuple[str, str]] = field(default_factory=dict)
 
     @classmethod
     def create(
-        cls, dice_path: Path | None, rules_spec: str | None, *, root: Path | None = None
+        cls,
+        dice_path: Path | None,
+        rules_spec: str | None,
+        *,
+        root: Path | None = None,
+        max_bytes: int | None = None,
     ) -> Checker:
         """Raises UsageError when the dice file or the ruleset is unusable."""
         rules = None
@@ -53,19 +61,35 @@ class Checker:
             except RulesError as exc:
                 raise UsageError(f"--rules: {exc}") from None
         dice = load_dice(dice_path) if dice_path is not None else None
-        return cls(dice, rules, root.resolve() if root is not None else None)
+        folder = root.resolve() if root is not None else None
+        return cls(dice, rules, folder, max_bytes or MAX_BYTES)
 
-    def check(self, path: Path, source: str | None = None) -> Result:
-        """The Result for one record file; never raises for anything the file holds."""
-        name = source or str(path)
+    def check(self, path: Path, source: str | None = None, fmt: str | None = None) -> Result:
+        """The Result for one record file (`-`: standard input, in `fmt` or recognised by
+        its content); never raises for anything the file holds.
+
+        Bounds come before work: the file is refused by size before it is parsed, and
+        reading stops one round after the dice file's last row (that round is a round
+        after the end, which the replay reports)."""
+        stdin = str(path) == STDIN
+        name = source or ("<stdin>" if stdin else str(path))
         default_rules = self.rules or STANDARD
-        problem = _not_a_regular_file(path)
+        problem = None if stdin else _not_a_regular_file(path)
         if problem is not None:
             return malformed(Diagnostic("E001", problem, name), default_rules, name)
         try:
-            record = read_record(path, name)
+            data = read_bytes(path, name, self.max_bytes)
+            fmt = fmt or (None if stdin else format_of(path))
+            dice: DiceFile | Diagnostic | None = self.dice
+            if dice is None:
+                # Only the header, to learn which dice file bounds the rounds.
+                header = self._parse(data, name, fmt, max_rounds=0)
+                dice = self._record_dice(path, header.dice_file, name, header)
+            bound = len(dice.rows) + 1 if isinstance(dice, DiceFile) else None
+            record = self._parse(data, name, fmt, max_rounds=bound)
         except ReadError as exc:
-            return malformed(exc.diagnostic, default_rules, name)
+            more = exc.diagnostics[1:]
+            return malformed(exc.diagnostic, default_rules, name, more=more, omitted=exc.omitted)
         named: Ruleset | None = None
         if record.rules is not None:
             line, col = record.where("rules") or (None, None)
@@ -96,10 +120,12 @@ class Checker:
                     col,
                 )
             )
-        dice = self.dice or self._record_dice(path, record.dice_file, name, record)
         if isinstance(dice, Diagnostic):
             return malformed(dice, rules, name)
         return replay(dice.rows, record, rules, dice_sha256=dice.sha256, notes=notes)
+
+    def _parse(self, data: bytes, name: str, fmt: str | None, *, max_rounds: int | None) -> Record:
+        return parse_record(data, name, fmt, max_bytes=self.max_bytes, max_rounds=max_rounds)
 
     def _record_dice(
         self, path: Path, dice_file: str | None, name: str, record: Record
@@ -127,22 +153,28 @@ class Checker:
                 "dice_file: the dice file must be inside the contest folder",
                 "name a dice file in the folder, or give --dice",
             )
-        shown = _shown(dice_path, self.root) if self.root is not None else dice_file
         cached = self._dice_cache.get(dice_path)
         if cached is None:
-            problem = _not_a_regular_file(dice_path)
-            if problem is not None:
-                cached = refuse("D001", f"its dice file {shown} {problem}")
-            else:
-                try:
-                    cached = read_dice(dice_path)
-                except ReadError as exc:
-                    d = exc.diagnostic
-                    at = f" (line {d.line})" if d.line else ""
-                    # The file is not ours to show: say where, never what it holds.
-                    cached = refuse(d.code, f"its dice file {shown}: {CODES[d.code].summary}{at}")
-            self._dice_cache[dice_path] = cached
-        return cached
+            cached = self._dice_cache[dice_path] = _load_record_dice(dice_path)
+        if isinstance(cached, DiceFile):
+            return cached
+        code, problem = cached
+        shown = _shown(dice_path, self.root) if self.root is not None else dice_file
+        return refuse(code, f"its dice file {shown}{problem}")
+
+
+def _load_record_dice(path: Path) -> DiceFile | tuple[str, str]:
+    """A dice file named by a record, or (code, what is wrong) to say after its name:
+    where it is wrong, never what the file holds (it is not the record's to show)."""
+    problem = _not_a_regular_file(path)
+    if problem is not None:
+        return "D001", f" {problem}"
+    try:
+        return read_dice(path)
+    except ReadError as exc:
+        d = exc.diagnostic
+        at = f" (line {d.line})" if d.line else ""
+        return d.code, f": {CODES[d.code].summary}{at}"
 
 
 def _not_a_regular_file(path: Path) -> str | None:

@@ -61,6 +61,11 @@ class ResultOut(BaseModel):
     dice_sha256: str | None
     claimed_score: int | None
     warnings: list[DiagnosticOut]
+    errors: list[DiagnosticOut] = Field(
+        description="every reading error of a malformed record (up to 50, the first is "
+        "`error`); else the first error, if any"
+    )
+    errors_omitted: int = Field(description="reading errors found beyond those listed")
     rounds: list[RoundOut] | None = Field(default=None, description="with --rounds")
 
 

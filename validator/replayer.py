@@ -116,20 +116,43 @@ class Result:
     failure: Failure | None = None
     final: State | None = None
     dice_sha256: str | None = None
+    reading_errors: tuple[Diagnostic, ...] = ()
+    """Every problem found while reading a malformed record (the first is `error`)."""
+    errors_omitted: int = 0
+    """Reading problems found beyond those kept."""
 
     @property
     def ok(self) -> bool:
         return self.verdict.ok
 
     @property
+    def errors(self) -> tuple[Diagnostic, ...]:
+        """Every reading error of a malformed record; else the first error, if any."""
+        if self.reading_errors:
+            return self.reading_errors
+        return (self.error,) if self.error else ()
+
+    @property
     def rerolls(self) -> int:
         return sum(1 for r in self.rounds if r.kind == "reroll")
 
 
-def malformed(diagnostic: Diagnostic, rules: Ruleset, source: str | None = None) -> Result:
-    """The result for a record that could not be read."""
+def malformed(
+    diagnostic: Diagnostic,
+    rules: Ruleset,
+    source: str | None = None,
+    *,
+    more: Sequence[Diagnostic] = (),
+    omitted: int = 0,
+) -> Result:
+    """The result for a record that could not be read; `more` are its further problems."""
     return Result(
-        source or diagnostic.file or "<record>", Verdict.MALFORMED, rules, error=diagnostic
+        source or diagnostic.file or "<record>",
+        Verdict.MALFORMED,
+        rules,
+        error=diagnostic,
+        reading_errors=(diagnostic, *more) if more else (),
+        errors_omitted=omitted,
     )
 
 
@@ -294,7 +317,7 @@ def replay(
     error = stop.diagnostic if stop else None
     failure = stop.failure if stop else None
     final_score = None if error else score(state, rules)
-    warnings = list(notes)
+    warnings = [*record.warnings, *notes]
     if dice_sha256 and record.dice_sha256 and record.dice_sha256 != dice_sha256:
         error = _diagnostic(
             record,

@@ -17,6 +17,7 @@ from validator.cli.common import (
     dice_option,
     fail_usage,
     make_console,
+    max_size_option,
     rules_option,
 )
 from validator.render.batch_out import REPORTERS
@@ -69,6 +70,7 @@ if TYPE_CHECKING:
     show_default=True,
     help="The score that counts as reaching the goal in the summary.",
 )
+@max_size_option
 def command(
     folder: Path,
     dice: Path | None,
@@ -79,6 +81,7 @@ def command(
     jobs: int | None,
     strict: bool,
     min_score: int,
+    max_size: int | None,
 ) -> None:
     """Check every record file under DIR (recursively) and rank the entries.
 
@@ -110,7 +113,7 @@ def command(
         if output is not None:
             exclude[output] = "the results file (--output)"
         found = find_entries(folder, exclude)
-        checker = Checker.create(dice, rules, root=folder)
+        checker = Checker.create(dice, rules, root=folder, max_bytes=max_size)
     except (BatchError, UsageError) as exc:
         fail_usage(str(exc.args[0]) if isinstance(exc, BatchError) else exc.message)
 

@@ -41,6 +41,40 @@ def rules_option(func: F) -> F:
     )(func)
 
 
+_UNITS = {
+    "": 1,
+    "B": 1,
+    "K": 1024,
+    "KB": 1000,
+    "KIB": 1024,
+    "M": 1024**2,
+    "MB": 1000**2,
+    "MIB": 1024**2,
+}
+
+
+def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
+    if value is None:
+        return None
+    text = value.strip().upper().replace(" ", "")
+    number = text.rstrip("KMIB")
+    unit = text[len(number) :]
+    if not number.isdigit() or unit not in _UNITS or int(number) == 0:
+        raise click.BadParameter(f"{value!r} is not a size like 1048576, 512KiB or 4MiB")
+    return int(number) * _UNITS[unit]
+
+
+def max_size_option(func: F) -> F:
+    return click.option(
+        "--max-size",
+        "max_size",
+        metavar="SIZE",
+        callback=_size,
+        help="Refuse record files larger than this before reading them (bytes, or with "
+        "KiB/MiB). Default: 1MiB.",
+    )(func)
+
+
 def make_console(stderr: bool = False) -> Console:
     """A rich console; colour and bold only on a terminal, and never when NO_COLOR is set
     to a value (an empty NO_COLOR does not count, as no-color.org says)."""

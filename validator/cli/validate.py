@@ -7,7 +7,14 @@ from pathlib import Path
 
 import click
 
-from validator.cli.common import dice_option, exit_status, fail_usage, make_console, rules_option
+from validator.cli.common import (
+    dice_option,
+    exit_status,
+    fail_usage,
+    make_console,
+    max_size_option,
+    rules_option,
+)
 from validator.render.registry import VALIDATE
 
 
@@ -30,6 +37,19 @@ from validator.render.registry import VALIDATE
 @click.option(
     "--rounds", "with_rounds", is_flag=True, help="With --format json: add every replayed round."
 )
+@max_size_option
+@click.option(
+    "--stdin-format",
+    type=click.Choice(["yaml", "json", "text", "csv"]),
+    help="The format of a record read from standard input (RECORD `-`). Default: recognised "
+    "by its content.",
+)
+@click.option(
+    "--stdin-name",
+    default="<stdin>",
+    show_default=True,
+    help="The name messages give a record read from standard input.",
+)
 def command(
     records: tuple[Path, ...],
     dice: Path | None,
@@ -38,9 +58,12 @@ def command(
     strict: bool,
     quiet: bool,
     with_rounds: bool,
+    max_size: int | None,
+    stdin_format: str | None,
+    stdin_name: str,
 ) -> None:
-    """Replay each RECORD (YAML, JSON, annotated text or CSV) against the official dice
-    file and report the verified score or the first illegal step.
+    """Replay each RECORD (YAML, JSON, annotated text or CSV; `-` reads standard input)
+    against the official dice file and report the verified score or the first illegal step.
 
     \b
     Examples:
@@ -53,13 +76,16 @@ def command(
     from validator.check import Checker, UsageError
 
     try:
-        checker = Checker.create(dice, rules)
+        checker = Checker.create(dice, rules, max_bytes=max_size)
     except UsageError as exc:
         fail_usage(exc.message)
     reporter = VALIDATE[fmt].load()(make_console(), sys.stdout, rounds=with_rounds)
     results = []
     for path in records:
-        result = checker.check(path)
+        if str(path) == "-":
+            result = checker.check(path, stdin_name, stdin_format)
+        else:
+            result = checker.check(path)
         results.append(result)
         if not (quiet and result.verdict.ok):
             reporter.result(result)

@@ -45,6 +45,8 @@ def result_dict(result: Result, *, file: str | None = None, rounds: bool = False
         "dice_sha256": result.dice_sha256,
         "claimed_score": record.claimed_score if record else None,
         "warnings": [diagnostic_dict(w) for w in result.warnings],
+        "errors": [diagnostic_dict(e) for e in result.errors],
+        "errors_omitted": result.errors_omitted,
     }
     if rounds:
         out["rounds"] = [

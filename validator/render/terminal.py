@@ -61,7 +61,12 @@ def render(console: Console, result: Result) -> None:
     line.append(f"{plain_text(result.source)}: ", style="bold")
     line.append(plain_text(summary_line(result)), style=style)
     console.print(line)
-    if result.error is not None:
+    if result.reading_errors:
+        for error in result.reading_errors:
+            _diagnostic(console, error)
+        if result.errors_omitted:
+            console.print(f"  and {result.errors_omitted} more reading errors")
+    elif result.error is not None:
         _diagnostic(console, result.error)
         explanation = explain(result)
         if explanation is not None:
