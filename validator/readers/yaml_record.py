@@ -19,7 +19,7 @@ def dump(record: Record) -> str:
     data = record_data(record)
     rounds = data.pop("rounds")
     header: str = yaml.safe_dump(data, sort_keys=False) if data else ""
-    lines = [header + "rounds:"]
+    lines = [header + ("rounds:" if rounds else "rounds: []")]
     for r in rounds:
         flow: str = yaml.safe_dump(r, sort_keys=False, default_flow_style=True, width=10_000)
         lines.append(f"  - {flow.strip()}")

@@ -53,11 +53,7 @@ class RecordFile:
         """Write the record (and its text form on request); atomic, so that a closed terminal
         never leaves half a file."""
         record = self.record(game)
-        text = dump_record(record, "yaml")
-        if not record.rounds and text.endswith("rounds:\n"):
-            # The YAML writer leaves an empty list as `rounds:` (null), which reads as malformed.
-            text = text[: -len("\n")] + " []\n"
-        _write_atomic(self.path, text)
+        _write_atomic(self.path, dump_record(record, "yaml"))
         if self.text:
             _write_atomic(self.text_path, dump_record(record, "text"))
 
