@@ -16,7 +16,6 @@ from validator.engine import (
     CORNERS,
     FIELD_AT,
     OUTSIDE,
-    SIZE,
     Action,
     Cross,
     Dice,
@@ -38,6 +37,7 @@ from validator.engine import (
     score,
     walks,
 )
+from validator.engine.board import NEIGHBOURS
 from validator.play import Step
 from validator.replayer import RoundResult
 
@@ -301,19 +301,6 @@ def rounds_from_replay(result_rounds: Sequence[RoundResult]) -> list[Round]:
 # --- walks to one field ------------------------------------------------------------------
 
 
-def _neighbours(index: int) -> tuple[int, ...]:
-    row, col = divmod(index, SIZE)
-    out = []
-    for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0)):
-        r, c = row + dr, col + dc
-        if 0 <= r < SIZE and 0 <= c < SIZE:
-            out.append(r * SIZE + c)
-    return tuple(out)
-
-
-_NEIGHBOURS = tuple(_neighbours(i) for i in range(SIZE * SIZE))
-
-
 def _all_walks(blocked: int, start: int, steps: int, exit: bool) -> dict[int, list[Walk]]:
     """Candidate walks by end field: exactly `steps` long, or (exit) any that ends on a corner.
 
@@ -330,13 +317,13 @@ def _all_walks(blocked: int, start: int, steps: int, exit: bool) -> dict[int, li
             found.setdefault(cur, []).append(tuple(path))
         if len(path) == steps:
             return
-        for nxt in _NEIGHBOURS[cur]:
+        for nxt in NEIGHBOURS[cur]:
             if not (seen | blocked) >> nxt & 1:
                 path.append(nxt)
                 extend(nxt, seen | 1 << nxt)
                 path.pop()
 
-    firsts = CORNERS if start == OUTSIDE else _NEIGHBOURS[start]
+    firsts = CORNERS if start == OUTSIDE else NEIGHBOURS[start]
     start_bit = 0 if start == OUTSIDE else 1 << start
     if steps >= 1:
         for first in firsts:
