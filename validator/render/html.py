@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from validator.explain import Explanation, Mark
 from validator.render import svg
-from validator.render.terminal import summary_line
+from validator.render.terminal import _span, summary_line
 from validator.replayer import Verdict
 from validator.report import (
     KIND_TEXT,
@@ -46,10 +46,15 @@ class IllegalView:
     code: str
     name: str
     message: str
+    problem: str
     hint: str
     location: str
-    dice: Markup | None
-    board: Markup | None
+    line_ref: str
+    line: int | None
+    quote: tuple[str, str, str] | None
+    dice: tuple[tuple[str, Markup], ...]
+    board: Markup
+    key: tuple[KeyItem, ...]
     notes: tuple[str, ...]
 
 
@@ -160,36 +165,117 @@ def _round_view(rr: ReportRound) -> RoundView:
     )
 
 
-# How each mark of the explanation is drawn on the illegal step's board.
-_DRAWN: dict[Mark, tuple[svg.Shape, svg.Style]] = {
-    Mark.OPTION: ("square", "option"),
-    Mark.CROSS: ("x", "now"),
-    Mark.REACH: ("ring", "reach"),
-    Mark.EXIT: ("ring", "reach"),
+# How each mark of the explanation is drawn on the illegal step's board, and the words
+# that name the drawing in the caption (so that the caption says exactly what is drawn).
+_DRAWN: dict[Mark, tuple[svg.Shape, svg.Style, str]] = {
+    Mark.OPTION: ("square", "option", "green dashed square"),
+    Mark.CROSS: ("x", "now", "vermillion X"),
+    Mark.REACH: ("ring", "reach", "green dashed ring"),
+    Mark.EXIT: ("ring", "exit", "green dotted ring"),
+    Mark.MOVE_OK: ("ring", "right", "solid green ring"),
+    Mark.USED: ("square", "used", "black dotted square"),
+}
+_SWATCH: dict[Mark, str] = {
+    Mark.OPTION: "option",
+    Mark.CROSS: "xnow",
+    Mark.REACH: "reach",
+    Mark.EXIT: "exit",
+    Mark.MOVE_OK: "right",
+    Mark.USED: "used",
+    Mark.WRONG: "wrong",
+    Mark.WRONG_PATH: "wrongpath",
+    Mark.BURGLAR: "pos",
 }
 
 
-def illegal_board(x: Explanation) -> str:
-    """The position before the illegal step, what the record did, and what was legal."""
+@dataclass(frozen=True, slots=True)
+class KeyItem:
+    """One line of a board's caption: a swatch, what it looks like, what it means."""
+
+    swatch: str
+    looks: str
+    means: str
+
+
+def _wrong_shape(x: Explanation) -> svg.Shape:
+    # A wrong cross-out is a square around the field: an X over an X would hide the reason.
+    return "square" if x.part in ("cross", "round") else "ring"
+
+
+def illegal_board(x: Explanation) -> tuple[str, tuple[KeyItem, ...]]:
+    """The position before the illegal step, what the record did, and what was legal;
+    with the caption's key, one item per kind of mark drawn."""
     marks: list[svg.FieldMark] = []
+    key: list[KeyItem] = []
+
+    def fields_text(fields: tuple[object, ...]) -> str:
+        return ", ".join(map(str, fields))
+
+    for mark, means in x.legend:
+        fields = x.fields(mark)
+        if mark in _DRAWN:
+            shape, style, looks = _DRAWN[mark]
+            marks.extend(svg.FieldMark(f, shape, style) for f in fields)
+            plural = "s" if len(fields) > 1 and not looks.endswith("X") else ""
+            named = means if len(fields) == 1 and str(fields[0]) in means else None
+            text = named or f"{means}: {fields_text(fields)}"
+            key.append(KeyItem(_SWATCH[mark], looks + plural, text))
+        elif mark is Mark.WRONG:
+            for f in fields:
+                marks.append(svg.FieldMark(f, _wrong_shape(x), "wrong"))
+                marks.append(svg.FieldMark(f, "bang", "wrong"))
+            shape_word = "square" if _wrong_shape(x) == "square" else "ring"
+            key.append(
+                KeyItem(
+                    "wrong",
+                    f'vermillion dashed {shape_word} with "!"',
+                    f"{means}: {fields_text(fields)}",
+                )
+            )
+        elif mark is Mark.BURGLAR:
+            key.append(KeyItem("pos", "B token", f"{means}, on {fields_text(fields)}"))
     if x.cross is not None and x.mark_of(x.cross.field) is not Mark.CROSS:
         marks.append(svg.FieldMark(x.cross.field, "x", "now"))
-    for drawn in (Mark.OPTION, Mark.CROSS, Mark.REACH, Mark.EXIT):
-        shape, style = _DRAWN[drawn]
-        marks.extend(svg.FieldMark(f, shape, style) for f in x.fields(drawn))
-    for f in x.fields(Mark.WRONG):
-        marks.append(svg.FieldMark(f, "x" if x.part == "cross" else "ring", "wrong"))
-        marks.append(svg.FieldMark(f, "bang", "wrong"))
     position = x.before.position
-    walks = [svg.Walk(x.recorded_path, position, style="wrong")] if x.recorded_path else []
-    return svg.board(
+    walks: list[svg.Walk] = []
+    if x.legal_walk:
+        walks.append(svg.Walk(x.legal_walk, position, style="legal"))
+        key.append(
+            KeyItem("legal", "green arrow", "a legal walk: " + " ".join(map(str, x.legal_walk)))
+        )
+    if x.recorded_path:
+        walks.append(svg.Walk(x.recorded_path, position, style="wrong"))
+        key.insert(
+            0,
+            KeyItem(
+                "wrongpath",
+                "vermillion dashed arrow",
+                "the recorded path (illegal): " + " ".join(map(str, x.recorded_path)),
+            ),
+        )
+    # The key is ordered as the eye should read it: what was wrong first.
+    key.sort(key=lambda k: 0 if k.swatch.startswith("wrong") else 1)
+    picture = svg.board(
         x.before,
         marks=marks,
         walks=walks,
         burglar=position,
-        caption=f"Roll {x.roll}: the illegal step" if x.roll else "the illegal step",
-        label="the board at the illegal step",
+        caption=f"Before roll {x.roll}" if x.roll else "",
+        label=x.label(),
     )
+    return picture, tuple(key)
+
+
+def quote_parts(x: Explanation) -> tuple[str, str, str] | None:
+    """The record's offending line split around the item it points at: (before, item, after)."""
+    line = x.quote
+    if line is None:
+        return None
+    col = x.error.col or 0
+    if col < 1 or col > len(line):
+        return (line, "", "")
+    width = _span(line, col - 1)
+    return (line[: col - 1], line[col - 1 : col - 1 + width], line[col - 1 + width :])
 
 
 def _illegal_view(report: Report) -> IllegalView | None:
@@ -197,19 +283,38 @@ def _illegal_view(report: Report) -> IllegalView | None:
     if x is None:
         return None
     e = x.error
-    dice = None
+    dice: list[tuple[str, Markup]] = []
+    if x.record_dice is not None:
+        roles = tuple(
+            "differs" if a != b else "" for a, b in zip(x.record_dice, x.dice or (), strict=False)
+        )
+        dice.append(
+            (
+                "the record's dice",
+                Markup(
+                    svg.dice(x.record_dice, (*roles, "", "", "")[:3], label="the record's dice")
+                ),
+            )
+        )
     if x.dice is not None:
         cross = x.cross.field if x.cross is not None else None
-        dice = Markup(svg.dice(x.dice, dice_roles(x.dice, cross), label="dice of the illegal step"))
+        name = f"roll {x.roll} in the dice file" if x.record_dice is not None else f"roll {x.roll}"
+        dice.append((name, Markup(svg.dice(x.dice, dice_roles(x.dice, cross), label=name))))
+    picture, key = illegal_board(x)
     return IllegalView(
         title=f"The first illegal step: {x.where}",
         short=f"Roll {x.roll}: illegal" if x.roll else "Illegal",
         code=e.code,
         name=e.name,
         message=e.message,
+        problem=x.problem,
         hint=e.hint,
         location=e.location(),
-        dice=dice,
-        board=Markup(illegal_board(x)),
+        line_ref=x.line_ref,
+        line=e.line,
+        quote=quote_parts(x),
+        dice=tuple(dice),
+        board=Markup(picture),
+        key=key,
         notes=x.legal,
     )

@@ -115,7 +115,9 @@ def _ring(
     )
 
 
-def _square(field: Field, cls: str, colour: str) -> str:
+def _square(
+    field: Field, cls: str, colour: str, *, dash: str | None = "4 3", width: float = 2
+) -> str:
     x, y = centre(field)
     h = CELL * 0.44
     return _el(
@@ -127,8 +129,8 @@ def _square(field: Field, cls: str, colour: str) -> str:
         height=_n(2 * h),
         rx="4",
         stroke=colour,
-        stroke_width="2",
-        stroke_dasharray="4 3",
+        stroke_width=_n(width),
+        stroke_dasharray=dash,
         fill="none",
     )
 
@@ -148,16 +150,26 @@ def _walk_points(
 
 
 def _arrow(
-    points: Sequence[tuple[float, float]], cls: str, colour: str, width: float, dash: str | None
+    points: Sequence[tuple[float, float]],
+    cls: str,
+    colour: str,
+    width: float,
+    dash: str | None,
+    inline: bool = False,
 ) -> str:
-    """A polyline with an arrowhead at its end and a hollow dot at its start."""
+    """A polyline with an arrowhead at its end and a hollow dot at its start; `inline` puts
+    the colour in style attributes, which win over the page's class colours."""
+    stroke = f"stroke:{colour}" if inline else None
+    fill = f"fill:{colour}" if inline else None
     if len(points) < 2:
         return ""
     line = " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
+    cls_base = cls.split()[0]
     parts = [
         _el(
             "polyline",
             class_=cls,
+            style=stroke,
             points=line,
             stroke=colour,
             stroke_width=_n(width),
@@ -180,27 +192,38 @@ def _arrow(
         f"{_n(px)},{_n(py)}"
         for px, py in ((tx, ty), (bx - uy * wing, by + ux * wing), (bx + uy * wing, by - ux * wing))
     )
-    parts.append(_el("polygon", class_=cls + "-head", points=head, fill=colour))
+    parts.append(_el("polygon", class_=cls_base + "-head", points=head, fill=colour, style=fill))
     sx, sy = points[0]
     parts.append(
         _el(
             "circle",
-            class_=cls + "-start",
+            class_=cls_base + "-start",
             cx=_n(sx),
             cy=_n(sy),
             r="4.5",
+            style=stroke,
             stroke=colour,
             stroke_width="2",
             fill=PAPER,
         )
     )
     for x, y in points[1:-1]:
-        parts.append(_el("circle", class_=cls + "-step", cx=_n(x), cy=_n(y), r="2.6", fill=colour))
+        parts.append(
+            _el(
+                "circle",
+                class_=cls_base + "-step",
+                cx=_n(x),
+                cy=_n(y),
+                r="2.6",
+                fill=colour,
+                style=fill,
+            )
+        )
     return "".join(parts)
 
 
 Shape = Literal["x", "ring", "square", "bang"]
-Style = Literal["now", "option", "reach", "wrong"]
+Style = Literal["now", "option", "reach", "exit", "wrong", "right", "used"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +243,9 @@ class Walk:
     fields: Sequence[Field]
     start: Field | None = None
     leaves: bool = False
-    style: Literal["walk", "route", "wrong"] = "walk"
+    style: Literal["walk", "route", "wrong", "legal"] = "walk"
+    tone: float | None = None
+    """For route walks: 0 (early, light) to 1 (late, dark), so that walks can be told apart."""
 
 
 # How each style looks on its own (the report's CSS restyles the classes).
@@ -228,32 +253,59 @@ _COLOUR: dict[str, str] = {
     "now": VERMILLION,
     "option": GREEN,
     "reach": GREEN,
+    "exit": GREEN,
+    "right": GREEN,
+    "used": INK,
     "wrong": VERMILLION,
     "walk": BLUE,
     "route": SKY,
+    "legal": GREEN,
+}
+# Dash patterns: a style is told apart by its line as well as by its colour.
+_DASH: dict[str, str | None] = {
+    "option": "5 3",
+    "reach": "5 3",
+    "exit": "1.5 3",
+    "right": None,
+    "used": "2 2",
+    "wrong": "4 3",
 }
 
 
 def _field_mark(m: FieldMark) -> str:
     colour = _COLOUR[m.style]
     cls = "x now" if (m.shape, m.style) == ("x", "now") else m.style
+    dash = _DASH.get(m.style)
     if m.shape == "x":
-        return _cross_lines(m.field, cls, colour, 3.2, dash="4 3" if m.style == "wrong" else None)
+        return _cross_lines(m.field, cls, colour, 3.2, dash=dash)
     if m.shape == "square":
-        return _square(m.field, cls, colour)
+        return _square(m.field, cls, colour, dash=dash, width=3 if m.style == "wrong" else 2)
     if m.shape == "bang":
         return _bang(m.field)
-    if m.style == "wrong":
-        return _ring(m.field, cls, colour, 3, r=0.42, dash="4 3")
-    return _ring(m.field, cls, colour, 2.2, r=0.44, dash="5 3")
+    if m.style in ("wrong", "right"):
+        return _ring(m.field, cls, colour, 3, r=0.42, dash=dash)
+    return _ring(m.field, cls, colour, 2.2, r=0.44, dash=dash)
+
+
+def tone_colour(tone: float) -> str:
+    """A blue from light (0) to dark (1): early walks light, late walks dark."""
+    light, dark = (0x56, 0xB4, 0xE9), (0x00, 0x3F, 0x66)
+    t = min(1.0, max(0.0, tone))
+    r, g, b = (round(a + (z - a) * t) for a, z in zip(light, dark, strict=True))
+    return f"#{r:02x}{g:02x}{b:02x}"
 
 
 def _walk(w: Walk) -> str:
     points = _walk_points(w.fields, w.start, w.leaves)
     if w.style == "route":
+        if w.tone is not None:
+            # A tone is an inline style: it wins over the page's class colours on purpose.
+            return _arrow(points, "route toned", tone_colour(w.tone), 2.4, None, inline=True)
         return _arrow(points, "route", SKY, 2, None)
     if w.style == "wrong":
-        return _arrow(points, "wrong", VERMILLION, 3, "6 4")
+        return _arrow(points, "wrong", VERMILLION, 3.4, "6 4")
+    if w.style == "legal":
+        return _arrow(points, "legal", GREEN, 3, None)
     return _arrow(points, "walk", BLUE, 3.2, None)
 
 
@@ -263,15 +315,17 @@ def board(
     marks: Sequence[FieldMark] = (),
     walks: Sequence[Walk] = (),
     burglar: Field | None = None,
-    numbers: Mapping[Field, int] | None = None,
+    numbers: Mapping[Field, int | Sequence[int]] | None = None,
     caption: str = "",
     label: str = "board",
+    cls: str = "board",
 ) -> str:
     """The paper sheet (values, X and circles of `state`) with generic overlays.
 
     `marks` are drawn over fields in their order; `walks` as arrows (route walks under
     the values, the others over them); `burglar` puts the burglar's token on a field;
-    `numbers` labels fields (the order of the moves). The caller decides what they mean.
+    `numbers` labels fields (the order of the moves; a field may carry several). The
+    caller decides what they mean.
     """
     side = 2 * MARGIN + SIZE * CELL
     height = side + (CAPTION if caption else 0)
@@ -281,28 +335,12 @@ def board(
     labels: list[str] = []
     for i in range(1, SIZE + 1):
         x, y = centre(Field(i, i))
-        labels.append(
-            _text(
-                x,
-                MARGIN - 9,
-                str(i),
-                class_="coord",
-                text_anchor="middle",
-                font_size="11",
-                fill=GRID,
+        for lx, ly in ((x, MARGIN - 9), (MARGIN - 10, y + 4)):
+            labels.append(
+                _text(
+                    lx, ly, str(i), class_="coord", text_anchor="middle", font_size="11", fill=INK
+                )
             )
-        )
-        labels.append(
-            _text(
-                MARGIN - 10,
-                y + 4,
-                str(i),
-                class_="coord",
-                text_anchor="middle",
-                font_size="11",
-                fill=GRID,
-            )
-        )
     sheet: list[str] = []
     values: list[str] = []
     for row in range(1, SIZE + 1):
@@ -323,6 +361,7 @@ def board(
                 )
             )
             mark = state.mark(f)
+            # Values go over the marks with a paper halo: full contrast under an X or circle.
             values.append(
                 _text(
                     x + CELL / 2,
@@ -331,10 +370,10 @@ def board(
                     class_="val" + (" taken" if mark else ""),
                     text_anchor="middle",
                     font_size="13",
+                    font_weight="bold" if mark else None,
                     fill=INK,
-                    fill_opacity="0.45" if mark else None,
                     stroke=PAPER,
-                    stroke_width="3",
+                    stroke_width="3.5",
                     paint_order="stroke",
                 )
             )
@@ -351,35 +390,11 @@ def board(
     overlay = [_field_mark(m) for m in marks if (m.shape, m.style) != ("x", "now")]
     overlay.extend(_walk(w) for w in walks if w.style != "route")
     if burglar is not None:
-        x, y = centre(burglar)
-        overlay.append(
-            _el(
-                "circle",
-                class_="pos",
-                cx=_n(x + CELL * 0.3),
-                cy=_n(y + CELL * 0.3),
-                r="5",
-                fill=BLUE,
-            )
-        )
-    for f, number in sorted((numbers or {}).items(), key=lambda kv: kv[1]):
-        x, y = MARGIN + (f.col - 1) * CELL, MARGIN + (f.row - 1) * CELL
-        overlay.append(_el("circle", class_="num-bg", cx=_n(x + 9), cy=_n(y + 9), r="8", fill=BLUE))
-        overlay.append(
-            _text(
-                x + 9,
-                y + 12.5,
-                str(number),
-                class_="num",
-                text_anchor="middle",
-                font_size="10",
-                font_weight="bold",
-                fill=PAPER,
-            )
-        )
+        overlay.append(_burglar(burglar))
+    overlay.extend(_numbers(numbers or {}))
     # Earlier walks go under the values so that the numbers stay readable.
     body = "".join(cells) + "".join(labels) + "".join(under)
-    body += "".join(values) + "".join(sheet) + "".join(overlay)
+    body += "".join(sheet) + "".join(values) + "".join(overlay)
     if caption:
         body += _text(
             side / 2,
@@ -391,7 +406,62 @@ def board(
             font_weight="bold",
             fill=INK,
         )
-    return _svg(side, height, body, label, "board")
+    return _svg(side, height, body, label, cls)
+
+
+def _burglar(field: Field) -> str:
+    """The burglar's token: a dark disc with a light ring in the field's lower right corner."""
+    x, y = centre(field)
+    cx, cy = x + CELL * 0.3, y + CELL * 0.3
+    return _el(
+        "g",
+        _el("circle", class_="pos", cx=_n(cx), cy=_n(cy), r="8", fill=BLUE, stroke=PAPER)
+        + _text(
+            cx,
+            cy + 3.5,
+            "B",
+            class_="pos-letter",
+            text_anchor="middle",
+            font_size="10",
+            font_weight="bold",
+            fill=PAPER,
+        ),
+        class_="burglar",
+    )
+
+
+def _numbers(numbers: Mapping[Field, int | Sequence[int]]) -> list[str]:
+    """Move numbers in a field's upper left corner; several numbers share one badge."""
+    out: list[str] = []
+    for f, value in sorted(numbers.items()):
+        text = str(value) if isinstance(value, int) else ",".join(map(str, value))
+        x, y = MARGIN + (f.col - 1) * CELL, MARGIN + (f.row - 1) * CELL
+        width = max(16.0, 6.5 * len(text) + 6)
+        out.append(
+            _el(
+                "rect",
+                class_="num-bg",
+                x=_n(x + 1),
+                y=_n(y + 1),
+                width=_n(width),
+                height="15",
+                rx="7.5",
+                fill=BLUE,
+            )
+        )
+        out.append(
+            _text(
+                x + 1 + width / 2,
+                y + 12.5,
+                text,
+                class_="num",
+                text_anchor="middle",
+                font_size="10",
+                font_weight="bold",
+                fill=PAPER,
+            )
+        )
+    return out
 
 
 def _bang(field: Field) -> str:
@@ -411,7 +481,8 @@ def _bang(field: Field) -> str:
 
 
 def dice(values: Sequence[int], roles: Sequence[str] = ("", "", ""), *, label: str = "dice") -> str:
-    """Three dice; a role of "cross" or "move" tints the die and names its part below it."""
+    """Three dice; a role of "cross" or "move" tints the die and names its part below it;
+    "differs" marks a recorded die that is not the dice file's (dashed, the illegal style)."""
     size, gap = 34, 12
     width = len(values) * size + (len(values) - 1) * gap + 4
     height = size + 20
@@ -419,7 +490,7 @@ def dice(values: Sequence[int], roles: Sequence[str] = ("", "", ""), *, label: s
     for i, (value, role) in enumerate(zip(values, roles, strict=True)):
         x, y = 2 + i * (size + gap), 2
         fill = {"cross": "#F7D3BC", "move": "#CDE7F5"}.get(role, PAPER)
-        stroke = {"cross": VERMILLION, "move": BLUE}.get(role, INK)
+        stroke = {"cross": VERMILLION, "move": BLUE, "differs": VERMILLION}.get(role, INK)
         parts.append(
             _el(
                 "rect",
@@ -431,8 +502,8 @@ def dice(values: Sequence[int], roles: Sequence[str] = ("", "", ""), *, label: s
                 rx="6",
                 fill=fill,
                 stroke=stroke,
-                stroke_width="2",
-                stroke_dasharray="5 3" if role == "cross" else None,
+                stroke_width="3" if role == "differs" else "2",
+                stroke_dasharray="4 3" if role == "differs" else None,
             )
         )
         for px, py in _PIPS.get(value, ()):
@@ -446,7 +517,7 @@ def dice(values: Sequence[int], roles: Sequence[str] = ("", "", ""), *, label: s
                     fill=INK,
                 )
             )
-        word = {"cross": "cross", "move": "move"}.get(role, "")
+        word = {"cross": "cross", "move": "move", "differs": "differs!"}.get(role, "")
         if word:
             parts.append(
                 _text(
