@@ -347,13 +347,17 @@ def legal_sentences(
 
 
 def taken_text(state: State, dice: Sequence[int]) -> str:
-    """`6/6 has an X and a circle, ...`: why each field the dice name is taken."""
-    parts = []
+    """`1/1 and 6/1 have an X and a circle, 1/6 has an X`: why no field the dice name is free."""
+    groups: dict[str, list[Field]] = {}
     for c in candidates(dice):
         mark = state.mark(c.field)
-        what = {"X": "an X", "O": "a circle", "XO": "an X and a circle"}.get(mark, "")
-        if what:
-            parts.append(f"{c.field} has {what}")
+        if mark:
+            groups.setdefault(mark, []).append(c.field)
+    words = {"X": "an X", "O": "a circle", "XO": "an X and a circle"}
+    parts = []
+    for mark, fields in groups.items():
+        names = " and ".join((", ".join(map(str, fields[:-1])), str(fields[-1]))).lstrip(" and")
+        parts.append(f"{names} {'has' if len(fields) == 1 else 'have'} {words[mark]}")
     return ", ".join(parts) or "every field the dice name is taken"
 
 

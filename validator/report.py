@@ -6,10 +6,11 @@ nothing here decides a rule, it only asks the engine what was possible.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from validator.engine import STANDARD, Cross, Dice, End, Field, State, available_crosses, reach
-from validator.explain import Explanation, crosses_text, explain
+from validator.explain import Explanation, crosses_text, explain, taken_text
 from validator.record import RecordRound
 from validator.replayer import Result, RoundResult, Verdict
 
@@ -220,13 +221,19 @@ def describe_round(rr: ReportRound) -> list[str]:
     lines: list[str] = []
     if r.kind == "reroll":
         lines.append(
-            f"No field could be crossed out: forced reroll ({n.rerolls_in_row} in a row, "
-            f"{n.rerolls_total} in the game)."
+            f"No field could be crossed out ({taken_text(r.before, r.dice)}): forced reroll "
+            f"({n.rerolls_in_row} in a row, {n.rerolls_total} in the game)."
         )
     elif r.kind == "ring":
-        lines.append("A magic ring was spent: this roll was not played.")
+        left = r.state.rings_left
+        rings = "no ring" if left == 0 else "1 ring" if left == 1 else f"{left} rings"
+        lines.append(f"A magic ring was spent: this roll was not played ({rings} left).")
     else:
-        lines.append(f"{len(n.available)} cross-out(s) available: {crosses_text(n.available)}.")
+        count = len(n.available)
+        lines.append(
+            f"{count} {'cross-out' if count == 1 else 'cross-outs'} available: "
+            f"{crosses_text(n.available)}."
+        )
     if r.cross is not None:
         c = r.cross
         lines.append(
@@ -259,12 +266,40 @@ def describe_round(rr: ReportRound) -> list[str]:
     return lines
 
 
+def round_words(rr: ReportRound) -> str:
+    """The round in words, for a board's title and for readers without the picture:
+    `Roll 5: crossed out 1/2, the burglar walked from 6/2 along 5/2 5/3 to 6/6; 135 points.`"""
+    r = rr.round
+    dice = " ".join(map(str, r.dice))
+    parts = [f"Roll {r.roll}, dice {dice}:"]
+    if r.kind == "reroll":
+        parts.append("no field could be crossed out, a forced reroll;")
+    elif r.kind == "ring":
+        parts.append("a magic ring was spent;")
+    if r.cross is not None:
+        parts.append(f"crossed out {r.cross.field},")
+        start = f"from {rr.start}" if rr.start is not None else "into the board"
+        path = " ".join(map(str, r.walk))
+        if r.kind == "stuck":
+            parts.append("no move was possible;")
+        elif r.kind in ("escape", "leave"):
+            corner = r.walk[-1] if r.walk else rr.start
+            along = f" along {path}" if path else ""
+            verb = "escaped" if r.kind == "escape" else "left the board"
+            parts.append(f"the burglar {verb} {start}{along} through the corner {corner};")
+        else:
+            parts.append(f"the burglar walked {start} along {path} to {r.move};")
+    parts.append(f"{r.score} points.")
+    return " ".join(parts)
+
+
 def _fields_text(fields: tuple[Field, ...], limit: int = 8) -> str:
     """`3 fields: 1/2 (25), ...`; long lists give the count and the best few."""
     if not fields:
         return "no field"
     if len(fields) <= limit:
-        return f"{len(fields)} field(s): " + ", ".join(f"{f} ({f.value})" for f in fields)
+        count = "1 field" if len(fields) == 1 else f"{len(fields)} fields"
+        return f"{count}: " + ", ".join(f"{f} ({f.value})" for f in fields)
     top = sorted(fields, key=lambda f: (-f.value, f))[:3]
     return f"{len(fields)} fields, the best " + ", ".join(f"{f} ({f.value})" for f in top)
 
@@ -316,7 +351,8 @@ def facts(report: Report) -> list[tuple[str, str]]:
         ("End", end),
         (
             "Rounds",
-            f"{report.record_rounds} in the record, {len(report.rounds)} dice rolls replayed",
+            f"{_count(report.record_rounds, 'round')} in the record, "
+            f"{_count(len(report.rounds), 'dice roll')} replayed",
         ),
         ("Rerolls", str(report.rerolls)),
     ]
@@ -338,7 +374,7 @@ def how_to_read(report: Report) -> tuple[str, ...]:
     out = [
         "Each round rolls three dice. Two of them name a field (row/column) that is crossed "
         "out with an X; the third die is the number of steps the burglar walks, up, down, "
-        "left or right, never onto a field with an X or a circle and never twice onto one field.",
+        "left or right, never onto a marked field and never twice onto the same one.",
         "The first walk enters the board through a corner; the field where a walk ends gets a "
         "circle. When no field the dice name is free, the roll is a forced reroll.",
         f"The game ends when the walk cannot be made, after {passes}, or when the dice file "
@@ -356,10 +392,25 @@ def how_to_read(report: Report) -> tuple[str, ...]:
         )
     if rules.rings:
         out.append(
-            "With The magic rings! the player may spend a ring to skip a roll instead of "
-            "playing it."
+            "With the magic rings expansion the player may spend a ring to skip a roll "
+            "instead of playing it."
         )
     return tuple(out)
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def help_text(hint: str) -> str:
+    """A hint as a sentence: a bare record line (`steps: 6`) becomes `write steps: 6`."""
+    if _RECORD_LINE.fullmatch(hint):
+        return f"write {hint} in the record"
+    return hint
+
+
+# A hint that is a line of the record to write, as the replay gives it for E102 and E107.
+_RECORD_LINE = re.compile(r"(?:steps|claimed_score|dice|roll|rings|dice_sha256): \S+")
 
 
 def _ordinal(n: int) -> str:

@@ -7,13 +7,15 @@ escapes everything; only the SVG strings from validator.render.svg go in unescap
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from validator.explain import Explanation, Mark
 from validator.render import svg
-from validator.render.terminal import _span, summary_line
+from validator.render.report_text import headline
+from validator.render.terminal import _span
 from validator.replayer import Verdict
 from validator.report import (
     KIND_TEXT,
@@ -22,7 +24,9 @@ from validator.report import (
     describe_round,
     dice_roles,
     facts,
+    help_text,
     how_to_read,
+    round_words,
 )
 
 
@@ -58,7 +62,9 @@ class IllegalView:
     notes: tuple[str, ...]
 
 
+@cache
 def _environment() -> Environment:
+    # One environment per process: compiling the template is most of a page's time.
     return Environment(
         loader=PackageLoader("validator.render", "templates"),
         autoescape=True,
@@ -95,7 +101,7 @@ def render_html(report: Report) -> str:
         player=report.player,
         source=report.source,
         verdict=report.verdict.value,
-        summary=summary_line(result),
+        summary=headline(report),
         facts=facts(report),
         rules_text=how_to_read(report),
         rounds=rounds,
@@ -115,7 +121,11 @@ def _error_text(report: Report) -> tuple[str, str, str] | None:
     error = report.result.error
     if error is None or report.illegal is not None:
         return None
-    return (f"{error.code} {error.name} at {error.location()}", error.message, error.hint)
+    return (
+        f"{error.code} {error.name} at {error.location()}",
+        error.message,
+        help_text(error.hint),
+    )
 
 
 def _round_view(rr: ReportRound) -> RoundView:
@@ -132,9 +142,8 @@ def _round_view(rr: ReportRound) -> RoundView:
                 r.state,
                 marks=[svg.FieldMark(r.cross.field, "x", "now")],
                 walks=[svg.Walk(r.walk, rr.start, leaves=r.kind in ("escape", "leave"))],
-                burglar=r.state.position if not r.walk else None,
-                caption=f"Roll {r.roll} · score {r.score}",
-                label=f"board after roll {r.roll}",
+                burglar=r.state.position,
+                label=round_words(rr),
             )
         )
     where = (
@@ -308,7 +317,7 @@ def _illegal_view(report: Report) -> IllegalView | None:
         name=e.name,
         message=e.message,
         problem=x.problem,
-        hint=e.hint,
+        hint=help_text(e.hint),
         location=e.location(),
         line_ref=x.line_ref,
         line=e.line,

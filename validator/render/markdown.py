@@ -13,16 +13,17 @@ from validator.render.report_text import (
     BOARD_KEY,
     ROUND_LEGEND,
     dice_text,
+    headline,
     moves_text,
     round_markers,
     round_title,
 )
 from validator.render.sanitize import markdown_text
-from validator.render.terminal import summary_line
 from validator.report import (
     Report,
     describe_round,
     facts,
+    help_text,
     how_to_read,
 )
 
@@ -42,7 +43,7 @@ def render_markdown(report: Report) -> str:
     out: list[str] = []
     out.append(f"# Road to 300: {md_escape(report.player or report.source)}")
     out.append("")
-    out.append(f"**{report.verdict.value.upper()}**: {md_escape(summary_line(report.result))}")
+    out.append(f"**{report.verdict.value.upper()}**: {md_escape(headline(report))}")
     out.append("")
     out.append("| | |")
     out.append("| --- | --- |")
@@ -65,7 +66,7 @@ def render_markdown(report: Report) -> str:
         out.append(f"At {_code(error.location())}: {md_escape(error.message)}")
         if error.hint:
             out.append("")
-            out.append(f"help: {md_escape(error.hint)}")
+            out.append(f"help: {md_escape(help_text(error.hint))}")
     if report.illegal is not None:
         out.extend(_illegal(report.illegal))
     if report.rounds:
@@ -115,7 +116,7 @@ def _illegal(x: Explanation) -> list[str]:
     out.append(f"**{e.code} {e.name}**: {md_escape(e.message)}")
     if e.hint:
         out.append("")
-        out.append(f"help: {md_escape(e.hint)}")
+        out.append(f"help: {md_escape(help_text(e.hint))}")
     out.append("")
     dice = f", dice {' '.join(map(str, x.dice))}" if x.dice else ""
     out.append(f"At {_code(e.location())}{dice}")

@@ -21,6 +21,7 @@ from validator.report import (
     describe_round,
     dice_roles,
     facts,
+    help_text,
     how_to_read,
 )
 
@@ -35,6 +36,19 @@ _VERDICT_STYLE = {
     Verdict.INVALID: "bold red",
     Verdict.MALFORMED: "bold red",
 }
+
+
+def headline(report: Report) -> str:
+    """The summary line without its verdict word (the page shows the verdict beside it),
+    and without a phrase said twice (E107's message already gives the replay's score)."""
+    text = summary_line(report.result)
+    word = report.verdict.value + ": "
+    if text.startswith(word):
+        text = text[len(word) :]
+    head, sep, tail = text.rpartition("; ")
+    if sep and tail in head:
+        text = head
+    return text
 
 
 def round_markers(rr: ReportRound) -> dict[Field, str]:
@@ -78,7 +92,9 @@ def moves_text(report: Report) -> str:
 
 def render_text(console: Console, report: Report) -> None:
     console.print(f"[bold]Road to 300: {escape(report.player or report.source)}[/]")
-    console.print(escape(summary_line(report.result)), style=_VERDICT_STYLE[report.verdict])
+    console.print(
+        f"{report.verdict.value}: {escape(headline(report))}", style=_VERDICT_STYLE[report.verdict]
+    )
     for name, value in facts(report):
         console.print(f"  [dim]{name + ':':<14}[/]{escape(value)}")
     for w in report.result.warnings:
@@ -93,7 +109,7 @@ def render_text(console: Console, report: Report) -> None:
         console.print(f"[bold red]{error.code} {error.name}[/] at {escape(error.location())}")
         console.print(f"  {escape(error.message)}")
         if error.hint:
-            console.print(f"  [cyan]help:[/] {escape(error.hint)}")
+            console.print(f"  [cyan]help:[/] {escape(help_text(error.hint))}")
     if report.illegal is not None:
         _illegal(console, report.illegal)
     for rr in report.rounds:
@@ -126,7 +142,7 @@ def _illegal(console: Console, x: Explanation) -> None:
     console.print(f"[bold red]The first illegal step: {escape(x.where)}[/]")
     console.print(f"  [bold red]{e.code}[/] {escape(e.name)}: {escape(e.message)}")
     if e.hint:
-        console.print(f"  [cyan]help:[/] {escape(e.hint)}")
+        console.print(f"  [cyan]help:[/] {escape(help_text(e.hint))}")
     console.print(f"  at {escape(e.location())}")
     if x.dice is not None:
         console.print(f"  dice {' '.join(map(str, x.dice))}")
