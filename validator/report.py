@@ -23,12 +23,23 @@ END_TEXT: dict[End, str] = {
 
 KIND_TEXT: dict[str, str] = {
     "play": "move",
-    "stuck": "no move possible",
+    "stuck": "stuck: no move possible",
     "reroll": "forced reroll",
     "ring": "magic ring spent",
-    "escape": "escape",
-    "leave": "left the board",
+    "escape": "escaped through a corner",
+    "leave": "left the board through a corner",
 }
+
+
+def move_cell(r: RoundResult) -> str:
+    """The move column of a move table: where the round ended, in words for exits."""
+    if r.kind in ("escape", "leave"):
+        corner = r.walk[-1] if r.walk else r.before.position
+        return f"{'escaped' if r.kind == 'escape' else 'out'} at {corner}"
+    if r.kind == "stuck":
+        return "no move"
+    return str(r.move) if r.move is not None else ""
+
 
 Walk = tuple[Field, ...]
 
@@ -76,6 +87,8 @@ class ReportRound:
     entry: RecordRound | None
     move_number: int | None
     """1-based count of moves (walks) up to this round; None when nothing moved."""
+    escape_bonus: int = 0
+    """The bonus points an escape in this round added."""
 
     @property
     def played(self) -> bool:
@@ -98,6 +111,8 @@ class Report:
     final: State
     moves: tuple[tuple[int, Field], ...]
     """(move number, end field) for every walk, in order: the summary's numbering."""
+    exits: frozenset[int] = frozenset()
+    """Numbers of the moves that left the board (their end field is the corner left through)."""
 
     @property
     def verdict(self) -> Verdict:
@@ -150,6 +165,7 @@ def build_report(result: Result, *, dice_name: str | None = None) -> Report:
     entries = {e.number: e for e in record.rounds} if record else {}
     rounds: list[ReportRound] = []
     moves: list[tuple[int, Field]] = []
+    exits: set[int] = set()
     for r in result.rounds:
         ended = result.end if result.end is not None and r.roll == result.end_roll else None
         note = annotate(r, result, ended)
@@ -160,8 +176,11 @@ def build_report(result: Result, *, dice_name: str | None = None) -> Report:
             end = r.move or (r.walk[-1] if r.walk else r.before.position)
             if end is not None:
                 moves.append((number, end))
+            if r.kind in ("escape", "leave"):
+                exits.add(number)
         entry = entries.get(r.record_round) if r.record_round is not None else None
-        rounds.append(ReportRound(r, note, entry, number))
+        bonus = (result.rules.escape_bonus or 0) if r.kind == "escape" else 0
+        rounds.append(ReportRound(r, note, entry, number, bonus))
     final = result.final if result.final is not None else State()
     if dice_name is None and record is not None:
         dice_name = record.dice_file
@@ -173,6 +192,7 @@ def build_report(result: Result, *, dice_name: str | None = None) -> Report:
         illegal=explain(result),
         final=final,
         moves=tuple(moves),
+        exits=frozenset(exits),
     )
 
 
@@ -242,6 +262,23 @@ def describe_round(rr: ReportRound) -> list[str]:
         )
         if n.exits:
             lines.append("Corners to leave through: " + ", ".join(str(f) for f in n.exits) + ".")
+    if r.walk:
+        start = f"from {r.before.position}" if r.before.position is not None else "into the board"
+        lines.append(f"Path {start}: " + " ".join(map(str, r.walk)) + ".")
+    if r.kind in ("escape", "leave"):
+        corner = r.walk[-1] if r.walk else r.before.position
+        if r.kind == "escape":
+            lines.append(f"Escaped through the corner {corner}.")
+            bonus = rr.escape_bonus
+            if bonus:
+                lines.append(f"Escape bonus: +{bonus} points.")
+        else:
+            lines.append(
+                f"Left the board through the corner {corner}; the burglar comes back in "
+                "through a corner next round."
+            )
+    elif r.kind == "stuck":
+        lines.append("No move: no walk of the movement die was possible.")
     if r.move is not None and n.best is not None:
         if n.took_best:
             lines.append(f"Moved to {r.move} ({r.move.value}): the best-valued field in reach.")
@@ -331,6 +368,9 @@ def facts(report: Report) -> list[tuple[str, str]]:
         score = f"{report.shown_score} before the illegal step"
     else:
         score = str(report.score)
+        bonus = sum(rr.escape_bonus for rr in report.rounds)
+        if bonus:
+            score += f" (with the escape bonus of {bonus})"
         if claimed is not None and claimed != report.score:
             score += f" (the record claims {claimed})"
     if report.end_text is not None:

@@ -12,9 +12,10 @@ from functools import cache
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
+from validator.engine import FIELD_AT, Field, State
 from validator.explain import Explanation, Mark
 from validator.render import svg
-from validator.render.report_text import headline
+from validator.render.report_text import headline, moves_text
 from validator.render.terminal import _span
 from validator.replayer import Verdict
 from validator.report import (
@@ -81,18 +82,33 @@ def render_html(report: Report) -> str:
     template = _environment().get_template("report.html.j2")
     rounds = [_round_view(rr) for rr in report.rounds]
     points = [(rr.round.roll, rr.round.score) for rr in report.rounds]
-    numbers = {f: n for n, f in report.moves}
-    route = [(rr.start, rr.round.walk) for rr in report.rounds if rr.round.walk and rr.move_number]
+    numbers: dict[Field, list[int]] = {}
+    exits: dict[Field, list[int]] = {}
+    for n, f in report.moves:
+        (exits if n in report.exits else numbers).setdefault(f, []).append(n)
+    moved = [rr for rr in report.rounds if rr.move_number is not None]
+    last = max(len(moved) - 1, 1)
     summary_board = None
     if report.rounds:
         summary_board = Markup(
             svg.board(
                 report.final,
                 numbers=numbers,
-                walks=[svg.Walk(walk, start, style="route") for start, walk in route],
+                exit_numbers=exits,
+                walks=[
+                    svg.Walk(
+                        rr.round.walk,
+                        rr.start,
+                        leaves=rr.round.kind in ("escape", "leave"),
+                        style="route",
+                        tone=i / last,
+                    )
+                    for i, rr in enumerate(moved)
+                ],
                 burglar=report.final.position,
                 caption=f"Final sheet · {report.shown_score} points",
-                label="the final sheet, moves numbered in order",
+                label=_final_words(report),
+                cls="board final",
             )
         )
     chart = Markup(svg.score_chart(points, label="score after each dice roll")) if points else None
@@ -114,6 +130,15 @@ def render_html(report: Report) -> str:
         chart=chart,
         won=(report.score or 0) >= 300 and report.verdict is Verdict.VALID,
     )
+
+
+def _new_crosses(before: State, after: State) -> list[Field]:
+    return [f for f in FIELD_AT if "X" in after.mark(f) and "X" not in before.mark(f)]
+
+
+def _final_words(report: Report) -> str:
+    """The final sheet in words: the moves in order and the score."""
+    return f"The final sheet, {report.shown_score} points. Moves in order: {moves_text(report)}."
 
 
 def _error_text(report: Report) -> tuple[str, str, str] | None:
@@ -140,7 +165,9 @@ def _round_view(rr: ReportRound) -> RoundView:
         board = Markup(
             svg.board(
                 r.state,
-                marks=[svg.FieldMark(r.cross.field, "x", "now")],
+                # Every X of this round is this round's colour: the cross-out and, after a
+                # walk, the start field.
+                marks=[svg.FieldMark(f, "x", "now") for f in _new_crosses(r.before, r.state)],
                 walks=[svg.Walk(r.walk, rr.start, leaves=r.kind in ("escape", "leave"))],
                 burglar=r.state.position,
                 label=round_words(rr),

@@ -11,10 +11,10 @@ from validator.explain import Explanation
 from validator.render.board_text import board_lines
 from validator.render.report_text import (
     BOARD_KEY,
-    ROUND_LEGEND,
     dice_text,
     headline,
     moves_text,
+    round_legend,
     round_markers,
     round_title,
 )
@@ -25,6 +25,7 @@ from validator.report import (
     facts,
     help_text,
     how_to_read,
+    move_cell,
 )
 
 # Inline Markdown punctuation; every line we write starts with our own text, so the
@@ -82,7 +83,7 @@ def render_markdown(report: Report) -> str:
         for rr in report.rounds:
             r = rr.round
             cross = f"{r.cross.field} ({r.cross.die})" if r.cross else r.kind
-            move = str(r.move) if r.move else "-"
+            move = move_cell(r) or "-"
             number = r.record_round if r.record_round is not None else "-"
             dice = " ".join(map(str, r.dice))
             out.append(f"| {r.roll} | {number} | {dice} | {cross} | {move} | {r.score} |")
@@ -97,7 +98,8 @@ def render_markdown(report: Report) -> str:
             out.extend(f"- {md_escape(note)}" for note in describe_round(rr))
             if rr.played:
                 out.append("")
-                out.extend(_board(rr.round.state, round_markers(rr), ROUND_LEGEND))
+                markers = round_markers(rr)
+                out.extend(_board(rr.round.state, markers, round_legend(markers)))
     out.append("")
     return "\n".join(out)
 

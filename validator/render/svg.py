@@ -82,6 +82,14 @@ def _outside(corner: Field) -> tuple[float, float]:
     return (x + dx * CELL * 0.8, y + dy * CELL * 0.8)
 
 
+def _exit_point(corner: Field) -> tuple[float, float]:
+    """Where a walk leaves the board: straight out sideways from the corner, so that an
+    exit never lands on the diagonal point where an entry starts."""
+    x, y = centre(corner)
+    dx = -1 if corner.col == 1 else 1
+    return (x + dx * CELL * 0.95, y)
+
+
 def _cross_lines(field: Field, cls: str, colour: str, width: float, dash: str | None = None) -> str:
     x, y = centre(field)
     d = CELL * 0.3
@@ -145,7 +153,7 @@ def _walk_points(
         if corner is not None:
             if not walk:
                 points.append(centre(corner))
-            points.append(_outside(corner))
+            points.append(_exit_point(corner))
     return points
 
 
@@ -316,6 +324,7 @@ def board(
     walks: Sequence[Walk] = (),
     burglar: Field | None = None,
     numbers: Mapping[Field, int | Sequence[int]] | None = None,
+    exit_numbers: Mapping[Field, Sequence[int]] | None = None,
     caption: str = "",
     label: str = "board",
     cls: str = "board",
@@ -324,8 +333,9 @@ def board(
 
     `marks` are drawn over fields in their order; `walks` as arrows (route walks under
     the values, the others over them); `burglar` puts the burglar's token on a field;
-    `numbers` labels fields (the order of the moves; a field may carry several). The
-    caller decides what they mean.
+    `numbers` labels fields (the order of the moves; a field may carry several) and
+    `exit_numbers` the points beyond corners where walks left. The caller decides what
+    they mean.
     """
     side = 2 * MARGIN + SIZE * CELL
     height = side + (CAPTION if caption else 0)
@@ -392,6 +402,14 @@ def board(
     if burglar is not None:
         overlay.append(_burglar(burglar))
     overlay.extend(_numbers(numbers or {}))
+    for corner, at in sorted((exit_numbers or {}).items()):
+        # Moves that left through a corner: a hollow badge in the corner's upper right,
+        # apart from the filled badge of a move that ended on the field.
+        text = ",".join(map(str, at))
+        width = max(16.0, 6.5 * len(text) + 6)
+        x = MARGIN + corner.col * CELL - 1 - width
+        y = MARGIN + (corner.row - 1) * CELL + (CELL - 16 if corner.row == 1 else 1)
+        overlay.extend(_badge(x, y, text, hollow=True))
     # Earlier walks go under the values so that the numbers stay readable.
     body = "".join(cells) + "".join(labels) + "".join(under)
     body += "".join(sheet) + "".join(values) + "".join(overlay)
@@ -435,33 +453,37 @@ def _numbers(numbers: Mapping[Field, int | Sequence[int]]) -> list[str]:
     out: list[str] = []
     for f, value in sorted(numbers.items()):
         text = str(value) if isinstance(value, int) else ",".join(map(str, value))
-        x, y = MARGIN + (f.col - 1) * CELL, MARGIN + (f.row - 1) * CELL
-        width = max(16.0, 6.5 * len(text) + 6)
-        out.append(
-            _el(
-                "rect",
-                class_="num-bg",
-                x=_n(x + 1),
-                y=_n(y + 1),
-                width=_n(width),
-                height="15",
-                rx="7.5",
-                fill=BLUE,
-            )
-        )
-        out.append(
-            _text(
-                x + 1 + width / 2,
-                y + 12.5,
-                text,
-                class_="num",
-                text_anchor="middle",
-                font_size="10",
-                font_weight="bold",
-                fill=PAPER,
-            )
-        )
+        out.extend(_badge(MARGIN + (f.col - 1) * CELL + 1, MARGIN + (f.row - 1) * CELL + 1, text))
     return out
+
+
+def _badge(x: float, y: float, text: str, *, hollow: bool = False) -> list[str]:
+    """A rounded label with its top left corner at (x, y); hollow: paper inside, blue ink."""
+    width = max(16.0, 6.5 * len(text) + 6)
+    return [
+        _el(
+            "rect",
+            class_="exit-bg" if hollow else "num-bg",
+            x=_n(x),
+            y=_n(y),
+            width=_n(width),
+            height="15",
+            rx="7.5",
+            fill=PAPER if hollow else BLUE,
+            stroke=BLUE if hollow else None,
+            stroke_width="1.5" if hollow else None,
+        ),
+        _text(
+            x + width / 2,
+            y + 11.5,
+            text,
+            class_="exit-num" if hollow else "num",
+            text_anchor="middle",
+            font_size="10",
+            font_weight="bold",
+            fill=BLUE if hollow else PAPER,
+        ),
+    ]
 
 
 def _bang(field: Field) -> str:
