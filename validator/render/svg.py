@@ -17,7 +17,7 @@ from validator.engine import SIZE, Field, State
 # Okabe-Ito colours: distinguishable with the common kinds of colour blindness.
 INK = "#222222"
 PAPER = "#ffffff"
-GRID = "#9a9a9a"
+GRID = "#767676"
 VERMILLION = "#D55E00"
 BLUE = "#0072B2"
 SKY = "#56B4E9"
@@ -163,21 +163,21 @@ def _arrow(
     colour: str,
     width: float,
     dash: str | None,
-    inline: bool = False,
 ) -> str:
-    """A polyline with an arrowhead at its end and a hollow dot at its start; `inline` puts
-    the colour in style attributes, which win over the page's class colours."""
-    stroke = f"stroke:{colour}" if inline else None
-    fill = f"fill:{colour}" if inline else None
+    """A polyline with an arrowhead at its end and a hollow dot at its start; the parts
+    carry the walk's classes with -head, -start and -step (`route tone-2-head`)."""
     if len(points) < 2:
         return ""
     line = " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
-    cls_base = cls.split()[0]
+    base, *extra = cls.split()
+
+    def part(name: str) -> str:
+        return " ".join((f"{base}-{name}", *extra))
+
     parts = [
         _el(
             "polyline",
             class_=cls,
-            style=stroke,
             points=line,
             stroke=colour,
             stroke_width=_n(width),
@@ -200,16 +200,15 @@ def _arrow(
         f"{_n(px)},{_n(py)}"
         for px, py in ((tx, ty), (bx - uy * wing, by + ux * wing), (bx + uy * wing, by - ux * wing))
     )
-    parts.append(_el("polygon", class_=cls_base + "-head", points=head, fill=colour, style=fill))
+    parts.append(_el("polygon", class_=part("head"), points=head, fill=colour))
     sx, sy = points[0]
     parts.append(
         _el(
             "circle",
-            class_=cls_base + "-start",
+            class_=part("start"),
             cx=_n(sx),
             cy=_n(sy),
             r="4.5",
-            style=stroke,
             stroke=colour,
             stroke_width="2",
             fill=PAPER,
@@ -219,12 +218,11 @@ def _arrow(
         parts.append(
             _el(
                 "circle",
-                class_=cls_base + "-step",
+                class_=part("step"),
                 cx=_n(x),
                 cy=_n(y),
                 r="2.6",
                 fill=colour,
-                style=fill,
             )
         )
     return "".join(parts)
@@ -295,20 +293,20 @@ def _field_mark(m: FieldMark) -> str:
     return _ring(m.field, cls, colour, 2.2, r=0.44, dash=dash)
 
 
-def tone_colour(tone: float) -> str:
-    """A blue from light (0) to dark (1): early walks light, late walks dark."""
-    light, dark = (0x56, 0xB4, 0xE9), (0x00, 0x3F, 0x66)
-    t = min(1.0, max(0.0, tone))
-    r, g, b = (round(a + (z - a) * t) for a, z in zip(light, dark, strict=True))
-    return f"#{r:02x}{g:02x}{b:02x}"
+# Walks on the final sheet, early (light) to late (dark); the page restyles the classes.
+TONES = ("#4A90C2", "#2F78AD", "#1F6496", "#12507D", "#003F66")
+
+
+def tone_class(tone: float) -> int:
+    return round(min(1.0, max(0.0, tone)) * (len(TONES) - 1))
 
 
 def _walk(w: Walk) -> str:
     points = _walk_points(w.fields, w.start, w.leaves)
     if w.style == "route":
         if w.tone is not None:
-            # A tone is an inline style: it wins over the page's class colours on purpose.
-            return _arrow(points, "route toned", tone_colour(w.tone), 2.4, None, inline=True)
+            k = tone_class(w.tone)
+            return _arrow(points, f"route tone-{k}", TONES[k], 2.4, None)
         return _arrow(points, "route", SKY, 2, None)
     if w.style == "wrong":
         return _arrow(points, "wrong", VERMILLION, 3.4, "6 4")
