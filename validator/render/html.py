@@ -27,6 +27,7 @@ from validator.report import (
     facts,
     help_text,
     how_to_read,
+    move_cell,
     round_words,
 )
 
@@ -42,10 +43,19 @@ class RoundView:
     notes: tuple[str, ...]
     score: int
     flags: tuple[str, ...]
+    roll: int = 0
+    marker: str = ""
+    """The round index's symbol: ↻ reroll, ◯ ring, ◆ better field missed, ■ the end."""
+    marker_text: str = ""
+    line: str = ""
+    """A forced reroll or ring round in one line."""
+    row: tuple[str, ...] = ()
+    """The move table's cells: roll, dice, cross, move, steps, points, total."""
 
 
 @dataclass(frozen=True, slots=True)
 class IllegalView:
+    roll: int | None
     title: str
     short: str
     code: str
@@ -80,7 +90,8 @@ def render_html(report: Report) -> str:
     """The whole page as a string."""
     result = report.result
     template = _environment().get_template("report.html.j2")
-    rounds = [_round_view(rr) for rr in report.rounds]
+    scores = [0, *(rr.round.score for rr in report.rounds)]
+    rounds = [_round_view(rr, scores[i]) for i, rr in enumerate(report.rounds)]
     points = [(rr.round.roll, rr.round.score) for rr in report.rounds]
     numbers: dict[Field, list[int]] = {}
     exits: dict[Field, list[int]] = {}
@@ -111,7 +122,17 @@ def render_html(report: Report) -> str:
                 cls="board final",
             )
         )
-    chart = Markup(svg.score_chart(points, label="score after each dice roll")) if points else None
+    chart = (
+        Markup(
+            svg.score_chart(
+                points,
+                label="score after each dice roll",
+                links={rr.round.roll: f"#roll-{rr.round.roll}" for rr in report.rounds},
+            )
+        )
+        if points
+        else None
+    )
     return template.render(
         title=f"Road to 300 - {report.player or report.source}",
         player=report.player,
@@ -153,7 +174,23 @@ def _error_text(report: Report) -> tuple[str, str, str] | None:
     )
 
 
-def _round_view(rr: ReportRound) -> RoundView:
+def _row(rr: ReportRound, previous: int) -> tuple[str, ...]:
+    r = rr.round
+    cross = f"{r.cross.field}" if r.cross is not None else KIND_TEXT[r.kind]
+    steps = str(r.cross.die) if r.cross is not None and r.kind != "stuck" else ""
+    points = r.score - previous
+    return (
+        str(r.roll),
+        " ".join(map(str, r.dice)),
+        cross,
+        move_cell(r),
+        steps,
+        f"+{points}" if points else "",
+        str(r.score),
+    )
+
+
+def _round_view(rr: ReportRound, previous: int = 0) -> RoundView:
     r = rr.round
     roles = dice_roles(r.dice, r.cross.field if r.cross else None)
     dice_label = "dice " + " ".join(map(str, r.dice))
@@ -188,7 +225,26 @@ def _round_view(rr: ReportRound) -> RoundView:
     title = f"Roll {r.roll}"
     if rr.move_number is not None:
         title += f" · move {rr.move_number}"
+    marker, marker_text = "", ""
+    if r.kind == "reroll":
+        marker, marker_text = "↻", "forced reroll"
+    elif r.kind == "ring":
+        marker, marker_text = "◯", "magic ring spent"
+    if rr.note.took_best is False:
+        marker, marker_text = "◆", "a higher-valued field was in reach"
+    if rr.note.ended is not None:
+        marker, marker_text = "■", "the game ends here"
+    line = ""
+    if not rr.played:
+        line = f"{KIND_TEXT[r.kind]}, dice {' '.join(map(str, r.dice))}: " + " ".join(
+            describe_round(rr)
+        )
     return RoundView(
+        roll=r.roll,
+        marker=marker,
+        marker_text=marker_text,
+        line=line,
+        row=_row(rr, previous),
         anchor=f"roll-{r.roll}",
         title=title,
         subtitle=f"{KIND_TEXT[r.kind]} · {where}",
@@ -338,6 +394,7 @@ def _illegal_view(report: Report) -> IllegalView | None:
         dice.append((name, Markup(svg.dice(x.dice, dice_roles(x.dice, cross), label=name))))
     picture, key = illegal_board(x)
     return IllegalView(
+        roll=x.roll,
         title=f"The first illegal step: {x.where}",
         short=f"Roll {x.roll}: illegal" if x.roll else "Illegal",
         code=e.code,

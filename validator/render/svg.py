@@ -554,11 +554,16 @@ def dice(values: Sequence[int], roles: Sequence[str] = ("", "", ""), *, label: s
 
 
 def score_chart(
-    points: Sequence[tuple[int, int]], *, goal: int = 300, label: str = "score by roll"
+    points: Sequence[tuple[int, int]],
+    *,
+    goal: int = 300,
+    label: str = "score by roll",
+    links: Mapping[int, str] | None = None,
 ) -> str:
-    """Score after each dice roll as a step line, with the goal drawn across."""
+    """Score after each dice roll as a step line, with the goal drawn across; a point
+    where the score rose links to `links[roll]` when given."""
     width, height = 640.0, 240.0
-    left, right, top, bottom = 44.0, 16.0, 14.0, 34.0
+    left, right, top, bottom = 52.0, 16.0, 14.0, 34.0
     last_roll = max((r for r, _ in points), default=1)
     top_score = max([goal, *(s for _, s in points)])
     top_score = (top_score + 49) // 50 * 50
@@ -605,6 +610,18 @@ def score_chart(
         )
     parts.append(
         _text(
+            12,
+            top + plot_h / 2,
+            "points",
+            class_="axis",
+            text_anchor="middle",
+            font_size="11",
+            fill=INK,
+            transform=f"rotate(-90 12 {_n(top + plot_h / 2)})",
+        )
+    )
+    parts.append(
+        _text(
             left + plot_w / 2,
             height - 4,
             "dice roll",
@@ -647,16 +664,17 @@ def score_chart(
     prev = 0
     for roll, value in points:
         if value != prev:
-            parts.append(
-                _el(
-                    "circle",
-                    class_="score-dot",
-                    cx=_n(px(roll)),
-                    cy=_n(py(value)),
-                    r="3",
-                    fill=BLUE,
-                )
+            dot = _el(
+                "circle",
+                _el("title", escape(f"roll {roll}: {value} points")),
+                class_="score-dot",
+                cx=_n(px(roll)),
+                cy=_n(py(value)),
+                r="4",
+                fill=BLUE,
             )
+            href = (links or {}).get(roll)
+            parts.append(_el("a", dot, href=href) if href else dot)
         prev = value
     if points:
         roll, value = points[-1]
