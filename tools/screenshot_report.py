@@ -1,9 +1,10 @@
 """Screenshots of `road300 report` pages for docs/report.md, taken with headless Chromium.
 
-Run: python tools/screenshot_report.py [--out docs] [--pdf]
+Run: python tools/screenshot_report.py [--out docs] [--print]   (in the project's venv)
 Writes docs/report-valid.png and docs/report-invalid.png (desktop, 1400 px wide),
-docs/report-invalid-phone.png (390 px) and, with --pdf, report-*.pdf next to them. Needs
-Debian's chromium (.ci/install-chromium.sh); the examples are the repository's own.
+docs/report-invalid-phone.png (390 px) and, with --print, the first A4 page of each report
+as Chromium prints it, report-print-*.png (needs poppler's pdftoppm).
+Needs Debian's chromium (.ci/install-chromium.sh); the examples are the repository's own.
 """
 
 from __future__ import annotations
@@ -11,16 +12,14 @@ from __future__ import annotations
 import argparse
 import shutil
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from validator.check import Checker
+from validator.render.html import render_html
+from validator.report import build_report
 
-from validator.check import Checker  # noqa: E402
-from validator.render.html import render_html  # noqa: E402
-from validator.report import build_report  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 CHALLENGE = ROOT / "examples" / "challenge.txt"
 SHOTS = (
@@ -61,7 +60,8 @@ def run(browser: str, page: Path, profile: Path, *args: str) -> None:
 
 
 def page_for(record: Path, folder: Path) -> Path:
-    result = Checker.create(CHALLENGE, None).check(record)
+    # Named as from the repository's root, as a user would type it.
+    result = Checker.create(CHALLENGE, None).check(record, str(record.relative_to(ROOT)))
     page = folder / (record.stem + ".html")
     page.write_text(render_html(build_report(result)), encoding="utf-8")
     return page
@@ -70,9 +70,12 @@ def page_for(record: Path, folder: Path) -> Path:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs")
-    parser.add_argument("--pdf", action="store_true", help="also print each page to A4 PDF")
+    parser.add_argument(
+        "--print", action="store_true", help="also show each report's first printed A4 page"
+    )
     args = parser.parse_args()
     browser = chromium()
+    args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for name, record, width, height in SHOTS:
@@ -86,16 +89,22 @@ def main() -> None:
                 f"--window-size={width},{height}",
             )
             print(f"wrote {shot}")
-            if args.pdf:
-                pdf = args.out / (record.stem + ".pdf")
-                run(
-                    browser,
-                    page,
-                    folder / "profile",
-                    f"--print-to-pdf={pdf}",
-                    "--no-pdf-header-footer",
-                )
-                print(f"wrote {pdf}")
+        if args.print:
+            for record in dict.fromkeys(record for _, record, _, _ in SHOTS):
+                print_pages(browser, page_for(record, folder), folder, args.out)
+
+
+def print_pages(browser: str, page: Path, folder: Path, out: Path) -> None:
+    """The page printed to A4 and, with poppler's pdftoppm, its first page as PNG."""
+    pdf = folder / (page.stem + ".pdf")
+    run(browser, page, folder / "profile", f"--print-to-pdf={pdf}", "--no-pdf-header-footer")
+    if shutil.which("pdftoppm") is None:
+        print("no pdftoppm (poppler-utils): the printed pages are not shown")
+    else:
+        stem = out / f"report-print-{page.stem}"
+        command = ["pdftoppm", "-r", "60", "-png", "-f", "1", "-l", "1", "-singlefile"]
+        subprocess.run([*command, str(pdf), str(stem)], check=True, timeout=120)
+        print(f"wrote {stem}.png")
 
 
 if __name__ == "__main__":

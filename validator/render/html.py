@@ -150,6 +150,7 @@ def render_html(report: Report) -> str:
         summary_board=summary_board,
         chart=chart,
         won=(report.score or 0) >= 300 and report.verdict is Verdict.VALID,
+        exits=bool(report.exits),
     )
 
 
