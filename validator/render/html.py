@@ -320,7 +320,7 @@ def illegal_board(x: Explanation) -> tuple[str, tuple[KeyItem, ...]]:
             shape_word = "square" if _wrong_shape(x) == "square" else "ring"
             key.append(
                 KeyItem(
-                    "wrong",
+                    "wrong" if shape_word == "square" else "wrong round",
                     f'vermillion dashed {shape_word} with "!"',
                     f"{means}: {fields_text(fields)}",
                 )

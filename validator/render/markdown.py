@@ -18,7 +18,7 @@ from validator.render.report_text import (
     round_markers,
     round_title,
 )
-from validator.render.sanitize import markdown_text
+from validator.render.sanitize import markdown_text, plain_text
 from validator.report import (
     Report,
     describe_round,
@@ -122,6 +122,9 @@ def _illegal(x: Explanation) -> list[str]:
     out.append("")
     dice = f", dice {' '.join(map(str, x.dice))}" if x.dice else ""
     out.append(f"At {_code(e.location())}{dice}")
+    if x.quote is not None:
+        out.append("")
+        out.append(f"The record, {x.line_ref}: {_code(plain_text(x.quote.strip()))}")
     out.append("")
     out.extend(_board(x.before, x.symbols(), x.legend_text()))
     if x.legal:
