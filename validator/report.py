@@ -31,6 +31,21 @@ KIND_TEXT: dict[str, str] = {
 }
 
 
+def move_rows(rounds: tuple[ReportRound, ...]) -> list[tuple[str, ...]]:
+    """The move table: roll, dice, cross, move, steps, points gained, total; one row a roll."""
+    rows: list[tuple[str, ...]] = []
+    previous = 0
+    for rr in rounds:
+        r = rr.round
+        cross = str(r.cross.field) if r.cross is not None else KIND_TEXT[r.kind]
+        steps = str(r.cross.die) if r.cross is not None and r.kind != "stuck" else ""
+        gained = f"+{r.score - previous}" if r.score != previous else ""
+        previous = r.score
+        dice = " ".join(map(str, r.dice))
+        rows.append((str(r.roll), dice, cross, move_cell(r), steps, gained, str(r.score)))
+    return rows
+
+
 def move_cell(r: RoundResult) -> str:
     """The move column of a move table: where the round ended, in words for exits."""
     if r.kind in ("escape", "leave"):

@@ -27,7 +27,7 @@ from validator.report import (
     facts,
     help_text,
     how_to_read,
-    move_cell,
+    move_rows,
     round_words,
 )
 
@@ -90,8 +90,8 @@ def render_html(report: Report) -> str:
     """The whole page as a string."""
     result = report.result
     template = _environment().get_template("report.html.j2")
-    scores = [0, *(rr.round.score for rr in report.rounds)]
-    rounds = [_round_view(rr, scores[i]) for i, rr in enumerate(report.rounds)]
+    rows = move_rows(report.rounds)
+    rounds = [_round_view(rr, row) for rr, row in zip(report.rounds, rows, strict=True)]
     points = [(rr.round.roll, rr.round.score) for rr in report.rounds]
     numbers: dict[Field, list[int]] = {}
     exits: dict[Field, list[int]] = {}
@@ -175,23 +175,7 @@ def _error_text(report: Report) -> tuple[str, str, str] | None:
     )
 
 
-def _row(rr: ReportRound, previous: int) -> tuple[str, ...]:
-    r = rr.round
-    cross = f"{r.cross.field}" if r.cross is not None else KIND_TEXT[r.kind]
-    steps = str(r.cross.die) if r.cross is not None and r.kind != "stuck" else ""
-    points = r.score - previous
-    return (
-        str(r.roll),
-        " ".join(map(str, r.dice)),
-        cross,
-        move_cell(r),
-        steps,
-        f"+{points}" if points else "",
-        str(r.score),
-    )
-
-
-def _round_view(rr: ReportRound, previous: int = 0) -> RoundView:
+def _round_view(rr: ReportRound, row: tuple[str, ...]) -> RoundView:
     r = rr.round
     roles = dice_roles(r.dice, r.cross.field if r.cross else None)
     dice_label = "dice " + " ".join(map(str, r.dice))
@@ -245,7 +229,7 @@ def _round_view(rr: ReportRound, previous: int = 0) -> RoundView:
         marker=marker,
         marker_text=marker_text,
         line=line,
-        row=_row(rr, previous),
+        row=row,
         anchor=f"roll-{r.roll}",
         title=title,
         subtitle=f"{KIND_TEXT[r.kind]} · {where}",

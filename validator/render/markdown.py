@@ -25,7 +25,7 @@ from validator.report import (
     facts,
     help_text,
     how_to_read,
-    move_cell,
+    move_rows,
 )
 
 # Inline Markdown punctuation; every line we write starts with our own text, so the
@@ -78,15 +78,12 @@ def render_markdown(report: Report) -> str:
         out.append("")
         out.append(f"Moves in order: {md_escape(moves_text(report))}")
         out.append("")
-        out.append("| roll | round | dice | cross | move | score |")
-        out.append("| ---: | ---: | --- | --- | --- | ---: |")
-        for rr in report.rounds:
-            r = rr.round
-            cross = f"{r.cross.field} ({r.cross.die})" if r.cross else r.kind
-            move = move_cell(r) or "-"
-            number = r.record_round if r.record_round is not None else "-"
-            dice = " ".join(map(str, r.dice))
-            out.append(f"| {r.roll} | {number} | {dice} | {cross} | {move} | {r.score} |")
+        out.append("| roll | round | dice | cross | move | steps | points | total |")
+        out.append("| ---: | ---: | --- | --- | --- | ---: | ---: | ---: |")
+        for rr, row in zip(report.rounds, move_rows(report.rounds), strict=True):
+            number = rr.round.record_round
+            cells = (row[0], "-" if number is None else str(number), *row[1:])
+            out.append("| " + " | ".join(cells) + " |")
         out.append("")
         out.append("## Round by round")
         for rr in report.rounds:
