@@ -227,7 +227,7 @@ def explain_failure(
         dice=f.dice,
         record_dice=f.record_dice,
         before=f.before,
-        cross=f.cross,
+        cross=None if ended is not None else f.cross,
         marks=pairs,
         legend=legend,
         recorded_path=recorded_path,

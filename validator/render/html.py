@@ -312,7 +312,11 @@ def illegal_board(x: Explanation) -> tuple[str, tuple[KeyItem, ...]]:
         elif mark is Mark.BURGLAR:
             key.append(KeyItem("pos", "B token", f"{means}, on {fields_text(fields)}"))
     if x.cross is not None and x.mark_of(x.cross.field) is not Mark.CROSS:
+        # The cross-out's field carries another mark; its X is drawn all the same.
         marks.append(svg.FieldMark(x.cross.field, "x", "now"))
+        key.append(
+            KeyItem("xnow", "vermillion X", f"crossed out ({x.cross.field}, moves {x.cross.die})")
+        )
     position = x.before.position
     walks: list[svg.Walk] = []
     if x.legal_walk:
