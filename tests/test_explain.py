@@ -76,7 +76,13 @@ def test_every_example_with_a_roll_has_a_board_and_its_line() -> None:
         assert x is not None, path.stem
         assert x.quote and x.quote.strip().startswith("- {roll:"), path.stem
         assert x.legal and x.problem.endswith("."), path.stem
-        assert x.label().startswith(f"The board before roll {x.roll}")
+        expected = (
+            "after roll 4, the last one played"
+            if x.part == "roll" and x.fields(Mark.USED)
+            else f"before roll {x.roll}"
+        )
+        assert x.board_title == expected, path.stem
+        assert x.label().startswith(f"The board {expected}.")
 
 
 def test_whole_record_errors_have_no_board() -> None:

@@ -87,6 +87,8 @@ class Explanation:
     """What the record did wrong, in one sentence of the game's words."""
     quote: str | None = None
     """The record's offending line, as read."""
+    board_title: str = ""
+    """Which position the board shows: `before roll 4`, or `after roll 4` (E103)."""
 
     @property
     def where(self) -> str:
@@ -119,7 +121,7 @@ class Explanation:
 
     def label(self) -> str:
         """The board in words, for a picture's title and for readers without the picture."""
-        parts = [f"The board before {self.where}."]
+        parts = [f"The board {self.board_title or 'before ' + self.where}."]
         for mark, text in self.legend:
             fields = ", ".join(str(f) for f in self.fields(mark))
             parts.append(f"{text[:1].upper()}{text[1:]}: {fields}.")
@@ -235,6 +237,7 @@ def explain_failure(
         legal=tuple(legal_sentences(f, entry=entry, ended=ended)),
         problem=_sentence(problem),
         quote=error.excerpt,
+        board_title=f"before roll {error.roll}" if error.roll else "",
     )
 
 
@@ -271,6 +274,7 @@ def _explain_used_roll(error: Diagnostic, result: Result, entry: RecordRound) ->
         legal=tuple(legal),
         problem=_sentence(error.message),
         quote=error.excerpt,
+        board_title=f"after roll {following - 1}, the last one played" if following > 1 else "",
     )
 
 

@@ -69,6 +69,7 @@ class IllegalView:
     quote: tuple[str, str, str] | None
     dice: tuple[tuple[str, Markup], ...]
     board: Markup
+    board_title: str
     key: tuple[KeyItem, ...]
     notes: tuple[str, ...]
 
@@ -341,7 +342,7 @@ def illegal_board(x: Explanation) -> tuple[str, tuple[KeyItem, ...]]:
         marks=marks,
         walks=walks,
         burglar=position,
-        caption=f"Before roll {x.roll}" if x.roll else "",
+        caption=x.board_title[:1].upper() + x.board_title[1:],
         label=x.label(),
     )
     return picture, tuple(key)
@@ -397,6 +398,7 @@ def _illegal_view(report: Report) -> IllegalView | None:
         quote=quote_parts(x),
         dice=tuple(dice),
         board=Markup(picture),
+        board_title=x.board_title or "before this step",
         key=key,
         notes=x.legal,
     )

@@ -123,6 +123,8 @@ def _illegal(x: Explanation) -> list[str]:
         out.append("")
         out.append(f"The record, {x.line_ref}: {_code(plain_text(x.quote.strip()))}")
     out.append("")
+    out.append(f"The board {x.board_title}:")
+    out.append("")
     out.extend(_board(x.before, x.symbols(), x.legend_text()))
     if x.legal:
         out.append("")
