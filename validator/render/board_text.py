@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from validator.engine import SIZE, Field, State
 
-CELL = 6
+CELL = 7
 
 
 def cell_text(state: State, field: Field) -> str:
