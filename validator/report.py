@@ -429,7 +429,8 @@ def how_to_read(report: Report) -> tuple[str, ...]:
     out = [
         "Each round rolls three dice. Two of them name a field (row/column) that is crossed "
         "out with an X; the third die is the number of steps the burglar walks, up, down, "
-        "left or right, never onto a marked field and never twice onto the same one.",
+        "left or right, never onto a field already marked (X or circle) and never twice onto "
+        "the same one.",
         "The first walk enters the board through a corner; the field where a walk ends gets a "
         "circle. When no field the dice name is free, the roll is a forced reroll.",
         f"The game ends when the walk cannot be made, after {passes}, or when the dice file "
