@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from validator.check import Checker
 from validator.cli import main
 from validator.render.html import render_html
-from validator.report import Report, build_report, round_words
+from validator.report import Report, build_report, describe_round, move_cell, round_words
 
 ROOT = Path(__file__).resolve().parent.parent
 CHALLENGE = ROOT / "examples" / "challenge.txt"
@@ -95,3 +95,50 @@ def test_text_wraps_at_80_columns_when_not_a_terminal() -> None:
     assert not long, long[:3]
     # Wrapped at 80, not narrower: the prose fills the lines.
     assert max(len(line) for line in lines) > 70
+
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def _golden_report(name: str) -> Report:
+    record = GOLDEN / f"{name}.yaml"
+    return build_report(Checker.create(None, None).check(record, record.name))
+
+
+def test_every_move_keeps_its_number_on_the_final_sheet() -> None:
+    report = _golden_report("in-and-out")
+    assert report.exits, "the game leaves the board"
+    page = render_html(report)
+    final = page[page.index('class="board final"') :]
+    final = final[: final.index("</svg>")]
+    numbers = re.findall(r'class="(num|exit-num)"[^>]*>([\d,]+)<', final)
+    shown = sorted(int(n) for _, text in numbers for n in text.split(","))
+    assert shown == [n for n, _ in report.moves]
+    left = sorted(int(n) for kind, text in numbers if kind == "exit-num" for n in text.split(","))
+    assert left == sorted(report.exits)
+
+
+def test_leave_escape_and_stuck_rows_read_differently() -> None:
+    inout, escape = _golden_report("in-and-out"), _golden_report("escape")
+    rounds = {rr.round.kind: rr for report in (inout, escape) for rr in report.rounds}
+    assert {"leave", "escape", "stuck"} <= set(rounds)
+    cells = {kind: move_cell(rr.round) for kind, rr in rounds.items()}
+    assert cells["leave"].startswith("out at ")
+    assert cells["escape"].startswith("escaped at ")
+    assert cells["stuck"] == "no move"
+    assert any(line.startswith("Escape bonus: +20") for line in describe_round(rounds["escape"]))
+
+
+def test_print_layout_is_a4_with_colours_kept(alice: tuple[Report, str]) -> None:
+    _, page = alice
+    assert "@page { size: A4" in page
+    assert "print-color-adjust: exact" in page
+    invalid = render_html(
+        build_report(
+            Checker.create(CHALLENGE, None).check(
+                ROOT / "examples" / "invalid" / "e205-move-unreachable.yaml"
+            )
+        )
+    )
+    # The illegal step comes right after the header, before any other section.
+    assert invalid.index('id="illegal-step"') < invalid.index("The game at a glance")
