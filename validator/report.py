@@ -410,7 +410,17 @@ def facts(report: Report) -> list[tuple[str, str]]:
             f"{_count(len(report.rounds), 'dice roll')} replayed",
         ),
         ("Rerolls", str(report.rerolls)),
+        *_rings_fact(report),
     ]
+
+
+def _rings_fact(report: Report) -> list[tuple[str, str]]:
+    """With the magic rings: how many the record declared and how many are left."""
+    record = report.result.record
+    if not report.result.rules.rings or record is None:
+        return []
+    left = report.final.rings_left
+    return [("Magic rings", f"{record.rings} declared, {left} left")]
 
 
 def how_to_read(report: Report) -> tuple[str, ...]:
