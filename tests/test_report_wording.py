@@ -117,3 +117,16 @@ def test_ring_rounds_say_how_many_rings_are_left() -> None:
     assert re.search(
         r"magic ring was spent: this roll was not played \((no|1|\d) rings? left\)", text
     )
+
+
+def test_an_emoji_in_a_bad_value_is_shown_as_written(tmp_path: Path) -> None:
+    """E005 quotes the bad value; a joined emoji stays one emoji, not Python's \\u200d."""
+    family = "\U0001f469\u200d\U0001f469\u200d\U0001f467"
+    record = tmp_path / "emoji.yaml"
+    record.write_text(
+        f'player: Test\nrounds:\n  - {{cross: [1, "{family}"], move: [1, 1]}}\n', "utf-8"
+    )
+    for fmt, text in reports(record, CHALLENGE, None).items():
+        assert "E005" in text, fmt
+        assert not PY_ESCAPE.search(text), fmt
+        assert family in text, fmt

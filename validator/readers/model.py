@@ -9,6 +9,7 @@ names the file, line and column.
 from __future__ import annotations
 
 import difflib
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -37,12 +38,14 @@ def _cell(value: object) -> object:
         return parse_field(value)
     if isinstance(value, list | tuple):
         if len(value) != 2 or not all(type(v) is int for v in value):
-            raise ValueError(f'expected a field as [row, column] or "row/column", not {value!r}')
+            raise ValueError(
+                f'expected a field as [row, column] or "row/column", not {_repr(value)}'
+            )
         row, col = value
         if not (1 <= row <= 6 and 1 <= col <= 6):
             raise ValueError(f"field {row}/{col} is off the board (rows and columns are 1-6)")
         return Field(row, col)
-    raise ValueError(f'expected a field as [row, column] or "row/column", not {value!r}')
+    raise ValueError(f'expected a field as [row, column] or "row/column", not {_repr(value)}')
 
 
 def _move(value: object) -> object:
@@ -281,8 +284,14 @@ def _path_text(path: Path) -> str:
     return ", ".join(parts)
 
 
+def _repr(value: object) -> str:
+    """repr(), but joiners and emoji variation selectors stay characters: Python escapes
+    them (a family emoji would read as 👩\\u200d👩), though they are text, not controls."""
+    return re.sub(r"(?<!\\)\\u(200[cd]|fe0f)", lambda m: chr(int(m.group(1), 16)), repr(value))
+
+
 def _short(value: object) -> str:
-    text = repr(value)
+    text = _repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
