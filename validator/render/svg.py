@@ -143,10 +143,20 @@ def _square(
     )
 
 
+def _start_point(start: Field, first: Field) -> tuple[float, float]:
+    """Where a walk from `start` is drawn to begin: at the edge toward its first step, so
+    that the start field's value stays readable."""
+    (x0, y0), (x1, y1) = centre(start), centre(first)
+    length = hypot(x1 - x0, y1 - y0) or 1.0
+    return (x0 + (x1 - x0) / length * CELL * 0.34, y0 + (y1 - y0) / length * CELL * 0.34)
+
+
 def _walk_points(
     walk: Sequence[Field], start: Field | None, leaves: bool
 ) -> list[tuple[float, float]]:
-    points = [centre(start) if start is not None else _outside(walk[0])] if walk else []
+    points = (
+        [_start_point(start, walk[0]) if start is not None else _outside(walk[0])] if walk else []
+    )
     points.extend(centre(f) for f in walk)
     if leaves:
         corner = walk[-1] if walk else start
