@@ -27,10 +27,18 @@ def explained(path: Path) -> Explanation | None:
 
 # What the record did wrong is marked on the part that was wrong, and only there.
 EXPECTED = {
+    "e101-dice-mismatch": ("dice", {Mark.CROSS, Mark.REACH, Mark.MOVE_OK}),
+    "e102-steps-mismatch": ("steps", {Mark.CROSS, Mark.REACH, Mark.MOVE_OK}),
+    "e103-roll-used": ("roll", {Mark.USED, Mark.BURGLAR}),
+    "e106-after-end": ("round", {Mark.WRONG, Mark.BURGLAR}),
     "e202-cross-not-dice": ("cross", {Mark.WRONG, Mark.OPTION}),
     "e203-cross-taken": ("cross", {Mark.WRONG, Mark.OPTION}),
+    "e204-cross-on-reroll": ("cross", {Mark.WRONG}),
     "e205-move-unreachable": ("move", {Mark.WRONG, Mark.CROSS, Mark.REACH}),
-    "e206-path-illegal": ("path", {Mark.WRONG_PATH, Mark.REACH}),  # the path runs over the X
+    # The one-step path runs onto this round's X: that step is the wrong one, and the
+    # recorded move itself is legal.
+    "e206-path-illegal": ("path", {Mark.WRONG, Mark.MOVE_OK}),
+    "e207-move-missing": ("move", {Mark.CROSS, Mark.REACH}),
     "e201-reroll-not-forced": ("reroll", {Mark.OPTION}),
     "e105-skipped-row": ("roll", {Mark.OPTION}),
 }
@@ -53,9 +61,28 @@ def test_each_part_is_marked_where_it_was_wrong(name: str) -> None:
 
 def test_only_the_path_wrong_says_the_move_is_right() -> None:
     x = explained(ROOT / "examples" / "invalid" / "e206-path-illegal.yaml")
-    assert x is not None and x.recorded_path
-    if x.legal_walk:
-        assert any("only the path is wrong" in s for s in x.legal)
+    assert x is not None and x.recorded_path and x.legal_walk
+    assert any("only the path is wrong" in s for s in x.legal)
+    assert x.fields(Mark.WRONG) == (Field(5, 1),)  # step 1 enters this round's X
+    assert x.fields(Mark.MOVE_OK) == (Field(6, 2),)
+
+
+def test_every_example_with_a_roll_has_a_board_and_its_line() -> None:
+    for path in INVALID:
+        x = explained(path)
+        if path.stem.startswith("e107"):
+            assert x is None
+            continue
+        assert x is not None, path.stem
+        assert x.quote and x.quote.strip().startswith("- {roll:"), path.stem
+        assert x.legal and x.problem.endswith("."), path.stem
+        expected = (
+            "after roll 4, the last one played"
+            if x.part == "roll" and x.fields(Mark.USED)
+            else f"before roll {x.roll}"
+        )
+        assert x.board_title == expected, path.stem
+        assert x.label().startswith(f"The board {expected}.")
 
 
 def test_whole_record_errors_have_no_board() -> None:
@@ -68,7 +95,9 @@ def test_every_renderer_draws_the_same_marks(path: Path) -> None:
     x = explained(path)
     if x is None:
         return
-    board = [line.rstrip() for line in board_lines(x.before, x.symbols(), legend=x.legend_text())]
+    # The grid lines are the same everywhere; the legend may wrap at the text's width, so
+    # each of its entries is looked for in the words of the output.
+    board = [line.rstrip() for line in board_lines(x.before, x.symbols())]
     runner = CliRunner()
     for args in (
         ["validate", str(path), "--dice", str(CHALLENGE)],
@@ -79,13 +108,24 @@ def test_every_renderer_draws_the_same_marks(path: Path) -> None:
         lines = [line.strip() for line in out.splitlines()]
         for expected in board:
             assert expected.strip() in lines, (args[0], expected)
+        words = " ".join(out.split())
+        for symbol, text in x.legend_text().items():
+            assert f"{symbol} {text}" in words, (args[0], symbol, text)
     html = render_html(build_report(Checker.create(CHALLENGE, None).check(path)))
     section = html[html.index('id="illegal-step"') :]
     section = section[: section.index("</section>")]
     assert section.count('class="option"') == len(x.fields(Mark.OPTION))
-    assert section.count('class="reach"') == len(x.fields(Mark.REACH) + x.fields(Mark.EXIT))
+    assert section.count('class="reach"') == len(x.fields(Mark.REACH))
+    assert section.count('class="exit"') == len(x.fields(Mark.EXIT))
+    assert section.count('class="right"') == len(x.fields(Mark.MOVE_OK))
+    assert section.count('class="used"') == len(x.fields(Mark.USED))
     assert section.count('class="bang"') == len(x.fields(Mark.WRONG))
     assert ('class="wrong"' in section) == bool(x.fields(Mark.WRONG) or x.recorded_path)
+    # The caption names every kind of mark on the board, and nothing else.
+    caption = section[section.index("<figcaption>") : section.index("</figcaption>")]
+    x_elsewhere = x.cross is not None and x.mark_of(x.cross.field) is not Mark.CROSS
+    drawn = len(x.legend) + bool(x.legal_walk) + bool(x.recorded_path) + x_elsewhere
+    assert caption.count("<li>") == drawn
 
 
 def test_a_field_has_one_mark_and_the_wrong_one_wins() -> None:

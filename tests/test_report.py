@@ -51,6 +51,30 @@ GOLDEN_CASES = [
     ("short-invalid.yaml", "md", "short-invalid.md", 1),
     ("short-invalid.yaml", "text", "short-invalid.txt", 1),
 ]
+# Each expansion: a random legal game on the challenge dice (tests/golden/README.md).
+for _name in ("in-and-out", "escape", "rings"):
+    for _fmt, _ext in (("html", "html"), ("md", "md"), ("text", "txt")):
+        GOLDEN_CASES.append((f"{_name}.yaml", _fmt, f"{_name}.{_ext}", 0))
+# Each error code with an example: the text and Markdown reports whole, and of the HTML
+# the illegal step's section (the rest of the page is the valid game's, golden above).
+EXAMPLES_INVALID = sorted((ROOT / "examples" / "invalid").glob("*.yaml"))
+CODE_CASES = [
+    (path, fmt, f"codes/{path.stem}.{ext}")
+    for path in EXAMPLES_INVALID
+    for fmt, ext in (("html", "html"), ("md", "md"), ("text", "txt"))
+]
+
+
+def _compare_golden(out: str, golden: str) -> None:
+    expected = GOLDEN / golden
+    if REFRESH or not expected.exists():
+        expected.parent.mkdir(exist_ok=True)
+        expected.write_text(out, encoding="utf-8")
+        if not REFRESH:
+            pytest.fail(f"{golden} did not exist and was written; review and commit it")
+    assert out == expected.read_text(encoding="utf-8"), (
+        f"{golden} differs; if the change is intended, run REFRESH_GOLDEN=1 pytest {__file__}"
+    )
 
 
 @pytest.mark.parametrize(("record", "fmt", "golden", "status"), GOLDEN_CASES)
@@ -60,14 +84,21 @@ def test_golden(
     monkeypatch.chdir(GOLDEN)
     code, out = run("report", record, "--format", fmt)
     assert code == status, out
-    expected = GOLDEN / golden
-    if REFRESH or not expected.exists():
-        expected.write_text(out, encoding="utf-8")
-        if not REFRESH:
-            pytest.fail(f"{golden} did not exist and was written; review and commit it")
-    assert out == expected.read_text(encoding="utf-8"), (
-        f"{golden} differs; if the change is intended, run REFRESH_GOLDEN=1 pytest {__file__}"
-    )
+    _compare_golden(out, golden)
+
+
+@pytest.mark.parametrize(("path", "fmt", "golden"), CODE_CASES, ids=[c[2] for c in CODE_CASES])
+def test_golden_error_codes(
+    path: Path, fmt: str, golden: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    code, out = run("report", str(path.relative_to(ROOT)), "--format", fmt)
+    assert code == 1, out
+    if fmt == "html":
+        start = out.find('<section class="card illegal"')
+        assert start >= 0, "no illegal step or error section"
+        out = out[start : out.index("</section>", start) + len("</section>")] + "\n"
+    _compare_golden(out, golden)
 
 
 # --- records the golden files never saw ----------------------------------------------
@@ -187,13 +218,14 @@ _ARTICLE = re.compile(r'<article class="card round ([^"]*)"[^>]*>(.*?)</article>
 def _structure(html: str, report: Report) -> None:
     """Checks every HTML report must pass."""
     # One board per round that crossed a field out; none for rerolls.
+    # Rounds without a board (forced rerolls, rings) are one line each, not a card.
     articles = _ARTICLE.findall(html)
     boards = [
         body.count('class="board"') for classes, body in articles if "illegal-round" not in classes
     ]
-    assert len(boards) == len(report.rounds)
-    for rr, count in zip(report.rounds, boards, strict=True):
-        assert count == (1 if rr.played else 0), rr.round
+    assert len(boards) == len(report.played)
+    assert all(count == 1 for count in boards)
+    assert html.count('class="card round minor') == len(report.rounds) - len(report.played)
     # Self-contained: no script, no outside resource, nothing a browser would fetch.
     assert "<script" not in html.lower()
     assert "<link" not in html.lower()

@@ -9,6 +9,7 @@ Skipped only when no Chromium is installed (CI installs it: .ci/install-chromium
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -182,3 +183,80 @@ def test_report_renders_in_chromium(record: str, tmp_path: Path) -> None:
     if record == "alice-invalid":
         assert 'id="illegal-step"' in dom.stdout
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in dom.stdout
+
+
+# --- every example at desktop and phone width, and printed ---------------------------
+
+EXAMPLES = [
+    ROOT / "examples" / "alice.yaml",
+    *sorted((ROOT / "examples" / "invalid").glob("*.yaml")),
+]
+MAX_PAGES = 4
+"""A 22-round game (every example is one) prints on at most this many A4 pages."""
+
+# Test harness only (the report itself runs no script): lists elements whose text runs
+# out of their box, and whether the page scrolls sideways; the result goes into the DOM.
+_OVERFLOW_PROBE = """<script>
+const bad = [];
+for (const el of document.querySelectorAll("main *")) {
+  if (el instanceof SVGElement || el.closest(".table-wrap, .chart-fig, svg, .sr")) continue;
+  if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) {
+    bad.push(el.tagName + "." + el.className + ": " + el.textContent.trim().slice(0, 40));
+  }
+}
+if (document.documentElement.scrollWidth > window.innerWidth + 1) bad.push("page scrolls sideways");
+document.body.setAttribute("data-overflow", JSON.stringify(bad));
+</script>"""
+
+
+def _page(record: Path, tmp: Path, html: str | None = None) -> Path:
+    if html is None:
+        result = Checker.create(ROOT / "examples" / "challenge.txt", None).check(record)
+        html = render_html(build_report(result))
+    page = tmp / (record.stem + ".html")
+    page.write_text(html, encoding="utf-8")
+    return page
+
+
+def pdf_pages(pdf: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf))
+
+
+def _print(page: Path, tmp: Path) -> int:
+    pdf = tmp / (page.stem + ".pdf")
+    run = chromium(page, tmp, f"--print-to-pdf={pdf}", "--no-pdf-header-footer")
+    assert run.returncode == 0, run.stderr[-2000:]
+    return pdf_pages(pdf.read_bytes())
+
+
+@pytest.mark.parametrize("record", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_every_example_fits_desktop_phone_and_a4(record: Path, tmp_path: Path) -> None:
+    html = render_html(
+        build_report(Checker.create(ROOT / "examples" / "challenge.txt", None).check(record))
+    )
+    probe = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
+    probe = probe.replace("</body>", _OVERFLOW_PROBE + "</body>")
+    page = _page(record, tmp_path, probe)
+    for width in (1400, 390):
+        run = chromium(page, tmp_path, "--dump-dom", f"--window-size={width},1200")
+        assert run.returncode == 0, run.stderr[-2000:]
+        found = re.search(r'data-overflow="([^"]*)"', run.stdout)
+        assert found is not None, "the probe did not run"
+        assert found.group(1) == "[]", (width, found.group(1).replace("&quot;", '"'))
+
+    pages = _print(_page(record, tmp_path, html), tmp_path)
+    assert 1 <= pages <= MAX_PAGES, pages
+    start = html.find('<section class="card illegal"')
+    if start >= 0:
+        # Everything up to the end of the illegal step (or error) alone fits on one page,
+        # so in the whole report it is on page 1.
+        end = html.index("</section>", start) + len("</section>")
+        head = html[:end] + "</main></body></html>"
+        assert _print(_page(record.with_name("head-" + record.name), tmp_path, head), tmp_path) == 1
+
+
+def test_page_count_sees_a_long_page(tmp_path: Path) -> None:
+    """The control: a page taller than an A4 sheet prints on more than one page."""
+    page = tmp_path / "long.html"
+    page.write_text("<!DOCTYPE html><p>" + "<br>line" * 400 + "</p>", encoding="utf-8")
+    assert _print(page, tmp_path) > 1

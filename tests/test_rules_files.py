@@ -266,6 +266,6 @@ def test_report_sentences_name_the_expansions_in_play(spec: str) -> None:
     sentences = expansion_sentences(rules)
     assert len(sentences) == sum(x.in_play(rules) for x in EXPANSIONS)
     for x, sentence in zip([x for x in EXPANSIONS if x.in_play(rules)], sentences, strict=True):
-        assert sentence.startswith(f"With {x.title} ")
+        assert sentence.lower().startswith(f"with {x.title.lower().rstrip('!')}")
     if rules.escape_bonus is not None:
         assert f"{rules.escape_bonus} bonus points" in sentences[0]

@@ -56,7 +56,7 @@ def test_the_board_and_its_legend_are_shown() -> None:
         ROOT / "examples" / "invalid" / "e205-move-unreachable.yaml"
     )
     out = shown(render, result)
-    header = next(i for i, line in enumerate(out) if line.strip().startswith("1    2    3"))
+    header = next(i for i, line in enumerate(out) if line.split() == list("123456"))
     rows = out[header + 1 : header + 7]
     assert [r.split()[0] for r in rows] == ["1", "2", "3", "4", "5", "6"]
     legend = out[header + 7]

@@ -1,8 +1,9 @@
 """The explanation of a record's first illegal step: one model that every renderer lays out.
 
 From a replay `Result` it computes the where-text, the marks on the board with their
-legend, and the sentences of what was legal instead. Terminal, text, Markdown and HTML
-only draw it, so the same failure is marked the same everywhere.
+legend, the record's offending line, and the sentences of what was legal instead.
+Terminal, text, Markdown and HTML only draw it, so the same failure is marked the same
+everywhere.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from validator.engine import Cross, Dice, Field, State
+from validator.engine import CORNERS, FIELD_AT, Cross, Dice, End, Field, State, candidates
 from validator.errors import Diagnostic, Verdict
-from validator.replayer import Failure, FailurePart, Result
+from validator.record import RecordRound
+from validator.replayer import Failure, FailurePart, Result, RoundResult
 
 
 class Mark(enum.Enum):
@@ -29,21 +31,34 @@ class Mark(enum.Enum):
     EXIT = "o"
     """A corner the burglar could leave through."""
     WRONG = "!"
-    """What the record did that broke the rules: the cross-out or the move."""
+    """What the record did that broke the rules: the cross-out, the move, the bad step."""
     WRONG_PATH = "~"
     """A field of the record's illegal path."""
+    MOVE_OK = "="
+    """The recorded move, legal in itself (only its path or its steps were wrong)."""
+    USED = "#"
+    """What an already used roll played (E103)."""
 
 
 # When one field has several meanings, the first of these wins.
 _PRIORITY = (
     Mark.WRONG,
+    Mark.MOVE_OK,
     Mark.WRONG_PATH,
     Mark.BURGLAR,
+    Mark.USED,
     Mark.CROSS,
     Mark.EXIT,
     Mark.REACH,
     Mark.OPTION,
 )
+
+END_WORDS: dict[End, str] = {
+    End.NO_MOVE: "the movement die had no legal move",
+    End.REROLLS: "forced rerolls ended it",
+    End.DICE_EXHAUSTED: "the dice file ran out",
+    End.ESCAPED: "the burglar escaped through a corner",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +83,12 @@ class Explanation:
     """A legal walk to the recorded move, when only the path was wrong."""
     legal: tuple[str, ...]
     """What was legal instead, as sentences."""
+    problem: str = ""
+    """What the record did wrong, in one sentence of the game's words."""
+    quote: str | None = None
+    """The record's offending line, as read."""
+    board_title: str = ""
+    """Which position the board shows: `before roll 4`, or `after roll 4` (E103)."""
 
     @property
     def where(self) -> str:
@@ -76,6 +97,14 @@ class Explanation:
         if self.error.round:
             text += f", record round {self.error.round}"
         return text
+
+    @property
+    def line_ref(self) -> str:
+        """`line 9, column 47` of the record, or "" without a line."""
+        e = self.error
+        if not e.line:
+            return ""
+        return f"line {e.line}" + (f", column {e.col}" if e.col else "")
 
     def mark_of(self, field: Field) -> Mark | None:
         return next((m for f, m in self.marks if f == field), None)
@@ -90,49 +119,109 @@ class Explanation:
     def legend_text(self) -> dict[str, str]:
         return {m.value: text for m, text in self.legend}
 
+    def label(self) -> str:
+        """The board in words, for a picture's title and for readers without the picture."""
+        parts = [f"The board {self.board_title or 'before ' + self.where}."]
+        for mark, text in self.legend:
+            fields = ", ".join(str(f) for f in self.fields(mark))
+            parts.append(f"{text[:1].upper()}{text[1:]}: {fields}.")
+        if self.recorded_path:
+            parts.append("Recorded path: " + " ".join(str(f) for f in self.recorded_path) + ".")
+        if self.legal_walk:
+            parts.append("A legal walk: " + " ".join(str(f) for f in self.legal_walk) + ".")
+        return " ".join(parts)
+
 
 def explain(result: Result) -> Explanation | None:
     """The explanation of `result`'s first illegal step; None when there is none to draw
     (a valid, incomplete or malformed record, or a whole-record error such as E107)."""
     error, failure = result.error, result.failure
-    if result.verdict is not Verdict.INVALID or error is None or failure is None:
+    if result.verdict is not Verdict.INVALID or error is None:
         return None
-    return explain_failure(error, failure)
+    entry = _entry(result, error)
+    if failure is None:
+        if error.code == "E103" and entry is not None and error.roll is not None:
+            return _explain_used_roll(error, result, entry)
+        return None
+    ended = None
+    if failure.part == "round" and result.end is not None:
+        ended = (result.end, result.end_roll)
+    return explain_failure(error, failure, entry=entry, ended=ended)
 
 
-def explain_failure(error: Diagnostic, f: Failure) -> Explanation:
-    marks: dict[Field, Mark] = {}
-    legend: dict[Mark, str] = {}
+def _entry(result: Result, error: Diagnostic) -> RecordRound | None:
+    record = result.record
+    if record is None or not error.round:
+        return None
+    return next((e for e in record.rounds if e.number == error.round), None)
 
-    def put(fields: Sequence[Field], mark: Mark, text: str) -> None:
+
+class _Marks:
+    """Marks and their legend while they are collected: one mark per field, by priority."""
+
+    def __init__(self) -> None:
+        self.marks: dict[Field, Mark] = {}
+        self.legend: dict[Mark, str] = {}
+
+    def put(self, fields: Sequence[Field], mark: Mark, text: str) -> None:
         for field in fields:
-            old = marks.get(field)
+            old = self.marks.get(field)
             if old is None or _PRIORITY.index(mark) < _PRIORITY.index(old):
-                marks[field] = mark
+                self.marks[field] = mark
         if fields:
-            legend[mark] = text
+            self.legend[mark] = text
 
+    def done(self) -> tuple[tuple[tuple[Field, Mark], ...], tuple[tuple[Mark, str], ...]]:
+        present = set(self.marks.values())
+        return (
+            tuple(sorted(self.marks.items())),
+            tuple((m, self.legend[m]) for m in Mark if m in present),
+        )
+
+
+def explain_failure(
+    error: Diagnostic,
+    f: Failure,
+    *,
+    entry: RecordRound | None = None,
+    ended: tuple[End, int | None] | None = None,
+) -> Explanation:
+    marks = _Marks()
+    put = marks.put
     position = f.before.position
     if position is not None:
         put((position,), Mark.BURGLAR, "the burglar")
     recorded_path: tuple[Field, ...] = ()
     legal_walk: tuple[Field, ...] = ()
-    if f.cross is not None:
+    problem = error.message
+    if ended is not None:
+        # After the end every part of the round is wrong: show what the record still played.
+        wrong = tuple(x for x in (f.attempted_cross, f.move) if x is not None)
+        put(wrong, Mark.WRONG, "played after the end (illegal)")
+    elif f.cross is not None:
         put((f.cross.field,), Mark.CROSS, f"crossed out ({f.cross.field}, moves {f.cross.die})")
         put(tuple(f.reachable), Mark.REACH, f"reached in {_steps(f.cross.die)}")
         put(tuple(f.exits), Mark.EXIT, "a corner to leave through")
         if f.part == "path" and f.path:
             recorded_path = f.path
-            put(recorded_path, Mark.WRONG_PATH, "the recorded path (illegal)")
+            put(recorded_path, Mark.WRONG_PATH, "the recorded path")
+            bad = _first_bad_step(f.before, f.cross.field, recorded_path, f.cross.die)
+            if bad is not None:
+                put((bad,), Mark.WRONG, "the step that breaks the rules")
             if f.move is not None and f.move in f.reachable:
                 legal_walk = f.reachable[f.move]
+                put((f.move,), Mark.MOVE_OK, "the recorded move (legal)")
         elif f.part == "move" and f.move is not None and f.move not in f.reachable:
             put((f.move,), Mark.WRONG, "the recorded move (illegal)")
+        elif f.part in ("steps", "dice") and f.move is not None and f.move in f.reachable:
+            put((f.move,), Mark.MOVE_OK, "the recorded move (legal)")
+        if f.part == "move" and f.move is None:
+            problem = f"The record makes no move, but the movement die {f.cross.die} has one."
     else:
         put(tuple(c.field for c in f.crosses), Mark.OPTION, "could be crossed out")
         if f.part == "cross" and f.attempted_cross is not None:
             put((f.attempted_cross,), Mark.WRONG, "the recorded cross-out (illegal)")
-    present = set(marks.values())
+    pairs, legend = marks.done()
     return Explanation(
         error=error,
         part=f.part,
@@ -140,18 +229,91 @@ def explain_failure(error: Diagnostic, f: Failure) -> Explanation:
         dice=f.dice,
         record_dice=f.record_dice,
         before=f.before,
-        cross=f.cross,
-        marks=tuple(sorted(marks.items())),
-        legend=tuple((m, legend[m]) for m in Mark if m in present),
+        cross=None if ended is not None else f.cross,
+        marks=pairs,
+        legend=legend,
         recorded_path=recorded_path,
         legal_walk=legal_walk,
-        legal=tuple(legal_sentences(f)),
+        legal=tuple(legal_sentences(f, entry=entry, ended=ended)),
+        problem=_sentence(problem),
+        quote=error.excerpt,
+        board_title=f"before roll {error.roll}" if error.roll else "",
     )
 
 
-def legal_sentences(f: Failure) -> list[str]:
+def _explain_used_roll(error: Diagnostic, result: Result, entry: RecordRound) -> Explanation:
+    """E103: the record names a roll that an earlier round already played."""
+    roll = error.roll
+    used: RoundResult | None = next((r for r in result.rounds if r.roll == roll), None)
+    before = result.rounds[-1].state if result.rounds else State()
+    marks = _Marks()
+    if before.position is not None:
+        marks.put((before.position,), Mark.BURGLAR, "the burglar")
+    legal: list[str] = []
+    if used is not None:
+        played = tuple(x for x in (used.cross.field if used.cross else None, used.move) if x)
+        who = f"record round {used.record_round}" if used.record_round else "the replay"
+        marks.put(played, Mark.USED, f"what roll {roll} already played ({who})")
+        dice = " ".join(map(str, used.dice))
+        legal.append(f"Roll {roll} ({dice}) was already played by {who}.")
+    following = result.rounds[-1].roll + 1 if result.rounds else 1
+    legal.append(f"The next unused roll is {following}: a round names each roll once, in order.")
+    pairs, legend = marks.done()
+    return Explanation(
+        error=error,
+        part="roll",
+        roll=roll,
+        dice=used.dice if used is not None else None,
+        record_dice=None,
+        before=before,
+        cross=None,
+        marks=pairs,
+        legend=legend,
+        recorded_path=(),
+        legal_walk=(),
+        legal=tuple(legal),
+        problem=_sentence(error.message),
+        quote=error.excerpt,
+        board_title=f"after roll {following - 1}, the last one played" if following > 1 else "",
+    )
+
+
+def _first_bad_step(before: State, cross: Field, path: Sequence[Field], die: int) -> Field | None:
+    """The field of the first step that breaks the walk (the engine already refused the
+    walk; this only locates the step for the picture): off a corner when entering, not
+    next to the field before, entered twice, or onto an X or a circle."""
+    start = before.position
+    prev = start
+    seen = {start} if start is not None else set()
+    corners = {FIELD_AT[c] for c in CORNERS}
+    for field in path:
+        if prev is None:
+            if field not in corners:
+                return field
+        elif abs(field.row - prev.row) + abs(field.col - prev.col) != 1:
+            return field
+        if field in seen or field == cross or before.mark(field):
+            return field
+        seen.add(field)
+        prev = field
+    if len(path) > die:
+        return path[die]
+    return None
+
+
+def legal_sentences(
+    f: Failure,
+    *,
+    entry: RecordRound | None = None,
+    ended: tuple[End, int | None] | None = None,
+) -> list[str]:
     """What was legal at a failure position, as sentences."""
     lines: list[str] = []
+    if ended is not None:
+        end, roll = ended
+        on = f" on roll {roll}" if roll else ""
+        lines.append(f"The game ended{on}: {END_WORDS[end]}. No round may follow the end.")
+        return lines
     if f.record_dice is not None and f.dice is not None:
         lines.append(
             f"The record gives the dice {_dice(f.record_dice)}; the dice file's roll {f.roll} "
@@ -160,14 +322,23 @@ def legal_sentences(f: Failure) -> list[str]:
     if f.dice is None:
         return lines
     if not f.crosses:
-        lines.append("No field could be crossed out: this roll was a forced reroll.")
+        lines.append(
+            f"No field could be crossed out: {taken_text(f.before, f.dice)}. "
+            "This roll was a forced reroll."
+        )
     else:
         lines.append(f"Available cross-outs: {crosses_text(f.crosses)}.")
     if f.cross is not None:
         die = f.cross.die
+        if f.part == "steps" and entry is not None and entry.steps is not None:
+            lines.append(
+                f"The record gives steps {entry.steps}; with {f.cross.field} crossed out the "
+                f"movement die is {die}."
+            )
         if f.reachable:
             reach = ", ".join(f"{e} ({e.value})" for e in f.reachable)
-            lines.append(f"With {f.cross.field} crossed out, {_steps(die)} reach: {reach}.")
+            verb = "reaches" if die == 1 else "reach"
+            lines.append(f"With {f.cross.field} crossed out, {_steps(die)} {verb}: {reach}.")
         else:
             lines.append(f"With {f.cross.field} crossed out, the die {die} has no legal move.")
         if f.exits:
@@ -180,8 +351,31 @@ def legal_sentences(f: Failure) -> list[str]:
     return lines
 
 
+def taken_text(state: State, dice: Sequence[int]) -> str:
+    """`1/1 and 6/1 have an X and a circle, 1/6 has an X`: why no field the dice name is free."""
+    groups: dict[str, list[Field]] = {}
+    for c in candidates(dice):
+        mark = state.mark(c.field)
+        if mark:
+            groups.setdefault(mark, []).append(c.field)
+    words = {"X": "an X", "O": "a circle", "XO": "an X and a circle"}
+    parts = []
+    for mark, fields in groups.items():
+        names = " and ".join((", ".join(map(str, fields[:-1])), str(fields[-1]))).lstrip(" and")
+        parts.append(f"{names} {'has' if len(fields) == 1 else 'have'} {words[mark]}")
+    return ", ".join(parts) or "every field the dice name is taken"
+
+
 def crosses_text(crosses: Sequence[Cross]) -> str:
     return ", ".join(f"{c.field} (moves {c.die})" for c in crosses) or "none"
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return text
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def _steps(n: int) -> str:

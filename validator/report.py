@@ -6,10 +6,11 @@ nothing here decides a rule, it only asks the engine what was possible.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from validator.engine import STANDARD, Cross, Dice, End, Field, State, available_crosses, reach
-from validator.explain import Explanation, crosses_text, explain
+from validator.explain import Explanation, crosses_text, explain, taken_text
 from validator.record import RecordRound
 from validator.replayer import Result, RoundResult, Verdict
 from validator.rulesets import expansion_sentences
@@ -23,12 +24,38 @@ END_TEXT: dict[End, str] = {
 
 KIND_TEXT: dict[str, str] = {
     "play": "move",
-    "stuck": "no move possible",
+    "stuck": "stuck: no move possible",
     "reroll": "forced reroll",
     "ring": "magic ring spent",
-    "escape": "escape",
-    "leave": "left the board",
+    "escape": "escaped through a corner",
+    "leave": "left the board through a corner",
 }
+
+
+def move_rows(rounds: tuple[ReportRound, ...]) -> list[tuple[str, ...]]:
+    """The move table: roll, dice, cross, move, steps, points gained, total; one row a roll."""
+    rows: list[tuple[str, ...]] = []
+    previous = 0
+    for rr in rounds:
+        r = rr.round
+        cross = str(r.cross.field) if r.cross is not None else KIND_TEXT[r.kind]
+        steps = str(r.cross.die) if r.cross is not None and r.kind != "stuck" else ""
+        gained = f"+{r.score - previous}" if r.score != previous else ""
+        previous = r.score
+        dice = " ".join(map(str, r.dice))
+        rows.append((str(r.roll), dice, cross, move_cell(r), steps, gained, str(r.score)))
+    return rows
+
+
+def move_cell(r: RoundResult) -> str:
+    """The move column of a move table: where the round ended, in words for exits."""
+    if r.kind in ("escape", "leave"):
+        corner = r.walk[-1] if r.walk else r.before.position
+        return f"{'escaped' if r.kind == 'escape' else 'out'} at {corner}"
+    if r.kind == "stuck":
+        return "no move"
+    return str(r.move) if r.move is not None else ""
+
 
 Walk = tuple[Field, ...]
 
@@ -76,6 +103,8 @@ class ReportRound:
     entry: RecordRound | None
     move_number: int | None
     """1-based count of moves (walks) up to this round; None when nothing moved."""
+    escape_bonus: int = 0
+    """The bonus points an escape in this round added."""
 
     @property
     def played(self) -> bool:
@@ -98,6 +127,8 @@ class Report:
     final: State
     moves: tuple[tuple[int, Field], ...]
     """(move number, end field) for every walk, in order: the summary's numbering."""
+    exits: frozenset[int] = frozenset()
+    """Numbers of the moves that left the board (their end field is the corner left through)."""
 
     @property
     def verdict(self) -> Verdict:
@@ -150,6 +181,7 @@ def build_report(result: Result, *, dice_name: str | None = None) -> Report:
     entries = {e.number: e for e in record.rounds} if record else {}
     rounds: list[ReportRound] = []
     moves: list[tuple[int, Field]] = []
+    exits: set[int] = set()
     for r in result.rounds:
         ended = result.end if result.end is not None and r.roll == result.end_roll else None
         note = annotate(r, result, ended)
@@ -160,8 +192,11 @@ def build_report(result: Result, *, dice_name: str | None = None) -> Report:
             end = r.move or (r.walk[-1] if r.walk else r.before.position)
             if end is not None:
                 moves.append((number, end))
+            if r.kind in ("escape", "leave"):
+                exits.add(number)
         entry = entries.get(r.record_round) if r.record_round is not None else None
-        rounds.append(ReportRound(r, note, entry, number))
+        bonus = (result.rules.escape_bonus or 0) if r.kind == "escape" else 0
+        rounds.append(ReportRound(r, note, entry, number, bonus))
     final = result.final if result.final is not None else State()
     if dice_name is None and record is not None:
         dice_name = record.dice_file
@@ -173,6 +208,7 @@ def build_report(result: Result, *, dice_name: str | None = None) -> Report:
         illegal=explain(result),
         final=final,
         moves=tuple(moves),
+        exits=frozenset(exits),
     )
 
 
@@ -221,13 +257,19 @@ def describe_round(rr: ReportRound) -> list[str]:
     lines: list[str] = []
     if r.kind == "reroll":
         lines.append(
-            f"No field could be crossed out: forced reroll ({n.rerolls_in_row} in a row, "
-            f"{n.rerolls_total} in the game)."
+            f"No field could be crossed out ({taken_text(r.before, r.dice)}): forced reroll "
+            f"({n.rerolls_in_row} in a row, {n.rerolls_total} in the game)."
         )
     elif r.kind == "ring":
-        lines.append("A magic ring was spent: this roll was not played.")
+        left = r.state.rings_left
+        rings = "no ring" if left == 0 else "1 ring" if left == 1 else f"{left} rings"
+        lines.append(f"A magic ring was spent: this roll was not played ({rings} left).")
     else:
-        lines.append(f"{len(n.available)} cross-out(s) available: {crosses_text(n.available)}.")
+        count = len(n.available)
+        lines.append(
+            f"{count} {'cross-out' if count == 1 else 'cross-outs'} available: "
+            f"{crosses_text(n.available)}."
+        )
     if r.cross is not None:
         c = r.cross
         lines.append(
@@ -236,6 +278,23 @@ def describe_round(rr: ReportRound) -> list[str]:
         )
         if n.exits:
             lines.append("Corners to leave through: " + ", ".join(str(f) for f in n.exits) + ".")
+    if r.walk:
+        start = f"from {r.before.position}" if r.before.position is not None else "into the board"
+        lines.append(f"Path {start}: " + " ".join(map(str, r.walk)) + ".")
+    if r.kind in ("escape", "leave"):
+        corner = r.walk[-1] if r.walk else r.before.position
+        if r.kind == "escape":
+            lines.append(f"Escaped through the corner {corner}.")
+            bonus = rr.escape_bonus
+            if bonus:
+                lines.append(f"Escape bonus: +{bonus} points.")
+        else:
+            lines.append(
+                f"Left the board through the corner {corner}; the burglar comes back in "
+                "through a corner next round."
+            )
+    elif r.kind == "stuck":
+        lines.append("No move: no walk of the movement die was possible.")
     if r.move is not None and n.best is not None:
         if n.took_best:
             lines.append(f"Moved to {r.move} ({r.move.value}): the best-valued field in reach.")
@@ -260,12 +319,40 @@ def describe_round(rr: ReportRound) -> list[str]:
     return lines
 
 
+def round_words(rr: ReportRound) -> str:
+    """The round in words, for a board's title and for readers without the picture:
+    `Roll 5: crossed out 1/2, the burglar walked from 6/2 along 5/2 5/3 to 6/6; 135 points.`"""
+    r = rr.round
+    dice = " ".join(map(str, r.dice))
+    parts = [f"Roll {r.roll}, dice {dice}:"]
+    if r.kind == "reroll":
+        parts.append("no field could be crossed out, a forced reroll;")
+    elif r.kind == "ring":
+        parts.append("a magic ring was spent;")
+    if r.cross is not None:
+        parts.append(f"crossed out {r.cross.field},")
+        start = f"from {rr.start}" if rr.start is not None else "into the board"
+        path = " ".join(map(str, r.walk))
+        if r.kind == "stuck":
+            parts.append("no move was possible;")
+        elif r.kind in ("escape", "leave"):
+            corner = r.walk[-1] if r.walk else rr.start
+            along = f" along {path}" if path else ""
+            verb = "escaped" if r.kind == "escape" else "left the board"
+            parts.append(f"the burglar {verb} {start}{along} through the corner {corner};")
+        else:
+            parts.append(f"the burglar walked {start} along {path} to {r.move};")
+    parts.append(f"{r.score} points.")
+    return " ".join(parts)
+
+
 def _fields_text(fields: tuple[Field, ...], limit: int = 8) -> str:
     """`3 fields: 1/2 (25), ...`; long lists give the count and the best few."""
     if not fields:
         return "no field"
     if len(fields) <= limit:
-        return f"{len(fields)} field(s): " + ", ".join(f"{f} ({f.value})" for f in fields)
+        count = "1 field" if len(fields) == 1 else f"{len(fields)} fields"
+        return f"{count}: " + ", ".join(f"{f} ({f.value})" for f in fields)
     top = sorted(fields, key=lambda f: (-f.value, f))[:3]
     return f"{len(fields)} fields, the best " + ", ".join(f"{f} ({f.value})" for f in top)
 
@@ -297,6 +384,9 @@ def facts(report: Report) -> list[tuple[str, str]]:
         score = f"{report.shown_score} before the illegal step"
     else:
         score = str(report.score)
+        bonus = sum(rr.escape_bonus for rr in report.rounds)
+        if bonus:
+            score += f" (with the escape bonus of {bonus})"
         if claimed is not None and claimed != report.score:
             score += f" (the record claims {claimed})"
     if report.end_text is not None:
@@ -317,10 +407,21 @@ def facts(report: Report) -> list[tuple[str, str]]:
         ("End", end),
         (
             "Rounds",
-            f"{report.record_rounds} in the record, {len(report.rounds)} dice rolls replayed",
+            f"{_count(report.record_rounds, 'round')} in the record, "
+            f"{_count(len(report.rounds), 'dice roll')} replayed",
         ),
         ("Rerolls", str(report.rerolls)),
+        *_rings_fact(report),
     ]
+
+
+def _rings_fact(report: Report) -> list[tuple[str, str]]:
+    """With the magic rings: how many the record declared and how many are left."""
+    record = report.result.record
+    if not report.result.rules.rings or record is None:
+        return []
+    left = report.final.rings_left
+    return [("Magic rings", f"{record.rings} declared, {left} left")]
 
 
 def how_to_read(report: Report) -> tuple[str, ...]:
@@ -339,7 +440,8 @@ def how_to_read(report: Report) -> tuple[str, ...]:
     out = [
         "Each round rolls three dice. Two of them name a field (row/column) that is crossed "
         "out with an X; the third die is the number of steps the burglar walks, up, down, "
-        "left or right, never onto a field with an X or a circle and never twice onto one field.",
+        "left or right, never onto a field already marked (X or circle) and never twice onto "
+        "the same one.",
         "The first walk enters the board through a corner; the field where a walk ends gets a "
         "circle. When no field the dice name is free, the roll is a forced reroll.",
         f"The game ends when the walk cannot be made, after {passes}, or when the dice file "
@@ -347,6 +449,21 @@ def how_to_read(report: Report) -> tuple[str, ...]:
     ]
     out.extend(expansion_sentences(rules))
     return tuple(out)
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def help_text(hint: str) -> str:
+    """A hint as a sentence: a bare record line (`steps: 6`) becomes `write steps: 6`."""
+    if _RECORD_LINE.fullmatch(hint):
+        return f"write {hint} in the record"
+    return hint
+
+
+# A hint that is a line of the record to write, as the replay gives it for E102 and E107.
+_RECORD_LINE = re.compile(r"(?:steps|claimed_score|dice|roll|rings|dice_sha256): \S+")
 
 
 def _ordinal(n: int) -> str:

@@ -253,7 +253,7 @@ class MagicRings(Expansion):
 
     def sentence(self, rules: Ruleset) -> str:
         return (
-            "With The magic rings! the player may spend a ring to skip a roll instead of "
+            "With the magic rings expansion the player may spend a ring to skip a roll instead of "
             "playing it."
         )
 

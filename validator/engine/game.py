@@ -304,7 +304,7 @@ def check_walk(
 ) -> str | None:
     """Why `path` is not a legal walk of the movement die, or None when it is."""
     if exit is None and len(path) != steps:
-        return f"the path has {len(path)} step(s), but the movement die is {steps}"
+        return f"the path has {_steps(len(path))}, but the movement die is {steps}"
     if exit is not None:
         if len(path) > steps:
             return f"the path has {len(path)} steps, more than the movement die {steps}"
@@ -510,7 +510,7 @@ def _play(
         if found is None:
             raise IllegalAction(
                 "E205",
-                f"{action.move} cannot be reached in exactly {cross.die} step(s)"
+                f"{action.move} cannot be reached in exactly {_steps(cross.die)}"
                 + _blocked_reason(blocked, target),
                 _reach_hint(blocked, start, cross),
             )
@@ -546,7 +546,7 @@ def _leave(after: State, blocked: int, cross: Cross, action: Play, rules: Rulese
             if not exits:
                 raise IllegalAction(
                     "E209",
-                    f"no free corner can be reached within {cross.die} step(s)",
+                    f"no free corner can be reached within {_steps(cross.die)}",
                     _reach_hint(blocked, start, cross),
                 )
             corner = min(exits)
@@ -555,7 +555,7 @@ def _leave(after: State, blocked: int, cross: Cross, action: Play, rules: Rulese
             if corner not in exits:
                 raise IllegalAction(
                     "E209",
-                    f"the burglar cannot leave through {action.move} within {cross.die} step(s)",
+                    f"the burglar cannot leave through {action.move} within {_steps(cross.die)}",
                     _exit_hint(blocked, start, cross),
                 )
         walk = exits[corner]
@@ -580,6 +580,10 @@ def score(state: State, rules: Ruleset = STANDARD) -> int:
 
 
 # --- hint text -----------------------------------------------------------------------
+
+
+def _steps(n: int) -> str:
+    return "1 step" if n == 1 else f"{n} steps"
 
 
 def _fields(walk: Walk) -> tuple[Field, ...]:
@@ -608,13 +612,13 @@ def _reach_hint(blocked: int, start: int, cross: Cross) -> str:
     ends = walks(blocked, start, cross.die)
     if not ends:
         return f"with {cross.field} crossed out, the movement die {cross.die} has no legal move"
-    return f"with {cross.field} crossed out, {cross.die} step(s) reach: {_fields_text(ends)}"
+    return f"with {cross.field} crossed out, {_steps(cross.die)} reach: {_fields_text(ends)}"
 
 
 def _exit_hint(blocked: int, start: int, cross: Cross) -> str:
     exits = exit_walks(blocked, start, cross.die)
     if not exits:
-        return f"no corner can be left through within {cross.die} step(s)"
+        return f"no corner can be left through within {_steps(cross.die)}"
     return "corners to leave through: " + ", ".join(str(FIELD_AT[c]) for c in sorted(exits))
 
 

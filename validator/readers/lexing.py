@@ -182,5 +182,9 @@ def split_lines(text: str) -> list[str]:
 
 
 def short(value: object) -> str:
+    """A value quoted for a message, cut to 24 characters. Like repr(), but joiners and
+    emoji variation selectors stay characters: Python escapes them (a family emoji would
+    read as 👩\\u200d👩), though they are text, not controls."""
     text = value if isinstance(value, str) else str(value)
-    return repr(text) if len(text) <= 24 else repr(text[:21] + "...")
+    quoted = repr(text) if len(text) <= 24 else repr(text[:21] + "...")
+    return re.sub(r"\\+u(200[cd]|fe0f)", lambda m: chr(int(m.group(1), 16)), quoted)

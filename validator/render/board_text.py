@@ -1,6 +1,7 @@
 """The board as a text grid, in the look of the paper sheet, for terminals and Markdown.
 
-A cell shows the field's value; `(25)` is circled, `X` crossed out, `(X)` both.
+A cell shows the field's value, also under a mark: `(25)` is circled, `X25` crossed out,
+`(X25)` both.
 Callers may overlay single-character markers on fields (the move, reachable fields...).
 """
 
@@ -10,16 +11,16 @@ from collections.abc import Mapping
 
 from validator.engine import SIZE, Field, State
 
-CELL = 5
+CELL = 7
 
 
 def cell_text(state: State, field: Field) -> str:
     mark = state.mark(field)
     value = str(field.value)
     if mark == "XO":
-        text = "(X)"
+        text = f"(X{value})"
     elif mark == "X":
-        text = "X"
+        text = f"X{value}"
     elif mark == "O":
         text = f"({value})"
     else:

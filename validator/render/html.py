@@ -7,13 +7,16 @@ escapes everything; only the SVG strings from validator.render.svg go in unescap
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
+from validator.engine import FIELD_AT, Field, State
 from validator.explain import Explanation, Mark
 from validator.render import svg
-from validator.render.terminal import summary_line
+from validator.render.report_text import headline, moves_text
+from validator.render.terminal import _span
 from validator.replayer import Verdict
 from validator.report import (
     KIND_TEXT,
@@ -22,7 +25,10 @@ from validator.report import (
     describe_round,
     dice_roles,
     facts,
+    help_text,
     how_to_read,
+    move_rows,
+    round_words,
 )
 
 
@@ -37,23 +43,40 @@ class RoundView:
     notes: tuple[str, ...]
     score: int
     flags: tuple[str, ...]
+    roll: int = 0
+    marker: str = ""
+    """The round index's symbol: ↻ reroll, ◯ ring, ◆ better field missed, ■ the end."""
+    marker_text: str = ""
+    line: str = ""
+    """A forced reroll or ring round in one line."""
+    row: tuple[str, ...] = ()
+    """The move table's cells: roll, dice, cross, move, steps, points, total."""
 
 
 @dataclass(frozen=True, slots=True)
 class IllegalView:
+    roll: int | None
     title: str
     short: str
     code: str
     name: str
     message: str
+    problem: str
     hint: str
     location: str
-    dice: Markup | None
-    board: Markup | None
+    line_ref: str
+    line: int | None
+    quote: tuple[str, str, str] | None
+    dice: tuple[tuple[str, Markup], ...]
+    board: Markup
+    board_title: str
+    key: tuple[KeyItem, ...]
     notes: tuple[str, ...]
 
 
+@cache
 def _environment() -> Environment:
+    # One environment per process: compiling the template is most of a page's time.
     return Environment(
         loader=PackageLoader("validator.render", "templates"),
         autoescape=True,
@@ -68,29 +91,55 @@ def render_html(report: Report) -> str:
     """The whole page as a string."""
     result = report.result
     template = _environment().get_template("report.html.j2")
-    rounds = [_round_view(rr) for rr in report.rounds]
+    rows = move_rows(report.rounds)
+    rounds = [_round_view(rr, row) for rr, row in zip(report.rounds, rows, strict=True)]
     points = [(rr.round.roll, rr.round.score) for rr in report.rounds]
-    numbers = {f: n for n, f in report.moves}
-    route = [(rr.start, rr.round.walk) for rr in report.rounds if rr.round.walk and rr.move_number]
+    numbers: dict[Field, list[int]] = {}
+    exits: dict[Field, list[int]] = {}
+    for n, f in report.moves:
+        (exits if n in report.exits else numbers).setdefault(f, []).append(n)
+    moved = [rr for rr in report.rounds if rr.move_number is not None]
+    last = max(len(moved) - 1, 1)
     summary_board = None
     if report.rounds:
         summary_board = Markup(
             svg.board(
                 report.final,
                 numbers=numbers,
-                walks=[svg.Walk(walk, start, style="route") for start, walk in route],
+                exit_numbers=exits,
+                walks=[
+                    svg.Walk(
+                        rr.round.walk,
+                        rr.start,
+                        leaves=rr.round.kind in ("escape", "leave"),
+                        style="route",
+                        tone=i / last,
+                    )
+                    for i, rr in enumerate(moved)
+                ],
                 burglar=report.final.position,
                 caption=f"Final sheet · {report.shown_score} points",
-                label="the final sheet, moves numbered in order",
+                label=_final_words(report),
+                cls="board final",
             )
         )
-    chart = Markup(svg.score_chart(points, label="score after each dice roll")) if points else None
+    chart = (
+        Markup(
+            svg.score_chart(
+                points,
+                label="score after each dice roll",
+                links={rr.round.roll: f"#roll-{rr.round.roll}" for rr in report.rounds},
+            )
+        )
+        if points
+        else None
+    )
     return template.render(
         title=f"Road to 300 - {report.player or report.source}",
         player=report.player,
         source=report.source,
         verdict=report.verdict.value,
-        summary=summary_line(result),
+        summary=headline(report),
         facts=facts(report),
         rules_text=how_to_read(report),
         rounds=rounds,
@@ -102,7 +151,17 @@ def render_html(report: Report) -> str:
         summary_board=summary_board,
         chart=chart,
         won=(report.score or 0) >= 300 and report.verdict is Verdict.VALID,
+        exits=bool(report.exits),
     )
+
+
+def _new_crosses(before: State, after: State) -> list[Field]:
+    return [f for f in FIELD_AT if "X" in after.mark(f) and "X" not in before.mark(f)]
+
+
+def _final_words(report: Report) -> str:
+    """The final sheet in words: the moves in order and the score."""
+    return f"The final sheet, {report.shown_score} points. Moves in order: {moves_text(report)}."
 
 
 def _error_text(report: Report) -> tuple[str, str, str] | None:
@@ -110,10 +169,14 @@ def _error_text(report: Report) -> tuple[str, str, str] | None:
     error = report.result.error
     if error is None or report.illegal is not None:
         return None
-    return (f"{error.code} {error.name} at {error.location()}", error.message, error.hint)
+    return (
+        f"{error.code} {error.name} at {error.location()}",
+        error.message,
+        help_text(error.hint),
+    )
 
 
-def _round_view(rr: ReportRound) -> RoundView:
+def _round_view(rr: ReportRound, row: tuple[str, ...]) -> RoundView:
     r = rr.round
     roles = dice_roles(r.dice, r.cross.field if r.cross else None)
     dice_label = "dice " + " ".join(map(str, r.dice))
@@ -125,11 +188,12 @@ def _round_view(rr: ReportRound) -> RoundView:
         board = Markup(
             svg.board(
                 r.state,
-                marks=[svg.FieldMark(r.cross.field, "x", "now")],
+                # Every X of this round is this round's colour: the cross-out and, after a
+                # walk, the start field.
+                marks=[svg.FieldMark(f, "x", "now") for f in _new_crosses(r.before, r.state)],
                 walks=[svg.Walk(r.walk, rr.start, leaves=r.kind in ("escape", "leave"))],
-                burglar=r.state.position if not r.walk else None,
-                caption=f"Roll {r.roll} · score {r.score}",
-                label=f"board after roll {r.roll}",
+                burglar=r.state.position,
+                label=round_words(rr),
             )
         )
     where = (
@@ -147,7 +211,26 @@ def _round_view(rr: ReportRound) -> RoundView:
     title = f"Roll {r.roll}"
     if rr.move_number is not None:
         title += f" · move {rr.move_number}"
+    marker, marker_text = "", ""
+    if r.kind == "reroll":
+        marker, marker_text = "↻", "forced reroll"
+    elif r.kind == "ring":
+        marker, marker_text = "◯", "magic ring spent"
+    if rr.note.took_best is False:
+        marker, marker_text = "◆", "a higher-valued field was in reach"
+    if rr.note.ended is not None:
+        marker, marker_text = "■", "the game ends here"
+    line = ""
+    if not rr.played:
+        line = f"{KIND_TEXT[r.kind]}, dice {' '.join(map(str, r.dice))}: " + " ".join(
+            describe_round(rr)
+        )
     return RoundView(
+        roll=r.roll,
+        marker=marker,
+        marker_text=marker_text,
+        line=line,
+        row=row,
         anchor=f"roll-{r.roll}",
         title=title,
         subtitle=f"{KIND_TEXT[r.kind]} · {where}",
@@ -160,36 +243,121 @@ def _round_view(rr: ReportRound) -> RoundView:
     )
 
 
-# How each mark of the explanation is drawn on the illegal step's board.
-_DRAWN: dict[Mark, tuple[svg.Shape, svg.Style]] = {
-    Mark.OPTION: ("square", "option"),
-    Mark.CROSS: ("x", "now"),
-    Mark.REACH: ("ring", "reach"),
-    Mark.EXIT: ("ring", "reach"),
+# How each mark of the explanation is drawn on the illegal step's board, and the words
+# that name the drawing in the caption (so that the caption says exactly what is drawn).
+_DRAWN: dict[Mark, tuple[svg.Shape, svg.Style, str]] = {
+    Mark.OPTION: ("square", "option", "green dashed square"),
+    Mark.CROSS: ("x", "now", "vermillion X"),
+    Mark.REACH: ("ring", "reach", "green dashed ring"),
+    Mark.EXIT: ("ring", "exit", "green dotted ring"),
+    Mark.MOVE_OK: ("ring", "right", "solid green ring"),
+    Mark.USED: ("square", "used", "black dotted square"),
+}
+_SWATCH: dict[Mark, str] = {
+    Mark.OPTION: "option",
+    Mark.CROSS: "xnow",
+    Mark.REACH: "reach",
+    Mark.EXIT: "exit",
+    Mark.MOVE_OK: "right",
+    Mark.USED: "used",
+    Mark.WRONG: "wrong",
+    Mark.WRONG_PATH: "wrongpath",
+    Mark.BURGLAR: "pos",
 }
 
 
-def illegal_board(x: Explanation) -> str:
-    """The position before the illegal step, what the record did, and what was legal."""
+@dataclass(frozen=True, slots=True)
+class KeyItem:
+    """One line of a board's caption: a swatch, what it looks like, what it means."""
+
+    swatch: str
+    looks: str
+    means: str
+
+
+def _wrong_shape(x: Explanation) -> svg.Shape:
+    # A wrong cross-out is a square around the field: an X over an X would hide the reason.
+    return "square" if x.part in ("cross", "round") else "ring"
+
+
+def illegal_board(x: Explanation) -> tuple[str, tuple[KeyItem, ...]]:
+    """The position before the illegal step, what the record did, and what was legal;
+    with the caption's key, one item per kind of mark drawn."""
     marks: list[svg.FieldMark] = []
+    key: list[KeyItem] = []
+
+    def fields_text(fields: tuple[object, ...]) -> str:
+        return ", ".join(map(str, fields))
+
+    for mark, means in x.legend:
+        fields = x.fields(mark)
+        if mark in _DRAWN:
+            shape, style, looks = _DRAWN[mark]
+            marks.extend(svg.FieldMark(f, shape, style) for f in fields)
+            plural = "s" if len(fields) > 1 and not looks.endswith("X") else ""
+            named = means if len(fields) == 1 and str(fields[0]) in means else None
+            text = named or f"{means}: {fields_text(fields)}"
+            key.append(KeyItem(_SWATCH[mark], looks + plural, text))
+        elif mark is Mark.WRONG:
+            for f in fields:
+                marks.append(svg.FieldMark(f, _wrong_shape(x), "wrong"))
+                marks.append(svg.FieldMark(f, "bang", "wrong"))
+            shape_word = "square" if _wrong_shape(x) == "square" else "ring"
+            key.append(
+                KeyItem(
+                    "wrong" if shape_word == "square" else "wrong round",
+                    f'vermillion dashed {shape_word} with "!"',
+                    f"{means}: {fields_text(fields)}",
+                )
+            )
+        elif mark is Mark.BURGLAR:
+            key.append(KeyItem("pos", "B token", f"{means}, on {fields_text(fields)}"))
     if x.cross is not None and x.mark_of(x.cross.field) is not Mark.CROSS:
+        # The cross-out's field carries another mark; its X is drawn all the same.
         marks.append(svg.FieldMark(x.cross.field, "x", "now"))
-    for drawn in (Mark.OPTION, Mark.CROSS, Mark.REACH, Mark.EXIT):
-        shape, style = _DRAWN[drawn]
-        marks.extend(svg.FieldMark(f, shape, style) for f in x.fields(drawn))
-    for f in x.fields(Mark.WRONG):
-        marks.append(svg.FieldMark(f, "x" if x.part == "cross" else "ring", "wrong"))
-        marks.append(svg.FieldMark(f, "bang", "wrong"))
+        key.append(
+            KeyItem("xnow", "vermillion X", f"crossed out ({x.cross.field}, moves {x.cross.die})")
+        )
     position = x.before.position
-    walks = [svg.Walk(x.recorded_path, position, style="wrong")] if x.recorded_path else []
-    return svg.board(
+    walks: list[svg.Walk] = []
+    if x.legal_walk:
+        walks.append(svg.Walk(x.legal_walk, position, style="legal"))
+        key.append(
+            KeyItem("legal", "green arrow", "a legal walk: " + " ".join(map(str, x.legal_walk)))
+        )
+    if x.recorded_path:
+        walks.append(svg.Walk(x.recorded_path, position, style="wrong"))
+        key.insert(
+            0,
+            KeyItem(
+                "wrongpath",
+                "vermillion dashed arrow",
+                "the recorded path (illegal): " + " ".join(map(str, x.recorded_path)),
+            ),
+        )
+    # The key is ordered as the eye should read it: what was wrong first.
+    key.sort(key=lambda k: 0 if k.swatch.startswith("wrong") else 1)
+    picture = svg.board(
         x.before,
         marks=marks,
         walks=walks,
         burglar=position,
-        caption=f"Roll {x.roll}: the illegal step" if x.roll else "the illegal step",
-        label="the board at the illegal step",
+        caption=x.board_title[:1].upper() + x.board_title[1:],
+        label=x.label(),
     )
+    return picture, tuple(key)
+
+
+def quote_parts(x: Explanation) -> tuple[str, str, str] | None:
+    """The record's offending line split around the item it points at: (before, item, after)."""
+    line = x.quote
+    if line is None:
+        return None
+    col = x.error.col or 0
+    if col < 1 or col > len(line):
+        return (line, "", "")
+    width = _span(line, col - 1)
+    return (line[: col - 1], line[col - 1 : col - 1 + width], line[col - 1 + width :])
 
 
 def _illegal_view(report: Report) -> IllegalView | None:
@@ -197,19 +365,40 @@ def _illegal_view(report: Report) -> IllegalView | None:
     if x is None:
         return None
     e = x.error
-    dice = None
+    dice: list[tuple[str, Markup]] = []
+    if x.record_dice is not None:
+        roles = tuple(
+            "differs" if a != b else "" for a, b in zip(x.record_dice, x.dice or (), strict=False)
+        )
+        dice.append(
+            (
+                "the record's dice",
+                Markup(
+                    svg.dice(x.record_dice, (*roles, "", "", "")[:3], label="the record's dice")
+                ),
+            )
+        )
     if x.dice is not None:
         cross = x.cross.field if x.cross is not None else None
-        dice = Markup(svg.dice(x.dice, dice_roles(x.dice, cross), label="dice of the illegal step"))
+        name = f"roll {x.roll} in the dice file" if x.record_dice is not None else f"roll {x.roll}"
+        dice.append((name, Markup(svg.dice(x.dice, dice_roles(x.dice, cross), label=name))))
+    picture, key = illegal_board(x)
     return IllegalView(
+        roll=x.roll,
         title=f"The first illegal step: {x.where}",
         short=f"Roll {x.roll}: illegal" if x.roll else "Illegal",
         code=e.code,
         name=e.name,
         message=e.message,
-        hint=e.hint,
+        problem=x.problem,
+        hint=help_text(e.hint),
         location=e.location(),
-        dice=dice,
-        board=Markup(illegal_board(x)),
+        line_ref=x.line_ref,
+        line=e.line,
+        quote=quote_parts(x),
+        dice=tuple(dice),
+        board=Markup(picture),
+        board_title=x.board_title or "before this step",
+        key=key,
         notes=x.legal,
     )

@@ -11,19 +11,21 @@ from validator.explain import Explanation
 from validator.render.board_text import board_lines
 from validator.render.report_text import (
     BOARD_KEY,
-    ROUND_LEGEND,
     dice_text,
+    headline,
     moves_text,
+    round_legend,
     round_markers,
     round_title,
 )
-from validator.render.sanitize import markdown_text
-from validator.render.terminal import summary_line
+from validator.render.sanitize import markdown_text, plain_text
 from validator.report import (
     Report,
     describe_round,
     facts,
+    help_text,
     how_to_read,
+    move_rows,
 )
 
 # Inline Markdown punctuation; every line we write starts with our own text, so the
@@ -42,7 +44,7 @@ def render_markdown(report: Report) -> str:
     out: list[str] = []
     out.append(f"# Road to 300: {md_escape(report.player or report.source)}")
     out.append("")
-    out.append(f"**{report.verdict.value.upper()}**: {md_escape(summary_line(report.result))}")
+    out.append(f"**{report.verdict.value.upper()}**: {md_escape(headline(report))}")
     out.append("")
     out.append("| | |")
     out.append("| --- | --- |")
@@ -65,7 +67,7 @@ def render_markdown(report: Report) -> str:
         out.append(f"At {_code(error.location())}: {md_escape(error.message)}")
         if error.hint:
             out.append("")
-            out.append(f"help: {md_escape(error.hint)}")
+            out.append(f"help: {md_escape(help_text(error.hint))}")
     if report.illegal is not None:
         out.extend(_illegal(report.illegal))
     if report.rounds:
@@ -76,15 +78,12 @@ def render_markdown(report: Report) -> str:
         out.append("")
         out.append(f"Moves in order: {md_escape(moves_text(report))}")
         out.append("")
-        out.append("| roll | round | dice | cross | move | score |")
-        out.append("| ---: | ---: | --- | --- | --- | ---: |")
-        for rr in report.rounds:
-            r = rr.round
-            cross = f"{r.cross.field} ({r.cross.die})" if r.cross else r.kind
-            move = str(r.move) if r.move else "-"
-            number = r.record_round if r.record_round is not None else "-"
-            dice = " ".join(map(str, r.dice))
-            out.append(f"| {r.roll} | {number} | {dice} | {cross} | {move} | {r.score} |")
+        out.append("| roll | round | dice | cross | move | steps | points | total |")
+        out.append("| ---: | ---: | --- | --- | --- | ---: | ---: | ---: |")
+        for rr, row in zip(report.rounds, move_rows(report.rounds), strict=True):
+            number = rr.round.record_round
+            cells = (row[0], "-" if number is None else str(number), *row[1:])
+            out.append("| " + " | ".join(cells) + " |")
         out.append("")
         out.append("## Round by round")
         for rr in report.rounds:
@@ -96,7 +95,8 @@ def render_markdown(report: Report) -> str:
             out.extend(f"- {md_escape(note)}" for note in describe_round(rr))
             if rr.played:
                 out.append("")
-                out.extend(_board(rr.round.state, round_markers(rr), ROUND_LEGEND))
+                markers = round_markers(rr)
+                out.extend(_board(rr.round.state, markers, round_legend(markers)))
     out.append("")
     return "\n".join(out)
 
@@ -115,10 +115,15 @@ def _illegal(x: Explanation) -> list[str]:
     out.append(f"**{e.code} {e.name}**: {md_escape(e.message)}")
     if e.hint:
         out.append("")
-        out.append(f"help: {md_escape(e.hint)}")
+        out.append(f"help: {md_escape(help_text(e.hint))}")
     out.append("")
     dice = f", dice {' '.join(map(str, x.dice))}" if x.dice else ""
     out.append(f"At {_code(e.location())}{dice}")
+    if x.quote is not None:
+        out.append("")
+        out.append(f"The record, {x.line_ref}: {_code(plain_text(x.quote.strip()))}")
+    out.append("")
+    out.append(f"The board {x.board_title}:")
     out.append("")
     out.extend(_board(x.before, x.symbols(), x.legend_text()))
     if x.legal:

@@ -6,6 +6,9 @@ Colour comes from rich and is off when the output is not a terminal or NO_COLOR 
 
 from __future__ import annotations
 
+import textwrap
+from collections.abc import Callable
+
 from rich.console import Console
 
 from validator.engine import Field, State
@@ -21,14 +24,28 @@ from validator.report import (
     describe_round,
     dice_roles,
     facts,
+    help_text,
     how_to_read,
 )
 
-ROUND_LEGEND = {"+": "crossed out this round", "~": "walked through", "@": "the burglar"}
+ROUND_LEGEND = {
+    "+": "crossed out this round",
+    "~": "walked through",
+    ">": "left the board here",
+    "@": "the burglar",
+}
 BOARD_KEY = (
-    "Board: a number is a free field and its value; X crossed out; (25) circled; "
-    "(X) circled, then crossed out."
+    "Board: each field shows its value; X25 crossed out; (25) circled; "
+    "(X25) circled, then crossed out."
 )
+
+
+def round_legend(markers: dict[Field, str]) -> dict[str, str]:
+    """The legend of a round's board: only the markers it shows."""
+    shown = set(markers.values())
+    return {m: text for m, text in ROUND_LEGEND.items() if m in shown}
+
+
 _VERDICT_STYLE = {
     Verdict.VALID: "bold green",
     Verdict.INCOMPLETE: "bold yellow",
@@ -37,17 +54,34 @@ _VERDICT_STYLE = {
 }
 
 
+def headline(report: Report) -> str:
+    """The summary line without its verdict word (the page shows the verdict beside it),
+    and without a phrase said twice (E107's message already gives the replay's score)."""
+    text = summary_line(report.result)
+    word = report.verdict.value + ": "
+    if text.startswith(word):
+        text = text[len(word) :]
+    head, sep, tail = text.rpartition("; ")
+    if sep and tail in head:
+        text = head
+    return text
+
+
 def round_markers(rr: ReportRound) -> dict[Field, str]:
     """One-character markers for a round's board: the cross-out, the walk, the burglar."""
     r = rr.round
     markers: dict[Field, str] = {}
-    for f in r.walk[:-1]:
+    left = r.kind in ("escape", "leave")
+    for f in r.walk if left else r.walk[:-1]:
         markers[f] = "~"
     if r.cross is not None:
         markers[r.cross.field] = "+"
-    pos = r.state.position
-    if pos is not None:
-        markers[pos] = "@"
+    if left:
+        corner = r.walk[-1] if r.walk else r.before.position
+        if corner is not None:
+            markers[corner] = ">"
+    elif r.state.position is not None:
+        markers[r.state.position] = "@"
     return markers
 
 
@@ -73,66 +107,103 @@ def round_title(rr: ReportRound) -> str:
 
 
 def moves_text(report: Report) -> str:
-    return ", ".join(f"{n}. {f} ({f.value})" for n, f in report.moves) or "none"
+    """`1. 1/1 (30), 2. out at 1/6, ...`: a move that left the board scores nothing."""
+    return (
+        ", ".join(
+            f"{n}. out at {f}" if n in report.exits else f"{n}. {f} ({f.value})"
+            for n, f in report.moves
+        )
+        or "none"
+    )
 
 
 def render_text(console: Console, report: Report) -> None:
+    """The report for a terminal; prose wraps at the console's width (80 when the output
+    is not a terminal), boards never wrap."""
+
+    def say(text: str, first: str = "  ", rest: str = "    ", style: str = "") -> None:
+        width = max(console.width, 40)
+        for line in _wrap(text, width, first, rest):
+            console.print(escape(line), style=style, highlight=False)
+
     console.print(f"[bold]Road to 300: {escape(report.player or report.source)}[/]")
-    console.print(escape(summary_line(report.result)), style=_VERDICT_STYLE[report.verdict])
+    say(f"{report.verdict.value}: {headline(report)}", "", "  ", _VERDICT_STYLE[report.verdict])
     for name, value in facts(report):
-        console.print(f"  [dim]{name + ':':<14}[/]{escape(value)}")
+        say(f"{name + ':':<14}{value}", "  ", " " * 16)
     for w in report.result.warnings:
-        console.print(f"  [yellow]{w.code}[/] {escape(w.message)}")
+        say(f"{w.code} {w.message}", style="yellow")
     console.print()
     console.print("[bold]How to read this[/]")
     for sentence in (*how_to_read(report), BOARD_KEY):
-        console.print(f"  {escape(sentence)}")
+        say(sentence)
     error = report.result.error
     if error is not None and report.illegal is None:
         console.print()
-        console.print(f"[bold red]{error.code} {error.name}[/] at {escape(error.location())}")
-        console.print(f"  {escape(error.message)}")
+        say(f"{error.code} {error.name} at {error.location()}", "", "  ", "bold red")
+        say(error.message)
         if error.hint:
-            console.print(f"  [cyan]help:[/] {escape(error.hint)}")
+            say(f"help: {help_text(error.hint)}", style="cyan")
     if report.illegal is not None:
-        _illegal(console, report.illegal)
+        _illegal(console, report.illegal, say)
     for rr in report.rounds:
         console.print()
         console.print(f"[bold]{escape(round_title(rr))}[/]")
-        console.print(f"  dice {escape(dice_text(rr))}", style="dim" if not rr.played else "")
+        say(f"dice {dice_text(rr)}", style="dim" if not rr.played else "")
         if rr.played:
-            _board(console, rr.round.state, round_markers(rr), ROUND_LEGEND)
+            markers = round_markers(rr)
+            _board(console, rr.round.state, markers, round_legend(markers), say)
         for note in describe_round(rr):
-            console.print(f"  - {escape(note)}")
+            say(f"- {note}", "  ", "    ")
     if report.rounds:
         console.print()
         console.print("[bold]The game at a glance[/]")
-        _board(console, report.final, {}, {})
-        console.print(f"  moves in order: {escape(moves_text(report))}")
+        _board(console, report.final, {}, {}, say)
+        say(f"moves in order: {moves_text(report)}")
         scores = ", ".join(f"{rr.round.roll}:{rr.round.score}" for rr in report.rounds)
-        console.print(f"  score by roll: {scores}")
+        say(f"score by roll: {scores}")
+
+
+def _wrap(text: str, width: int, first: str, rest: str) -> list[str]:
+    """Lines of at most `width` columns, broken between words only (a long file name
+    stays whole on a line of its own)."""
+    return textwrap.wrap(
+        text,
+        width=width,
+        initial_indent=first,
+        subsequent_indent=rest,
+        break_long_words=False,
+        break_on_hyphens=False,
+    ) or [first]
 
 
 def _board(
-    console: Console, state: State, markers: dict[Field, str], legend: dict[str, str]
+    console: Console,
+    state: State,
+    markers: dict[Field, str],
+    legend: dict[str, str],
+    say: Callable[..., None],
 ) -> None:
-    for line in board_lines(state, markers, legend=legend):
+    for line in board_lines(state, markers):
         console.print("  " + escape(line.rstrip()), highlight=False)
+    if legend:
+        say("   ".join(f"{m} {what}" for m, what in legend.items()), "      ", "      ")
 
 
-def _illegal(console: Console, x: Explanation) -> None:
+def _illegal(console: Console, x: Explanation, say: Callable[..., None]) -> None:
     e = x.error
     console.print()
-    console.print(f"[bold red]The first illegal step: {escape(x.where)}[/]")
-    console.print(f"  [bold red]{e.code}[/] {escape(e.name)}: {escape(e.message)}")
+    say(f"The first illegal step: {x.where}", "", "  ", "bold red")
+    say(f"{e.code} {e.name}: {e.message}")
     if e.hint:
-        console.print(f"  [cyan]help:[/] {escape(e.hint)}")
-    console.print(f"  at {escape(e.location())}")
-    if x.dice is not None:
-        console.print(f"  dice {' '.join(map(str, x.dice))}")
-    _board(console, x.before, x.symbols(), x.legend_text())
+        say(f"help: {help_text(e.hint)}", style="cyan")
+    say(f"at {e.location()}")
+    if x.quote is not None:
+        say(f"{e.line} | {x.quote.strip()}", "  ", "      ", "dim")
+    dice = f" (dice {' '.join(map(str, x.dice))})" if x.dice is not None else ""
+    say(f"the board {x.board_title}{dice}:")
+    _board(console, x.before, x.symbols(), x.legend_text(), say)
     for note in x.legal:
-        console.print(f"  - {escape(note)}")
+        say(f"- {note}")
 
 
 def render_plain(report: Report, width: int = 100) -> str:

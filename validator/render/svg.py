@@ -17,7 +17,7 @@ from validator.engine import SIZE, Field, State
 # Okabe-Ito colours: distinguishable with the common kinds of colour blindness.
 INK = "#222222"
 PAPER = "#ffffff"
-GRID = "#9a9a9a"
+GRID = "#767676"
 VERMILLION = "#D55E00"
 BLUE = "#0072B2"
 SKY = "#56B4E9"
@@ -82,6 +82,14 @@ def _outside(corner: Field) -> tuple[float, float]:
     return (x + dx * CELL * 0.8, y + dy * CELL * 0.8)
 
 
+def _exit_point(corner: Field) -> tuple[float, float]:
+    """Where a walk leaves the board: straight out sideways from the corner, so that an
+    exit never lands on the diagonal point where an entry starts."""
+    x, y = centre(corner)
+    dx = -1 if corner.col == 1 else 1
+    return (x + dx * CELL * 0.95, y)
+
+
 def _cross_lines(field: Field, cls: str, colour: str, width: float, dash: str | None = None) -> str:
     x, y = centre(field)
     d = CELL * 0.3
@@ -115,7 +123,9 @@ def _ring(
     )
 
 
-def _square(field: Field, cls: str, colour: str) -> str:
+def _square(
+    field: Field, cls: str, colour: str, *, dash: str | None = "4 3", width: float = 2
+) -> str:
     x, y = centre(field)
     h = CELL * 0.44
     return _el(
@@ -127,33 +137,53 @@ def _square(field: Field, cls: str, colour: str) -> str:
         height=_n(2 * h),
         rx="4",
         stroke=colour,
-        stroke_width="2",
-        stroke_dasharray="4 3",
+        stroke_width=_n(width),
+        stroke_dasharray=dash,
         fill="none",
     )
+
+
+def _start_point(start: Field, first: Field) -> tuple[float, float]:
+    """Where a walk from `start` is drawn to begin: at the edge toward its first step, so
+    that the start field's value stays readable."""
+    (x0, y0), (x1, y1) = centre(start), centre(first)
+    length = hypot(x1 - x0, y1 - y0) or 1.0
+    return (x0 + (x1 - x0) / length * CELL * 0.34, y0 + (y1 - y0) / length * CELL * 0.34)
 
 
 def _walk_points(
     walk: Sequence[Field], start: Field | None, leaves: bool
 ) -> list[tuple[float, float]]:
-    points = [centre(start) if start is not None else _outside(walk[0])] if walk else []
+    points = (
+        [_start_point(start, walk[0]) if start is not None else _outside(walk[0])] if walk else []
+    )
     points.extend(centre(f) for f in walk)
     if leaves:
         corner = walk[-1] if walk else start
         if corner is not None:
             if not walk:
                 points.append(centre(corner))
-            points.append(_outside(corner))
+            points.append(_exit_point(corner))
     return points
 
 
 def _arrow(
-    points: Sequence[tuple[float, float]], cls: str, colour: str, width: float, dash: str | None
+    points: Sequence[tuple[float, float]],
+    cls: str,
+    colour: str,
+    width: float,
+    dash: str | None,
 ) -> str:
-    """A polyline with an arrowhead at its end and a hollow dot at its start."""
+    """A polyline with an arrowhead at its end and a hollow dot at its start; the parts
+    carry the walk's classes with -head, -start and -step (`route tone-2-head`)."""
     if len(points) < 2:
         return ""
     line = " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
+    base, *extra = cls.split()
+
+    def part(name: str) -> str:
+        return " ".join((f"{base}-{name}", *extra))
+
     parts = [
         _el(
             "polyline",
@@ -180,12 +210,12 @@ def _arrow(
         f"{_n(px)},{_n(py)}"
         for px, py in ((tx, ty), (bx - uy * wing, by + ux * wing), (bx + uy * wing, by - ux * wing))
     )
-    parts.append(_el("polygon", class_=cls + "-head", points=head, fill=colour))
+    parts.append(_el("polygon", class_=part("head"), points=head, fill=colour))
     sx, sy = points[0]
     parts.append(
         _el(
             "circle",
-            class_=cls + "-start",
+            class_=part("start"),
             cx=_n(sx),
             cy=_n(sy),
             r="4.5",
@@ -195,12 +225,21 @@ def _arrow(
         )
     )
     for x, y in points[1:-1]:
-        parts.append(_el("circle", class_=cls + "-step", cx=_n(x), cy=_n(y), r="2.6", fill=colour))
+        parts.append(
+            _el(
+                "circle",
+                class_=part("step"),
+                cx=_n(x),
+                cy=_n(y),
+                r="2.6",
+                fill=colour,
+            )
+        )
     return "".join(parts)
 
 
 Shape = Literal["x", "ring", "square", "bang"]
-Style = Literal["now", "option", "reach", "wrong"]
+Style = Literal["now", "option", "reach", "exit", "wrong", "right", "used"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +259,9 @@ class Walk:
     fields: Sequence[Field]
     start: Field | None = None
     leaves: bool = False
-    style: Literal["walk", "route", "wrong"] = "walk"
+    style: Literal["walk", "route", "wrong", "legal"] = "walk"
+    tone: float | None = None
+    """For route walks: 0 (early, light) to 1 (late, dark), so that walks can be told apart."""
 
 
 # How each style looks on its own (the report's CSS restyles the classes).
@@ -228,32 +269,59 @@ _COLOUR: dict[str, str] = {
     "now": VERMILLION,
     "option": GREEN,
     "reach": GREEN,
+    "exit": GREEN,
+    "right": GREEN,
+    "used": INK,
     "wrong": VERMILLION,
     "walk": BLUE,
     "route": SKY,
+    "legal": GREEN,
+}
+# Dash patterns: a style is told apart by its line as well as by its colour.
+_DASH: dict[str, str | None] = {
+    "option": "5 3",
+    "reach": "5 3",
+    "exit": "1.5 3",
+    "right": None,
+    "used": "2 2",
+    "wrong": "4 3",
 }
 
 
 def _field_mark(m: FieldMark) -> str:
     colour = _COLOUR[m.style]
     cls = "x now" if (m.shape, m.style) == ("x", "now") else m.style
+    dash = _DASH.get(m.style)
     if m.shape == "x":
-        return _cross_lines(m.field, cls, colour, 3.2, dash="4 3" if m.style == "wrong" else None)
+        return _cross_lines(m.field, cls, colour, 3.2, dash=dash)
     if m.shape == "square":
-        return _square(m.field, cls, colour)
+        return _square(m.field, cls, colour, dash=dash, width=3 if m.style == "wrong" else 2)
     if m.shape == "bang":
         return _bang(m.field)
-    if m.style == "wrong":
-        return _ring(m.field, cls, colour, 3, r=0.42, dash="4 3")
-    return _ring(m.field, cls, colour, 2.2, r=0.44, dash="5 3")
+    if m.style in ("wrong", "right"):
+        return _ring(m.field, cls, colour, 3, r=0.42, dash=dash)
+    return _ring(m.field, cls, colour, 2.2, r=0.44, dash=dash)
+
+
+# Walks on the final sheet, early (light) to late (dark); the page restyles the classes.
+TONES = ("#4A90C2", "#2F78AD", "#1F6496", "#12507D", "#003F66")
+
+
+def tone_class(tone: float) -> int:
+    return round(min(1.0, max(0.0, tone)) * (len(TONES) - 1))
 
 
 def _walk(w: Walk) -> str:
     points = _walk_points(w.fields, w.start, w.leaves)
     if w.style == "route":
+        if w.tone is not None:
+            k = tone_class(w.tone)
+            return _arrow(points, f"route tone-{k}", TONES[k], 2.4, None)
         return _arrow(points, "route", SKY, 2, None)
     if w.style == "wrong":
-        return _arrow(points, "wrong", VERMILLION, 3, "6 4")
+        return _arrow(points, "wrong", VERMILLION, 3.4, "6 4")
+    if w.style == "legal":
+        return _arrow(points, "legal", GREEN, 3, None)
     return _arrow(points, "walk", BLUE, 3.2, None)
 
 
@@ -263,15 +331,19 @@ def board(
     marks: Sequence[FieldMark] = (),
     walks: Sequence[Walk] = (),
     burglar: Field | None = None,
-    numbers: Mapping[Field, int] | None = None,
+    numbers: Mapping[Field, int | Sequence[int]] | None = None,
+    exit_numbers: Mapping[Field, Sequence[int]] | None = None,
     caption: str = "",
     label: str = "board",
+    cls: str = "board",
 ) -> str:
     """The paper sheet (values, X and circles of `state`) with generic overlays.
 
     `marks` are drawn over fields in their order; `walks` as arrows (route walks under
     the values, the others over them); `burglar` puts the burglar's token on a field;
-    `numbers` labels fields (the order of the moves). The caller decides what they mean.
+    `numbers` labels fields (the order of the moves; a field may carry several) and
+    `exit_numbers` the points beyond corners where walks left. The caller decides what
+    they mean.
     """
     side = 2 * MARGIN + SIZE * CELL
     height = side + (CAPTION if caption else 0)
@@ -281,28 +353,12 @@ def board(
     labels: list[str] = []
     for i in range(1, SIZE + 1):
         x, y = centre(Field(i, i))
-        labels.append(
-            _text(
-                x,
-                MARGIN - 9,
-                str(i),
-                class_="coord",
-                text_anchor="middle",
-                font_size="11",
-                fill=GRID,
+        for lx, ly in ((x, MARGIN - 9), (MARGIN - 10, y + 4)):
+            labels.append(
+                _text(
+                    lx, ly, str(i), class_="coord", text_anchor="middle", font_size="11", fill=INK
+                )
             )
-        )
-        labels.append(
-            _text(
-                MARGIN - 10,
-                y + 4,
-                str(i),
-                class_="coord",
-                text_anchor="middle",
-                font_size="11",
-                fill=GRID,
-            )
-        )
     sheet: list[str] = []
     values: list[str] = []
     for row in range(1, SIZE + 1):
@@ -323,6 +379,7 @@ def board(
                 )
             )
             mark = state.mark(f)
+            # Values go over the marks with a paper halo: full contrast under an X or circle.
             values.append(
                 _text(
                     x + CELL / 2,
@@ -331,10 +388,10 @@ def board(
                     class_="val" + (" taken" if mark else ""),
                     text_anchor="middle",
                     font_size="13",
+                    font_weight="bold" if mark else None,
                     fill=INK,
-                    fill_opacity="0.45" if mark else None,
                     stroke=PAPER,
-                    stroke_width="3",
+                    stroke_width="3.5",
                     paint_order="stroke",
                 )
             )
@@ -351,35 +408,19 @@ def board(
     overlay = [_field_mark(m) for m in marks if (m.shape, m.style) != ("x", "now")]
     overlay.extend(_walk(w) for w in walks if w.style != "route")
     if burglar is not None:
-        x, y = centre(burglar)
-        overlay.append(
-            _el(
-                "circle",
-                class_="pos",
-                cx=_n(x + CELL * 0.3),
-                cy=_n(y + CELL * 0.3),
-                r="5",
-                fill=BLUE,
-            )
-        )
-    for f, number in sorted((numbers or {}).items(), key=lambda kv: kv[1]):
-        x, y = MARGIN + (f.col - 1) * CELL, MARGIN + (f.row - 1) * CELL
-        overlay.append(_el("circle", class_="num-bg", cx=_n(x + 9), cy=_n(y + 9), r="8", fill=BLUE))
-        overlay.append(
-            _text(
-                x + 9,
-                y + 12.5,
-                str(number),
-                class_="num",
-                text_anchor="middle",
-                font_size="10",
-                font_weight="bold",
-                fill=PAPER,
-            )
-        )
+        overlay.append(_burglar(burglar))
+    overlay.extend(_numbers(numbers or {}))
+    for corner, at in sorted((exit_numbers or {}).items()):
+        # Moves that left through a corner: a hollow badge in the corner's upper right,
+        # apart from the filled badge of a move that ended on the field.
+        text = ",".join(map(str, at))
+        width = max(16.0, 6.5 * len(text) + 6)
+        x = MARGIN + corner.col * CELL - 1 - width
+        y = MARGIN + (corner.row - 1) * CELL + (CELL - 16 if corner.row == 1 else 1)
+        overlay.extend(_badge(x, y, text, hollow=True))
     # Earlier walks go under the values so that the numbers stay readable.
     body = "".join(cells) + "".join(labels) + "".join(under)
-    body += "".join(values) + "".join(sheet) + "".join(overlay)
+    body += "".join(sheet) + "".join(values) + "".join(overlay)
     if caption:
         body += _text(
             side / 2,
@@ -391,7 +432,66 @@ def board(
             font_weight="bold",
             fill=INK,
         )
-    return _svg(side, height, body, label, "board")
+    return _svg(side, height, body, label, cls)
+
+
+def _burglar(field: Field) -> str:
+    """The burglar's token: a dark disc with a light ring in the field's lower right corner."""
+    x, y = centre(field)
+    cx, cy = x + CELL * 0.3, y + CELL * 0.3
+    return _el(
+        "g",
+        _el("circle", class_="pos", cx=_n(cx), cy=_n(cy), r="8", fill=BLUE, stroke=PAPER)
+        + _text(
+            cx,
+            cy + 3.5,
+            "B",
+            class_="pos-letter",
+            text_anchor="middle",
+            font_size="10",
+            font_weight="bold",
+            fill=PAPER,
+        ),
+        class_="burglar",
+    )
+
+
+def _numbers(numbers: Mapping[Field, int | Sequence[int]]) -> list[str]:
+    """Move numbers in a field's upper left corner; several numbers share one badge."""
+    out: list[str] = []
+    for f, value in sorted(numbers.items()):
+        text = str(value) if isinstance(value, int) else ",".join(map(str, value))
+        out.extend(_badge(MARGIN + (f.col - 1) * CELL + 1, MARGIN + (f.row - 1) * CELL + 1, text))
+    return out
+
+
+def _badge(x: float, y: float, text: str, *, hollow: bool = False) -> list[str]:
+    """A rounded label with its top left corner at (x, y); hollow: paper inside, blue ink."""
+    width = max(16.0, 6.5 * len(text) + 6)
+    return [
+        _el(
+            "rect",
+            class_="exit-bg" if hollow else "num-bg",
+            x=_n(x),
+            y=_n(y),
+            width=_n(width),
+            height="15",
+            rx="7.5",
+            fill=PAPER if hollow else BLUE,
+            stroke=BLUE if hollow else None,
+            stroke_width="1.5" if hollow else None,
+        ),
+        _text(
+            x + width / 2,
+            y + 11.5,
+            text,
+            class_="exit-num" if hollow else "num",
+            text_anchor="middle",
+            font_size="10",
+            font_weight="bold",
+            fill=BLUE if hollow else PAPER,
+        ),
+    ]
 
 
 def _bang(field: Field) -> str:
@@ -411,7 +511,8 @@ def _bang(field: Field) -> str:
 
 
 def dice(values: Sequence[int], roles: Sequence[str] = ("", "", ""), *, label: str = "dice") -> str:
-    """Three dice; a role of "cross" or "move" tints the die and names its part below it."""
+    """Three dice; a role of "cross" or "move" tints the die and names its part below it;
+    "differs" marks a recorded die that is not the dice file's (dashed, the illegal style)."""
     size, gap = 34, 12
     width = len(values) * size + (len(values) - 1) * gap + 4
     height = size + 20
@@ -419,7 +520,7 @@ def dice(values: Sequence[int], roles: Sequence[str] = ("", "", ""), *, label: s
     for i, (value, role) in enumerate(zip(values, roles, strict=True)):
         x, y = 2 + i * (size + gap), 2
         fill = {"cross": "#F7D3BC", "move": "#CDE7F5"}.get(role, PAPER)
-        stroke = {"cross": VERMILLION, "move": BLUE}.get(role, INK)
+        stroke = {"cross": VERMILLION, "move": BLUE, "differs": VERMILLION}.get(role, INK)
         parts.append(
             _el(
                 "rect",
@@ -431,8 +532,8 @@ def dice(values: Sequence[int], roles: Sequence[str] = ("", "", ""), *, label: s
                 rx="6",
                 fill=fill,
                 stroke=stroke,
-                stroke_width="2",
-                stroke_dasharray="5 3" if role == "cross" else None,
+                stroke_width="3" if role == "differs" else "2",
+                stroke_dasharray="4 3" if role == "differs" else None,
             )
         )
         for px, py in _PIPS.get(value, ()):
@@ -446,7 +547,7 @@ def dice(values: Sequence[int], roles: Sequence[str] = ("", "", ""), *, label: s
                     fill=INK,
                 )
             )
-        word = {"cross": "cross", "move": "move"}.get(role, "")
+        word = {"cross": "cross", "move": "move", "differs": "differs!"}.get(role, "")
         if word:
             parts.append(
                 _text(
@@ -463,11 +564,16 @@ def dice(values: Sequence[int], roles: Sequence[str] = ("", "", ""), *, label: s
 
 
 def score_chart(
-    points: Sequence[tuple[int, int]], *, goal: int = 300, label: str = "score by roll"
+    points: Sequence[tuple[int, int]],
+    *,
+    goal: int = 300,
+    label: str = "score by roll",
+    links: Mapping[int, str] | None = None,
 ) -> str:
-    """Score after each dice roll as a step line, with the goal drawn across."""
+    """Score after each dice roll as a step line, with the goal drawn across; a point
+    where the score rose links to `links[roll]` when given."""
     width, height = 640.0, 240.0
-    left, right, top, bottom = 44.0, 16.0, 14.0, 34.0
+    left, right, top, bottom = 52.0, 16.0, 14.0, 34.0
     last_roll = max((r for r, _ in points), default=1)
     top_score = max([goal, *(s for _, s in points)])
     top_score = (top_score + 49) // 50 * 50
@@ -514,6 +620,18 @@ def score_chart(
         )
     parts.append(
         _text(
+            12,
+            top + plot_h / 2,
+            "points",
+            class_="axis",
+            text_anchor="middle",
+            font_size="11",
+            fill=INK,
+            transform=f"rotate(-90 12 {_n(top + plot_h / 2)})",
+        )
+    )
+    parts.append(
+        _text(
             left + plot_w / 2,
             height - 4,
             "dice roll",
@@ -556,16 +674,17 @@ def score_chart(
     prev = 0
     for roll, value in points:
         if value != prev:
-            parts.append(
-                _el(
-                    "circle",
-                    class_="score-dot",
-                    cx=_n(px(roll)),
-                    cy=_n(py(value)),
-                    r="3",
-                    fill=BLUE,
-                )
+            dot = _el(
+                "circle",
+                _el("title", escape(f"roll {roll}: {value} points")),
+                class_="score-dot",
+                cx=_n(px(roll)),
+                cy=_n(py(value)),
+                r="4",
+                fill=BLUE,
             )
+            href = (links or {}).get(roll)
+            parts.append(_el("a", dot, href=href) if href else dot)
         prev = value
     if points:
         roll, value = points[-1]

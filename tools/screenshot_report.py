@@ -1,0 +1,111 @@
+"""Screenshots of `road300 report` pages for docs/report.md, taken with headless Chromium.
+
+Run: python tools/screenshot_report.py [--out docs] [--print]   (in the project's venv)
+Writes docs/report-valid.png and docs/report-invalid.png (desktop, 1400 px wide),
+docs/report-invalid-phone.png (390 px) and, with --print, the first A4 page of each report
+as Chromium prints it, report-print-*.png (needs poppler's pdftoppm).
+Needs Debian's chromium (.ci/install-chromium.sh); the examples are the repository's own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from validator.check import Checker
+from validator.render.html import render_html
+from validator.report import build_report
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CHALLENGE = ROOT / "examples" / "challenge.txt"
+SHOTS = (
+    # (file name, record, window width, window height)
+    ("report-valid.png", ROOT / "examples" / "alice.yaml", 1400, 1500),
+    ("report-invalid.png", ROOT / "examples" / "invalid" / "e206-path-illegal.yaml", 1400, 1100),
+    (
+        "report-invalid-phone.png",
+        ROOT / "examples" / "invalid" / "e206-path-illegal.yaml",
+        390,
+        1600,
+    ),
+)
+
+
+def chromium() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    raise SystemExit("no Chromium found: run .ci/install-chromium.sh")
+
+
+def run(browser: str, page: Path, profile: Path, *args: str) -> None:
+    command = [
+        browser,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        "--no-first-run",
+        "--disable-background-networking",
+        f"--user-data-dir={profile}",
+        *args,
+        page.as_uri(),
+    ]
+    subprocess.run(command, check=True, capture_output=True, timeout=120)
+
+
+def page_for(record: Path, folder: Path) -> Path:
+    # Named as from the repository's root, as a user would type it.
+    result = Checker.create(CHALLENGE, None).check(record, str(record.relative_to(ROOT)))
+    page = folder / (record.stem + ".html")
+    page.write_text(render_html(build_report(result)), encoding="utf-8")
+    return page
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs")
+    parser.add_argument(
+        "--print", action="store_true", help="also show each report's first printed A4 page"
+    )
+    args = parser.parse_args()
+    browser = chromium()
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        for name, record, width, height in SHOTS:
+            page = page_for(record, folder)
+            shot = args.out / name
+            run(
+                browser,
+                page,
+                folder / "profile",
+                f"--screenshot={shot}",
+                f"--window-size={width},{height}",
+            )
+            print(f"wrote {shot}")
+        if args.print:
+            for record in dict.fromkeys(record for _, record, _, _ in SHOTS):
+                print_pages(browser, page_for(record, folder), folder, args.out)
+
+
+def print_pages(browser: str, page: Path, folder: Path, out: Path) -> None:
+    """The page printed to A4 and, with poppler's pdftoppm, its first page as PNG."""
+    pdf = folder / (page.stem + ".pdf")
+    run(browser, page, folder / "profile", f"--print-to-pdf={pdf}", "--no-pdf-header-footer")
+    if shutil.which("pdftoppm") is None:
+        print("no pdftoppm (poppler-utils): the printed pages are not shown")
+    else:
+        stem = out / f"report-print-{page.stem}"
+        command = ["pdftoppm", "-r", "60", "-png", "-f", "1", "-l", "1", "-singlefile"]
+        subprocess.run([*command, str(pdf), str(stem)], check=True, timeout=120)
+        print(f"wrote {stem}.png")
+
+
+if __name__ == "__main__":
+    main()
