@@ -16,7 +16,7 @@ from validator.engine import FIELD_AT, Field, State
 from validator.explain import Explanation, Mark
 from validator.render import svg
 from validator.render.report_text import headline, moves_text
-from validator.render.terminal import _span
+from validator.render.terminal import item_span
 from validator.replayer import Verdict
 from validator.report import (
     KIND_TEXT,
@@ -356,7 +356,7 @@ def quote_parts(x: Explanation) -> tuple[str, str, str] | None:
     col = x.error.col or 0
     if col < 1 or col > len(line):
         return (line, "", "")
-    width = _span(line, col - 1)
+    width = item_span(line, col - 1)
     return (line[: col - 1], line[col - 1 : col - 1 + width], line[col - 1 + width :])
 
 

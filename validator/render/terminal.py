@@ -50,8 +50,9 @@ def summary_line(result: Result) -> str:
         return f"malformed: {what} could not be read ({err.code} {err.name})"
     where = f"roll {err.roll}" + (f", round {err.round}" if err.round else "")
     if err.roll is None:
-        score = f"; the replay scores {result.score}" if result.score is not None else ""
-        return f"invalid: {err.message}{score}"
+        # E107's message states the replayed score itself; E108's does not.
+        said = err.code == "E107" or result.score is None
+        return f"invalid: {err.message}" + ("" if said else f"; the replay scores {result.score}")
     return f"invalid: first illegal step on {where} ({err.code} {err.name})"
 
 
@@ -90,7 +91,7 @@ def _diagnostic(console: Console, d: Diagnostic) -> None:
         gutter = " " * len(str(d.line))
         console.print(f"[blue]{gutter} |[/]")
         console.print(f"[blue]{d.line} |[/] {escape(source)}")
-        width = min(_span(source, col - 1), _SHOWN)
+        width = min(item_span(source, col - 1), _SHOWN)
         console.print(f"[blue]{gutter} |[/] {' ' * (col - 1)}[{colour}]{'^' * width}[/]")
     if d.roll is not None and d.severity == "error":
         console.print(
@@ -103,14 +104,14 @@ def _diagnostic(console: Console, d: Diagnostic) -> None:
 def _illegal(console: Console, x: Explanation) -> None:
     """The board before the illegal step, with what the record did and what was legal."""
     dice = f" (dice {' '.join(map(str, x.dice))})" if x.dice else ""
-    console.print(f"\n  board before roll {x.roll}{dice}:")
+    console.print(f"\n  board {x.board_title or 'before ' + x.where}{dice}:")
     for text in board_lines(x.before, x.symbols(), legend=x.legend_text()):
         console.print("  " + escape(text), highlight=False)
     for sentence in x.legal:
         console.print("  " + escape(sentence))
 
 
-def _span(source: str, start: int) -> int:
+def item_span(source: str, start: int) -> int:
     """How many characters the item at `start` covers: up to the comma or closing
     bracket that ends it (flow YAML, JSON, CSV), else to the end of the line."""
     depth = 0
