@@ -29,6 +29,15 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "rules": ("validator.cli.rules", "List the rulesets and expansions, or print one in full."),
     "schema": ("validator.cli.schema", "Write the JSON Schemas for records and results."),
+    "solve": (
+        "validator.cli.solve",
+        "The best game on a dice file, proven where the search finishes.",
+    ),
+    "analyze": (
+        "validator.cli.analyze",
+        "What each decision of a record cost against the best play.",
+    ),
+    "dice": ("validator.cli.dice", "Write a new challenge dice file from a seed."),
 }
 
 
