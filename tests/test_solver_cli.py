@@ -102,11 +102,11 @@ def test_bad_options_exit_2(dice: Path, args: list[str]) -> None:
 
 
 def test_stats_reports_beam_and_random_play(dice: Path) -> None:
-    code, out = run("solve", str(dice), "--stats", "--games", "30", "--format", "json")
+    code, out = run("solve", str(dice), "--stats", "--games", "10", "--format", "json")
     assert code == 0
     stats = json.loads(out)["stats"]
     assert set(stats) == set(SCHEMA["properties"]["stats"]["required"])
-    assert stats["games"] == 30
+    assert stats["games"] == 10
     best = json.loads(out)["best_score"]
     assert stats["random_median"] <= stats["random_p90"] <= best
     assert stats["beam_score"] <= best

@@ -4,6 +4,7 @@ found and a sound upper bound. Pure: no I/O."""
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -48,6 +49,15 @@ Position = tuple[int, int, int, int, int]
 
 TT_LIMIT = 3_000_000
 """Transposition-table entries kept at most (about 100 bytes each); past it, no new ones."""
+
+PROBE_SHARE = 0.1
+"""The share of a time limit for the first search, before wider beam games."""
+
+OPENING_SHARE = 0.6
+"""The time limit's share by which the wider beam games end (see docs/solver.md)."""
+
+EXACT_DEPTH = 6
+"""Down to this many plies below the root, children get their own (tighter) bound."""
 
 BEAM_WIDTH = 64
 """Width of the opening beam game that gives the search its first answer."""
@@ -101,6 +111,7 @@ class Search:
         self.tt: dict[int, int] = {}
         self.tt_limit = tt_limit
         self.symmetry = symmetry
+        self.exact_depth = EXACT_DEPTH
         self.nodes = 0
         # Per-run state, set by run().
         self.best_total = 0
@@ -219,13 +230,19 @@ class Search:
         n = game.n
         ranked: list[tuple[int, int, int, Position | None]] = []
         bound_of = game.estimate
+        reachable = game.reachable
+        shallow = len(self.path) < self.exact_depth
         for code, gain, child in game.children(taken, pos, pc, rings, row):
             if child is None or child[4] >= n:
                 ranked.append((gain, gain, code, None))
             else:
-                # The parent's region less the new X and circle contains the child's.
+                # The parent's region less the new X and circle contains the child's;
+                # near the root, where ordering and pruning pay most, the child's own.
                 child_taken = child[0]
-                bound = bound_of(region & ~child_taken, child_taken, child[1], child[4])
+                child_region = region & ~child_taken
+                if shallow:
+                    child_region = reachable(child_taken, child[1])
+                bound = bound_of(child_region, child_taken, child[1], child[4])
                 ranked.append((gain + bound, gain, code, child))
         ranked.sort(reverse=True)
         exact = -1
@@ -293,11 +310,19 @@ class Search:
             return base + known, base + known, self.table_line(position)
         root_bound = self.game.bound(taken, pos, row)
         self.root_upper = base + root_bound
-        if seed is None:
-            seed = self.beam(position, base, BEAM_WIDTH)
-        self.best_total, self.best_line = seed
+        self.best_total, self.best_line = seed or self.beam(position, base, BEAM_WIDTH)
         try:
+            if time_limit is not None:
+                # A short search first: most positions are proven before wider beams
+                # would even finish; the table it fills serves the second search.
+                self.deadline = self.started + PROBE_SHARE * time_limit
             value, _ = self.dfs(taken, pos, pc, rings, row, base, root_bound)
+            if time_limit is not None and self.stopped and not self.cancelled():
+                self.widen(position, base, self.started + OPENING_SHARE * time_limit)
+                self.deadline = self.started + time_limit
+                self.stopped = False
+                self.path = []
+                value, _ = self.dfs(taken, pos, pc, rings, row, base, root_bound)
             upper = max(self.best_total, base + value)
         except KeyboardInterrupt:
             self.stopped = True
@@ -306,12 +331,38 @@ class Search:
             progress(Progress(self.best_total, upper, self.nodes, time.monotonic() - self.started))
         return self.best_total, upper, self.best_line
 
-    def beam(self, position: Position, base: int, width: int) -> tuple[int, list[int]]:
-        """A quick strong game: keep the `width` most promising positions per row."""
+    def cancelled(self) -> bool:
+        return self.cancel is not None and self.cancel.is_set()
+
+    def widen(self, position: Position, base: int, until: float) -> None:
+        """Beam games of growing width while the next one is expected to end by
+        `until`; a better game than the search found becomes the best."""
+        width = BEAM_WIDTH
+        last = 0.0
+        while not self.cancelled():
+            growth = 4 if width < 1024 else 2
+            if time.monotonic() + 1.2 * growth * last > until:
+                return
+            width *= growth
+            began = time.monotonic()
+            total, line = self.beam(position, base, width, until)
+            last = max(time.monotonic() - began, 0.01)
+            if total > self.best_total:
+                self.best_total, self.best_line = total, line
+            self.tick()
+
+    def beam(
+        self, position: Position, base: int, width: int, deadline: float | None = None
+    ) -> tuple[int, list[int]]:
+        """A quick strong game: keep the `width` most promising positions per row
+        (score so far plus half the bound). Past `deadline` it gives up (-1)."""
         game = self.game
+        rng = random.Random(width)
         best: tuple[int, list[int]] = (-1, [])  # any finished game beats this
         beam: list[tuple[int, Position, list[int]]] = [(base, position, [])]
         while beam:
+            if deadline is not None and time.monotonic() > deadline:
+                return (-1, [])
             layer: dict[int, tuple[float, int, Position, list[int]]] = {}
             for total, (taken, pos, pc, rings, row), line in beam:
                 for code, gain, child in game.children(taken, pos, pc, rings, row):
@@ -325,8 +376,10 @@ class Search:
                     old = layer.get(key)
                     if old is None or old[0] < promise:
                         layer[key] = (promise, now, child, [*line, code])
-            ranked = sorted(layer.values(), key=lambda item: item[0], reverse=True)[:width]
-            beam = [(now, child, line) for _, now, child, line in ranked]
+            # Ties (frequent: scores are multiples of 5) are broken by a seeded shuffle,
+            # which measured better than the order the positions were found in.
+            ranked = sorted(layer.values(), key=lambda item: (item[0], rng.random()), reverse=True)
+            beam = [(now, child, line) for _, now, child, line in ranked[:width]]
         return best
 
 
