@@ -50,11 +50,12 @@ Position = tuple[int, int, int, int, int]
 TT_LIMIT = 3_000_000
 """Transposition-table entries kept at most (about 100 bytes each); past it, no new ones."""
 
-PROBE_SHARE = 0.1
-"""The share of a time limit for the first search, before wider beam games."""
+PROBE_SECONDS = 0.5
+"""The first round of the search, before any wider beam game."""
 
-OPENING_SHARE = 0.6
-"""The time limit's share by which the wider beam games end (see docs/solver.md)."""
+BEAM_SHARE = 1 / 3
+"""A wider beam game runs between rounds of search when it is expected to take at most
+this share of the time spent so far (see docs/solver.md)."""
 
 EXACT_DEPTH = 6
 """Down to this many plies below the root, children get their own (tighter) bound."""
@@ -125,6 +126,7 @@ class Search:
         self.next_report = 0.0
         self.stopped = False
         self.root_upper = 0
+        self.beam_seconds = 0.0
 
     # --- keys and the table --------------------------------------------------------
 
@@ -302,7 +304,7 @@ class Search:
         self.next_report = self.started + 0.25
         self.stopped = False
         self.path = []
-        taken, pos, pc, rings, row = position
+        taken, pos, _, _, row = position
         if row >= self.game.n:
             return base, base, []
         known = self.exact_value(position)
@@ -310,19 +312,11 @@ class Search:
             return base + known, base + known, self.table_line(position)
         root_bound = self.game.bound(taken, pos, row)
         self.root_upper = base + root_bound
+        began = time.monotonic()
         self.best_total, self.best_line = seed or self.beam(position, base, BEAM_WIDTH)
+        self.beam_seconds = time.monotonic() - began
         try:
-            if time_limit is not None:
-                # A short search first: most positions are proven before wider beams
-                # would even finish; the table it fills serves the second search.
-                self.deadline = self.started + PROBE_SHARE * time_limit
-            value, _ = self.dfs(taken, pos, pc, rings, row, base, root_bound)
-            if time_limit is not None and self.stopped and not self.cancelled():
-                self.widen(position, base, self.started + OPENING_SHARE * time_limit)
-                self.deadline = self.started + time_limit
-                self.stopped = False
-                self.path = []
-                value, _ = self.dfs(taken, pos, pc, rings, row, base, root_bound)
+            value = self.rounds_of_search(position, base, root_bound, time_limit)
             upper = max(self.best_total, base + value)
         except KeyboardInterrupt:
             self.stopped = True
@@ -331,25 +325,44 @@ class Search:
             progress(Progress(self.best_total, upper, self.nodes, time.monotonic() - self.started))
         return self.best_total, upper, self.best_line
 
+    def rounds_of_search(
+        self, position: Position, base: int, root_bound: int, time_limit: float | None
+    ) -> int:
+        """The search, in rounds of doubling length when there is a time limit; between
+        rounds, a wider beam game when it costs at most a third of the time so far.
+
+        Most positions are proven in the first rounds; on the hard ones the beams find
+        good games early, and each round goes on from the table the last one filled
+        (its exact values and bounds stay true), so little work is repeated.
+        """
+        taken, pos, pc, rings, row = position
+        if time_limit is None:
+            return self.dfs(taken, pos, pc, rings, row, base, root_bound)[0]
+        final = self.started + time_limit
+        slice_end = self.started + min(PROBE_SECONDS, time_limit)
+        width, last_beam = BEAM_WIDTH, self.beam_seconds
+        while True:
+            self.deadline = min(slice_end, final)
+            self.stopped = False
+            self.path = []
+            value, _ = self.dfs(taken, pos, pc, rings, row, base, root_bound)
+            now = time.monotonic()
+            if not self.stopped or now >= final or self.cancelled():
+                return value
+            elapsed = now - self.started
+            growth = 4 if width < 1024 else 2
+            if 1.2 * growth * last_beam <= BEAM_SHARE * elapsed:
+                width *= growth
+                total, line = self.beam(
+                    position, base, width, min(final, now + BEAM_SHARE * elapsed)
+                )
+                last_beam = time.monotonic() - now
+                if total > self.best_total:
+                    self.best_total, self.best_line = total, line
+            slice_end = self.started + 2 * (time.monotonic() - self.started)
+
     def cancelled(self) -> bool:
         return self.cancel is not None and self.cancel.is_set()
-
-    def widen(self, position: Position, base: int, until: float) -> None:
-        """Beam games of growing width while the next one is expected to end by
-        `until`; a better game than the search found becomes the best."""
-        width = BEAM_WIDTH
-        last = 0.0
-        while not self.cancelled():
-            growth = 4 if width < 1024 else 2
-            if time.monotonic() + 1.2 * growth * last > until:
-                return
-            width *= growth
-            began = time.monotonic()
-            total, line = self.beam(position, base, width, until)
-            last = max(time.monotonic() - began, 0.01)
-            if total > self.best_total:
-                self.best_total, self.best_line = total, line
-            self.tick()
 
     def beam(
         self, position: Position, base: int, width: int, deadline: float | None = None
