@@ -35,6 +35,15 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "validator.cli.convert",
         "Rewrite a record in another form; --complete fills in rolls, dice, steps and paths.",
     ),
+    "solve": (
+        "validator.cli.solve",
+        "The best game on a dice file, proven where the search finishes.",
+    ),
+    "analyze": (
+        "validator.cli.analyze",
+        "What each decision of a record cost against the best play.",
+    ),
+    "dice": ("validator.cli.dice", "Write a new challenge dice file from a seed."),
 }
 
 

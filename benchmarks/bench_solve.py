@@ -1,0 +1,170 @@
+"""Benchmark of the solver against the speed figures of docs/solver.md.
+
+    python benchmarks/bench_solve.py                  # everything (about 15 minutes)
+    python benchmarks/bench_solve.py --files 4 --moonshot 30
+
+Sections: mid-game positions (6-8 rounds played on 50-row files, target: proven < 1 s),
+positions after 4-5 rounds (proven < 10 s), a 60-row file from the start for 10 s against
+three beam searches of width 5,000 with different tie-breaks, the moonshot (the proven
+best of examples/challenge.txt from the start, as it stands), and `analyze` of the
+22-round examples/alice.yaml with default limits (target < 30 s). Dice files come from
+`road300 dice` seeds, so every run sees the same positions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from validator.check import Checker  # noqa: E402
+from validator.cli.dice import dice_text  # noqa: E402
+from validator.engine import STANDARD, Dice, Ruleset, State, new_game  # noqa: E402
+from validator.play import beam_game, random_game  # noqa: E402
+from validator.readers.dice import parse_dice, read_dice  # noqa: E402
+from validator.solver import Search, solve  # noqa: E402
+from validator.solver.analysis import analyze  # noqa: E402
+from validator.solver.search import root_position  # noqa: E402
+
+CHALLENGE = ROOT / "examples" / "challenge.txt"
+ALICE = ROOT / "examples" / "alice.yaml"
+
+
+def dice(seed: str, rows: int) -> tuple[Dice, ...]:
+    return parse_dice(dice_text(rows, seed).encode(), seed).rows
+
+
+def positions(files: int, rounds: Sequence[int]) -> list[tuple[str, tuple[Dice, ...], State, int]]:
+    """Positions after `rounds` rounds of a strong (beam) and a random game per file."""
+    out = []
+    for n in range(files):
+        rows = dice(f"bench {n}", 50)
+        strong = beam_game(rows, STANDARD, 50)
+        weak = random_game(rows, STANDARD, random.Random(n))
+        for k in rounds:
+            for name, steps in (("beam", strong), ("random", weak)):
+                if len(steps) > k and not steps[k - 1].state.over:
+                    out.append((f"file {n} {name} after {k}", rows, steps[k - 1].state, k))
+    return out
+
+
+def bench_positions(
+    title: str, cases: list[tuple[str, tuple[Dice, ...], State, int]], limit: float, target: float
+) -> None:
+    print(f"\n## {title} (time limit {limit:g} s, target: proven in < {target:g} s)")
+    times = []
+    unproven = 0
+    for name, rows, state, k in cases:
+        s = solve(rows, STANDARD, state, k, time_limit=limit)
+        times.append(s.seconds)
+        unproven += not s.proven
+        flag = "proven" if s.proven else f"NOT proven (bound {s.upper_bound})"
+        print(
+            f"  {name:28} best {s.best_score:4}  {flag:26} {s.seconds:6.2f} s  {s.nodes:>9,} nodes"
+        )
+    if times:
+        over = sum(t >= target for t in times)
+        print(
+            f"  {len(times)} positions: median {statistics.median(times):.2f} s, "
+            f"max {max(times):.2f} s, {over} at or over {target:g} s, {unproven} not proven"
+        )
+
+
+def compact_beam(rows: Sequence[Dice], rules: Ruleset, width: int, tie_seed: int) -> int:
+    """A beam search on the solver's compact positions: keep the `width` most promising
+    (score so far plus half the bound), ties broken by a seeded random order."""
+    search = Search(rows, rules)
+    game = search.game
+    rng = random.Random(tie_seed)
+    best = 0
+    beam = [(0, root_position(new_game(rules.max_rings), rules, 0))]
+    while beam:
+        layer: dict[int, tuple[float, float, int, tuple[int, int, int, int, int]]] = {}
+        for total, position in beam:
+            for _, gain, child in game.children(*position):
+                now = total + gain
+                if child is None or child[4] >= game.n:
+                    best = max(best, now)
+                    continue
+                key, _ = search.key(*child)
+                promise = now + 0.5 * game.bound(child[0], child[1], child[4])
+                if key not in layer or layer[key][0] < promise:
+                    layer[key] = (promise, rng.random(), now, child)
+        ranked = sorted(layer.values(), reverse=True)[:width]
+        beam = [(now, child) for _, _, now, child in ranked]
+    return best
+
+
+def bench_sixty(limit: float) -> None:
+    print(f"\n## 60-row file from the start: solver for {limit:g} s against 3 beams of width 5,000")
+    rows = dice("bench sixty", 60)
+    t = time.perf_counter()
+    beams = [compact_beam(rows, STANDARD, 5000, seed) for seed in (1, 2, 3)]
+    beam_seconds = time.perf_counter() - t
+    s = solve(rows, STANDARD, time_limit=limit)
+    print(f"  beams (width 5,000, tie-break seeds 1-3): {beams}, {beam_seconds:.1f} s in all")
+    verdict = "at least as good" if s.best_score >= max(beams) else "WORSE"
+    print(
+        f"  solver: {s.best_score} in {s.seconds:.1f} s ({verdict}); upper bound "
+        f"{s.upper_bound}, gap {s.upper_bound - s.best_score}"
+    )
+    quick = solve(rows, STANDARD, time_limit=1.0)
+    print(f"  solver in 1 s (stretch goal): {quick.best_score}")
+
+
+def bench_moonshot(limit: float) -> None:
+    print(f"\n## Moonshot: examples/challenge.txt from the start ({limit:g} s)")
+    rows = read_dice(CHALLENGE).rows
+    s = solve(rows, STANDARD, time_limit=limit)
+    state = "proven" if s.proven else "not proven"
+    print(
+        f"  best {s.best_score}, upper bound {s.upper_bound} ({state}) after {s.seconds:.1f} s, "
+        f"{s.nodes:,} nodes"
+    )
+
+
+def bench_analyze() -> None:
+    print("\n## analyze examples/alice.yaml (22 rounds, 1 s per position; target < 30 s)")
+    result = Checker(read_dice(CHALLENGE), None).check(ALICE)
+    rows = read_dice(CHALLENGE).rows
+    a = analyze(rows, result.rules, result, time_limit=1.0)
+    proven = sum(r.proven for r in a.rounds)
+    print(
+        f"  {len(a.rounds)} rounds in {a.seconds:.1f} s; played {a.played_score}, best "
+        f"{a.best_score}; {proven} rounds proven"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=10, help="50-row dice files per section")
+    parser.add_argument("--moonshot", type=float, default=300.0, help="seconds for the moonshot")
+    parser.add_argument(
+        "--skip", nargs="*", default=[], choices=["mid", "early", "sixty", "moon", "analyze"]
+    )
+    args = parser.parse_args()
+    if "mid" not in args.skip:
+        bench_positions(
+            "Mid-game positions, 6-8 rounds played", positions(args.files, (6, 7, 8)), 5.0, 1.0
+        )
+    if "early" not in args.skip:
+        bench_positions(
+            "Positions after 4-5 rounds", positions(max(1, args.files // 2), (4, 5)), 25.0, 10.0
+        )
+    if "sixty" not in args.skip:
+        bench_sixty(10.0)
+    if "moon" not in args.skip:
+        bench_moonshot(args.moonshot)
+    if "analyze" not in args.skip:
+        bench_analyze()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+"""`road300 dice`: write a new challenge dice file from a seed, reproducibly."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import click
+
+from validator.cli.common import EXIT_OK, fail_usage
+
+
+def dice_text(rows: int, seed: str) -> str:
+    """The dice file for a seed: a comment naming it, then one numbered roll per line.
+
+    The same seed and row count give the same file on any machine (Python's Mersenne
+    Twister seeded with the text)."""
+    rng = random.Random(seed)
+    lines = [f"# Road to 300 challenge: {rows} rolls from the seed {seed!r}"]
+    for n in range(1, rows + 1):
+        a, b, c = (rng.randint(1, 6) for _ in range(3))
+        lines.append(f"{n}: {a} {b} {c}")
+    return "\n".join(lines) + "\n"
+
+
+@click.command("dice")
+@click.option("--rows", type=click.IntRange(min=1, max=100_000), required=True)
+@click.option("--seed", required=True, help="Any text; the same seed gives the same rolls.")
+@click.option(
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write the dice file here instead of printing it.",
+)
+def command(rows: int, seed: str, output: Path | None) -> None:
+    """Write a new challenge dice file: ROWS rolls of three dice, one roll per line.
+
+    \b
+    Example:
+      road300 dice --rows 60 --seed "spring cup 2025" --output challenge.txt
+      road300 solve challenge.txt --stats
+
+    Exit status: 0 written, 2 bad options or an unwritable --output.
+    """
+    text = dice_text(rows, seed)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            fail_usage(f"--output {output}: {exc.strerror or exc}")
+        click.echo(f"wrote {rows} rolls to {output}")
+    sys.exit(EXIT_OK)

@@ -1,0 +1,281 @@
+"""`road300 solve`: the best game on a dice file (or after a partial record), proven
+where the search finishes, with a record of it that `road300 validate` accepts."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from validator.cli.common import EXIT_FAILED, EXIT_OK, fail_usage, rules_option
+
+if TYPE_CHECKING:
+    from validator.engine import Ruleset
+    from validator.readers.dice import DiceFile
+    from validator.record import Record
+    from validator.replayer import Result
+    from validator.solver import Progress
+
+STATS_BEAM_WIDTH = 200
+"""The beam width of `--stats`' "strong player" (validator.play.beam_game)."""
+
+
+@click.command("solve")
+@click.argument("dice", type=click.Path(path_type=Path, dir_okay=False))
+@click.option(
+    "--from",
+    "from_record",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="A partial record: solve the rest of its game (its rounds count and are kept).",
+)
+@rules_option
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0),
+    default=30.0,
+    show_default=True,
+    help="Seconds to search; then the best game found so far is given (Ctrl-C too).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+)
+@click.option(
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write the best game as a record; the format follows the suffix "
+    "(.yaml, .json, .txt, .csv).",
+)
+@click.option(
+    "--stats",
+    is_flag=True,
+    help="Also play the dice file with a beam search (width 200) and with random "
+    "legal play, to show how hard it is.",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="With --stats: how many random games to play.",
+)
+def command(
+    dice: Path,
+    from_record: Path | None,
+    rules: str | None,
+    time_limit: float,
+    fmt: str,
+    output: Path | None,
+    stats: bool,
+    games: int,
+) -> None:
+    """Find the highest score reachable on the dice file DICE and one game that reaches
+    it. The search is anytime: it prints the best game found and an upper bound no game
+    can beat; the score is proven best when the two meet.
+
+    \b
+    Examples:
+      road300 solve examples/challenge.txt --time-limit 60 --output best.yaml
+      road300 solve challenge.txt --from half-played.yaml --format json
+      road300 solve challenge.txt --stats
+
+    Exit status: 0 solved (proven or not), 1 the --from record is invalid or malformed,
+    2 the command could not run (bad options, unreadable dice file).
+    """
+    from validator.check import Checker, UsageError, load_dice
+    from validator.engine import STANDARD, new_game
+    from validator.readers import format_of
+
+    if output is not None and format_of(output) is None:
+        fail_usage(f"--output {output}: use a .yaml, .json, .txt or .csv file name")
+    if stats and from_record is not None:
+        fail_usage("--stats looks at the dice file from the start; leave out --from")
+    try:
+        checker = Checker.create(None, rules)
+        dice_file = load_dice(dice)
+    except UsageError as exc:
+        fail_usage(exc.message)
+    ruleset = checker.rules or STANDARD
+    state = new_game(ruleset.max_rings)
+    row = 0
+    prefix: Result | None = None
+    if from_record is not None:
+        prefix = _read_from(Checker(dice_file, checker.rules), from_record)
+        ruleset = prefix.rules
+        assert prefix.final is not None
+        state, row = prefix.final, len(prefix.rounds)
+
+    from validator.solver import solve
+
+    with _progress_line() as (report, cancel):
+        solution = solve(
+            dice_file.rows,
+            ruleset,
+            state,
+            row,
+            time_limit=time_limit,
+            progress=report,
+            cancel=cancel,
+        )
+    record = _record(dice_file, ruleset, prefix, state, row, solution.actions, solution.best_score)
+    payload: dict[str, Any] = {
+        "best_score": solution.best_score,
+        "proven": solution.proven,
+        "upper_bound": solution.upper_bound,
+        "record": _record_data(record),
+        "nodes": solution.nodes,
+        "seconds": round(solution.seconds, 3),
+    }
+    if stats:
+        payload["stats"] = _stats(dice_file, ruleset, games)
+    if output is not None:
+        _write(output, record)
+    if fmt == "json":
+        sys.stdout.write(json.dumps(payload) + "\n")
+    else:
+        _print_text(payload, record, dice, output)
+    sys.exit(EXIT_OK)
+
+
+def _read_from(checker: Any, path: Path) -> Result:
+    from validator.replayer import Verdict
+
+    result: Result = checker.check(path)
+    if result.verdict in (Verdict.INVALID, Verdict.MALFORMED):
+        d = result.error
+        assert d is not None
+        click.echo(
+            f"{d.location()}: {d.code} {d.message}"
+            + (f"\n  help: {d.hint}" if d.hint else "")
+            + f"\n{path}: {result.verdict.value}: --from needs a legal record",
+            err=True,
+        )
+        sys.exit(EXIT_FAILED)
+    return result
+
+
+@contextmanager
+def _progress_line() -> Iterator[tuple[Any, threading.Event]]:
+    """A progress callback drawing one line on a terminal's stderr, and an event that
+    Ctrl-C sets so that the search returns its best game instead of dying."""
+    cancel = threading.Event()
+    tty = sys.stderr.isatty()
+
+    def report(p: Progress) -> None:
+        if not tty:
+            return
+        rate = p.nodes / p.seconds if p.seconds > 0 else 0.0
+        sys.stderr.write(
+            f"\rbest {p.best_score}  bound {p.upper_bound}  {rate:,.0f} nodes/s  "
+            f"{p.seconds:.1f} s   "
+        )
+        sys.stderr.flush()
+
+    def interrupt(signum: int, frame: object) -> None:
+        cancel.set()
+
+    previous = signal.signal(signal.SIGINT, interrupt)
+    try:
+        yield report, cancel
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if tty:
+            sys.stderr.write("\n")
+        if cancel.is_set():
+            sys.stderr.write("interrupted: the best game found so far follows\n")
+
+
+def _record(
+    dice_file: DiceFile,
+    rules: Ruleset,
+    prefix: Result | None,
+    state: Any,
+    row: int,
+    actions: Any,
+    best: int,
+) -> Record:
+    from validator.solver.record import action_rounds, game_record, played_rounds
+
+    rounds = played_rounds(prefix.rounds) if prefix is not None else []
+    rounds += action_rounds(dice_file.rows, rules, state, row, actions, len(rounds) + 1)
+    rings = prefix.record.rings if prefix is not None and prefix.record else rules.max_rings
+    player = prefix.record.player if prefix is not None and prefix.record else None
+    return game_record(
+        rounds,
+        rings=rings,
+        rules=_rules_name(rules),
+        claimed_score=best,
+        dice_sha256=dice_file.sha256,
+        player=player,
+    )
+
+
+def _rules_name(rules: Ruleset) -> str | None:
+    """The ruleset's name when a record may carry it (built-in rulesets only)."""
+    from validator.check import same_rules
+    from validator.rulesets import RulesError, is_rules_file, resolve
+
+    if is_rules_file(rules.name.split("+")[0]):
+        return None
+    try:
+        named = resolve(rules.name)
+    except RulesError:
+        return None
+    return rules.name if same_rules(named, rules) else None
+
+
+def _record_data(record: Record) -> Any:
+    from validator.readers import dump_record
+
+    return json.loads(dump_record(record, "json"))
+
+
+def _write(path: Path, record: Record) -> None:
+    from validator.readers import dump_record, format_of
+
+    fmt = format_of(path)
+    assert fmt is not None
+    try:
+        path.write_text(dump_record(record, fmt), encoding="utf-8")
+    except OSError as exc:
+        fail_usage(f"--output {path}: {exc.strerror or exc}")
+
+
+def _stats(dice_file: DiceFile, rules: Ruleset, games: int) -> dict[str, Any]:
+    from validator.solver.stats import file_stats
+
+    return file_stats(dice_file.rows, rules, games=games, beam_width=STATS_BEAM_WIDTH).as_dict()
+
+
+def _print_text(payload: dict[str, Any], record: Record, dice: Path, output: Path | None) -> None:
+    from validator.readers import dump_record
+
+    best, upper = payload["best_score"], payload["upper_bound"]
+    if payload["proven"]:
+        verdict = f"best score {best} (proven: no game on these dice scores more)"
+    else:
+        verdict = f"best score found {best}; no game scores more than {upper} (not proven)"
+    click.echo(f"{dice}: {verdict}")
+    click.echo(f"searched {payload['nodes']:,} positions in {payload['seconds']:.1f} s")
+    stats = payload.get("stats")
+    if stats:
+        click.echo(
+            f"beam search (width {stats['beam_width']}): {stats['beam_score']}; "
+            f"random play over {stats['games']} games: median {stats['random_median']}, "
+            f"90th percentile {stats['random_p90']}"
+        )
+    if output is not None:
+        click.echo(f"wrote the best game to {output}")
+    else:
+        click.echo("the best game, as an annotated dice file:")
+        click.echo(dump_record(record, "text").rstrip("\n"))

@@ -1,0 +1,321 @@
+"""The solver's compact game model: a position as plain ints, its children, and its bound.
+
+The engine's `State` is the truth and the solver's answers are replayed through it; this
+module restates one round of the rules on bit sets only, because the search visits
+millions of positions and cannot afford a dataclass per step. Tests check that both
+agree on every legal action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from validator.engine import OUTSIDE, Dice, Ruleset, candidates
+from validator.engine.board import CORNER_MASK, CORNERS, FIELDS, NEIGHBOURS, SIZE, VALUES
+
+FULL = (1 << FIELDS) - 1
+NOWHERE = FIELDS
+"""`pos` of a compact position off the board (before the first move, after a leave)."""
+
+# Kinds of compact actions, one per kind of engine action.
+PASS, RING, MOVE, STUCK, ESCAPE, LEAVE = range(6)
+
+_COL_FIRST = sum(1 << (r * SIZE) for r in range(SIZE))
+_COL_LAST = _COL_FIRST << (SIZE - 1)
+
+# Fields by value, highest first: the bound takes the best free fields bucket by bucket.
+VALUE_MASKS: tuple[tuple[int, int], ...] = tuple(
+    (v, sum(1 << i for i in range(FIELDS) if VALUES[i] == v))
+    for v in sorted(set(VALUES), reverse=True)
+)
+
+TRANSPOSE_FIELD: tuple[int, ...] = (
+    *tuple(i % SIZE * SIZE + i // SIZE for i in range(FIELDS)),
+    NOWHERE,
+)
+
+# transpose(mask) = OR of one table entry per board row.
+_TRANSPOSE_ROW: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        sum(1 << TRANSPOSE_FIELD[r * SIZE + c] for c in range(SIZE) if bits >> c & 1)
+        for bits in range(1 << SIZE)
+    )
+    for r in range(SIZE)
+)
+
+
+def transpose(mask: int) -> int:
+    t = _TRANSPOSE_ROW
+    return (
+        t[0][mask & 63]
+        | t[1][mask >> 6 & 63]
+        | t[2][mask >> 12 & 63]
+        | t[3][mask >> 18 & 63]
+        | t[4][mask >> 24 & 63]
+        | t[5][mask >> 30 & 63]
+    )
+
+
+def spread(mask: int) -> int:
+    """The fields next to any field of `mask` (and `mask` itself)."""
+    return (
+        mask
+        | (mask << SIZE)
+        | (mask >> SIZE)
+        | ((mask & ~_COL_LAST) << 1)
+        | ((mask & ~_COL_FIRST) >> 1)
+    ) & FULL
+
+
+def _ball(start: int, steps: int) -> int:
+    """Fields a walk of at most `steps` from `start` can touch."""
+    seen = (1 << start) if start != NOWHERE else 0
+    frontier = seen if start != NOWHERE else CORNER_MASK
+    if start == NOWHERE:
+        seen = CORNER_MASK
+        steps -= 1
+    for _ in range(max(steps, 0)):
+        frontier = spread(frontier)
+        seen |= frontier
+    return seen
+
+
+BALL: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_ball(p, d) for d in range(7)) for p in range(FIELDS + 1)
+)
+
+_STEPS_FROM: tuple[tuple[int, ...], ...] = (*tuple(NEIGHBOURS), CORNERS)
+
+
+def walk_ends(blocked: int, pos: int, steps: int) -> int:
+    """Bit set of the end fields of every legal walk of exactly `steps` (engine `walks`)."""
+    found = 0
+
+    def step(cur: int, left: int, visited: int) -> None:
+        nonlocal found
+        if left == 0:
+            found |= 1 << cur
+            return
+        for nxt in NEIGHBOURS[cur]:
+            if not visited >> nxt & 1:
+                step(nxt, left - 1, visited | 1 << nxt)
+
+    start_bit = 0 if pos == NOWHERE else 1 << pos
+    for first in _STEPS_FROM[pos]:
+        if not blocked >> first & 1:
+            step(first, steps - 1, blocked | start_bit | 1 << first)
+    return found
+
+
+def can_exit(blocked: int, pos: int, steps: int) -> bool:
+    """Whether a walk of at most `steps` reaches a free corner (engine `exit_walks`)."""
+    if pos != NOWHERE and CORNER_MASK >> pos & 1:
+        return True
+
+    def step(cur: int, left: int, visited: int) -> bool:
+        if CORNER_MASK >> cur & 1:
+            return True
+        if left == 0:
+            return False
+        return any(
+            not visited >> nxt & 1 and step(nxt, left - 1, visited | 1 << nxt)
+            for nxt in NEIGHBOURS[cur]
+        )
+
+    start_bit = 0 if pos == NOWHERE else 1 << pos
+    return any(
+        not blocked >> first & 1 and step(first, steps - 1, blocked | start_bit | 1 << first)
+        for first in _STEPS_FROM[pos]
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RowInfo:
+    """One dice row's cross-out candidates: (field index, movement die) each."""
+
+    dice: Dice
+    crosses: tuple[tuple[int, int], ...]
+    mask: int
+
+
+def row_infos(rows: Sequence[Dice]) -> tuple[RowInfo, ...]:
+    out = []
+    for dice in rows:
+        crosses = tuple((c.field.index, c.die) for c in candidates(dice))
+        out.append(RowInfo(dice, crosses, sum(1 << f for f, _ in crosses)))
+    return tuple(out)
+
+
+class Game:
+    """The rules of one dice file and ruleset, on compact positions.
+
+    A position is (taken, pos, pc, rings, row): taken fields (X or circle), the burglar's
+    field (NOWHERE off the board), the pass count that can end the game (passes in a row
+    or in total, as the ruleset counts them), magic rings left, and the next dice row.
+    Gains are what an action adds to the final score, so the value of a position is
+    independent of how it was reached: under all-circles scoring a move gains its
+    field; under literal scoring a field gains when the burglar leaves it (step 3 gives
+    it the X that makes it score).
+    """
+
+    def __init__(self, rows: Sequence[Dice], rules: Ruleset) -> None:
+        self.rows = row_infos(rows)
+        self.n = len(self.rows)
+        self.rules = rules
+        self.literal = rules.scoring == "crossed-circles"
+        self.in_a_row = rules.pass_counting == "in-a-row"
+        self.pass_limit = rules.pass_limit
+        self.escape_bonus = rules.escape_bonus
+        self.in_and_out = rules.in_and_out
+        self.can_leave = rules.can_leave
+        self._ends: dict[int, int] = {}
+        self._exits: dict[int, bool] = {}
+
+    # --- children ------------------------------------------------------------------
+
+    def ends(self, blocked: int, pos: int, steps: int) -> int:
+        key = ((blocked & BALL[pos][steps]) << 9) | (pos << 3) | steps
+        found = self._ends.get(key)
+        if found is None:
+            found = walk_ends(blocked, pos, steps)
+            if len(self._ends) > 1_000_000:
+                self._ends.clear()
+            self._ends[key] = found
+        return found
+
+    def exits(self, blocked: int, pos: int, steps: int) -> bool:
+        key = ((blocked & BALL[pos][steps]) << 9) | (pos << 3) | steps
+        found = self._exits.get(key)
+        if found is None:
+            found = can_exit(blocked, pos, steps)
+            if len(self._exits) > 1_000_000:
+                self._exits.clear()
+            self._exits[key] = found
+        return found
+
+    def children(
+        self, taken: int, pos: int, pc: int, rings: int, row: int
+    ) -> list[tuple[int, int, tuple[int, int, int, int, int] | None]]:
+        """Every distinct outcome of the row: (action code, gain, child or None if the game
+        ends). The child is (taken, pos, pc, rings, row)."""
+        info = self.rows[row]
+        nxt = row + 1
+        out: list[tuple[int, int, tuple[int, int, int, int, int] | None]] = []
+        crosses = [(f, d) for f, d in info.crosses if not taken >> f & 1]
+        if not crosses:
+            passes = pc + 1
+            child = None if passes >= self.pass_limit else (taken, pos, passes, rings, nxt)
+            out.append((PASS, 0, child))
+            return out
+        reset = 0 if self.in_a_row else pc
+        if rings > 0:
+            out.append((RING, 0, (taken, pos, reset, rings - 1, nxt)))
+        leave_gain = VALUES[pos] if self.literal and pos != NOWHERE else 0
+        literal = self.literal
+        for f, d in crosses:
+            blocked = taken | 1 << f
+            ends = self.ends(blocked, pos, d)
+            moves = ends
+            exits = self.can_leave and self.exits(blocked, pos, d)
+            cross_code = f * 37
+            while ends:
+                low = ends & -ends
+                e = low.bit_length() - 1
+                ends ^= low
+                gain = leave_gain if literal else VALUES[e]
+                out.append(
+                    (MOVE * 1369 + cross_code + e, gain, (blocked | low, e, reset, rings, nxt))
+                )
+            if exits:
+                if self.escape_bonus is not None:
+                    out.append(
+                        (ESCAPE * 1369 + cross_code + NOWHERE, leave_gain + self.escape_bonus, None)
+                    )
+                if self.in_and_out:
+                    out.append(
+                        (
+                            LEAVE * 1369 + cross_code + NOWHERE,
+                            leave_gain,
+                            (blocked, NOWHERE, reset, rings, nxt),
+                        )
+                    )
+            elif not moves:
+                out.append((STUCK * 1369 + cross_code + NOWHERE, leave_gain, None))
+        return out
+
+    def child(
+        self, taken: int, pos: int, pc: int, rings: int, row: int, code: int
+    ) -> tuple[int, int, int, int, int] | None:
+        """The position after the action `code`, or None when it ends the game."""
+        for option, _, child in self.children(taken, pos, pc, rings, row):
+            if option == code:
+                return child if child is not None and child[4] < self.n else None
+        raise ValueError(f"action code {code} is not legal here")
+
+    # --- the bound -----------------------------------------------------------------
+
+    def reachable(self, taken: int, pos: int) -> int:
+        """Free fields the burglar could still enter in some future move."""
+        free = ~taken & FULL
+        if pos == NOWHERE:
+            seed = CORNER_MASK & free
+        else:
+            seed = spread(1 << pos) & free
+            if self.in_and_out:
+                seed |= CORNER_MASK & free
+        region = seed
+        while True:
+            grown = spread(region) & free
+            if grown == region:
+                return region
+            region = grown
+
+    def bound(self, taken: int, pos: int, row: int) -> int:
+        """A sound upper bound on what the rest of the game can add to the score."""
+        return self.estimate(self.reachable(taken, pos), taken, pos, row)
+
+    def estimate(self, region: int, taken: int, pos: int, row: int) -> int:
+        """The bound for a position given `region`, any superset of its reachable fields.
+
+        Each future circle is a distinct free field in the region the burglar can still
+        reach, at most one per dice row left, and each circling move also crosses out a
+        free field, so there are at most (free fields) // 2 of them. The best such fields
+        bound the circles; literal scoring may add the current field (it scores when the
+        burglar leaves it), and an escape may add its bonus.
+        """
+        left = min(self.n - row, (FIELDS - taken.bit_count()) >> 1)
+        total = 0
+        if left > 0 and region:
+            for value, mask in VALUE_MASKS:
+                count = (region & mask).bit_count()
+                if count >= left:
+                    total += value * left
+                    break
+                total += value * count
+                left -= count
+        if self.literal and pos != NOWHERE:
+            total += VALUES[pos]
+        if self.escape_bonus is not None:
+            total += self.escape_bonus
+        return total
+
+
+def decode(code: int) -> tuple[int, int, int]:
+    """(kind, cross field, target field) of an action code; NOWHERE where none."""
+    if code < 1369:
+        return code, NOWHERE, NOWHERE
+    kind, rest = divmod(code, 1369)
+    cross, target = divmod(rest, 37)
+    return kind, cross, target
+
+
+def transpose_code(code: int) -> int:
+    kind, cross, target = decode(code)
+    if kind in (PASS, RING):
+        return code
+    return kind * 1369 + TRANSPOSE_FIELD[cross] * 37 + TRANSPOSE_FIELD[target]
+
+
+def compact_pos(pos: int) -> int:
+    return NOWHERE if pos == OUTSIDE else pos

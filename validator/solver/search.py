@@ -1,0 +1,480 @@
+"""The anytime search for the best game on known dice: a beam game first, then a
+depth-first branch and bound with a transposition table, answering with the best game
+found and a sound upper bound. Pure: no I/O."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from validator.engine import (
+    FIELD_AT,
+    Action,
+    Dice,
+    Play,
+    Reroll,
+    RingReroll,
+    Ruleset,
+    State,
+    apply,
+    blocked_after,
+    exhaust,
+    exit_walks,
+    movement_die,
+    new_game,
+    score,
+    walks,
+)
+from validator.solver.position import (
+    ESCAPE,
+    LEAVE,
+    MOVE,
+    NOWHERE,
+    PASS,
+    RING,
+    STUCK,
+    TRANSPOSE_FIELD,
+    Game,
+    compact_pos,
+    decode,
+    transpose,
+    transpose_code,
+)
+
+Position = tuple[int, int, int, int, int]
+"""(taken, pos, pc, rings, row); see `Game`."""
+
+TT_LIMIT = 3_000_000
+"""Transposition-table entries kept at most (about 100 bytes each); past it, no new ones."""
+
+PROBE_SECONDS = 0.5
+"""The first round of the search, before any wider beam game."""
+
+BEAM_SHARE = 1 / 3
+"""A wider beam game runs between rounds of search when it is expected to take at most
+this share of the time spent so far (see docs/solver.md)."""
+
+EXACT_DEPTH = 6
+"""Down to this many plies below the root, children get their own (tighter) bound."""
+
+BEAM_WIDTH = 64
+"""Width of the opening beam game that gives the search its first answer."""
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    best_score: int
+    """The best final score found, counting what the starting state already scored."""
+    upper_bound: int
+    """Sound: no continuation scores more."""
+    proven: bool
+    """best_score == upper_bound."""
+    actions: tuple[Action, ...]
+    """The best continuation: one engine action per dice row from `row` to the end."""
+    nodes: int
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    best_score: int
+    upper_bound: int
+    nodes: int
+    seconds: float
+
+
+class _Stopped(Exception):
+    pass
+
+
+def root_position(state: State, rules: Ruleset, row: int) -> Position:
+    pc = state.passes_in_row if rules.pass_counting == "in-a-row" else state.passes
+    return (state.crossed | state.circled, compact_pos(state.pos), pc, state.rings_left, row)
+
+
+class Search:
+    """One search over a dice file; reusable for many positions of it (analysis)."""
+
+    def __init__(
+        self,
+        rows: Sequence[Dice],
+        rules: Ruleset,
+        *,
+        tt_limit: int = TT_LIMIT,
+        symmetry: bool = True,
+    ) -> None:
+        self.game = Game(rows, rules)
+        self.rows = tuple(rows)
+        self.rules = rules
+        self.tt: dict[int, int] = {}
+        self.tt_limit = tt_limit
+        self.symmetry = symmetry
+        self.exact_depth = EXACT_DEPTH
+        self.nodes = 0
+        # Per-run state, set by run().
+        self.best_total = 0
+        self.best_line: list[int] = []
+        self.path: list[int] = []
+        self.base_of_root = 0
+        self.deadline: float | None = None
+        self.cancel: threading.Event | None = None
+        self.progress: Callable[[Progress], None] | None = None
+        self.started = 0.0
+        self.next_report = 0.0
+        self.stopped = False
+        self.root_upper = 0
+        self.beam_seconds = 0.0
+
+    # --- keys and the table --------------------------------------------------------
+
+    def key(self, taken: int, pos: int, pc: int, rings: int, row: int) -> tuple[int, bool]:
+        """The table key, the same for a position and its transpose (the board, the
+        values and the cross-out candidates (a, b), (b, a) are all symmetric), and
+        whether the key is the transposed one."""
+        rest = ((row * self.game.pass_limit + pc) * 4 + rings) << 42
+        plain = taken | pos << 36
+        if not self.symmetry:
+            return rest | plain, False
+        flipped = transpose(taken) | TRANSPOSE_FIELD[pos] << 36
+        if flipped < plain:
+            return rest | flipped, True
+        return rest | plain, False
+
+    def store(self, key: int, value: int, code: int, exact: bool) -> None:
+        # Once full, nothing is written: an exact entry's best child must stay in the
+        # table for table_line(), and it was stored before its parent.
+        if len(self.tt) < self.tt_limit:
+            self.tt[key] = ((value << 14 | code) << 1) | exact
+
+    def exact_value(self, position: Position) -> int | None:
+        key, _ = self.key(*position)
+        entry = self.tt.get(key)
+        if entry is None or not entry & 1:
+            return None
+        return entry >> 15
+
+    def table_line(self, position: Position) -> list[int]:
+        """The best line from a position whose exact value is in the table."""
+        line: list[int] = []
+        taken, pos, pc, rings, row = position
+        while row < self.game.n:
+            key, flipped = self.key(taken, pos, pc, rings, row)
+            entry = self.tt.get(key)
+            assert entry is not None and entry & 1, "a best line leads only to exact entries"
+            code = entry >> 1 & 0x3FFF
+            if flipped:
+                code = transpose_code(code)
+            line.append(code)
+            child = self.game.child(taken, pos, pc, rings, row, code)
+            if child is None:
+                break
+            taken, pos, pc, rings, row = child
+        return line
+
+    # --- the search ----------------------------------------------------------------
+
+    def tick(self) -> None:
+        now = time.monotonic()
+        if (self.deadline is not None and now >= self.deadline) or (
+            self.cancel is not None and self.cancel.is_set()
+        ):
+            self.stopped = True
+        if self.progress is not None and now >= self.next_report:
+            self.next_report = now + 0.25
+            self.progress(
+                Progress(
+                    self.best_total,
+                    max(self.best_total, self.root_upper),
+                    self.nodes,
+                    now - self.started,
+                )
+            )
+
+    def improve(self, total: int, tail: list[int]) -> None:
+        self.best_total = total
+        self.best_line = [*self.path, *tail]
+
+    def dfs(
+        self, taken: int, pos: int, pc: int, rings: int, row: int, base: int, ub: int
+    ) -> tuple[int, bool]:
+        """The value (score still to gain) of a position, exact or an upper bound.
+
+        `base` is the total scored on the way here and `ub` a sound bound on the value.
+        Children that cannot beat the best game found (or this node's best child) are
+        not searched; then the answer is an upper bound, kept in the table as one.
+        """
+        self.nodes += 1
+        if not self.nodes & 1023:
+            self.tick()
+        if self.stopped:
+            return ub, False
+        key, flipped = self.key(taken, pos, pc, rings, row)
+        entry = self.tt.get(key)
+        if entry is not None:
+            value = entry >> 15
+            if entry & 1:
+                if base + value > self.best_total:
+                    self.improve(base + value, self.table_line((taken, pos, pc, rings, row)))
+                return value, True
+            ub = min(ub, value)
+        if ub <= self.best_total - base:
+            return ub, False
+        game = self.game
+        region = game.reachable(taken, pos)
+        ub = min(ub, game.estimate(region, taken, pos, row))
+        if ub <= self.best_total - base:
+            if entry is None:
+                self.store(key, ub, 0, False)
+            return ub, False
+        n = game.n
+        ranked: list[tuple[int, int, int, Position | None]] = []
+        bound_of = game.estimate
+        reachable = game.reachable
+        shallow = len(self.path) < self.exact_depth
+        for code, gain, child in game.children(taken, pos, pc, rings, row):
+            if child is None or child[4] >= n:
+                ranked.append((gain, gain, code, None))
+            else:
+                # The parent's region less the new X and circle contains the child's;
+                # near the root, where ordering and pruning pay most, the child's own.
+                child_taken = child[0]
+                child_region = region & ~child_taken
+                if shallow:
+                    child_region = reachable(child_taken, child[1])
+                bound = bound_of(child_region, child_taken, child[1], child[4])
+                ranked.append((gain + bound, gain, code, child))
+        ranked.sort(reverse=True)
+        exact = -1
+        exact_code = 0
+        upper = -1
+        at_root = not self.path
+        for i, (estimate, gain, code, child) in enumerate(ranked):
+            floor = max(self.best_total - base, exact)
+            if estimate <= floor:
+                if estimate > exact:
+                    upper = max(upper, estimate)
+                break
+            if child is None:
+                value, known = gain, True
+                if base + gain > self.best_total:
+                    self.path.append(code)
+                    self.improve(base + gain, [])
+                    self.path.pop()
+            else:
+                self.path.append(code)
+                sub, known = self.dfs(*child, base + gain, estimate - gain)
+                self.path.pop()
+                value = gain + sub
+            if known:
+                if value > exact:
+                    exact, exact_code = value, code
+            else:
+                upper = max(upper, value)
+            if at_root:
+                rest = max((e for e, *_ in ranked[i + 1 : i + 2]), default=-1)
+                self.root_upper = base + max(exact, upper, rest)
+        if exact >= upper:
+            if flipped:
+                exact_code = transpose_code(exact_code)
+            self.store(key, exact, exact_code, True)
+            return exact, True
+        result = max(exact, upper)
+        if entry is None or not entry & 1:
+            self.store(key, result, 0, False)
+        return result, False
+
+    def run(
+        self,
+        position: Position,
+        base: int,
+        *,
+        time_limit: float | None,
+        progress: Callable[[Progress], None] | None = None,
+        cancel: threading.Event | None = None,
+        seed: tuple[int, list[int]] | None = None,
+    ) -> tuple[int, int, list[int]]:
+        """(best total, upper bound, best line as action codes) from `position`."""
+        self.started = time.monotonic()
+        self.deadline = None if time_limit is None else self.started + time_limit
+        self.cancel = cancel
+        self.progress = progress
+        self.next_report = self.started + 0.25
+        self.stopped = False
+        self.path = []
+        taken, pos, _, _, row = position
+        if row >= self.game.n:
+            return base, base, []
+        known = self.exact_value(position)
+        if known is not None:
+            return base + known, base + known, self.table_line(position)
+        root_bound = self.game.bound(taken, pos, row)
+        self.root_upper = base + root_bound
+        began = time.monotonic()
+        self.best_total, self.best_line = seed or self.beam(position, base, BEAM_WIDTH)
+        self.beam_seconds = time.monotonic() - began
+        try:
+            value = self.rounds_of_search(position, base, root_bound, time_limit)
+            upper = max(self.best_total, base + value)
+        except KeyboardInterrupt:
+            self.stopped = True
+            upper = max(self.best_total, self.root_upper)
+        if progress is not None:
+            progress(Progress(self.best_total, upper, self.nodes, time.monotonic() - self.started))
+        return self.best_total, upper, self.best_line
+
+    def rounds_of_search(
+        self, position: Position, base: int, root_bound: int, time_limit: float | None
+    ) -> int:
+        """The search, in rounds of doubling length when there is a time limit; between
+        rounds, a wider beam game when it costs at most a third of the time so far.
+
+        Most positions are proven in the first rounds; on the hard ones the beams find
+        good games early, and each round goes on from the table the last one filled
+        (its exact values and bounds stay true), so little work is repeated.
+        """
+        taken, pos, pc, rings, row = position
+        if time_limit is None:
+            return self.dfs(taken, pos, pc, rings, row, base, root_bound)[0]
+        final = self.started + time_limit
+        slice_end = self.started + min(PROBE_SECONDS, time_limit)
+        width, last_beam = BEAM_WIDTH, self.beam_seconds
+        while True:
+            self.deadline = min(slice_end, final)
+            self.stopped = False
+            self.path = []
+            value, _ = self.dfs(taken, pos, pc, rings, row, base, root_bound)
+            now = time.monotonic()
+            if not self.stopped or now >= final or self.cancelled():
+                return value
+            elapsed = now - self.started
+            growth = 4 if width < 1024 else 2
+            if 1.2 * growth * last_beam <= BEAM_SHARE * elapsed:
+                width *= growth
+                total, line = self.beam(
+                    position, base, width, min(final, now + BEAM_SHARE * elapsed)
+                )
+                last_beam = time.monotonic() - now
+                if total > self.best_total:
+                    self.best_total, self.best_line = total, line
+            slice_end = self.started + 2 * (time.monotonic() - self.started)
+
+    def cancelled(self) -> bool:
+        return self.cancel is not None and self.cancel.is_set()
+
+    def beam(
+        self, position: Position, base: int, width: int, deadline: float | None = None
+    ) -> tuple[int, list[int]]:
+        """A quick strong game: keep the `width` most promising positions per row
+        (score so far plus half the bound). Past `deadline` it gives up (-1)."""
+        game = self.game
+        rng = random.Random(width)
+        best: tuple[int, list[int]] = (-1, [])  # any finished game beats this
+        beam: list[tuple[int, Position, list[int]]] = [(base, position, [])]
+        while beam:
+            if deadline is not None and time.monotonic() > deadline:
+                return (-1, [])
+            layer: dict[int, tuple[float, int, Position, list[int]]] = {}
+            for total, (taken, pos, pc, rings, row), line in beam:
+                for code, gain, child in game.children(taken, pos, pc, rings, row):
+                    now = total + gain
+                    if child is None or child[4] >= game.n:
+                        if now > best[0]:
+                            best = (now, [*line, code])
+                        continue
+                    key, _ = self.key(*child)
+                    promise = now + 0.5 * game.bound(child[0], child[1], child[4])
+                    old = layer.get(key)
+                    if old is None or old[0] < promise:
+                        layer[key] = (promise, now, child, [*line, code])
+            # Ties (frequent: scores are multiples of 5) are broken by a seeded shuffle,
+            # which measured better than the order the positions were found in.
+            ranked = sorted(layer.values(), key=lambda item: (item[0], rng.random()), reverse=True)
+            beam = [(now, child, line) for _, now, child, line in ranked[:width]]
+        return best
+
+
+def solve(
+    rows: Sequence[Dice],
+    rules: Ruleset,
+    state: State | None = None,
+    row: int = 0,
+    *,
+    time_limit: float | None = 30.0,
+    progress: Callable[[Progress], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> Solution:
+    """The best continuation of `state` (a new game with every ring the rules allow,
+    when None) on the dice `rows` from row `row` (0-based), within `time_limit` seconds.
+
+    Stopping early (time limit, `cancel`, Ctrl-C) returns the best game found so far
+    and a sound upper bound; `proven` says whether they meet.
+    """
+    started = time.monotonic()
+    if state is None:
+        state = new_game(rules.max_rings)
+    base = score(state, rules)
+    if state.over or row >= len(rows):
+        final = score(exhaust(state), rules)
+        return Solution(final, final, True, (), 0, time.monotonic() - started)
+    search = Search(rows, rules)
+    best, upper, line = search.run(
+        root_position(state, rules, row),
+        base,
+        time_limit=time_limit,
+        progress=progress,
+        cancel=cancel,
+    )
+    actions, final = to_actions(rows, rules, state, row, line)
+    assert final == best, f"the solver's line scores {final}, not {best}"
+    return Solution(
+        best, upper, best >= upper, tuple(actions), search.nodes, time.monotonic() - started
+    )
+
+
+def par(rows: Sequence[Dice], rules: Ruleset, time_limit: float | None = 30.0) -> Solution:
+    """A dice file's best score from the start (the organizer's "par")."""
+    return solve(rows, rules, time_limit=time_limit)
+
+
+def to_actions(
+    rows: Sequence[Dice], rules: Ruleset, state: State, row: int, codes: Sequence[int]
+) -> tuple[list[Action], int]:
+    """Engine actions (with a path on every move) for a line of action codes, and the
+    final score the engine gives them: the engine, not the solver, has the last word."""
+    actions: list[Action] = []
+    for n, code in enumerate(codes):
+        dice = rows[row + n]
+        action = engine_action(state, dice, code)
+        state = apply(state, dice, action, rules).state
+        if row + n + 1 >= len(rows):
+            state = exhaust(state)
+        actions.append(action)
+    return actions, score(state, rules)
+
+
+def engine_action(state: State, dice: Dice, code: int) -> Action:
+    kind, cross_index, target = decode(code)
+    if kind == PASS:
+        return Reroll()
+    if kind == RING:
+        return RingReroll()
+    cross = FIELD_AT[cross_index]
+    if kind == STUCK:
+        return Play(cross)
+    die = movement_die(dice, cross)
+    assert die is not None
+    blocked = blocked_after(state, cross)
+    if kind == MOVE:
+        walk = walks(blocked, state.pos, die)[target]
+        return Play(cross, FIELD_AT[target], path=tuple(FIELD_AT[i] for i in walk))
+    assert kind in (ESCAPE, LEAVE) and target == NOWHERE
+    corner, walk = min(exit_walks(blocked, state.pos, die).items())
+    return Play(
+        cross,
+        FIELD_AT[corner],
+        exit="escape" if kind == ESCAPE else "leave",
+        path=tuple(FIELD_AT[i] for i in walk),
+    )
