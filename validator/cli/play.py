@@ -45,6 +45,20 @@ DEFAULT_OUTPUT = "game.yaml"
 @click.option(
     "--text", "with_text", is_flag=True, help="Also write the annotated text form (.txt)."
 )
+@click.option(
+    "--hint",
+    "hint",
+    is_flag=True,
+    help="Show the solver's best choice for each round and what the others lose.",
+)
+@click.option(
+    "--hint-time",
+    type=click.FloatRange(min=0.05),
+    default=2.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="With --hint: the solver's time for one round (shared by its choices).",
+)
 def command(
     dice: Path,
     rules: str | None,
@@ -53,6 +67,8 @@ def command(
     resume: Path | None,
     rings: int | None,
     with_text: bool,
+    hint: bool,
+    hint_time: float,
 ) -> None:
     """Play the dice file DICE in the terminal. Only legal choices are offered, and the
     record is written after every round, so a closed terminal loses nothing.
@@ -102,6 +118,7 @@ def command(
         dice_name=start.dice_name,
         ask_rings=start.ask_rings,
         welcome=start.welcome,
+        hint_seconds=hint_time if hint else None,
     )
     final = app.run()
     path = start.record_file.path

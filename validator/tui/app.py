@@ -200,8 +200,12 @@ class PlayApp(App[Result | None]):
         dice_name: str,
         ask_rings: bool = False,
         welcome: str = "",
+        hint_seconds: float | None = None,
     ) -> None:
         super().__init__()
+        self.hint_seconds = hint_seconds
+        """Off when None; else the solver's time for ranking one round's choices."""
+        self.hint = ""
         self.game = game
         self.record_file = record_file
         self.dice_name = dice_name
@@ -416,11 +420,35 @@ class PlayApp(App[Result | None]):
         self.result = self.record_file.verify() if self.game.over else None
 
     def _new_round(self) -> None:
+        self.hint = ""
+        if self.hint_seconds is not None and not self.game.over:
+            self._start_hint(self.hint_seconds)
         self.choice = Choice("over" if self.game.over else "cross")
         crosses = self.game.crosses()
         if crosses and self.cursor not in [c.field for c in crosses]:
             self.cursor = crosses[0].field
         self.refresh_view()
+
+    def _start_hint(self, seconds: float) -> None:
+        """Rank this round's choices with the solver in a thread, so keys stay quick; a
+        result for a position that is no longer on the board is dropped."""
+        from validator.tui.hint import hint_text, rank_actions, solver_evaluator
+
+        game = self.game
+        position = (game.state, game.row)
+        per_choice = seconds / max(1, len(game.actions()))
+        self.hint = "Hint: thinking..."
+
+        def work() -> None:
+            text = hint_text(rank_actions(game, solver_evaluator(game, per_choice)))
+            self.call_from_thread(self._show_hint, position, text)
+
+        self.run_worker(work, thread=True, exclusive=True, group="hint")
+
+    def _show_hint(self, position: tuple[object, int], text: str) -> None:
+        if position == (self.game.state, self.game.row):
+            self.hint = text
+            self.refresh_view()
 
     def _say(self, text: str) -> None:
         self.error = text
@@ -532,6 +560,8 @@ class PlayApp(App[Result | None]):
             text.append(f"! {notice}\n", style="yellow")
         if self.error:
             text.append(f"x {self.error}\n", style="bold red")
+        if self.hint:
+            text.append(self.hint + "\n", style="cyan")
         text.append(self._prompt(), style="bold")
         return text
 

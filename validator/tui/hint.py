@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from validator.engine import Action, State, score
+from validator.engine import Action, Play, Reroll, RingReroll, State, score
 from validator.tui.game import Game
 
 Evaluator = Callable[[State, int], int]
@@ -39,3 +39,46 @@ def rank_actions(game: Game, evaluate: Evaluator) -> list[Ranked]:
     top = max(v for _, v in valued)
     ranked = [Ranked(a, v, top - v) for a, v in valued]
     return sorted(ranked, key=lambda r: r.loss)
+
+
+def solver_evaluator(game: Game, seconds: float) -> Evaluator:
+    """The solver as an evaluator: the best final score from a position within `seconds`
+    (a lower bound when the search does not finish; the best it found)."""
+    from validator.solver import solve
+
+    def evaluate(state: State, row: int) -> int:
+        return solve(game.rows, game.rules, state, row, time_limit=seconds).best_score
+
+    return evaluate
+
+
+def describe(action: Action) -> str:
+    """A choice in words: `cross out 3/4, move to 5/5`."""
+    if isinstance(action, Reroll):
+        return "the forced reroll"
+    if isinstance(action, RingReroll):
+        return "spend a ring"
+    assert isinstance(action, Play)
+    text = f"cross out {action.cross}"
+    if action.exit is not None and action.move is not None:
+        return text + f", {action.exit} through {action.move}"
+    if action.move is None:
+        return text + " (no move: the game ends)"
+    return text + f", move to {action.move}"
+
+
+def hint_text(ranked: list[Ranked], shown: int = 3) -> str:
+    """`Hint: cross out 3/4, move to 5/5 (best total 312). Others lose: ...`."""
+    if not ranked:
+        return ""
+    best = ranked[0]
+    text = f"Hint: {describe(best.action)} (best total {best.best})."
+    others = [r for r in ranked[1:] if r.loss > 0][:shown]
+    ties = sum(1 for r in ranked[1:] if r.loss == 0)
+    if ties:
+        text += f" {ties} other choice{'s' if ties > 1 else ''} as good."
+    if others:
+        text += " Others lose: " + "; ".join(f"{describe(r.action)} -{r.loss}" for r in others)
+        if len(ranked) - 1 - ties > len(others):
+            text += f"; worst -{ranked[-1].loss}"
+    return text
