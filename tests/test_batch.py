@@ -541,7 +541,7 @@ def test_schema_entry_fields_are_the_entry_class_and_the_result_fields() -> None
     entry = SCHEMA["$defs"]["entry"]["properties"]
     assert list(entry) == [f.name for f in dataclasses.fields(Entry)]
     result = json.loads((ROOT / "schemas" / "result.schema.json").read_text())["properties"]
-    assert set(entry) == set(result) - {"rounds"} | {"rank", "copies"}
+    assert set(entry) == set(result) - {"rounds"} | {"rank", "copies", "par_share"}
 
 
 @pytest.mark.parametrize(
@@ -680,3 +680,31 @@ def test_dice_files_outside_the_folder_are_never_read(tmp_path: Path) -> None:
             assert verdict == "malformed", (name, entries[name])
     assert "notdice.txt" in entries["notdice.yaml"]["error"]["message"]
     assert "line 1" in entries["notdice.yaml"]["error"]["message"]
+
+
+def test_par_is_the_solved_best_score_and_each_entry_gets_its_share(tmp_path: Path) -> None:
+    from validator.engine import STANDARD
+    from validator.readers.dice import read_dice
+    from validator.solver import solve
+
+    rows = [x for x in DICE.read_text().splitlines() if x[:1].isdigit()][:8]
+    dice = tmp_path / "dice.txt"
+    dice.write_text("\n".join(rows) + "\n")
+    folder = tmp_path / "entries"
+    folder.mkdir()
+    best = solve(read_dice(dice).rows, STANDARD, time_limit=10.0)
+    assert best.proven
+    out = run("solve", dice, "--format", "json", "--output", folder / "best.yaml")
+    assert out.exit_code == 0, out.output
+    (folder / "short.yaml").write_text("rounds:\n  - {cross: [1, 4], move: [1, 1]}\n")
+    result = run("batch", folder, "--dice", dice, "--par", "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["summary"]["par"] == best.best_score and data["summary"]["par_proven"] is True
+    shares = {e["file"]: e["par_share"] for e in data["entries"]}
+    assert shares["best.yaml"] == 1.0
+    assert shares["short.yaml"] == round(30 / best.best_score, 4)
+    assert "par: " in result.stderr
+    table = run("batch", folder, "--dice", dice, "--par")
+    assert f"Par: {best.best_score}, the proven best score" in table.stdout
+    assert run("batch", folder, "--par").exit_code == 2  # no --dice: nothing to solve

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 DEFAULT_MIN_SCORE = 300
 """The score a game must reach to win the challenge ("Road to 300")."""
 
-JSON = None | bool | int | str | list["JSON"] | dict[str, "JSON"]
+JSON = None | bool | int | float | str | list["JSON"] | dict[str, "JSON"]
 """A value as `json.dumps` writes it."""
 
 
@@ -108,6 +108,8 @@ class Entry:
     errors: tuple[Problem, ...] = ()
     """Every reading error of a malformed record; else the first error, if any."""
     errors_omitted: int = 0
+    par_share: float | None = None
+    """With `batch --par`: the score as a share of the dice file's best possible score."""
     copies: tuple[str, ...] = ()
     """The other entries that played the very same game."""
 
@@ -175,6 +177,7 @@ class Entry:
             warnings=warnings,
             errors=errors,
             errors_omitted=read.number("errors_omitted") or 0,
+            par_share=read.share("par_share"),
             copies=read.texts("copies"),
         )
 
@@ -186,7 +189,7 @@ def _to_json(value: object) -> JSON:
         return value.to_json()
     if isinstance(value, tuple):
         return [_to_json(v) for v in value]
-    assert value is None or isinstance(value, bool | int | str), value
+    assert value is None or isinstance(value, bool | int | float | str), value
     return value
 
 
@@ -225,6 +228,14 @@ class _Reader:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise EntryError(f'{self.where}: "{key}" is not a list of file names')
         return tuple(v for v in value if isinstance(v, str))
+
+    def share(self, key: str) -> float | None:
+        value = self.data.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise EntryError(f'{self.where}: "{key}" is {value!r}, not a number')
+        return float(value)
 
     def problems(self, key: str) -> tuple[Problem, ...]:
         value = self.data.get(key) or []
@@ -285,6 +296,10 @@ class Summary:
     reached: tuple[str, ...]
     copies: tuple[tuple[str, ...], ...]
     dice_sha256: tuple[str, ...]
+    par: int | None = None
+    """With `batch --par`: the dice file's best possible score (found by the solver)."""
+    par_proven: bool | None = None
+    """Whether `par` is proven the best (else the best game the solver found in time)."""
 
     def to_json(self) -> dict[str, JSON]:
         return {f.name: _to_json(getattr(self, f.name)) for f in fields(self)}
@@ -302,6 +317,7 @@ class Batch:
     min_score: int = DEFAULT_MIN_SCORE
     dice_sha256: tuple[str, ...] = ()
     """Every dice file checksum the entries were replayed on (more than one is suspicious)."""
+    par: Par | None = None
 
     def count(self, verdict: Verdict) -> int:
         return sum(1 for e in self.entries if e.verdict is verdict)
@@ -327,7 +343,28 @@ class Batch:
             reached=tuple(e.file for e in self.reached),
             copies=self.copies,
             dice_sha256=self.dice_sha256,
+            par=self.par.score if self.par else None,
+            par_proven=self.par.proven if self.par else None,
         )
+
+    def with_par(self, par: Par) -> Batch:
+        """The batch with the dice file's par, and each scored entry's share of it."""
+
+        def share(e: Entry) -> float | None:
+            if e.score is None or par.score <= 0:
+                return None
+            return round(e.score / par.score, 4)
+
+        entries = tuple(replace(e, par_share=share(e)) for e in self.entries)
+        return replace(self, entries=entries, par=par)
+
+
+@dataclass(frozen=True, slots=True)
+class Par:
+    """The best possible score of the contest's dice file, as the solver found it."""
+
+    score: int
+    proven: bool
 
 
 class BatchError(Exception):

@@ -27,6 +27,9 @@ _SUFFIXES = ", ".join(r.suffix for r in REPORTERS.values())
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from validator.batch import Par
+    from validator.check import Checker
+
 
 @click.command("batch")
 @click.argument("folder", metavar="DIR", type=click.Path(path_type=Path))
@@ -70,6 +73,20 @@ if TYPE_CHECKING:
     show_default=True,
     help="The score that counts as reaching the goal in the summary.",
 )
+@click.option(
+    "--par",
+    is_flag=True,
+    help="Solve the dice file once (needs --dice) and add its best possible score, and each "
+    "entry's share of it, to the results.",
+)
+@click.option(
+    "--par-time",
+    type=click.FloatRange(min=0.1),
+    default=30.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="With --par: the solver's time; par is marked proven when the search finishes.",
+)
 @max_size_option
 def command(
     folder: Path,
@@ -81,6 +98,8 @@ def command(
     jobs: int | None,
     strict: bool,
     min_score: int,
+    par: bool,
+    par_time: float,
     max_size: int | None,
 ) -> None:
     """Check every record file under DIR (recursively) and rank the entries.
@@ -116,11 +135,15 @@ def command(
         checker = Checker.create(dice, rules, root=folder, max_bytes=max_size)
     except (BatchError, UsageError) as exc:
         fail_usage(str(exc.args[0]) if isinstance(exc, BatchError) else exc.message)
+    if par and checker.dice is None:
+        fail_usage("--par needs --dice: par is solved on the contest's dice file")
 
     results = check_entries(checker, folder.resolve(), found.files, jobs or os.cpu_count() or 1)
     err = make_console(stderr=True)
     with _progress(err, len(found.files) if err.is_terminal else 0) as advance:
         batch = collect(found, results, min_score=min_score, on_result=advance)
+    if par:
+        batch = batch.with_par(_solve_par(checker, par_time, err))
 
     label = str(folder)
     reporter = REPORTERS[fmt]()
@@ -144,6 +167,20 @@ def command(
 
     failed = not batch.entries or any(e.verdict is not Verdict.VALID for e in batch.entries)
     sys.exit(EXIT_FAILED if strict and failed else EXIT_OK)
+
+
+def _solve_par(checker: Checker, seconds: float, err: Console) -> Par:
+    """The dice file's best score under the batch's ruleset, with a note while it runs."""
+    from validator.batch import Par
+    from validator.engine import STANDARD
+    from validator.solver import solve
+
+    assert checker.dice is not None
+    rules = checker.rules or STANDARD
+    if err.is_terminal:
+        err.print(f"Solving par for the dice file ({rules.name}, up to {seconds:g} s)...")
+    found = solve(checker.dice.rows, rules, time_limit=seconds)
+    return Par(found.best_score, found.proven)
 
 
 def _note(line: str) -> None:

@@ -45,6 +45,7 @@ CSV_COLUMNS = (
     "dice_sha256",
     "warnings",
     "copies",
+    "par_share",
 )
 """One row per entry: the JSON entry with `error` flattened to `error_*` columns."""
 
@@ -160,6 +161,7 @@ def csv_row(entry: Entry) -> list[str | int]:
         "dice_sha256": entry.dice_sha256,
         "warnings": " ".join(w.code for w in entry.warnings),
         "copies": " ".join(entry.copies),
+        "par_share": None if entry.par_share is None else f"{entry.par_share:.4f}",
     }
     return [csv_cell(cells[column]) for column in CSV_COLUMNS]
 
@@ -258,6 +260,8 @@ def summary_lines(batch: Batch, folder: str) -> list[str]:
             lines.append(f"Reached {batch.min_score}: {len(reached)} ({_first(reached)}).")
         else:
             lines.append(f"Reached {batch.min_score}: none.")
+        if batch.par is not None:
+            lines.append(par_line(batch))
     if batch.copies:
         games = len(batch.copies)
         lines.append(
@@ -283,6 +287,18 @@ def summary_lines(batch: Batch, folder: str) -> list[str]:
     return lines
 
 
+def par_line(batch: Batch) -> str:
+    """`Par: 355, the proven best score of the dice file; the best entry has 96% of it.`"""
+    par = batch.par
+    assert par is not None
+    how = "the proven best" if par.proven else "the best the solver found (not proven)"
+    line = f"Par: {par.score}, {how} score of the dice file"
+    shares = [e.par_share for e in batch.entries if e.ranked and e.par_share is not None]
+    if shares:
+        line += f"; the best entry has {max(shares):.0%} of it"
+    return line + "."
+
+
 def one_line(batch: Batch, folder: str) -> str:
     """The summary in one line, for stderr when the results go to a file or a pipe."""
     if not batch.entries:
@@ -293,6 +309,8 @@ def one_line(batch: Batch, folder: str) -> str:
         parts.append(f"copies: {len(s.copies)} {_plural(len(s.copies), 'game', 'games')}")
     if s.skipped:
         parts.append(f"skipped: {s.skipped}")
+    if s.par is not None:
+        parts.append(f"par: {s.par}" + ("" if s.par_proven else " (not proven)"))
     if s.malformed == s.entries:
         parts.append(f"none of the {s.entries} entries could be read")
     return "; ".join(parts)
