@@ -18,7 +18,7 @@ from validator.tui.start import start_game
 def test_the_ranking_agrees_with_the_solver(tmp_path: Path) -> None:
     start = start_game(short_dice(tmp_path, 6), None, output=tmp_path / "g.yaml")
     game: Game = start.game
-    ranked = rank_actions(game, solver_evaluator(game, 1.0))
+    ranked = rank_actions(game, solver_evaluator(game, 0.2))
     assert ranked and ranked[0].loss == 0
     assert [r.loss for r in ranked] == sorted(r.loss for r in ranked)
     assert ranked[0].best == solve(game.rows, STANDARD, time_limit=5.0).best_score
@@ -52,3 +52,15 @@ def test_without_hint_no_solver_runs(tmp_path: Path) -> None:
             assert not app.workers and "Hint" not in screen_text(app)
 
     asyncio.run(run())
+
+
+def test_a_deadline_ranks_the_most_promising_choices_only(tmp_path: Path) -> None:
+    import time
+
+    start = start_game(short_dice(tmp_path, 6), None, output=tmp_path / "g.yaml")
+    game: Game = start.game
+    choices = len(game.actions())
+    assert choices > 1
+    ranked = rank_actions(game, solver_evaluator(game, 0.05), deadline=time.monotonic() - 1)
+    assert len(ranked) == 1
+    assert hint_text(ranked, choices=choices).startswith(f"Hint (1 of {choices} choices ranked):")

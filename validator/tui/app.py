@@ -432,16 +432,20 @@ class PlayApp(App[Result | None]):
     def _start_hint(self, seconds: float) -> None:
         """Rank this round's choices with the solver in a thread, so keys stay quick; a
         result for a position that is no longer on the board is dropped."""
+        import time
+
         from validator.tui.hint import hint_text, rank_actions, solver_evaluator
 
         game = self.game
         position = (game.state, game.row)
-        per_choice = seconds / max(1, len(game.actions()))
+        choices = len(game.actions())
+        per_choice = seconds / max(1, choices)
         self.hint = "Hint: thinking..."
 
         def work() -> None:
-            text = hint_text(rank_actions(game, solver_evaluator(game, per_choice)))
-            self.call_from_thread(self._show_hint, position, text)
+            deadline = time.monotonic() + seconds
+            ranked = rank_actions(game, solver_evaluator(game, per_choice), deadline=deadline)
+            self.call_from_thread(self._show_hint, position, hint_text(ranked, choices=choices))
 
         self.run_worker(work, thread=True, exclusive=True, group="hint")
 

@@ -26,12 +26,21 @@ class Ranked:
     """Points lost against the best choice of the round (0 for the best)."""
 
 
-def rank_actions(game: Game, evaluate: Evaluator) -> list[Ranked]:
-    """Every legal action of the round, best first; a choice that ends the game is worth its
-    final score and is not evaluated further."""
+def rank_actions(game: Game, evaluate: Evaluator, *, deadline: float | None = None) -> list[Ranked]:
+    """The legal actions of the round, best first; a choice that ends the game is worth its
+    final score and is not evaluated further.
+
+    With a `deadline` (a `time.monotonic()` value), choices are evaluated in the order of
+    the points they take at once, and those not reached by then are left out: the ranking
+    then covers the most promising choices only."""
+    import time
+
+    after = [(action, *game.after(action)) for action in game.actions()]
+    after.sort(key=lambda a: -score(a[1], game.rules))
     valued: list[tuple[Action, int]] = []
-    for action in game.actions():
-        state, row = game.after(action)
+    for action, state, row in after:
+        if deadline is not None and valued and time.monotonic() > deadline:
+            break
         value = score(state, game.rules) if state.over else evaluate(state, row)
         valued.append((action, value))
     if not valued:
@@ -67,12 +76,15 @@ def describe(action: Action) -> str:
     return text + f", move to {action.move}"
 
 
-def hint_text(ranked: list[Ranked], shown: int = 3) -> str:
-    """`Hint: cross out 3/4, move to 5/5 (best total 312). Others lose: ...`."""
+def hint_text(ranked: list[Ranked], shown: int = 3, choices: int | None = None) -> str:
+    """`Hint: cross out 3/4, move to 5/5 (best total 312). Others lose: ...`; `choices` is
+    how many the round had, when the ranking covers fewer."""
     if not ranked:
         return ""
     best = ranked[0]
     text = f"Hint: {describe(best.action)} (best total {best.best})."
+    if choices is not None and choices > len(ranked):
+        text = text.replace("Hint:", f"Hint ({len(ranked)} of {choices} choices ranked):", 1)
     others = [r for r in ranked[1:] if r.loss > 0][:shown]
     ties = sum(1 for r in ranked[1:] if r.loss == 0)
     if ties:
