@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from validator.engine import (
     Action,
@@ -26,6 +27,9 @@ from validator.engine import (
 )
 from validator.replayer import Result, RoundResult, Verdict
 from validator.report import Report, build_report
+
+if TYPE_CHECKING:
+    from validator.solver.analysis import Analysis
 
 SYMBOLS: dict[str, str] = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """The marks as in chess analysis, by the solver's names."""
@@ -131,6 +135,13 @@ class AnalysisView:
             if self.best_proven
             else "the best found within the time limit, not proven the highest"
         )
+        shown = self.best.shown_score if self.best is not None else self.best_score
+        if shown < self.best_score:
+            # The line was searched again and, within the time limit, came out shorter.
+            return (
+                f"The best total found is {self.best_score} (not proven the highest); the "
+                f"line below, searched again within the time limit, scores {shown}."
+            )
         return f"The best line from the first roll scores {self.best_score}: {proven}."
 
 
@@ -162,16 +173,14 @@ def scope_text(result: Result, analysed: Result) -> str:
 def build_view(
     report: Report,
     analysed: Result,
-    analysis: object,
+    analysis: Analysis,
     rows: Sequence[Dice],
     *,
     time_limit: float,
     interrupted: bool = False,
+    cancel: threading.Event | None = None,
 ) -> AnalysisView:
-    """Lay out the solver's `analysis` (validator.solver.analysis.Analysis) of `analysed`."""
-    from validator.solver.analysis import Analysis
-
-    assert isinstance(analysis, Analysis)
+    """Lay out the solver's `analysis` of `analysed`."""
     rules = analysed.rules
     by_roll = {r.roll: r for r in analysed.rounds}
     marks: dict[int, RoundMark] = {}
@@ -200,7 +209,7 @@ def build_view(
         played_score=analysis.played_score,
         best_score=analysis.best_score,
         best_proven=analysis.best_proven,
-        best=best_report(analysed, analysis.best_line, analysis.first_row, rows, rules),
+        best=best_report(analysed, analysis, rows, time_limit=time_limit, cancel=cancel),
         scope=scope_text(report.result, analysed),
         time_limit=time_limit,
         interrupted=interrupted,
@@ -241,25 +250,50 @@ def better_choice(r: RoundResult, action: Action, rules: Ruleset) -> BetterChoic
 
 def best_report(
     analysed: Result,
-    line: Sequence[Action],
-    first_row: int,
+    analysis: Analysis,
     rows: Sequence[Dice],
-    rules: Ruleset,
+    *,
+    time_limit: float,
+    cancel: threading.Event | None = None,
 ) -> Report | None:
-    """The best game as a report of its own: the rounds before the record's first
-    analysed roll as played, then `line`; None when the search found no line."""
+    """The best game as a report of its own, replayed like a record; None when the
+    played game is the best found.
+
+    The analysis's `best_line` starts at the first roll, but the search from there may
+    have found less than a later position's (the best total is the largest of them);
+    then the best game is the played one up to the first round that lost points, and
+    the line found from there, searched once more.
+    """
     from validator.replayer import replay
+    from validator.solver import solve
     from validator.solver.record import action_rounds, game_record, played_rounds
 
-    if not line:
-        return None
+    rules = analysed.rules
     played = [r for r in analysed.rounds if r.record_round is not None]
     if not played:
         return None
-    first = played[0]
-    prefix = [r for r in analysed.rounds if r.roll < first.roll]
+    line = tuple(analysis.best_line)
+    start = 0
+    if not line:
+        if analysis.best_score <= analysis.played_score:
+            return None
+        costs = [m.cost for m in analysis.rounds]
+        start = next((k for k, cost in enumerate(costs) if cost > 0), len(played))
+        if start < len(played):
+            state, row = played[start].before, played[start].roll - 1
+        else:
+            state, row = played[-1].state, played[-1].roll
+        if state.over or row >= len(rows):
+            return None
+        found = solve(rows, rules, state, row, time_limit=time_limit, cancel=cancel)
+        line = tuple(found.actions)
+        if not line:
+            return None
+    first_roll = played[start].roll if start < len(played) else played[-1].roll + 1
+    prefix = [r for r in analysed.rounds if r.roll < first_roll]
     rounds = played_rounds(prefix)
-    rounds += action_rounds(rows, rules, first.before, first_row, line, len(rounds) + 1)
+    state = prefix[-1].state if prefix else played[0].before
+    rounds += action_rounds(rows, rules, state, first_roll - 1, line, len(rounds) + 1)
     record = analysed.record
     game = game_record(
         rounds,
@@ -267,8 +301,7 @@ def best_report(
         rules=rules.name,
         player="best line",
     )
-    result = replay(rows, game, rules)
-    result = replace(result, source="the best line")
+    result = replace(replay(rows, game, rules), source="the best line")
     return build_report(result)
 
 
@@ -294,4 +327,5 @@ def run_analysis(
         rows,
         time_limit=time_limit,
         interrupted=cancel is not None and cancel.is_set(),
+        cancel=cancel,
     )
