@@ -181,3 +181,30 @@ def test_analysed_wording(stem: str) -> None:
         text = golden.read_text(encoding="utf-8")
         assert "(s)" not in text and "\\u" not in text, golden
         assert not re.search(r"\b(\w+ \w+) \1\b", text), golden
+
+
+@pytest.mark.parametrize("name", ["escape", "in-and-out"])
+def test_a_better_exit_is_drawn_leaving_through_its_corner(name: str) -> None:
+    """A better choice that leaves the board: its walk is the engine's, to the corner, and
+    its arrow goes off the board there (no diamond: the burglar ends on no field)."""
+    from validator.engine import Play
+    from validator.render import svg
+    from validator.report_analysis import better_choice
+
+    checker = Checker.create(GOLDEN / "challenge.txt", None)
+    result = checker.check(GOLDEN / f"{name}.yaml")
+    exits = [r for r in result.rounds if r.kind in ("escape", "leave") and r.cross is not None]
+    assert exits, f"{name}.yaml has no exit to compare with"
+    for r in exits:
+        assert r.cross is not None
+        corner = r.walk[-1] if r.walk else r.before.position
+        assert corner is not None
+        kind = "escape" if r.kind == "escape" else "leave"
+        better = better_choice(r, Play(r.cross.field, corner, exit=kind), result.rules)
+        assert better.leaves and better.end == corner and better.walk == r.walk
+        assert f"through the corner {corner}" in better.text
+        picture = svg.board(
+            r.before,
+            walks=[svg.Walk(better.walk, better.start, better.leaves, style="alt")],
+        )
+        assert "alt-head" in picture or not better.walk
