@@ -187,7 +187,7 @@ def test_analysed_wording(stem: str) -> None:
 def test_a_better_exit_is_drawn_leaving_through_its_corner(name: str) -> None:
     """A better choice that leaves the board: its walk is the engine's, to the corner, and
     its arrow goes off the board there (no diamond: the burglar ends on no field)."""
-    from validator.engine import Play
+    from validator.engine import Exit, Play
     from validator.render import svg
     from validator.report_analysis import better_choice
 
@@ -199,7 +199,7 @@ def test_a_better_exit_is_drawn_leaving_through_its_corner(name: str) -> None:
         assert r.cross is not None
         corner = r.walk[-1] if r.walk else r.before.position
         assert corner is not None
-        kind = "escape" if r.kind == "escape" else "leave"
+        kind: Exit = "escape" if r.kind == "escape" else "leave"
         better = better_choice(r, Play(r.cross.field, corner, exit=kind), result.rules)
         assert better.leaves and better.end == corner and better.walk == r.walk
         assert f"through the corner {corner}" in better.text
