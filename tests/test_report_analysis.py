@@ -208,3 +208,17 @@ def test_a_better_exit_is_drawn_leaving_through_its_corner(name: str) -> None:
             walks=[svg.Walk(better.walk, better.start, better.leaves, style="alt")],
         )
         assert "alt-head" in picture or not better.walk
+
+
+def test_an_incomplete_record_counts_points_lost_so_far(tmp_path: Path) -> None:
+    """The first four rounds of short.yaml: 30 + 5 points lost, against 155 still reachable."""
+    lines = (GOLDEN / "short.yaml").read_text(encoding="utf-8").splitlines()
+    partial = tmp_path / "partial.yaml"
+    partial.write_text("\n".join(lines[:7]) + "\n", encoding="utf-8")
+    checker = Checker.create(GOLDEN / "dice.txt", None)
+    report = build_report(checker.check(partial))
+    assert checker.dice is not None
+    view = run_analysis(report, checker.dice.rows, time_limit=1.0)
+    assert isinstance(view, AnalysisView) and view.incomplete
+    assert view.points_lost == 35 and view.marks[4].best_after == 155
+    assert "35 points lost so far" in view.summary

@@ -110,10 +110,14 @@ class AnalysisView:
     interrupted: bool = False
     stopped: bool = False
     """The record is invalid: the analysis stops at its illegal step."""
+    incomplete: bool = False
+    """The game could go on: points lost are counted against what is still reachable."""
 
     @property
     def points_lost(self) -> int:
-        return self.best_score - self.played_score
+        """The best total at the start less the best still reachable after the last round
+        (for a finished game: less the score)."""
+        return self.lost[-1][1] if self.lost else 0
 
     @property
     def summary(self) -> str:
@@ -125,6 +129,12 @@ class AnalysisView:
             )
         lost = self.points_lost
         points = "1 point" if lost == 1 else f"{lost} points"
+        if self.incomplete:
+            return (
+                f"{self.played_score} points so far, {self.best_score - lost} still "
+                f"reachable; best from the first roll {self.best_score} ({proven}): "
+                f"{points} lost so far."
+            )
         return f"Played {self.played_score}, best {self.best_score} ({proven}): {points} lost."
 
     @property
@@ -214,6 +224,7 @@ def build_view(
         time_limit=time_limit,
         interrupted=interrupted,
         stopped=report.result.verdict is Verdict.INVALID,
+        incomplete=report.result.verdict is Verdict.INCOMPLETE,
     )
 
 
