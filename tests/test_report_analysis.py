@@ -222,3 +222,21 @@ def test_an_incomplete_record_counts_points_lost_so_far(tmp_path: Path) -> None:
     assert isinstance(view, AnalysisView) and view.incomplete
     assert view.points_lost == 35 and view.marks[4].best_after == 155
     assert "35 points lost so far" in view.summary
+
+
+def test_analysis_colours_are_readable_in_every_scheme() -> None:
+    """WCAG AA for the analysis's purple: text (marks, the better choice, the move table's
+    column) at least 4.5:1 on the card and on its tint, in the light, dark and print schemes."""
+    from test_report_contrast import TEMPLATE, contrast, schemes
+
+    css = TEMPLATE.read_text(encoding="utf-8")
+    extra: dict[str, dict[str, str]] = {}
+    for media, body in re.findall(r"(@media[^{]*\{\s*)?body\s*\{\s*(--alt[^}]*)\}", css):
+        name = "dark" if "dark" in media else "print" if "print" in media else "light"
+        extra[name] = dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{6})", body))
+    assert set(extra) == {"light", "dark", "print"}
+    for name, colours in schemes().items():
+        alt, tint = extra[name]["alt"], extra[name]["alt-tint"]
+        for background in (colours["card"], colours["bg"], tint):
+            assert contrast(alt, background) >= 4.5, (name, alt, background)
+        assert contrast(colours["card"], alt) >= 4.5, name  # a blunder's badge
