@@ -240,3 +240,8 @@ def test_analysis_colours_are_readable_in_every_scheme() -> None:
         for background in (colours["card"], colours["bg"], tint):
             assert contrast(alt, background) >= 4.5, (name, alt, background)
         assert contrast(colours["card"], alt) >= 4.5, name  # a blunder's badge
+
+
+def test_time_limit_without_analyze_is_refused() -> None:
+    code, out = run("report", str(GOLDEN / "short.yaml"), "--time-limit", "2")
+    assert code == 2 and "use it with --analyze" in out

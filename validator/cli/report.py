@@ -100,6 +100,9 @@ def command(
     from validator.report import build_report
 
     chosen = pick_format(fmt, output)
+    source = click.get_current_context().get_parameter_source("time_limit")
+    if not analyze and source is click.core.ParameterSource.COMMANDLINE:
+        fail_usage("--time-limit is the analysis's search time: use it with --analyze")
     try:
         checker = Checker.create(dice, rules)
         result = checker.check(record)
