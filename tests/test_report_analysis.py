@@ -103,7 +103,7 @@ def test_a_bad_choice_gets_its_mark_and_the_better_choice_on_its_board() -> None
     assert '<td class="acell">? -30</td>' in table
 
     text = render_plain(report, analysis=view)
-    assert "Roll 1, move 1: 20 points  ? mistake, 30 points lost" in text
+    assert "Roll 1, move 1: 20 points (? mistake, 30 points lost)" in text
     assert "20#" in text and "30*" in text  # the better cross-out and end on the board
     md = render_markdown(report, view)
     assert "- Better: cross out 1/4, move to 1/6 (30)." in md

@@ -66,10 +66,10 @@ def better_markers(markers: dict[Field, str], mark: RoundMark | None) -> dict[Fi
 
 
 def mark_title(mark: RoundMark | None) -> str:
-    """`  ?? blunder, 45 points lost` after a round's title; nothing for a best choice."""
+    """` (?? blunder, 45 points lost)` after a round's title; nothing for a best choice."""
     if mark is None or mark.mark is None:
         return ""
-    return f"  {mark.symbol} {mark.mark}, {mark.cost} points lost"
+    return f" ({mark.symbol} {mark.mark}, {mark.cost} points lost)"
 
 
 def analysis_lines(mark: RoundMark | None) -> list[str]:
