@@ -42,7 +42,7 @@ class BetterChoice:
     """The first step of a best continuation where the recorded choice lost points."""
 
     text: str
-    """`cross out 2/3, walk 4/3 4/4 to 4/4` (or `spend a ring`, `reroll`)."""
+    """`cross out 2/5, move to 2/1 (25), path 1/5 1/4 ...`, or a magic ring spent."""
     cross: Field | None = None
     walk: tuple[Field, ...] = ()
     start: Field | None = None
@@ -163,7 +163,7 @@ def analysable(result: Result) -> Result | str:
     if result.verdict is Verdict.INVALID:
         before = result.failure.before if result.failure is not None else None
         last = result.rounds[-1].state if result.rounds else None
-        state = last or before
+        state = last if last is not None else before
         if state is None:
             return "the replay stopped before any position could be analysed"
         if not any(r.record_round is not None for r in result.rounds):
