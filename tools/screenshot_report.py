@@ -2,8 +2,11 @@
 
 Run: python tools/screenshot_report.py [--out docs] [--print]   (in the project's venv)
 Writes docs/report-valid.png and docs/report-invalid.png (desktop, 1400 px wide),
-docs/report-invalid-phone.png (390 px) and, with --print, the first A4 page of each report
-as Chromium prints it, report-print-*.png (needs poppler's pdftoppm).
+docs/report-invalid-phone.png (390 px), docs/report-analysed.png and
+docs/report-analysed-rounds.png (`report --analyze` of tests/golden/short.yaml, whose 7-row
+dice file the search proves at once; the second shows only the round cards) and, with
+--print, the first A4 page of each report as Chromium prints it, report-print-*.png
+(needs poppler's pdftoppm).
 Needs Debian's chromium (.ci/install-chromium.sh); the examples are the repository's own.
 """
 
@@ -18,10 +21,19 @@ from pathlib import Path
 from validator.check import Checker
 from validator.render.html import render_html
 from validator.report import build_report
+from validator.report_analysis import run_analysis
 
 ROOT = Path(__file__).resolve().parent.parent
 
 CHALLENGE = ROOT / "examples" / "challenge.txt"
+SHORT = ROOT / "tests" / "golden" / "short.yaml"
+# Hides everything above the round cards, for a picture of the cards alone.
+ROUNDS_ONLY = "header.card, .pictures, .analysis-card, .howto, .table-wrap, h2 { display: none; }"
+ANALYSED = (
+    # (file name, window width, window height, only the round cards)
+    ("report-analysed.png", 1400, 1900, False),
+    ("report-analysed-rounds.png", 1100, 1250, True),
+)
 SHOTS = (
     # (file name, record, window width, window height)
     ("report-valid.png", ROOT / "examples" / "alice.yaml", 1400, 1500),
@@ -67,6 +79,20 @@ def page_for(record: Path, folder: Path) -> Path:
     return page
 
 
+def analysed_page(folder: Path, rounds_only: bool) -> Path:
+    """The page `road300 report tests/golden/short.yaml --analyze` writes."""
+    checker = Checker.create(SHORT.parent / "dice.txt", None)
+    result = checker.check(SHORT, "short.yaml")
+    report = build_report(result)
+    assert checker.dice is not None
+    html = render_html(report, run_analysis(report, checker.dice.rows, time_limit=1.0))
+    if rounds_only:
+        html = html.replace("</style>", ROUNDS_ONLY + "\n</style>", 1)
+    page = folder / ("short-analysed-rounds.html" if rounds_only else "short-analysed.html")
+    page.write_text(html, encoding="utf-8")
+    return page
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs")
@@ -88,6 +114,12 @@ def main() -> None:
                 f"--screenshot={shot}",
                 f"--window-size={width},{height}",
             )
+            print(f"wrote {shot}")
+        for name, width, height, rounds_only in ANALYSED:
+            shot = args.out / name
+            page = analysed_page(folder, rounds_only)
+            size = f"--window-size={width},{height}"
+            run(browser, page, folder / "profile", f"--screenshot={shot}", size)
             print(f"wrote {shot}")
         if args.print:
             for record in dict.fromkeys(record for _, record, _, _ in SHOTS):

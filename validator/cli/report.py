@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,7 +15,10 @@ from validator.cli.common import dice_option, exit_status, fail_usage, make_cons
 from validator.render.registry import REPORT, by_suffix, suffixes
 
 if TYPE_CHECKING:
+    from validator.check import Checker
+    from validator.replayer import Result
     from validator.report import Report
+    from validator.report_analysis import AnalysisView
 
 
 def pick_format(fmt: str | None, output: Path | None) -> str:
@@ -53,8 +59,29 @@ def pick_format(fmt: str | None, output: Path | None) -> str:
     default=None,
     help="Write the report to this file instead of standard output.",
 )
+@click.option(
+    "--analyze",
+    "analyze",
+    is_flag=True,
+    help="Add the solver's analysis: each round's mark (?! inaccuracy, ? mistake, "
+    "?? blunder) with the points lost and the better choice, points lost beside the "
+    "score chart, and the best line for the dice file. Ctrl-C stops the search early.",
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0),
+    default=1.0,
+    show_default=True,
+    help="With --analyze: seconds of search per position (each round needs one more).",
+)
 def command(
-    record: Path, dice: Path | None, rules: str | None, fmt: str | None, output: Path | None
+    record: Path,
+    dice: Path | None,
+    rules: str | None,
+    fmt: str | None,
+    output: Path | None,
+    analyze: bool,
+    time_limit: float,
 ) -> None:
     """Replay RECORD and write an annotated report: every round with its board, what
     was possible, and for an invalid record the first illegal step with what was legal.
@@ -64,6 +91,7 @@ def command(
       road300 report alice.yaml --dice challenge.txt --output alice.html
       road300 report alice.yaml --format md > alice.md
       road300 report alice.yaml
+      road300 report alice.yaml --analyze --output alice.html
 
     Exit status as for validate: 0 valid or incomplete, 1 invalid or malformed (the
     report is written all the same), 2 the command could not run.
@@ -72,6 +100,9 @@ def command(
     from validator.report import build_report
 
     chosen = pick_format(fmt, output)
+    source = click.get_current_context().get_parameter_source("time_limit")
+    if not analyze and source is click.core.ParameterSource.COMMANDLINE:
+        fail_usage("--time-limit is the analysis's search time: use it with --analyze")
     try:
         checker = Checker.create(dice, rules)
         result = checker.check(record)
@@ -79,12 +110,13 @@ def command(
         fail_usage(exc.message)
     dice_name = str(dice) if dice is not None else None
     report = build_report(result, dice_name=dice_name)
+    view = run_analysis(checker, record, result, report, time_limit) if analyze else None
     if chosen == "text" and output is None:
         from validator.render.report_text import render_text
 
-        render_text(make_console(), report)
+        render_text(make_console(), report, view)
     else:
-        text = render(report, chosen)
+        text = render(report, chosen, view)
         if output is None:
             sys.stdout.write(text)
         else:
@@ -95,7 +127,67 @@ def command(
     sys.exit(exit_status([result], strict=False))
 
 
-def render(report: Report, fmt: str) -> str:
-    """The report as a string in `fmt` (text without colour)."""
-    text: str = REPORT[fmt].load()(report)
+def render(report: Report, fmt: str, analysis: AnalysisView | str | None = None) -> str:
+    """The report as a string in `fmt` (text without colour); with the analysis (or the
+    sentence saying why it is left out) when given."""
+    renderer = REPORT[fmt].load()
+    text: str = renderer(report) if analysis is None else renderer(report, analysis=analysis)
     return text
+
+
+def run_analysis(
+    checker: Checker, record: Path, result: Result, report: Report, time_limit: float
+) -> AnalysisView | str:
+    """The analysis of the record, or why there is none; on a terminal a line on stderr
+    tells how long it has run, and Ctrl-C ends the search with what it found so far."""
+    from validator.check import UsageError, load_dice
+    from validator.report_analysis import analysable
+    from validator.report_analysis import run_analysis as analyse
+
+    reason = analysable(result)
+    if isinstance(reason, str):
+        return reason
+    dice_file = checker.dice
+    if dice_file is None:
+        named = result.record.dice_file if result.record is not None else None
+        if named is None:
+            return "the record names no dice file"
+        try:
+            dice_file = load_dice((record.parent / named).resolve())
+        except UsageError as exc:
+            return f"the dice file could not be read ({exc.message})"
+    positions = sum(1 for r in result.rounds if r.record_round is not None) + 1
+    cancel = threading.Event()
+    done = threading.Event()
+    tty = sys.stderr.isatty()
+
+    def interrupt(signum: int, frame: object) -> None:
+        cancel.set()
+
+    def progress() -> None:
+        # Only when it takes long enough to wonder, and only on a terminal.
+        started = time.monotonic()
+        while not done.wait(0.5):
+            elapsed = time.monotonic() - started
+            if elapsed >= 1.0:
+                sys.stderr.write(
+                    f"\ranalysing {positions} positions (up to {time_limit:g} s each): "
+                    f"{elapsed:.0f} s, Ctrl-C stops   "
+                )
+                sys.stderr.flush()
+
+    ticker = threading.Thread(target=progress, daemon=True) if tty else None
+    previous = signal.signal(signal.SIGINT, interrupt)
+    try:
+        if ticker is not None:
+            ticker.start()
+        view = analyse(report, dice_file.rows, time_limit=time_limit, cancel=cancel)
+    finally:
+        done.set()
+        if ticker is not None:
+            ticker.join()
+            sys.stderr.write("\r\033[K")
+        signal.signal(signal.SIGINT, previous)
+    if cancel.is_set():
+        sys.stderr.write("interrupted: the report gives what the search found so far\n")
+    return view

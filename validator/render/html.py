@@ -30,6 +30,7 @@ from validator.report import (
     move_rows,
     round_words,
 )
+from validator.report_analysis import MARK_KEY, AnalysisView, RoundMark
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +52,8 @@ class RoundView:
     """A forced reroll or ring round in one line."""
     row: tuple[str, ...] = ()
     """The move table's cells: roll, dice, cross, move, steps, points, total."""
+    analysis: RoundMark | None = None
+    """With --analyze: the round's mark, points lost and better choice."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,48 +90,27 @@ def _environment() -> Environment:
     )
 
 
-def render_html(report: Report) -> str:
-    """The whole page as a string."""
+def render_html(report: Report, analysis: AnalysisView | str | None = None) -> str:
+    """The whole page as a string; with `analysis` (from `report --analyze`) the marks,
+    better choices, points lost and the best line, or the sentence saying why not."""
     result = report.result
     template = _environment().get_template("report.html.j2")
     rows = move_rows(report.rounds)
-    rounds = [_round_view(rr, row) for rr, row in zip(report.rounds, rows, strict=True)]
+    view = analysis if isinstance(analysis, AnalysisView) else None
+    rounds = [
+        _round_view(rr, row, view.marks.get(rr.round.roll) if view else None)
+        for rr, row in zip(report.rounds, rows, strict=True)
+    ]
     points = [(rr.round.roll, rr.round.score) for rr in report.rounds]
-    numbers: dict[Field, list[int]] = {}
-    exits: dict[Field, list[int]] = {}
-    for n, f in report.moves:
-        (exits if n in report.exits else numbers).setdefault(f, []).append(n)
-    moved = [rr for rr in report.rounds if rr.move_number is not None]
-    last = max(len(moved) - 1, 1)
-    summary_board = None
-    if report.rounds:
-        summary_board = Markup(
-            svg.board(
-                report.final,
-                numbers=numbers,
-                exit_numbers=exits,
-                walks=[
-                    svg.Walk(
-                        rr.round.walk,
-                        rr.start,
-                        leaves=rr.round.kind in ("escape", "leave"),
-                        style="route",
-                        tone=i / last,
-                    )
-                    for i, rr in enumerate(moved)
-                ],
-                burglar=report.final.position,
-                caption=f"Final sheet · {report.shown_score} points",
-                label=_final_words(report),
-                cls="board final",
-            )
-        )
+    summary_board = Markup(final_board(report)) if report.rounds else None
     chart = (
         Markup(
             svg.score_chart(
                 points,
-                label="score after each dice roll",
+                label="score after each dice roll"
+                + (", and points lost so far against the best play" if view else ""),
                 links={rr.round.roll: f"#roll-{rr.round.roll}" for rr in report.rounds},
+                lost=view.lost if view else None,
             )
         )
         if points
@@ -152,6 +134,66 @@ def render_html(report: Report) -> str:
         chart=chart,
         won=(report.score or 0) >= 300 and report.verdict is Verdict.VALID,
         exits=bool(report.exits),
+        analysis=view,
+        analysis_left_out=analysis if isinstance(analysis, str) else None,
+        best=_best_view(view) if view else None,
+        mark_key=MARK_KEY,
+    )
+
+
+def final_board(report: Report, title: str = "Final sheet") -> str:
+    """The final sheet with every move's number and the walks from light to dark."""
+    numbers: dict[Field, list[int]] = {}
+    exits: dict[Field, list[int]] = {}
+    for n, f in report.moves:
+        (exits if n in report.exits else numbers).setdefault(f, []).append(n)
+    moved = [rr for rr in report.rounds if rr.move_number is not None]
+    last = max(len(moved) - 1, 1)
+    return svg.board(
+        report.final,
+        numbers=numbers,
+        exit_numbers=exits,
+        walks=[
+            svg.Walk(
+                rr.round.walk,
+                rr.start,
+                leaves=rr.round.kind in ("escape", "leave"),
+                style="route",
+                tone=i / last,
+            )
+            for i, rr in enumerate(moved)
+        ],
+        burglar=report.final.position,
+        caption=f"{title} · {report.shown_score} points",
+        label=_final_words(report),
+        cls="board final",
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class BestView:
+    """The best line: its final sheet, its moves in words and its move table."""
+
+    text: str
+    board: Markup | None
+    moves: str
+    rows: tuple[tuple[str, ...], ...]
+
+
+def _best_view(view: AnalysisView) -> BestView:
+    best = view.best
+    if best is None:
+        return BestView(
+            view.best_line_text + " The search found no other line: the played game is it.",
+            None,
+            "",
+            (),
+        )
+    return BestView(
+        view.best_line_text,
+        Markup(final_board(best, "Best line")),
+        moves_text(best),
+        tuple(move_rows(best.rounds)),
     )
 
 
@@ -176,7 +218,9 @@ def _error_text(report: Report) -> tuple[str, str, str] | None:
     )
 
 
-def _round_view(rr: ReportRound, row: tuple[str, ...]) -> RoundView:
+def _round_view(
+    rr: ReportRound, row: tuple[str, ...], analysis: RoundMark | None = None
+) -> RoundView:
     r = rr.round
     roles = dice_roles(r.dice, r.cross.field if r.cross else None)
     dice_label = "dice " + " ".join(map(str, r.dice))
@@ -185,16 +229,22 @@ def _round_view(rr: ReportRound, row: tuple[str, ...]) -> RoundView:
     board = None
     if rr.played:
         assert r.cross is not None
+        # Every X of this round is this round's colour: the cross-out and, after a walk,
+        # the start field.
+        marks = [svg.FieldMark(f, "x", "now") for f in _new_crosses(r.before, r.state)]
+        walks = [svg.Walk(r.walk, rr.start, leaves=r.kind in ("escape", "leave"))]
+        label = round_words(rr)
+        better = analysis.better if analysis is not None else None
+        if better is not None and better.cross is not None:
+            # The better choice over the recorded one: its X, its walk, its end.
+            marks.append(svg.FieldMark(better.cross, "x", "alt"))
+            if better.end is not None and not better.leaves:
+                marks.append(svg.FieldMark(better.end, "ring", "alt"))
+            if better.walk or better.leaves:
+                walks.append(svg.Walk(better.walk, better.start, better.leaves, style="alt"))
+            label += f" Better: {better.text}."
         board = Markup(
-            svg.board(
-                r.state,
-                # Every X of this round is this round's colour: the cross-out and, after a
-                # walk, the start field.
-                marks=[svg.FieldMark(f, "x", "now") for f in _new_crosses(r.before, r.state)],
-                walks=[svg.Walk(r.walk, rr.start, leaves=r.kind in ("escape", "leave"))],
-                burglar=r.state.position,
-                label=round_words(rr),
-            )
+            svg.board(r.state, marks=marks, walks=walks, burglar=r.state.position, label=label)
         )
     where = (
         f"record round {r.record_round}"
@@ -240,6 +290,7 @@ def _round_view(rr: ReportRound, row: tuple[str, ...]) -> RoundView:
         notes=tuple(describe_round(rr)),
         score=r.score,
         flags=tuple(flags),
+        analysis=analysis,
     )
 
 

@@ -11,8 +11,11 @@ from validator.explain import Explanation
 from validator.render.board_text import board_lines
 from validator.render.report_text import (
     BOARD_KEY,
+    analysis_lines,
+    better_markers,
     dice_text,
     headline,
+    mark_title,
     moves_text,
     round_legend,
     round_markers,
@@ -27,6 +30,7 @@ from validator.report import (
     how_to_read,
     move_rows,
 )
+from validator.report_analysis import MARK_KEY, AnalysisView
 
 # Inline Markdown punctuation; every line we write starts with our own text, so the
 # characters that matter only at the start of a line (#, -, +) need no escape.
@@ -40,7 +44,10 @@ def _code(text: str) -> str:
     return "`` " + text.replace("`", "'") + " ``"
 
 
-def render_markdown(report: Report) -> str:
+def render_markdown(report: Report, analysis: AnalysisView | str | None = None) -> str:
+    """The report as Markdown; with `analysis` (report --analyze) the marks, better
+    choices, points lost and the best line, or why the analysis is left out."""
+    view = analysis if isinstance(analysis, AnalysisView) else None
     out: list[str] = []
     out.append(f"# Road to 300: {md_escape(report.player or report.source)}")
     out.append("")
@@ -53,10 +60,22 @@ def render_markdown(report: Report) -> str:
     for w in report.result.warnings:
         out.append("")
         out.append(f"> {w.code}: {md_escape(w.message)}")
+    if view is not None:
+        out.extend(("", f"**Analysis**: {md_escape(view.summary)} {md_escape(view.scope)}"))
+    elif isinstance(analysis, str):
+        out.extend(("", f"**Analysis**: left out: {md_escape(analysis)}."))
     out.append("")
     out.append("## How to read this")
     out.append("")
-    for sentence in (*how_to_read(report), BOARD_KEY):
+    key = (
+        (
+            f"Analysis marks: {MARK_KEY}. On a board, # marks the better cross-out and * "
+            "where the better walk ends.",
+        )
+        if view is not None
+        else ()
+    )
+    for sentence in (*how_to_read(report), BOARD_KEY, *key):
         out.extend((md_escape(sentence), ""))
     out.pop()
     error = report.result.error
@@ -78,25 +97,43 @@ def render_markdown(report: Report) -> str:
         out.append("")
         out.append(f"Moves in order: {md_escape(moves_text(report))}")
         out.append("")
-        out.append("| roll | round | dice | cross | move | steps | points | total |")
-        out.append("| ---: | ---: | --- | --- | --- | ---: | ---: | ---: |")
+        if view is not None:
+            lost = ", ".join(f"{roll}:{value}" for roll, value in view.lost)
+            out.extend((f"Points lost by roll (against the best play): {lost}", ""))
+        analysed = view is not None
+        out.append(
+            "| roll | round | dice | cross | move | steps | points | total |"
+            + (" analysis |" if analysed else "")
+        )
+        out.append(
+            "| ---: | ---: | --- | --- | --- | ---: | ---: | ---: |"
+            + (" --- |" if analysed else "")
+        )
         for rr, row in zip(report.rounds, move_rows(report.rounds), strict=True):
             number = rr.round.record_round
             cells = (row[0], "-" if number is None else str(number), *row[1:])
+            if view is not None:
+                mark = view.marks.get(rr.round.roll)
+                cells = (*cells, mark.short if mark is not None else "")
             out.append("| " + " | ".join(cells) + " |")
         out.append("")
         out.append("## Round by round")
         for rr in report.rounds:
+            mark = view.marks.get(rr.round.roll) if view is not None else None
             out.append("")
-            out.append(f"### {md_escape(round_title(rr))}")
+            out.append(f"### {md_escape(round_title(rr) + mark_title(mark))}")
             out.append("")
             out.append(f"Dice {md_escape(dice_text(rr))}")
             out.append("")
-            out.extend(f"- {md_escape(note)}" for note in describe_round(rr))
+            out.extend(
+                f"- {md_escape(note)}" for note in (*describe_round(rr), *analysis_lines(mark))
+            )
             if rr.played:
                 out.append("")
-                markers = round_markers(rr)
+                markers = better_markers(round_markers(rr), mark)
                 out.extend(_board(rr.round.state, markers, round_legend(markers)))
+    if view is not None:
+        out.extend(_best_line(view))
     out.append("")
     return "\n".join(out)
 
@@ -107,6 +144,21 @@ def _board(state: State, markers: dict[Field, str], legend: dict[str, str]) -> l
         *(line.rstrip() for line in board_lines(state, markers, legend=legend)),
         "```",
     ]
+
+
+def _best_line(view: AnalysisView) -> list[str]:
+    out = ["", "## The best line", "", md_escape(view.best_line_text)]
+    best = view.best
+    if best is None:
+        out.extend(("", "The search found no other line: the played game is it."))
+        return out
+    out.append("")
+    out.extend(_board(best.final, {}, {}))
+    out.extend(("", f"Moves in order: {md_escape(moves_text(best))}", ""))
+    out.append("| roll | dice | cross | move | steps | points | total |")
+    out.append("| ---: | --- | --- | --- | ---: | ---: | ---: |")
+    out.extend("| " + " | ".join(row) + " |" for row in move_rows(best.rounds))
+    return out
 
 
 def _illegal(x: Explanation) -> list[str]:

@@ -27,6 +27,7 @@ from validator.report import (
     help_text,
     how_to_read,
 )
+from validator.report_analysis import MARK_KEY, AnalysisView, RoundMark
 
 ROUND_LEGEND = {
     "+": "crossed out this round",
@@ -40,10 +41,45 @@ BOARD_KEY = (
 )
 
 
+BETTER_LEGEND = {"#": "the better cross-out", "*": "where the better walk ends"}
+"""Markers of the analysis's better choice, after the round's own markers."""
+
+
 def round_legend(markers: dict[Field, str]) -> dict[str, str]:
     """The legend of a round's board: only the markers it shows."""
-    shown = set(markers.values())
-    return {m: text for m, text in ROUND_LEGEND.items() if m in shown}
+    shown = "".join(markers.values())
+    legend = {**ROUND_LEGEND, **BETTER_LEGEND}
+    return {m: text for m, text in legend.items() if m in shown}
+
+
+def better_markers(markers: dict[Field, str], mark: RoundMark | None) -> dict[Field, str]:
+    """A round's markers with the analysis's better choice added (a field may carry a
+    marker of the round and one of the better choice)."""
+    better = mark.better if mark is not None else None
+    if better is None or better.cross is None:
+        return markers
+    out = dict(markers)
+    out[better.cross] = out.get(better.cross, "") + "#"
+    if better.end is not None and not better.leaves:
+        out[better.end] = out.get(better.end, "") + "*"
+    return out
+
+
+def mark_title(mark: RoundMark | None) -> str:
+    """` (?? blunder, 45 points lost)` after a round's title; nothing for a best choice."""
+    if mark is None or mark.mark is None:
+        return ""
+    return f" ({mark.symbol} {mark.mark}, {mark.cost} points lost)"
+
+
+def analysis_lines(mark: RoundMark | None) -> list[str]:
+    """The analysis of one round as notes."""
+    if mark is None:
+        return []
+    lines = [mark.words]
+    if mark.better is not None:
+        lines.append(f"Better: {mark.better.text}.")
+    return lines
 
 
 _VERDICT_STYLE = {
@@ -117,9 +153,13 @@ def moves_text(report: Report) -> str:
     )
 
 
-def render_text(console: Console, report: Report) -> None:
+def render_text(
+    console: Console, report: Report, analysis: AnalysisView | str | None = None
+) -> None:
     """The report for a terminal; prose wraps at the console's width (80 when the output
-    is not a terminal), boards never wrap."""
+    is not a terminal), boards never wrap. With `analysis` (report --analyze): marks,
+    better choices, points lost and the best line, or why the analysis is left out."""
+    view = analysis if isinstance(analysis, AnalysisView) else None
 
     def say(text: str, first: str = "  ", rest: str = "    ", style: str = "") -> None:
         width = max(console.width, 40)
@@ -132,10 +172,19 @@ def render_text(console: Console, report: Report) -> None:
         say(f"{name + ':':<14}{value}", "  ", " " * 16)
     for w in report.result.warnings:
         say(f"{w.code} {w.message}", style="yellow")
+    if view is not None:
+        say(f"Analysis: {view.summary} {view.scope}", "", "  ", "bold")
+    elif isinstance(analysis, str):
+        say(f"Analysis: left out: {analysis}.", "", "  ")
     console.print()
     console.print("[bold]How to read this[/]")
     for sentence in (*how_to_read(report), BOARD_KEY):
         say(sentence)
+    if view is not None:
+        say(
+            f"Analysis marks: {MARK_KEY}. On a board, # marks the better cross-out and * "
+            "where the better walk ends."
+        )
     error = report.result.error
     if error is not None and report.illegal is None:
         console.print()
@@ -146,13 +195,14 @@ def render_text(console: Console, report: Report) -> None:
     if report.illegal is not None:
         _illegal(console, report.illegal, say)
     for rr in report.rounds:
+        mark = view.marks.get(rr.round.roll) if view is not None else None
         console.print()
-        console.print(f"[bold]{escape(round_title(rr))}[/]")
+        console.print(f"[bold]{escape(round_title(rr) + mark_title(mark))}[/]")
         say(f"dice {dice_text(rr)}", style="dim" if not rr.played else "")
         if rr.played:
-            markers = round_markers(rr)
+            markers = better_markers(round_markers(rr), mark)
             _board(console, rr.round.state, markers, round_legend(markers), say)
-        for note in describe_round(rr):
+        for note in (*describe_round(rr), *analysis_lines(mark)):
             say(f"- {note}", "  ", "    ")
     if report.rounds:
         console.print()
@@ -161,6 +211,11 @@ def render_text(console: Console, report: Report) -> None:
         say(f"moves in order: {moves_text(report)}")
         scores = ", ".join(f"{rr.round.roll}:{rr.round.score}" for rr in report.rounds)
         say(f"score by roll: {scores}")
+        if view is not None:
+            lost = ", ".join(f"{roll}:{value}" for roll, value in view.lost)
+            say(f"points lost by roll (against the best play): {lost}")
+    if view is not None:
+        _best_line(console, view, say)
 
 
 def _wrap(text: str, width: int, first: str, rest: str) -> list[str]:
@@ -189,6 +244,26 @@ def _board(
         say("   ".join(f"{m} {what}" for m, what in legend.items()), "      ", "      ")
 
 
+def _best_line(console: Console, view: AnalysisView, say: Callable[..., None]) -> None:
+    console.print()
+    console.print("[bold]The best line[/]")
+    say(view.best_line_text)
+    best = view.best
+    if best is None:
+        say("The search found no other line: the played game is it.")
+        return
+    _board(console, best.final, {}, {}, say)
+    say(f"moves in order: {moves_text(best)}")
+    for rr in best.rounds:
+        r = rr.round
+        what = f"x {r.cross.field}" if r.cross is not None else KIND_TEXT[r.kind]
+        if r.kind == "play":
+            what += f" -> {r.move}"
+        elif r.kind in ("escape", "leave"):
+            what += f", {KIND_TEXT[r.kind]}"
+        say(f"roll {r.roll} ({' '.join(map(str, r.dice))}): {what}, {r.score} points")
+
+
 def _illegal(console: Console, x: Explanation, say: Callable[..., None]) -> None:
     e = x.error
     console.print()
@@ -206,12 +281,16 @@ def _illegal(console: Console, x: Explanation, say: Callable[..., None]) -> None
         say(f"- {note}")
 
 
-def render_plain(report: Report, width: int = 100) -> str:
+def render_plain(
+    report: Report, width: int = 100, analysis: AnalysisView | str | None = None
+) -> str:
     """The text report as a string, without colour."""
     import io
 
     buffer = io.StringIO()
     render_text(
-        Console(file=buffer, no_color=True, width=width, highlight=False, soft_wrap=True), report
+        Console(file=buffer, no_color=True, width=width, highlight=False, soft_wrap=True),
+        report,
+        analysis,
     )
     return buffer.getvalue()

@@ -6,7 +6,7 @@ and the HTML report's CSS restyles the classes (dark scheme, print).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 from math import hypot
@@ -22,6 +22,8 @@ VERMILLION = "#D55E00"
 BLUE = "#0072B2"
 SKY = "#56B4E9"
 GREEN = "#009E73"
+PURPLE = "#8E3B8E"
+"""The analysis's better choice: a colour used for nothing else."""
 
 FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
 CELL = 40
@@ -239,7 +241,7 @@ def _arrow(
 
 
 Shape = Literal["x", "ring", "square", "bang"]
-Style = Literal["now", "option", "reach", "exit", "wrong", "right", "used"]
+Style = Literal["now", "option", "reach", "exit", "wrong", "right", "used", "alt"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,7 +261,7 @@ class Walk:
     fields: Sequence[Field]
     start: Field | None = None
     leaves: bool = False
-    style: Literal["walk", "route", "wrong", "legal"] = "walk"
+    style: Literal["walk", "route", "wrong", "legal", "alt"] = "walk"
     tone: float | None = None
     """For route walks: 0 (early, light) to 1 (late, dark), so that walks can be told apart."""
 
@@ -276,6 +278,7 @@ _COLOUR: dict[str, str] = {
     "walk": BLUE,
     "route": SKY,
     "legal": GREEN,
+    "alt": PURPLE,
 }
 # Dash patterns: a style is told apart by its line as well as by its colour.
 _DASH: dict[str, str | None] = {
@@ -285,6 +288,7 @@ _DASH: dict[str, str | None] = {
     "right": None,
     "used": "2 2",
     "wrong": "4 3",
+    "alt": "7 3 2 3",
 }
 
 
@@ -298,6 +302,9 @@ def _field_mark(m: FieldMark) -> str:
         return _square(m.field, cls, colour, dash=dash, width=3 if m.style == "wrong" else 2)
     if m.shape == "bang":
         return _bang(m.field)
+    if m.style == "alt":
+        # A diamond: the better choice's end field, unlike any ring or square.
+        return _diamond(m.field)
     if m.style in ("wrong", "right"):
         return _ring(m.field, cls, colour, 3, r=0.42, dash=dash)
     return _ring(m.field, cls, colour, 2.2, r=0.44, dash=dash)
@@ -322,6 +329,8 @@ def _walk(w: Walk) -> str:
         return _arrow(points, "wrong", VERMILLION, 3.4, "6 4")
     if w.style == "legal":
         return _arrow(points, "legal", GREEN, 3, None)
+    if w.style == "alt":
+        return _arrow(points, "alt", PURPLE, 3, _DASH["alt"])
     return _arrow(points, "walk", BLUE, 3.2, None)
 
 
@@ -405,7 +414,11 @@ def board(
                     _ring(f, "o now" if now else "o", BLUE if now else INK, 3 if now else 2)
                 )
     under = [_walk(w) for w in walks if w.style == "route"]
-    overlay = [_field_mark(m) for m in marks if (m.shape, m.style) != ("x", "now")]
+    # The better choice's X goes under the values like the sheet's own X.
+    sheet.extend(_field_mark(m) for m in marks if (m.shape, m.style) == ("x", "alt"))
+    overlay = [
+        _field_mark(m) for m in marks if (m.shape, m.style) not in (("x", "now"), ("x", "alt"))
+    ]
     overlay.extend(_walk(w) for w in walks if w.style != "route")
     if burglar is not None:
         overlay.append(_burglar(burglar))
@@ -494,6 +507,20 @@ def _badge(x: float, y: float, text: str, *, hollow: bool = False) -> list[str]:
     ]
 
 
+def _diamond(field: Field) -> str:
+    x, y = centre(field)
+    h = CELL * 0.47
+    return _el(
+        "polygon",
+        class_="alt",
+        points=f"{_n(x)},{_n(y - h)} {_n(x + h)},{_n(y)} {_n(x)},{_n(y + h)} {_n(x - h)},{_n(y)}",
+        stroke=PURPLE,
+        stroke_width="2.6",
+        stroke_linejoin="round",
+        fill="none",
+    )
+
+
 def _bang(field: Field) -> str:
     x, y = MARGIN + field.col * CELL, MARGIN + (field.row - 1) * CELL
     return _el(
@@ -569,13 +596,15 @@ def score_chart(
     goal: int = 300,
     label: str = "score by roll",
     links: Mapping[int, str] | None = None,
+    lost: Sequence[tuple[int, int]] | None = None,
 ) -> str:
     """Score after each dice roll as a step line, with the goal drawn across; a point
-    where the score rose links to `links[roll]` when given."""
+    where the score rose links to `links[roll]` when given. `lost` draws a second step
+    line (points lost so far against the best play, the analysis's) on the same scale."""
     width, height = 640.0, 240.0
     left, right, top, bottom = 52.0, 16.0, 14.0, 34.0
     last_roll = max((r for r, _ in points), default=1)
-    top_score = max([goal, *(s for _, s in points)])
+    top_score = max([goal, *(s for _, s in points), *(v for _, v in lost or ())])
     top_score = (top_score + 49) // 50 * 50
     plot_w, plot_h = width - left - right, height - top - bottom
 
@@ -686,6 +715,8 @@ def score_chart(
             href = (links or {}).get(roll)
             parts.append(_el("a", dot, href=href) if href else dot)
         prev = value
+    if lost:
+        parts.extend(_lost_line(lost, px, py, links or {}))
     if points:
         roll, value = points[-1]
         parts.append(
@@ -701,3 +732,60 @@ def score_chart(
             )
         )
     return _svg(width, height, "".join(parts), label, "chart")
+
+
+def _lost_line(
+    lost: Sequence[tuple[int, int]],
+    px: Callable[[float], float],
+    py: Callable[[float], float],
+    links: Mapping[int, str],
+) -> list[str]:
+    """Points lost so far as a dashed purple step line, a dot where a round lost points,
+    and its name at its end."""
+    line = [(px(0), py(0))]
+    prev = 0
+    dots: list[str] = []
+    for roll, value in lost:
+        line.append((px(roll), py(prev)))
+        line.append((px(roll), py(value)))
+        if value != prev:
+            dot = _el(
+                "rect",
+                _el("title", escape(f"roll {roll}: {value} points lost so far")),
+                class_="lost-dot",
+                x=_n(px(roll) - 3.5),
+                y=_n(py(value) - 3.5),
+                width="7",
+                height="7",
+                fill=PURPLE,
+            )
+            href = links.get(roll)
+            dots.append(_el("a", dot, href=href) if href else dot)
+        prev = value
+    parts = [
+        _el(
+            "polyline",
+            class_="lost-line",
+            points=" ".join(f"{_n(x)},{_n(y)}" for x, y in line),
+            stroke=PURPLE,
+            stroke_width="2.2",
+            stroke_dasharray="7 3 2 3",
+            fill="none",
+            stroke_linejoin="round",
+        ),
+        *dots,
+    ]
+    roll, value = lost[-1]
+    parts.append(
+        _text(
+            px(roll) - 4,
+            py(value) - 8,
+            f"{value} lost",
+            class_="lost-label",
+            text_anchor="end",
+            font_size="12",
+            font_weight="bold",
+            fill=PURPLE,
+        )
+    )
+    return parts

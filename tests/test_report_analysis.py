@@ -1,0 +1,247 @@
+"""`road300 report --analyze`: golden files per format, the marks and better choices where
+the record lost points, invalid and malformed records, Ctrl-C, and the report without
+--analyze untouched (its own goldens, tests/test_report.py).
+
+Refresh the golden files after an intended change with `REFRESH_GOLDEN=1 pytest
+tests/test_report_analysis.py` and review the diff. The dice file is the report goldens'
+7-row one, so the search proves every value at once and the output is the same each run.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from validator.check import Checker
+from validator.cli import main
+from validator.engine import Field
+from validator.render.html import render_html
+from validator.render.markdown import render_markdown
+from validator.render.report_text import render_plain
+from validator.report import Report, build_report
+from validator.report_analysis import AnalysisView, run_analysis
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+REFRESH = os.environ.get("REFRESH_GOLDEN") == "1"
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), env={"NO_COLOR": "1", "COLUMNS": "100"})
+    return result.exit_code, result.output
+
+
+def _compare_golden(out: str, golden: str) -> None:
+    expected = GOLDEN / "analysis" / golden
+    if REFRESH or not expected.exists():
+        expected.parent.mkdir(exist_ok=True)
+        expected.write_text(out, encoding="utf-8")
+        if not REFRESH:
+            pytest.fail(f"{golden} did not exist and was written; review and commit it")
+    assert out == expected.read_text(encoding="utf-8"), (
+        f"analysis/{golden} differs; if the change is intended, run "
+        f"REFRESH_GOLDEN=1 pytest {__file__}"
+    )
+
+
+CASES = [
+    (stem, fmt, f"{stem}.{ext}", status)
+    for stem, status in (("short", 0), ("short-invalid", 1))
+    for fmt, ext in (("html", "html"), ("md", "md"), ("text", "txt"))
+]
+
+
+@pytest.mark.parametrize(("stem", "fmt", "golden", "status"), CASES)
+def test_golden(
+    stem: str, fmt: str, golden: str, status: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(GOLDEN)
+    code, out = run("report", f"{stem}.yaml", "--analyze", "--format", fmt)
+    assert code == status, out
+    _compare_golden(out, golden)
+
+
+def _view(name: str, cancel: threading.Event | None = None) -> tuple[Report, AnalysisView]:
+    checker = Checker.create(GOLDEN / "dice.txt", None)
+    report = build_report(checker.check(GOLDEN / name))
+    assert checker.dice is not None
+    view = run_analysis(report, checker.dice.rows, time_limit=1.0, cancel=cancel)
+    assert isinstance(view, AnalysisView), view
+    return report, view
+
+
+def test_a_bad_choice_gets_its_mark_and_the_better_choice_on_its_board() -> None:
+    """short.yaml's first round crosses out 1/1 (30) and walks to 3/6 (20), where crossing
+    out 1/4 and stepping onto 1/6 (30) keeps 30 more points reachable: a mistake."""
+    report, view = _view("short.yaml")
+    first = view.marks[1]
+    assert (first.mark, first.symbol, first.cost) == ("mistake", "?", 30)
+    assert first.proven and first.best_before - first.best_after == first.cost
+    assert first.better is not None
+    assert first.better.cross == Field(1, 4) and first.better.end == Field(1, 6)
+    # Rounds without a loss get no mark and no better choice.
+    assert view.marks[3].mark is None and view.marks[3].better is None
+
+    html = render_html(report, view)
+    card = html[html.index('id="roll-1"') : html.index('id="roll-2"')]
+    assert 'class="amark mistake"' in card and "? -30" in card
+    assert "Better (purple): cross out 1/4, move to 1/6 (30)." in card
+    # On the board: a purple X on 1/4 and the diamond on 1/6, in the style of no other mark.
+    x, y = 28 + 3.5 * 40, 28 + 0.5 * 40
+    assert f'class="alt" d="M{x - 12:g} {y - 12:g}' in card
+    assert re.search(r'<polygon class="alt" points="[^"]*"', card)
+    assert '<polyline class="alt"' in card  # the better walk, entering at 1/6
+    # The round index and the move table carry the mark too.
+    nav = html[html.index('<nav class="rolls"') : html.index("</nav>")]
+    assert re.search(r'href="#roll-1"[^>]*>1.*?\?</span><span class="sr"> mistake, 30 points', nav)
+    start = html.index('id="moves"')
+    table = html[start : html.index("</table>", start)]
+    assert '<td class="acell">? -30</td>' in table
+
+    text = render_plain(report, analysis=view)
+    assert "Roll 1, move 1: 20 points (? mistake, 30 points lost)" in text
+    assert "20#" in text and "30*" in text  # the better cross-out and end on the board
+    md = render_markdown(report, view)
+    assert "- Better: cross out 1/4, move to 1/6 (30)." in md
+
+
+def test_the_best_line_costs_nothing_and_scores_the_best() -> None:
+    _, view = _view("short.yaml")
+    assert view.best is not None and view.best.score == view.best_score == 190
+    assert view.best_proven and view.played_score == 150
+    # Points lost so far only grow, and end at the difference.
+    lost = [v for _, v in view.lost]
+    assert lost == sorted(lost) and lost[-1] == view.points_lost == 40
+    best = view.best
+    checker = Checker.create(GOLDEN / "dice.txt", None)
+    assert checker.dice is not None
+    again = run_analysis(best, checker.dice.rows, time_limit=1.0)
+    assert isinstance(again, AnalysisView)
+    assert all(m.cost == 0 and m.mark is None for m in again.marks.values())
+
+
+def test_an_invalid_record_is_analysed_up_to_its_illegal_step() -> None:
+    _, view = _view("short-invalid.yaml")
+    assert sorted(view.marks) == [1, 2, 3]
+    assert view.stopped and "before the illegal step" in view.scope
+    code, out = run("report", str(GOLDEN / "short-invalid.yaml"), "--analyze", "--format", "text")
+    assert code == 1 and "Traceback" not in out
+    assert "The analysis covers the 3 record rounds before the illegal step." in out
+
+
+@pytest.mark.parametrize("fmt", ["html", "md", "text"])
+def test_a_malformed_record_leaves_the_analysis_out_with_a_reason(fmt: str, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("player: [unclosed\n", encoding="utf-8")
+    code, out = run(
+        "report", str(bad), "--dice", str(GOLDEN / "dice.txt"), "--analyze", "--format", fmt
+    )
+    assert code == 1 and "Traceback" not in out
+    assert "left out: the record could not be read" in out
+
+
+def test_a_first_round_already_illegal_leaves_the_analysis_out(tmp_path: Path) -> None:
+    text = (GOLDEN / "short.yaml").read_text(encoding="utf-8")
+    bad = tmp_path / "first.yaml"
+    bad.write_text(text.replace("move: [3, 6], steps: 4", "move: [3, 5], steps: 4"), "utf-8")
+    code, out = run("report", str(bad), "--dice", str(GOLDEN / "dice.txt"), "--analyze")
+    assert code == 1 and "Traceback" not in out
+    assert "Analysis: left out: the record's first round is already illegal." in out
+
+
+def test_ctrl_c_gives_what_the_search_found_so_far() -> None:
+    """A cancelled search (what Ctrl-C does) still gives a whole report, marked as such."""
+    cancel = threading.Event()
+    cancel.set()
+    report, view = _view("short.yaml", cancel)
+    assert view.interrupted
+    html = render_html(report, view)
+    assert "the analysis was interrupted (Ctrl-C)" in html
+    for m in view.marks.values():
+        assert m.cost >= 0 and m.best_before >= m.best_after
+
+
+def test_no_analysis_no_change() -> None:
+    """Without --analyze nothing of the analysis appears (the goldens pin the rest)."""
+    checker = Checker.create(GOLDEN / "dice.txt", None)
+    report = build_report(checker.check(GOLDEN / "short.yaml"))
+    for out in (render_html(report), render_markdown(report), render_plain(report)):
+        assert "nalysis" not in out and "best line" not in out.lower()
+
+
+@pytest.mark.parametrize("stem", ["short", "short-invalid"])
+def test_analysed_wording(stem: str) -> None:
+    """The analysed reports keep the report's wording rules: no "(s)", no Python escapes,
+    no phrase said twice in a row."""
+    for golden in (GOLDEN / "analysis").glob(f"{stem}.*"):
+        text = golden.read_text(encoding="utf-8")
+        assert "(s)" not in text and "\\u" not in text, golden
+        assert not re.search(r"\b(\w+ \w+) \1\b", text), golden
+
+
+@pytest.mark.parametrize("name", ["escape", "in-and-out"])
+def test_a_better_exit_is_drawn_leaving_through_its_corner(name: str) -> None:
+    """A better choice that leaves the board: its walk is the engine's, to the corner, and
+    its arrow goes off the board there (no diamond: the burglar ends on no field)."""
+    from validator.engine import Exit, Play
+    from validator.render import svg
+    from validator.report_analysis import better_choice
+
+    checker = Checker.create(GOLDEN / "challenge.txt", None)
+    result = checker.check(GOLDEN / f"{name}.yaml")
+    exits = [r for r in result.rounds if r.kind in ("escape", "leave") and r.cross is not None]
+    assert exits, f"{name}.yaml has no exit to compare with"
+    for r in exits:
+        assert r.cross is not None
+        corner = r.walk[-1] if r.walk else r.before.position
+        assert corner is not None
+        kind: Exit = "escape" if r.kind == "escape" else "leave"
+        better = better_choice(r, Play(r.cross.field, corner, exit=kind), result.rules)
+        assert better.leaves and better.end == corner and better.walk == r.walk
+        assert f"through the corner {corner}" in better.text
+        picture = svg.board(
+            r.before,
+            walks=[svg.Walk(better.walk, better.start, better.leaves, style="alt")],
+        )
+        assert "alt-head" in picture or not better.walk
+
+
+def test_an_incomplete_record_counts_points_lost_so_far(tmp_path: Path) -> None:
+    """The first four rounds of short.yaml: 30 + 5 points lost, against 155 still reachable."""
+    lines = (GOLDEN / "short.yaml").read_text(encoding="utf-8").splitlines()
+    partial = tmp_path / "partial.yaml"
+    partial.write_text("\n".join(lines[:7]) + "\n", encoding="utf-8")
+    checker = Checker.create(GOLDEN / "dice.txt", None)
+    report = build_report(checker.check(partial))
+    assert checker.dice is not None
+    view = run_analysis(report, checker.dice.rows, time_limit=1.0)
+    assert isinstance(view, AnalysisView) and view.incomplete
+    assert view.points_lost == 35 and view.marks[4].best_after == 155
+    assert "35 points lost so far" in view.summary
+
+
+def test_analysis_colours_are_readable_in_every_scheme() -> None:
+    """WCAG AA for the analysis's purple: text (marks, the better choice, the move table's
+    column) at least 4.5:1 on the card and on its tint, in the light, dark and print schemes."""
+    from test_report_contrast import TEMPLATE, contrast, schemes
+
+    css = TEMPLATE.read_text(encoding="utf-8")
+    extra: dict[str, dict[str, str]] = {}
+    for media, body in re.findall(r"(@media[^{]*\{\s*)?body\s*\{\s*(--alt[^}]*)\}", css):
+        name = "dark" if "dark" in media else "print" if "print" in media else "light"
+        extra[name] = dict(re.findall(r"--([\w-]+):\s*(#[0-9a-fA-F]{6})", body))
+    assert set(extra) == {"light", "dark", "print"}
+    for name, colours in schemes().items():
+        alt, tint = extra[name]["alt"], extra[name]["alt-tint"]
+        for background in (colours["card"], colours["bg"], tint):
+            assert contrast(alt, background) >= 4.5, (name, alt, background)
+        assert contrast(colours["card"], alt) >= 4.5, name  # a blunder's badge
+
+
+def test_time_limit_without_analyze_is_refused() -> None:
+    code, out = run("report", str(GOLDEN / "short.yaml"), "--time-limit", "2")
+    assert code == 2 and "use it with --analyze" in out

@@ -1,0 +1,342 @@
+"""The analysis view model for `road300 report --analyze`: the solver's per-round marks,
+points lost and better choices, and the best line, laid out once for every renderer.
+
+Built from a Report and the solver's Analysis; nothing here searches or renders. The better
+choice's walk and the best line's game are asked of the engine (the replayer), so what is
+drawn is exactly what the engine would play.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from validator.engine import (
+    Action,
+    Cross,
+    Dice,
+    Field,
+    Play,
+    RingReroll,
+    Ruleset,
+    movement_die,
+    reach,
+    score,
+)
+from validator.replayer import Result, RoundResult, Verdict
+from validator.report import Report, build_report
+
+if TYPE_CHECKING:
+    from validator.solver.analysis import Analysis
+
+SYMBOLS: dict[str, str] = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+"""The marks as in chess analysis, by the solver's names."""
+
+MARK_KEY = "?! inaccuracy, ? mistake, ?? blunder (by points lost)"
+
+
+@dataclass(frozen=True, slots=True)
+class BetterChoice:
+    """The first step of a best continuation where the recorded choice lost points."""
+
+    text: str
+    """`cross out 2/5, move to 2/1 (25), path 1/5 1/4 ...`, or a magic ring spent."""
+    cross: Field | None = None
+    walk: tuple[Field, ...] = ()
+    start: Field | None = None
+    """Where the burglar stood before the round (None: it enters through a corner)."""
+    end: Field | None = None
+    """The field the better walk ends on (the corner it leaves through for an exit)."""
+    leaves: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RoundMark:
+    """One analysed record round."""
+
+    roll: int
+    record_round: int
+    best_before: int
+    best_after: int
+    cost: int
+    proven: bool
+    mark: str | None
+    """"inaccuracy", "mistake", "blunder" or None."""
+    better: BetterChoice | None
+
+    @property
+    def symbol(self) -> str:
+        return SYMBOLS.get(self.mark or "", "")
+
+    @property
+    def short(self) -> str:
+        """`?? -45` for an index entry or a table cell; `` for a best choice."""
+        return (
+            f"{self.symbol} -{self.cost}" if self.mark else (f"-{self.cost}" if self.cost else "")
+        )
+
+    @property
+    def words(self) -> str:
+        """The round's verdict in a sentence (a card's line, a text report's line)."""
+        bound = "" if self.proven else " (not proven: a lower bound)"
+        if self.cost == 0:
+            return f"Analysis: a best choice; {self.best_after} points still reachable{bound}."
+        lost = "1 point" if self.cost == 1 else f"{self.cost} points"
+        mark = f"{self.symbol} {self.mark}, " if self.mark else ""
+        return (
+            f"Analysis: {mark}{lost} lost (the best total reachable was {self.best_before} "
+            f"before this round, {self.best_after} after it){bound}."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisView:
+    """What `report --analyze` adds to a report, in every format."""
+
+    marks: dict[int, RoundMark]
+    """Analysed rounds by dice roll."""
+    lost: tuple[tuple[int, int], ...]
+    """(roll, points lost so far): the best total at the start less the best still reachable."""
+    played_score: int
+    best_score: int
+    best_proven: bool
+    best: Report | None
+    """The best game found from the record's first roll, replayed like a record."""
+    scope: str
+    """What the analysis covers, in a sentence."""
+    time_limit: float
+    interrupted: bool = False
+    stopped: bool = False
+    """The record is invalid: the analysis stops at its illegal step."""
+    incomplete: bool = False
+    """The game could go on: points lost are counted against what is still reachable."""
+
+    @property
+    def points_lost(self) -> int:
+        """The best total at the start less the best still reachable after the last round
+        (for a finished game: less the score)."""
+        return self.lost[-1][1] if self.lost else 0
+
+    @property
+    def summary(self) -> str:
+        proven = "proven" if self.best_proven else "not proven within the time limit"
+        if self.stopped:
+            return (
+                f"{self.played_score} points before the illegal step; the best game from "
+                f"the first roll scores {self.best_score} ({proven})."
+            )
+        lost = self.points_lost
+        points = "1 point" if lost == 1 else f"{lost} points"
+        if self.incomplete:
+            return (
+                f"{self.played_score} points so far, {self.best_score - lost} still "
+                f"reachable; best from the first roll {self.best_score} ({proven}): "
+                f"{points} lost so far."
+            )
+        return f"Played {self.played_score}, best {self.best_score} ({proven}): {points} lost."
+
+    @property
+    def best_line_text(self) -> str:
+        """The sentence above the best line."""
+        proven = (
+            "proven the highest score reachable"
+            if self.best_proven
+            else "the best found within the time limit, not proven the highest"
+        )
+        shown = self.best.shown_score if self.best is not None else self.best_score
+        if shown < self.best_score:
+            # The line was searched again and, within the time limit, came out shorter.
+            return (
+                f"The best total found is {self.best_score} (not proven the highest); the "
+                f"line below, searched again within the time limit, scores {shown}."
+            )
+        return f"The best line from the first roll scores {self.best_score}: {proven}."
+
+
+def analysable(result: Result) -> Result | str:
+    """The replay to analyse: the record itself, or its rounds before the illegal step;
+    or the reason there is nothing to analyse."""
+    if result.verdict is Verdict.MALFORMED:
+        return "the record could not be read, so there is no game to analyse"
+    if result.verdict is Verdict.INVALID:
+        before = result.failure.before if result.failure is not None else None
+        last = result.rounds[-1].state if result.rounds else None
+        state = last if last is not None else before
+        if state is None:
+            return "the replay stopped before any position could be analysed"
+        if not any(r.record_round is not None for r in result.rounds):
+            return "the record's first round is already illegal"
+        return replace(result, final=state, score=score(state, result.rules))
+    return result
+
+
+def scope_text(result: Result, analysed: Result) -> str:
+    played = sum(1 for r in analysed.rounds if r.record_round is not None)
+    rounds = "1 record round" if played == 1 else f"{played} record rounds"
+    if result.verdict is Verdict.INVALID:
+        return f"The analysis covers the {rounds} before the illegal step."
+    return f"The analysis covers all {rounds}."
+
+
+def build_view(
+    report: Report,
+    analysed: Result,
+    analysis: Analysis,
+    rows: Sequence[Dice],
+    *,
+    time_limit: float,
+    interrupted: bool = False,
+    cancel: threading.Event | None = None,
+) -> AnalysisView:
+    """Lay out the solver's `analysis` of `analysed`."""
+    rules = analysed.rules
+    by_roll = {r.roll: r for r in analysed.rounds}
+    marks: dict[int, RoundMark] = {}
+    for a in analysis.rounds:
+        r = by_roll[a.roll]
+        marks[a.roll] = RoundMark(
+            roll=a.roll,
+            record_round=a.round,
+            best_before=a.best_before,
+            best_after=a.best_after,
+            cost=a.cost,
+            proven=a.proven,
+            mark=a.mark,
+            better=better_choice(r, a.better, rules) if a.better is not None else None,
+        )
+    lost: list[tuple[int, int]] = []
+    so_far = 0
+    for rr in report.rounds:
+        m = marks.get(rr.round.roll)
+        if m is not None:
+            so_far = analysis.best_score - m.best_after
+        lost.append((rr.round.roll, so_far))
+    return AnalysisView(
+        marks=marks,
+        lost=tuple(lost),
+        played_score=analysis.played_score,
+        best_score=analysis.best_score,
+        best_proven=analysis.best_proven,
+        best=best_report(analysed, analysis, rows, time_limit=time_limit, cancel=cancel),
+        scope=scope_text(report.result, analysed),
+        time_limit=time_limit,
+        interrupted=interrupted,
+        stopped=report.result.verdict is Verdict.INVALID,
+        incomplete=report.result.verdict is Verdict.INCOMPLETE,
+    )
+
+
+def better_choice(r: RoundResult, action: Action, rules: Ruleset) -> BetterChoice:
+    """The better action of a round, with the walk the engine finds for it."""
+    if isinstance(action, RingReroll):
+        return BetterChoice("spend a magic ring instead of playing this roll")
+    if not isinstance(action, Play):
+        return BetterChoice("a forced reroll")
+    before = r.before
+    start = before.position
+    die = movement_die(r.dice, action.cross)
+    walk: tuple[Field, ...] = ()
+    if action.path is not None:
+        walk = tuple(action.path)
+    elif die is not None:
+        ends, corners = reach(before, Cross(action.cross, die), rules)
+        if action.exit is not None and action.move is not None:
+            walk = corners.get(action.move, ())
+        elif action.move is not None:
+            walk = ends.get(action.move, ())
+    text = f"cross out {action.cross}"
+    path = f", path {' '.join(map(str, walk))}" if len(walk) > 1 else ""
+    if action.exit is not None:
+        corner = action.move or (walk[-1] if walk else start)
+        verb = "escape" if action.exit == "escape" else "leave the board"
+        text += f", {verb} through the corner {corner}{path}"
+        return BetterChoice(text, action.cross, walk, start, corner, leaves=True)
+    if action.move is None:
+        return BetterChoice(text + ", no move (the game ends)", action.cross, (), start)
+    text += f", move to {action.move} ({action.move.value}){path}"
+    return BetterChoice(text, action.cross, walk, start, action.move)
+
+
+def best_report(
+    analysed: Result,
+    analysis: Analysis,
+    rows: Sequence[Dice],
+    *,
+    time_limit: float,
+    cancel: threading.Event | None = None,
+) -> Report | None:
+    """The best game as a report of its own, replayed like a record; None when the
+    played game is the best found.
+
+    The analysis's `best_line` starts at the first roll, but the search from there may
+    have found less than a later position's (the best total is the largest of them);
+    then the best game is the played one up to the first round that lost points, and
+    the line found from there, searched once more.
+    """
+    from validator.replayer import replay
+    from validator.solver import solve
+    from validator.solver.record import action_rounds, game_record, played_rounds
+
+    rules = analysed.rules
+    played = [r for r in analysed.rounds if r.record_round is not None]
+    if not played:
+        return None
+    line = tuple(analysis.best_line)
+    start = 0
+    if not line:
+        if analysis.best_score <= analysis.played_score:
+            return None
+        costs = [m.cost for m in analysis.rounds]
+        start = next((k for k, cost in enumerate(costs) if cost > 0), len(played))
+        if start < len(played):
+            state, row = played[start].before, played[start].roll - 1
+        else:
+            state, row = played[-1].state, played[-1].roll
+        if state.over or row >= len(rows):
+            return None
+        found = solve(rows, rules, state, row, time_limit=time_limit, cancel=cancel)
+        line = tuple(found.actions)
+        if not line:
+            return None
+    first_roll = played[start].roll if start < len(played) else played[-1].roll + 1
+    prefix = [r for r in analysed.rounds if r.roll < first_roll]
+    rounds = played_rounds(prefix)
+    state = prefix[-1].state if prefix else played[0].before
+    rounds += action_rounds(rows, rules, state, first_roll - 1, line, len(rounds) + 1)
+    record = analysed.record
+    game = game_record(
+        rounds,
+        rings=record.rings if record is not None else 0,
+        rules=rules.name,
+        player="best line",
+    )
+    result = replace(replay(rows, game, rules), source="the best line")
+    return build_report(result)
+
+
+def run_analysis(
+    report: Report,
+    rows: Sequence[Dice],
+    *,
+    time_limit: float,
+    cancel: threading.Event | None = None,
+) -> AnalysisView | str:
+    """Analyse the report's record (the rounds before an illegal step for an invalid one);
+    the reason in a sentence when there is nothing to analyse."""
+    from validator.solver.analysis import analyze
+
+    analysed = analysable(report.result)
+    if isinstance(analysed, str):
+        return analysed
+    analysis = analyze(rows, analysed.rules, analysed, time_limit=time_limit, cancel=cancel)
+    return build_view(
+        report,
+        analysed,
+        analysis,
+        rows,
+        time_limit=time_limit,
+        interrupted=cancel is not None and cancel.is_set(),
+        cancel=cancel,
+    )
