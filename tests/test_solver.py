@@ -259,3 +259,26 @@ def test_solved_games_validate_to_their_score(rules: Ruleset, tmp_path: Path) ->
             assert "steps" in entry
             if "move" in entry:
                 assert "path" in entry
+
+
+@pytest.mark.slow
+def test_many_solved_games_validate_in_every_record_format(tmp_path: Path) -> None:
+    """Random small files under every ruleset: each game, in every record format, is
+    valid with exactly the solver's score (escapes, stuck rounds, rings, rerolls)."""
+    rng = random.Random(99)
+    formats = {"yaml": ".yaml", "text": ".txt", "csv": ".csv", "json": ".json"}
+    for _ in range(80):
+        rules = rng.choice(RULESETS)
+        faces = rng.choice([(1, 2, 3, 4, 5, 6), (1, 6), (2, 3, 5), (1, 2)])
+        rows = random_rows(rng, rng.randint(3, 9), faces)
+        dice = DiceFile(tuple(rows), "0" * 64, "dice.txt")
+        solution = solve(rows, rules, time_limit=0.3)
+        start = new_game(rules.max_rings)
+        rounds = action_rounds(rows, rules, start, 0, solution.actions)
+        record = game_record(rounds, rings=rules.max_rings, claimed_score=solution.best_score)
+        for fmt, suffix in formats.items():
+            path = tmp_path / f"best{suffix}"
+            path.write_text(dump_record(record, fmt))
+            result = Checker(dice, rules).check(path)
+            assert result.verdict is Verdict.VALID, (fmt, rules.name, rows, result.error)
+            assert result.score == solution.best_score

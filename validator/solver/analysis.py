@@ -88,7 +88,11 @@ def analyze(
     positions: list[tuple[State, int]] = [(r.before, r.roll - 1) for r in played]
     last = played[-1] if played else None
     positions.append((last.state, last.roll) if last else (result.final, len(result.rounds)))
-    values = [_value(search, rows, state, row, time_limit, cancel) for state, row in positions]
+    # Last position first: the table then holds the values along the played game, which
+    # the searches of earlier positions meet on their recorded move.
+    values = [
+        _value(search, rows, state, row, time_limit, cancel) for state, row in reversed(positions)
+    ][::-1]
     # The played line reaches at least what is reachable after its next round.
     lower = [v.best for v in values]
     for k in range(len(lower) - 2, -1, -1):

@@ -23,6 +23,8 @@ PASS, RING, MOVE, STUCK, ESCAPE, LEAVE = range(6)
 
 _COL_FIRST = sum(1 << (r * SIZE) for r in range(SIZE))
 _COL_LAST = _COL_FIRST << (SIZE - 1)
+_NOT_COL_FIRST = FULL & ~_COL_FIRST
+_NOT_COL_LAST = FULL & ~_COL_LAST
 
 # Fields by value, highest first: the bound takes the best free fields bucket by bucket.
 VALUE_MASKS: tuple[tuple[int, int], ...] = tuple(
@@ -169,7 +171,9 @@ class Game:
         self.escape_bonus = rules.escape_bonus
         self.in_and_out = rules.in_and_out
         self.can_leave = rules.can_leave
+        self.extra = self.literal or self.escape_bonus is not None
         self._ends: dict[int, int] = {}
+        self._best_fields: dict[int, int] = {}
         self._exits: dict[int, bool] = {}
 
     # --- children ------------------------------------------------------------------
@@ -265,8 +269,16 @@ class Game:
             if self.in_and_out:
                 seed |= CORNER_MASK & free
         region = seed
+        # spread() inlined: this loop is the search's hottest code.
+        not_last, not_first = _NOT_COL_LAST, _NOT_COL_FIRST
         while True:
-            grown = spread(region) & free
+            grown = (
+                region
+                | region << SIZE
+                | region >> SIZE
+                | (region & not_last) << 1
+                | (region & not_first) >> 1
+            ) & free
             if grown == region:
                 return region
             region = grown
@@ -285,19 +297,26 @@ class Game:
         burglar leaves it), and an escape may add its bonus.
         """
         left = min(self.n - row, (FIELDS - taken.bit_count()) >> 1)
-        total = 0
-        if left > 0 and region:
-            for value, mask in VALUE_MASKS:
-                count = (region & mask).bit_count()
-                if count >= left:
-                    total += value * left
-                    break
-                total += value * count
-                left -= count
-        if self.literal and pos != NOWHERE:
-            total += VALUES[pos]
-        if self.escape_bonus is not None:
-            total += self.escape_bonus
+        key = region << 5 | left
+        total = self._best_fields.get(key)
+        if total is None:
+            total = 0
+            if left > 0:
+                for value, mask in VALUE_MASKS:
+                    count = (region & mask).bit_count()
+                    if count >= left:
+                        total += value * left
+                        break
+                    total += value * count
+                    left -= count
+            if len(self._best_fields) > 1_000_000:
+                self._best_fields.clear()
+            self._best_fields[key] = total
+        if self.extra:
+            if self.literal and pos != NOWHERE:
+                total += VALUES[pos]
+            if self.escape_bonus is not None:
+                total += self.escape_bonus
         return total
 
 

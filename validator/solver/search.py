@@ -245,6 +245,11 @@ class Search:
                 if shallow:
                     child_region = reachable(child_taken, child[1])
                 bound = bound_of(child_region, child_taken, child[1], child[4])
+                if shallow:
+                    # What an earlier round of the search learnt about the child.
+                    known = self.tt.get(self.key(*child)[0])
+                    if known is not None:
+                        bound = min(bound, known >> 15)
                 ranked.append((gain + bound, gain, code, child))
         ranked.sort(reverse=True)
         exact = -1
