@@ -55,6 +55,7 @@ def test_a_best_game_costs_nothing(seed: str) -> None:
     assert analysis.played_score == analysis.best_score == best.best_score
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", ["b", "c"])
 def test_a_deliberately_bad_choice_is_marked(seed: str) -> None:
     rows = rows_of(seed)

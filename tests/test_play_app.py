@@ -230,6 +230,7 @@ def test_arrows_enter_and_walk_cycling(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+@pytest.mark.slow
 def test_undo_redo_by_keys_rewrite_the_record(tmp_path: Path) -> None:
     async def run() -> None:
         app = make_app(tmp_path)
@@ -260,6 +261,7 @@ def _rounds(path: Path) -> int:
     return sum(1 for line in path.read_text().splitlines() if line.startswith("  - "))
 
 
+@pytest.mark.slow
 def test_ctrl_c_mid_game_keeps_the_record_and_resume_finishes_it(tmp_path: Path) -> None:
     out = tmp_path / "game.yaml"
     dice = short_dice(tmp_path, 5)

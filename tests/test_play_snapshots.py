@@ -20,6 +20,9 @@ DICE = "1: 1 1 1\n2: 1 1 1\n3: 3 4 6\n"
 
 Compare = Callable[..., bool]
 
+# Each snapshot starts the app and renders an SVG: the slow step runs them.
+pytestmark = pytest.mark.slow
+
 MOMENTS = {
     "start": [],
     "cross-out-chosen": ["1", "1"],

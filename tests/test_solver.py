@@ -105,6 +105,7 @@ def small_cases(draw: st.DrawFn) -> tuple[list[Dice], Ruleset]:
     return rows, draw(st.sampled_from(RULESETS))
 
 
+@pytest.mark.slow
 @FAST
 @given(small_cases())
 def test_solver_equals_exhaustive_search_from_the_start(case: tuple[list[Dice], Ruleset]) -> None:
@@ -202,6 +203,7 @@ def test_transpose_is_an_involution_on_the_board() -> None:
     assert transpose(1 << 1) == 1 << 6  # 1/2 <-> 2/1
 
 
+@pytest.mark.slow
 def test_symmetry_changes_nothing_but_the_work() -> None:
     rng = random.Random(11)
     for _ in range(5):

@@ -101,6 +101,7 @@ def test_bad_options_exit_2(dice: Path, args: list[str]) -> None:
     assert result.exit_code == 2, result.output
 
 
+@pytest.mark.slow
 def test_stats_reports_beam_and_random_play(dice: Path) -> None:
     code, out = run("solve", str(dice), "--stats", "--games", "10", "--format", "json")
     assert code == 0
