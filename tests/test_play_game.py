@@ -11,10 +11,11 @@ from validator.check import Checker
 from validator.engine import Play, Reroll, RingReroll, State, apply, legal_actions, score
 from validator.readers.dice import read_dice
 from validator.replayer import Verdict
+from validator.rulesets import record_name as record_rules_name
 from validator.rulesets import resolve
 from validator.tui.game import Game, rounds_from_replay
 from validator.tui.hint import rank_actions
-from validator.tui.save import RecordFile, record_rules_name
+from validator.tui.save import RecordFile
 from validator.tui.start import StartError, start_game
 
 CHALLENGE = Path(__file__).resolve().parent.parent / "examples" / "challenge.txt"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from validator.engine import STANDARD, Ruleset
@@ -19,7 +19,7 @@ from validator.readers.dice import DiceFile, read_dice
 from validator.readers.source import MAX_BYTES, STDIN, read_bytes
 from validator.record import Record
 from validator.replayer import Result, malformed, replay
-from validator.rulesets import RulesError, is_rules_file, resolve
+from validator.rulesets import RulesError, is_rules_file, resolve, same_rules
 
 
 class UsageError(Exception):
@@ -196,11 +196,6 @@ def _not_a_regular_file(path: Path) -> str | None:
 
 def _shown(path: Path, root: Path) -> str:
     return path.relative_to(root).as_posix()
-
-
-def same_rules(a: Ruleset, b: Ruleset) -> bool:
-    """Whether two rulesets play the same, whatever they are called."""
-    return replace(a, name="") == replace(b, name="")
 
 
 def load_dice(path: Path) -> DiceFile:

@@ -596,3 +596,23 @@ def _value_text(value: object) -> str:
 def _ordinal(n: int) -> str:
     words = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
     return words.get(n, f"{n}th")
+
+
+def record_name(rules: Ruleset) -> str | None:
+    """The ruleset name a written record carries: its name when that names the same rules.
+
+    A house rules file cannot be named by a record (the validator refuses that), so such a
+    record names none and is checked with the same --rules.
+    """
+    if is_rules_file(rules.name.split("+")[0]):
+        return None
+    try:
+        named = resolve(rules.name)
+    except RulesError:
+        return None
+    return rules.name if same_rules(named, rules) else None
+
+
+def same_rules(a: Ruleset, b: Ruleset) -> bool:
+    """Whether two rulesets play the same, whatever they are called."""
+    return replace(a, name="") == replace(b, name="")

@@ -90,6 +90,18 @@ def make_console(stderr: bool = False) -> Console:
     )
 
 
+def write_output(output: Path | None, text: str, what: str = "the output") -> None:
+    """`text` to standard output (no `--output`, or `-`) or to the file; a file that cannot
+    be written stops the command (exit 2) with the reason."""
+    if output is None or str(output) == "-":
+        sys.stdout.write(text)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail_usage(f"{output}: cannot write {what}: {exc.strerror or exc}")
+
+
 def fail_usage(message: str) -> NoReturn:
     click.echo(f"road300: error: {message}", err=True)
     sys.exit(EXIT_USAGE)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from validator.cli.common import EXIT_FAILED, dice_option, fail_usage, rules_option
+from validator.cli.common import EXIT_FAILED, dice_option, fail_usage, rules_option, write_output
 from validator.readers import FORMAT_NAMES
 
 if TYPE_CHECKING:
@@ -76,10 +76,7 @@ def command(
         more = "" if complete else " (--complete fills in rolls and dice from the dice file)"
         click.echo(f"road300: {read.source}: cannot write it as {target}: {exc}{more}", err=True)
         sys.exit(EXIT_FAILED)
-    if output is None or str(output) == "-":
-        click.echo(text, nl=False)
-    else:
-        output.write_text(text, encoding="utf-8")
+    write_output(output, text, "the record")
 
 
 def _replay(record: Record, dice_path: Path, rules: str | None) -> Result:

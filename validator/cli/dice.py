@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from validator.cli.common import EXIT_OK, fail_usage
+from validator.cli.common import EXIT_OK, write_output
 
 
 def dice_text(rows: int, seed: str) -> str:
@@ -43,12 +43,7 @@ def command(rows: int, seed: str, output: Path | None) -> None:
     Exit status: 0 written, 2 bad options or an unwritable --output.
     """
     text = dice_text(rows, seed)
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        try:
-            output.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            fail_usage(f"--output {output}: {exc.strerror or exc}")
+    write_output(output, text, "the dice file")
+    if output is not None and str(output) != "-":
         click.echo(f"wrote {rows} rolls to {output}")
     sys.exit(EXIT_OK)

@@ -11,7 +11,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from validator.cli.common import dice_option, exit_status, fail_usage, make_console, rules_option
+from validator.cli.common import (
+    dice_option,
+    exit_status,
+    fail_usage,
+    make_console,
+    rules_option,
+    write_output,
+)
 from validator.render.registry import REPORT, by_suffix, suffixes
 
 if TYPE_CHECKING:
@@ -116,14 +123,7 @@ def command(
 
         render_text(make_console(), report, view)
     else:
-        text = render(report, chosen, view)
-        if output is None:
-            sys.stdout.write(text)
-        else:
-            try:
-                output.write_text(text, encoding="utf-8")
-            except OSError as exc:
-                fail_usage(f"{output}: cannot write the report: {exc.strerror or exc}")
+        write_output(output, render(report, chosen, view), "the report")
     sys.exit(exit_status([result], strict=False))
 
 

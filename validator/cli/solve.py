@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from validator.cli.common import EXIT_FAILED, EXIT_OK, fail_usage, rules_option
+from validator.cli.common import EXIT_FAILED, EXIT_OK, fail_usage, rules_option, write_output
 
 if TYPE_CHECKING:
     from validator.engine import Ruleset
@@ -204,6 +204,7 @@ def _record(
     actions: Any,
     best: int,
 ) -> Record:
+    from validator.rulesets import record_name
     from validator.solver.record import action_rounds, game_record, played_rounds
 
     rounds = played_rounds(prefix.rounds) if prefix is not None else []
@@ -213,25 +214,11 @@ def _record(
     return game_record(
         rounds,
         rings=rings,
-        rules=_rules_name(rules),
+        rules=record_name(rules),
         claimed_score=best,
         dice_sha256=dice_file.sha256,
         player=player,
     )
-
-
-def _rules_name(rules: Ruleset) -> str | None:
-    """The ruleset's name when a record may carry it (built-in rulesets only)."""
-    from validator.check import same_rules
-    from validator.rulesets import RulesError, is_rules_file, resolve
-
-    if is_rules_file(rules.name.split("+")[0]):
-        return None
-    try:
-        named = resolve(rules.name)
-    except RulesError:
-        return None
-    return rules.name if same_rules(named, rules) else None
 
 
 def _record_data(record: Record) -> Any:
@@ -245,10 +232,7 @@ def _write(path: Path, record: Record) -> None:
 
     fmt = format_of(path)
     assert fmt is not None
-    try:
-        path.write_text(dump_record(record, fmt), encoding="utf-8")
-    except OSError as exc:
-        fail_usage(f"--output {path}: {exc.strerror or exc}")
+    write_output(path, dump_record(record, fmt), "the record")
 
 
 def _stats(dice_file: DiceFile, rules: Ruleset, games: int) -> dict[str, Any]:

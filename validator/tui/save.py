@@ -8,12 +8,10 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from validator.check import Checker, same_rules
-from validator.engine import Ruleset
+from validator.check import Checker
 from validator.readers import dump_record
 from validator.record import Record
 from validator.replayer import Result
-from validator.rulesets import RulesError, is_rules_file, resolve
 from validator.tui.game import Game
 
 
@@ -61,21 +59,6 @@ class RecordFile:
         """The written record checked exactly as `road300 validate` checks it."""
         checker = Checker.create(self.dice_path, self.rules_spec)
         return checker.check(self.path)
-
-
-def record_rules_name(rules: Ruleset) -> str | None:
-    """The ruleset name the record carries: its name when that names the same rules.
-
-    A house rules file cannot be named by a record (the validator refuses that), so such a
-    record names none and is checked with the same --rules.
-    """
-    if is_rules_file(rules.name.split("+")[0]):
-        return None
-    try:
-        named = resolve(rules.name)
-    except RulesError:
-        return None
-    return rules.name if same_rules(named, rules) else None
 
 
 def _relative(path: Path, start: Path) -> str:

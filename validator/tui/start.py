@@ -9,8 +9,9 @@ from pathlib import Path
 from validator.check import Checker, UsageError
 from validator.engine import STANDARD
 from validator.replayer import Result
+from validator.rulesets import record_name as record_rules_name
 from validator.tui.game import Game, rounds_from_replay
-from validator.tui.save import RecordFile, record_rules_name
+from validator.tui.save import RecordFile
 
 DEFAULT_OUTPUT = Path("game.yaml")
 
