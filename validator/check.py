@@ -82,8 +82,12 @@ class Checker:
             fmt = fmt or (None if stdin else format_of(path))
             dice: DiceFile | Diagnostic | None = self.dice
             if dice is None:
-                # Only the header, to learn which dice file bounds the rounds.
-                header = self._parse(data, name, fmt, max_rounds=0)
+                # Only the header, to learn which dice file bounds the rounds. A record
+                # that is nothing but rounds cannot be read that way: read it whole.
+                try:
+                    header = self._parse(data, name, fmt, max_rounds=0)
+                except ReadError:
+                    header = self._parse(data, name, fmt, max_rounds=None)
                 dice = self._record_dice(path, header.dice_file, name, header)
             bound = len(dice.rows) + 1 if isinstance(dice, DiceFile) else None
             record = self._parse(data, name, fmt, max_rounds=bound)

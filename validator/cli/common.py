@@ -90,16 +90,35 @@ def make_console(stderr: bool = False) -> Console:
     )
 
 
-def write_output(output: Path | None, text: str, what: str = "the output") -> None:
-    """`text` to standard output (no `--output`, or `-`) or to the file; a file that cannot
-    be written stops the command (exit 2) with the reason."""
+def write_output(
+    output: Path | None,
+    text: str,
+    what: str = "the output",
+    *,
+    inputs: Iterable[Path] = (),
+    overwrite: bool = True,
+) -> None:
+    """`text` to standard output (no `--output`, or `-`) or to the file. The command stops
+    (exit 2) instead when the file is one of its `inputs`, when it exists and `overwrite`
+    is off, or when it cannot be written."""
     if output is None or str(output) == "-":
         sys.stdout.write(text)
         return
+    if any(_same_file(output, path) for path in inputs):
+        fail_usage(f"{output}: is an input of this command; write {what} to another file")
+    if not overwrite and output.exists():
+        fail_usage(f"{output}: exists; choose another --output, or give --force")
     try:
         output.write_text(text, encoding="utf-8")
     except OSError as exc:
         fail_usage(f"{output}: cannot write {what}: {exc.strerror or exc}")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
 
 
 def fail_usage(message: str) -> NoReturn:

@@ -76,7 +76,13 @@ def command(
         more = "" if complete else " (--complete fills in rolls and dice from the dice file)"
         click.echo(f"road300: {read.source}: cannot write it as {target}: {exc}{more}", err=True)
         sys.exit(EXIT_FAILED)
-    write_output(output, text, "the record")
+    if output is not None and str(output) != "-":
+        from validator.readers import format_of
+
+        named = format_of(output)
+        if named is not None and named != target:
+            fail_usage(f"{output}: the suffix names the {named} form, not {target}")
+    write_output(output, text, "the record", inputs=[record])
 
 
 def _replay(record: Record, dice_path: Path, rules: str | None) -> Result:

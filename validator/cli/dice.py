@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from validator.cli.common import EXIT_OK, write_output
+from validator.cli.common import EXIT_OK, fail_usage, write_output
 
 
 def dice_text(rows: int, seed: str) -> str:
@@ -30,9 +30,10 @@ def dice_text(rows: int, seed: str) -> str:
 @click.option(
     "--output",
     type=click.Path(path_type=Path, dir_okay=False),
-    help="Write the dice file here instead of printing it.",
+    help="Write the dice file here (.txt) instead of printing it.",
 )
-def command(rows: int, seed: str, output: Path | None) -> None:
+@click.option("--force", is_flag=True, help="Replace an existing --output file.")
+def command(rows: int, seed: str, output: Path | None, force: bool) -> None:
     """Write a new challenge dice file: ROWS rolls of three dice, one roll per line.
 
     \b
@@ -42,8 +43,10 @@ def command(rows: int, seed: str, output: Path | None) -> None:
 
     Exit status: 0 written, 2 bad options or an unwritable --output.
     """
+    if output is not None and output.suffix.lower() not in ("", ".txt"):
+        fail_usage(f"{output}: dice files are written as plain text; name it .txt")
     text = dice_text(rows, seed)
-    write_output(output, text, "the dice file")
+    write_output(output, text, "the dice file", overwrite=force)
     if output is not None and str(output) != "-":
         click.echo(f"wrote {rows} rolls to {output}")
     sys.exit(EXIT_OK)

@@ -110,6 +110,8 @@ def command(
         click.echo(f"{resume}: the game is already over: {summary_line(start.finished)}")
         sys.exit(EXIT_OK)
 
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        fail_usage("road300 play needs a terminal (standard input and output are not one)")
     from validator.tui.app import PlayApp
 
     app = PlayApp(

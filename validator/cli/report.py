@@ -123,7 +123,7 @@ def command(
 
         render_text(make_console(), report, view)
     else:
-        write_output(output, render(report, chosen, view), "the report")
+        write_output(output, render(report, chosen, view), "the report", inputs=[record])
     sys.exit(exit_status([result], strict=False))
 
 
