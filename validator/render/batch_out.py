@@ -198,39 +198,47 @@ def render_table(console: Console, batch: Batch, folder: str, *, wide: bool = Fa
     console as wide as WIDE nothing is cut or wrapped.
     """
     from rich.table import Table
-    from rich.text import Text
+    from rich.text import OverflowMethod, Text
 
     if batch.entries:
-        table = Table(show_edge=False, pad_edge=False, header_style="bold")
+        from rich import box
+
+        # On a terminal every entry is one line: names and the error are cut with an
+        # ellipsis to fit its width, and a narrow one leaves out the End column
+        # (--wide folds long cells instead; a file or a pipe gets everything, see above).
+        show_end = wide or console.width >= 110
+        cut: OverflowMethod = "fold" if wide else "ellipsis"
+        table = Table(
+            box=box.SIMPLE_HEAD,
+            show_edge=False,
+            pad_edge=False,
+            header_style="bold",
+            padding=(0, 1, 0, 0),
+            width=None if wide else console.width,
+        )
         table.add_column("Rank", justify="right", no_wrap=True, min_width=4)
-        table.add_column("Player", overflow="fold", min_width=6, max_width=None if wide else 24)
-        table.add_column("File", overflow="fold", min_width=10)
+        table.add_column("Player", overflow=cut, no_wrap=not wide, min_width=6, ratio=2)
+        table.add_column("File", overflow=cut, no_wrap=not wide, min_width=8, ratio=3)
         table.add_column("Verdict", no_wrap=True, min_width=10)
         table.add_column("Score", justify="right", no_wrap=True, min_width=5)
-        table.add_column("End", overflow="fold", min_width=7)
-        if wide:
-            table.add_column("First error", overflow="fold")
-        else:
-            # One line per entry: the error is cut to what is left, never wrapped.
-            table.add_column(
-                "First error",
-                overflow="ellipsis",
-                no_wrap=True,
-                max_width=max(20, console.width // 3),
-            )
+        if show_end:
+            table.add_column("End", overflow=cut, no_wrap=not wide, min_width=7, ratio=2)
+        table.add_column("First error", overflow=cut, no_wrap=not wide, min_width=12, ratio=4)
         for e in batch.entries:
             style = {Verdict.VALID: "green", Verdict.INCOMPLETE: "yellow"}.get(e.verdict, "red")
             # Text, never str: a name like "[bold]" is not markup.
-            table.add_row(
+            cells = [
                 Text(_rank(e)),
                 Text(plain_text(e.player_name)),
                 Text(plain_text(e.file) + (" (copy)" if e.copies else "")),
                 Text(e.verdict.value, style=style),
                 Text("" if e.score is None else str(e.score)),
-                Text(_end(e)),
-                Text(first_error(e)),
-            )
-        console.print(table)
+            ]
+            if show_end:
+                cells.append(Text(_end(e)))
+            cells.append(Text(first_error(e)))
+            table.add_row(*cells)
+        console.print(table, soft_wrap=False)
         if any(e.verdict is Verdict.INCOMPLETE for e in batch.entries):
             console.print("* incomplete: legal so far, but the game could go on")
         console.print()
