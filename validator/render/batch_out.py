@@ -197,8 +197,9 @@ def render_table(console: Console, batch: Batch, folder: str, *, wide: bool = Fa
     On a terminal the first error is cut to one line unless `wide`, where it wraps; on a
     console as wide as WIDE nothing is cut or wrapped.
     """
+    from rich.console import OverflowMethod
     from rich.table import Table
-    from rich.text import OverflowMethod, Text
+    from rich.text import Text
 
     if batch.entries:
         from rich import box
