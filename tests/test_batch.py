@@ -706,5 +706,5 @@ def test_par_is_the_solved_best_score_and_each_entry_gets_its_share(tmp_path: Pa
     assert shares["short.yaml"] == round(30 / best.best_score, 4)
     assert "par: " in result.stderr
     table = run("batch", folder, "--dice", dice, "--par")
-    assert f"Par: {best.best_score}, the proven best score" in table.stdout
+    assert f"Par: {best.best_score} points for the dice file (proven the best)" in table.stdout
     assert run("batch", folder, "--par").exit_code == 2  # no --dice: nothing to solve

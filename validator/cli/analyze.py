@@ -73,6 +73,12 @@ def command(
         assert result.record is not None and result.record.dice_file is not None
         dice_file = load_dice((record.parent / result.record.dice_file).resolve())
     rows = dice_file.rows
+    if sys.stderr.isatty():
+        positions = sum(1 for r in result.rounds if r.record_round is not None) + 1
+        click.echo(
+            f"analysing {positions - 1} rounds: {positions} searches of up to {time_limit:g} s...",
+            err=True,
+        )
     analysis = analyze(rows, result.rules, result, time_limit=time_limit)
     payload = analysis_dict(analysis, str(record))
     if fmt == "json":
@@ -104,9 +110,18 @@ def analysis_dict(analysis: Analysis, record: str) -> dict[str, Any]:
         "played_score": analysis.played_score,
         "best_score": analysis.best_score,
         "best_proven": analysis.best_proven,
-        "points_lost": analysis.best_score - analysis.played_score,
+        # Against the best still reachable after the last round: for a finished game that
+        # is its score; an incomplete record has not lost what it can still reach.
+        "points_lost": analysis.best_score - _reachable(analysis),
         "seconds": round(analysis.seconds, 3),
     }
+
+
+def _reachable(analysis: Analysis) -> int:
+    """The best total still reachable after the record's last round."""
+    if not analysis.rounds:
+        return analysis.best_score
+    return analysis.rounds[-1].best_after
 
 
 def choice_dict(action: Action) -> dict[str, Any]:
@@ -148,10 +163,11 @@ def choice_text(choice: dict[str, Any] | None) -> str:
 
 def _summary(p: dict[str, Any]) -> str:
     proven = "proven" if p["best_proven"] else "not proven"
-    return (
-        f"played {p['played_score']}, best {p['best_score']} ({proven}): "
-        f"{p['points_lost']} points lost"
-    )
+    reachable = p["best_score"] - p["points_lost"]
+    played = f"played {p['played_score']}"
+    if p["rounds"] and reachable != p["played_score"]:
+        played += f" so far (the game goes on: {reachable} still reachable)"
+    return f"{played}, best {p['best_score']} ({proven}): {p['points_lost']} points lost"
 
 
 def _text(p: dict[str, Any]) -> str:

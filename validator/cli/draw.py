@@ -99,7 +99,8 @@ def command(
     result = drawing.draw(candidates, seed, winners)
     out(f"Results: {safe(str(results))} (SHA-256 {drawing.file_sha256(results)})")
     out(
-        f"Eligible: {len(result.eligible)} valid entries with {min_score}+ points "
+        f"Eligible: {len(result.eligible)} valid "
+        f"{'entry' if len(result.eligible) == 1 else 'entries'} with {min_score}+ points "
         f"(SHA-256 of the sorted list {result.list_sha256})"
     )
     if left_out:

@@ -143,7 +143,7 @@ def command(
     if fmt == "json":
         sys.stdout.write(json.dumps(payload) + "\n")
     else:
-        _print_text(payload, record, dice, output)
+        _print_text(payload, record, dice, output, from_record is not None)
     sys.exit(EXIT_OK)
 
 
@@ -241,16 +241,21 @@ def _stats(dice_file: DiceFile, rules: Ruleset, games: int) -> dict[str, Any]:
     return file_stats(dice_file.rows, rules, games=games, beam_width=STATS_BEAM_WIDTH).as_dict()
 
 
-def _print_text(payload: dict[str, Any], record: Record, dice: Path, output: Path | None) -> None:
+def _print_text(
+    payload: dict[str, Any], record: Record, dice: Path, output: Path | None, continued: bool
+) -> None:
     from validator.readers import dump_record
 
     best, upper = payload["best_score"], payload["upper_bound"]
     if payload["proven"]:
-        verdict = f"best score {best} (proven: no game on these dice scores more)"
+        scope = "continuation of the record" if continued else "game on these dice"
+        verdict = f"best score {best} (proven: no {scope} scores more)"
     else:
         verdict = f"best score found {best}; no game scores more than {upper} (not proven)"
     click.echo(f"{dice}: {verdict}")
-    click.echo(f"searched {payload['nodes']:,} positions in {payload['seconds']:.1f} s")
+    nodes = payload["nodes"]
+    positions = "position" if nodes == 1 else "positions"
+    click.echo(f"searched {nodes:,} {positions} in {payload['seconds']:.1f} s")
     stats = payload.get("stats")
     if stats:
         click.echo(

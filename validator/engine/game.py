@@ -612,7 +612,8 @@ def _reach_hint(blocked: int, start: int, cross: Cross) -> str:
     ends = walks(blocked, start, cross.die)
     if not ends:
         return f"with {cross.field} crossed out, the movement die {cross.die} has no legal move"
-    return f"with {cross.field} crossed out, {_steps(cross.die)} reach: {_fields_text(ends)}"
+    verb = "reaches" if cross.die == 1 else "reach"
+    return f"with {cross.field} crossed out, {_steps(cross.die)} {verb}: {_fields_text(ends)}"
 
 
 def _exit_hint(blocked: int, start: int, cross: Cross) -> str:

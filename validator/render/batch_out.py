@@ -297,11 +297,11 @@ def summary_lines(batch: Batch, folder: str) -> list[str]:
 
 
 def par_line(batch: Batch) -> str:
-    """`Par: 355, the proven best score of the dice file; the best entry has 96% of it.`"""
+    """`Par: 355 points for the dice file (proven the best); the best entry has 96% of it.`"""
     par = batch.par
     assert par is not None
-    how = "the proven best" if par.proven else "the best the solver found (not proven)"
-    line = f"Par: {par.score}, {how} score of the dice file"
+    how = "proven the best" if par.proven else "the best game the solver found, not proven best"
+    line = f"Par: {par.score} points for the dice file ({how})"
     shares = [e.par_share for e in batch.entries if e.ranked and e.par_share is not None]
     if shares:
         line += f"; the best entry has {max(shares):.0%} of it"
