@@ -14,7 +14,7 @@ from pathlib import Path
 
 from validator.engine import STANDARD, Ruleset
 from validator.errors import CODES, Diagnostic, ReadError
-from validator.readers import format_of, parse_record
+from validator.readers import format_of, parse_record, sniff_format
 from validator.readers.dice import DiceFile, read_dice
 from validator.readers.source import MAX_BYTES, STDIN, read_bytes
 from validator.record import Record
@@ -103,12 +103,30 @@ class Checker:
                     "rules: a record names a built-in ruleset (like bga+escape=20); "
                     "house rules files are given with --rules"
                 )
-                return malformed(Diagnostic("E005", message, name, line, col), default_rules)
+                problem = Diagnostic(
+                    "E005", message, name, line, col, excerpt=record.line_text(line)
+                )
+                return malformed(problem, default_rules)
             try:
                 named = resolve(record.rules)
             except RulesError as exc:
                 if self.rules is None:
-                    return malformed(Diagnostic("E005", f"rules: {exc}", name, line, col), STANDARD)
+                    # A record may name only a built-in ruleset; a house rules file is the
+                    # organizer's to give with --rules.
+                    message = f"rules: {exc}".split(", or a rules file")[0]
+                    hint = "a house rules file is given with --rules, not named by a record"
+                    return malformed(
+                        Diagnostic(
+                            "E005",
+                            message,
+                            name,
+                            line,
+                            col,
+                            hint=hint,
+                            excerpt=record.line_text(line),
+                        ),
+                        STANDARD,
+                    )
         rules = self.rules or named or STANDARD
         notes = []
         if record.rules not in (None, rules.name) and (
@@ -203,8 +221,17 @@ def _shown(path: Path, root: Path) -> str:
 
 
 def load_dice(path: Path) -> DiceFile:
+    """The dice file of `--dice`; raises UsageError (exit 2) when it cannot be used."""
+    problem = _not_a_regular_file(path)
+    if problem is not None:
+        raise UsageError(f"{path}: D001 {problem}", Diagnostic("D001", problem, str(path)))
     try:
         return read_dice(path)
     except ReadError as exc:
         d = exc.diagnostic
-        raise UsageError(f"{d.location()}: {d.code} {d.message}", d) from None
+        hint = ""
+        if sniff_format(path.read_bytes()[:MAX_BYTES]) is not None:
+            hint = (
+                " (this looks like a record: give the record first and the dice file with --dice)"
+            )
+        raise UsageError(f"{d.location()}: {d.code} {d.message}{hint}", d) from None
