@@ -106,7 +106,7 @@ class Checker:
                 problem = Diagnostic(
                     "E005", message, name, line, col, excerpt=record.line_text(line)
                 )
-                return malformed(problem, default_rules)
+                return malformed(refused, default_rules)
             try:
                 named = resolve(record.rules)
             except RulesError as exc:
