@@ -103,7 +103,7 @@ class Checker:
                     "rules: a record names a built-in ruleset (like bga+escape=20); "
                     "house rules files are given with --rules"
                 )
-                problem = Diagnostic(
+                refused = Diagnostic(
                     "E005", message, name, line, col, excerpt=record.line_text(line)
                 )
                 return malformed(refused, default_rules)
