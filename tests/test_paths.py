@@ -95,3 +95,18 @@ def test_reading_stops_one_round_after_the_dice_file(tmp_path: Path) -> None:
     result = Checker().check(tmp_path / "long.yaml")
     assert result.verdict is Verdict.INVALID
     assert result.record is not None and len(result.record.rounds) <= rows + 1
+
+
+def test_a_record_may_not_name_a_rules_file(tmp_path: Path) -> None:
+    shutil.copy(CHALLENGE, tmp_path / "challenge.txt")
+    (tmp_path / "house.yaml").write_text("base: bga\n")
+    path = tmp_path / "r.yaml"
+    path.write_text(f"rules: house.yaml\ndice_file: challenge.txt\n{ROUND}")
+    result = Checker().check(path)
+    assert result.verdict is Verdict.MALFORMED and result.error is not None
+    assert result.error.code == "E005" and "--rules" in result.error.message
+    assert result.error.excerpt == "rules: house.yaml"
+    path.write_text(f"rules: spring-contest\ndice_file: challenge.txt\n{ROUND}")
+    unknown = Checker().check(path).error
+    assert unknown is not None and "rules file" not in unknown.message
+    assert "--rules" in unknown.hint
