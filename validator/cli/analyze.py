@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from validator.cli.common import EXIT_FAILED, EXIT_OK, dice_option, fail_usage, rules_option
+from validator.cli.common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    dice_option,
+    fail_usage,
+    rules_option,
+    time_limit_option,
+)
 
 if TYPE_CHECKING:
     from validator.engine import Action
@@ -23,13 +30,7 @@ SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 @click.argument("record", type=click.Path(path_type=Path, dir_okay=False))
 @dice_option
 @rules_option
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(min=0),
-    default=1.0,
-    show_default=True,
-    help="Seconds of search per position (each round needs one more position).",
-)
+@time_limit_option(1.0, "Seconds of search per position (each round needs one more position).")
 @click.option(
     "--format",
     "fmt",

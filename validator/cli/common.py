@@ -64,6 +64,18 @@ def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> int 
     return int(number) * _UNITS[unit]
 
 
+def time_limit_option(default: float, help: str) -> Callable[[F], F]:
+    """`--time-limit SECONDS` for the commands that search (solve, analyze, report)."""
+    return click.option(
+        "--time-limit",
+        type=click.FloatRange(min=0),
+        default=default,
+        show_default=True,
+        metavar="SECONDS",
+        help=help,
+    )
+
+
 def max_size_option(func: F) -> F:
     return click.option(
         "--max-size",

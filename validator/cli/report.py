@@ -17,6 +17,7 @@ from validator.cli.common import (
     fail_usage,
     make_console,
     rules_option,
+    time_limit_option,
     write_output,
 )
 from validator.render.registry import REPORT, by_suffix, suffixes
@@ -74,12 +75,8 @@ def pick_format(fmt: str | None, output: Path | None) -> str:
     "?? blunder) with the points lost and the better choice, points lost beside the "
     "score chart, and the best line for the dice file. Ctrl-C stops the search early.",
 )
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(min=0),
-    default=1.0,
-    show_default=True,
-    help="With --analyze: seconds of search per position (each round needs one more).",
+@time_limit_option(
+    1.0, "With --analyze: seconds of search per position (each round needs one more)."
 )
 def command(
     record: Path,

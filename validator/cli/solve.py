@@ -14,7 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from validator.cli.common import EXIT_FAILED, EXIT_OK, fail_usage, rules_option, write_output
+from validator.cli.common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    fail_usage,
+    rules_option,
+    time_limit_option,
+    write_output,
+)
 
 if TYPE_CHECKING:
     from validator.engine import Ruleset
@@ -36,12 +43,8 @@ STATS_BEAM_WIDTH = 200
     help="A partial record: solve the rest of its game (its rounds count and are kept).",
 )
 @rules_option
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(min=0),
-    default=30.0,
-    show_default=True,
-    help="Seconds to search; then the best game found so far is given (Ctrl-C too).",
+@time_limit_option(
+    30.0, "Seconds to search; then the best game found so far is given (Ctrl-C too)."
 )
 @click.option(
     "--format",
