@@ -62,3 +62,14 @@ def test_a_record_of_rounds_only_without_dice_says_the_dice_file_is_missing(
         assert code == 1 and "E004 no dice file" in out, out
         code, out = run("validate", tmp_path / name, "--dice", CHALLENGE)
         assert code == 0, out
+
+
+def test_convert_replays_as_validate_does(tmp_path: Path) -> None:
+    record = tmp_path / "r.yaml"
+    record.write_text("dice_file: /etc/passwd\nrounds:\n  - {cross: 1/4, move: 1/1}\n")
+    code, out = run("convert", record, "--to", "text")
+    assert code == 1 and "E005 dice_file: an absolute path is not allowed" in out
+    assert "root:" not in out
+    record.write_text("rules: house.yaml\nrounds:\n  - {cross: 1/4, move: 1/1}\n")
+    code, out = run("convert", record, "--to", "text", "--dice", CHALLENGE)
+    assert code == 1 and "--rules" in out

@@ -59,15 +59,14 @@ def command(
         read = read_record(record)
     except ReadError as exc:
         _refuse(exc.diagnostics)
-    dice_path = dice
-    if dice_path is None and read.dice_file is not None and str(record) != "-":
-        dice_path = record.parent / read.dice_file
-    if dice_path is None and complete:
+    stdin = str(record) == "-"
+    knows_dice = dice is not None or (read.dice_file is not None and not stdin)
+    if not knows_dice and complete:
         fail_usage("--complete needs the dice file: give --dice FILE (the record names none)")
-    if dice_path is not None:
-        result = _replay(read, dice_path, rules)
+    if knows_dice:
+        result = _replay(read, record, dice, rules)
         if not result.ok:
-            _refuse([result.error] if result.error else [])
+            _refuse(result.errors)
         if complete:
             read = completed(read, result)
     try:
@@ -85,22 +84,33 @@ def command(
     write_output(output, text, "the record", inputs=[record])
 
 
-def _replay(record: Record, dice_path: Path, rules: str | None) -> Result:
-    from validator.errors import ReadError
-    from validator.readers.dice import read_dice
+def _replay(read: Record, path: Path, dice: Path | None, rules: str | None) -> Result:
+    """The record replayed as `validate` replays it: the same checker, so a record's own
+    dice file and ruleset obey the same rules (no absolute path, no device, no rules file
+    named by a record). Standard input can be read once only: its record is replayed on
+    --dice directly."""
+    from validator.check import Checker, UsageError
     from validator.replayer import replay
-    from validator.rulesets import RulesError, resolve
 
     try:
-        dice = read_dice(dice_path)
-    except ReadError as exc:
-        d = exc.diagnostic
-        fail_usage(f"{d.location()}: {d.code} {d.message}")
-    try:
-        ruleset = resolve(rules or record.rules or "standard")
-    except RulesError as exc:
-        fail_usage(f"--rules: {exc}" if rules else f"{record.source}: rules: {exc}")
-    return replay(dice.rows, record, ruleset, dice_sha256=dice.sha256)
+        checker = Checker.create(dice, rules)
+    except UsageError as exc:
+        fail_usage(exc.message)
+    if str(path) != "-":
+        return checker.check(path)
+    assert checker.dice is not None  # standard input knows its dice from --dice only
+    ruleset = checker.rules
+    if ruleset is None:
+        from validator.rulesets import RulesError, is_rules_file, resolve
+
+        name = read.rules or "standard"
+        if is_rules_file(name.split("+")[0]):
+            fail_usage(f"{read.source}: rules: a record names a built-in ruleset; give --rules")
+        try:
+            ruleset = resolve(name)
+        except RulesError as exc:
+            fail_usage(f"{read.source}: rules: {exc}")
+    return replay(checker.dice.rows, read, ruleset, dice_sha256=checker.dice.sha256)
 
 
 def completed(record: Record, result: Result) -> Record:
