@@ -259,3 +259,20 @@ def test_a_record_without_rounds_round_trips_in_every_format() -> None:
     for fmt in FORMAT_NAMES:
         text = dump_record(Record(rounds=(), player="x"), fmt)
         assert parse_record(text, f"r.{fmt}", fmt).rounds == (), fmt
+
+
+def test_value_errors_are_in_the_projects_words() -> None:
+    from validator.errors import ReadError
+    from validator.readers import parse_record
+
+    text = "dice_sha256: 12ab\nclaimed_score: -1\nrounds:\n  - {roll: 0, cross: 1/4, move: 1/1}\n"
+    try:
+        parse_record(text, "r.yaml", "yaml")
+    except ReadError as exc:
+        messages = [d.message for d in exc.diagnostics]
+    else:
+        raise AssertionError("the record should not read")
+    assert "dice_sha256: must be the dice file's SHA-256: 64 hexadecimal digits" in messages[0]
+    assert any("claimed_score: must be at least 0" in m for m in messages)
+    assert any("roll: must be at least 1" in m for m in messages)
+    assert not any("Input should" in m or "String should" in m for m in messages)

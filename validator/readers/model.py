@@ -419,13 +419,48 @@ def _diagnostic(
             col,
             round=round_no,
         )
-    msg = str(err["msg"])
-    msg = msg.removeprefix("Value error, ")
+    msg = _plain_message(err)
     got = err.get("input")
     shown = "" if isinstance(got, dict | list) or short(got) in msg else f" (got {short(got)})"
     return Diagnostic(
         "E005", f"{where}: {msg}{shown}" if where else msg, source, line, col, round=round_no
     )
+
+
+def _plain_message(err: Any) -> str:
+    """The validation error in the project's words, not the library's."""
+    kind, ctx = err["type"], err.get("ctx") or {}
+    if kind in ("greater_than_equal", "greater_than"):
+        bound = ctx.get("ge", ctx.get("gt"))
+        return (
+            f"must be at least {bound}"
+            if kind == "greater_than_equal"
+            else f"must be more than {bound}"
+        )
+    if kind in ("less_than_equal", "less_than"):
+        bound = ctx.get("le", ctx.get("lt"))
+        return (
+            f"must be at most {bound}"
+            if kind == "less_than_equal"
+            else f"must be less than {bound}"
+        )
+    if kind == "string_pattern_mismatch":
+        if err["loc"][-1:] == ("dice_sha256",):
+            return "must be the dice file's SHA-256: 64 hexadecimal digits"
+        return "does not have the expected form"
+    if kind == "string_too_long":
+        return f"is longer than {ctx.get('max_length')} characters"
+    if kind == "too_long":
+        return f"has more than {ctx.get('max_length')} items"
+    if kind == "too_short":
+        return f"has fewer than {ctx.get('min_length')} items"
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return "must be a whole number"
+    if kind in ("string_type",):
+        return "must be text"
+    if kind in ("bool_type", "bool_parsing"):
+        return "must be true or false"
+    return str(err["msg"]).removeprefix("Value error, ")
 
 
 def key_text(key: str, fmt: str) -> str:
