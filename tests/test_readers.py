@@ -276,3 +276,18 @@ def test_value_errors_are_in_the_projects_words() -> None:
     assert any("claimed_score: must be at least 0" in m for m in messages)
     assert any("roll: must be at least 1" in m for m in messages)
     assert not any("Input should" in m or "String should" in m for m in messages)
+
+
+def test_a_raw_control_character_in_yaml_is_located() -> None:
+    from validator.errors import ReadError
+    from validator.readers import parse_record
+
+    text = 'player: Bob\nrounds:\n  - {cross: 1/4, move: "\x1b]0;x\x07"}\n'
+    try:
+        parse_record(text, "r.yaml", "yaml")
+    except ReadError as exc:
+        d = exc.diagnostic
+    else:
+        raise AssertionError("the record should not read")
+    assert (d.code, d.line, d.col) == ("E002", 3, text.splitlines()[2].index("\x1b") + 1)
+    assert "\\x1b" in d.message and "\x1b" not in d.message

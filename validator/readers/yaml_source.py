@@ -57,6 +57,16 @@ def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Lo
             message = f"the YAML is nested more than {MAX_DEPTH} levels deep"
             raise ReadError(Diagnostic("E006", message, source, line, col)) from None
         raise ReadError(Diagnostic("E002", f"YAML syntax: {problem}", source, line, col)) from None
+    except yaml.reader.ReaderError as exc:
+        # A character YAML does not allow (a raw control character): say where it is.
+        at = min(max(exc.position, 0), len(text))
+        before = text[:at]
+        line, col = before.count("\n") + 1, at - (before.rfind("\n") + 1) + 1
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        shown = f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+        message = f"YAML syntax: the control character {shown} is not allowed in YAML text"
+        hint = "remove it, or write it as an escape inside double quotes"
+        raise ReadError(Diagnostic("E002", message, source, line, col, hint=hint)) from None
     except yaml.YAMLError as exc:
         raise ReadError(Diagnostic("E002", f"YAML syntax: {exc}", source, 1, 1)) from None
     finally:
