@@ -291,3 +291,19 @@ def test_a_raw_control_character_in_yaml_is_located() -> None:
         raise AssertionError("the record should not read")
     assert (d.code, d.line, d.col) == ("E002", 3, text.splitlines()[2].index("\x1b") + 1)
     assert "\\x1b" in d.message and "\x1b" not in d.message
+
+
+def test_a_raw_control_character_in_json_is_a_whole_sentence() -> None:
+    from validator.errors import ReadError
+    from validator.readers import parse_record
+
+    try:
+        parse_record('{"player": "Bob\x1b", "rounds": []}', "r.json", "json")
+    except ReadError as exc:
+        d = exc.diagnostic
+    else:
+        raise AssertionError("the record should not read")
+    assert d.code == "E002" and (d.line, d.col) == (1, 16)
+    assert d.message.endswith(
+        "the control character \\x1b must be written as an escape inside a string"
+    )

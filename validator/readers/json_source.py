@@ -34,7 +34,7 @@ def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Lo
         data = json.loads(text, object_pairs_hook=no_duplicates)
     except json.JSONDecodeError as exc:
         raise ReadError(
-            Diagnostic("E002", f"JSON syntax: {exc.msg}", source, exc.lineno, exc.colno)
+            Diagnostic("E002", f"JSON syntax: {_json_problem(exc)}", source, exc.lineno, exc.colno)
         ) from None
     except _Duplicate as exc:
         raise ReadError(
@@ -165,3 +165,13 @@ class _Scanner:
         self.pos = m.end()
         value: str = json.loads(m.group())
         return value
+
+
+def _json_problem(exc: json.JSONDecodeError) -> str:
+    """The decoder's message as a whole sentence (some of its messages end in "at")."""
+    message = exc.msg.removesuffix(" at")
+    if message.startswith("Invalid control character"):
+        char = exc.doc[exc.pos] if 0 <= exc.pos < len(exc.doc) else ""
+        shown = f"\\x{ord(char):02x}" if char and ord(char) < 0x100 else "a control character"
+        return f"the control character {shown} must be written as an escape inside a string"
+    return message
