@@ -328,3 +328,12 @@ SCORES = [
 def test_score(crossed: str, circled: str, end: End | None, standard: int, literal: int) -> None:
     state = State(crossed=mask(crossed), circled=mask(circled), end=end)
     assert (score(state), score(state, LITERAL)) == (standard, literal)
+
+
+def test_a_path_that_lists_the_start_field_is_told_so() -> None:
+    from validator.engine.game import check_walk
+
+    start = Field(1, 1).index
+    problem = check_walk(0, start, [start], 1, exit="escape")
+    assert problem is not None and problem.startswith("step 1 stays on 1/1")
+    assert "empty path" in problem

@@ -317,6 +317,12 @@ def check_walk(
         if prev == OUTSIDE:
             if not is_corner(cur):
                 return f"step {n} enters the board at {name}, but it must enter at a corner"
+        elif cur == prev:
+            # A common slip: listing the start field. A path names the fields entered.
+            return (
+                f"step {n} stays on {name}: a path lists the fields entered, not the field "
+                "the burglar starts on (leaving from the corner it stands on is an empty path)"
+            )
         elif cur not in NEIGHBOURS[prev]:
             return f"step {n} jumps from {FIELD_AT[prev]} to {name}, which is not next to it"
         if seen >> cur & 1:
