@@ -10,44 +10,26 @@ import json
 from collections.abc import Sequence
 from typing import IO, Any
 
+from validator.batch import Entry, Problem
 from validator.errors import Diagnostic
 from validator.replayer import Result
 
 
 def diagnostic_dict(d: Diagnostic) -> dict[str, Any]:
-    return {
-        "code": d.code,
-        "message": d.message,
-        "roll": d.roll,
-        "round": d.round,
-        "line": d.line,
-        "name": d.name,
-        "file": d.file,
-        "col": d.col,
-        "hint": d.hint or None,
-    }
+    return dict(Problem.of(d).to_json())
+
+
+_BATCH_ONLY = ("rank", "par_share", "copies")
+"""Entry fields that only a batch gives (a record's standing among the others)."""
 
 
 def result_dict(result: Result, *, file: str | None = None, rounds: bool = False) -> dict[str, Any]:
-    """One result; `rounds=True` adds every replayed round."""
-    record = result.record
-    out: dict[str, Any] = {
-        "verdict": result.verdict.value,
-        "score": result.score,
-        "end": result.end.value if result.end else None,
-        "error": diagnostic_dict(result.error) if result.error else None,
-        "file": file if file is not None else result.source,
-        "player": record.player if record else None,
-        "rules": result.rules.name,
-        "end_roll": result.end_roll,
-        "rounds_played": sum(1 for r in result.rounds if r.record_round is not None),
-        "rerolls": result.rerolls,
-        "dice_sha256": result.dice_sha256,
-        "claimed_score": record.claimed_score if record else None,
-        "warnings": [diagnostic_dict(w) for w in result.warnings],
-        "errors": [diagnostic_dict(e) for e in result.errors],
-        "errors_omitted": result.errors_omitted,
-    }
+    """One result, the same fields as a batch entry (`validator.batch.Entry`, the one place
+    they are built) with the fixed ones first; `rounds=True` adds every replayed round."""
+    entry = Entry.of(result, file if file is not None else result.source).to_json()
+    fixed = ("verdict", "score", "end", "error")
+    out: dict[str, Any] = {key: entry[key] for key in fixed}
+    out.update((k, v) for k, v in entry.items() if k not in fixed and k not in _BATCH_ONLY)
     if rounds:
         out["rounds"] = [
             {
