@@ -337,7 +337,10 @@ def replay(
             hint=f"claimed_score: {final_score}",
         )
     if error is not None:
-        verdict = Verdict.INVALID
+        # The code's category decides (every replay finding is a record or rules error).
+        decided = error.category.verdict
+        assert decided is not None, f"{error.code} is not an error"
+        verdict = decided
     elif state.over:
         verdict = Verdict.VALID
     else:
