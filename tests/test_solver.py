@@ -35,7 +35,7 @@ from validator.rulesets import resolve
 from validator.solver import Search, solve
 from validator.solver.position import Game, transpose
 from validator.solver.record import action_rounds, game_record
-from validator.solver.search import root_position
+from validator.solver.search import CoreChoice, root_position
 
 RULESETS: tuple[Ruleset, ...] = (
     STANDARD,
@@ -122,9 +122,11 @@ def test_solver_equals_exhaustive_search_from_the_start(case: tuple[list[Dice], 
     assert_replays(rows, rules, start, 0, solution.actions, exact)
 
 
+@pytest.mark.parametrize("core", ["python", "compiled"])
 @pytest.mark.parametrize("rules", RULESETS, ids=lambda r: r.name)
-def test_mid_game_positions_exact_and_bounded(rules: Ruleset) -> None:
-    """Positions after a few random rounds on longer files: bound >= exact == solver."""
+def test_mid_game_positions_exact_and_bounded(rules: Ruleset, core: CoreChoice) -> None:
+    """Positions after a few random rounds on longer files: bound >= exact == solver,
+    with the pure-Python search and with the compiled core."""
     rng = random.Random(rules.name)
     for n in range(6):
         rows = random_rows(rng, 14)
@@ -141,7 +143,7 @@ def test_mid_game_positions_exact_and_bounded(rules: Ruleset) -> None:
         if not state.over:
             taken, pos, _, _, row = root_position(state, rules, k)
             assert score(state, rules) + Game(rows, rules).bound(taken, pos, row) >= exact
-        solution = solve(rows, rules, state, k, time_limit=None)
+        solution = solve(rows, rules, state, k, time_limit=None, core=core)
         assert (solution.best_score, solution.proven) == (exact, True)
         assert_replays(rows, rules, state, k, solution.actions, exact)
 

@@ -171,7 +171,6 @@ class Game:
         self.escape_bonus = rules.escape_bonus
         self.in_and_out = rules.in_and_out
         self.can_leave = rules.can_leave
-        self.extra = self.literal or self.escape_bonus is not None
         self._ends: dict[int, int] = {}
         self._best_fields: dict[int, int] = {}
         self._exits: dict[int, bool] = {}
@@ -294,29 +293,42 @@ class Game:
         reach, at most one per dice row left, and each circling move also crosses out a
         free field, so there are at most (free fields) // 2 of them. The best such fields
         bound the circles; literal scoring may add the current field (it scores when the
-        burglar leaves it), and an escape may add its bonus.
+        burglar leaves it). A game that escapes spends a row and a cross-out on the
+        escape, so it has one circle fewer to count, and it needs a free corner (or the
+        burglar on a corner): the bound takes the better of the two cases.
         """
-        left = min(self.n - row, (FIELDS - taken.bit_count()) >> 1)
+        rows_left = self.n - row
+        free = FIELDS - taken.bit_count()
+        total = self.best_fields(region, min(rows_left, free >> 1))
+        if self.escape_bonus is not None and (
+            region & CORNER_MASK or (pos != NOWHERE and CORNER_MASK >> pos & 1)
+        ):
+            escaping = self.escape_bonus + self.best_fields(
+                region, min(rows_left - 1, (free - 1) >> 1)
+            )
+            total = max(total, escaping)
+        if self.literal and pos != NOWHERE:
+            total += VALUES[pos]
+        return total
+
+    def best_fields(self, region: int, left: int) -> int:
+        """The sum of the `left` highest values of the fields of `region`."""
+        if left <= 0:
+            return 0
         key = region << 5 | left
         total = self._best_fields.get(key)
         if total is None:
             total = 0
-            if left > 0:
-                for value, mask in VALUE_MASKS:
-                    count = (region & mask).bit_count()
-                    if count >= left:
-                        total += value * left
-                        break
-                    total += value * count
-                    left -= count
+            for value, mask in VALUE_MASKS:
+                count = (region & mask).bit_count()
+                if count >= left:
+                    total += value * left
+                    break
+                total += value * count
+                left -= count
             if len(self._best_fields) > 1_000_000:
                 self._best_fields.clear()
             self._best_fields[key] = total
-        if self.extra:
-            if self.literal and pos != NOWHERE:
-                total += VALUES[pos]
-            if self.escape_bonus is not None:
-                total += self.escape_bonus
         return total
 
 

@@ -4,11 +4,13 @@ found and a sound upper bound. Pure: no I/O."""
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
 
 from validator.engine import (
     FIELD_AT,
@@ -44,6 +46,9 @@ from validator.solver.position import (
     transpose_code,
 )
 
+if TYPE_CHECKING:
+    from validator.solver.core import Core
+
 Position = tuple[int, int, int, int, int]
 """(taken, pos, pc, rings, row); see `Game`."""
 
@@ -62,6 +67,12 @@ EXACT_DEPTH = 6
 
 BEAM_WIDTH = 64
 """Width of the opening beam game that gives the search its first answer."""
+
+CoreChoice = Literal["auto", "python", "compiled"]
+"""Which search runs: "python" only the pure-Python one; "compiled" the compiled core
+(numba) from the start; "auto" the pure-Python one for its first round (most positions
+are proven in it, without the cost of loading numba), then the compiled core when numba
+imports, else Python on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +116,7 @@ class Search:
         *,
         tt_limit: int = TT_LIMIT,
         symmetry: bool = True,
+        core: CoreChoice = "auto",
     ) -> None:
         self.game = Game(rows, rules)
         self.rows = tuple(rows)
@@ -127,6 +139,32 @@ class Search:
         self.stopped = False
         self.root_upper = 0
         self.beam_seconds = 0.0
+        self.core_choice: CoreChoice = core
+        self.core: Core | None = None
+        if core == "compiled":
+            self.core = self.compiled()
+
+    def compiled(self) -> Core | None:
+        """The compiled core, with this search's table so far; None when numba does not
+        import (or the dice file is too long for its keys) and the choice is "auto"."""
+        try:
+            from validator.solver.core import Core, fits
+        except ImportError:
+            if self.core_choice == "compiled":
+                raise
+            self.core_choice = "python"
+            return None
+        if not fits(self.game):
+            if self.core_choice == "compiled":
+                raise ValueError("the dice file is too long for the compiled core")
+            self.core_choice = "python"
+            return None
+        core = Core(
+            self.game, tt_limit=self.tt_limit, symmetry=self.symmetry, exact_depth=self.exact_depth
+        )
+        core.load(self.tt)
+        self.tt = {}
+        return core
 
     # --- keys and the table --------------------------------------------------------
 
@@ -150,14 +188,18 @@ class Search:
             self.tt[key] = ((value << 14 | code) << 1) | exact
 
     def exact_value(self, position: Position) -> int | None:
-        key, _ = self.key(*position)
-        entry = self.tt.get(key)
+        if self.core is not None:
+            entry = self.core.entry(position)
+        else:
+            entry = self.tt.get(self.key(*position)[0])
         if entry is None or not entry & 1:
             return None
         return entry >> 15
 
     def table_line(self, position: Position) -> list[int]:
         """The best line from a position whose exact value is in the table."""
+        if self.core is not None:
+            return self.core.table_line(position)
         line: list[int] = []
         taken, pos, pc, rings, row = position
         while row < self.game.n:
@@ -333,31 +375,30 @@ class Search:
     def rounds_of_search(
         self, position: Position, base: int, root_bound: int, time_limit: float | None
     ) -> int:
-        """The search, in rounds of doubling length when there is a time limit; between
-        rounds, a wider beam game when it costs at most a third of the time so far.
+        """The search, in rounds of doubling length; between rounds, a wider beam game
+        when it costs at most a third of the time so far.
 
-        Most positions are proven in the first rounds; on the hard ones the beams find
+        Most positions are proven in the first round; on the hard ones the beams find
         good games early, and each round goes on from the table the last one filled
-        (its exact values and bounds stay true), so little work is repeated.
+        (its exact values and bounds stay true), so little work is repeated. After the
+        first round the compiled core takes over (`CoreChoice`).
         """
-        taken, pos, pc, rings, row = position
-        if time_limit is None:
-            return self.dfs(taken, pos, pc, rings, row, base, root_bound)[0]
-        final = self.started + time_limit
-        slice_end = self.started + min(PROBE_SECONDS, time_limit)
+        final = math.inf if time_limit is None else self.started + time_limit
+        slice_end = self.started + PROBE_SECONDS
         width, last_beam = BEAM_WIDTH, self.beam_seconds
         while True:
             self.deadline = min(slice_end, final)
-            self.stopped = False
-            self.path = []
-            value, _ = self.dfs(taken, pos, pc, rings, row, base, root_bound)
+            value, stopped = self.search_round(position, base, root_bound)
             now = time.monotonic()
-            if not self.stopped or now >= final or self.cancelled():
+            if not stopped or now >= final or self.cancelled():
                 return value
-            elapsed = now - self.started
+            if self.core is None and self.core_choice == "auto":
+                self.core = self.compiled()
+            elapsed = time.monotonic() - self.started
             growth = 4 if width < 1024 else 2
             if 1.2 * growth * last_beam <= BEAM_SHARE * elapsed:
                 width *= growth
+                now = time.monotonic()
                 total, line = self.beam(
                     position, base, width, min(final, now + BEAM_SHARE * elapsed)
                 )
@@ -365,6 +406,40 @@ class Search:
                 if total > self.best_total:
                     self.best_total, self.best_line = total, line
             slice_end = self.started + 2 * (time.monotonic() - self.started)
+
+    def search_round(self, position: Position, base: int, root_bound: int) -> tuple[int, bool]:
+        """One search from the root until `deadline` (or cancel): (value, stopped)."""
+        self.path = []
+        self.stopped = False
+        core = self.core
+        if core is None:
+            value, _ = self.dfs(*position, base, root_bound)
+            return value, self.stopped
+        before = core.nodes
+
+        def should_stop() -> bool:
+            # tick() reports this object's counters: show it the core's for a moment.
+            nodes, best = self.nodes, self.best_total
+            self.nodes = nodes + core.nodes - before
+            self.best_total = max(best, core.best_total)
+            self.root_upper = core.root_upper
+            self.tick()
+            self.nodes, self.best_total = nodes, best
+            return self.stopped
+
+        try:
+            value, _, stopped = core.dfs(
+                position, base, root_bound, self.best_total, self.root_upper,
+                should_stop=should_stop,
+            )  # fmt: skip
+        finally:
+            self.nodes += core.nodes - before
+            self.root_upper = core.root_upper
+            line = core.line()
+            if line is not None and core.best_total > self.best_total:
+                self.best_total, self.best_line = core.best_total, line
+        self.stopped = stopped
+        return value, stopped
 
     def cancelled(self) -> bool:
         return self.cancel is not None and self.cancel.is_set()
@@ -410,12 +485,14 @@ def solve(
     time_limit: float | None = 30.0,
     progress: Callable[[Progress], None] | None = None,
     cancel: threading.Event | None = None,
+    core: CoreChoice = "auto",
 ) -> Solution:
     """The best continuation of `state` (a new game with every ring the rules allow,
     when None) on the dice `rows` from row `row` (0-based), within `time_limit` seconds.
 
     Stopping early (time limit, `cancel`, Ctrl-C) returns the best game found so far
-    and a sound upper bound; `proven` says whether they meet.
+    and a sound upper bound; `proven` says whether they meet. `core` chooses the
+    pure-Python or the compiled search (`CoreChoice`); both give the same answers.
     """
     started = time.monotonic()
     if state is None:
@@ -424,7 +501,7 @@ def solve(
     if state.over or row >= len(rows):
         final = score(exhaust(state), rules)
         return Solution(final, final, True, (), 0, time.monotonic() - started)
-    search = Search(rows, rules)
+    search = Search(rows, rules, core=core)
     best, upper, line = search.run(
         root_position(state, rules, row),
         base,

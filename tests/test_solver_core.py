@@ -1,0 +1,166 @@
+"""The compiled core (numba) against the pure-Python search it restates: the same
+children, walks, bounds and keys on random positions, the same values on longer
+searches, a table handed over mid-search, and stopping with a sound bound."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import numpy as np
+import pytest
+from test_solver import RULESETS, assert_replays, random_rows
+
+from validator.engine import STANDARD, Dice, Ruleset, new_game, score
+from validator.play import random_game
+from validator.solver import core as compiled
+from validator.solver import solve
+from validator.solver.position import NOWHERE, Game, can_exit, walk_ends
+from validator.solver.search import Search, root_position
+
+
+def _positions(
+    rules: Ruleset, seed: int, games: int = 12
+) -> tuple[list[Dice], list[tuple[int, int, int, int, int]]]:
+    rng = random.Random(seed)
+    rows = random_rows(rng, 40)
+    found = []
+    for _ in range(games):
+        steps = random_game(rows, rules, rng, rings=rules.max_rings)
+        for k, step in enumerate(steps[:-1]):
+            if not step.state.over and k + 1 < len(rows):
+                found.append(root_position(step.state, rules, k + 1))
+    found.append(root_position(new_game(rules.max_rings), rules, 0))
+    return rows, found
+
+
+def _core(game: Game, **options: int) -> compiled.Core:
+    return compiled.Core(
+        game,
+        tt_limit=options.get("tt_limit", 1 << 16),
+        symmetry=bool(options.get("symmetry", 1)),
+        exact_depth=6,
+    )
+
+
+@pytest.mark.parametrize("rules", RULESETS, ids=lambda r: r.name)
+def test_children_and_bounds_equal_the_pure_python_model(rules: Ruleset) -> None:
+    rows, positions = _positions(rules, 21, games=30)
+    game = Game(rows, rules)
+    core = _core(game)
+    out = np.zeros((compiled.MAX_CHILDREN, compiled.W_COLUMNS), dtype=np.int64)
+    search = Search(rows, rules, core="python")
+    assert len(positions) > 60
+    for taken, pos, pc, rings, row in positions:
+        count = compiled.children(
+            taken, pos, pc, rings, row, core.P, core.CF, core.CD, core.CC, out
+        )
+        found = set()
+        for i in range(count):
+            ends = bool(out[i, compiled.W_END])
+            child = (
+                None
+                if ends
+                else (
+                    int(out[i, compiled.W_TAKEN]),
+                    int(out[i, compiled.W_POS]),
+                    int(out[i, compiled.W_PC]),
+                    int(out[i, compiled.W_RINGS]),
+                    row + 1,
+                )
+            )
+            found.add((int(out[i, compiled.W_CODE]), int(out[i, compiled.W_GAIN]), child))
+        expected = {
+            (code, gain, None if child is None or child[4] >= game.n else child)
+            for code, gain, child in game.children(taken, pos, pc, rings, row)
+        }
+        assert found == expected
+        region = compiled.reachable(taken, pos, int(game.in_and_out))
+        assert region == game.reachable(taken, pos)
+        assert compiled.estimate(region, taken, pos, row, core.P) == game.bound(taken, pos, row)
+        assert (
+            core.key((taken, pos, pc, rings, row)) == search.key(taken, pos, pc, rings, row)[0] + 1
+        )
+
+
+def test_walks_equal_the_pure_python_model() -> None:
+    rng = random.Random(4)
+    for _ in range(2000):
+        blocked = rng.getrandbits(36) & rng.getrandbits(36)
+        pos = rng.choice([NOWHERE, *range(36)])
+        if pos != NOWHERE:
+            blocked |= 1 << pos
+        steps = rng.randint(1, 6)
+        assert compiled.walk_ends(blocked, pos, steps) == walk_ends(blocked, pos, steps)
+        assert compiled.can_exit(blocked, pos, steps) == can_exit(blocked, pos, steps)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", RULESETS, ids=lambda r: r.name)
+def test_longer_searches_give_the_same_values(rules: Ruleset) -> None:
+    """Searches too long for the exhaustive check: both cores agree on the proven value,
+    with and without the transpose symmetry."""
+    rng = random.Random(rules.name + " longer")
+    for _ in range(3):
+        rows = random_rows(rng, 9)
+        steps = random_game(rows, rules, rng, rings=rules.max_rings)
+        k = min(len(steps) - 1, 3)
+        state = steps[k - 1].state if k > 0 else new_game(rules.max_rings)
+        if state.over:
+            continue
+        python = solve(rows, rules, state, k, time_limit=None, core="python")
+        fast = solve(rows, rules, state, k, time_limit=None, core="compiled")
+        assert python.proven and fast.proven
+        assert fast.best_score == python.best_score
+        assert_replays(rows, rules, state, k, fast.actions, fast.best_score)
+        root = root_position(state, rules, k)
+        plain = Search(rows, rules, symmetry=False, core="compiled")
+        assert plain.run(root, score(state, rules), time_limit=None)[:2] == (
+            python.best_score,
+            python.best_score,
+        )
+
+
+def test_a_table_handed_over_mid_search_keeps_the_answer() -> None:
+    """ "auto" starts in Python and hands its table to the core: stop the Python search
+    early, hand over, finish compiled; the answer is the pure-Python one."""
+    rows = random_rows(random.Random(8), 10)
+    root = root_position(new_game(), STANDARD, 0)
+    exact = Search(rows, STANDARD, core="python").run(root, 0, time_limit=None)
+    search = Search(rows, STANDARD, core="auto")
+    search.deadline = 0.0  # every call stops at once: the table holds bounds only
+    search.started = 0.0
+    search.best_total = -1
+    search.dfs(*root, 0, 10_000)
+    search.deadline = None
+    python_entries = len(search.tt)
+    search.core = search.compiled()
+    assert search.core is not None and search.tt == {}
+    assert search.core.S[compiled.S_TT_COUNT] == python_entries
+    answer = search.run(root, 0, time_limit=None)
+    assert answer[:2] == exact[:2]
+
+
+def test_a_full_table_stores_nothing_more_and_still_answers() -> None:
+    rows = random_rows(random.Random(9), 9)
+    root = root_position(new_game(), STANDARD, 0)
+    exact = Search(rows, STANDARD, core="python").run(root, 0, time_limit=None)
+    small = Search(rows, STANDARD, tt_limit=500, core="compiled")
+    assert small.run(root, 0, time_limit=None)[:2] == exact[:2]
+    assert small.core is not None and small.core.S[compiled.S_TT_COUNT] <= 500
+
+
+def test_time_limit_and_cancel_stop_the_compiled_search() -> None:
+    rows = random_rows(random.Random(5), 50)
+    solution = solve(rows, STANDARD, time_limit=1.0, core="compiled")
+    assert solution.seconds < 5
+    assert solution.best_score <= solution.upper_bound
+    assert_replays(rows, STANDARD, new_game(), 0, solution.actions, solution.best_score)
+    cancel = threading.Event()
+    timer = threading.Timer(0.7, cancel.set)
+    timer.start()
+    stopped = solve(rows, STANDARD, time_limit=None, cancel=cancel, core="compiled")
+    timer.join()
+    assert stopped.seconds < 5
+    assert stopped.best_score <= stopped.upper_bound
+    assert_replays(rows, STANDARD, new_game(), 0, stopped.actions, stopped.best_score)

@@ -1,0 +1,757 @@
+"""The solver's compiled core: the depth-first branch and bound of `search.Search.dfs`
+and the compact rules of `position.Game`, compiled with numba.
+
+It is the same algorithm on the same positions, action codes, table entries and bound,
+written for numba's nopython mode: ints and numpy arrays only, the transposition table
+an open-addressing hash table in two arrays, the children of each ply in a preallocated
+work array. `search.Search` uses it when numba imports (see `available`) and keeps the
+pure-Python `dfs` as the reference; tests check that both give the same values.
+
+Importing this module imports numba (about half a second) and the first call compiles
+(tens of seconds; the machine code is then cached on disk, `cache=True`), so only the
+solver imports it, and only when a search needs more than its pure-Python first round.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+import numpy as np
+from numba import njit
+
+from validator.engine.board import CORNER_MASK, CORNERS, FIELDS, NEIGHBOURS, SIZE, VALUES
+from validator.solver.position import (
+    _NOT_COL_FIRST,
+    _NOT_COL_LAST,
+    _TRANSPOSE_ROW,
+    FULL,
+    NOWHERE,
+    TRANSPOSE_FIELD,
+    VALUE_MASKS,
+    Game,
+)
+
+# --- constants, frozen into the compiled code -----------------------------------------
+
+_NEIGH = np.full((FIELDS + 1, 4), -1, dtype=np.int64)
+for _f in range(FIELDS):
+    for _k, _n in enumerate(NEIGHBOURS[_f]):
+        _NEIGH[_f, _k] = _n
+for _k, _n in enumerate(CORNERS):
+    _NEIGH[FIELDS, _k] = _n
+_NCOUNT = np.array([len(NEIGHBOURS[f]) for f in range(FIELDS)] + [len(CORNERS)], np.int64)
+_VAL = np.array([*VALUES, 0], dtype=np.int64)
+_VM_VALUE = np.array([v for v, _ in VALUE_MASKS], dtype=np.int64)
+_VM_MASK = np.array([m for _, m in VALUE_MASKS], dtype=np.int64)
+_TROW = np.array(_TRANSPOSE_ROW, dtype=np.int64)
+_TFIELD = np.array(TRANSPOSE_FIELD, dtype=np.int64)
+_FULL = FULL
+_CORNERS = CORNER_MASK
+_NOT_LAST = _NOT_COL_LAST
+_NOT_FIRST = _NOT_COL_FIRST
+_NOWHERE = NOWHERE
+_SIZE = SIZE
+
+# Kinds of action codes, as in position.py.
+_PASS, _RING, _MOVE, _STUCK, _ESCAPE, _LEAVE = range(6)
+
+# The game's parameters, one int64 array `P`.
+P_N, P_LITERAL, P_IN_A_ROW, P_PASS_LIMIT, P_ESCAPE, P_IN_AND_OUT, P_CAN_LEAVE = range(7)
+P_EXACT_DEPTH, P_SYMMETRY, P_SIZE = range(7, 10)
+
+# The search's shared counters, one int64 array `S`: read and written by the search
+# thread, read (and STOP set) by the thread that waits for it.
+S_NODES, S_BEST, S_STOP, S_ROOT_UPPER, S_LINE_LEN, S_TT_COUNT, S_TT_LIMIT = range(7)
+S_SIZE = 8
+
+# Columns of the work array `W[ply, child, column]`.
+W_CODE, W_GAIN, W_TAKEN, W_POS, W_PC, W_RINGS, W_END, W_EST, W_ORDER = range(9)
+W_COLUMNS = 9
+MAX_CHILDREN = 256
+"""A ring, and per cross-out (at most 6) at most 36 moves, an escape and a leave."""
+
+_PROBES = 32
+_EMPTY = 0
+
+
+# --- the compact rules -------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def _popcount(x: int) -> int:
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((x * 0x0101010101010101) >> 56) & 0xFF
+
+
+@njit(cache=True, nogil=True)
+def _ends_from(cur: int, left: int, visited: int) -> int:
+    if left == 0:
+        return 1 << cur
+    found = 0
+    for k in range(_NCOUNT[cur]):
+        nxt = _NEIGH[cur, k]
+        if not (visited >> nxt) & 1:
+            found |= _ends_from(nxt, left - 1, visited | (1 << nxt))
+    return found
+
+
+@njit(cache=True, nogil=True)
+def walk_ends(blocked: int, pos: int, steps: int) -> int:
+    """`position.walk_ends`: the end fields of every legal walk of exactly `steps`."""
+    start_bit = 0 if pos == _NOWHERE else 1 << pos
+    found = 0
+    for k in range(_NCOUNT[pos]):
+        first = _NEIGH[pos, k]
+        if not (blocked >> first) & 1:
+            found |= _ends_from(first, steps - 1, blocked | start_bit | (1 << first))
+    return found
+
+
+@njit(cache=True, nogil=True)
+def _exit_from(cur: int, left: int, visited: int) -> bool:
+    if (_CORNERS >> cur) & 1:
+        return True
+    if left == 0:
+        return False
+    for k in range(_NCOUNT[cur]):
+        nxt = _NEIGH[cur, k]
+        if not (visited >> nxt) & 1 and _exit_from(nxt, left - 1, visited | (1 << nxt)):
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def can_exit(blocked: int, pos: int, steps: int) -> bool:
+    """`position.can_exit`: whether a walk of at most `steps` reaches a free corner."""
+    if pos != _NOWHERE and (_CORNERS >> pos) & 1:
+        return True
+    start_bit = 0 if pos == _NOWHERE else 1 << pos
+    for k in range(_NCOUNT[pos]):
+        first = _NEIGH[pos, k]
+        if not (blocked >> first) & 1 and _exit_from(
+            first, steps - 1, blocked | start_bit | (1 << first)
+        ):
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def reachable(taken: int, pos: int, in_and_out: int) -> int:
+    """`Game.reachable`: free fields the burglar could still enter."""
+    free = ~taken & _FULL
+    if pos == _NOWHERE:
+        seed = _CORNERS & free
+    else:
+        p = 1 << pos
+        near = p | (p << _SIZE) | (p >> _SIZE) | ((p & _NOT_LAST) << 1) | ((p & _NOT_FIRST) >> 1)
+        seed = near & free
+        if in_and_out:
+            seed |= _CORNERS & free
+    region = seed
+    while True:
+        grown = (
+            region
+            | (region << _SIZE)
+            | (region >> _SIZE)
+            | ((region & _NOT_LAST) << 1)
+            | ((region & _NOT_FIRST) >> 1)
+        ) & free
+        if grown == region:
+            return region
+        region = grown
+
+
+@njit(cache=True, nogil=True)
+def _best_fields(region: int, left: int) -> int:
+    """`Game.best_fields`: the sum of the `left` highest values of `region`."""
+    total = 0
+    if left > 0:
+        for i in range(_VM_VALUE.shape[0]):
+            count = _popcount(region & _VM_MASK[i])
+            if count >= left:
+                total += _VM_VALUE[i] * left
+                break
+            total += _VM_VALUE[i] * count
+            left -= count
+    return total
+
+
+@njit(cache=True, nogil=True)
+def estimate(region: int, taken: int, pos: int, row: int, P: np.ndarray) -> int:
+    """`Game.estimate`: the bound for a position given a superset of its region."""
+    rows_left = P[P_N] - row
+    free = FIELDS - _popcount(taken)
+    total = _best_fields(region, min(rows_left, free >> 1))
+    if P[P_ESCAPE] >= 0 and (region & _CORNERS or (pos != _NOWHERE and (_CORNERS >> pos) & 1)):
+        escaping = P[P_ESCAPE] + _best_fields(region, min(rows_left - 1, (free - 1) >> 1))
+        total = max(total, escaping)
+    if P[P_LITERAL] and pos != _NOWHERE:
+        total += _VAL[pos]
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _transpose(mask: int) -> int:
+    return int(
+        _TROW[0, mask & 63]
+        | _TROW[1, (mask >> 6) & 63]
+        | _TROW[2, (mask >> 12) & 63]
+        | _TROW[3, (mask >> 18) & 63]
+        | _TROW[4, (mask >> 24) & 63]
+        | _TROW[5, (mask >> 30) & 63]
+    )
+
+
+@njit(cache=True, nogil=True)
+def _transpose_code(code: int) -> int:
+    if code < 1369:
+        return code
+    kind = code // 1369
+    rest = code - kind * 1369
+    cross = rest // 37
+    target = rest - cross * 37
+    return int(kind * 1369 + _TFIELD[cross] * 37 + _TFIELD[target])
+
+
+@njit(cache=True, nogil=True)
+def make_key(
+    taken: int, pos: int, pc: int, rings: int, row: int, P: np.ndarray
+) -> tuple[int, bool]:
+    """`Search.key`, plus one so that no key is the empty slot's 0."""
+    rest = ((row * P[P_PASS_LIMIT] + pc) * 4 + rings) << 42
+    plain = taken | (pos << 36)
+    if P[P_SYMMETRY]:
+        flipped = _transpose(taken) | (_TFIELD[pos] << 36)
+        if flipped < plain:
+            return (rest | flipped) + 1, True
+    return (rest | plain) + 1, False
+
+
+@njit(cache=True, nogil=True)
+def _slot(keys: np.ndarray, key: int) -> int:
+    """The slot holding `key`, or -1 - (the first empty slot), or -1 - len when none."""
+    mask: int = keys.shape[0] - 1
+    h = key * -7046029254386353131  # 0x9E3779B97F4A7C15, wrapping
+    h ^= (h >> 29) & 0x7FFFFFFFF
+    for i in range(_PROBES):
+        s = (h + i) & mask
+        k = keys[s]
+        if k == key:
+            return s
+        if k == _EMPTY:
+            return -1 - s
+    return -1 - mask - 1
+
+
+@njit(cache=True, nogil=True)
+def _store(
+    keys: np.ndarray, vals: np.ndarray, S: np.ndarray, key: int, value: int, code: int, exact: bool
+) -> None:
+    s = _slot(keys, key)
+    entry = ((value << 14 | code) << 1) | (1 if exact else 0)
+    if s >= 0:
+        vals[s] = entry
+        return
+    s = -1 - s
+    # Once full, nothing new is written: an exact entry's best child must stay in the
+    # table for the best line, and it was stored before its parent.
+    if s < keys.shape[0] and S[S_TT_COUNT] < S[S_TT_LIMIT]:
+        keys[s] = key
+        vals[s] = entry
+        S[S_TT_COUNT] += 1
+
+
+@njit(cache=True, nogil=True)
+def lookup(keys: np.ndarray, vals: np.ndarray, key: int) -> int:
+    """The table entry of `key`, or -1."""
+    s = _slot(keys, key)
+    return vals[s] if s >= 0 else -1
+
+
+@njit(cache=True, nogil=True)
+def children(
+    taken: int,
+    pos: int,
+    pc: int,
+    rings: int,
+    row: int,
+    P: np.ndarray,
+    CF: np.ndarray,
+    CD: np.ndarray,
+    CC: np.ndarray,
+    out: np.ndarray,
+) -> int:
+    """`Game.children` into `out[i, W_CODE..W_END]`; returns how many. W_END is 1 when
+    the child ends the game (or is past the last row)."""
+    n = P[P_N]
+    last = 1 if row + 1 >= n else 0
+    reset = 0 if P[P_IN_A_ROW] else pc
+    count = 0
+    free_crosses = 0
+    for j in range(CC[row]):
+        if not (taken >> CF[row, j]) & 1:
+            free_crosses += 1
+    if free_crosses == 0:
+        passes = pc + 1
+        out[0, W_CODE] = _PASS
+        out[0, W_GAIN] = 0
+        out[0, W_TAKEN] = taken
+        out[0, W_POS] = pos
+        out[0, W_PC] = passes
+        out[0, W_RINGS] = rings
+        out[0, W_END] = 1 if (passes >= P[P_PASS_LIMIT] or last) else 0
+        return 1
+    if rings > 0:
+        out[0, W_CODE] = _RING
+        out[0, W_GAIN] = 0
+        out[0, W_TAKEN] = taken
+        out[0, W_POS] = pos
+        out[0, W_PC] = reset
+        out[0, W_RINGS] = rings - 1
+        out[0, W_END] = last
+        count = 1
+    literal = P[P_LITERAL]
+    leave_gain = _VAL[pos] if literal and pos != _NOWHERE else 0
+    for j in range(CC[row]):
+        f = CF[row, j]
+        if (taken >> f) & 1:
+            continue
+        d = CD[row, j]
+        blocked = taken | (1 << f)
+        ends = walk_ends(blocked, pos, d)
+        exits = P[P_CAN_LEAVE] != 0 and can_exit(blocked, pos, d)
+        cross_code = f * 37
+        if ends:
+            for e in range(FIELDS):
+                if (ends >> e) & 1:
+                    out[count, W_CODE] = _MOVE * 1369 + cross_code + e
+                    out[count, W_GAIN] = leave_gain if literal else _VAL[e]
+                    out[count, W_TAKEN] = blocked | (1 << e)
+                    out[count, W_POS] = e
+                    out[count, W_PC] = reset
+                    out[count, W_RINGS] = rings
+                    out[count, W_END] = last
+                    count += 1
+        if exits:
+            if P[P_ESCAPE] >= 0:
+                out[count, W_CODE] = _ESCAPE * 1369 + cross_code + _NOWHERE
+                out[count, W_GAIN] = leave_gain + P[P_ESCAPE]
+                out[count, W_TAKEN] = blocked
+                out[count, W_POS] = _NOWHERE
+                out[count, W_PC] = reset
+                out[count, W_RINGS] = rings
+                out[count, W_END] = 1
+                count += 1
+            if P[P_IN_AND_OUT]:
+                out[count, W_CODE] = _LEAVE * 1369 + cross_code + _NOWHERE
+                out[count, W_GAIN] = leave_gain
+                out[count, W_TAKEN] = blocked
+                out[count, W_POS] = _NOWHERE
+                out[count, W_PC] = reset
+                out[count, W_RINGS] = rings
+                out[count, W_END] = last
+                count += 1
+        elif not ends:
+            out[count, W_CODE] = _STUCK * 1369 + cross_code + _NOWHERE
+            out[count, W_GAIN] = leave_gain
+            out[count, W_TAKEN] = blocked
+            out[count, W_POS] = pos
+            out[count, W_PC] = reset
+            out[count, W_RINGS] = rings
+            out[count, W_END] = 1
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _child_of(
+    code: int, taken: int, pos: int, pc: int, rings: int, row: int, P: np.ndarray
+) -> tuple[bool, int, int, int, int]:
+    """(ends, taken, pos, pc, rings) after the action `code` (`Game.child`)."""
+    ends = row + 1 >= P[P_N]
+    reset = 0 if P[P_IN_A_ROW] else pc
+    if code == _PASS:
+        return ends or pc + 1 >= P[P_PASS_LIMIT], taken, pos, pc + 1, rings
+    if code == _RING:
+        return ends, taken, pos, reset, rings - 1
+    kind = code // 1369
+    rest = code - kind * 1369
+    cross = rest // 37
+    target = rest - cross * 37
+    if kind == _MOVE:
+        return ends, taken | (1 << cross) | (1 << target), target, reset, rings
+    if kind == _LEAVE:
+        return ends, taken | (1 << cross), _NOWHERE, reset, rings
+    return True, taken | (1 << cross), pos, reset, rings
+
+
+@njit(cache=True, nogil=True)
+def table_line(
+    taken: int,
+    pos: int,
+    pc: int,
+    rings: int,
+    row: int,
+    P: np.ndarray,
+    keys: np.ndarray,
+    vals: np.ndarray,
+    out: np.ndarray,
+    start: int,
+) -> int:
+    """`Search.table_line` into `out[start:]`; returns the new length, or -1 when an
+    entry on the way is missing (which the table's write-once rule excludes)."""
+    k = start
+    while row < P[P_N]:
+        key, flipped = make_key(taken, pos, pc, rings, row, P)
+        entry = lookup(keys, vals, key)
+        if entry < 0 or not entry & 1:
+            return -1
+        code = (entry >> 1) & 0x3FFF
+        if flipped:
+            code = _transpose_code(code)
+        out[k] = code
+        k += 1
+        ends, taken, pos, pc, rings = _child_of(code, taken, pos, pc, rings, row, P)
+        if ends:
+            break
+        row += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def _improve(
+    total: int,
+    depth: int,
+    taken: int,
+    pos: int,
+    pc: int,
+    rings: int,
+    row: int,
+    from_table: bool,
+    P: np.ndarray,
+    keys: np.ndarray,
+    vals: np.ndarray,
+    S: np.ndarray,
+    path: np.ndarray,
+    best: np.ndarray,
+) -> None:
+    for i in range(depth):
+        best[i] = path[i]
+    length = depth
+    if from_table:
+        length = table_line(taken, pos, pc, rings, row, P, keys, vals, best, depth)
+        if length < 0:
+            return
+    S[S_BEST] = total
+    S[S_LINE_LEN] = length
+
+
+@njit(cache=True, nogil=True)
+def dfs(
+    taken: int,
+    pos: int,
+    pc: int,
+    rings: int,
+    row: int,
+    base: int,
+    ub: int,
+    depth: int,
+    P: np.ndarray,
+    CF: np.ndarray,
+    CD: np.ndarray,
+    CC: np.ndarray,
+    keys: np.ndarray,
+    vals: np.ndarray,
+    S: np.ndarray,
+    path: np.ndarray,
+    best: np.ndarray,
+    W: np.ndarray,
+) -> tuple[int, bool]:
+    """`Search.dfs`: the value of a position, exact (True) or an upper bound (False)."""
+    S[S_NODES] += 1
+    if S[S_STOP] != 0:
+        return ub, False
+    key, flipped = make_key(taken, pos, pc, rings, row, P)
+    entry = lookup(keys, vals, key)
+    if entry >= 0:
+        value = entry >> 15
+        if entry & 1:
+            if base + value > S[S_BEST]:
+                _improve(
+                    base + value, depth, taken, pos, pc, rings, row, True,
+                    P, keys, vals, S, path, best,
+                )  # fmt: skip
+            return value, True
+        ub = min(ub, value)
+    if ub <= S[S_BEST] - base:
+        return ub, False
+    region = reachable(taken, pos, P[P_IN_AND_OUT])
+    ub = min(ub, estimate(region, taken, pos, row, P))
+    if ub <= S[S_BEST] - base:
+        if entry < 0:
+            _store(keys, vals, S, key, ub, 0, False)
+        return ub, False
+    out = W[depth]
+    count = children(taken, pos, pc, rings, row, P, CF, CD, CC, out)
+    shallow = depth < P[P_EXACT_DEPTH]
+    for i in range(count):
+        gain = out[i, W_GAIN]
+        if out[i, W_END]:
+            out[i, W_EST] = gain
+        else:
+            ct = out[i, W_TAKEN]
+            cp = out[i, W_POS]
+            child_region = region & ~ct
+            if shallow:
+                child_region = reachable(ct, cp, P[P_IN_AND_OUT])
+            bound = estimate(child_region, ct, cp, row + 1, P)
+            if shallow:
+                ckey, _ = make_key(ct, cp, out[i, W_PC], out[i, W_RINGS], row + 1, P)
+                known = lookup(keys, vals, ckey)
+                if known >= 0:
+                    bound = min(bound, known >> 15)
+            out[i, W_EST] = gain + bound
+        # Insertion sort, best first: estimate, then gain, then code (as Python's sort).
+        j = i
+        while j > 0:
+            o = out[j - 1, W_ORDER]
+            if out[o, W_EST] != out[i, W_EST]:
+                if out[o, W_EST] > out[i, W_EST]:
+                    break
+            elif out[o, W_GAIN] != out[i, W_GAIN]:
+                if out[o, W_GAIN] > out[i, W_GAIN]:
+                    break
+            elif out[o, W_CODE] > out[i, W_CODE]:
+                break
+            out[j, W_ORDER] = o
+            j -= 1
+        out[j, W_ORDER] = i
+    exact = -1
+    exact_code = 0
+    upper = -1
+    for j in range(count):
+        i = out[j, W_ORDER]
+        est = out[i, W_EST]
+        gain = out[i, W_GAIN]
+        code = out[i, W_CODE]
+        floor = max(S[S_BEST] - base, exact)
+        if est <= floor:
+            if est > exact:
+                upper = max(upper, est)
+            break
+        path[depth] = code
+        if out[i, W_END]:
+            value = gain
+            known_value = True
+            if base + gain > S[S_BEST]:
+                _improve(base + gain, depth + 1, 0, 0, 0, 0, 0, False, P, keys, vals, S, path, best)
+        else:
+            sub, known_value = dfs(
+                out[i, W_TAKEN],
+                out[i, W_POS],
+                out[i, W_PC],
+                out[i, W_RINGS],
+                row + 1,
+                base + gain,
+                est - gain,
+                depth + 1,
+                P,
+                CF,
+                CD,
+                CC,
+                keys,
+                vals,
+                S,
+                path,
+                best,
+                W,
+            )
+            value = gain + sub
+        if known_value:
+            if value > exact:
+                exact = value
+                exact_code = code
+        elif value > upper:
+            upper = value
+        if depth == 0:
+            rest = out[out[j + 1, W_ORDER], W_EST] if j + 1 < count else -1
+            S[S_ROOT_UPPER] = base + max(exact, upper, rest)
+    if exact >= upper:
+        if flipped:
+            exact_code = _transpose_code(exact_code)
+        _store(keys, vals, S, key, exact, exact_code, True)
+        return exact, True
+    result = max(exact, upper)
+    if entry < 0 or not entry & 1:
+        _store(keys, vals, S, key, result, 0, False)
+    return result, False
+
+
+@njit(cache=True, nogil=True)
+def load(
+    keys: np.ndarray, vals: np.ndarray, S: np.ndarray, from_keys: np.ndarray, from_vals: np.ndarray
+) -> None:
+    """Store the entries of a pure-Python table (its keys, without the one added here)."""
+    for i in range(from_keys.shape[0]):
+        key = from_keys[i] + 1
+        s = _slot(keys, key)
+        if s >= 0:
+            vals[s] = from_vals[i]
+            continue
+        s = -1 - s
+        if s < keys.shape[0] and S[S_TT_COUNT] < S[S_TT_LIMIT]:
+            keys[s] = key
+            vals[s] = from_vals[i]
+            S[S_TT_COUNT] += 1
+
+
+# --- the Python side ------------------------------------------------------------------
+
+
+def fits(game: Game) -> bool:
+    """Whether a game's keys fit the core's 63-bit table keys."""
+    return game.n * game.pass_limit * 4 < 1 << 20
+
+
+class Core:
+    """The compiled search's arrays for one dice file and ruleset: its parameters, the
+    rows' cross-out candidates, the table, the counters and the work array."""
+
+    def __init__(self, game: Game, *, tt_limit: int, symmetry: bool, exact_depth: int) -> None:
+        rules = game.rules
+        self.game = game
+        self.P = np.zeros(P_SIZE, dtype=np.int64)
+        self.P[P_N] = game.n
+        self.P[P_LITERAL] = game.literal
+        self.P[P_IN_A_ROW] = game.in_a_row
+        self.P[P_PASS_LIMIT] = game.pass_limit
+        self.P[P_ESCAPE] = -1 if rules.escape_bonus is None else rules.escape_bonus
+        self.P[P_IN_AND_OUT] = game.in_and_out
+        self.P[P_CAN_LEAVE] = game.can_leave
+        self.P[P_EXACT_DEPTH] = exact_depth
+        self.P[P_SYMMETRY] = symmetry
+        n = game.n
+        self.CF = np.zeros((max(n, 1), 6), dtype=np.int64)
+        self.CD = np.zeros((max(n, 1), 6), dtype=np.int64)
+        self.CC = np.zeros(max(n, 1), dtype=np.int64)
+        for r, info in enumerate(game.rows):
+            self.CC[r] = len(info.crosses)
+            for j, (f, d) in enumerate(info.crosses):
+                self.CF[r, j] = f
+                self.CD[r, j] = d
+        size = 1 << max(10, (2 * tt_limit - 1).bit_length())
+        self.keys = np.zeros(size, dtype=np.int64)
+        self.vals = np.zeros(size, dtype=np.int64)
+        self.S = np.zeros(S_SIZE, dtype=np.int64)
+        self.S[S_TT_LIMIT] = tt_limit
+        # Every ply of a game takes a field or is a pass, and passes are limited.
+        plies = min(n, FIELDS + (FIELDS + 1) * game.pass_limit + 8) + 2
+        self.W = np.zeros((plies, MAX_CHILDREN, W_COLUMNS), dtype=np.int64)
+        self.path = np.zeros(plies, dtype=np.int64)
+        self.best = np.zeros(plies + n, dtype=np.int64)
+
+    def load(self, table: dict[int, int]) -> None:
+        """Take over the entries of the pure-Python search's table."""
+        if table:
+            load(
+                self.keys,
+                self.vals,
+                self.S,
+                np.fromiter(table.keys(), dtype=np.int64, count=len(table)),
+                np.fromiter(table.values(), dtype=np.int64, count=len(table)),
+            )
+
+    @property
+    def nodes(self) -> int:
+        return int(self.S[S_NODES])
+
+    @property
+    def root_upper(self) -> int:
+        return int(self.S[S_ROOT_UPPER])
+
+    @property
+    def best_total(self) -> int:
+        return int(self.S[S_BEST])
+
+    def key(self, position: tuple[int, int, int, int, int]) -> int:
+        taken, pos, pc, rings, row = position
+        return int(make_key(taken, pos, pc, rings, row, self.P)[0])
+
+    def entry(self, position: tuple[int, int, int, int, int]) -> int | None:
+        found = int(lookup(self.keys, self.vals, self.key(position)))
+        return None if found < 0 else found
+
+    def table_line(self, position: tuple[int, int, int, int, int]) -> list[int]:
+        taken, pos, pc, rings, row = position
+        out = np.zeros(self.best.shape[0], dtype=np.int64)
+        length = table_line(taken, pos, pc, rings, row, self.P, self.keys, self.vals, out, 0)
+        assert length >= 0, "a best line leads only to exact entries"
+        return [int(c) for c in out[:length]]
+
+    def dfs(
+        self,
+        position: tuple[int, int, int, int, int],
+        base: int,
+        ub: int,
+        best_total: int,
+        root_upper: int,
+        *,
+        should_stop: Callable[[], bool],
+        poll: float = 0.02,
+    ) -> tuple[int, bool, bool]:
+        """One search from `position` in a thread that releases the GIL, while this
+        thread asks `should_stop` every `poll` seconds and stops the search when it says
+        so (or on KeyboardInterrupt). Returns (value, exact, stopped); a better game is
+        then `best_total` and `line()`."""
+        S = self.S
+        S[S_BEST] = best_total
+        S[S_ROOT_UPPER] = root_upper
+        S[S_STOP] = 0
+        S[S_LINE_LEN] = -1
+        answer: list[tuple[int, bool]] = []
+        taken, pos, pc, rings, row = position
+
+        def work() -> None:
+            answer.append(
+                dfs(
+                    taken, pos, pc, rings, row, base, ub, 0, self.P, self.CF, self.CD,
+                    self.CC, self.keys, self.vals, S, self.path, self.best, self.W,
+                )
+            )  # fmt: skip
+
+        worker = threading.Thread(target=work, name="road300-solver", daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(poll)
+                if worker.is_alive() and should_stop():
+                    S[S_STOP] = 1
+        finally:
+            if worker.is_alive():
+                S[S_STOP] = 1
+                worker.join()
+        value, exact = answer[0]
+        return int(value), bool(exact), bool(S[S_STOP])
+
+    def line(self) -> list[int] | None:
+        """The better game the last `dfs` found, as action codes from its root."""
+        if self.S[S_LINE_LEN] < 0:
+            return None
+        return [int(c) for c in self.best[: self.S[S_LINE_LEN]]]
+
+
+def warm_up() -> float:
+    """Compile (or load from the on-disk cache) every function; returns the seconds."""
+    from validator.engine import STANDARD
+
+    started = time.monotonic()
+    game = Game([(1, 2, 3), (4, 5, 6)], STANDARD)
+    core = Core(game, tt_limit=1024, symmetry=True, exact_depth=6)
+    core.load({1: 3})
+    core.dfs((0, NOWHERE, 0, 0, 0), 0, 1000, -1, 1000, should_stop=lambda: False)
+    core.table_line((0, NOWHERE, 0, 0, 0))
+    return time.monotonic() - started
