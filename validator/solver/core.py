@@ -14,9 +14,14 @@ solver imports it, and only when a search needs more than its pure-Python first 
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import Literal
 
 import numpy as np
 from numba import njit
@@ -609,6 +614,128 @@ def load(
             S[S_TT_COUNT] += 1
 
 
+@njit(cache=True, nogil=True)
+def beam(
+    taken: int,
+    pos: int,
+    pc: int,
+    rings: int,
+    row: int,
+    base: int,
+    width: int,
+    seed: int,
+    P: np.ndarray,
+    CF: np.ndarray,
+    CD: np.ndarray,
+    CC: np.ndarray,
+    line: np.ndarray,
+) -> tuple[int, int]:
+    """`Search.beam`: keep the `width` most promising positions per row (score so far
+    plus half the bound; ties broken by a seeded random order). Returns (best total,
+    length of its line written to `line`), or (-1, 0) when no game ends."""
+    np.random.seed(seed)
+    n = P[P_N]
+    plies = min(n - row, line.shape[0])
+    # The layer being expanded (position and total), and for every layer the (parent,
+    # code) that reached each of its positions, to read the best line back.
+    L = np.zeros((width, 5), dtype=np.int64)
+    L[0, 0], L[0, 1], L[0, 2], L[0, 3], L[0, 4] = taken, pos, pc, rings, base
+    L_parent = np.zeros((plies + 1, width), dtype=np.int64)
+    L_code = np.zeros((plies + 1, width), dtype=np.int64)
+    size = 1
+    best_total, best_layer, best_index, best_code = -1, -1, -1, 0
+    out = np.zeros((MAX_CHILDREN, W_COLUMNS), dtype=np.int64)
+    capacity = 1024
+    C_promise = np.zeros(capacity, dtype=np.float64)
+    C_data = np.zeros((capacity, 7), dtype=np.int64)
+    slots = np.full(2 * capacity, -1, dtype=np.int64)
+    slot_keys = np.zeros(2 * capacity, dtype=np.int64)
+    for d in range(plies):
+        r = row + d
+        count = 0
+        slots[:] = -1
+        for i in range(size):
+            now_base = L[i, 4]
+            k = children(L[i, 0], L[i, 1], L[i, 2], L[i, 3], r, P, CF, CD, CC, out)
+            for c in range(k):
+                now = now_base + out[c, W_GAIN]
+                if out[c, W_END]:
+                    if now > best_total:
+                        best_total, best_layer, best_index = now, d, i
+                        best_code = out[c, W_CODE]
+                    continue
+                ct, cp = out[c, W_TAKEN], out[c, W_POS]
+                key, _ = make_key(ct, cp, out[c, W_PC], out[c, W_RINGS], r + 1, P)
+                region = reachable(ct, cp, P[P_IN_AND_OUT])
+                promise = now + 0.5 * estimate(region, ct, cp, r + 1, P) + 0.01 * np.random.random()
+                # The candidate of this key, if any (open addressing, as the table).
+                mask = slots.shape[0] - 1
+                h = key * -7046029254386353131
+                h ^= (h >> 29) & 0x7FFFFFFFF
+                s = h & mask
+                while slots[s] >= 0 and slot_keys[s] != key:
+                    s = (s + 1) & mask
+                j = slots[s]
+                if j >= 0:
+                    if C_promise[j] >= promise:
+                        continue
+                else:
+                    if count == capacity:
+                        capacity *= 2
+                        grown_promise = np.zeros(capacity, dtype=np.float64)
+                        grown_promise[:count] = C_promise[:count]
+                        C_promise = grown_promise
+                        grown_data = np.zeros((capacity, 7), dtype=np.int64)
+                        grown_data[:count] = C_data[:count]
+                        C_data = grown_data
+                        # Rehash into a table twice the new capacity.
+                        slots = np.full(2 * capacity, -1, dtype=np.int64)
+                        slot_keys = np.zeros(2 * capacity, dtype=np.int64)
+                        mask = slots.shape[0] - 1
+                        for q in range(count):
+                            qk = C_data[q, 6]
+                            qh = qk * -7046029254386353131
+                            qh ^= (qh >> 29) & 0x7FFFFFFFF
+                            qs = qh & mask
+                            while slots[qs] >= 0:
+                                qs = (qs + 1) & mask
+                            slots[qs] = q
+                            slot_keys[qs] = qk
+                        s = h & mask
+                        while slots[s] >= 0:
+                            s = (s + 1) & mask
+                    j = count
+                    count += 1
+                    slots[s] = j
+                    slot_keys[s] = key
+                C_promise[j] = promise
+                C_data[j, 0] = ct
+                C_data[j, 1] = cp
+                C_data[j, 2] = out[c, W_PC]
+                C_data[j, 3] = out[c, W_RINGS]
+                C_data[j, 4] = now
+                C_data[j, 5] = i * 16384 + out[c, W_CODE]
+                C_data[j, 6] = key
+        if count == 0:
+            break
+        order = np.argsort(-C_promise[:count])
+        size = min(width, count)
+        for q in range(size):
+            j = order[q]
+            L[q, :] = C_data[j, :5]
+            L_parent[d + 1, q] = C_data[j, 5] // 16384
+            L_code[d + 1, q] = C_data[j, 5] % 16384
+    if best_layer < 0:
+        return -1, 0
+    length = best_layer + 1
+    line[best_layer] = best_code
+    i = best_index
+    for d in range(best_layer, 0, -1):
+        line[d - 1] = L_code[d, i]
+        i = L_parent[d, i]
+    return best_total, length
+
+
 # --- the Python side ------------------------------------------------------------------
 
 
@@ -737,6 +864,17 @@ class Core:
         value, exact = answer[0]
         return int(value), bool(exact), bool(S[S_STOP])
 
+    def beam(
+        self, position: tuple[int, int, int, int, int], base: int, width: int, seed: int
+    ) -> tuple[int, list[int]]:
+        """`Search.beam` compiled: (best total, its line), or (-1, []) if no game ends."""
+        line = np.zeros(self.best.shape[0], dtype=np.int64)
+        taken, pos, pc, rings, row = position
+        total, length = beam(
+            taken, pos, pc, rings, row, base, width, seed, self.P, self.CF, self.CD, self.CC, line
+        )
+        return int(total), [int(c) for c in line[:length]]
+
     def line(self) -> list[int] | None:
         """The better game the last `dfs` found, as action codes from its root."""
         if self.S[S_LINE_LEN] < 0:
@@ -744,14 +882,72 @@ class Core:
         return [int(c) for c in self.best[: self.S[S_LINE_LEN]]]
 
 
+class Warmup:
+    """numba compiling the core in another process (`python -m validator.solver.core`),
+    once per process and only when its on-disk cache is cold, so that the pure-Python
+    search goes on at full speed meanwhile (a first compilation takes several seconds)."""
+
+    process: subprocess.Popen[bytes] | None = None
+
+    @classmethod
+    def state(cls) -> Literal["running", "done", "failed"]:
+        if cls.process is None:
+            package_root = Path(__file__).resolve().parent.parent.parent
+            env = dict(os.environ)
+            env["PYTHONPATH"] = os.pathsep.join(
+                p for p in (str(package_root), env.get("PYTHONPATH", "")) if p
+            )
+            cls.process = subprocess.Popen(
+                [sys.executable, "-m", "validator.solver.core"],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                env=env,
+            )
+        code = cls.process.poll()
+        if code is None:
+            return "running"
+        return "done" if code == 0 else "failed"
+
+    @classmethod
+    def ready(cls) -> bool:
+        return cls.process is not None and cls.process.poll() is not None
+
+
 def warm_up() -> float:
-    """Compile (or load from the on-disk cache) every function; returns the seconds."""
+    """Compile (or load from the on-disk cache) every function called from Python;
+    returns the seconds it took."""
     from validator.engine import STANDARD
 
     started = time.monotonic()
     game = Game([(1, 2, 3), (4, 5, 6)], STANDARD)
     core = Core(game, tt_limit=1024, symmetry=True, exact_depth=6)
-    core.load({1: 3})
-    core.dfs((0, NOWHERE, 0, 0, 0), 0, 1000, -1, 1000, should_stop=lambda: False)
-    core.table_line((0, NOWHERE, 0, 0, 0))
+    core.load({(1 << 60) + 1: 3})  # a key no position of two rows has
+    root = (0, NOWHERE, 0, 0, 0)
+    core.dfs(root, 0, 1000, -1, 1000, should_stop=lambda: False)
+    core.table_line(root)
+    core.entry(root)
+    core.beam(root, 0, 4, 1)
     return time.monotonic() - started
+
+
+_ENTRY_POINTS = (dfs, beam, table_line, lookup, make_key, load)
+
+
+def cache_ready() -> bool:
+    """Whether numba's on-disk cache holds machine code for this source of every entry
+    point, so that the first calls load it (a tenth of a second) instead of compiling
+    (several seconds). Reads numba's cache index, not a public API: any surprise there
+    answers False, which only costs a compilation in another process."""
+    try:
+        return all(
+            bool(function._cache._cache_file._load_index())  # type: ignore[union-attr]
+            for function in _ENTRY_POINTS
+        )
+    except Exception:  # numba internals: False is always safe
+        return False
+
+
+if __name__ == "__main__":
+    # `python -m validator.solver.core`: fill the on-disk cache (search.Warmup runs this).
+    print(f"compiled in {warm_up():.1f} s")

@@ -1,6 +1,7 @@
 """The anytime search for the best game on known dice: a beam game first, then a
 depth-first branch and bound with a transposition table, answering with the best game
-found and a sound upper bound. Pure: no I/O."""
+found and a sound upper bound. Pure: no I/O (the compiled core's first compilation,
+in another process, is `core.Warmup`'s)."""
 
 from __future__ import annotations
 
@@ -55,8 +56,8 @@ Position = tuple[int, int, int, int, int]
 TT_LIMIT = 3_000_000
 """Transposition-table entries kept at most (about 100 bytes each); past it, no new ones."""
 
-PROBE_SECONDS = 0.5
-"""The first round of the search, before any wider beam game."""
+PROBE_SECONDS = 0.25
+"""The first round of the search, in pure Python, before any wider beam game."""
 
 BEAM_SHARE = 1 / 3
 """A wider beam game runs between rounds of search when it is expected to take at most
@@ -67,6 +68,14 @@ EXACT_DEPTH = 6
 
 BEAM_WIDTH = 64
 """Width of the opening beam game that gives the search its first answer."""
+
+MAX_BEAM_WIDTH = 16_384
+"""The widest beam game (the compiled one at this width takes about 0.7 s and 150 MB on a
+60-row file)."""
+
+PRELOAD_AFTER = 0.05
+"""Seconds of pure-Python search after which numba and the core's cached machine code
+are loaded in a thread, to be ready when the first round ends."""
 
 CoreChoice = Literal["auto", "python", "compiled"]
 """Which search runs: "python" only the pure-Python one; "compiled" the compiled core
@@ -99,6 +108,29 @@ class Progress:
 
 class _Stopped(Exception):
     pass
+
+
+_preloading: threading.Thread | None = None
+
+
+def preload_core() -> None:
+    """Import the compiled core in a thread (once per process), and load its machine
+    code when numba's cache holds it; compiling is left to `core.Warmup`."""
+    global _preloading
+    if _preloading is not None:
+        return
+
+    def load() -> None:
+        try:
+            from validator.solver import core
+
+            if core.cache_ready():
+                core.warm_up()
+        except ImportError:
+            pass  # Search.compiled() finds out and goes on in Python
+
+    _preloading = threading.Thread(target=load, name="road300-core-preload", daemon=True)
+    _preloading.start()
 
 
 def root_position(state: State, rules: Ruleset, row: int) -> Position:
@@ -141,14 +173,16 @@ class Search:
         self.beam_seconds = 0.0
         self.core_choice: CoreChoice = core
         self.core: Core | None = None
+        self.core_waiting: Callable[[], bool] | None = None
         if core == "compiled":
             self.core = self.compiled()
 
     def compiled(self) -> Core | None:
-        """The compiled core, with this search's table so far; None when numba does not
-        import (or the dice file is too long for its keys) and the choice is "auto"."""
+        """The compiled core, with this search's table so far. Under "auto": None while
+        numba compiles it in another process (the first time), and from then on when
+        numba does not import or the dice file is too long for the core's keys."""
         try:
-            from validator.solver.core import Core, fits
+            from validator.solver.core import Core, Warmup, cache_ready, fits
         except ImportError:
             if self.core_choice == "compiled":
                 raise
@@ -159,6 +193,14 @@ class Search:
                 raise ValueError("the dice file is too long for the compiled core")
             self.core_choice = "python"
             return None
+        if self.core_choice == "auto" and not cache_ready():
+            state = Warmup.state()
+            self.core_waiting = Warmup.ready if state == "running" else None
+            if state == "failed":
+                self.core_choice = "python"
+            if state != "done":
+                return None
+        self.core_waiting = None
         core = Core(
             self.game, tt_limit=self.tt_limit, symmetry=self.symmetry, exact_depth=self.exact_depth
         )
@@ -224,6 +266,10 @@ class Search:
             self.cancel is not None and self.cancel.is_set()
         ):
             self.stopped = True
+        if self.core_waiting is not None and self.core_waiting():
+            self.stopped = True  # end the round: the compiled core takes over
+        if self.core is None and self.core_choice == "auto" and now - self.started > PRELOAD_AFTER:
+            preload_core()
         if self.progress is not None and now >= self.next_report:
             self.next_report = now + 0.25
             self.progress(
@@ -394,17 +440,29 @@ class Search:
                 return value
             if self.core is None and self.core_choice == "auto":
                 self.core = self.compiled()
-            elapsed = time.monotonic() - self.started
-            growth = 4 if width < 1024 else 2
-            if 1.2 * growth * last_beam <= BEAM_SHARE * elapsed:
-                width *= growth
+                if self.core is not None:
+                    # Its beams take a small fraction of the Python ones' time; search
+                    # first, most positions need little more.
+                    last_beam = last_beam / 30
+                    slice_end = self.started + 2 * (time.monotonic() - self.started)
+                    continue
+            # Wider beam games while each costs at most a third of the time so far (the
+            # Python ones one per gap: they can take seconds).
+            while width < MAX_BEAM_WIDTH:
                 now = time.monotonic()
+                growth = 4 if width < 1024 else 2
+                expected = 1.2 * growth * last_beam
+                if expected > BEAM_SHARE * (now - self.started) or now + expected > final:
+                    break
+                width *= growth
                 total, line = self.beam(
-                    position, base, width, min(final, now + BEAM_SHARE * elapsed)
+                    position, base, width, min(final, now + BEAM_SHARE * (now - self.started))
                 )
                 last_beam = time.monotonic() - now
                 if total > self.best_total:
                     self.best_total, self.best_line = total, line
+                if self.core is None or self.cancelled():
+                    break
             slice_end = self.started + 2 * (time.monotonic() - self.started)
 
     def search_round(self, position: Position, base: int, root_bound: int) -> tuple[int, bool]:
@@ -448,7 +506,10 @@ class Search:
         self, position: Position, base: int, width: int, deadline: float | None = None
     ) -> tuple[int, list[int]]:
         """A quick strong game: keep the `width` most promising positions per row
-        (score so far plus half the bound). Past `deadline` it gives up (-1)."""
+        (score so far plus half the bound). Past `deadline` it gives up (-1); the
+        compiled one, much faster, always finishes."""
+        if self.core is not None:
+            return self.core.beam(position, base, width, seed=width)
         game = self.game
         rng = random.Random(width)
         best: tuple[int, list[int]] = (-1, [])  # any finished game beats this
