@@ -14,9 +14,13 @@ best of examples/challenge.txt from the start, as it stands), and `analyze` of t
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,9 +32,11 @@ from validator.check import Checker  # noqa: E402
 from validator.cli.dice import dice_text  # noqa: E402
 from validator.engine import STANDARD, Dice, Ruleset, State, new_game  # noqa: E402
 from validator.play import beam_game, random_game  # noqa: E402
+from validator.readers import dump_record  # noqa: E402
 from validator.readers.dice import parse_dice, read_dice  # noqa: E402
 from validator.solver import Search, solve  # noqa: E402
 from validator.solver.analysis import analyze  # noqa: E402
+from validator.solver.record import action_rounds, game_record  # noqa: E402
 from validator.solver.search import root_position  # noqa: E402
 
 CHALLENGE = ROOT / "examples" / "challenge.txt"
@@ -75,6 +81,50 @@ def bench_positions(
             f"  {len(times)} positions: median {statistics.median(times):.2f} s, "
             f"max {max(times):.2f} s, {over} at or over {target:g} s, {unproven} not proven"
         )
+
+
+def bench_cli(files: int, limit: int) -> None:
+    """Whole `road300 solve DICE --from RECORD --format json` runs, start-up included,
+    as the acceptance checks time them: positions after 4-5 rounds (checks allow 25 s)
+    and after 6-8 (5 s). The first run may find numba's cache cold (see docs/solver.md);
+    `--cold` empties it first."""
+    print(f"\n## Whole `road300 solve --from` runs (--time-limit {limit})")
+    exe = shutil.which("road300") or str(Path(sys.executable).parent / "road300")
+    times: dict[str, list[float]] = {"4-5": [], "6-8": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in range(files):
+            rows = dice(f"bench {n}", 50)
+            dice_file = Path(tmp) / f"dice{n}.txt"
+            dice_file.write_text(dice_text(50, f"bench {n}"), encoding="utf-8")
+            strong = beam_game(rows, STANDARD, 50)
+            for k in (4, 5, 6, 7, 8):
+                if len(strong) <= k or strong[k - 1].state.over:
+                    continue
+                rounds = action_rounds(
+                    rows, STANDARD, new_game(), 0, [s.action for s in strong[:k]]
+                )
+                record = Path(tmp) / f"file{n}-after{k}.yaml"
+                record.write_text(dump_record(game_record(rounds), "yaml"), encoding="utf-8")
+                argv = [exe, "solve", str(dice_file), "--from", str(record), "--format", "json"]
+                argv += ["--time-limit", str(limit)]
+                started = time.perf_counter()
+                done = subprocess.run(argv, capture_output=True, text=True, check=False)
+                seconds = time.perf_counter() - started
+                answer = json.loads(done.stdout) if done.returncode == 0 else {}
+                group = "4-5" if k <= 5 else "6-8"
+                times[group].append(seconds)
+                state = "proven" if answer.get("proven") else "NOT proven"
+                print(
+                    f"  file {n} beam after {k}  best {answer.get('best_score', '?'):>4}  "
+                    f"{state:10}  {seconds:6.2f} s (exit {done.returncode})"
+                )
+    for group, target in (("4-5", 10.0), ("6-8", 1.0)):
+        if times[group]:
+            spent = times[group]
+            print(
+                f"  after {group} rounds: median {statistics.median(spent):.2f} s, max "
+                f"{max(spent):.2f} s, {sum(t >= target for t in spent)} at or over {target:g} s"
+            )
 
 
 def compact_beam(rows: Sequence[Dice], rules: Ruleset, width: int, tie_seed: int) -> int:
@@ -147,9 +197,18 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=10, help="50-row dice files per section")
     parser.add_argument("--moonshot", type=float, default=300.0, help="seconds for the moonshot")
     parser.add_argument(
-        "--skip", nargs="*", default=[], choices=["mid", "early", "sixty", "moon", "analyze"]
+        "--skip",
+        nargs="*",
+        default=[],
+        choices=["mid", "early", "sixty", "moon", "analyze", "cli"],
+    )
+    parser.add_argument(
+        "--cold", action="store_true", help="empty numba's cache of the core first (cli section)"
     )
     args = parser.parse_args()
+    if args.cold:
+        for cached in (ROOT / "validator" / "solver" / "__pycache__").glob("core.*.nb*"):
+            cached.unlink()
     if "mid" not in args.skip:
         bench_positions(
             "Mid-game positions, 6-8 rounds played", positions(args.files, (6, 7, 8)), 5.0, 1.0
@@ -164,6 +223,8 @@ def main() -> None:
         bench_moonshot(args.moonshot)
     if "analyze" not in args.skip:
         bench_analyze()
+    if "cli" not in args.skip:
+        bench_cli(max(1, args.files // 2), 25)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from validator.play import random_game
 from validator.solver import core as compiled
 from validator.solver import solve
 from validator.solver.position import NOWHERE, Game, can_exit, walk_ends
-from validator.solver.search import Search, root_position
+from validator.solver.search import Search, root_position, to_actions
 
 
 def _positions(
@@ -141,12 +141,17 @@ def test_a_table_handed_over_mid_search_keeps_the_answer() -> None:
     assert answer[:2] == exact[:2]
 
 
-def test_a_full_table_stores_nothing_more_and_still_answers() -> None:
+def test_a_full_table_keeps_its_size_and_still_answers() -> None:
     rows = random_rows(random.Random(9), 9)
     root = root_position(new_game(), STANDARD, 0)
     exact = Search(rows, STANDARD, core="python").run(root, 0, time_limit=None)
     small = Search(rows, STANDARD, tt_limit=500, core="compiled")
-    assert small.run(root, 0, time_limit=None)[:2] == exact[:2]
+    best, upper, line = small.run(root, 0, time_limit=None)
+    assert (best, upper) == exact[:2]
+    # The line is read from exact entries, which are never overwritten.
+    assert_replays(
+        rows, STANDARD, new_game(), 0, to_actions(rows, STANDARD, new_game(), 0, line)[0], best
+    )
     assert small.core is not None and small.core.S[compiled.S_TT_COUNT] <= 500
 
 

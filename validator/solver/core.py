@@ -256,18 +256,34 @@ def _slot(keys: np.ndarray, key: int) -> int:
 def _store(
     keys: np.ndarray, vals: np.ndarray, S: np.ndarray, key: int, value: int, code: int, exact: bool
 ) -> None:
-    s = _slot(keys, key)
+    """Write an entry: over its key's, else in the first empty slot while the table is
+    below its limit, else over an upper bound kept for another position. Exact entries
+    are never overwritten by another position's: the best line is read from them (an
+    exact entry's best child was stored before it)."""
     entry = ((value << 14 | code) << 1) | (1 if exact else 0)
-    if s >= 0:
-        vals[s] = entry
-        return
-    s = -1 - s
-    # Once full, nothing new is written: an exact entry's best child must stay in the
-    # table for the best line, and it was stored before its parent.
-    if s < keys.shape[0] and S[S_TT_COUNT] < S[S_TT_LIMIT]:
-        keys[s] = key
-        vals[s] = entry
-        S[S_TT_COUNT] += 1
+    mask: int = keys.shape[0] - 1
+    h = key * -7046029254386353131  # 0x9E3779B97F4A7C15, wrapping
+    h ^= (h >> 29) & 0x7FFFFFFFF
+    victim = -1
+    for i in range(_PROBES):
+        s = (h + i) & mask
+        k = keys[s]
+        if k == key:
+            vals[s] = entry
+            return
+        if k == _EMPTY:
+            if S[S_TT_COUNT] < S[S_TT_LIMIT]:
+                keys[s] = key
+                vals[s] = entry
+                S[S_TT_COUNT] += 1
+                return
+            break
+        if victim < 0 and not vals[s] & 1:
+            victim = s
+    # Lookups stop at the first empty slot, and a victim always lies before it.
+    if victim >= 0:
+        keys[victim] = key
+        vals[victim] = entry
 
 
 @njit(cache=True, nogil=True)
@@ -770,7 +786,7 @@ class Core:
             for j, (f, d) in enumerate(info.crosses):
                 self.CF[r, j] = f
                 self.CD[r, j] = d
-        size = 1 << max(10, (2 * tt_limit - 1).bit_length())
+        size = 1 << max(10, (tt_limit * 4 // 3).bit_length())
         self.keys = np.zeros(size, dtype=np.int64)
         self.vals = np.zeros(size, dtype=np.int64)
         self.S = np.zeros(S_SIZE, dtype=np.int64)

@@ -54,7 +54,14 @@ Position = tuple[int, int, int, int, int]
 """(taken, pos, pc, rings, row); see `Game`."""
 
 TT_LIMIT = 3_000_000
-"""Transposition-table entries kept at most (about 100 bytes each); past it, no new ones."""
+"""Transposition-table entries the pure-Python search keeps at most (about 100 bytes
+each); past it, no new ones."""
+
+CORE_ENTRIES_PER_SECOND = 1_500_000
+CORE_TT_RANGE = (1 << 20, 12_000_000)
+"""The compiled core's table (16 bytes an entry, at most 3/4 full) is sized for the time
+limit: about the entries its search makes in that time, within this range (16 MB to
+256 MB). Once full, upper bounds are overwritten; exact values stay."""
 
 PROBE_SECONDS = 0.25
 """The first round of the search, in pure Python, before any wider beam game."""
@@ -146,7 +153,7 @@ class Search:
         rows: Sequence[Dice],
         rules: Ruleset,
         *,
-        tt_limit: int = TT_LIMIT,
+        tt_limit: int | None = None,
         symmetry: bool = True,
         core: CoreChoice = "auto",
     ) -> None:
@@ -155,6 +162,7 @@ class Search:
         self.rules = rules
         self.tt: dict[int, int] = {}
         self.tt_limit = tt_limit
+        self.time_limit: float | None = None
         self.symmetry = symmetry
         self.exact_depth = EXACT_DEPTH
         self.nodes = 0
@@ -176,6 +184,14 @@ class Search:
         self.core_waiting: Callable[[], bool] | None = None
         if core == "compiled":
             self.core = self.compiled()
+
+    def core_tt_limit(self) -> int:
+        if self.tt_limit is not None:
+            return self.tt_limit
+        low, high = CORE_TT_RANGE
+        if self.time_limit is None:
+            return high
+        return max(low, min(high, int(CORE_ENTRIES_PER_SECOND * self.time_limit)))
 
     def compiled(self) -> Core | None:
         """The compiled core, with this search's table so far. Under "auto": None while
@@ -202,7 +218,10 @@ class Search:
                 return None
         self.core_waiting = None
         core = Core(
-            self.game, tt_limit=self.tt_limit, symmetry=self.symmetry, exact_depth=self.exact_depth
+            self.game,
+            tt_limit=self.core_tt_limit(),
+            symmetry=self.symmetry,
+            exact_depth=self.exact_depth,
         )
         core.load(self.tt)
         self.tt = {}
@@ -226,7 +245,7 @@ class Search:
     def store(self, key: int, value: int, code: int, exact: bool) -> None:
         # Once full, nothing is written: an exact entry's best child must stay in the
         # table for table_line(), and it was stored before its parent.
-        if len(self.tt) < self.tt_limit:
+        if len(self.tt) < (TT_LIMIT if self.tt_limit is None else self.tt_limit):
             self.tt[key] = ((value << 14 | code) << 1) | exact
 
     def exact_value(self, position: Position) -> int | None:
@@ -391,6 +410,7 @@ class Search:
     ) -> tuple[int, int, list[int]]:
         """(best total, upper bound, best line as action codes) from `position`."""
         self.started = time.monotonic()
+        self.time_limit = time_limit
         self.deadline = None if time_limit is None else self.started + time_limit
         self.cancel = cancel
         self.progress = progress
