@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -127,13 +128,16 @@ def test_a_table_handed_over_mid_search_keeps_the_answer() -> None:
     rows = random_rows(random.Random(8), 10)
     root = root_position(new_game(), STANDARD, 0)
     exact = Search(rows, STANDARD, core="python").run(root, 0, time_limit=None)
-    search = Search(rows, STANDARD, core="auto")
-    search.deadline = 0.0  # every call stops at once: the table holds bounds only
+    search = Search(rows, STANDARD, core="python")
+    search.deadline = 0.0  # stops at the first check, after 1,023 positions
     search.started = 0.0
     search.best_total = -1
     search.dfs(*root, 0, 10_000)
     search.deadline = None
     python_entries = len(search.tt)
+    assert python_entries > 100
+    # As "auto" does once numba's cache is warm (here: whatever the cache holds).
+    search.core_choice = "compiled"
     search.core = search.compiled()
     assert search.core is not None and search.tt == {}
     assert search.core.S[compiled.S_TT_COUNT] == python_entries
@@ -169,3 +173,34 @@ def test_time_limit_and_cancel_stop_the_compiled_search() -> None:
     assert stopped.seconds < 5
     assert stopped.best_score <= stopped.upper_bound
     assert_replays(rows, STANDARD, new_game(), 0, stopped.actions, stopped.best_score)
+
+
+def test_long_files_and_many_passes_stay_within_the_core_arrays() -> None:
+    """numba does not check bounds: the deepest search and the longest line must fit the
+    arrays sized from the pass limit (here: a house rule of 12 passes in a row, and a
+    300-row file where most rows repeat a few dice, so passes are common)."""
+    rng = random.Random(12)
+    rules = Ruleset(pass_limit=12)
+    rows = random_rows(rng, 300, faces=(1, 1, 1, 2, 6))
+    solution = solve(rows, rules, time_limit=1.0, core="compiled")
+    assert solution.best_score <= solution.upper_bound
+    assert_replays(rows, rules, new_game(), 0, solution.actions, solution.best_score)
+    search = Search(rows, rules, core="compiled")
+    assert search.core is not None
+    total, line = search.core.beam(root_position(new_game(), rules, 0), 0, 1 << 14, 3)
+    assert len(line) <= search.core.plies
+    assert_replays(
+        rows, rules, new_game(), 0, to_actions(rows, rules, new_game(), 0, line)[0], total
+    )
+
+
+@pytest.mark.slow
+def test_the_warm_up_fills_numbas_cache_in_another_process() -> None:
+    """What "auto" runs when the cache is cold: `python -m validator.solver.core`."""
+    compiled.Warmup.process = None
+    deadline = time.monotonic() + 300
+    while compiled.Warmup.state() == "running":
+        assert time.monotonic() < deadline, "the warm-up did not finish in 5 minutes"
+        time.sleep(0.2)
+    assert compiled.Warmup.state() == "done"
+    assert compiled.cache_ready()

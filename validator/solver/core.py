@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from validator.engine.board import CORNER_MASK, CORNERS, FIELDS, NEIGHBOURS, SIZE, VALUES
+from validator.engine.rules import MAX_RINGS
 from validator.solver.position import (
     _NOT_COL_FIRST,
     _NOT_COL_LAST,
@@ -792,10 +793,15 @@ class Core:
         self.S = np.zeros(S_SIZE, dtype=np.int64)
         self.S[S_TT_LIMIT] = tt_limit
         # Every ply of a game takes a field or is a pass, and passes are limited.
-        plies = min(n, FIELDS + (FIELDS + 1) * game.pass_limit + 8) + 2
+        # The longest game: every row that is not a pass takes a field or spends a ring
+        # (at most 36 + 3 of them), and at most pass_limit passes come between two of
+        # them (in a row) or in all (in total). numba does not check bounds: these
+        # arrays must hold the deepest search and the longest line.
+        plies = min(n, (FIELDS + MAX_RINGS + 1) * (game.pass_limit + 1)) + 2
+        self.plies = plies
         self.W = np.zeros((plies, MAX_CHILDREN, W_COLUMNS), dtype=np.int64)
         self.path = np.zeros(plies, dtype=np.int64)
-        self.best = np.zeros(plies + n, dtype=np.int64)
+        self.best = np.zeros(plies, dtype=np.int64)
 
     def load(self, table: dict[int, int]) -> None:
         """Take over the entries of the pure-Python search's table."""
@@ -830,7 +836,7 @@ class Core:
 
     def table_line(self, position: tuple[int, int, int, int, int]) -> list[int]:
         taken, pos, pc, rings, row = position
-        out = np.zeros(self.best.shape[0], dtype=np.int64)
+        out = np.zeros(self.plies, dtype=np.int64)
         length = table_line(taken, pos, pc, rings, row, self.P, self.keys, self.vals, out, 0)
         assert length >= 0, "a best line leads only to exact entries"
         return [int(c) for c in out[:length]]
@@ -884,8 +890,10 @@ class Core:
         self, position: tuple[int, int, int, int, int], base: int, width: int, seed: int
     ) -> tuple[int, list[int]]:
         """`Search.beam` compiled: (best total, its line), or (-1, []) if no game ends."""
-        line = np.zeros(self.best.shape[0], dtype=np.int64)
+        line = np.zeros(self.plies, dtype=np.int64)
         taken, pos, pc, rings, row = position
+        # The beam keeps (parent, code) for every ply: at most 64 MB of them.
+        width = max(1, min(width, (64 << 20) // (16 * self.plies)))
         total, length = beam(
             taken, pos, pc, rings, row, base, width, seed, self.P, self.CF, self.CD, self.CC, line
         )
