@@ -63,7 +63,7 @@ CORE_TT_RANGE = (1 << 20, 12_000_000)
 limit: about the entries its search makes in that time, within this range (16 MB to
 256 MB). Once full, upper bounds are overwritten; exact values stay."""
 
-PROBE_SECONDS = 0.25
+PROBE_SECONDS = 0.15
 """The first round of the search, in pure Python, before any wider beam game."""
 
 BEAM_SHARE = 1 / 3
