@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from test_solver import RULESETS, assert_replays, random_rows
 
-from validator.engine import STANDARD, Dice, Ruleset, new_game, score
+from validator.engine import LITERAL, STANDARD, Dice, Ruleset, new_game, score
 from validator.play import random_game
 from validator.solver import core as compiled
 from validator.solver import solve
@@ -186,6 +186,7 @@ def test_long_files_and_many_passes_stay_within_the_core_arrays() -> None:
     assert solution.best_score <= solution.upper_bound
     assert_replays(rows, rules, new_game(), 0, solution.actions, solution.best_score)
     search = Search(rows, rules, core="compiled")
+    search.core = search.compiled()
     assert search.core is not None
     total, line = search.core.beam(root_position(new_game(), rules, 0), 0, 1 << 14, 3)
     assert len(line) <= search.core.plies
@@ -204,3 +205,25 @@ def test_the_warm_up_fills_numbas_cache_in_another_process() -> None:
         time.sleep(0.2)
     assert compiled.Warmup.state() == "done"
     assert compiled.cache_ready()
+
+
+def test_a_tiny_table_reused_for_many_positions_gives_readable_best_lines() -> None:
+    """As analyze does: one search, many positions, here with a table far too small, so
+    that it is full and overwrites. Every answer's line replays to its score, and the
+    values equal the pure-Python ones (a found review case: lines read from exact entries
+    whose best child had not been stored)."""
+    rng = random.Random(16)
+    rows = random_rows(rng, 16)
+    rules = LITERAL
+    steps = random_game(rows, rules, rng)
+    search = Search(rows, rules, tt_limit=64, core="compiled")
+    for k in range(len(steps) - 1, 0, -1):
+        state = steps[k - 1].state
+        if state.over or len(rows) - k > 7:  # the pure-Python reference stays quick
+            continue
+        root = root_position(state, rules, k)
+        base = score(state, rules)
+        best, upper, line = search.run(root, base, time_limit=None)
+        assert to_actions(rows, rules, state, k, line)[1] == best
+        reference = Search(rows, rules, core="python").run(root, base, time_limit=None)
+        assert (best, upper) == reference[:2]

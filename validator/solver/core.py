@@ -14,7 +14,6 @@ solver imports it, and only when a search needs more than its pure-Python first 
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import threading
@@ -461,13 +460,19 @@ def _improve(
     path: np.ndarray,
     best: np.ndarray,
 ) -> None:
-    for i in range(depth):
-        best[i] = path[i]
     length = depth
     if from_table:
-        length = table_line(taken, pos, pc, rings, row, P, keys, vals, best, depth)
-        if length < 0:
+        # Read the table's line aside first: the line found before stays whole if this
+        # one cannot be read (which the store rule excludes, but stay safe).
+        tail = np.empty(best.shape[0], dtype=np.int64)
+        end = table_line(taken, pos, pc, rings, row, P, keys, vals, tail, 0)
+        if end < 0 or depth + end > best.shape[0]:
             return
+        for i in range(end):
+            best[depth + i] = tail[i]
+        length = depth + end
+    for i in range(depth):
+        best[i] = path[i]
     S[S_BEST] = total
     S[S_LINE_LEN] = length
 
@@ -554,6 +559,7 @@ def dfs(
         out[j, W_ORDER] = i
     exact = -1
     exact_code = 0
+    exact_child = -1
     upper = -1
     for j in range(count):
         i = out[j, W_ORDER]
@@ -597,15 +603,31 @@ def dfs(
             if value > exact:
                 exact = value
                 exact_code = code
+                exact_child = i
         elif value > upper:
             upper = value
         if depth == 0:
             rest = out[out[j + 1, W_ORDER], W_EST] if j + 1 < count else -1
             S[S_ROOT_UPPER] = base + max(exact, upper, rest)
     if exact >= upper:
+        # Stored as exact only when its best line can be read on from the table: the
+        # best child ends the game or holds an exact entry (once the table is full, a
+        # child's entry may not have been written). Otherwise as a bound: still true.
+        readable = exact_child < 0 or out[exact_child, W_END] != 0
+        if not readable:
+            ckey, _ = make_key(
+                out[exact_child, W_TAKEN],
+                out[exact_child, W_POS],
+                out[exact_child, W_PC],
+                out[exact_child, W_RINGS],
+                row + 1,
+                P,
+            )
+            found = lookup(keys, vals, ckey)
+            readable = found >= 0 and found & 1 == 1
         if flipped:
             exact_code = _transpose_code(exact_code)
-        _store(keys, vals, S, key, exact, exact_code, True)
+        _store(keys, vals, S, key, exact, exact_code if readable else 0, readable)
         return exact, True
     result = max(exact, upper)
     if entry < 0 or not entry & 1:
@@ -912,26 +934,34 @@ class Warmup:
     search goes on at full speed meanwhile (a first compilation takes several seconds)."""
 
     process: subprocess.Popen[bytes] | None = None
+    failed = False
 
     @classmethod
     def state(cls) -> Literal["running", "done", "failed"]:
+        if cls.failed:
+            return "failed"
         if cls.process is None:
+            # Run from the folder that holds this package, so that `-m` finds this
+            # `validator` and not one in the caller's working directory.
             package_root = Path(__file__).resolve().parent.parent.parent
-            env = dict(os.environ)
-            env["PYTHONPATH"] = os.pathsep.join(
-                p for p in (str(package_root), env.get("PYTHONPATH", "")) if p
-            )
-            cls.process = subprocess.Popen(
-                [sys.executable, "-m", "validator.solver.core"],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                env=env,
-            )
+            try:
+                cls.process = subprocess.Popen(
+                    [sys.executable, "-m", "validator.solver.core"],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    cwd=package_root,
+                )
+            except OSError:
+                cls.failed = True
+                return "failed"
         code = cls.process.poll()
         if code is None:
             return "running"
-        return "done" if code == 0 else "failed"
+        if code != 0 or not cache_ready():
+            cls.failed = True
+            return "failed"
+        return "done"
 
     @classmethod
     def ready(cls) -> bool:

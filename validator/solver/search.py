@@ -80,10 +80,6 @@ MAX_BEAM_WIDTH = 16_384
 """The widest beam game (the compiled one at this width takes about 0.7 s and 150 MB on a
 60-row file)."""
 
-PRELOAD_AFTER = 0.05
-"""Seconds of pure-Python search after which numba and the core's cached machine code
-are loaded in a thread, to be ready when the first round ends."""
-
 CoreChoice = Literal["auto", "python", "compiled"]
 """Which search runs: "python" only the pure-Python one; "compiled" the compiled core
 (numba) from the start; "auto" the pure-Python one for its first round (most positions
@@ -115,29 +111,6 @@ class Progress:
 
 class _Stopped(Exception):
     pass
-
-
-_preloading: threading.Thread | None = None
-
-
-def preload_core() -> None:
-    """Import the compiled core in a thread (once per process), and load its machine
-    code when numba's cache holds it; compiling is left to `core.Warmup`."""
-    global _preloading
-    if _preloading is not None:
-        return
-
-    def load() -> None:
-        try:
-            from validator.solver import core
-
-            if core.cache_ready():
-                core.warm_up()
-        except ImportError:
-            pass  # Search.compiled() finds out and goes on in Python
-
-    _preloading = threading.Thread(target=load, name="road300-core-preload", daemon=True)
-    _preloading.start()
 
 
 def root_position(state: State, rules: Ruleset, row: int) -> Position:
@@ -182,8 +155,6 @@ class Search:
         self.core_choice: CoreChoice = core
         self.core: Core | None = None
         self.core_waiting: Callable[[], bool] | None = None
-        if core == "compiled":
-            self.core = self.compiled()
 
     def core_tt_limit(self) -> int:
         if self.tt_limit is not None:
@@ -199,7 +170,7 @@ class Search:
         numba does not import or the dice file is too long for the core's keys."""
         try:
             from validator.solver.core import Core, Warmup, cache_ready, fits
-        except ImportError:
+        except Exception:  # numba missing or broken (ImportError, OSError from llvmlite)
             if self.core_choice == "compiled":
                 raise
             self.core_choice = "python"
@@ -287,8 +258,6 @@ class Search:
             self.stopped = True
         if self.core_waiting is not None and self.core_waiting():
             self.stopped = True  # end the round: the compiled core takes over
-        if self.core is None and self.core_choice == "auto" and now - self.started > PRELOAD_AFTER:
-            preload_core()
         if self.progress is not None and now >= self.next_report:
             self.next_report = now + 0.25
             self.progress(
@@ -411,6 +380,8 @@ class Search:
         """(best total, upper bound, best line as action codes) from `position`."""
         self.started = time.monotonic()
         self.time_limit = time_limit
+        if self.core is None and self.core_choice == "compiled":
+            self.core = self.compiled()  # sized for this time limit
         self.deadline = None if time_limit is None else self.started + time_limit
         self.cancel = cancel
         self.progress = progress
