@@ -237,11 +237,17 @@ def make_key(
 
 
 @njit(cache=True, nogil=True)
+def _hash(key: int) -> int:
+    """The table's hash of a key (Fibonacci hashing, wrapping, then a fold)."""
+    h = key * -7046029254386353131  # 0x9E3779B97F4A7C15
+    return h ^ ((h >> 29) & 0x7FFFFFFFF)
+
+
+@njit(cache=True, nogil=True)
 def _slot(keys: np.ndarray, key: int) -> int:
     """The slot holding `key`, or -1 - (the first empty slot), or -1 - len when none."""
     mask: int = keys.shape[0] - 1
-    h = key * -7046029254386353131  # 0x9E3779B97F4A7C15, wrapping
-    h ^= (h >> 29) & 0x7FFFFFFFF
+    h = _hash(key)
     for i in range(_PROBES):
         s = (h + i) & mask
         k = keys[s]
@@ -262,8 +268,7 @@ def _store(
     exact entry's best child was stored before it)."""
     entry = ((value << 14 | code) << 1) | (1 if exact else 0)
     mask: int = keys.shape[0] - 1
-    h = key * -7046029254386353131  # 0x9E3779B97F4A7C15, wrapping
-    h ^= (h >> 29) & 0x7FFFFFFFF
+    h = _hash(key)
     victim = -1
     for i in range(_PROBES):
         s = (h + i) & mask
@@ -709,8 +714,7 @@ def beam(
                 promise = now + 0.5 * estimate(region, ct, cp, r + 1, P) + 0.01 * np.random.random()
                 # The candidate of this key, if any (open addressing, as the table).
                 mask = slots.shape[0] - 1
-                h = key * -7046029254386353131
-                h ^= (h >> 29) & 0x7FFFFFFFF
+                h = _hash(key)
                 s = h & mask
                 while slots[s] >= 0 and slot_keys[s] != key:
                     s = (s + 1) & mask
@@ -733,9 +737,7 @@ def beam(
                         mask = slots.shape[0] - 1
                         for q in range(count):
                             qk = C_data[q, 6]
-                            qh = qk * -7046029254386353131
-                            qh ^= (qh >> 29) & 0x7FFFFFFFF
-                            qs = qh & mask
+                            qs = _hash(qk) & mask
                             while slots[qs] >= 0:
                                 qs = (qs + 1) & mask
                             slots[qs] = q
