@@ -60,9 +60,9 @@ def _make_records(seeds: list[int]) -> list[str]:
     """Typical entries: random legal games through the engine; every 2nd one with roll,
     dice, steps and path, the rest with cross and move only; about 1 in 100 broken."""
     from validator.engine import STANDARD
-    from validator.play import random_game, to_record
-    from validator.readers import dump_record
-    from validator.readers.dice import read_dice
+    from validator.records import dump_record
+    from validator.records.dice import read_dice
+    from validator.solver.playout import random_game, to_record
 
     rows = read_dice(DICE).rows
     out = []

@@ -32,7 +32,7 @@ import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
 from benchmarks.bench_limits import case
 from validator.errors import ReadError
-from validator.readers import parse_record
+from validator.records import parse_record
 name, cap, max_rounds = sys.argv[2], int(sys.argv[3]), json.loads(sys.argv[4])
 fmt, data = case(name, cap)
 assert len(data) <= cap, (name, len(data), cap)
@@ -105,7 +105,7 @@ def main() -> int:
     parser.add_argument("--cap", type=int, default=1024 * 1024, help="the size cap in bytes")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
-    from validator.readers.dice import read_dice
+    from validator.records.dice import read_dice
 
     rows = len(read_dice(DICE).rows)
     bounded = rows + 1

@@ -28,14 +28,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from validator.check import Checker  # noqa: E402
+from validator.check.file import Checker  # noqa: E402
 from validator.cli.dice import dice_text  # noqa: E402
 from validator.engine import STANDARD, Dice, Ruleset, State, new_game  # noqa: E402
-from validator.play import beam_game, random_game  # noqa: E402
-from validator.readers import dump_record  # noqa: E402
-from validator.readers.dice import parse_dice, read_dice  # noqa: E402
+from validator.records import dump_record  # noqa: E402
+from validator.records.dice import parse_dice, read_dice  # noqa: E402
 from validator.solver import Search, solve  # noqa: E402
 from validator.solver.analysis import analyze  # noqa: E402
+from validator.solver.playout import beam_game, random_game  # noqa: E402
 from validator.solver.record import action_rounds, game_record  # noqa: E402
 from validator.solver.search import root_position  # noqa: E402
 

@@ -6,8 +6,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from validator.readers.model import build_record
-from validator.record import Record, RecordRound
+from validator.records.model import build_record
+from validator.records.record import Record, RecordRound
 
 
 def summary(r: RecordRound) -> dict[str, Any]:

@@ -26,7 +26,7 @@ CASES = sorted(p for p in CASES_DIR.iterdir() if (p / "expected.yaml").is_file()
 NOT_FROM_A_RECORD = {c for c in CODES if c.startswith(("W", "D"))}
 
 
-READERS = {".txt": "validator.readers.text_record", ".csv": "validator.readers.csv_record"}
+READERS = {".txt": "validator.records.text_record", ".csv": "validator.records.csv_record"}
 
 
 def _record(case: Path) -> Path:

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from validator.check.replay import Result, replay
 from validator.cli import main
 from validator.cli.dice import dice_text
 from validator.engine import STANDARD, Dice, Ruleset, apply, legal_actions, new_game
-from validator.readers import dump_record
-from validator.readers.dice import parse_dice
-from validator.replayer import Result, replay
+from validator.records import dump_record
+from validator.records.dice import parse_dice
 from validator.solver import solve
 from validator.solver.analysis import MARKS, Analysis, analyze, mark_of
 from validator.solver.record import action_rounds, game_record

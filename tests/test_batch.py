@@ -23,11 +23,11 @@ import yaml
 from click.testing import CliRunner
 from hostile_strings import FORMULA_START, HOSTILE
 
-from validator.batch import Batch, Entry, EntryError, Problem, find_entries, rank
+from validator.check.replay import Verdict
 from validator.cli import main
-from validator.readers import RECORD_FORMATS
+from validator.contest.batch import Batch, Entry, EntryError, Problem, find_entries, rank
+from validator.records import RECORD_FORMATS
 from validator.render.batch_out import REPORTERS, render_table, summary_lines
-from validator.replayer import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = Path(__file__).resolve().parent / "batch_cases"
@@ -316,7 +316,7 @@ ACCEPTANCE = sorted(p for p in (ROOT / "tests" / "acceptance").iterdir() if p.is
 def test_entry_carries_what_validate_says(case: Path) -> None:
     """An entry's JSON holds every field of `validate --format json`, with the same values,
     for every kind of result (valid to malformed), so the two never drift apart."""
-    from validator.check import Checker
+    from validator.check.file import Checker
     from validator.render.json_out import result_dict
 
     (record,) = [p for p in case.iterdir() if p.stem == "record"]
@@ -684,7 +684,7 @@ def test_dice_files_outside_the_folder_are_never_read(tmp_path: Path) -> None:
 
 def test_par_is_the_solved_best_score_and_each_entry_gets_its_share(tmp_path: Path) -> None:
     from validator.engine import STANDARD
-    from validator.readers.dice import read_dice
+    from validator.records.dice import read_dice
     from validator.solver import solve
 
     rows = [x for x in DICE.read_text().splitlines() if x[:1].isdigit()][:8]

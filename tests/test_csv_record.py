@@ -11,9 +11,9 @@ from record_helpers import assert_same, records, summary
 
 from validator.engine import Field
 from validator.errors import ReadError
-from validator.readers import csv_record, text_record, yaml_record
-from validator.readers.model import build_record
-from validator.record import Record
+from validator.records import csv_record, text_record, yaml_record
+from validator.records.model import build_record
+from validator.records.record import Record
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from validator.check.models import ResultOut
 from validator.cli import COMMANDS, main
 from validator.cli.schema import schemas
 from validator.errors import CODES
-from validator.output_models import ResultOut
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -50,7 +50,7 @@ def winners(output: str) -> list[str]:
 
 
 def expected(seed: str, k: int) -> list[str]:
-    """The recipe of docs/batch.md, written out independently of validator.draw."""
+    """The recipe of docs/batch.md, written out independently of validator.contest.draw."""
     files = sorted(ELIGIBLE)
     listed = hashlib.sha256("\n".join(files).encode()).hexdigest()
 
@@ -258,9 +258,9 @@ def test_every_option_has_help() -> None:
 
 
 def test_csv_and_json_draw_alike_with_hostile_names(tmp_path: Path) -> None:
-    from validator.batch import Batch, Entry
+    from validator.check.replay import Verdict
+    from validator.contest.batch import Batch, Entry
     from validator.render.batch_out import REPORTERS
-    from validator.replayer import Verdict
 
     names = ["=HYPERLINK(x).yaml", "+1.yaml", "-2+3.yaml", "@SUM(1).yaml", "plain.yaml"]
     entries = tuple(Entry(f, Verdict.VALID, 300, None, None, rank=1, player=f"@{f}") for f in names)

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from validator.check import Checker
+from validator.check.explain import Explanation, Mark, explain
+from validator.check.file import Checker
 from validator.cli import main
 from validator.engine import Field
-from validator.explain import Explanation, Mark, explain
 from validator.render.board_text import board_lines
 from validator.render.html import render_html
-from validator.report import build_report
+from validator.report.model import build_report
 
 ROOT = Path(__file__).resolve().parent.parent
 CHALLENGE = ROOT / "examples" / "challenge.txt"

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from validator.cli import main
 from validator.errors import CODES
-from validator.explain_code import code_docs
+from validator.render.code_doc import code_docs
 
 ROOT = Path(__file__).resolve().parent.parent
 CHALLENGE = ROOT / "examples" / "challenge.txt"

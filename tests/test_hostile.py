@@ -104,7 +104,7 @@ DICE: list[Any] = [
     ("csv short row", "d.csv", b"d1,d2,d3\n1,2,3\n1,2\n", "D002"),
 ]
 
-_MODULES = {".txt": "validator.readers.text_record", ".csv": "validator.readers.csv_record"}
+_MODULES = {".txt": "validator.records.text_record", ".csv": "validator.records.csv_record"}
 
 
 def _skip_missing_reader(name: str) -> None:

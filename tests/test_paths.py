@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from validator.check import Checker
+from validator.check.file import Checker
 from validator.cli import main
 from validator.errors import Verdict
 

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from validator.check import Checker
+from validator.check.file import Checker
+from validator.check.replay import Verdict
 from validator.engine import RingReroll
-from validator.replayer import Verdict
 from validator.tui.app import PlayApp, cell_origin
 from validator.tui.drive import keys_for
 from validator.tui.game import Game, Option

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from validator.check import Checker
+from validator.check.file import Checker
+from validator.check.replay import Verdict
 from validator.engine import Play, Reroll, RingReroll, State, apply, legal_actions, score
-from validator.readers.dice import read_dice
-from validator.replayer import Verdict
+from validator.records.dice import read_dice
 from validator.rulesets import record_name as record_rules_name
 from validator.rulesets import resolve
 from validator.tui.game import Game, rounds_from_replay

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from validator.check.replay import Result, Verdict, replay
 from validator.engine import (
     BGA,
     LITERAL,
@@ -30,16 +31,15 @@ from validator.engine import (
     score,
     walks,
 )
-from validator.play import Step, random_game, to_record
-from validator.readers import dump_record, parse_record
-from validator.record import Record, RecordRound
-from validator.replayer import Result, Verdict, replay
+from validator.records import dump_record, parse_record
+from validator.records.record import Record, RecordRound
+from validator.solver.playout import Step, random_game, to_record
 
 FORMAT_MODULES = {
-    "yaml": "validator.readers.yaml_record",
-    "json": "validator.readers.json_record",
-    "text": "validator.readers.text_record",
-    "csv": "validator.readers.csv_record",
+    "yaml": "validator.records.yaml_record",
+    "json": "validator.records.json_record",
+    "text": "validator.records.text_record",
+    "csv": "validator.records.csv_record",
 }
 # Formats that cannot hold a record without each round's roll and dice.
 NEEDS_DETAILS = {"text"}

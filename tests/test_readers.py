@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from validator.errors import ReadError
-from validator.readers import (
+from validator.records import (
     FORMAT_NAMES,
     RECORD_FORMATS,
     dump_record,
@@ -20,8 +20,8 @@ from validator.readers import (
     read_record,
     sniff_format,
 )
-from validator.readers.dice import read_dice
-from validator.readers.registry import DICE_FORMAT_LIST, RECORD_FORMAT_LIST
+from validator.records.dice import read_dice
+from validator.records.registry import DICE_FORMAT_LIST, RECORD_FORMAT_LIST
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = {fmt: ROOT / "examples" / f"alice.{ext}" for fmt, ext in
@@ -253,8 +253,8 @@ def test_max_rounds_zero_reads_the_header_only(fmt: str) -> None:
 
 
 def test_a_record_without_rounds_round_trips_in_every_format() -> None:
-    from validator.readers import FORMAT_NAMES, dump_record, parse_record
-    from validator.record import Record
+    from validator.records import FORMAT_NAMES, dump_record, parse_record
+    from validator.records.record import Record
 
     for fmt in FORMAT_NAMES:
         text = dump_record(Record(rounds=(), player="x"), fmt)
@@ -263,7 +263,7 @@ def test_a_record_without_rounds_round_trips_in_every_format() -> None:
 
 def test_value_errors_are_in_the_projects_words() -> None:
     from validator.errors import ReadError
-    from validator.readers import parse_record
+    from validator.records import parse_record
 
     text = "dice_sha256: 12ab\nclaimed_score: -1\nrounds:\n  - {roll: 0, cross: 1/4, move: 1/1}\n"
     try:
@@ -280,7 +280,7 @@ def test_value_errors_are_in_the_projects_words() -> None:
 
 def test_a_raw_control_character_in_yaml_is_located() -> None:
     from validator.errors import ReadError
-    from validator.readers import parse_record
+    from validator.records import parse_record
 
     text = 'player: Bob\nrounds:\n  - {cross: 1/4, move: "\x1b]0;x\x07"}\n'
     try:
@@ -295,7 +295,7 @@ def test_a_raw_control_character_in_yaml_is_located() -> None:
 
 def test_a_raw_control_character_in_json_is_a_whole_sentence() -> None:
     from validator.errors import ReadError
-    from validator.readers import parse_record
+    from validator.records import parse_record
 
     try:
         parse_record('{"player": "Bob\x1b", "rounds": []}', "r.json", "json")

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from validator.check.replay import replay
 from validator.cli import main
-from validator.readers import FORMAT_NAMES, parse_record, read_record
-from validator.readers.dice import read_dice
-from validator.replayer import replay
+from validator.records import FORMAT_NAMES, parse_record, read_record
+from validator.records.dice import read_dice
 from validator.rulesets import resolve
 
 ROOT = Path(__file__).resolve().parent.parent

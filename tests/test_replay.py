@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from validator.check.replay import Result, Verdict, replay
 from validator.engine import STANDARD, Dice, End, Field, Ruleset, parse_field
-from validator.readers import parse_record
-from validator.replayer import Result, Verdict, replay
+from validator.records import parse_record
 
 # 2 1 1: cross 2/1, the 1 enters at 1/1.  1 2 5: from 1/1, 1/2 traps; 1/5 or 5/1 move 2.
 TRAP: list[Dice] = [(2, 1, 1), (1, 2, 5), (3, 3, 3)]
@@ -139,9 +139,9 @@ def test_claimed_score(header: str, verdict: Verdict, code: str | None, line: in
 
 
 def test_the_last_row_ends_the_game_in_that_rounds_own_state() -> None:
+    from validator.check.replay import replay
     from validator.engine import STANDARD, End, Field
-    from validator.record import Record, RecordRound
-    from validator.replayer import replay
+    from validator.records.record import Record, RecordRound
 
     record = Record(rounds=(RecordRound(1, 1, cross=Field(2, 1), move=Field(1, 1)),))
     result = replay([(2, 1, 1)], record, STANDARD)

@@ -16,19 +16,19 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from validator.check import Checker
+from validator.check.explain import Mark
+from validator.check.file import Checker
+from validator.check.replay import Verdict, replay
 from validator.cli import main
 from validator.engine import STANDARD, Field, State, available_crosses, candidates
-from validator.explain import Mark
-from validator.play import random_game, to_record
-from validator.readers import dump_record
-from validator.readers.dice import read_dice
+from validator.records import dump_record
+from validator.records.dice import read_dice
 from validator.render import svg
 from validator.render.html import render_html
 from validator.render.markdown import md_escape, render_markdown
-from validator.replayer import Verdict, replay
-from validator.report import Report, build_report, dice_roles
+from validator.report.model import Report, build_report, dice_roles
 from validator.rulesets import resolve
+from validator.solver.playout import random_game, to_record
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -17,14 +17,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from validator.check import Checker
+from validator.check.file import Checker
 from validator.cli import main
 from validator.engine import Field
 from validator.render.html import render_html
 from validator.render.markdown import render_markdown
 from validator.render.report_text import render_plain
-from validator.report import Report, build_report
-from validator.report_analysis import AnalysisView, run_analysis
+from validator.report.analysis import AnalysisView, run_analysis
+from validator.report.model import Report, build_report
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 REFRESH = os.environ.get("REFRESH_GOLDEN") == "1"
@@ -189,7 +189,7 @@ def test_a_better_exit_is_drawn_leaving_through_its_corner(name: str) -> None:
     its arrow goes off the board there (no diamond: the burglar ends on no field)."""
     from validator.engine import Exit, Play
     from validator.render import svg
-    from validator.report_analysis import better_choice
+    from validator.report.analysis import better_choice
 
     checker = Checker.create(GOLDEN / "challenge.txt", None)
     result = checker.check(GOLDEN / f"{name}.yaml")

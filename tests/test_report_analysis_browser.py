@@ -22,10 +22,10 @@ from test_report_browser import (
     png_size_and_pixels,
 )
 
-from validator.check import Checker
+from validator.check.file import Checker
 from validator.render.html import render_html
-from validator.report import build_report
-from validator.report_analysis import AnalysisView, run_analysis
+from validator.report.analysis import AnalysisView, run_analysis
+from validator.report.model import build_report
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 pytestmark = [

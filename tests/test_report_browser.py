@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from validator.check import Checker
+from validator.check.file import Checker
 from validator.render.html import render_html
-from validator.report import build_report
+from validator.report.model import build_report
 
 ROOT = Path(__file__).resolve().parent.parent
 WIDTH, HEIGHT = 1200, 2000

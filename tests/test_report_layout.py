@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from validator.check import Checker
+from validator.check.file import Checker
 from validator.cli import main
 from validator.render.html import render_html
-from validator.report import Report, build_report, describe_round, move_cell, round_words
+from validator.report.model import Report, build_report, describe_round, move_cell, round_words
 
 ROOT = Path(__file__).resolve().parent.parent
 CHALLENGE = ROOT / "examples" / "challenge.txt"

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 import yaml
 
-from validator.check import Checker
+from validator.check.file import Checker
 from validator.render.html import render_html
 from validator.render.markdown import render_markdown
 from validator.render.report_text import render_plain
-from validator.report import build_report
+from validator.report.model import build_report
 
 ROOT = Path(__file__).resolve().parent.parent
 CHALLENGE = ROOT / "examples" / "challenge.txt"

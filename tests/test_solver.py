@@ -13,7 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from validator.check import Checker
+from validator.check.file import Checker
+from validator.check.replay import Verdict
 from validator.engine import (
     BGA,
     LITERAL,
@@ -27,12 +28,11 @@ from validator.engine import (
     new_game,
     score,
 )
-from validator.play import random_game
-from validator.readers import dump_record
-from validator.readers.dice import DiceFile
-from validator.replayer import Verdict
+from validator.records import dump_record
+from validator.records.dice import DiceFile
 from validator.rulesets import resolve
 from validator.solver import Search, solve
+from validator.solver.playout import random_game
 from validator.solver.position import Game, transpose
 from validator.solver.record import action_rounds, game_record
 from validator.solver.search import CoreChoice, root_position

@@ -13,9 +13,9 @@ from click.testing import CliRunner
 from validator.cli import main
 from validator.cli.dice import dice_text
 from validator.engine import STANDARD
-from validator.play import random_game, to_record
-from validator.readers import dump_record
-from validator.readers.dice import read_dice
+from validator.records import dump_record
+from validator.records.dice import read_dice
+from validator.solver.playout import random_game, to_record
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "schemas" / "solve.schema.json").read_text())

@@ -13,9 +13,9 @@ import pytest
 from test_solver import RULESETS, assert_replays, random_rows
 
 from validator.engine import LITERAL, STANDARD, Dice, Ruleset, new_game, score
-from validator.play import random_game
 from validator.solver import core as compiled
 from validator.solver import solve
+from validator.solver.playout import random_game
 from validator.solver.position import NOWHERE, Game, can_exit, walk_ends
 from validator.solver.search import Search, root_position, to_actions
 

@@ -11,8 +11,8 @@ import pytest
 from record_helpers import summary
 
 from validator.engine import Field
-from validator.readers import parse_record, text_record, yaml_record
-from validator.record import RecordRound
+from validator.records import parse_record, text_record, yaml_record
+from validator.records.record import RecordRound
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -169,7 +169,7 @@ FAMILIES = _families()
 
 @pytest.mark.parametrize("family", list(FAMILIES))
 def test_one_game_in_every_spelling_family(family: str, tmp_path: Path) -> None:
-    from validator.check import Checker
+    from validator.check.file import Checker
 
     annotate, first, last = FAMILIES[family]
     game = yaml_record.parse((ROOT / "examples" / "alice.yaml").read_text(), "alice.yaml")

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from rich.console import Console
 
-from validator.check import Checker
+from validator.check.file import Checker
+from validator.check.replay import Result
 from validator.engine import STANDARD
 from validator.errors import Diagnostic, Verdict
 from validator.render.terminal import _diagnostic, render
-from validator.replayer import Result
 
 ROOT = Path(__file__).resolve().parent.parent
 CHALLENGE = ROOT / "examples" / "challenge.txt"

@@ -12,9 +12,9 @@ from record_helpers import assert_same, records, summary
 
 from validator.engine import Field
 from validator.errors import ReadError
-from validator.readers import text_record, yaml_record
-from validator.readers.model import build_record
-from validator.record import Record
+from validator.records import text_record, yaml_record
+from validator.records.model import build_record
+from validator.records.record import Record
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = """\
@@ -172,7 +172,7 @@ def test_round_trip_of_the_yaml_example() -> None:
 
 
 def test_annotated_challenge_file_validates(tmp_path: Path) -> None:
-    from validator.check import Checker
+    from validator.check.file import Checker
 
     record = yaml_record.parse((ROOT / "examples" / "alice.yaml").read_text(), "alice.yaml")
     by_roll = {r.roll: r for r in record.rounds}

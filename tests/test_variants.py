@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from validator.check.replay import Result, replay
 from validator.cli import main
 from validator.engine import (
     BGA,
@@ -36,11 +37,10 @@ from validator.engine import (
     new_game,
     score,
 )
-from validator.play import random_game, to_record
-from validator.readers import dump_record, parse_record
+from validator.records import dump_record, parse_record
 from validator.render.json_out import result_dict
-from validator.replayer import Result, replay
 from validator.rulesets import parse_rules, resolve
+from validator.solver.playout import random_game, to_record
 
 Dice = tuple[int, int, int]
 

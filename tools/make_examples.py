@@ -10,8 +10,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from validator.engine import STANDARD, score
-from validator.play import beam_game, to_record
-from validator.readers import dump_record
+from validator.records import dump_record
+from validator.solver.playout import beam_game, to_record
 
 SEED = "road300-example-challenge"
 ROWS = 80

@@ -18,10 +18,10 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from validator.check import Checker
+from validator.check.file import Checker
 from validator.render.html import render_html
-from validator.report import build_report
-from validator.report_analysis import run_analysis
+from validator.report.analysis import run_analysis
+from validator.report.model import build_report
 
 ROOT = Path(__file__).resolve().parent.parent
 

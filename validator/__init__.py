@@ -14,11 +14,11 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from validator.api import check_file, parse_record, read_dice, replay, resolve_rules
+    from validator.check.replay import Result
     from validator.engine import End, Field, Ruleset
     from validator.errors import Diagnostic, ReadError, Verdict
-    from validator.readers.dice import DiceFile
-    from validator.record import Record
-    from validator.replayer import Result
+    from validator.records.dice import DiceFile
+    from validator.records.record import Record
 
 _EXPORTS = {
     "check_file": "validator.api",
@@ -26,12 +26,12 @@ _EXPORTS = {
     "read_dice": "validator.api",
     "replay": "validator.api",
     "resolve_rules": "validator.api",
-    "Result": "validator.replayer",
+    "Result": "validator.check.replay",
     "Verdict": "validator.errors",
     "Diagnostic": "validator.errors",
     "ReadError": "validator.errors",
-    "Record": "validator.record",
-    "DiceFile": "validator.readers.dice",
+    "Record": "validator.records.record",
+    "DiceFile": "validator.records.dice",
     "Ruleset": "validator.engine",
     "Field": "validator.engine",
     "End": "validator.engine",

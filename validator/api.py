@@ -10,14 +10,14 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from validator.check import Checker
+from validator.check.file import Checker
+from validator.check.replay import Result
+from validator.check.replay import replay as _replay
 from validator.engine import Dice, Ruleset
-from validator.readers import parse_record as _parse_record
-from validator.readers.dice import DiceFile
-from validator.readers.dice import read_dice as _read_dice
-from validator.record import Record
-from validator.replayer import Result
-from validator.replayer import replay as _replay
+from validator.records import parse_record as _parse_record
+from validator.records.dice import DiceFile
+from validator.records.dice import read_dice as _read_dice
+from validator.records.record import Record
 from validator.rulesets import resolve
 
 Rules = str | Ruleset

@@ -53,8 +53,8 @@ def command(
     Exit status: 0 analysed (a valid or incomplete record), 1 the record is invalid or
     malformed, 2 the command could not run (bad options, unreadable dice file).
     """
-    from validator.check import Checker, UsageError, load_dice
-    from validator.replayer import Verdict
+    from validator.check.file import Checker, UsageError, load_dice
+    from validator.check.replay import Verdict
     from validator.solver.analysis import analyze
 
     try:

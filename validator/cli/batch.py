@@ -27,8 +27,8 @@ _SUFFIXES = ", ".join(r.suffix for r in REPORTERS.values())
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from validator.batch import Par
-    from validator.check import Checker
+    from validator.check.file import Checker
+    from validator.contest.batch import Par
 
 
 @click.command("batch")
@@ -118,10 +118,10 @@ def command(
     is not valid), 2 the batch could not run (no such folder, bad dice file, an
     --output file whose extension does not fit the format).
     """
-    from validator.batch import BatchError, check_entries, collect, find_entries
-    from validator.check import Checker, UsageError
+    from validator.check.file import Checker, UsageError
+    from validator.check.replay import Verdict
+    from validator.contest.batch import BatchError, check_entries, collect, find_entries
     from validator.render import batch_out
-    from validator.replayer import Verdict
 
     try:
         fmt = batch_out.reporter_for(output, fmt)
@@ -171,7 +171,7 @@ def command(
 
 def _solve_par(checker: Checker, seconds: float, err: Console) -> Par:
     """The dice file's best score under the batch's ruleset, with a note while it runs."""
-    from validator.batch import Par
+    from validator.contest.batch import Par
     from validator.engine import STANDARD
     from validator.solver import solve
 

@@ -13,7 +13,7 @@ import click
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from validator.replayer import Result
+    from validator.check.replay import Result
 
 F = TypeVar("F", bound=Callable[..., object])
 

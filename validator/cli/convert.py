@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING
 import click
 
 from validator.cli.common import EXIT_FAILED, dice_option, fail_usage, rules_option, write_output
-from validator.readers import FORMAT_NAMES
+from validator.records import FORMAT_NAMES
 
 if TYPE_CHECKING:
+    from validator.check.replay import Result
     from validator.errors import Diagnostic
-    from validator.record import Record
-    from validator.replayer import Result
+    from validator.records.record import Record
 
 
 @click.command("convert")
@@ -53,7 +53,7 @@ def command(
     is printed and the exit status is 1, as for a record that cannot be read.
     """
     from validator.errors import ReadError
-    from validator.readers import dump_record, read_record
+    from validator.records import dump_record, read_record
 
     try:
         read = read_record(record)
@@ -76,7 +76,7 @@ def command(
         click.echo(f"road300: {read.source}: cannot write it as {target}: {exc}{more}", err=True)
         sys.exit(EXIT_FAILED)
     if output is not None and str(output) != "-":
-        from validator.readers import format_of
+        from validator.records import format_of
 
         named = format_of(output)
         if named is not None and named != target:
@@ -89,8 +89,8 @@ def _replay(read: Record, path: Path, dice: Path | None, rules: str | None) -> R
     dice file and ruleset obey the same rules (no absolute path, no device, no rules file
     named by a record). Standard input can be read once only: its record is replayed on
     --dice directly."""
-    from validator.check import Checker, UsageError
-    from validator.replayer import replay
+    from validator.check.file import Checker, UsageError
+    from validator.check.replay import replay
 
     try:
         checker = Checker.create(dice, rules)

@@ -72,7 +72,7 @@ def command(
 
     Exit status: 0 winners drawn, 1 no entry can take part, 2 unusable results file.
     """
-    from validator import draw as drawing
+    from validator.contest import draw as drawing
     from validator.render.sanitize import plain_text as safe
 
     if keep_first and not exclude_copies:

@@ -22,7 +22,7 @@ def command(code: str | None, list_all: bool) -> None:
       road300 explain E203
       road300 explain --list
     """
-    from validator.explain_code import code_docs
+    from validator.render.code_doc import code_docs
 
     docs = code_docs()
     if list_all or code is None:

@@ -85,7 +85,7 @@ def command(
     Exit status: 0 when the game was played (or saved to resume), 1 if the finished record
     does not check as valid, 2 the command could not run (bad options, dice or record).
     """
-    from validator.replayer import Verdict
+    from validator.check.replay import Verdict
     from validator.tui.start import StartError, start_game
 
     try:

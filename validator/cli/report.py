@@ -23,10 +23,10 @@ from validator.cli.common import (
 from validator.render.registry import REPORT, by_suffix, suffixes
 
 if TYPE_CHECKING:
-    from validator.check import Checker
-    from validator.replayer import Result
-    from validator.report import Report
-    from validator.report_analysis import AnalysisView
+    from validator.check.file import Checker
+    from validator.check.replay import Result
+    from validator.report.analysis import AnalysisView
+    from validator.report.model import Report
 
 
 def pick_format(fmt: str | None, output: Path | None) -> str:
@@ -100,8 +100,8 @@ def command(
     Exit status as for validate: 0 valid or incomplete, 1 invalid or malformed (the
     report is written all the same), 2 the command could not run.
     """
-    from validator.check import Checker, UsageError
-    from validator.report import build_report
+    from validator.check.file import Checker, UsageError
+    from validator.report.model import build_report
 
     chosen = pick_format(fmt, output)
     source = click.get_current_context().get_parameter_source("time_limit")
@@ -137,9 +137,9 @@ def run_analysis(
 ) -> AnalysisView | str:
     """The analysis of the record, or why there is none; on a terminal a line on stderr
     tells how long it has run, and Ctrl-C ends the search with what it found so far."""
-    from validator.check import UsageError, load_dice
-    from validator.report_analysis import analysable
-    from validator.report_analysis import run_analysis as analyse
+    from validator.check.file import UsageError, load_dice
+    from validator.report.analysis import analysable
+    from validator.report.analysis import run_analysis as analyse
 
     reason = analysable(result)
     if isinstance(reason, str):

@@ -13,8 +13,8 @@ def schemas() -> dict[str, str]:
     """File name -> schema text, for the record format and every JSON output."""
     from pydantic import BaseModel
 
-    from validator.output_models import SCHEMAS
-    from validator.readers.model import RecordModel
+    from validator.check.models import SCHEMAS
+    from validator.records.model import RecordModel
 
     models: dict[str, type[BaseModel]] = {"record.schema.json": RecordModel, **SCHEMAS}
     out = {}

@@ -24,14 +24,14 @@ from validator.cli.common import (
 )
 
 if TYPE_CHECKING:
+    from validator.check.replay import Result
     from validator.engine import Ruleset
-    from validator.readers.dice import DiceFile
-    from validator.record import Record
-    from validator.replayer import Result
+    from validator.records.dice import DiceFile
+    from validator.records.record import Record
     from validator.solver import Progress
 
 STATS_BEAM_WIDTH = 200
-"""The beam width of `--stats`' "strong player" (validator.play.beam_game)."""
+"""The beam width of `--stats`' "strong player" (validator.solver.playout.beam_game)."""
 
 
 @click.command("solve")
@@ -95,9 +95,9 @@ def command(
     Exit status: 0 solved (proven or not), 1 the --from record is invalid or malformed,
     2 the command could not run (bad options, unreadable dice file).
     """
-    from validator.check import Checker, UsageError, load_dice
+    from validator.check.file import Checker, UsageError, load_dice
     from validator.engine import STANDARD, new_game
-    from validator.readers import format_of
+    from validator.records import format_of
 
     if output is not None and format_of(output) is None:
         fail_usage(f"--output {output}: use a .yaml, .json, .txt or .csv file name")
@@ -151,7 +151,7 @@ def command(
 
 
 def _read_from(checker: Any, path: Path) -> Result:
-    from validator.replayer import Verdict
+    from validator.check.replay import Verdict
 
     result: Result = checker.check(path)
     if result.verdict in (Verdict.INVALID, Verdict.MALFORMED):
@@ -225,13 +225,13 @@ def _record(
 
 
 def _record_data(record: Record) -> Any:
-    from validator.readers import dump_record
+    from validator.records import dump_record
 
     return json.loads(dump_record(record, "json"))
 
 
 def _write(path: Path, record: Record) -> None:
-    from validator.readers import dump_record, format_of
+    from validator.records import dump_record, format_of
 
     fmt = format_of(path)
     assert fmt is not None
@@ -247,7 +247,7 @@ def _stats(dice_file: DiceFile, rules: Ruleset, games: int) -> dict[str, Any]:
 def _print_text(
     payload: dict[str, Any], record: Record, dice: Path, output: Path | None, continued: bool
 ) -> None:
-    from validator.readers import dump_record
+    from validator.records import dump_record
 
     best, upper = payload["best_score"], payload["upper_bound"]
     if payload["proven"]:

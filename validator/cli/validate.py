@@ -73,7 +73,7 @@ def command(
     Exit status: 0 valid or incomplete (--strict: incomplete gives 1), 1 invalid or
     malformed, 2 the command could not run (bad options, unreadable dice file).
     """
-    from validator.check import Checker, UsageError
+    from validator.check.file import Checker, UsageError
 
     try:
         checker = Checker.create(dice, rules, max_bytes=max_size)

@@ -16,10 +16,10 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, TextIO
 
-from validator.batch import Batch, Entry
-from validator.readers import RECORD_FORMATS
+from validator.check.replay import Verdict
+from validator.contest.batch import Batch, Entry
+from validator.records import RECORD_FORMATS
 from validator.render.sanitize import csv_cell, plain_text
-from validator.replayer import Verdict
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -12,13 +12,14 @@ from functools import cache
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
+from validator.check.explain import Explanation, Mark
+from validator.check.replay import Verdict
 from validator.engine import FIELD_AT, Field, State
-from validator.explain import Explanation, Mark
 from validator.render import svg
 from validator.render.report_text import headline, moves_text
 from validator.render.terminal import item_span
-from validator.replayer import Verdict
-from validator.report import (
+from validator.report.analysis import MARK_KEY, AnalysisView, RoundMark
+from validator.report.model import (
     KIND_TEXT,
     Report,
     ReportRound,
@@ -30,7 +31,6 @@ from validator.report import (
     move_rows,
     round_words,
 )
-from validator.report_analysis import MARK_KEY, AnalysisView, RoundMark
 
 
 @dataclass(frozen=True, slots=True)

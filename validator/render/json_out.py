@@ -1,7 +1,7 @@
 """Results as JSON-ready dicts: the fixed fields every consumer reads first (verdict,
 score, end, error), then extra detail.
 
-schemas/result.schema.json describes this shape (validator/output_models.py).
+schemas/result.schema.json describes this shape (validator/check/models.py).
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import json
 from collections.abc import Sequence
 from typing import IO, Any
 
-from validator.batch import Entry, Problem
+from validator.check.replay import Result
+from validator.contest.batch import Entry, Problem
 from validator.errors import Diagnostic
-from validator.replayer import Result
 
 
 def diagnostic_dict(d: Diagnostic) -> dict[str, Any]:
@@ -24,7 +24,7 @@ _BATCH_ONLY = ("rank", "par_share", "copies")
 
 
 def result_dict(result: Result, *, file: str | None = None, rounds: bool = False) -> dict[str, Any]:
-    """One result, the same fields as a batch entry (`validator.batch.Entry`, the one place
+    """One result, the same fields as a batch entry (`validator.contest.batch.Entry`, the one place
     they are built) with the fixed ones first; `rounds=True` adds every replayed round."""
     entry = Entry.of(result, file if file is not None else result.source).to_json()
     fixed = ("verdict", "score", "end", "error")

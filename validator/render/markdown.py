@@ -6,8 +6,8 @@ stays text in any Markdown renderer, HTML included.
 
 from __future__ import annotations
 
+from validator.check.explain import Explanation
 from validator.engine import Field, State
-from validator.explain import Explanation
 from validator.render.board_text import board_lines
 from validator.render.report_text import (
     BOARD_KEY,
@@ -22,7 +22,8 @@ from validator.render.report_text import (
     round_title,
 )
 from validator.render.sanitize import markdown_text, plain_text
-from validator.report import (
+from validator.report.analysis import MARK_KEY, AnalysisView
+from validator.report.model import (
     Report,
     describe_round,
     facts,
@@ -30,7 +31,6 @@ from validator.report import (
     how_to_read,
     move_rows,
 )
-from validator.report_analysis import MARK_KEY, AnalysisView
 
 # Inline Markdown punctuation; every line we write starts with our own text, so the
 # characters that matter only at the start of a line (#, -, +) need no escape.

@@ -11,13 +11,14 @@ from collections.abc import Callable
 
 from rich.console import Console
 
+from validator.check.explain import Explanation
+from validator.check.replay import Verdict
 from validator.engine import Field, State
-from validator.explain import Explanation
 from validator.render.board_text import board_lines
 from validator.render.sanitize import terminal_text as escape
 from validator.render.terminal import summary_line
-from validator.replayer import Verdict
-from validator.report import (
+from validator.report.analysis import MARK_KEY, AnalysisView, RoundMark
+from validator.report.model import (
     KIND_TEXT,
     Report,
     ReportRound,
@@ -27,7 +28,6 @@ from validator.report import (
     help_text,
     how_to_read,
 )
-from validator.report_analysis import MARK_KEY, AnalysisView, RoundMark
 
 ROUND_LEGEND = {
     "+": "crossed out this round",

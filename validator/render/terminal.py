@@ -10,12 +10,12 @@ from typing import IO
 from rich.console import Console
 from rich.text import Text
 
+from validator.check.explain import Explanation, explain
+from validator.check.replay import Result, Verdict
 from validator.errors import Category, Diagnostic
-from validator.explain import Explanation, explain
 from validator.render.board_text import board_lines
 from validator.render.sanitize import plain_text
 from validator.render.sanitize import terminal_text as escape
-from validator.replayer import Result, Verdict
 
 _VERDICT_STYLE = {
     Verdict.VALID: "bold green",

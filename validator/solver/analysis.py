@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from validator.check.replay import Result
 from validator.engine import Action, Dice, Ruleset, State, exhaust, score
-from validator.replayer import Result
 from validator.solver.search import Search, root_position, to_actions
 
 Mark = Literal["inaccuracy", "mistake", "blunder"]

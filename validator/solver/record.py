@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
+from validator.check.replay import RoundResult
 from validator.engine import FIELD_AT, Action, Dice, Play, Reroll, RingReroll, Ruleset, State, apply
-from validator.record import Record, RecordRound
-from validator.replayer import RoundResult
+from validator.records.record import Record, RecordRound
 
 
 def played_rounds(rounds: Iterable[RoundResult]) -> list[RecordRound]:

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from validator.engine import Dice, Ruleset, exhaust, new_game, score
-from validator.play import Step, beam_game, random_game
+from validator.solver.playout import Step, beam_game, random_game
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,8 +17,8 @@ from textual.containers import Horizontal
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from validator.check.replay import Result
 from validator.engine import SIZE, Action, Cross, End, Field, IllegalAction, RingReroll
-from validator.replayer import Result
 from validator.tui.game import Game, Option
 from validator.tui.save import RecordFile
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from validator.check.replay import RoundResult
 from validator.engine import (
     CORNERS,
     FIELD_AT,
@@ -38,8 +39,7 @@ from validator.engine import (
     walks,
 )
 from validator.engine.board import NEIGHBOURS
-from validator.play import Step
-from validator.replayer import RoundResult
+from validator.solver.playout import Step
 
 OptionKind = Literal["move", "leave", "escape", "stuck"]
 Walk = tuple[int, ...]

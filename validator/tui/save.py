@@ -8,10 +8,10 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from validator.check import Checker
-from validator.readers import dump_record
-from validator.record import Record
-from validator.replayer import Result
+from validator.check.file import Checker
+from validator.check.replay import Result
+from validator.records import dump_record
+from validator.records.record import Record
 from validator.tui.game import Game
 
 
@@ -34,7 +34,7 @@ class RecordFile:
         return self.path.with_suffix(".txt")
 
     def record(self, game: Game) -> Record:
-        from validator.play import to_record
+        from validator.solver.playout import to_record
 
         record = to_record(game.steps(), with_details=True, player=self.player or "")
         return replace(

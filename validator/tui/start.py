@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from validator.check import Checker, UsageError
+from validator.check.file import Checker, UsageError
+from validator.check.replay import Result
 from validator.engine import STANDARD
-from validator.replayer import Result
 from validator.rulesets import record_name as record_rules_name
 from validator.tui.game import Game, rounds_from_replay
 from validator.tui.save import RecordFile

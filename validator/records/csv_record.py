@@ -9,8 +9,8 @@ from collections.abc import Callable
 from typing import NoReturn
 
 from validator.errors import Diagnostic, ReadError
-from validator.readers.header import Header, build, fail, header_lines, key_of, spaces_end
-from validator.readers.lexing import (
+from validator.records.header import Header, build, fail, header_lines, key_of, spaces_end
+from validator.records.lexing import (
     DICE,
     FIELD,
     NO,
@@ -24,8 +24,8 @@ from validator.readers.lexing import (
     short,
     split_lines,
 )
-from validator.readers.model import MAX_DIAGNOSTICS, Locations
-from validator.record import Record, RecordRound
+from validator.records.model import MAX_DIAGNOSTICS, Locations
+from validator.records.record import Record, RecordRound
 
 COLUMNS = ("roll", "dice", "cross", "move", "steps", "reroll", "path", "ring")
 

@@ -1,5 +1,5 @@
 """Readers (and writers) for record files, one module per format, chosen through the
-format registry (validator/readers/registry.py) by extension, by name, or by content."""
+format registry (validator/records/registry.py) by extension, by name, or by content."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from os import PathLike
 from pathlib import Path
 
 from validator.errors import Diagnostic, ReadError
-from validator.readers.registry import (
+from validator.records.record import Record, source_line
+from validator.records.registry import (
     RECORD_FORMAT_BY_NAME,
     RECORD_FORMAT_LIST,
     record_format_of,
     sniff_format,
 )
-from validator.readers.source import MAX_BYTES, STDIN, decode_text, read_bytes
-from validator.record import Record, source_line
+from validator.records.source import MAX_BYTES, STDIN, decode_text, read_bytes
 
 __all__ = [
     "FORMAT_NAMES",

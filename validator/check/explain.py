@@ -12,10 +12,10 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from validator.check.replay import Failure, FailurePart, Result, RoundResult
 from validator.engine import CORNERS, FIELD_AT, Cross, Dice, End, Field, State, candidates
 from validator.errors import Diagnostic, Verdict
-from validator.record import RecordRound
-from validator.replayer import Failure, FailurePart, Result, RoundResult
+from validator.records.record import RecordRound
 
 
 class Mark(enum.Enum):

@@ -22,9 +22,7 @@ def _table_text() -> str:
     packaged = resources.files("validator").joinpath("data/errors.md")
     if packaged.is_file():
         return packaged.read_text(encoding="utf-8")
-    return (Path(__file__).resolve().parent.parent / "docs" / "errors.md").read_text(
-        encoding="utf-8"
-    )
+    return (Path(__file__).resolve().parents[2] / "docs" / "errors.md").read_text(encoding="utf-8")
 
 
 def code_docs() -> dict[str, CodeDoc]:

@@ -32,7 +32,7 @@ from pydantic import Field as Constraint
 from validator.engine import RULESETS, STANDARD, Ruleset
 from validator.engine.rules import MAX_RINGS
 from validator.errors import ReadError
-from validator.readers import yaml_source
+from validator.records import yaml_source
 
 RULES_FILE_SUFFIXES = (".yaml", ".yml")
 MAX_RULES_FILE_BYTES = 64 * 1024

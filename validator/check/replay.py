@@ -37,7 +37,7 @@ from validator.engine import (
     score,
 )
 from validator.errors import Diagnostic, Verdict
-from validator.record import Location, Record, RecordRound
+from validator.records.record import Location, Record, RecordRound
 
 __all__ = [
     "Failure",

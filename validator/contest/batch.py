@@ -16,13 +16,13 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from validator.check.replay import Result, RoundResult, Verdict, malformed
 from validator.engine import STANDARD, End, Field
 from validator.errors import Diagnostic
-from validator.readers import RECORD_FORMATS
-from validator.replayer import Result, RoundResult, Verdict, malformed
+from validator.records import RECORD_FORMATS
 
 if TYPE_CHECKING:
-    from validator.check import Checker
+    from validator.check.file import Checker
 
 DEFAULT_MIN_SCORE = 300
 """The score a game must reach to win the challenge ("Road to 300")."""
@@ -482,7 +482,7 @@ def check_file(checker: Checker, root: Path, file: str) -> Checked:
 
 
 def _is_dice_file(path: Path) -> bool:
-    from validator.readers.dice import read_dice
+    from validator.records.dice import read_dice
 
     try:
         read_dice(path)

@@ -24,7 +24,7 @@ from pydantic import Field as Constraint
 
 from validator.engine import Field
 from validator.errors import Diagnostic, ReadError
-from validator.readers.lexing import (
+from validator.records.lexing import (
     EXITS,
     LexError,
     is_none,
@@ -35,7 +35,7 @@ from validator.readers.lexing import (
     normal,
     short,
 )
-from validator.record import Location, Record, RecordRound
+from validator.records.record import Location, Record, RecordRound
 
 Path = tuple[str | int, ...]
 Locations = dict[Path, Location]

@@ -13,7 +13,7 @@ from typing import Any, cast
 import yaml
 
 from validator.errors import Diagnostic, ReadError
-from validator.readers.model import Locations, Path
+from validator.records.model import Locations, Path
 
 _Base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import yaml
 
-from validator.readers import yaml_source
-from validator.readers.model import build_record, record_data
-from validator.record import Record
+from validator.records import yaml_source
+from validator.records.model import build_record, record_data
+from validator.records.record import Record
 
 
 def parse(text: str, source: str, max_rounds: int | None = None) -> Record:

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from validator.errors import Diagnostic, ReadError
-from validator.readers.model import Locations, Path
+from validator.records.model import Locations, Path
 
 MAX_DEPTH = 16
 

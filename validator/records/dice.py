@@ -1,5 +1,5 @@
 """The official dice file: plain text (several row styles), CSV, YAML or JSON; the
-format is chosen by extension in the dice-format registry (validator/readers/registry.py)."""
+format is chosen by extension in the dice-format registry (validator/records/registry.py)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from validator.engine import Dice
 from validator.errors import Diagnostic, ReadError
-from validator.readers.lexing import LexError, lex_dice, short, split_lines
-from validator.readers.registry import dice_format_of
-from validator.readers.source import MAX_DICE_BYTES, decode, read_bytes
+from validator.records.lexing import LexError, lex_dice, short, split_lines
+from validator.records.registry import dice_format_of
+from validator.records.source import MAX_DICE_BYTES, decode, read_bytes
 
 if TYPE_CHECKING:
-    from validator.readers.model import Locations
+    from validator.records.model import Locations
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,14 +148,14 @@ def csv_rows(text: str, source: str) -> list[tuple[Dice, int]]:
 
 def yaml_rows(text: str, source: str) -> list[tuple[Dice, int]]:
     """Rows of a YAML dice file (a list of three-dice lists), each with its line."""
-    from validator.readers import yaml_source
+    from validator.records import yaml_source
 
     return _structured(text, source, yaml_source.load)
 
 
 def json_rows(text: str, source: str) -> list[tuple[Dice, int]]:
     """Rows of a JSON dice file (a list of three-dice lists), each with its line."""
-    from validator.readers import json_source
+    from validator.records import json_source
 
     return _structured(text, source, json_source.load)
 

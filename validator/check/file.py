@@ -12,13 +12,13 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from validator.check.replay import Result, malformed, replay
 from validator.engine import STANDARD, Ruleset
 from validator.errors import CODES, Diagnostic, ReadError
-from validator.readers import format_of, parse_record, sniff_format
-from validator.readers.dice import DiceFile, read_dice
-from validator.readers.source import MAX_BYTES, STDIN, read_bytes
-from validator.record import Record
-from validator.replayer import Result, malformed, replay
+from validator.records import format_of, parse_record, sniff_format
+from validator.records.dice import DiceFile, read_dice
+from validator.records.record import Record
+from validator.records.source import MAX_BYTES, STDIN, read_bytes
 from validator.rulesets import RulesError, is_rules_file, resolve, same_rules
 
 

@@ -9,9 +9,9 @@ import re
 from typing import NoReturn
 
 from validator.errors import Diagnostic, ReadError
-from validator.readers.lexing import LexError, normal, number, short
-from validator.readers.model import HEADER_KEYS, Locations, build_record
-from validator.record import Record
+from validator.records.lexing import LexError, normal, number, short
+from validator.records.model import HEADER_KEYS, Locations, build_record
+from validator.records.record import Record
 
 INT_KEYS = frozenset({"claimed_score", "rings"})
 

@@ -16,8 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from validator.batch import DEFAULT_MIN_SCORE, JSON, Entry, EntryError, copy_groups
-from validator.replayer import Verdict
+from validator.check.replay import Verdict
+from validator.contest.batch import DEFAULT_MIN_SCORE, JSON, Entry, EntryError, copy_groups
 
 SALT = "road300-draw"
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import NoReturn
 
 from validator.errors import Diagnostic, ReadError
-from validator.readers.header import AFTER_ROUNDS, Header, build, fail, header_lines, spaces_end
-from validator.readers.lexing import (
+from validator.records.header import AFTER_ROUNDS, Header, build, fail, header_lines, spaces_end
+from validator.records.lexing import (
     FIELD,
     NONE_WORDS,
     LexError,
@@ -22,8 +22,8 @@ from validator.readers.lexing import (
     short,
     split_lines,
 )
-from validator.readers.model import MAX_DIAGNOSTICS, Locations
-from validator.record import Record, RecordRound
+from validator.records.model import MAX_DIAGNOSTICS, Locations
+from validator.records.record import Record, RecordRound
 
 HEADER_LINE = re.compile(
     r"[ \t]*(?P<key>[^\W\d_][\w-]*)[ \t]*:(?P<rest>.*)\Z",

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from validator.check.replay import Result, RoundResult, Verdict
 from validator.engine import (
     Action,
     Cross,
@@ -25,8 +26,7 @@ from validator.engine import (
     reach,
     score,
 )
-from validator.replayer import Result, RoundResult, Verdict
-from validator.report import Report, build_report
+from validator.report.model import Report, build_report
 
 if TYPE_CHECKING:
     from validator.solver.analysis import Analysis
@@ -275,7 +275,7 @@ def best_report(
     then the best game is the played one up to the first round that lost points, and
     the line found from there, searched once more.
     """
-    from validator.replayer import replay
+    from validator.check.replay import replay
     from validator.solver import solve
     from validator.solver.record import action_rounds, game_record, played_rounds
 

@@ -25,7 +25,7 @@ from validator.engine import (
     score,
     walks,
 )
-from validator.record import Record, RecordRound
+from validator.records.record import Record, RecordRound
 
 
 @dataclass(frozen=True, slots=True)

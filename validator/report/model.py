@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from validator.check.explain import Explanation, crosses_text, explain, taken_text
+from validator.check.replay import Result, RoundResult, Verdict
 from validator.engine import STANDARD, Cross, Dice, End, Field, State, available_crosses, reach
-from validator.explain import Explanation, crosses_text, explain, taken_text
-from validator.record import RecordRound
-from validator.replayer import Result, RoundResult, Verdict
+from validator.records.record import RecordRound
 from validator.rulesets import expansion_sentences
 
 END_TEXT: dict[End, str] = {

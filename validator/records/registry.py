@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Protocol, cast
 
 if TYPE_CHECKING:
     from validator.engine import Dice
-    from validator.record import Record
+    from validator.records.record import Record
 
 
 class _RecordModule(Protocol):
@@ -43,10 +43,10 @@ class RecordFormat:
 
 
 RECORD_FORMAT_LIST: tuple[RecordFormat, ...] = (
-    RecordFormat("yaml", (".yaml", ".yml"), "validator.readers.yaml_record", "canonical YAML"),
-    RecordFormat("json", (".json",), "validator.readers.json_record", "canonical JSON"),
-    RecordFormat("text", (".txt",), "validator.readers.text_record", "annotated dice file"),
-    RecordFormat("csv", (".csv",), "validator.readers.csv_record", "CSV, one row per round"),
+    RecordFormat("yaml", (".yaml", ".yml"), "validator.records.yaml_record", "canonical YAML"),
+    RecordFormat("json", (".json",), "validator.records.json_record", "canonical JSON"),
+    RecordFormat("text", (".txt",), "validator.records.text_record", "annotated dice file"),
+    RecordFormat("csv", (".csv",), "validator.records.csv_record", "CSV, one row per round"),
 )
 RECORD_FORMAT_BY_NAME = {f.name: f for f in RECORD_FORMAT_LIST}
 
@@ -71,10 +71,10 @@ class DiceFormat:
 
 
 DICE_FORMAT_LIST: tuple[DiceFormat, ...] = (
-    DiceFormat("text", (".txt",), "validator.readers.dice", "plain_rows"),
-    DiceFormat("csv", (".csv",), "validator.readers.dice", "csv_rows"),
-    DiceFormat("yaml", (".yaml", ".yml"), "validator.readers.dice", "yaml_rows"),
-    DiceFormat("json", (".json",), "validator.readers.dice", "json_rows"),
+    DiceFormat("text", (".txt",), "validator.records.dice", "plain_rows"),
+    DiceFormat("csv", (".csv",), "validator.records.dice", "csv_rows"),
+    DiceFormat("yaml", (".yaml", ".yml"), "validator.records.dice", "yaml_rows"),
+    DiceFormat("json", (".json",), "validator.records.dice", "json_rows"),
 )
 PLAIN_DICE = DICE_FORMAT_LIST[0]
 """Dice files with any other extension (or none) are read as plain text."""
@@ -105,7 +105,7 @@ def sniff_format(data: bytes) -> str | None:
     format fits it: a JSON or YAML mapping with `rounds`, a CSV column row, annotated
     dice lines. None when none or several fit."""
     from validator.errors import ReadError
-    from validator.readers.source import decode_text
+    from validator.records.source import decode_text
 
     try:
         text = decode_text(data, "<sniff>").text

@@ -1,0 +1,1 @@
+"""The annotated report of one record, and its analysis view, as models for every renderer."""
