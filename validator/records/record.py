@@ -58,6 +58,9 @@ class Record:
     rings: int = 0
     locations: tuple[tuple[str, Location], ...] = field(default=())
     """Where header keys stand (claimed_score, dice_sha256, rules, rings)."""
+    language: str | None = field(default=None, compare=False)
+    """The language the record's words are written in (`en`, `de`, `fr`), when its reader
+    could tell (the text form); reports and replies answer in it (docs/languages.md)."""
     text: str = field(default="", repr=False, compare=False)
     """The decoded source text the record was read from, for quoting its lines."""
     warnings: tuple[Diagnostic, ...] = field(default=(), compare=False)

@@ -4,6 +4,7 @@ docs/record-formats.md)."""
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 from dataclasses import dataclass
@@ -11,6 +12,7 @@ from typing import NoReturn
 
 from validator.errors import Diagnostic, ReadError
 from validator.records.header import AFTER_ROUNDS, Header, build, fail, header_lines, spaces_end
+from validator.records.language import identify_text
 from validator.records.lexing import (
     FIELD,
     NONE_WORDS,
@@ -209,7 +211,8 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
             1,
             hint=f"annotate the rows you played, like {EXAMPLE}",
         )
-    return build(header, rounds, locations, "text", problems, numbers)
+    record = build(header, rounds, locations, "text", problems, numbers)
+    return dataclasses.replace(record, language=identify_text(text))
 
 
 def _header_line(

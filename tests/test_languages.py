@@ -1,0 +1,101 @@
+"""The languages of what a person reads: complete catalogs, the documented choice of
+language, the record's own language, numbers and ordinals in each language's form."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+from tools import catalogs
+from validator.records import text_record
+from validator.records.language import identify_text
+from validator.render import i18n
+
+
+def test_the_catalogs_are_complete_and_compiled() -> None:
+    """Every message the code and templates use is in the template and translated, not
+    fuzzy, in every language, and each shipped .mo is the compiled .po."""
+    assert catalogs.problems() == []
+
+
+def test_a_catalog_missing_a_message_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check above can fail: a language whose catalog lacks a used message is named."""
+    catalog = catalogs.read(catalogs.po_path("de"), "de")
+    used = [m for m in catalogs.extract() if m.id]
+    if not used:
+        pytest.skip("no message is translated yet")
+    catalog.delete(used[0].id, context=used[0].context)
+    monkeypatch.setattr(catalogs, "read", lambda path, locale=None: catalog)
+    assert any(p.startswith("de: missing") for p in catalogs.problems())
+
+
+def test_the_languages_shipped() -> None:
+    assert set(catalogs.languages()) == set(i18n.LANGUAGES) - {"en"}
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "expected"),
+    [
+        ({}, "en"),
+        ({"environ": {"LANG": "de_DE.UTF-8"}}, "de"),
+        ({"environ": {"LC_ALL": "fr_FR.UTF-8", "LANG": "de_DE.UTF-8"}}, "fr"),
+        ({"environ": {"LC_MESSAGES": "fr_CA", "LANG": "de_DE"}}, "fr"),
+        ({"environ": {"LC_ALL": "C", "LANG": "de_DE"}}, "en"),
+        ({"environ": {"LANG": "ja_JP.UTF-8"}}, "en"),
+        ({"site": "de", "environ": {"LANG": "fr_FR"}}, "de"),
+        ({"body": "fr", "site": "de"}, "fr"),
+        ({"record": "de", "body": "fr", "site": "en"}, "de"),
+        ({"explicit": "en", "record": "de", "environ": {"LANG": "de_DE"}}, "en"),
+        ({"record": "en", "environ": {"LANG": "de_DE.UTF-8"}}, "en"),
+        ({"record": None, "environ": {"LANG": "de_DE.UTF-8"}}, "de"),
+    ],
+)
+def test_the_language_is_chosen_in_the_documented_order(
+    kwargs: dict[str, Any], expected: str
+) -> None:
+    assert i18n.choose(**kwargs) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1: 1 4 6   Raum 1/4 gestrichen nach 1/1 (6 Schritte)\n", "de"),
+        ("Spieler: Anna\n1: 1 4 6   x 1/4 -> 1/1\n", "de"),
+        ("1: 1 4 6   case 1/4 barrée vers 1/1 (6 pas)\n", "fr"),
+        ("joueur: Anne\n1: 1 4 6   x 1/4 -> 1/1\n", "fr"),
+        ("1: 1 4 6   crossed out 1/4, moved to 1/1 (6 steps)\n", "en"),
+        ("1: 1 4 6   x 1/4 -> 1/1 (6)\n", None),
+    ],
+)
+def test_a_text_record_knows_its_language(text: str, expected: str | None) -> None:
+    assert identify_text(text) == expected
+    assert text_record.parse(text, "r.txt").language == expected
+
+
+def test_the_language_does_not_change_what_a_record_is() -> None:
+    german = text_record.parse("1: 1 4 6   Raum 1/4 gestrichen nach 1/1\n", "r.txt")
+    english = text_record.parse("1: 1 4 6   cross 1/4 move to 1/1\n", "r.txt")
+    assert (german.language, english.language) == ("de", "en")
+    unplaced = [
+        [dataclasses.replace(r, locations=()) for r in rec.rounds] for rec in (german, english)
+    ]
+    assert unplaced[0] == unplaced[1]
+
+
+@pytest.mark.parametrize(
+    ("lang", "ordinals", "thousand"),
+    [
+        ("en", ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "102nd"], "1,234"),
+        ("de", ["1.", "2.", "3.", "4.", "11.", "12.", "13.", "21.", "102."], "1.234"),
+        ("fr", ["1er", "2e", "3e", "4e", "11e", "12e", "13e", "21e", "102e"], "1\u202f234"),
+    ],
+)
+def test_numbers_and_ordinals_in_each_language(
+    lang: i18n.Language, ordinals: list[str], thousand: str
+) -> None:
+    with i18n.speaking(lang):
+        assert [i18n.ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 102)] == ordinals
+        assert i18n.number(1234) == thousand
+    assert i18n.current() == "en"

@@ -1,0 +1,144 @@
+"""The translation catalogs: extract the messages with Babel, update each language's `.po`,
+compile the `.mo` files the package ships, and check that they are complete.
+
+    python tools/catalogs.py update    # extract, merge into every .po, compile the .mo
+    python tools/catalogs.py check     # what tests/test_languages.py checks, as a list
+
+Messages come from the Python sources (`_`, `gettext`, `ngettext`, `pgettext`) and from the
+Jinja2 templates through Jinja2's Babel extractor (docs/languages.md).
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCALE = ROOT / "validator" / "locale"
+DOMAIN = "road300"
+TEMPLATE = LOCALE / f"{DOMAIN}.pot"
+METHOD_MAP = [
+    ("validator/**/templates/**.j2", "jinja2"),
+    ("validator/**.py", "python"),
+]
+OPTIONS = {"validator/**/templates/**.j2": {"extensions": "jinja2.ext.i18n"}}
+COMMENT_TAGS = ("TRANSLATORS:",)
+
+
+def languages() -> list[str]:
+    return sorted(p.name for p in LOCALE.iterdir() if (p / "LC_MESSAGES").is_dir())
+
+
+def po_path(lang: str) -> Path:
+    return LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def extract() -> Catalog:
+    """Every message the sources and templates use, as a fresh template catalog."""
+    catalog = Catalog(project="road300", domain=DOMAIN, fuzzy=False)
+    for filename, lineno, message, comments, context in extract_from_dir(
+        ROOT,
+        METHOD_MAP,
+        OPTIONS,
+        comment_tags=COMMENT_TAGS,
+        strip_comment_tags=True,
+        directory_filter=lambda d: ".venv" not in Path(d).parts,
+    ):
+        catalog.add(
+            message,
+            None,
+            [(Path(filename).as_posix(), lineno)],
+            auto_comments=comments,
+            context=context,
+        )
+    return catalog
+
+
+def read(path: Path, locale: str | None = None) -> Catalog:
+    with path.open("rb") as handle:
+        return read_po(handle, locale=locale, domain=DOMAIN)
+
+
+def write(path: Path, catalog: Catalog) -> None:
+    buffer = io.BytesIO()
+    write_po(buffer, catalog, width=100, omit_header=False, sort_output=False)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(buffer.getvalue())
+
+
+def compiled(catalog: Catalog) -> bytes:
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog, use_fuzzy=False)
+    return buffer.getvalue()
+
+
+def update() -> None:
+    template = extract()
+    write(TEMPLATE, template)
+    for lang in languages():
+        path = po_path(lang)
+        catalog = read(path, lang) if path.exists() else Catalog(locale=lang, domain=DOMAIN)
+        catalog.update(template, update_header_comment=False)
+        # Obsolete messages are dropped: a message no code uses is no longer translated.
+        catalog.obsolete.clear()
+        write(path, catalog)
+        path.with_suffix(".mo").write_bytes(compiled(catalog))
+        print(f"{lang}: {len(catalog)} messages, {len(untranslated(catalog))} to translate")
+
+
+def untranslated(catalog: Catalog) -> list[str]:
+    """Message ids without a translation (any plural form empty) or marked fuzzy."""
+    missing = []
+    for message in catalog:
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if message.fuzzy or not all(strings):
+            missing.append(str(message.id if isinstance(message.id, str) else message.id[0]))
+    return missing
+
+
+def problems() -> list[str]:
+    """Everything that makes the catalogs incomplete or stale, one line each."""
+    found: list[str] = []
+    used = extract()
+    template = read(TEMPLATE)
+    ids = {m.id if isinstance(m.id, str) else m.id[0] for m in template if m.id}
+    for message in used:
+        key = message.id if isinstance(message.id, str) else message.id[0]
+        if message.id and key not in ids:
+            found.append(f"{TEMPLATE.name}: missing {key!r}: run python tools/catalogs.py update")
+    for lang in languages():
+        path = po_path(lang)
+        catalog = read(path, lang)
+        for key in untranslated(catalog):
+            found.append(f"{lang}: untranslated or fuzzy: {key!r}")
+        have = {m.id if isinstance(m.id, str) else m.id[0] for m in catalog if m.id}
+        for key in sorted(ids - have):
+            found.append(f"{lang}: missing {key!r}: run python tools/catalogs.py update")
+        mo = path.with_suffix(".mo")
+        if not mo.exists() or mo.read_bytes() != compiled(catalog):
+            found.append(f"{lang}: {mo.name} is stale: run python tools/catalogs.py update")
+    return found
+
+
+def main(argv: list[str]) -> int:
+    if argv[1:] == ["update"]:
+        update()
+        return 0
+    if argv[1:] == ["check"]:
+        found = problems()
+        print("\n".join(found) or "catalogs complete")
+        return 1 if found else 0
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv))

@@ -1,0 +1,63 @@
+"""Which language a record is written in, from the words of its annotation and header.
+
+Only the text and CSV forms carry words of a language; a YAML or JSON record has none, and
+a record whose words do not point to one language is not given one (never a guess)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Final
+
+from validator.records.lexing import normal
+
+WORDS: Final[dict[str, frozenset[str]]] = {
+    "en": frozenset(
+        {
+            "cross", "crossed", "move", "moved", "moves", "step", "steps", "path", "via",
+            "reroll", "rerolled", "forced", "pass", "room", "field", "player", "name",
+            "score", "escape", "leave", "stuck", "none", "ring",
+        }
+    ),
+    "de": frozenset(
+        {
+            "gestrichen", "durchgestrichen", "streiche", "nach", "schritt", "schritte",
+            "schritten", "weg", "gewurfelt", "wurf", "wiederholt", "neu", "raum", "feld",
+            "spieler", "summe", "punkte", "kein", "zug", "moglich", "regeln",
+        }
+    ),
+    "fr": frozenset(
+        {
+            "barre", "barree", "barrer", "vers", "deplacement", "pas", "chemin", "relance",
+            "case", "joueur", "nom", "aucun", "regles", "lancer",
+        }
+    ),
+}  # fmt: skip
+"""Folded words (lower case, no accents) that belong to one language's way of writing a
+record; words the languages share (`total`, `points`, `x`) are in none."""
+
+_WORD = re.compile(r"[^\W\d_]+")
+MAX_WORDS: Final = 20_000
+"""Enough words to tell; a record's language is decided from its first ones."""
+
+
+def identify(words: Iterable[str]) -> str | None:
+    """The language most of `words` belong to, or None when none or a tie."""
+    counts = dict.fromkeys(WORDS, 0)
+    for seen, word in enumerate(words):
+        if seen >= MAX_WORDS:
+            break
+        folded = normal(word)
+        for lang, vocabulary in WORDS.items():
+            if folded in vocabulary:
+                counts[lang] += 1
+    best = max(counts.values())
+    if best == 0:
+        return None
+    leaders = [lang for lang, count in counts.items() if count == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def identify_text(text: str) -> str | None:
+    """The language of a record's text, from its words (`Raum 3/4 gestrichen` -> de)."""
+    return identify(match[0] for match in _WORD.finditer(text, 0, 1 << 20))
