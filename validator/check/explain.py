@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from validator.check.replay import Failure, FailurePart, Result, RoundResult
-from validator.engine import CORNERS, FIELD_AT, Cross, Dice, End, Field, State, candidates
+from validator.engine import Cross, Dice, End, Field, State, candidates
 from validator.errors import Diagnostic, Verdict
 from validator.records.record import RecordRound
 
@@ -205,9 +205,8 @@ def explain_failure(
         if f.part == "path" and f.path:
             recorded_path = f.path
             put(recorded_path, Mark.WRONG_PATH, "the recorded path")
-            bad = _first_bad_step(f.before, f.cross.field, recorded_path, f.cross.die)
-            if bad is not None:
-                put((bad,), Mark.WRONG, "the step that breaks the rules")
+            if f.bad_step is not None:
+                put((f.bad_step,), Mark.WRONG, "the step that breaks the rules")
             if f.move is not None and f.move in f.reachable:
                 legal_walk = f.reachable[f.move]
                 put((f.move,), Mark.MOVE_OK, "the recorded move (legal)")
@@ -276,29 +275,6 @@ def _explain_used_roll(error: Diagnostic, result: Result, entry: RecordRound) ->
         quote=error.excerpt,
         board_title=f"after roll {following - 1}, the last one played" if following > 1 else "",
     )
-
-
-def _first_bad_step(before: State, cross: Field, path: Sequence[Field], die: int) -> Field | None:
-    """The field of the first step that breaks the walk (the engine already refused the
-    walk; this only locates the step for the picture): off a corner when entering, not
-    next to the field before, entered twice, or onto an X or a circle."""
-    start = before.position
-    prev = start
-    seen = {start} if start is not None else set()
-    corners = {FIELD_AT[c] for c in CORNERS}
-    for field in path:
-        if prev is None:
-            if field not in corners:
-                return field
-        elif abs(field.row - prev.row) + abs(field.col - prev.col) != 1:
-            return field
-        if field in seen or field == cross or before.mark(field):
-            return field
-        seen.add(field)
-        prev = field
-    if len(path) > die:
-        return path[die]
-    return None
 
 
 def legal_sentences(

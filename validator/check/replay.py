@@ -14,6 +14,7 @@ from typing import Literal
 
 from validator.engine import (
     FIELD_AT,
+    STANDARD,
     Action,
     Cross,
     Dice,
@@ -21,6 +22,7 @@ from validator.engine import (
     Field,
     IllegalAction,
     Play,
+    Reach,
     Reroll,
     RingReroll,
     Ruleset,
@@ -59,7 +61,9 @@ wrong (its dice, its steps, the dice row it names)."""
 
 @dataclass(frozen=True, slots=True)
 class RoundResult:
-    """One dice row as replayed."""
+    """One dice row as replayed, with what a renderer shows of it: the cross-outs that were
+    available, the walk, the corner an exit left through, and (computed on first use)
+    what each available cross-out reached."""
 
     roll: int
     """1-based dice row."""
@@ -75,6 +79,33 @@ class RoundResult:
     cross: Cross | None = None
     walk: tuple[Field, ...] = ()
     move: Field | None = None
+    available: tuple[Cross, ...] = ()
+    """The cross-outs that were available for the dice (none: a forced reroll)."""
+    corner: Field | None = None
+    """The corner an exit ("escape", "leave") left through."""
+    action: Action | None = None
+    """The engine action played, as the record (or the replay itself) gave it."""
+    rules: Ruleset = field(default=STANDARD, repr=False, compare=False)
+    _options: dict[Field, Reach] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+
+    @property
+    def options(self) -> dict[Field, Reach]:
+        """For each available cross-out: the fields its movement die reaches and the
+        corners it could leave through, one walk each (computed once, on first use)."""
+        if self._options is None:
+            found = {c.field: reach(self.before, c, self.rules) for c in self.available}
+            object.__setattr__(self, "_options", found)
+            return found
+        return self._options
+
+    @property
+    def reach(self) -> Reach:
+        """What the movement die of this round's cross-out reached (empty without one)."""
+        if self.cross is None:
+            return Reach({}, {})
+        return self.options[self.cross.field]
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +130,9 @@ class Failure:
     path: tuple[Field, ...] | None = None
     record_dice: Dice | None = None
     """The dice the record gives for the round, when they differ from the row's."""
+    bad_step: Field | None = None
+    """For an illegal path: the field of the first step that breaks the walk, as the
+    engine found it (None when no single step does)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +270,10 @@ class Rows:
             cross=turn.cross,
             walk=tuple(FIELD_AT[i] for i in turn.walk or ()),
             move=self.state.position if kind == "play" else None,
+            available=turn.crosses,
+            corner=FIELD_AT[turn.corner] if turn.corner is not None else None,
+            action=action,
+            rules=self.rules,
         )
 
     def play_on(self) -> None:
@@ -251,7 +289,11 @@ class Rows:
                 return
 
     def failure(
-        self, part: FailurePart, action: Action | None = None, record_dice: Dice | None = None
+        self,
+        part: FailurePart,
+        action: Action | None = None,
+        record_dice: Dice | None = None,
+        bad_step: Field | None = None,
     ) -> Failure:
         """The position before the next row, with what was legal on it."""
         state = self.state
@@ -279,6 +321,7 @@ class Rows:
             move=move,
             path=path,
             record_dice=record_dice,
+            bad_step=bad_step,
         )
 
 
@@ -493,7 +536,7 @@ def _play_round(cursor: Rows, record: Record, entry: RecordRound) -> _Stop | Non
         return None
     # A refused action leaves the cursor where it was: the failure is that position.
     key = "roll" if refusal.part == "round" else refusal.part
-    failure = cursor.failure(refusal.part, action)
+    failure = cursor.failure(refusal.part, action, bad_step=refusal.step)
     return stop(refusal.code, refusal.message, roll, key, refusal.hint, failure)
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from validator.check.explain import Explanation, crosses_text, explain, taken_text
 from validator.check.replay import Result, RoundResult, Verdict
-from validator.engine import STANDARD, Cross, Dice, End, Field, State, available_crosses, reach
+from validator.engine import Cross, Dice, End, Field, State
 from validator.records.record import RecordRound
 from validator.rulesets import expansion_sentences
 
@@ -49,9 +49,8 @@ def move_rows(rounds: tuple[ReportRound, ...]) -> list[tuple[str, ...]]:
 
 def move_cell(r: RoundResult) -> str:
     """The move column of a move table: where the round ended, in words for exits."""
-    if r.kind in ("escape", "leave"):
-        corner = r.walk[-1] if r.walk else r.before.position
-        return f"{'escaped' if r.kind == 'escape' else 'out'} at {corner}"
+    if r.corner is not None:
+        return f"{'escaped' if r.kind == 'escape' else 'out'} at {r.corner}"
     if r.kind == "stuck":
         return "no move"
     return str(r.move) if r.move is not None else ""
@@ -184,15 +183,15 @@ def build_report(result: Result, *, dice_name: str | None = None) -> Report:
     exits: set[int] = set()
     for r in result.rounds:
         ended = result.end if result.end is not None and r.roll == result.end_roll else None
-        note = annotate(r, result, ended)
+        note = annotate(r, ended)
         number = None
-        if r.walk or r.kind in ("escape", "leave"):
+        if r.walk or r.corner is not None:
             number = len(moves) + 1
-            # An exit ends on the corner left through (the start field when the walk is empty).
-            end = r.move or (r.walk[-1] if r.walk else r.before.position)
+            # An exit ends on the corner left through.
+            end = r.move or r.corner
             if end is not None:
                 moves.append((number, end))
-            if r.kind in ("escape", "leave"):
+            if r.corner is not None:
                 exits.add(number)
         entry = entries.get(r.record_round) if r.record_round is not None else None
         bonus = (result.rules.escape_bonus or 0) if r.kind == "escape" else 0
@@ -212,19 +211,18 @@ def build_report(result: Result, *, dice_name: str | None = None) -> Report:
     )
 
 
-def annotate(r: RoundResult, result: Result, ended: End | None) -> RoundNote:
-    before = r.before
-    available = available_crosses(before, r.dice)
+def annotate(r: RoundResult, ended: End | None) -> RoundNote:
+    """What was possible in round `r`, as the replay found it (no rule is asked again)."""
+    available = r.available
     reachable: dict[Field, Walk] = {}
     exits: dict[Field, Walk] = {}
     best = None
     if r.cross is not None:
-        reachable, exits = reach(before, r.cross, result.rules)
+        reachable, exits = r.reach
         best = _best(reachable, r.cross)
     best_any: Best | None = None
     for cross in available:
-        ends, _ = reach(before, cross, STANDARD)  # fields only, no exits
-        candidate = _best(ends, cross)
+        candidate = _best(r.options[cross.field].ends, cross)
         if candidate is not None and (best_any is None or candidate.value > best_any.value):
             best_any = candidate
     took = None
@@ -281,8 +279,8 @@ def describe_round(rr: ReportRound) -> list[str]:
     if r.walk:
         start = f"from {r.before.position}" if r.before.position is not None else "into the board"
         lines.append(f"Path {start}: " + " ".join(map(str, r.walk)) + ".")
-    if r.kind in ("escape", "leave"):
-        corner = r.walk[-1] if r.walk else r.before.position
+    if r.corner is not None:
+        corner = r.corner
         if r.kind == "escape":
             lines.append(f"Escaped through the corner {corner}.")
             bonus = rr.escape_bonus
@@ -335,8 +333,8 @@ def round_words(rr: ReportRound) -> str:
         path = " ".join(map(str, r.walk))
         if r.kind == "stuck":
             parts.append("no move was possible;")
-        elif r.kind in ("escape", "leave"):
-            corner = r.walk[-1] if r.walk else rr.start
+        elif r.corner is not None:
+            corner = r.corner
             along = f" along {path}" if path else ""
             verb = "escaped" if r.kind == "escape" else "left the board"
             parts.append(f"the burglar {verb} {start}{along} through the corner {corner};")
