@@ -19,6 +19,7 @@ from validator.engine import (
     Cross,
     Dice,
     End,
+    Exit,
     Field,
     IllegalAction,
     Play,
@@ -40,6 +41,7 @@ from validator.engine import (
 )
 from validator.errors import Diagnostic, Verdict
 from validator.records.record import Location, Record, RecordRound
+from validator.records.rounds import to_action
 
 __all__ = [
     "Failure",
@@ -83,12 +85,8 @@ class RoundResult:
     """The cross-outs that were available for the dice (none: a forced reroll)."""
     corner: Field | None = None
     """The corner an exit ("escape", "leave") left through."""
-    action: Action | None = None
-    """The engine action played, as the record (or the replay itself) gave it."""
     rules: Ruleset = field(default=STANDARD, repr=False, compare=False)
-    _options: dict[Field, Reach] | None = field(
-        default=None, init=False, repr=False, compare=False
-    )
+    _options: dict[Field, Reach] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def options(self) -> dict[Field, Reach]:
@@ -99,6 +97,22 @@ class RoundResult:
             object.__setattr__(self, "_options", found)
             return found
         return self._options
+
+    @property
+    def played(self) -> Action:
+        """The action this round played with every part filled in (the move or the corner
+        left through, and the walk as its path), as `legal_actions` gives it."""
+        if self.kind == "reroll":
+            return Reroll()
+        if self.kind == "ring":
+            return RingReroll()
+        assert self.cross is not None
+        if self.kind == "stuck":
+            return Play(self.cross.field)
+        if self.corner is not None:
+            exit: Exit = "escape" if self.kind == "escape" else "leave"
+            return Play(self.cross.field, self.corner, exit=exit, path=self.walk)
+        return Play(self.cross.field, self.move, path=self.walk)
 
     @property
     def reach(self) -> Reach:
@@ -190,27 +204,25 @@ def malformed(
     )
 
 
-def to_action(entry: RecordRound) -> Action:
-    """The engine action a record round stands for (pure: no rule is checked here)."""
-    if entry.reroll:
-        return Reroll()
-    if entry.ring:
-        return RingReroll()
-    assert entry.cross is not None  # the record model requires it
-    return Play(entry.cross, entry.move, entry.exit, entry.path)
-
-
 # --- the dice rows -------------------------------------------------------------------
 
 
 class Rows:
     """A cursor over the dice rows: the game state, the next unused row, the rounds so far."""
 
-    def __init__(self, rows: Sequence[Dice], rules: Ruleset, rings: int) -> None:
+    def __init__(
+        self,
+        rows: Sequence[Dice],
+        rules: Ruleset,
+        rings: int,
+        *,
+        start: State | None = None,
+        row: int = 0,
+    ) -> None:
         self.rows = rows
         self.rules = rules
-        self.state = new_game(rings=rings)
-        self.next = 0
+        self.state = new_game(rings=rings) if start is None else start
+        self.next = row
         """0-based index of the next unused row."""
         self.done: list[RoundResult] = []
         self.end_roll: int | None = None
@@ -272,7 +284,6 @@ class Rows:
             move=self.state.position if kind == "play" else None,
             available=turn.crosses,
             corner=FIELD_AT[turn.corner] if turn.corner is not None else None,
-            action=action,
             rules=self.rules,
         )
 

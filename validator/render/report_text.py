@@ -107,15 +107,13 @@ def round_markers(rr: ReportRound) -> dict[Field, str]:
     """One-character markers for a round's board: the cross-out, the walk, the burglar."""
     r = rr.round
     markers: dict[Field, str] = {}
-    left = r.kind in ("escape", "leave")
+    left = r.corner is not None
     for f in r.walk if left else r.walk[:-1]:
         markers[f] = "~"
     if r.cross is not None:
         markers[r.cross.field] = "+"
-    if left:
-        corner = r.walk[-1] if r.walk else r.before.position
-        if corner is not None:
-            markers[corner] = ">"
+    if r.corner is not None:
+        markers[r.corner] = ">"
     elif r.state.position is not None:
         markers[r.state.position] = "@"
     return markers
