@@ -16,6 +16,7 @@ from validator.check.replay import Failure, FailurePart, Result, RoundResult
 from validator.engine import Cross, Dice, End, Field, State, candidates
 from validator.errors import Diagnostic, Verdict
 from validator.records.record import RecordRound
+from validator.render.wording import end_reason, has_verb, reach_verb, steps
 
 
 class Mark(enum.Enum):
@@ -52,13 +53,6 @@ _PRIORITY = (
     Mark.REACH,
     Mark.OPTION,
 )
-
-END_WORDS: dict[End, str] = {
-    End.NO_MOVE: "the movement die had no legal move",
-    End.REROLLS: "forced rerolls ended it",
-    End.DICE_EXHAUSTED: "the dice file ran out",
-    End.ESCAPED: "the burglar escaped through a corner",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +194,7 @@ def explain_failure(
         put(wrong, Mark.WRONG, "played after the end (illegal)")
     elif f.cross is not None:
         put((f.cross.field,), Mark.CROSS, f"crossed out ({f.cross.field}, moves {f.cross.die})")
-        put(tuple(f.reachable), Mark.REACH, f"reached in {_steps(f.cross.die)}")
+        put(tuple(f.reachable), Mark.REACH, f"reached in {steps(f.cross.die)}")
         put(tuple(f.exits), Mark.EXIT, "a corner to leave through")
         if f.part == "path" and f.path:
             recorded_path = f.path
@@ -288,7 +282,7 @@ def legal_sentences(
     if ended is not None:
         end, roll = ended
         on = f" on roll {roll}" if roll else ""
-        lines.append(f"The game ended{on}: {END_WORDS[end]}. No round may follow the end.")
+        lines.append(f"The game ended{on}: {end_reason(end)}. No round may follow the end.")
         return lines
     if f.record_dice is not None and f.dice is not None:
         lines.append(
@@ -313,8 +307,9 @@ def legal_sentences(
             )
         if f.reachable:
             reach = ", ".join(f"{e} ({e.value})" for e in f.reachable)
-            verb = "reaches" if die == 1 else "reach"
-            lines.append(f"With {f.cross.field} crossed out, {_steps(die)} {verb}: {reach}.")
+            lines.append(
+                f"With {f.cross.field} crossed out, {steps(die)} {reach_verb(die)}: {reach}."
+            )
         else:
             lines.append(f"With {f.cross.field} crossed out, the die {die} has no legal move.")
         if f.exits:
@@ -338,7 +333,7 @@ def taken_text(state: State, dice: Sequence[int]) -> str:
     parts = []
     for mark, fields in groups.items():
         names = " and ".join((", ".join(map(str, fields[:-1])), str(fields[-1]))).lstrip(" and")
-        parts.append(f"{names} {'has' if len(fields) == 1 else 'have'} {words[mark]}")
+        parts.append(f"{names} {has_verb(len(fields))} {words[mark]}")
     return ", ".join(parts) or "every field the dice name is taken"
 
 
@@ -352,10 +347,6 @@ def _sentence(text: str) -> str:
         return text
     text = text[:1].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
-
-
-def _steps(n: int) -> str:
-    return "1 step" if n == 1 else f"{n} steps"
 
 
 def _dice(dice: Sequence[int]) -> str:

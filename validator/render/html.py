@@ -18,9 +18,9 @@ from validator.engine import FIELD_AT, Field, State
 from validator.render import svg
 from validator.render.report_text import headline, moves_text
 from validator.render.terminal import item_span
+from validator.render.wording import round_kind
 from validator.report.analysis import MARK_KEY, AnalysisView, RoundMark
 from validator.report.model import (
-    KIND_TEXT,
     Report,
     ReportRound,
     describe_round,
@@ -272,7 +272,7 @@ def _round_view(
         marker, marker_text = "■", "the game ends here"
     line = ""
     if not rr.played:
-        line = f"{KIND_TEXT[r.kind]}, dice {' '.join(map(str, r.dice))}: " + " ".join(
+        line = f"{round_kind(r.kind)}, dice {' '.join(map(str, r.dice))}: " + " ".join(
             describe_round(rr)
         )
     return RoundView(
@@ -283,7 +283,7 @@ def _round_view(
         row=row,
         anchor=f"roll-{r.roll}",
         title=title,
-        subtitle=f"{KIND_TEXT[r.kind]} · {where}",
+        subtitle=f"{round_kind(r.kind)} · {where}",
         kind=r.kind,
         dice=Markup(svg.dice(r.dice, roles, label=dice_label)),
         board=board,

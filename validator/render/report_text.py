@@ -17,9 +17,9 @@ from validator.engine import Field, State
 from validator.render.board_text import board_lines
 from validator.render.sanitize import terminal_text as escape
 from validator.render.terminal import summary_line
+from validator.render.wording import round_kind
 from validator.report.analysis import MARK_KEY, AnalysisView, RoundMark
 from validator.report.model import (
-    KIND_TEXT,
     Report,
     ReportRound,
     describe_round,
@@ -136,7 +136,7 @@ def round_title(rr: ReportRound) -> str:
     if rr.move_number is not None:
         title += f", move {rr.move_number}"
     if r.kind != "play":
-        title += f", {KIND_TEXT[r.kind]}"
+        title += f", {round_kind(r.kind)}"
     return f"{title}: {r.score} points"
 
 
@@ -254,11 +254,11 @@ def _best_line(console: Console, view: AnalysisView, say: Callable[..., None]) -
     say(f"moves in order: {moves_text(best)}")
     for rr in best.rounds:
         r = rr.round
-        what = f"x {r.cross.field}" if r.cross is not None else KIND_TEXT[r.kind]
+        what = f"x {r.cross.field}" if r.cross is not None else round_kind(r.kind)
         if r.kind == "play":
             what += f" -> {r.move}"
         elif r.kind in ("escape", "leave"):
-            what += f", {KIND_TEXT[r.kind]}"
+            what += f", {round_kind(r.kind)}"
         say(f"roll {r.roll} ({' '.join(map(str, r.dice))}): {what}, {r.score} points")
 
 

@@ -13,23 +13,16 @@ from validator.check.explain import Explanation, crosses_text, explain, taken_te
 from validator.check.replay import Result, RoundResult, Verdict
 from validator.engine import Cross, Dice, End, Field, State
 from validator.records.record import RecordRound
+from validator.render import wording
+from validator.render.wording import (
+    cross_outs,
+    dice_rolls,
+    end_reason,
+    ordinal,
+    rings,
+    round_kind,
+)
 from validator.rulesets import expansion_sentences
-
-END_TEXT: dict[End, str] = {
-    End.NO_MOVE: "the movement die had no legal move",
-    End.REROLLS: "forced rerolls ended it",
-    End.DICE_EXHAUSTED: "the dice file ran out",
-    End.ESCAPED: "the burglar escaped through a corner",
-}
-
-KIND_TEXT: dict[str, str] = {
-    "play": "move",
-    "stuck": "stuck: no move possible",
-    "reroll": "forced reroll",
-    "ring": "magic ring spent",
-    "escape": "escaped through a corner",
-    "leave": "left the board through a corner",
-}
 
 
 def move_rows(rounds: tuple[ReportRound, ...]) -> list[tuple[str, ...]]:
@@ -38,7 +31,7 @@ def move_rows(rounds: tuple[ReportRound, ...]) -> list[tuple[str, ...]]:
     previous = 0
     for rr in rounds:
         r = rr.round
-        cross = str(r.cross.field) if r.cross is not None else KIND_TEXT[r.kind]
+        cross = str(r.cross.field) if r.cross is not None else round_kind(r.kind)
         steps = str(r.cross.die) if r.cross is not None and r.kind != "stuck" else ""
         gained = f"+{r.score - previous}" if r.score != previous else ""
         previous = r.score
@@ -157,7 +150,7 @@ class Report:
         end = self.result.end
         if end is None:
             return None
-        return f"{END_TEXT[end]} (roll {self.result.end_roll})"
+        return f"{end_reason(end)} (roll {self.result.end_roll})"
 
     @property
     def record_rounds(self) -> int:
@@ -260,14 +253,10 @@ def describe_round(rr: ReportRound) -> list[str]:
         )
     elif r.kind == "ring":
         left = r.state.rings_left
-        rings = "no ring" if left == 0 else "1 ring" if left == 1 else f"{left} rings"
-        lines.append(f"A magic ring was spent: this roll was not played ({rings} left).")
+        lines.append(f"A magic ring was spent: this roll was not played ({rings(left)} left).")
     else:
         count = len(n.available)
-        lines.append(
-            f"{count} {'cross-out' if count == 1 else 'cross-outs'} available: "
-            f"{crosses_text(n.available)}."
-        )
+        lines.append(f"{cross_outs(count)} available: {crosses_text(n.available)}.")
     if r.cross is not None:
         c = r.cross
         lines.append(
@@ -313,7 +302,7 @@ def describe_round(rr: ReportRound) -> list[str]:
     if r.record_round is None:
         lines.append("Not in the record: the validator played this row by itself.")
     if n.ended is not None:
-        lines.append(f"The game ends here: {END_TEXT[n.ended]}.")
+        lines.append(f"The game ends here: {end_reason(n.ended)}.")
     return lines
 
 
@@ -349,8 +338,7 @@ def _fields_text(fields: tuple[Field, ...], limit: int = 8) -> str:
     if not fields:
         return "no field"
     if len(fields) <= limit:
-        count = "1 field" if len(fields) == 1 else f"{len(fields)} fields"
-        return f"{count}: " + ", ".join(f"{f} ({f.value})" for f in fields)
+        return f"{wording.fields(len(fields))}: " + ", ".join(f"{f} ({f.value})" for f in fields)
     top = sorted(fields, key=lambda f: (-f.value, f))[:3]
     return f"{len(fields)} fields, the best " + ", ".join(f"{f} ({f.value})" for f in top)
 
@@ -405,8 +393,8 @@ def facts(report: Report) -> list[tuple[str, str]]:
         ("End", end),
         (
             "Rounds",
-            f"{_count(report.record_rounds, 'round')} in the record, "
-            f"{_count(len(report.rounds), 'dice roll')} replayed",
+            f"{wording.rounds(report.record_rounds)} in the record, "
+            f"{dice_rolls(len(report.rounds))} replayed",
         ),
         ("Rerolls", str(report.rerolls)),
         *_rings_fact(report),
@@ -426,7 +414,7 @@ def how_to_read(report: Report) -> tuple[str, ...]:
     """The rules in three sentences for someone who never read them, per the ruleset."""
     rules = report.result.rules
     passes = (
-        f"the {_ordinal(rules.pass_limit)} forced reroll of the game"
+        f"the {ordinal(rules.pass_limit)} forced reroll of the game"
         if rules.pass_counting == "total"
         else f"{rules.pass_limit} forced rerolls in a row"
     )
@@ -449,10 +437,6 @@ def how_to_read(report: Report) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def help_text(hint: str) -> str:
     """A hint as a sentence: a bare record line (`steps: 6`) becomes `write steps: 6`."""
     if _RECORD_LINE.fullmatch(hint):
@@ -462,7 +446,3 @@ def help_text(hint: str) -> str:
 
 # A hint that is a line of the record to write, as the replay gives it for E102 and E107.
 _RECORD_LINE = re.compile(r"(?:steps|claimed_score|dice|roll|rings|dice_sha256): \S+")
-
-
-def _ordinal(n: int) -> str:
-    return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")

@@ -18,7 +18,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from validator.check.replay import Result
-from validator.engine import SIZE, Action, Cross, End, Field, IllegalAction, RingReroll
+from validator.engine import SIZE, Action, Cross, Field, IllegalAction, RingReroll
+from validator.render.wording import end_brief
 from validator.tui.game import Game, Option
 from validator.tui.save import RecordFile
 
@@ -28,13 +29,6 @@ CELL = 7
 """Board cell width: cursor bracket, marker, four characters of field, cursor bracket."""
 LABEL = 3
 """Width of the row numbers left of the board."""
-
-_END_TEXT = {
-    End.NO_MOVE: "no legal move",
-    End.REROLLS: "forced rerolls",
-    End.DICE_EXHAUSTED: "the dice file ran out",
-    End.ESCAPED: "the burglar escaped",
-}
 
 LEGEND = (
     "+ cross-out   * reachable\n"
@@ -572,7 +566,7 @@ class PlayApp(App[Result | None]):
     def _prompt(self) -> str:
         c, game = self.choice, self.game
         if c.phase == "over":
-            end = _END_TEXT.get(game.state.end, "") if game.state.end else ""
+            end = end_brief(game.state.end) if game.state.end else ""
             line = f"Game over ({end}): {game.score} points."
             if self.result is not None:
                 from validator.render.terminal import summary_line
