@@ -274,7 +274,7 @@ def _illegal(console: Console, x: Explanation, say: Callable[..., None]) -> None
         say(f"{e.line} | {x.quote.strip()}", "  ", "      ", "dim")
     dice = f" (dice {' '.join(map(str, x.dice))})" if x.dice is not None else ""
     say(f"the board {x.board_title}{dice}:")
-    _board(console, x.before, x.symbols(), x.legend_text(), say)
+    _board(console, x.board, x.symbols(), x.legend_text(), say)
     for note in x.legal:
         say(f"- {note}")
 

@@ -99,7 +99,7 @@ def _illegal(console: Console, x: Explanation) -> None:
     """The board before the illegal step, with what the record did and what was legal."""
     dice = f" (dice {' '.join(map(str, x.dice))})" if x.dice else ""
     console.print(f"\n  board {x.board_title or 'before ' + x.where}{dice}:")
-    for text in board_lines(x.before, x.symbols(), legend=x.legend_text()):
+    for text in board_lines(x.board, x.symbols(), legend=x.legend_text()):
         console.print("  " + escape(text), highlight=False)
     for sentence in x.legal:
         console.print("  " + escape(sentence))
