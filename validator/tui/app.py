@@ -1,7 +1,7 @@
 """The Textual app of `road300 play`: the board, the round's choices, and the keys.
 
 The app holds only what is being chosen (the cursor, a cross-out, a field, a walk); the
-game is a `Game` and the record a `RecordFile`, written after every change.
+game is a `GameSession` and the record a `RecordFile`, written after every change.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from textual.widgets import Static
 from validator.check.replay import Result
 from validator.engine import SIZE, Action, Cross, Field, IllegalAction, RingReroll
 from validator.render.wording import end_brief
-from validator.tui.game import Game, Option
+from validator.tui.game import GameSession, Option
 from validator.tui.save import RecordFile
 
 Phase = Literal["cross", "move", "walk", "over"]
@@ -188,7 +188,7 @@ class PlayApp(App[Result | None]):
 
     def __init__(
         self,
-        game: Game,
+        game: GameSession,
         record_file: RecordFile,
         *,
         dice_name: str,

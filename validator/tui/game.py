@@ -1,9 +1,10 @@
 """One game being played on a dice file: the position, undo and redo, and the ways to finish
 a round once a cross-out is chosen.
 
-No Textual here; the app only draws a `Game` and turns keys into its calls. Every rule is
-the engine's, and a round ends the game exactly as the replay does it: the round on the
-last dice row exhausts the state, and forced rerolls play themselves.
+No Textual here; the app only draws a `GameSession` and turns keys into its calls. Every
+rule is the engine's, and a round ends the game exactly as the replay does it: the round
+on the last dice row exhausts the state, and forced rerolls play themselves. (The
+solver's `solver.position.Game` is another thing: the rules on compact positions.)
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ class Round:
     auto: bool
 
 
-class Game:
+class GameSession:
     """The dice rows, the ruleset and the rounds played so far, with undo and redo."""
 
     def __init__(
@@ -221,7 +222,7 @@ class Game:
     def after(self, action: Action) -> tuple[State, int]:
         """The position and next row that `action` would lead to, forced rerolls included,
         without playing it (what a hint evaluates)."""
-        probe = Game(self.rows, self.rules, self.rings, self.rounds)
+        probe = GameSession(self.rows, self.rules, self.rings, self.rounds)
         probe.start = self.start
         probe._play(action)
         return probe.state, probe.row
