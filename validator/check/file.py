@@ -147,7 +147,7 @@ class Checker:
         return replay(dice.rows, record, rules, dice_sha256=dice.sha256, notes=notes)
 
     def _parse(self, data: bytes, name: str, fmt: str | None, *, max_rounds: int | None) -> Record:
-        return parse_record(data, name, fmt, max_bytes=self.max_bytes, max_rounds=max_rounds)
+        return parse_record(data, fmt, source=name, max_bytes=self.max_bytes, max_rounds=max_rounds)
 
     def _record_dice(
         self, path: Path, dice_file: str | None, name: str, record: Record
