@@ -192,6 +192,18 @@ def movement_die(dice: Sequence[int], field: Field) -> int | None:
 
 def candidates(dice: Sequence[int]) -> tuple[Cross, ...]:
     """Every field a pair of the dice names, with its movement die, in board order."""
+    key = (dice[0], dice[1], dice[2])
+    found = _CANDIDATES.get(key)
+    if found is None:
+        found = _CANDIDATES[key] = _candidates(key)
+    return found
+
+
+_CANDIDATES: dict[tuple[int, int, int], tuple[Cross, ...]] = {}
+"""The candidates of each roll (216 at most), computed once."""
+
+
+def _candidates(dice: Dice) -> tuple[Cross, ...]:
     seen: dict[Field, int] = {}
     a, b, c = dice
     for x, y, die in ((a, b, c), (a, c, b), (b, c, a)):
@@ -541,10 +553,16 @@ def _play(
     blocked = blocked_after(state, cross.field)
     # Step 3: the start field gets its X (it is already blocked by its circle).
     start = state.pos
-    after = replace(
-        state,
-        crossed=state.crossed | 1 << cross.field.index | _start_bit(start),
-        passes_in_row=0,
+    # States are built field by field here: `dataclasses.replace` is most of a round's cost.
+    after = State(
+        state.crossed | 1 << cross.field.index | _start_bit(start),
+        state.circled,
+        start,
+        state.moves,
+        state.passes,
+        0,
+        state.rings_left,
+        state.end,
     )
     if action.exit is not None:
         return _leave(after, blocked, cross, crosses, action, rules)
@@ -591,7 +609,16 @@ def _play(
                 _reach_hint(blocked, start, cross),
             )
         walk = found
-    moved = replace(after, circled=after.circled | 1 << target, pos=target, moves=state.moves + 1)
+    moved = State(
+        after.crossed,
+        after.circled | 1 << target,
+        target,
+        state.moves + 1,
+        after.passes,
+        0,
+        after.rings_left,
+        after.end,
+    )
     return Turn(moved, action, cross, walk, crosses=crosses)
 
 
