@@ -177,7 +177,7 @@ def _illegal(x: Explanation) -> list[str]:
     out.append("")
     out.append(f"The board {x.board_title}:")
     out.append("")
-    out.extend(_board(x.before, x.symbols(), x.legend_text()))
+    out.extend(_board(x.board, x.symbols(), x.legend_text()))
     if x.legal:
         out.append("")
         out.extend(f"- {md_escape(n)}" for n in x.legal)

@@ -17,9 +17,9 @@ from validator.engine import Field, State
 from validator.render.board_text import board_lines
 from validator.render.sanitize import terminal_text as escape
 from validator.render.terminal import summary_line
+from validator.render.wording import round_kind
 from validator.report.analysis import MARK_KEY, AnalysisView, RoundMark
 from validator.report.model import (
-    KIND_TEXT,
     Report,
     ReportRound,
     describe_round,
@@ -107,15 +107,13 @@ def round_markers(rr: ReportRound) -> dict[Field, str]:
     """One-character markers for a round's board: the cross-out, the walk, the burglar."""
     r = rr.round
     markers: dict[Field, str] = {}
-    left = r.kind in ("escape", "leave")
+    left = r.corner is not None
     for f in r.walk if left else r.walk[:-1]:
         markers[f] = "~"
     if r.cross is not None:
         markers[r.cross.field] = "+"
-    if left:
-        corner = r.walk[-1] if r.walk else r.before.position
-        if corner is not None:
-            markers[corner] = ">"
+    if r.corner is not None:
+        markers[r.corner] = ">"
     elif r.state.position is not None:
         markers[r.state.position] = "@"
     return markers
@@ -138,7 +136,7 @@ def round_title(rr: ReportRound) -> str:
     if rr.move_number is not None:
         title += f", move {rr.move_number}"
     if r.kind != "play":
-        title += f", {KIND_TEXT[r.kind]}"
+        title += f", {round_kind(r.kind)}"
     return f"{title}: {r.score} points"
 
 
@@ -256,11 +254,11 @@ def _best_line(console: Console, view: AnalysisView, say: Callable[..., None]) -
     say(f"moves in order: {moves_text(best)}")
     for rr in best.rounds:
         r = rr.round
-        what = f"x {r.cross.field}" if r.cross is not None else KIND_TEXT[r.kind]
+        what = f"x {r.cross.field}" if r.cross is not None else round_kind(r.kind)
         if r.kind == "play":
             what += f" -> {r.move}"
         elif r.kind in ("escape", "leave"):
-            what += f", {KIND_TEXT[r.kind]}"
+            what += f", {round_kind(r.kind)}"
         say(f"roll {r.roll} ({' '.join(map(str, r.dice))}): {what}, {r.score} points")
 
 
@@ -276,7 +274,7 @@ def _illegal(console: Console, x: Explanation, say: Callable[..., None]) -> None
         say(f"{e.line} | {x.quote.strip()}", "  ", "      ", "dim")
     dice = f" (dice {' '.join(map(str, x.dice))})" if x.dice is not None else ""
     say(f"the board {x.board_title}{dice}:")
-    _board(console, x.before, x.symbols(), x.legend_text(), say)
+    _board(console, x.board, x.symbols(), x.legend_text(), say)
     for note in x.legal:
         say(f"- {note}")
 

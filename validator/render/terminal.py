@@ -16,6 +16,7 @@ from validator.errors import Category, Diagnostic
 from validator.render.board_text import board_lines
 from validator.render.sanitize import plain_text
 from validator.render.sanitize import terminal_text as escape
+from validator.render.wording import game_over
 
 _VERDICT_STYLE = {
     Verdict.VALID: "bold green",
@@ -25,20 +26,13 @@ _VERDICT_STYLE = {
 }
 _SHOWN = 140
 """At most this much of a source line is shown under a diagnostic."""
-_END_TEXT = {
-    "no-move": "no legal move",
-    "rerolls": "forced rerolls",
-    "dice-exhausted": "the dice file ran out",
-    "escaped": "the burglar escaped",
-}
 
 
 def summary_line(result: Result) -> str:
     """`valid: 315 points, game over (no legal move on roll 23)` and its kin, as plain text."""
     v = result.verdict
     if v is Verdict.VALID:
-        end = result.end.value if result.end else ""
-        how = f"{_END_TEXT.get(end, end)} on roll {result.end_roll}"
+        how = game_over(result.end, result.end_roll) if result.end else ""
         text = f"valid: {result.score} points, game over ({how})"
         return text + (" - wins Road to 300" if (result.score or 0) >= 300 else "")
     if v is Verdict.INCOMPLETE:
@@ -105,7 +99,7 @@ def _illegal(console: Console, x: Explanation) -> None:
     """The board before the illegal step, with what the record did and what was legal."""
     dice = f" (dice {' '.join(map(str, x.dice))})" if x.dice else ""
     console.print(f"\n  board {x.board_title or 'before ' + x.where}{dice}:")
-    for text in board_lines(x.before, x.symbols(), legend=x.legend_text()):
+    for text in board_lines(x.board, x.symbols(), legend=x.legend_text()):
         console.print("  " + escape(text), highlight=False)
     for sentence in x.legal:
         console.print("  " + escape(sentence))

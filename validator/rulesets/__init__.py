@@ -33,6 +33,7 @@ from validator.engine import RULESETS, STANDARD, Ruleset
 from validator.engine.rules import MAX_RINGS
 from validator.errors import ReadError
 from validator.records import yaml_source
+from validator.render.wording import ordinal
 
 RULES_FILE_SUFFIXES = (".yaml", ".yml")
 MAX_RULES_FILE_BYTES = 64 * 1024
@@ -566,7 +567,7 @@ def describe(rules: Ruleset) -> list[Switch]:
         if rules.pass_counting == "in-a-row"
         else "every forced reroll of the game counts, in a row or not"
     )
-    limit = f"the {_ordinal(rules.pass_limit)} counted forced reroll ends the game"
+    limit = f"the {ordinal(rules.pass_limit)} counted forced reroll ends the game"
     scoring = (
         "every circled field scores, the last one included"
         if rules.scoring == "all-circles"
@@ -591,11 +592,6 @@ def _value_text(value: object) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     return str(value)
-
-
-def _ordinal(n: int) -> str:
-    words = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
-    return words.get(n, f"{n}th")
 
 
 def record_name(rules: Ruleset) -> str | None:
