@@ -29,6 +29,15 @@ METHOD_MAP = [
 ]
 OPTIONS = {"validator/**/templates/**.j2": {"extensions": "jinja2.ext.i18n"}}
 COMMENT_TAGS = ("TRANSLATORS:",)
+KEYWORDS = {
+    "_": None,
+    "gettext": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "N_": None,
+    # wording.plural(n, one, many) and engine.phrase.plural(n, one, many)
+    "plural": (2, 3),
+}
 
 
 def languages() -> list[str]:
@@ -46,6 +55,7 @@ def extract() -> Catalog:
         ROOT,
         METHOD_MAP,
         OPTIONS,
+        keywords=KEYWORDS,
         comment_tags=COMMENT_TAGS,
         strip_comment_tags=True,
         directory_filter=lambda d: ".venv" not in Path(d).parts,

@@ -7,8 +7,10 @@ docs/errors.md documents every code in `CODES` with an example (a test keeps the
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
+
+from validator.engine.phrase import Phrase
 
 Severity = Literal["error", "warning"]
 
@@ -132,6 +134,10 @@ class Diagnostic:
     hint: str = ""
     excerpt: str | None = None
     """The source line at `line`, as it was read (never re-read from `file`)."""
+    phrase: Phrase | None = field(default=None, compare=False)
+    """`message` as a template and its parameters, for renderers in another language
+    (None: the message has no translation and is shown as it is)."""
+    hint_phrase: Phrase | None = field(default=None, compare=False)
 
     @property
     def category(self) -> Category:

@@ -16,7 +16,8 @@ from validator.check.replay import Failure, FailurePart, Result, RoundResult
 from validator.engine import Cross, Dice, End, Field, State, candidates
 from validator.errors import Diagnostic, Verdict
 from validator.records.record import RecordRound
-from validator.render.wording import end_reason, has_verb, reach_verb, steps
+from validator.render.i18n import _, message, say
+from validator.render.wording import end_reason, plural, steps
 
 
 class BoardMark(enum.Enum):
@@ -87,10 +88,13 @@ class Explanation:
     @property
     def where(self) -> str:
         """`roll 11, record round 11`."""
-        text = f"roll {self.roll}" if self.roll else "the record"
+        if not self.roll:
+            return _("the record")
         if self.error.round:
-            text += f", record round {self.error.round}"
-        return text
+            return _("roll {roll}, record round {round}").format(
+                roll=self.roll, round=self.error.round
+            )
+        return _("roll {roll}").format(roll=self.roll)
 
     @property
     def line_ref(self) -> str:
@@ -98,7 +102,9 @@ class Explanation:
         e = self.error
         if not e.line:
             return ""
-        return f"line {e.line}" + (f", column {e.col}" if e.col else "")
+        if e.col:
+            return _("line {line}, column {col}").format(line=e.line, col=e.col)
+        return _("line {line}").format(line=e.line)
 
     @property
     def board(self) -> State:
@@ -109,6 +115,11 @@ class Explanation:
         if c is None or self.mark_of(c.field) in (None, BoardMark.CROSS):
             return self.before
         return replace(self.before, crossed=self.before.crossed | 1 << c.field.index)
+
+    @property
+    def message(self) -> str:
+        """The error's message in the current language."""
+        return message(self.error)
 
     def mark_of(self, field: Field) -> BoardMark | None:
         return next((m for f, m in self.marks if f == field), None)
@@ -125,15 +136,22 @@ class Explanation:
 
     def label(self) -> str:
         """The board in words, for a picture's title and for readers without the picture."""
-        parts = [f"The board {self.board_title or 'before ' + self.where}."]
+        parts = [_("The board {which}.").format(which=self.shown)]
         for mark, text in self.legend:
             fields = ", ".join(str(f) for f in self.fields(mark))
             parts.append(f"{text[:1].upper()}{text[1:]}: {fields}.")
         if self.recorded_path:
-            parts.append("Recorded path: " + " ".join(str(f) for f in self.recorded_path) + ".")
+            path = " ".join(str(f) for f in self.recorded_path)
+            parts.append(_("Recorded path: {path}.").format(path=path))
         if self.legal_walk:
-            parts.append("A legal walk: " + " ".join(str(f) for f in self.legal_walk) + ".")
+            walk = " ".join(str(f) for f in self.legal_walk)
+            parts.append(_("A legal walk: {path}.").format(path=walk))
         return " ".join(parts)
+
+    @property
+    def shown(self) -> str:
+        """Which position the board shows: `before roll 4, record round 4`."""
+        return self.board_title or _("before {where}").format(where=self.where)
 
 
 def explain(result: Result) -> Explanation | None:
@@ -194,38 +212,46 @@ def explain_failure(
     put = marks.put
     position = f.before.position
     if position is not None:
-        put((position,), BoardMark.BURGLAR, "the burglar")
+        put((position,), BoardMark.BURGLAR, _("the burglar"))
     recorded_path: tuple[Field, ...] = ()
     legal_walk: tuple[Field, ...] = ()
-    problem = error.message
+    problem = say(error.phrase) if error.phrase is not None else error.message
     if ended is not None:
         # After the end every part of the round is wrong: show what the record still played.
         wrong = tuple(x for x in (f.attempted_cross, f.move) if x is not None)
-        put(wrong, BoardMark.WRONG, "played after the end (illegal)")
+        put(wrong, BoardMark.WRONG, _("played after the end (illegal)"))
     elif f.cross is not None:
         put(
-            (f.cross.field,), BoardMark.CROSS, f"crossed out ({f.cross.field}, moves {f.cross.die})"
+            (f.cross.field,),
+            BoardMark.CROSS,
+            _("crossed out ({field}, moves {die})").format(field=f.cross.field, die=f.cross.die),
         )
-        put(tuple(f.reachable), BoardMark.REACH, f"reached in {steps(f.cross.die)}")
-        put(tuple(f.exits), BoardMark.EXIT, "a corner to leave through")
+        put(
+            tuple(f.reachable),
+            BoardMark.REACH,
+            _("reached in {steps}").format(steps=steps(f.cross.die)),
+        )
+        put(tuple(f.exits), BoardMark.EXIT, _("a corner to leave through"))
         if f.part == "path" and f.path:
             recorded_path = f.path
-            put(recorded_path, BoardMark.WRONG_PATH, "the recorded path")
+            put(recorded_path, BoardMark.WRONG_PATH, _("the recorded path"))
             if f.bad_step is not None:
-                put((f.bad_step,), BoardMark.WRONG, "the step that breaks the rules")
+                put((f.bad_step,), BoardMark.WRONG, _("the step that breaks the rules"))
             if f.move is not None and f.move in f.reachable:
                 legal_walk = f.reachable[f.move]
-                put((f.move,), BoardMark.MOVE_OK, "the recorded move (legal)")
+                put((f.move,), BoardMark.MOVE_OK, _("the recorded move (legal)"))
         elif f.part == "move" and f.move is not None and f.move not in f.reachable:
-            put((f.move,), BoardMark.WRONG, "the recorded move (illegal)")
+            put((f.move,), BoardMark.WRONG, _("the recorded move (illegal)"))
         elif f.part in ("steps", "dice") and f.move is not None and f.move in f.reachable:
-            put((f.move,), BoardMark.MOVE_OK, "the recorded move (legal)")
+            put((f.move,), BoardMark.MOVE_OK, _("the recorded move (legal)"))
         if f.part == "move" and f.move is None:
-            problem = f"The record makes no move, but the movement die {f.cross.die} has one."
+            problem = _("The record makes no move, but the movement die {die} has one.").format(
+                die=f.cross.die
+            )
     else:
-        put(tuple(c.field for c in f.crosses), BoardMark.OPTION, "could be crossed out")
+        put(tuple(c.field for c in f.crosses), BoardMark.OPTION, _("could be crossed out"))
         if f.part == "cross" and f.attempted_cross is not None:
-            put((f.attempted_cross,), BoardMark.WRONG, "the recorded cross-out (illegal)")
+            put((f.attempted_cross,), BoardMark.WRONG, _("the recorded cross-out (illegal)"))
     pairs, legend = marks.done()
     return Explanation(
         error=error,
@@ -242,7 +268,7 @@ def explain_failure(
         legal=tuple(legal_sentences(f, entry=entry, ended=ended)),
         problem=_sentence(problem),
         quote=error.excerpt,
-        board_title=f"before roll {error.roll}" if error.roll else "",
+        board_title=_("before roll {roll}").format(roll=error.roll) if error.roll else "",
     )
 
 
@@ -253,16 +279,32 @@ def _explain_used_roll(error: Diagnostic, result: Result, entry: RecordRound) ->
     before = result.rounds[-1].state if result.rounds else State()
     marks = _Marks()
     if before.position is not None:
-        marks.put((before.position,), BoardMark.BURGLAR, "the burglar")
+        marks.put((before.position,), BoardMark.BURGLAR, _("the burglar"))
     legal: list[str] = []
     if used is not None:
         played = tuple(x for x in (used.cross.field if used.cross else None, used.move) if x)
-        who = f"record round {used.record_round}" if used.record_round else "the replay"
-        marks.put(played, BoardMark.USED, f"what roll {roll} already played ({who})")
+        who = (
+            _("record round {round}").format(round=used.record_round)
+            if used.record_round
+            else _("the replay")
+        )
+        marks.put(
+            played,
+            BoardMark.USED,
+            _("what roll {roll} already played ({who})").format(roll=roll, who=who),
+        )
         dice = " ".join(map(str, used.dice))
-        legal.append(f"Roll {roll} ({dice}) was already played by {who}.")
+        legal.append(
+            _("Roll {roll} ({dice}) was already played by {who}.").format(
+                roll=roll, dice=dice, who=who
+            )
+        )
     following = result.rounds[-1].roll + 1 if result.rounds else 1
-    legal.append(f"The next unused roll is {following}: a round names each roll once, in order.")
+    legal.append(
+        _("The next unused roll is {roll}: a round names each roll once, in order.").format(
+            roll=following
+        )
+    )
     pairs, legend = marks.done()
     return Explanation(
         error=error,
@@ -279,7 +321,11 @@ def _explain_used_roll(error: Diagnostic, result: Result, entry: RecordRound) ->
         legal=tuple(legal),
         problem=_sentence(error.message),
         quote=error.excerpt,
-        board_title=f"after roll {following - 1}, the last one played" if following > 1 else "",
+        board_title=(
+            _("after roll {roll}, the last one played").format(roll=following - 1)
+            if following > 1
+            else ""
+        ),
     )
 
 
@@ -293,43 +339,65 @@ def legal_sentences(
     lines: list[str] = []
     if ended is not None:
         end, roll = ended
-        on = f" on roll {roll}" if roll else ""
-        lines.append(f"The game ended{on}: {end_reason(end)}. No round may follow the end.")
+        text = (
+            _("The game ended on roll {roll}: {reason}. No round may follow the end.")
+            if roll
+            else _("The game ended: {reason}. No round may follow the end.")
+        )
+        lines.append(text.format(roll=roll, reason=end_reason(end)))
         return lines
     if f.record_dice is not None and f.dice is not None:
         lines.append(
-            f"The record gives the dice {_dice(f.record_dice)}; the dice file's roll {f.roll} "
-            f"is {_dice(f.dice)}."
+            _("The record gives the dice {given}; the dice file's roll {roll} is {dice}.").format(
+                given=_dice(f.record_dice), roll=f.roll, dice=_dice(f.dice)
+            )
         )
     if f.dice is None:
         return lines
     if not f.crosses:
         lines.append(
-            f"No field could be crossed out: {taken_text(f.before, f.dice)}. "
-            "This roll was a forced reroll."
+            _("No field could be crossed out: {why}. This roll was a forced reroll.").format(
+                why=taken_text(f.before, f.dice)
+            )
         )
     else:
-        lines.append(f"Available cross-outs: {crosses_text(f.crosses)}.")
+        lines.append(_("Available cross-outs: {crosses}.").format(crosses=crosses_text(f.crosses)))
     if f.cross is not None:
         die = f.cross.die
         if f.part == "steps" and entry is not None and entry.steps is not None:
             lines.append(
-                f"The record gives steps {entry.steps}; with {f.cross.field} crossed out the "
-                f"movement die is {die}."
+                _(
+                    "The record gives steps {steps}; with {field} crossed out the movement die "
+                    "is {die}."
+                ).format(steps=entry.steps, field=f.cross.field, die=die)
             )
         if f.reachable:
             reach = ", ".join(f"{e} ({e.value})" for e in f.reachable)
             lines.append(
-                f"With {f.cross.field} crossed out, {steps(die)} {reach_verb(die)}: {reach}."
+                plural(
+                    die,
+                    "With {field} crossed out, {n} step reaches: {fields}.",
+                    "With {field} crossed out, {n} steps reach: {fields}.",
+                    field=f.cross.field,
+                    fields=reach,
+                )
             )
         else:
-            lines.append(f"With {f.cross.field} crossed out, the die {die} has no legal move.")
+            lines.append(
+                _("With {field} crossed out, the die {die} has no legal move.").format(
+                    field=f.cross.field, die=die
+                )
+            )
         if f.exits:
-            lines.append("Corners to leave through: " + ", ".join(str(c) for c in f.exits) + ".")
+            corners = ", ".join(str(c) for c in f.exits)
+            lines.append(_("Corners to leave through: {corners}.").format(corners=corners))
         if f.part == "path" and f.move is not None and f.move in f.reachable:
             walk = " ".join(str(x) for x in f.reachable[f.move])
             lines.append(
-                f"The move to {f.move} is legal; only the path is wrong: one legal walk is {walk}."
+                _(
+                    "The move to {field} is legal; only the path is wrong: one legal walk is "
+                    "{path}."
+                ).format(field=f.move, path=walk)
             )
     return lines
 
@@ -341,16 +409,31 @@ def taken_text(state: State, dice: Sequence[int]) -> str:
         mark = state.mark(c.field)
         if mark:
             groups.setdefault(mark, []).append(c.field)
-    words = {"X": "an X", "O": "a circle", "XO": "an X and a circle"}
     parts = []
     for mark, fields in groups.items():
-        names = " and ".join((", ".join(map(str, fields[:-1])), str(fields[-1]))).lstrip(" and")
-        parts.append(f"{names} {has_verb(len(fields))} {words[mark]}")
-    return ", ".join(parts) or "every field the dice name is taken"
+        if len(fields) == 1:
+            names = str(fields[0])
+        else:
+            names = _("{fields} and {last}").format(
+                fields=", ".join(map(str, fields[:-1])), last=fields[-1]
+            )
+        n = len(fields)
+        if mark == "X":
+            part = plural(n, "{fields} has an X", "{fields} have an X", fields=names)
+        elif mark == "O":
+            part = plural(n, "{fields} has a circle", "{fields} have a circle", fields=names)
+        else:
+            part = plural(
+                n, "{fields} has an X and a circle", "{fields} have an X and a circle", fields=names
+            )
+        parts.append(part)
+    return ", ".join(parts) or _("every field the dice name is taken")
 
 
 def crosses_text(crosses: Sequence[Cross]) -> str:
-    return ", ".join(f"{c.field} (moves {c.die})" for c in crosses) or "none"
+    return ", ".join(
+        _("{field} (moves {die})").format(field=c.field, die=c.die) for c in crosses
+    ) or _("none")
 
 
 def _sentence(text: str) -> str:

@@ -39,6 +39,7 @@ from validator.engine import (
     reach,
     score,
 )
+from validator.engine.phrase import N_, Items, Phrase, phrase, plural
 from validator.errors import Diagnostic, Verdict
 from validator.records.record import Location, Record, RecordRound
 from validator.records.rounds import to_action
@@ -377,18 +378,24 @@ def replay(
             record,
             None,
             "E108",
-            "dice_sha256 does not match the dice file: the record was played on other dice",
+            phrase(
+                N_("dice_sha256 does not match the dice file: the record was played on other dice")
+            ),
             at=record.where("dice_sha256"),
-            hint=f"the dice file in use has SHA-256 {dice_sha256}",
+            hint=phrase(N_("the dice file in use has SHA-256 {sha}"), sha=dice_sha256),
         )
     elif error is None and record.claimed_score is not None and record.claimed_score != final_score:
         error = _diagnostic(
             record,
             None,
             "E107",
-            f"the record claims {record.claimed_score} points, but the replay scores {final_score}",
+            phrase(
+                N_("the record claims {claimed} points, but the replay scores {score}"),
+                claimed=record.claimed_score,
+                score=final_score,
+            ),
             at=record.where("claimed_score"),
-            hint=f"claimed_score: {final_score}",
+            hint=phrase("claimed_score: {score}", score=final_score),
         )
     if error is not None:
         # The code's category decides (every replay finding is a record or rules error).
@@ -421,24 +428,26 @@ def _diagnostic(
     record: Record,
     entry: RecordRound | None,
     code: str,
-    message: str,
+    message: Phrase,
     *,
     roll: int | None = None,
     at: Location | None = None,
-    hint: str = "",
+    hint: Phrase | None = None,
 ) -> Diagnostic:
     """A diagnostic located at `at` (else at the round), quoting the record's own line."""
     line, col = at if at is not None else ((entry.line, entry.col) if entry else (None, None))
     return Diagnostic(
         code,
-        message,
+        str(message),
         record.source,
         line or None,
         col or None,
         roll=roll,
         round=entry.number if entry else None,
-        hint=hint,
+        hint=str(hint) if hint is not None else "",
         excerpt=record.line_text(line),
+        phrase=message,
+        hint_phrase=hint,
     )
 
 
@@ -447,15 +456,21 @@ def _check_rings(record: Record, rules: Ruleset) -> _Stop | None:
     if not declared or declared <= rules.max_rings:
         return None
     allowed = (
-        f"at most {rules.max_rings}" if rules.rings else "none (The magic rings! is not in play)"
+        phrase(N_("at most {n}"), n=rules.max_rings)
+        if rules.rings
+        else phrase(N_("none (The magic rings! is not in play)"))
     )
-    rings = "1 magic ring" if declared == 1 else f"{declared} magic rings"
     return _Stop(
         _diagnostic(
             record,
             None,
             "E109",
-            f"the record declares {rings}; the ruleset allows {allowed}",
+            plural(
+                declared,
+                "the record declares {n} magic ring; the ruleset allows {allowed}",
+                "the record declares {n} magic rings; the ruleset allows {allowed}",
+                allowed=allowed,
+            ),
             at=record.where("rings"),
         )
     )
@@ -467,10 +482,10 @@ def _play_round(cursor: Rows, record: Record, entry: RecordRound) -> _Stop | Non
 
     def stop(
         code: str,
-        message: str,
+        message: Phrase,
         roll: int,
         key: str | None,
-        hint: str = "",
+        hint: Phrase | None = None,
         failure: Failure | None = None,
     ) -> _Stop:
         at = entry.where(key) if key else None
@@ -482,11 +497,15 @@ def _play_round(cursor: Rows, record: Record, entry: RecordRound) -> _Stop | Non
     if want < cursor.next:
         return stop(
             "E103",
-            f"round {entry.number} names roll {want + 1}, "
-            f"but rolls up to {cursor.next} are already used",
+            phrase(
+                N_("round {round} names roll {roll}, but rolls up to {used} are already used"),
+                round=entry.number,
+                roll=want + 1,
+                used=cursor.next,
+            ),
             want + 1,
             "roll",
-            f"the next unused roll is {cursor.next + 1}",
+            phrase(N_("the next unused roll is {roll}"), roll=cursor.next + 1),
         )
     # Skipped rows come first: a skipped playable row breaks the rules before a round
     # that names a row the dice file does not have.
@@ -495,13 +514,17 @@ def _play_round(cursor: Rows, record: Record, entry: RecordRound) -> _Stop | Non
         if crosses:
             return stop(
                 "E105",
-                f"roll {cursor.next + 1} ({_dice(cursor.dice)}) is skipped, "
-                "but it is not a forced reroll",
+                phrase(
+                    N_("roll {roll} ({dice}) is skipped, but it is not a forced reroll"),
+                    roll=cursor.next + 1,
+                    dice=_dice(cursor.dice),
+                ),
                 cursor.next + 1,
                 "roll",
-                "it could cross out "
-                + ", ".join(str(c.field) for c in crosses)
-                + "; record a round for it",
+                phrase(
+                    N_("it could cross out {fields}; record a round for it"),
+                    fields=Items(tuple(c.field for c in crosses)),
+                ),
                 cursor.failure("roll"),
             )
         if cursor.next == len(cursor.rows) - 1:
@@ -513,8 +536,13 @@ def _play_round(cursor: Rows, record: Record, entry: RecordRound) -> _Stop | Non
     if want >= len(cursor.rows):
         return stop(
             "E104",
-            f"round {entry.number} names roll {want + 1}, but the dice file has "
-            f"{len(cursor.rows)} rolls",
+            plural(
+                len(cursor.rows),
+                "round {round} names roll {roll}, but the dice file has {n} roll",
+                "round {round} names roll {roll}, but the dice file has {n} rolls",
+                round=entry.number,
+                roll=want + 1,
+            ),
             want + 1,
             "roll",
         )
@@ -523,8 +551,13 @@ def _play_round(cursor: Rows, record: Record, entry: RecordRound) -> _Stop | Non
     if entry.dice is not None and sorted(entry.dice) != sorted(dice):
         return stop(
             "E101",
-            f"round {entry.number} gives the dice {_dice(entry.dice)}, but roll {roll} is "
-            f"{_dice(dice)}",
+            phrase(
+                N_("round {round} gives the dice {given}, but roll {roll} is {dice}"),
+                round=entry.number,
+                given=_dice(entry.dice),
+                roll=roll,
+                dice=_dice(dice),
+            ),
             roll,
             "dice",
             _dice_hint(cursor, entry.dice, dice),
@@ -535,11 +568,20 @@ def _play_round(cursor: Rows, record: Record, entry: RecordRound) -> _Stop | Non
         if die is not None and die != entry.steps:
             return stop(
                 "E102",
-                f"round {entry.number} gives steps {entry.steps}, but crossing out "
-                f"{action.cross} with {_dice(dice)} leaves the movement die {die}",
+                phrase(
+                    N_(
+                        "round {round} gives steps {steps}, but crossing out {field} with "
+                        "{dice} leaves the movement die {die}"
+                    ),
+                    round=entry.number,
+                    steps=entry.steps,
+                    field=action.cross,
+                    dice=_dice(dice),
+                    die=die,
+                ),
                 roll,
                 "steps",
-                f"steps: {die}",
+                phrase("steps: {die}", die=die),
                 cursor.failure("steps", action),
             )
     refusal = cursor.play(action, entry)
@@ -548,7 +590,7 @@ def _play_round(cursor: Rows, record: Record, entry: RecordRound) -> _Stop | Non
     # A refused action leaves the cursor where it was: the failure is that position.
     key = "roll" if refusal.part == "round" else refusal.part
     failure = cursor.failure(refusal.part, action, bad_step=refusal.step)
-    return stop(refusal.code, refusal.message, roll, key, refusal.hint, failure)
+    return stop(refusal.code, refusal.phrase, roll, key, refusal.hint_phrase, failure)
 
 
 def _after_end(cursor: Rows, record: Record, entry: RecordRound, want: int) -> _Stop:
@@ -557,14 +599,19 @@ def _after_end(cursor: Rows, record: Record, entry: RecordRound, want: int) -> _
         record,
         entry,
         "E106",
-        f"round {entry.number} is recorded after the game ended ({end} on roll {cursor.end_roll})",
+        phrase(
+            N_("round {round} is recorded after the game ended ({end} on roll {roll})"),
+            round=entry.number,
+            end=end,
+            roll=cursor.end_roll,
+        ),
         roll=want + 1,
-        hint="remove the rounds after the end of the game",
+        hint=phrase(N_("remove the rounds after the end of the game")),
     )
     return _Stop(diagnostic, cursor.failure("round", to_action(entry)))
 
 
-def _dice_hint(cursor: Rows, given: Dice, official: Dice) -> str:
+def _dice_hint(cursor: Rows, given: Dice, official: Dice) -> Phrase:
     """The dice the row has, and where the record's dice stand when it skipped rerolls."""
     roll = cursor.next + 1
     later = next(
@@ -576,39 +623,65 @@ def _dice_hint(cursor: Rows, given: Dice, official: Dice) -> str:
         None,
     )
     if later is None:
-        return f"roll {roll} is {_dice(official)}"
+        return phrase(N_("roll {roll} is {dice}"), roll=roll, dice=_dice(official))
     if later == roll and not cursor.crosses():
-        return (
-            f"{_dice(given)} is roll {later + 1}: roll {roll} ({_dice(official)}) was a forced "
-            f"reroll; keep its line, or name the roll {later + 1} in this round"
+        return phrase(
+            N_(
+                "{given} is roll {later}: roll {roll} ({dice}) was a forced reroll; keep its "
+                "line, or name the roll {later} in this round"
+            ),
+            given=_dice(given),
+            later=later + 1,
+            roll=roll,
+            dice=_dice(official),
         )
-    return (
-        f"{_dice(given)} is roll {later + 1}, not roll {roll} ({_dice(official)}): "
-        "was a row left out?"
+    return phrase(
+        N_("{given} is roll {later}, not roll {roll} ({dice}): was a row left out?"),
+        given=_dice(given),
+        later=later + 1,
+        roll=roll,
+        dice=_dice(official),
     )
 
 
 def _incomplete_warning(cursor: Rows, record: Record) -> Diagnostic:
     state, dice = cursor.state, cursor.dice
     options = [c for c in available_crosses(state, dice) if leaves_move(state, c, cursor.rules)]
-    hints = []
+    hints: list[Phrase] = []
     if options:
         hints.append(
-            "cross-outs that leave a move: "
-            + ", ".join(f"{c.field} (moves {c.die})" for c in options)
+            phrase(
+                N_("cross-outs that leave a move: {crosses}"),
+                crosses=Items(
+                    tuple(
+                        phrase(N_("{field} (moves {die})"), field=c.field, die=c.die)
+                        for c in options
+                    )
+                ),
+            )
         )
     if state.rings_left:
-        rings = (
-            "1 magic ring is" if state.rings_left == 1 else f"{state.rings_left} magic rings are"
+        hints.append(
+            plural(
+                state.rings_left,
+                "{n} magic ring is left to spend",
+                "{n} magic rings are left to spend",
+            )
         )
-        hints.append(f"{rings} left to spend")
+    message = phrase(
+        N_("the record ends, but the game goes on: roll {roll} ({dice}) can still be played"),
+        roll=cursor.next + 1,
+        dice=_dice(dice),
+    )
+    hint = phrase("{hints}", hints=Items(tuple(hints), "; ")) if hints else None
     return Diagnostic(
         "W001",
-        f"the record ends, but the game goes on: roll {cursor.next + 1} ({_dice(dice)}) "
-        "can still be played",
+        str(message),
         record.source,
         roll=cursor.next + 1,
-        hint="; ".join(hints),
+        hint=str(hint) if hint is not None else "",
+        phrase=message,
+        hint_phrase=hint,
     )
 
 

@@ -23,6 +23,7 @@ from validator.engine.board import (
     bits,
     is_corner,
 )
+from validator.engine.phrase import N_, Items, Phrase, phrase, plural
 from validator.engine.rules import STANDARD, Ruleset
 
 OUTSIDE = -1
@@ -166,11 +167,17 @@ class IllegalAction(ValueError):
     """An action that breaks the rules; `code` is the stable error code and `part` the
     part of the round that was wrong, so that no caller has to guess it from the code."""
 
-    def __init__(self, code: str, message: str, hint: str = "", step: Field | None = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self, code: str, message: Phrase, hint: Phrase | None = None, step: Field | None = None
+    ) -> None:
+        super().__init__(str(message))
         self.code = code
-        self.message = message
-        self.hint = hint
+        self.phrase = message
+        """The message as a template and its parameters, for renderers in any language."""
+        self.hint_phrase = hint
+        self.message = str(message)
+        """The English message (JSON and the tests read it)."""
+        self.hint = str(hint) if hint is not None else ""
         self.part: Part = _PART_OF_CODE[code]
         self.step = step
         """For an illegal path (E206): the field of the first step that breaks the walk,
@@ -358,34 +365,47 @@ def check_walk(
 ) -> str | None:
     """Why `path` is not a legal walk of the movement die, or None when it is."""
     fault = walk_fault(blocked, start, path, steps, exit)
-    return None if fault is None else fault[0]
+    return None if fault is None else str(fault[0])
 
 
 def walk_fault(
     blocked: int, start: int, path: Sequence[int], steps: int, exit: Exit | None = None
-) -> tuple[str, int | None] | None:
+) -> tuple[Phrase, int | None] | None:
     """Why `path` is not a legal walk of the movement die, and the index in `path` of the
     first step that breaks it (None when no single step does); None when it is legal."""
     bad = _bad_step(blocked, start, path)
     at = bad[0] if bad is not None else (steps if len(path) > steps else None)
     if exit is None and len(path) != steps:
-        return f"the path has {_steps(len(path))}, but the movement die is {steps}", at
+        return phrase(
+            N_("the path has {steps}, but the movement die is {die}"),
+            steps=_steps(len(path)),
+            die=steps,
+        ), at
     if exit is not None:
         if len(path) > steps:
-            return f"the path has {len(path)} steps, more than the movement die {steps}", at
+            return phrase(
+                N_("the path has {steps}, more than the movement die {die}"),
+                steps=_steps(len(path)),
+                die=steps,
+            ), at
         if not path and not (start != OUTSIDE and is_corner(start)):
-            return "an exit needs a path to a corner unless the burglar stands on one", None
+            return phrase(
+                N_("an exit needs a path to a corner unless the burglar stands on one")
+            ), None
     if bad is not None:
         return bad[1], bad[0]
     if exit is not None and path and not is_corner(path[-1]):
         return (
-            f"the path ends on {FIELD_AT[path[-1]]}, but the burglar can only leave at a corner",
+            phrase(
+                N_("the path ends on {field}, but the burglar can only leave at a corner"),
+                field=FIELD_AT[path[-1]],
+            ),
             None,
         )
     return None
 
 
-def _bad_step(blocked: int, start: int, path: Sequence[int]) -> tuple[int, str] | None:
+def _bad_step(blocked: int, start: int, path: Sequence[int]) -> tuple[int, Phrase] | None:
     """The first step of `path` that breaks the rules (its index and why), or None."""
     seen = _start_bit(start)
     prev = start
@@ -394,19 +414,32 @@ def _bad_step(blocked: int, start: int, path: Sequence[int]) -> tuple[int, str] 
         why = None
         if prev == OUTSIDE:
             if not is_corner(cur):
-                why = f"step {n} enters the board at {name}, but it must enter at a corner"
+                why = phrase(
+                    N_("step {n} enters the board at {field}, but it must enter at a corner"),
+                    n=n,
+                    field=name,
+                )
         elif cur == prev:
             # A common slip: listing the start field. A path names the fields entered.
-            why = (
-                f"step {n} stays on {name}: a path lists the fields entered, not the field "
-                "the burglar starts on (leaving from the corner it stands on is an empty path)"
+            why = phrase(
+                N_(
+                    "step {n} stays on {field}: a path lists the fields entered, not the field "
+                    "the burglar starts on (leaving from the corner it stands on is an empty path)"
+                ),
+                n=n,
+                field=name,
             )
         elif cur not in NEIGHBOURS[prev]:
-            why = f"step {n} jumps from {FIELD_AT[prev]} to {name}, which is not next to it"
+            why = phrase(
+                N_("step {n} jumps from {start} to {field}, which is not next to it"),
+                n=n,
+                start=FIELD_AT[prev],
+                field=name,
+            )
         if why is None and seen >> cur & 1:
-            why = f"step {n} enters {name} a second time in this move"
+            why = phrase(N_("step {n} enters {field} a second time in this move"), n=n, field=name)
         if why is None and blocked >> cur & 1:
-            why = f"step {n} enters {name}, which has an X or a circle"
+            why = phrase(N_("step {n} enters {field}, which has an X or a circle"), n=n, field=name)
         if why is not None:
             return n - 1, why
         seen |= 1 << cur
@@ -484,14 +517,16 @@ def apply(state: State, dice: Dice, action: Action, rules: Ruleset = STANDARD) -
     """Play one row of dice; raises IllegalAction when the action breaks the rules."""
     if state.over:
         assert state.end is not None
-        raise IllegalAction("E106", f"the game is already over ({state.end.value})")
+        raise IllegalAction(
+            "E106", phrase(N_("the game is already over ({end})"), end=state.end.value)
+        )
     crosses = available_crosses(state, dice)
     if isinstance(action, Reroll):
         if crosses:
             raise IllegalAction(
                 "E201",
-                "this roll is not a forced reroll: a field could be crossed out",
-                "available: " + ", ".join(f"{c.field} (moves {c.die})" for c in crosses),
+                phrase(N_("this roll is not a forced reroll: a field could be crossed out")),
+                phrase(N_("available: {crosses}"), crosses=_crosses_text(crosses)),
             )
         return Turn(_pass(state, rules), action)
     if isinstance(action, RingReroll):
@@ -510,15 +545,21 @@ def _pass(state: State, rules: Ruleset) -> State:
 def _ring(state: State, crosses: tuple[Cross, ...], rules: Ruleset) -> State:
     if not rules.rings:
         raise IllegalAction(
-            "E211", "a ring reroll needs The magic rings! expansion", "choose a ruleset with rings"
+            "E211",
+            phrase(N_("a ring reroll needs The magic rings! expansion")),
+            phrase(N_("choose a ruleset with rings")),
         )
     if state.rings_left <= 0:
-        raise IllegalAction("E212", "no magic ring is left to spend", "play the roll instead")
+        raise IllegalAction(
+            "E212",
+            phrase(N_("no magic ring is left to spend")),
+            phrase(N_("play the roll instead")),
+        )
     if not crosses:
         raise IllegalAction(
             "E213",
-            "a ring cannot be spent on a forced reroll",
-            "record this row as a forced reroll",
+            phrase(N_("a ring cannot be spent on a forced reroll")),
+            phrase(N_("record this row as a forced reroll")),
         )
     return replace(state, rings_left=state.rings_left - 1, passes_in_row=0)
 
@@ -529,26 +570,35 @@ def _play(
     if not crosses:
         raise IllegalAction(
             "E204",
-            f"no field can be crossed out with {_dice_text(dice)}: this row is a forced reroll",
-            "record the row as a reroll",
+            phrase(
+                N_("no field can be crossed out with {dice}: this row is a forced reroll"),
+                dice=_dice_text(dice),
+            ),
+            phrase(N_("record the row as a reroll")),
         )
     cross = next((c for c in crosses if c.field == action.cross), None)
     if cross is None:
         die = movement_die(dice, action.cross)
-        options = ", ".join(str(c.field) for c in crosses)
+        options = Items(tuple(c.field for c in crosses))
         if die is None:
             raise IllegalAction(
                 "E202",
-                f"{action.cross} is not a pair of the dice {_dice_text(dice)}",
-                f"available cross-outs: {options}",
+                phrase(
+                    N_("{field} is not a pair of the dice {dice}"),
+                    field=action.cross,
+                    dice=_dice_text(dice),
+                ),
+                phrase(N_("available cross-outs: {fields}"), fields=options),
             )
         why = (
-            "is the field the burglar stands on"
+            phrase(N_("{field} cannot be crossed out: it is the field the burglar stands on"))
             if state.pos == action.cross.index
-            else ("already has " + _mark_words(state.mark(action.cross)))
+            else _MARKED.get(state.mark(action.cross), _MARKED[""])
         )
         raise IllegalAction(
-            "E203", f"{action.cross} cannot be crossed out: it {why}", f"available: {options}"
+            "E203",
+            Phrase(why.template, (("field", action.cross),)),
+            phrase(N_("available: {crosses}"), crosses=options),
         )
     blocked = blocked_after(state, cross.field)
     # Step 3: the start field gets its X (it is already blocked by its circle).
@@ -571,8 +621,13 @@ def _play(
             ends = walks(blocked, start, cross.die)
             raise IllegalAction(
                 "E207",
-                f"the record makes no move, but the movement die {cross.die} has a legal move",
-                "reachable: " + _fields_text(ends) if ends else "an exit through a corner",
+                phrase(
+                    N_("the record makes no move, but the movement die {die} has a legal move"),
+                    die=cross.die,
+                ),
+                phrase(N_("reachable: {fields}"), fields=_fields_text(ends))
+                if ends
+                else phrase(N_("an exit through a corner")),
             )
         if action.path is not None:
             # No walk exists, so any path given here is an illegal walk.
@@ -580,9 +635,15 @@ def _play(
             fault = walk_fault(blocked, start, walk, cross.die)
             raise IllegalAction(
                 "E206",
-                f"illegal path: with {cross.field} crossed out, the movement die {cross.die} "
-                "has no legal walk, so the round can have no path",
-                "leave out the path: the game ends with this cross-out",
+                phrase(
+                    N_(
+                        "illegal path: with {field} crossed out, the movement die {die} "
+                        "has no legal walk, so the round can have no path"
+                    ),
+                    field=cross.field,
+                    die=cross.die,
+                ),
+                phrase(N_("leave out the path: the game ends with this cross-out")),
                 _step_at(action.path, fault),
             )
         return Turn(replace(after, end=End.NO_MOVE), action, cross, crosses=crosses)
@@ -591,11 +652,18 @@ def _play(
         walk = tuple(f.index for f in action.path)
         fault = walk_fault(blocked, start, walk, cross.die)
         if fault is None and walk[-1:] != (target,):
-            fault = f"the path ends on {FIELD_AT[walk[-1]]}, not on the move {action.move}", None
+            fault = (
+                phrase(
+                    N_("the path ends on {field}, not on the move {move}"),
+                    field=FIELD_AT[walk[-1]],
+                    move=action.move,
+                ),
+                None,
+            )
         if fault is not None:
             raise IllegalAction(
                 "E206",
-                f"illegal path: {fault[0]}",
+                phrase(N_("illegal path: {fault}"), fault=fault[0]),
                 _reach_hint(blocked, start, cross),
                 _step_at(action.path, fault),
             )
@@ -604,8 +672,13 @@ def _play(
         if found is None:
             raise IllegalAction(
                 "E205",
-                f"{action.move} cannot be reached in exactly {_steps(cross.die)}"
-                + _blocked_reason(blocked, target),
+                phrase(
+                    N_("{field} cannot be reached in exactly {steps}: {field} has an X or a circle")
+                    if blocked >> target & 1
+                    else N_("{field} cannot be reached in exactly {steps}"),
+                    field=action.move,
+                    steps=_steps(cross.die),
+                ),
                 _reach_hint(blocked, start, cross),
             )
         walk = found
@@ -636,8 +709,12 @@ def _leave(
         expansion = "Escape!" if kind == "escape" else "In and Out!"
         raise IllegalAction(
             "E208",
-            f"leaving the board ({kind}) needs the {expansion} expansion",
-            "choose a ruleset that includes it, or record a move",
+            phrase(
+                N_("leaving the board ({kind}) needs the {expansion} expansion"),
+                kind=kind,
+                expansion=expansion,
+            ),
+            phrase(N_("choose a ruleset that includes it, or record a move")),
         )
     start = after.pos
     if action.path is not None:
@@ -645,11 +722,18 @@ def _leave(
         fault = walk_fault(blocked, start, walk, cross.die, exit=kind)
         corner = exit_corner(start, walk)
         if fault is None and action.move is not None and action.move.index != corner:
-            fault = f"the path leaves at {FIELD_AT[corner]}, not at {action.move}", None
+            fault = (
+                phrase(
+                    N_("the path leaves at {corner}, not at {move}"),
+                    corner=FIELD_AT[corner],
+                    move=action.move,
+                ),
+                None,
+            )
         if fault is not None:
             raise IllegalAction(
                 "E206",
-                f"illegal path: {fault[0]}",
+                phrase(N_("illegal path: {fault}"), fault=fault[0]),
                 _exit_hint(blocked, start, cross),
                 _step_at(action.path, fault),
             )
@@ -659,7 +743,10 @@ def _leave(
             if not exits:
                 raise IllegalAction(
                     "E209",
-                    f"no free corner can be reached within {_steps(cross.die)}",
+                    phrase(
+                        N_("no free corner can be reached within {steps}"),
+                        steps=_steps(cross.die),
+                    ),
                     _reach_hint(blocked, start, cross),
                 )
             corner = min(exits)
@@ -668,7 +755,11 @@ def _leave(
             if corner not in exits:
                 raise IllegalAction(
                     "E209",
-                    f"the burglar cannot leave through {action.move} within {_steps(cross.die)}",
+                    phrase(
+                        N_("the burglar cannot leave through {corner} within {steps}"),
+                        corner=action.move,
+                        steps=_steps(cross.die),
+                    ),
                     _exit_hint(blocked, start, cross),
                 )
         walk = exits[corner]
@@ -695,11 +786,11 @@ def score(state: State, rules: Ruleset = STANDARD) -> int:
 # --- hint text -----------------------------------------------------------------------
 
 
-def _steps(n: int) -> str:
-    return "1 step" if n == 1 else f"{n} steps"
+def _steps(n: int) -> Phrase:
+    return plural(n, "{n} step", "{n} steps")
 
 
-def _step_at(path: Sequence[Field], fault: tuple[str, int | None] | None) -> Field | None:
+def _step_at(path: Sequence[Field], fault: tuple[Phrase, int | None] | None) -> Field | None:
     return path[fault[1]] if fault is not None and fault[1] is not None else None
 
 
@@ -707,37 +798,55 @@ def _fields(walk: Walk) -> tuple[Field, ...]:
     return tuple(FIELD_AT[i] for i in walk)
 
 
-def _fields_text(ends: dict[int, Walk]) -> str:
-    return ", ".join(f"{FIELD_AT[i]} ({VALUES[i]})" for i in sorted(ends))
+def _fields_text(ends: dict[int, Walk]) -> Items:
+    return Items(
+        tuple(phrase("{field} ({value})", field=FIELD_AT[i], value=VALUES[i]) for i in sorted(ends))
+    )
+
+
+def _crosses_text(crosses: Sequence[Cross]) -> Items:
+    return Items(
+        tuple(phrase(N_("{field} (moves {die})"), field=c.field, die=c.die) for c in crosses)
+    )
 
 
 def _dice_text(dice: Sequence[int]) -> str:
     return " ".join(str(d) for d in dice)
 
 
-def _mark_words(mark: str) -> str:
-    return {"X": "an X", "O": "a circle", "XO": "an X and a circle"}.get(mark, "a mark")
+_MARKED: dict[str, Phrase] = {
+    "X": phrase(N_("{field} cannot be crossed out: it already has an X")),
+    "O": phrase(N_("{field} cannot be crossed out: it already has a circle")),
+    "XO": phrase(N_("{field} cannot be crossed out: it already has an X and a circle")),
+    "": phrase(N_("{field} cannot be crossed out: it already has a mark")),
+}
 
 
-def _blocked_reason(blocked: int, target: int) -> str:
-    if blocked >> target & 1:
-        return f": {FIELD_AT[target]} has an X or a circle"
-    return ""
-
-
-def _reach_hint(blocked: int, start: int, cross: Cross) -> str:
+def _reach_hint(blocked: int, start: int, cross: Cross) -> Phrase:
     ends = walks(blocked, start, cross.die)
     if not ends:
-        return f"with {cross.field} crossed out, the movement die {cross.die} has no legal move"
-    verb = "reaches" if cross.die == 1 else "reach"
-    return f"with {cross.field} crossed out, {_steps(cross.die)} {verb}: {_fields_text(ends)}"
+        return phrase(
+            N_("with {field} crossed out, the movement die {die} has no legal move"),
+            field=cross.field,
+            die=cross.die,
+        )
+    return plural(
+        cross.die,
+        "with {field} crossed out, {n} step reaches: {fields}",
+        "with {field} crossed out, {n} steps reach: {fields}",
+        field=cross.field,
+        fields=_fields_text(ends),
+    )
 
 
-def _exit_hint(blocked: int, start: int, cross: Cross) -> str:
+def _exit_hint(blocked: int, start: int, cross: Cross) -> Phrase:
     exits = exit_walks(blocked, start, cross.die)
     if not exits:
-        return f"no corner can be left through within {_steps(cross.die)}"
-    return "corners to leave through: " + ", ".join(str(FIELD_AT[c]) for c in sorted(exits))
+        return phrase(N_("no corner can be left through within {steps}"), steps=_steps(cross.die))
+    return phrase(
+        N_("corners to leave through: {corners}"),
+        corners=Items(tuple(FIELD_AT[c] for c in sorted(exits))),
+    )
 
 
 def _exit_kinds(rules: Ruleset) -> tuple[Exit, ...]:

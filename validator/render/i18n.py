@@ -17,7 +17,11 @@ from contextvars import ContextVar
 from datetime import date, datetime
 from functools import cache
 from importlib import resources
-from typing import Final, Literal, TypeGuard, get_args
+from typing import TYPE_CHECKING, Final, Literal, TypeGuard, get_args
+
+if TYPE_CHECKING:
+    from validator.engine.phrase import Phrase
+    from validator.errors import Diagnostic
 
 Language = Literal["en", "de", "fr"]
 LANGUAGES: Final[tuple[Language, ...]] = get_args(Language)
@@ -70,6 +74,22 @@ def pgettext(context: str, message: str) -> str:
 
 
 _ = gettext
+
+
+def say(phrase: Phrase) -> str:
+    """A phrase of the engine or the replay (a template and its parameters) in the
+    current language."""
+    return phrase.say(gettext, ngettext)
+
+
+def message(d: Diagnostic) -> str:
+    """A diagnostic's message in the current language (as it is when it has no phrase)."""
+    return say(d.phrase) if d.phrase is not None else d.message
+
+
+def hint(d: Diagnostic) -> str:
+    """A diagnostic's hint in the current language ("" without one)."""
+    return say(d.hint_phrase) if d.hint_phrase is not None else d.hint
 
 
 def number(value: float) -> str:

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from validator.check.explain import Explanation
 from validator.engine import Field, State
+from validator.engine.phrase import N_
 from validator.render.board_text import board_lines
+from validator.render.i18n import _, hint, message
 from validator.render.report_text import (
     BOARD_KEY,
+    analysis_key,
     analysis_lines,
     better_markers,
     dice_text,
@@ -22,7 +25,8 @@ from validator.render.report_text import (
     round_title,
 )
 from validator.render.sanitize import markdown_text, plain_text
-from validator.report.analysis import MARK_KEY, AnalysisView
+from validator.render.terminal import verdict_word
+from validator.report.analysis import AnalysisView
 from validator.report.model import (
     Report,
     describe_round,
@@ -38,6 +42,26 @@ from validator.report.model import (
 
 md_escape = markdown_text
 
+ROUND_COLUMNS = (
+    N_("roll"),
+    N_("round"),
+    N_("dice"),
+    N_("cross"),
+    N_("move"),
+    N_("steps"),
+    N_("points"),
+    N_("total"),
+)
+"""The move table's columns (the best line's table has all but `round`)."""
+_RIGHT = {"roll", "round", "steps", "points", "total"}
+
+
+def _table_head(columns: tuple[str, ...]) -> tuple[str, str]:
+    """The head and rule rows of a move table, its numeric columns aligned right."""
+    head = "| " + " | ".join(_(c) for c in columns) + " |"
+    rule = "| " + " | ".join("---:" if c in _RIGHT else "---" for c in columns) + " |"
+    return head, rule
+
 
 def _code(text: str) -> str:
     """A code span that no backtick in `text` can close early."""
@@ -51,7 +75,8 @@ def render_markdown(report: Report, analysis: AnalysisView | str | None = None) 
     out: list[str] = []
     out.append(f"# Road to 300: {md_escape(report.player or report.source)}")
     out.append("")
-    out.append(f"**{report.verdict.value.upper()}**: {md_escape(headline(report))}")
+    verdict = verdict_word(report.verdict).upper()
+    out.append(f"**{verdict}**: {md_escape(headline(report))}")
     out.append("")
     out.append("| | |")
     out.append("| --- | --- |")
@@ -59,23 +84,18 @@ def render_markdown(report: Report, analysis: AnalysisView | str | None = None) 
         out.append(f"| {name} | {md_escape(value)} |")
     for w in report.result.warnings:
         out.append("")
-        out.append(f"> {w.code}: {md_escape(w.message)}")
+        out.append(f"> {w.code}: {md_escape(message(w))}")
+    analysis_word = _("Analysis")
     if view is not None:
-        out.extend(("", f"**Analysis**: {md_escape(view.summary)} {md_escape(view.scope)}"))
+        out.extend(("", f"**{analysis_word}**: {md_escape(view.summary)} {md_escape(view.scope)}"))
     elif isinstance(analysis, str):
-        out.extend(("", f"**Analysis**: left out: {md_escape(analysis)}."))
+        left_out = _("left out: {why}.").format(why=md_escape(analysis))
+        out.extend(("", f"**{analysis_word}**: {left_out}"))
     out.append("")
-    out.append("## How to read this")
+    out.append(f"## {_('How to read this')}")
     out.append("")
-    key = (
-        (
-            f"Analysis marks: {MARK_KEY}. On a board, # marks the better cross-out and * "
-            "where the better walk ends.",
-        )
-        if view is not None
-        else ()
-    )
-    for sentence in (*how_to_read(report), BOARD_KEY, *key):
+    key = (analysis_key(),) if view is not None else ()
+    for sentence in (*how_to_read(report), _(BOARD_KEY), *key):
         out.extend((md_escape(sentence), ""))
     out.pop()
     error = report.result.error
@@ -83,32 +103,31 @@ def render_markdown(report: Report, analysis: AnalysisView | str | None = None) 
         out.append("")
         out.append(f"## {error.code} {error.name}")
         out.append("")
-        out.append(f"At {_code(error.location())}: {md_escape(error.message)}")
+        out.append(
+            _("At {where}: {message}").format(
+                where=_code(error.location()), message=md_escape(message(error))
+            )
+        )
         if error.hint:
             out.append("")
-            out.append(f"help: {md_escape(help_text(error.hint))}")
+            out.append(f"{_('help:')} {md_escape(help_text(hint(error)))}")
     if report.illegal is not None:
         out.extend(_illegal(report.illegal))
     if report.rounds:
         out.append("")
-        out.append("## The game at a glance")
+        out.append(f"## {_('The game at a glance')}")
         out.append("")
         out.extend(_board(report.final, {}, {}))
         out.append("")
-        out.append(f"Moves in order: {md_escape(moves_text(report))}")
+        out.append(_("Moves in order: {moves}").format(moves=md_escape(moves_text(report))))
         out.append("")
         if view is not None:
             lost = ", ".join(f"{roll}:{value}" for roll, value in view.lost)
-            out.extend((f"Points lost by roll (against the best play): {lost}", ""))
+            out.extend(
+                (_("Points lost by roll (against the best play): {lost}").format(lost=lost), "")
+            )
         analysed = view is not None
-        out.append(
-            "| roll | round | dice | cross | move | steps | points | total |"
-            + (" analysis |" if analysed else "")
-        )
-        out.append(
-            "| ---: | ---: | --- | --- | --- | ---: | ---: | ---: |"
-            + (" --- |" if analysed else "")
-        )
+        out.extend(_table_head(ROUND_COLUMNS + ((N_("analysis"),) if analysed else ())))
         for rr, row in zip(report.rounds, move_rows(report.rounds), strict=True):
             number = rr.round.record_round
             cells = (row[0], "-" if number is None else str(number), *row[1:])
@@ -117,13 +136,13 @@ def render_markdown(report: Report, analysis: AnalysisView | str | None = None) 
                 cells = (*cells, mark.short if mark is not None else "")
             out.append("| " + " | ".join(cells) + " |")
         out.append("")
-        out.append("## Round by round")
+        out.append(f"## {_('Round by round')}")
         for rr in report.rounds:
             mark = view.marks.get(rr.round.roll) if view is not None else None
             out.append("")
             out.append(f"### {md_escape(round_title(rr) + mark_title(mark))}")
             out.append("")
-            out.append(f"Dice {md_escape(dice_text(rr))}")
+            out.append(_("Dice {dice}").format(dice=md_escape(dice_text(rr))))
             out.append("")
             out.extend(
                 f"- {md_escape(note)}" for note in (*describe_round(rr), *analysis_lines(mark))
@@ -147,35 +166,41 @@ def _board(state: State, markers: dict[Field, str], legend: dict[str, str]) -> l
 
 
 def _best_line(view: AnalysisView) -> list[str]:
-    out = ["", "## The best line", "", md_escape(view.best_line_text)]
+    out = ["", f"## {_('The best line')}", "", md_escape(view.best_line_text)]
     best = view.best
     if best is None:
-        out.extend(("", "The search found no other line: the played game is it."))
+        out.extend(("", _("The search found no other line: the played game is it.")))
         return out
     out.append("")
     out.extend(_board(best.final, {}, {}))
-    out.extend(("", f"Moves in order: {md_escape(moves_text(best))}", ""))
-    out.append("| roll | dice | cross | move | steps | points | total |")
-    out.append("| ---: | --- | --- | --- | ---: | ---: | ---: |")
+    out.extend(("", _("Moves in order: {moves}").format(moves=md_escape(moves_text(best))), ""))
+    out.extend(_table_head(tuple(c for c in ROUND_COLUMNS if c != ROUND_COLUMNS[1])))
     out.extend("| " + " | ".join(row) + " |" for row in move_rows(best.rounds))
     return out
 
 
 def _illegal(x: Explanation) -> list[str]:
     e = x.error
-    out = ["", f"## The first illegal step: {x.where}", ""]
-    out.append(f"**{e.code} {e.name}**: {md_escape(e.message)}")
+    out = ["", "## " + _("The first illegal step: {where}").format(where=x.where), ""]
+    out.append(f"**{e.code} {e.name}**: {md_escape(x.message)}")
     if e.hint:
         out.append("")
-        out.append(f"help: {md_escape(help_text(e.hint))}")
+        out.append(f"{_('help:')} {md_escape(help_text(hint(e)))}")
     out.append("")
-    dice = f", dice {' '.join(map(str, x.dice))}" if x.dice else ""
-    out.append(f"At {_code(e.location())}{dice}")
+    if x.dice:
+        dice = " ".join(map(str, x.dice))
+        out.append(_("At {where}, dice {dice}").format(where=_code(e.location()), dice=dice))
+    else:
+        out.append(_("At {where}").format(where=_code(e.location())))
     if x.quote is not None:
         out.append("")
-        out.append(f"The record, {x.line_ref}: {_code(plain_text(x.quote.strip()))}")
+        out.append(
+            _("The record, {line}: {quote}").format(
+                line=x.line_ref, quote=_code(plain_text(x.quote.strip()))
+            )
+        )
     out.append("")
-    out.append(f"The board {x.board_title}:")
+    out.append(_("The board {which}:").format(which=x.board_title))
     out.append("")
     out.extend(_board(x.board, x.symbols(), x.legend_text()))
     if x.legal:

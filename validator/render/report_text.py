@@ -14,10 +14,12 @@ from rich.console import Console
 from validator.check.explain import Explanation
 from validator.check.replay import Verdict
 from validator.engine import Field, State
+from validator.engine.phrase import N_
 from validator.render.board_text import board_lines
+from validator.render.i18n import _, hint, message
 from validator.render.sanitize import terminal_text as escape
-from validator.render.terminal import summary_line
-from validator.render.wording import round_kind
+from validator.render.terminal import summary, verdict_word
+from validator.render.wording import plural, points, round_kind
 from validator.report.analysis import MARK_KEY, AnalysisView, RoundMark
 from validator.report.model import (
     Report,
@@ -30,26 +32,36 @@ from validator.report.model import (
 )
 
 ROUND_LEGEND = {
-    "+": "crossed out this round",
-    "~": "walked through",
-    ">": "left the board here",
-    "@": "the burglar",
+    "+": N_("crossed out this round"),
+    "~": N_("walked through"),
+    ">": N_("left the board here"),
+    "@": N_("the burglar"),
 }
-BOARD_KEY = (
+BOARD_KEY = N_(
     "Board: each field shows its value; X25 crossed out; (25) circled; "
     "(X25) circled, then crossed out."
 )
+"""The key to every text board (translate it with `_` where it is shown)."""
 
 
-BETTER_LEGEND = {"#": "the better cross-out", "*": "where the better walk ends"}
+BETTER_LEGEND = {"#": N_("the better cross-out"), "*": N_("where the better walk ends")}
 """Markers of the analysis's better choice, after the round's own markers."""
+
+ANALYSIS_KEY = N_(
+    "Analysis marks: {marks}. On a board, # marks the better cross-out and * where the "
+    "better walk ends."
+)
+
+
+def analysis_key() -> str:
+    return _(ANALYSIS_KEY).format(marks=_(MARK_KEY))
 
 
 def round_legend(markers: dict[Field, str]) -> dict[str, str]:
     """The legend of a round's board: only the markers it shows."""
     shown = "".join(markers.values())
     legend = {**ROUND_LEGEND, **BETTER_LEGEND}
-    return {m: text for m, text in legend.items() if m in shown}
+    return {m: _(text) for m, text in legend.items() if m in shown}
 
 
 def better_markers(markers: dict[Field, str], mark: RoundMark | None) -> dict[Field, str]:
@@ -69,7 +81,13 @@ def mark_title(mark: RoundMark | None) -> str:
     """` (?? blunder, 45 points lost)` after a round's title; nothing for a best choice."""
     if mark is None or mark.mark is None:
         return ""
-    return f" ({mark.symbol} {mark.mark}, {mark.cost} points lost)"
+    return " " + plural(
+        mark.cost,
+        "({symbol} {mark}, {n} point lost)",
+        "({symbol} {mark}, {n} points lost)",
+        symbol=mark.symbol,
+        mark=mark.mark_word,
+    )
 
 
 def analysis_lines(mark: RoundMark | None) -> list[str]:
@@ -78,7 +96,7 @@ def analysis_lines(mark: RoundMark | None) -> list[str]:
         return []
     lines = [mark.words]
     if mark.better is not None:
-        lines.append(f"Better: {mark.better.text}.")
+        lines.append(_("Better: {choice}.").format(choice=mark.better.text))
     return lines
 
 
@@ -93,14 +111,7 @@ _VERDICT_STYLE = {
 def headline(report: Report) -> str:
     """The summary line without its verdict word (the page shows the verdict beside it),
     and without a phrase said twice (E107's message already gives the replay's score)."""
-    text = summary_line(report.result)
-    word = report.verdict.value + ": "
-    if text.startswith(word):
-        text = text[len(word) :]
-    head, sep, tail = text.rpartition("; ")
-    if sep and tail in head:
-        text = head
-    return text
+    return summary(report.result, repeat=False)
 
 
 def round_markers(rr: ReportRound) -> dict[Field, str]:
@@ -127,28 +138,29 @@ def dice_text(rr: ReportRound) -> str:
         return dice
     roles = dice_roles(r.dice, r.cross.field)
     cross = " ".join(str(d) for d, role in zip(r.dice, roles, strict=True) if role == "cross")
-    return f"{dice}: cross {cross} (field {r.cross.field}), move {r.cross.die}"
+    return _("{dice}: cross {cross} (field {field}), move {die}").format(
+        dice=dice, cross=cross, field=r.cross.field, die=r.cross.die
+    )
 
 
 def round_title(rr: ReportRound) -> str:
     r = rr.round
-    title = f"Roll {r.roll}"
+    title = _("Roll {roll}").format(roll=r.roll)
     if rr.move_number is not None:
-        title += f", move {rr.move_number}"
+        title = _("{title}, move {n}").format(title=title, n=rr.move_number)
     if r.kind != "play":
-        title += f", {round_kind(r.kind)}"
-    return f"{title}: {r.score} points"
+        title = f"{title}, {round_kind(r.kind)}"
+    return f"{title}: {points(r.score)}"
 
 
 def moves_text(report: Report) -> str:
     """`1. 1/1 (30), 2. out at 1/6, ...`: a move that left the board scores nothing."""
-    return (
-        ", ".join(
-            f"{n}. out at {f}" if n in report.exits else f"{n}. {f} ({f.value})"
-            for n, f in report.moves
-        )
-        or "none"
-    )
+    return ", ".join(
+        _("{n}. out at {field}").format(n=n, field=f)
+        if n in report.exits
+        else f"{n}. {f} ({f.value})"
+        for n, f in report.moves
+    ) or _("none")
 
 
 def render_text(
@@ -165,38 +177,49 @@ def render_text(
             console.print(escape(line), style=style, highlight=False)
 
     console.print(f"[bold]Road to 300: {escape(report.player or report.source)}[/]")
-    say(f"{report.verdict.value}: {headline(report)}", "", "  ", _VERDICT_STYLE[report.verdict])
-    for name, value in facts(report):
-        say(f"{name + ':':<14}{value}", "  ", " " * 16)
+    say(
+        f"{verdict_word(report.verdict)}: {headline(report)}",
+        "",
+        "  ",
+        _VERDICT_STYLE[report.verdict],
+    )
+    rows = facts(report)
+    label = max(14, *(len(name) + 2 for name, _value in rows))
+    for name, value in rows:
+        say(f"{name + ':':<{label}}{value}", "  ", " " * (label + 2))
     for w in report.result.warnings:
-        say(f"{w.code} {w.message}", style="yellow")
+        say(f"{w.code} {message(w)}", style="yellow")
     if view is not None:
-        say(f"Analysis: {view.summary} {view.scope}", "", "  ", "bold")
+        say(f"{_('Analysis')}: {view.summary} {view.scope}", "", "  ", "bold")
     elif isinstance(analysis, str):
-        say(f"Analysis: left out: {analysis}.", "", "  ")
+        say(_("Analysis: left out: {why}.").format(why=analysis), "", "  ")
     console.print()
-    console.print("[bold]How to read this[/]")
-    for sentence in (*how_to_read(report), BOARD_KEY):
+    console.print(f"[bold]{_('How to read this')}[/]")
+    for sentence in (*how_to_read(report), _(BOARD_KEY)):
         say(sentence)
     if view is not None:
-        say(
-            f"Analysis marks: {MARK_KEY}. On a board, # marks the better cross-out and * "
-            "where the better walk ends."
-        )
+        say(analysis_key())
     error = report.result.error
     if error is not None and report.illegal is None:
         console.print()
-        say(f"{error.code} {error.name} at {error.location()}", "", "  ", "bold red")
-        say(error.message)
+        say(
+            _("{code} {name} at {where}").format(
+                code=error.code, name=error.name, where=error.location()
+            ),
+            "",
+            "  ",
+            "bold red",
+        )
+        say(message(error))
         if error.hint:
-            say(f"help: {help_text(error.hint)}", style="cyan")
+            say(f"{_('help:')} {help_text(hint(error))}", style="cyan")
     if report.illegal is not None:
         _illegal(console, report.illegal, say)
     for rr in report.rounds:
         mark = view.marks.get(rr.round.roll) if view is not None else None
         console.print()
         console.print(f"[bold]{escape(round_title(rr) + mark_title(mark))}[/]")
-        say(f"dice {dice_text(rr)}", style="dim" if not rr.played else "")
+        say(_("dice {dice}").format(dice=dice_text(rr)), style="dim" if not rr.played else "")
         if rr.played:
             markers = better_markers(round_markers(rr), mark)
             _board(console, rr.round.state, markers, round_legend(markers), say)
@@ -204,14 +227,14 @@ def render_text(
             say(f"- {note}", "  ", "    ")
     if report.rounds:
         console.print()
-        console.print("[bold]The game at a glance[/]")
+        console.print(f"[bold]{_('The game at a glance')}[/]")
         _board(console, report.final, {}, {}, say)
-        say(f"moves in order: {moves_text(report)}")
+        say(_("moves in order: {moves}").format(moves=moves_text(report)))
         scores = ", ".join(f"{rr.round.roll}:{rr.round.score}" for rr in report.rounds)
-        say(f"score by roll: {scores}")
+        say(_("score by roll: {scores}").format(scores=scores))
         if view is not None:
             lost = ", ".join(f"{roll}:{value}" for roll, value in view.lost)
-            say(f"points lost by roll (against the best play): {lost}")
+            say(_("points lost by roll (against the best play): {lost}").format(lost=lost))
     if view is not None:
         _best_line(console, view, say)
 
@@ -244,14 +267,14 @@ def _board(
 
 def _best_line(console: Console, view: AnalysisView, say: Callable[..., None]) -> None:
     console.print()
-    console.print("[bold]The best line[/]")
+    console.print(f"[bold]{_('The best line')}[/]")
     say(view.best_line_text)
     best = view.best
     if best is None:
-        say("The search found no other line: the played game is it.")
+        say(_("The search found no other line: the played game is it."))
         return
     _board(console, best.final, {}, {}, say)
-    say(f"moves in order: {moves_text(best)}")
+    say(_("moves in order: {moves}").format(moves=moves_text(best)))
     for rr in best.rounds:
         r = rr.round
         what = f"x {r.cross.field}" if r.cross is not None else round_kind(r.kind)
@@ -259,21 +282,29 @@ def _best_line(console: Console, view: AnalysisView, say: Callable[..., None]) -
             what += f" -> {r.move}"
         elif r.kind in ("escape", "leave"):
             what += f", {round_kind(r.kind)}"
-        say(f"roll {r.roll} ({' '.join(map(str, r.dice))}): {what}, {r.score} points")
+        dice = " ".join(map(str, r.dice))
+        say(
+            _("roll {roll} ({dice}): {what}, {points}").format(
+                roll=r.roll, dice=dice, what=what, points=points(r.score)
+            )
+        )
 
 
 def _illegal(console: Console, x: Explanation, say: Callable[..., None]) -> None:
     e = x.error
     console.print()
-    say(f"The first illegal step: {x.where}", "", "  ", "bold red")
-    say(f"{e.code} {e.name}: {e.message}")
+    say(_("The first illegal step: {where}").format(where=x.where), "", "  ", "bold red")
+    say(f"{e.code} {e.name}: {x.message}")
     if e.hint:
-        say(f"help: {help_text(e.hint)}", style="cyan")
-    say(f"at {e.location()}")
+        say(f"{_('help:')} {help_text(hint(e))}", style="cyan")
+    say(_("at {where}").format(where=e.location()))
     if x.quote is not None:
         say(f"{e.line} | {x.quote.strip()}", "  ", "      ", "dim")
-    dice = f" (dice {' '.join(map(str, x.dice))})" if x.dice is not None else ""
-    say(f"the board {x.board_title}{dice}:")
+    if x.dice is not None:
+        dice = " ".join(map(str, x.dice))
+        say(_("the board {which} (dice {dice}):").format(which=x.board_title, dice=dice))
+    else:
+        say(_("the board {which}:").format(which=x.board_title))
     _board(console, x.board, x.symbols(), x.legend_text(), say)
     for note in x.legal:
         say(f"- {note}")

@@ -12,11 +12,13 @@ from rich.text import Text
 
 from validator.check.explain import Explanation, explain
 from validator.check.replay import Result, Verdict
+from validator.engine.phrase import N_
 from validator.errors import Category, Diagnostic
 from validator.render.board_text import board_lines
+from validator.render.i18n import _, hint, message
 from validator.render.sanitize import plain_text
 from validator.render.sanitize import terminal_text as escape
-from validator.render.wording import game_over
+from validator.render.wording import game_over, plural, points
 
 _VERDICT_STYLE = {
     Verdict.VALID: "bold green",
@@ -28,26 +30,59 @@ _SHOWN = 140
 """At most this much of a source line is shown under a diagnostic."""
 
 
+_VERDICT_WORD = {
+    Verdict.VALID: N_("valid"),
+    Verdict.INCOMPLETE: N_("incomplete"),
+    Verdict.INVALID: N_("invalid"),
+    Verdict.MALFORMED: N_("malformed"),
+}
+
+
+def verdict_word(verdict: Verdict) -> str:
+    """The verdict as a person reads it (JSON keeps `Verdict.value`)."""
+    return _(_VERDICT_WORD[verdict])
+
+
 def summary_line(result: Result) -> str:
     """`valid: 315 points, game over (no legal move on roll 23)` and its kin, as plain text."""
+    return f"{verdict_word(result.verdict)}: {summary(result)}"
+
+
+def summary(result: Result, *, repeat: bool = True) -> str:
+    """The summary line without its verdict word: `315 points, game over (...)`. Without
+    `repeat` a phrase the message already says is not said twice."""
     v = result.verdict
     if v is Verdict.VALID:
         how = game_over(result.end, result.end_roll) if result.end else ""
-        text = f"valid: {result.score} points, game over ({how})"
-        return text + (" - wins Road to 300" if (result.score or 0) >= 300 else "")
+        text = _("{points}, game over ({how})").format(points=points(result.score or 0), how=how)
+        if (result.score or 0) >= 300:
+            text = _("{summary} - wins Road to 300").format(summary=text)
+        return text
     if v is Verdict.INCOMPLETE:
-        return f"incomplete: {result.score} points so far, the game could go on"
+        return _("{points} so far, the game could go on").format(points=points(result.score or 0))
     err = result.error
     assert err is not None
     if v is Verdict.MALFORMED:
-        what = "its dice file" if err.category is Category.DICE else "the record"
-        return f"malformed: {what} could not be read ({err.code} {err.name})"
-    where = f"roll {err.roll}" + (f", round {err.round}" if err.round else "")
+        if err.category is Category.DICE:
+            text = _("its dice file could not be read ({code} {name})")
+        else:
+            text = _("the record could not be read ({code} {name})")
+        return text.format(code=err.code, name=err.name)
     if err.roll is None:
         # E107's message states the replayed score itself; E108's does not.
         said = err.code == "E107" or result.score is None
-        return f"invalid: {err.message}" + ("" if said else f"; the replay scores {result.score}")
-    return f"invalid: first illegal step on {where} ({err.code} {err.name})"
+        text = message(err)
+        if said:
+            return text
+        scores = _("the replay scores {score}").format(score=result.score)
+        return text if not repeat and scores in text else f"{text}; {scores}"
+    if err.round:
+        where = _("roll {roll}, round {round}").format(roll=err.roll, round=err.round)
+    else:
+        where = _("roll {roll}").format(roll=err.roll)
+    return _("first illegal step on {where} ({code} {name})").format(
+        where=where, code=err.code, name=err.name
+    )
 
 
 def render(console: Console, result: Result) -> None:
@@ -60,7 +95,14 @@ def render(console: Console, result: Result) -> None:
         for error in result.reading_errors:
             _diagnostic(console, error)
         if result.errors_omitted:
-            console.print(f"  and {result.errors_omitted} more reading errors")
+            console.print(
+                "  "
+                + plural(
+                    result.errors_omitted,
+                    "and {n} more reading error",
+                    "and {n} more reading errors",
+                )
+            )
     elif result.error is not None:
         _diagnostic(console, result.error)
         explanation = explain(result)
@@ -73,7 +115,7 @@ def render(console: Console, result: Result) -> None:
 def _diagnostic(console: Console, d: Diagnostic) -> None:
     colour = "yellow" if d.severity == "warning" else "red"
     console.print(
-        f"[bold]{escape(d.location())}:[/] [bold {colour}]{d.code}[/] {escape(d.message)}"
+        f"[bold]{escape(d.location())}:[/] [bold {colour}]{d.code}[/] {escape(message(d))}"
     )
     if d.line and d.excerpt is not None:
         source = d.excerpt
@@ -88,17 +130,24 @@ def _diagnostic(console: Console, d: Diagnostic) -> None:
         width = min(item_span(source, col - 1), _SHOWN)
         console.print(f"[blue]{gutter} |[/] {' ' * (col - 1)}[{colour}]{'^' * width}[/]")
     if d.roll is not None and d.severity == "error":
-        console.print(
-            f"  [blue]=[/] dice row {d.roll}" + (f", record round {d.round}" if d.round else "")
+        where = (
+            _("dice row {roll}, record round {round}").format(roll=d.roll, round=d.round)
+            if d.round
+            else _("dice row {roll}").format(roll=d.roll)
         )
+        console.print(f"  [blue]=[/] {where}")
     if d.hint:
-        console.print(f"  [bold cyan]help:[/] {escape(d.hint)}")
+        console.print(f"  [bold cyan]{_('help:')}[/] {escape(hint(d))}")
 
 
 def _illegal(console: Console, x: Explanation) -> None:
     """The board before the illegal step, with what the record did and what was legal."""
-    dice = f" (dice {' '.join(map(str, x.dice))})" if x.dice else ""
-    console.print(f"\n  board {x.board_title or 'before ' + x.where}{dice}:")
+    if x.dice:
+        dice = " ".join(map(str, x.dice))
+        title = _("board {which} (dice {dice}):").format(which=x.shown, dice=dice)
+    else:
+        title = _("board {which}:").format(which=x.shown)
+    console.print(f"\n  {title}")
     for text in board_lines(x.board, x.symbols(), legend=x.legend_text()):
         console.print("  " + escape(text), highlight=False)
     for sentence in x.legal:
@@ -143,5 +192,7 @@ class TextReporter:
     def finish(self, results: Sequence[Result]) -> None:
         if len(results) > 1:
             counts = {v: sum(1 for r in results if r.verdict is v) for v in Verdict}
-            parts = ", ".join(f"{n} {v.value}" for v, n in counts.items() if n)
-            self.console.print(f"{len(results)} records: {parts}")
+            parts = ", ".join(f"{n} {verdict_word(v)}" for v, n in counts.items() if n)
+            self.console.print(
+                plural(len(results), "{n} record: {parts}", "{n} records: {parts}", parts=parts)
+            )

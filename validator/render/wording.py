@@ -13,27 +13,15 @@ A leaf: it imports only the engine's `End`, so any layer that writes sentences f
 from __future__ import annotations
 
 from validator.engine import End
-
-
-def _(message: str) -> str:
-    """The translation hook (gettext's `_`): today the English text itself."""
-    return message
-
-
-def N_(message: str) -> str:
-    """Marks a message for translation where it is defined; `_` translates it where used."""
-    return message
-
-
-def ngettext(one: str, many: str, n: int) -> str:
-    """gettext's `ngettext`: the singular or the plural form of a message for `n`."""
-    return one if n == 1 else many
+from validator.engine.phrase import N_
+from validator.render import i18n
+from validator.render.i18n import _, ngettext
 
 
 def plural(n: int, one: str, many: str, **values: object) -> str:
-    """`one` or `many` for the count `n`, with `{n}` and the other named placeholders
-    filled in: `plural(3, "{n} step", "{n} steps")` is `3 steps`."""
-    return ngettext(one, many, n).format(n=n, **values)
+    """`one` or `many` for the count `n` (through ngettext), with `{n}` and the other
+    named placeholders filled in: `plural(3, "{n} step", "{n} steps")` is `3 steps`."""
+    return ngettext(one, many, n).format(n=i18n.number(n), **values)
 
 
 # --- counts --------------------------------------------------------------------------
@@ -71,40 +59,29 @@ def rings(n: int) -> str:
     return _("no ring") if n == 0 else plural(n, "{n} ring", "{n} rings")
 
 
-def reach_verb(n: int) -> str:
-    """The verb after a number of steps: `1 step reaches`, `3 steps reach`."""
-    return ngettext(_("reaches"), _("reach"), n)
-
-
-def has_verb(n: int) -> str:
-    """`1/1 has an X`, `1/1 and 6/1 have an X`."""
-    return ngettext(_("has"), _("have"), n)
-
-
 # --- ordinals ------------------------------------------------------------------------
 
 _ORDINAL_WORDS = (
-    N_("first"),
-    N_("second"),
-    N_("third"),
-    N_("fourth"),
-    N_("fifth"),
-    N_("sixth"),
-    N_("seventh"),
-    N_("eighth"),
-    N_("ninth"),
-    N_("tenth"),
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
 )
+"""English says small ordinals in words; other languages write `4.` or `4e`."""
 
 
 def ordinal(n: int) -> str:
-    """`first` ... `tenth` in words, then `11th`, `21st`, `22nd`, `23rd`, `101st`."""
-    if 1 <= n <= len(_ORDINAL_WORDS):
-        return _(_ORDINAL_WORDS[n - 1])
-    if n % 100 in (11, 12, 13):
-        return _("{n}th").format(n=n)
-    suffix = {1: N_("{n}st"), 2: N_("{n}nd"), 3: N_("{n}rd")}.get(n % 10, N_("{n}th"))
-    return _(suffix).format(n=n)
+    """`first` ... `tenth` in words, then `11th`, `21st`: English; `4.` in German, `4e`
+    in French (i18n.ordinal)."""
+    if i18n.current() == "en" and 1 <= n <= len(_ORDINAL_WORDS):
+        return _ORDINAL_WORDS[n - 1]
+    return i18n.ordinal(n)
 
 
 # --- how a game ended ----------------------------------------------------------------

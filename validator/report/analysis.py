@@ -23,6 +23,9 @@ from validator.engine import (
     exit_corner,
     score,
 )
+from validator.engine.phrase import N_
+from validator.render.i18n import _
+from validator.render.wording import plural, points
 from validator.report.model import Report, build_report
 
 if TYPE_CHECKING:
@@ -31,7 +34,10 @@ if TYPE_CHECKING:
 SYMBOLS: dict[str, str] = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """The marks as in chess analysis, by the solver's names."""
 
-MARK_KEY = "?! inaccuracy, ? mistake, ?? blunder (by points lost)"
+MARK_KEY = N_("?! inaccuracy, ? mistake, ?? blunder (by points lost)")
+"""The key to the marks (translate it with `_` where it is shown)."""
+
+_MARK_WORDS = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +74,11 @@ class RoundMark:
         return SYMBOLS.get(self.mark or "", "")
 
     @property
+    def mark_word(self) -> str:
+        """The mark in the current language (`mark` keeps the solver's name)."""
+        return _(_MARK_WORDS[self.mark]) if self.mark in _MARK_WORDS else ""
+
+    @property
     def short(self) -> str:
         """`?? -45` for an index entry or a table cell; `` for a best choice."""
         return (
@@ -77,14 +88,22 @@ class RoundMark:
     @property
     def words(self) -> str:
         """The round's verdict in a sentence (a card's line, a text report's line)."""
-        bound = "" if self.proven else " (not proven: a lower bound)"
+        bound = "" if self.proven else " " + _("(not proven: a lower bound)")
         if self.cost == 0:
-            return f"Analysis: a best choice; {self.best_after} points still reachable{bound}."
-        lost = "1 point" if self.cost == 1 else f"{self.cost} points"
-        mark = f"{self.symbol} {self.mark}, " if self.mark else ""
-        return (
-            f"Analysis: {mark}{lost} lost (the best total reachable was {self.best_before} "
-            f"before this round, {self.best_after} after it){bound}."
+            return _("Analysis: a best choice; {points} still reachable{bound}.").format(
+                points=points(self.best_after), bound=bound
+            )
+        mark = f"{self.symbol} {self.mark_word}, " if self.mark else ""
+        return plural(
+            self.cost,
+            "Analysis: {mark}{n} point lost (the best total reachable was {before} before "
+            "this round, {after} after it){bound}.",
+            "Analysis: {mark}{n} points lost (the best total reachable was {before} before "
+            "this round, {after} after it){bound}.",
+            mark=mark,
+            before=self.best_before,
+            after=self.best_after,
+            bound=bound,
         )
 
 
@@ -118,63 +137,81 @@ class AnalysisView:
 
     @property
     def summary(self) -> str:
-        proven = "proven" if self.best_proven else "not proven within the time limit"
+        proven = _("proven") if self.best_proven else _("not proven within the time limit")
+        values = {"played": self.played_score, "best": self.best_score, "proven": proven}
         if self.stopped:
-            return (
-                f"{self.played_score} points before the illegal step; the best game from "
-                f"the first roll scores {self.best_score} ({proven})."
-            )
+            return _(
+                "{played} points before the illegal step; the best game from the first roll "
+                "scores {best} ({proven})."
+            ).format(**values)
         lost = self.points_lost
-        points = "1 point" if lost == 1 else f"{lost} points"
         if self.incomplete:
-            return (
-                f"{self.played_score} points so far, {self.best_score - lost} still "
-                f"reachable; best from the first roll {self.best_score} ({proven}): "
-                f"{points} lost so far."
+            return plural(
+                lost,
+                "{played} points so far, {reachable} still reachable; best from the first "
+                "roll {best} ({proven}): {n} point lost so far.",
+                "{played} points so far, {reachable} still reachable; best from the first "
+                "roll {best} ({proven}): {n} points lost so far.",
+                reachable=self.best_score - lost,
+                **values,
             )
-        return f"Played {self.played_score}, best {self.best_score} ({proven}): {points} lost."
+        return plural(
+            lost,
+            "Played {played}, best {best} ({proven}): {n} point lost.",
+            "Played {played}, best {best} ({proven}): {n} points lost.",
+            **values,
+        )
 
     @property
     def best_line_text(self) -> str:
         """The sentence above the best line."""
         proven = (
-            "proven the highest score reachable"
+            _("proven the highest score reachable")
             if self.best_proven
-            else "the best found within the time limit, not proven the highest"
+            else _("the best found within the time limit, not proven the highest")
         )
         shown = self.best.shown_score if self.best is not None else self.best_score
         if shown < self.best_score:
             # The line was searched again and, within the time limit, came out shorter.
-            return (
-                f"The best total found is {self.best_score} (not proven the highest); the "
-                f"line below, searched again within the time limit, scores {shown}."
-            )
-        return f"The best line from the first roll scores {self.best_score}: {proven}."
+            return _(
+                "The best total found is {best} (not proven the highest); the line below, "
+                "searched again within the time limit, scores {shown}."
+            ).format(best=self.best_score, shown=shown)
+        return _("The best line from the first roll scores {best}: {proven}.").format(
+            best=self.best_score, proven=proven
+        )
 
 
 def analysable(result: Result) -> Result | str:
     """The replay to analyse: the record itself, or its rounds before the illegal step;
     or the reason there is nothing to analyse."""
     if result.verdict is Verdict.MALFORMED:
-        return "the record could not be read, so there is no game to analyse"
+        return _("the record could not be read, so there is no game to analyse")
     if result.verdict is Verdict.INVALID:
         before = result.failure.before if result.failure is not None else None
         last = result.rounds[-1].state if result.rounds else None
         state = last if last is not None else before
         if state is None:
-            return "the replay stopped before any position could be analysed"
+            return _("the replay stopped before any position could be analysed")
         if not any(r.record_round is not None for r in result.rounds):
-            return "the record's first round is already illegal"
+            return _("the record's first round is already illegal")
         return replace(result, final=state, score=score(state, result.rules))
     return result
 
 
 def scope_text(result: Result, analysed: Result) -> str:
     played = sum(1 for r in analysed.rounds if r.record_round is not None)
-    rounds = "1 record round" if played == 1 else f"{played} record rounds"
     if result.verdict is Verdict.INVALID:
-        return f"The analysis covers the {rounds} before the illegal step."
-    return f"The analysis covers all {rounds}."
+        return plural(
+            played,
+            "The analysis covers the {n} record round before the illegal step.",
+            "The analysis covers the {n} record rounds before the illegal step.",
+        )
+    return plural(
+        played,
+        "The analysis covers all {n} record round.",
+        "The analysis covers all {n} record rounds.",
+    )
 
 
 def build_view(
@@ -227,9 +264,9 @@ def build_view(
 def better_choice(r: RoundResult, action: Action) -> BetterChoice:
     """The better action of a round, with the walk the replay found for its cross-out."""
     if isinstance(action, RingReroll):
-        return BetterChoice("spend a magic ring instead of playing this roll")
+        return BetterChoice(_("spend a magic ring instead of playing this roll"))
     if not isinstance(action, Play):
-        return BetterChoice("a forced reroll")
+        return BetterChoice(_("a forced reroll"))
     before = r.before
     start = before.position
     walk: tuple[Field, ...] = ()
@@ -241,16 +278,23 @@ def better_choice(r: RoundResult, action: Action) -> BetterChoice:
             walk = corners.get(action.move, ())
         elif action.move is not None:
             walk = ends.get(action.move, ())
-    text = f"cross out {action.cross}"
-    path = f", path {' '.join(map(str, walk))}" if len(walk) > 1 else ""
+    text = _("cross out {field}").format(field=action.cross)
+    path = _(", path {path}").format(path=" ".join(map(str, walk))) if len(walk) > 1 else ""
     if action.exit is not None:
         corner = action.move or exit_corner(start, walk)
-        verb = "escape" if action.exit == "escape" else "leave the board"
-        text += f", {verb} through the corner {corner}{path}"
+        how = (
+            _("{cross}, escape through the corner {corner}{path}")
+            if action.exit == "escape"
+            else _("{cross}, leave the board through the corner {corner}{path}")
+        )
+        text = how.format(cross=text, corner=corner, path=path)
         return BetterChoice(text, action.cross, walk, start, corner, leaves=True)
     if action.move is None:
-        return BetterChoice(text + ", no move (the game ends)", action.cross, (), start)
-    text += f", move to {action.move} ({action.move.value}){path}"
+        text = _("{cross}, no move (the game ends)").format(cross=text)
+        return BetterChoice(text, action.cross, (), start)
+    text = _("{cross}, move to {field} ({value}){path}").format(
+        cross=text, field=action.move, value=action.move.value, path=path
+    )
     return BetterChoice(text, action.cross, walk, start, action.move)
 
 

@@ -14,6 +14,7 @@ from validator.check.replay import Result, RoundResult, Verdict
 from validator.engine import Cross, Dice, End, Field, State
 from validator.records.record import RecordRound
 from validator.render import wording
+from validator.render.i18n import _
 from validator.render.wording import (
     cross_outs,
     dice_rolls,
@@ -43,9 +44,11 @@ def move_rows(rounds: tuple[ReportRound, ...]) -> list[tuple[str, ...]]:
 def move_cell(r: RoundResult) -> str:
     """The move column of a move table: where the round ended, in words for exits."""
     if r.corner is not None:
-        return f"{'escaped' if r.kind == 'escape' else 'out'} at {r.corner}"
+        if r.kind == "escape":
+            return _("escaped at {corner}").format(corner=r.corner)
+        return _("out at {corner}").format(corner=r.corner)
     if r.kind == "stuck":
-        return "no move"
+        return _("no move")
     return str(r.move) if r.move is not None else ""
 
 
@@ -150,7 +153,7 @@ class Report:
         end = self.result.end
         if end is None:
             return None
-        return f"{end_reason(end)} (roll {self.result.end_roll})"
+        return _("{reason} (roll {roll})").format(reason=end_reason(end), roll=self.result.end_roll)
 
     @property
     def record_rounds(self) -> int:
@@ -248,47 +251,74 @@ def describe_round(rr: ReportRound) -> list[str]:
     lines: list[str] = []
     if r.kind == "reroll":
         lines.append(
-            f"No field could be crossed out ({taken_text(r.before, r.dice)}): forced reroll "
-            f"({n.rerolls_in_row} in a row, {n.rerolls_total} in the game)."
+            _(
+                "No field could be crossed out ({why}): forced reroll ({in_row} in a row, "
+                "{total} in the game)."
+            ).format(
+                why=taken_text(r.before, r.dice),
+                in_row=n.rerolls_in_row,
+                total=n.rerolls_total,
+            )
         )
     elif r.kind == "ring":
-        left = r.state.rings_left
-        lines.append(f"A magic ring was spent: this roll was not played ({rings(left)} left).")
+        lines.append(
+            _("A magic ring was spent: this roll was not played ({rings} left).").format(
+                rings=rings(r.state.rings_left)
+            )
+        )
     else:
         count = len(n.available)
-        lines.append(f"{cross_outs(count)} available: {crosses_text(n.available)}.")
+        lines.append(
+            _("{count} available: {crosses}.").format(
+                count=cross_outs(count), crosses=crosses_text(n.available)
+            )
+        )
     if r.cross is not None:
         c = r.cross
         lines.append(
-            f"Crossed out {c.field}; the movement die {c.die} reaches "
-            f"{_fields_text(tuple(n.reachable))}."
+            _("Crossed out {field}; the movement die {die} reaches {fields}.").format(
+                field=c.field, die=c.die, fields=_fields_text(tuple(n.reachable))
+            )
         )
         if n.exits:
-            lines.append("Corners to leave through: " + ", ".join(str(f) for f in n.exits) + ".")
+            corners = ", ".join(str(f) for f in n.exits)
+            lines.append(_("Corners to leave through: {corners}.").format(corners=corners))
     if r.walk:
-        start = f"from {r.before.position}" if r.before.position is not None else "into the board"
-        lines.append(f"Path {start}: " + " ".join(map(str, r.walk)) + ".")
+        path = " ".join(map(str, r.walk))
+        if r.before.position is not None:
+            lines.append(_("Path from {start}: {path}.").format(start=r.before.position, path=path))
+        else:
+            lines.append(_("Path into the board: {path}.").format(path=path))
     if r.corner is not None:
         corner = r.corner
         if r.kind == "escape":
-            lines.append(f"Escaped through the corner {corner}.")
+            lines.append(_("Escaped through the corner {corner}.").format(corner=corner))
             bonus = rr.escape_bonus
             if bonus:
-                lines.append(f"Escape bonus: +{bonus} points.")
+                lines.append(_("Escape bonus: +{points}.").format(points=wording.points(bonus)))
         else:
             lines.append(
-                f"Left the board through the corner {corner}; the burglar comes back in "
-                "through a corner next round."
+                _(
+                    "Left the board through the corner {corner}; the burglar comes back in "
+                    "through a corner next round."
+                ).format(corner=corner)
             )
     elif r.kind == "stuck":
-        lines.append("No move: no walk of the movement die was possible.")
+        lines.append(_("No move: no walk of the movement die was possible."))
     if r.move is not None and n.best is not None:
         if n.took_best:
-            lines.append(f"Moved to {r.move} ({r.move.value}): the best-valued field in reach.")
+            lines.append(
+                _("Moved to {field} ({value}): the best-valued field in reach.").format(
+                    field=r.move, value=r.move.value
+                )
+            )
         else:
             lines.append(
-                f"Moved to {r.move} ({r.move.value}); the best in reach was "
-                f"{n.best.field} ({n.best.value})."
+                _(
+                    "Moved to {field} ({value}); the best in reach was {best} ({best_value})."
+                ).format(
+                    field=r.move, value=r.move.value, best=n.best.field, best_value=n.best.value
+                )
             )
     if (
         n.best_any is not None
@@ -296,51 +326,105 @@ def describe_round(rr: ReportRound) -> list[str]:
         and (n.best is None or n.best_any.value > n.best.value)
     ):
         lines.append(
-            f"Crossing out {n.best_any.cross} instead (moves {n.best_any.die}) would have "
-            f"reached {n.best_any.field} ({n.best_any.value})."
+            _(
+                "Crossing out {cross} instead (moves {die}) would have reached {field} ({value})."
+            ).format(
+                cross=n.best_any.cross,
+                die=n.best_any.die,
+                field=n.best_any.field,
+                value=n.best_any.value,
+            )
         )
     if r.record_round is None:
-        lines.append("Not in the record: the validator played this row by itself.")
+        lines.append(_("Not in the record: the validator played this row by itself."))
     if n.ended is not None:
-        lines.append(f"The game ends here: {end_reason(n.ended)}.")
+        lines.append(_("The game ends here: {reason}.").format(reason=end_reason(n.ended)))
     return lines
 
 
 def round_words(rr: ReportRound) -> str:
     """The round in words, for a board's title and for readers without the picture:
-    `Roll 5: crossed out 1/2, the burglar walked from 6/2 along 5/2 5/3 to 6/6; 135 points.`"""
+    `Roll 5, dice 2 1 4: crossed out 1/2, the burglar walked from 6/2 along 5/2 5/3 to 6/6;
+    135 points.`"""
     r = rr.round
     dice = " ".join(map(str, r.dice))
-    parts = [f"Roll {r.roll}, dice {dice}:"]
+    parts = [_("Roll {roll}, dice {dice}:").format(roll=r.roll, dice=dice)]
     if r.kind == "reroll":
-        parts.append("no field could be crossed out, a forced reroll;")
+        parts.append(_("no field could be crossed out, a forced reroll;"))
     elif r.kind == "ring":
-        parts.append("a magic ring was spent;")
+        parts.append(_("a magic ring was spent;"))
     if r.cross is not None:
-        parts.append(f"crossed out {r.cross.field},")
-        start = f"from {rr.start}" if rr.start is not None else "into the board"
+        parts.append(_("crossed out {field},").format(field=r.cross.field))
         path = " ".join(map(str, r.walk))
+        start = rr.start
         if r.kind == "stuck":
-            parts.append("no move was possible;")
+            parts.append(_("no move was possible;"))
         elif r.corner is not None:
-            corner = r.corner
-            along = f" along {path}" if path else ""
-            verb = "escaped" if r.kind == "escape" else "left the board"
-            parts.append(f"the burglar {verb} {start}{along} through the corner {corner};")
+            values = {"start": start, "path": path, "corner": r.corner}
+            if r.kind == "escape":
+                if start is None:
+                    text = (
+                        _(
+                            "the burglar escaped into the board along {path}"
+                            " through the corner {corner};"
+                        )
+                        if path
+                        else _("the burglar escaped into the board through the corner {corner};")
+                    )
+                else:
+                    text = (
+                        _(
+                            "the burglar escaped from {start} along {path}"
+                            " through the corner {corner};"
+                        )
+                        if path
+                        else _("the burglar escaped from {start} through the corner {corner};")
+                    )
+            elif start is None:
+                text = (
+                    _(
+                        "the burglar left the board into the board along {path}"
+                        " through the corner {corner};"
+                    )
+                    if path
+                    else _("the burglar left the board into the board through the corner {corner};")
+                )
+            else:
+                text = (
+                    _(
+                        "the burglar left the board from {start} along {path}"
+                        " through the corner {corner};"
+                    )
+                    if path
+                    else _("the burglar left the board from {start} through the corner {corner};")
+                )
+            parts.append(text.format(**values))
+        elif start is None:
+            parts.append(
+                _("the burglar walked into the board along {path} to {field};").format(
+                    path=path, field=r.move
+                )
+            )
         else:
-            parts.append(f"the burglar walked {start} along {path} to {r.move};")
-    parts.append(f"{r.score} points.")
+            parts.append(
+                _("the burglar walked from {start} along {path} to {field};").format(
+                    start=start, path=path, field=r.move
+                )
+            )
+    parts.append(_("{points}.").format(points=wording.points(r.score)))
     return " ".join(parts)
 
 
 def _fields_text(fields: tuple[Field, ...], limit: int = 8) -> str:
     """`3 fields: 1/2 (25), ...`; long lists give the count and the best few."""
     if not fields:
-        return "no field"
+        return _("no field")
     if len(fields) <= limit:
-        return f"{wording.fields(len(fields))}: " + ", ".join(f"{f} ({f.value})" for f in fields)
+        listed = ", ".join(f"{f} ({f.value})" for f in fields)
+        return _("{count}: {fields}").format(count=wording.fields(len(fields)), fields=listed)
     top = sorted(fields, key=lambda f: (-f.value, f))[:3]
-    return f"{len(fields)} fields, the best " + ", ".join(f"{f} ({f.value})" for f in top)
+    listed = ", ".join(f"{f} ({f.value})" for f in top)
+    return _("{count}, the best {fields}").format(count=wording.fields(len(fields)), fields=listed)
 
 
 def dice_roles(dice: Dice, cross: Field | None) -> tuple[str, str, str]:
@@ -365,38 +449,41 @@ def facts(report: Report) -> list[tuple[str, str]]:
     result = report.result
     claimed = result.record.claimed_score if result.record else None
     if report.verdict is Verdict.MALFORMED:
-        score = "none: the record could not be read"
+        score = _("none: the record could not be read")
     elif report.score is None:
-        score = f"{report.shown_score} before the illegal step"
+        score = _("{score} before the illegal step").format(score=report.shown_score)
     else:
         score = str(report.score)
         bonus = sum(rr.escape_bonus for rr in report.rounds)
         if bonus:
-            score += f" (with the escape bonus of {bonus})"
+            score += " " + _("(with the escape bonus of {bonus})").format(bonus=bonus)
         if claimed is not None and claimed != report.score:
-            score += f" (the record claims {claimed})"
+            score += " " + _("(the record claims {claimed})").format(claimed=claimed)
     if report.end_text is not None:
         end = report.end_text
     elif report.verdict is Verdict.INCOMPLETE:
-        end = "not over: the game could go on"
+        end = _("not over: the game could go on")
     elif report.verdict is Verdict.MALFORMED:
-        end = "the record could not be read"
+        end = _("the record could not be read")
     else:
-        end = "stopped at the illegal step"
+        end = _("stopped at the illegal step")
+    unnamed = _("(not named)")
     return [
-        ("Player", report.player or "(not named)"),
-        ("Record", report.source),
-        ("Dice file", report.dice_name or "(not named)"),
-        ("Dice SHA-256", result.dice_sha256 or "(unknown)"),
-        ("Ruleset", report.rules),
-        ("Score", score),
-        ("End", end),
+        (_("Player"), report.player or unnamed),
+        (_("Record"), report.source),
+        (_("Dice file"), report.dice_name or unnamed),
+        (_("Dice SHA-256"), result.dice_sha256 or _("(unknown)")),
+        (_("Ruleset"), report.rules),
+        (_("Score"), score),
+        (_("End"), end),
         (
-            "Rounds",
-            f"{wording.rounds(report.record_rounds)} in the record, "
-            f"{dice_rolls(len(report.rounds))} replayed",
+            _("Rounds"),
+            _("{rounds} in the record, {rolls} replayed").format(
+                rounds=wording.rounds(report.record_rounds),
+                rolls=dice_rolls(len(report.rounds)),
+            ),
         ),
-        ("Rerolls", str(report.rerolls)),
+        (_("Rerolls"), str(report.rerolls)),
         *_rings_fact(report),
     ]
 
@@ -407,31 +494,44 @@ def _rings_fact(report: Report) -> list[tuple[str, str]]:
     if not report.result.rules.rings or record is None:
         return []
     left = report.final.rings_left
-    return [("Magic rings", f"{record.rings} declared, {left} left")]
+    return [
+        (
+            _("Magic rings"),
+            _("{declared} declared, {left} left").format(declared=record.rings, left=left),
+        )
+    ]
 
 
 def how_to_read(report: Report) -> tuple[str, ...]:
     """The rules in three sentences for someone who never read them, per the ruleset."""
     rules = report.result.rules
     passes = (
-        f"the {ordinal(rules.pass_limit)} forced reroll of the game"
+        _("the {ordinal} forced reroll of the game").format(ordinal=ordinal(rules.pass_limit))
         if rules.pass_counting == "total"
-        else f"{rules.pass_limit} forced rerolls in a row"
+        else wording.plural(
+            rules.pass_limit, "{n} forced reroll in a row", "{n} forced rerolls in a row"
+        )
     )
     scoring = (
-        "the value of every circled field"
+        _("the value of every circled field")
         if rules.scoring == "all-circles"
-        else "the value of every field with both a circle and an X"
+        else _("the value of every field with both a circle and an X")
     )
     out = [
-        "Each round rolls three dice. Two of them name a field (row/column) that is crossed "
-        "out with an X; the third die is the number of steps the burglar walks, up, down, "
-        "left or right, never onto a field already marked (X or circle) and never twice onto "
-        "the same one.",
-        "The first walk enters the board through a corner; the field where a walk ends gets a "
-        "circle. When no field the dice name is free, the roll is a forced reroll.",
-        f"The game ends when the walk cannot be made, after {passes}, or when the dice file "
-        f"runs out. The score is {scoring}; 300 points win.",
+        _(
+            "Each round rolls three dice. Two of them name a field (row/column) that is crossed "
+            "out with an X; the third die is the number of steps the burglar walks, up, down, "
+            "left or right, never onto a field already marked (X or circle) and never twice "
+            "onto the same one."
+        ),
+        _(
+            "The first walk enters the board through a corner; the field where a walk ends gets "
+            "a circle. When no field the dice name is free, the roll is a forced reroll."
+        ),
+        _(
+            "The game ends when the walk cannot be made, after {passes}, or when the dice file "
+            "runs out. The score is {scoring}; 300 points win."
+        ).format(passes=passes, scoring=scoring),
     ]
     out.extend(expansion_sentences(rules))
     return tuple(out)
@@ -440,7 +540,7 @@ def how_to_read(report: Report) -> tuple[str, ...]:
 def help_text(hint: str) -> str:
     """A hint as a sentence: a bare record line (`steps: 6`) becomes `write steps: 6`."""
     if _RECORD_LINE.fullmatch(hint):
-        return f"write {hint} in the record"
+        return _("write {line} in the record").format(line=hint)
     return hint
 
 

@@ -33,6 +33,7 @@ from validator.engine import RULESETS, STANDARD, Ruleset
 from validator.engine.rules import MAX_RINGS
 from validator.errors import ReadError
 from validator.records import yaml_source
+from validator.render.i18n import _
 from validator.render.wording import ordinal
 
 RULES_FILE_SUFFIXES = (".yaml", ".yml")
@@ -187,10 +188,10 @@ class Escape(Expansion):
         )
 
     def sentence(self, rules: Ruleset) -> str:
-        return (
+        return _(
             "With Escape! the burglar may leave the board through a free corner: the game ends "
-            f"and {rules.escape_bonus} bonus points are added."
-        )
+            "and {bonus} bonus points are added."
+        ).format(bonus=rules.escape_bonus)
 
     def file_field(self) -> tuple[Any, Any]:
         return (Annotated[_EscapeFile | None, BeforeValidator(_escape_shorthand)], None)
@@ -253,7 +254,7 @@ class MagicRings(Expansion):
         )
 
     def sentence(self, rules: Ruleset) -> str:
-        return (
+        return _(
             "With the magic rings expansion the player may spend a ring to skip a roll instead of "
             "playing it."
         )
@@ -298,7 +299,7 @@ class InAndOut(Expansion):
         )
 
     def sentence(self, rules: Ruleset) -> str:
-        return (
+        return _(
             "With In and Out! the burglar may leave through a free corner and comes back in "
             "through a corner next round."
         )
