@@ -31,9 +31,6 @@ if TYPE_CHECKING:
 SYMBOLS: dict[str, str] = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """The marks as in chess analysis, by the solver's names."""
 
-MARK_KEY = "?! inaccuracy, ? mistake, ?? blunder (by points lost)"
-
-
 @dataclass(frozen=True, slots=True)
 class BetterChoice:
     """The first step of a best continuation where the recorded choice lost points."""
