@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 SYMBOLS: dict[str, str] = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """The marks as in chess analysis, by the solver's names."""
 
+
 @dataclass(frozen=True, slots=True)
 class BetterChoice:
     """The first step of a best continuation where the recorded choice lost points."""

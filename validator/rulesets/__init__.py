@@ -1,10 +1,9 @@
-"""Rulesets by name: names and expansions (`bga+escape=20`), rules files, their descriptions.
+"""Rulesets by name: names and expansions (`bga+escape=20`), rules files, their descriptions."""
 
-The modules, each importing only those before it: `expansions` (one object per expansion,
-and `RulesError`), `files` (house rules files, read with the records' YAML reader),
-`names` (`resolve` a spec, the name a record carries), `describe` (a ruleset in words).
-This package re-exports their public names; import from `validator.rulesets`.
-"""
+# The modules, each importing only those before it: `expansions` (one object per expansion,
+# and `RulesError`), `files` (house rules files, read with the records' YAML reader),
+# `names` (`resolve` a spec, the name a record carries), `describe` (a ruleset in words).
+# This package re-exports their public names; import from `validator.rulesets`.
 
 from __future__ import annotations
 
