@@ -169,6 +169,8 @@ class Result:
     """Every problem found while reading a malformed record (the first is `error`)."""
     errors_omitted: int = 0
     """Reading problems found beyond those kept."""
+    rows: tuple[Dice, ...] = field(default=(), repr=False)
+    """The dice rows the record was replayed on (empty when it was not replayed)."""
 
     @property
     def ok(self) -> bool:
@@ -421,6 +423,7 @@ def replay(
         failure=failure,
         final=state,
         dice_sha256=dice_sha256,
+        rows=tuple(rows),
     )
 
 

@@ -168,8 +168,14 @@ class IllegalAction(ValueError):
     part of the round that was wrong, so that no caller has to guess it from the code."""
 
     def __init__(
-        self, code: str, message: Phrase, hint: Phrase | None = None, step: Field | None = None
+        self,
+        code: str,
+        message: Phrase | str,
+        hint: Phrase | None = None,
+        step: Field | None = None,
     ) -> None:
+        if isinstance(message, str):
+            message = Phrase(message)
         super().__init__(str(message))
         self.code = code
         self.phrase = message

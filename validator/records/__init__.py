@@ -1,5 +1,4 @@
-"""Readers (and writers) for record files, one module per format, chosen through the
-format registry (validator/records/registry.py) by extension, by name, or by content."""
+"""The record value, its four file formats (read and written), dice files and sources."""
 
 from __future__ import annotations
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
@@ -16,10 +17,8 @@ from validator.check.explain import BoardMark, Explanation
 from validator.check.replay import Verdict
 from validator.engine import FIELD_AT, Field, State
 from validator.render import svg
-from validator.render.report_text import headline, moves_text
-from validator.render.terminal import item_span
-from validator.render.wording import round_kind
-from validator.report.analysis import MARK_KEY, AnalysisView, RoundMark
+from validator.render.shared import headline, item_span, moves_text
+from validator.render.wording import analysis_marks, round_kind
 from validator.report.model import (
     Report,
     ReportRound,
@@ -31,6 +30,9 @@ from validator.report.model import (
     move_rows,
     round_words,
 )
+
+if TYPE_CHECKING:
+    from validator.report.analysis import AnalysisView, RoundMark
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +98,7 @@ def render_html(report: Report, analysis: AnalysisView | str | None = None) -> s
     result = report.result
     template = _environment().get_template("report.html.j2")
     rows = move_rows(report.rounds)
-    view = analysis if isinstance(analysis, AnalysisView) else None
+    view = None if analysis is None or isinstance(analysis, str) else analysis
     rounds = [
         _round_view(rr, row, view.marks.get(rr.round.roll) if view else None)
         for rr, row in zip(report.rounds, rows, strict=True)
@@ -137,7 +139,7 @@ def render_html(report: Report, analysis: AnalysisView | str | None = None) -> s
         analysis=view,
         analysis_left_out=analysis if isinstance(analysis, str) else None,
         best=_best_view(view) if view else None,
-        mark_key=MARK_KEY,
+        mark_key=analysis_marks(),
     )
 
 

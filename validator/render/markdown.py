@@ -6,12 +6,15 @@ stays text in any Markdown renderer, HTML included.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from validator.check.explain import Explanation
 from validator.engine import Field, State
 from validator.engine.phrase import N_
 from validator.render.board_text import board_lines
 from validator.render.i18n import _, hint, message
-from validator.render.report_text import (
+from validator.render.sanitize import markdown_text, plain_text
+from validator.render.shared import (
     BOARD_KEY,
     analysis_key,
     analysis_lines,
@@ -23,10 +26,8 @@ from validator.render.report_text import (
     round_legend,
     round_markers,
     round_title,
+    verdict_word,
 )
-from validator.render.sanitize import markdown_text, plain_text
-from validator.render.terminal import verdict_word
-from validator.report.analysis import AnalysisView
 from validator.report.model import (
     Report,
     describe_round,
@@ -35,6 +36,10 @@ from validator.report.model import (
     how_to_read,
     move_rows,
 )
+
+if TYPE_CHECKING:
+    from validator.report.analysis import AnalysisView
+
 
 # Inline Markdown punctuation; every line we write starts with our own text, so the
 # characters that matter only at the start of a line (#, -, +) need no escape.
@@ -71,7 +76,7 @@ def _code(text: str) -> str:
 def render_markdown(report: Report, analysis: AnalysisView | str | None = None) -> str:
     """The report as Markdown; with `analysis` (report --analyze) the marks, better
     choices, points lost and the best line, or why the analysis is left out."""
-    view = analysis if isinstance(analysis, AnalysisView) else None
+    view = None if analysis is None or isinstance(analysis, str) else analysis
     out: list[str] = []
     out.append(f"# Road to 300: {md_escape(report.player or report.source)}")
     out.append("")

@@ -8,97 +8,41 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
 from validator.check.explain import Explanation
 from validator.check.replay import Verdict
 from validator.engine import Field, State
-from validator.engine.phrase import N_
 from validator.render.board_text import board_lines
 from validator.render.i18n import _, hint, message
 from validator.render.sanitize import terminal_text as escape
-from validator.render.terminal import summary, verdict_word
-from validator.render.wording import plural, points, round_kind
-from validator.report.analysis import MARK_KEY, AnalysisView, RoundMark
+from validator.render.shared import (
+    BOARD_KEY,
+    analysis_key,
+    analysis_lines,
+    better_markers,
+    dice_text,
+    headline,
+    mark_title,
+    moves_text,
+    round_legend,
+    round_markers,
+    round_title,
+    verdict_word,
+)
+from validator.render.wording import points, round_kind
 from validator.report.model import (
     Report,
-    ReportRound,
     describe_round,
-    dice_roles,
     facts,
     help_text,
     how_to_read,
 )
 
-ROUND_LEGEND = {
-    "+": N_("crossed out this round"),
-    "~": N_("walked through"),
-    ">": N_("left the board here"),
-    "@": N_("the burglar"),
-}
-BOARD_KEY = N_(
-    "Board: each field shows its value; X25 crossed out; (25) circled; "
-    "(X25) circled, then crossed out."
-)
-"""The key to every text board (translate it with `_` where it is shown)."""
-
-
-BETTER_LEGEND = {"#": N_("the better cross-out"), "*": N_("where the better walk ends")}
-"""Markers of the analysis's better choice, after the round's own markers."""
-
-ANALYSIS_KEY = N_(
-    "Analysis marks: {marks}. On a board, # marks the better cross-out and * where the "
-    "better walk ends."
-)
-
-
-def analysis_key() -> str:
-    return _(ANALYSIS_KEY).format(marks=_(MARK_KEY))
-
-
-def round_legend(markers: dict[Field, str]) -> dict[str, str]:
-    """The legend of a round's board: only the markers it shows."""
-    shown = "".join(markers.values())
-    legend = {**ROUND_LEGEND, **BETTER_LEGEND}
-    return {m: _(text) for m, text in legend.items() if m in shown}
-
-
-def better_markers(markers: dict[Field, str], mark: RoundMark | None) -> dict[Field, str]:
-    """A round's markers with the analysis's better choice added (a field may carry a
-    marker of the round and one of the better choice)."""
-    better = mark.better if mark is not None else None
-    if better is None or better.cross is None:
-        return markers
-    out = dict(markers)
-    out[better.cross] = out.get(better.cross, "") + "#"
-    if better.end is not None and not better.leaves:
-        out[better.end] = out.get(better.end, "") + "*"
-    return out
-
-
-def mark_title(mark: RoundMark | None) -> str:
-    """` (?? blunder, 45 points lost)` after a round's title; nothing for a best choice."""
-    if mark is None or mark.mark is None:
-        return ""
-    return " " + plural(
-        mark.cost,
-        "({symbol} {mark}, {n} point lost)",
-        "({symbol} {mark}, {n} points lost)",
-        symbol=mark.symbol,
-        mark=mark.mark_word,
-    )
-
-
-def analysis_lines(mark: RoundMark | None) -> list[str]:
-    """The analysis of one round as notes."""
-    if mark is None:
-        return []
-    lines = [mark.words]
-    if mark.better is not None:
-        lines.append(_("Better: {choice}.").format(choice=mark.better.text))
-    return lines
-
+if TYPE_CHECKING:
+    from validator.report.analysis import AnalysisView
 
 _VERDICT_STYLE = {
     Verdict.VALID: "bold green",
@@ -108,68 +52,13 @@ _VERDICT_STYLE = {
 }
 
 
-def headline(report: Report) -> str:
-    """The summary line without its verdict word (the page shows the verdict beside it),
-    and without a phrase said twice (E107's message already gives the replay's score)."""
-    return summary(report.result, repeat=False)
-
-
-def round_markers(rr: ReportRound) -> dict[Field, str]:
-    """One-character markers for a round's board: the cross-out, the walk, the burglar."""
-    r = rr.round
-    markers: dict[Field, str] = {}
-    left = r.corner is not None
-    for f in r.walk if left else r.walk[:-1]:
-        markers[f] = "~"
-    if r.cross is not None:
-        markers[r.cross.field] = "+"
-    if r.corner is not None:
-        markers[r.corner] = ">"
-    elif r.state.position is not None:
-        markers[r.state.position] = "@"
-    return markers
-
-
-def dice_text(rr: ReportRound) -> str:
-    """`1 4 6: cross 1 4 (field 1/4), move 6`."""
-    r = rr.round
-    dice = " ".join(map(str, r.dice))
-    if r.cross is None:
-        return dice
-    roles = dice_roles(r.dice, r.cross.field)
-    cross = " ".join(str(d) for d, role in zip(r.dice, roles, strict=True) if role == "cross")
-    return _("{dice}: cross {cross} (field {field}), move {die}").format(
-        dice=dice, cross=cross, field=r.cross.field, die=r.cross.die
-    )
-
-
-def round_title(rr: ReportRound) -> str:
-    r = rr.round
-    title = _("Roll {roll}").format(roll=r.roll)
-    if rr.move_number is not None:
-        title = _("{title}, move {n}").format(title=title, n=rr.move_number)
-    if r.kind != "play":
-        title = f"{title}, {round_kind(r.kind)}"
-    return f"{title}: {points(r.score)}"
-
-
-def moves_text(report: Report) -> str:
-    """`1. 1/1 (30), 2. out at 1/6, ...`: a move that left the board scores nothing."""
-    return ", ".join(
-        _("{n}. out at {field}").format(n=n, field=f)
-        if n in report.exits
-        else f"{n}. {f} ({f.value})"
-        for n, f in report.moves
-    ) or _("none")
-
-
 def render_text(
     console: Console, report: Report, analysis: AnalysisView | str | None = None
 ) -> None:
     """The report for a terminal; prose wraps at the console's width (80 when the output
     is not a terminal), boards never wrap. With `analysis` (report --analyze): marks,
     better choices, points lost and the best line, or why the analysis is left out."""
-    view = analysis if isinstance(analysis, AnalysisView) else None
+    view = None if analysis is None or isinstance(analysis, str) else analysis
 
     def say(text: str, first: str = "  ", rest: str = "    ", style: str = "") -> None:
         width = max(console.width, 40)

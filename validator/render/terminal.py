@@ -12,13 +12,13 @@ from rich.text import Text
 
 from validator.check.explain import Explanation, explain
 from validator.check.replay import Result, Verdict
-from validator.engine.phrase import N_
-from validator.errors import Category, Diagnostic
+from validator.errors import Diagnostic
 from validator.render.board_text import board_lines
 from validator.render.i18n import _, hint, message
 from validator.render.sanitize import plain_text
 from validator.render.sanitize import terminal_text as escape
-from validator.render.wording import game_over, plural, points
+from validator.render.shared import item_span, summary_line, verdict_word
+from validator.render.wording import plural
 
 _VERDICT_STYLE = {
     Verdict.VALID: "bold green",
@@ -28,61 +28,6 @@ _VERDICT_STYLE = {
 }
 _SHOWN = 140
 """At most this much of a source line is shown under a diagnostic."""
-
-
-_VERDICT_WORD = {
-    Verdict.VALID: N_("valid"),
-    Verdict.INCOMPLETE: N_("incomplete"),
-    Verdict.INVALID: N_("invalid"),
-    Verdict.MALFORMED: N_("malformed"),
-}
-
-
-def verdict_word(verdict: Verdict) -> str:
-    """The verdict as a person reads it (JSON keeps `Verdict.value`)."""
-    return _(_VERDICT_WORD[verdict])
-
-
-def summary_line(result: Result) -> str:
-    """`valid: 315 points, game over (no legal move on roll 23)` and its kin, as plain text."""
-    return f"{verdict_word(result.verdict)}: {summary(result)}"
-
-
-def summary(result: Result, *, repeat: bool = True) -> str:
-    """The summary line without its verdict word: `315 points, game over (...)`. Without
-    `repeat` a phrase the message already says is not said twice."""
-    v = result.verdict
-    if v is Verdict.VALID:
-        how = game_over(result.end, result.end_roll) if result.end else ""
-        text = _("{points}, game over ({how})").format(points=points(result.score or 0), how=how)
-        if (result.score or 0) >= 300:
-            text = _("{summary} - wins Road to 300").format(summary=text)
-        return text
-    if v is Verdict.INCOMPLETE:
-        return _("{points} so far, the game could go on").format(points=points(result.score or 0))
-    err = result.error
-    assert err is not None
-    if v is Verdict.MALFORMED:
-        if err.category is Category.DICE:
-            text = _("its dice file could not be read ({code} {name})")
-        else:
-            text = _("the record could not be read ({code} {name})")
-        return text.format(code=err.code, name=err.name)
-    if err.roll is None:
-        # E107's message states the replayed score itself; E108's does not.
-        said = err.code == "E107" or result.score is None
-        text = message(err)
-        if said:
-            return text
-        scores = _("the replay scores {score}").format(score=result.score)
-        return text if not repeat and scores in text else f"{text}; {scores}"
-    if err.round:
-        where = _("roll {roll}, round {round}").format(roll=err.roll, round=err.round)
-    else:
-        where = _("roll {roll}").format(roll=err.roll)
-    return _("first illegal step on {where} ({code} {name})").format(
-        where=where, code=err.code, name=err.name
-    )
 
 
 def render(console: Console, result: Result) -> None:
@@ -152,31 +97,6 @@ def _illegal(console: Console, x: Explanation) -> None:
         console.print("  " + escape(text), highlight=False)
     for sentence in x.legal:
         console.print("  " + escape(sentence))
-
-
-def item_span(source: str, start: int) -> int:
-    """How many characters the item at `start` covers: up to the comma or closing
-    bracket that ends it (flow YAML, JSON, CSV), else to the end of the line."""
-    depth = 0
-    quote = ""
-    end = start
-    for end in range(start, len(source)):
-        ch = source[end]
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "\"'":
-            quote = ch
-        elif ch in "[{(":
-            depth += 1
-        elif ch in "]})":
-            if depth == 0:
-                break
-            depth -= 1
-        elif ch == "," and depth == 0:
-            break
-    else:
-        end = len(source.rstrip())
-    return max(1, len(source[start:end].rstrip()))
 
 
 class TextReporter:

@@ -133,3 +133,11 @@ _ROUND_KIND: dict[str, str] = {
 def round_kind(kind: str) -> str:
     """What a replayed round was (its `RoundResult.kind`), in a few words."""
     return _(_ROUND_KIND[kind])
+
+
+# --- the analysis ----------------------------------------------------------------------
+
+
+def analysis_marks() -> str:
+    """The key to the analysis's marks after a round's title."""
+    return _("?! inaccuracy, ? mistake, ?? blunder (by points lost)")

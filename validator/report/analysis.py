@@ -34,10 +34,8 @@ if TYPE_CHECKING:
 SYMBOLS: dict[str, str] = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """The marks as in chess analysis, by the solver's names."""
 
-MARK_KEY = N_("?! inaccuracy, ? mistake, ?? blunder (by points lost)")
-"""The key to the marks (translate it with `_` where it is shown)."""
-
 _MARK_WORDS = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder")}
+"""The marks' names in words (translated where shown; `mark` keeps the solver's name)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -569,7 +569,7 @@ class PlayApp(App[Result | None]):
             end = end_brief(game.state.end) if game.state.end else ""
             line = f"Game over ({end}): {game.score} points."
             if self.result is not None:
-                from validator.render.terminal import summary_line
+                from validator.render.shared import summary_line
 
                 line += f"\nCheck: {summary_line(self.result)}"
             return line + f"\nRecord: {self.record_file.path}"

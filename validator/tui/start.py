@@ -69,7 +69,7 @@ def start_game(
             )
         ruleset = result.rules
         record = result.record
-        game = GameSession(dice_file.rows, ruleset, record.rings, rounds_from_replay(result.rounds))
+        game = GameSession(result.rows, ruleset, record.rings, rounds_from_replay(result.rounds))
         player = player or record.player
         output = output or resume
         welcome = f"Resumed {resume.name}: {len(result.rounds)} roll(s) replayed and checked."

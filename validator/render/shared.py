@@ -1,0 +1,225 @@
+"""What the report renderers share: the summary line, board markers and legends, round
+titles, the move list, and where a record's item ends on its line.
+
+Terminal, text, Markdown and HTML all use these, so that none imports another renderer.
+Models are only read here (type-only imports), never built.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from validator.check.replay import Result, Verdict
+from validator.engine import Field
+from validator.engine.phrase import N_
+from validator.errors import Category
+from validator.render.i18n import _, message
+from validator.render.wording import analysis_marks, game_over, plural, points, round_kind
+from validator.report.model import dice_roles
+
+if TYPE_CHECKING:
+    from validator.report.analysis import RoundMark
+    from validator.report.model import Report, ReportRound
+
+
+_VERDICT_WORD = {
+    Verdict.VALID: N_("valid"),
+    Verdict.INCOMPLETE: N_("incomplete"),
+    Verdict.INVALID: N_("invalid"),
+    Verdict.MALFORMED: N_("malformed"),
+}
+
+
+def verdict_word(verdict: Verdict) -> str:
+    """The verdict as a person reads it (JSON keeps `Verdict.value`)."""
+    return _(_VERDICT_WORD[verdict])
+
+
+def summary_line(result: Result) -> str:
+    """`valid: 315 points, game over (no legal move on roll 23)` and its kin, as plain text."""
+    return f"{verdict_word(result.verdict)}: {summary(result)}"
+
+
+def summary(result: Result, *, repeat: bool = True) -> str:
+    """The summary line without its verdict word: `315 points, game over (...)`. Without
+    `repeat` a phrase the message already says is not said twice."""
+    v = result.verdict
+    if v is Verdict.VALID:
+        how = game_over(result.end, result.end_roll) if result.end else ""
+        text = _("{points}, game over ({how})").format(points=points(result.score or 0), how=how)
+        if (result.score or 0) >= 300:
+            text = _("{summary} - wins Road to 300").format(summary=text)
+        return text
+    if v is Verdict.INCOMPLETE:
+        return _("{points} so far, the game could go on").format(points=points(result.score or 0))
+    err = result.error
+    assert err is not None
+    if v is Verdict.MALFORMED:
+        if err.category is Category.DICE:
+            text = _("its dice file could not be read ({code} {name})")
+        else:
+            text = _("the record could not be read ({code} {name})")
+        return text.format(code=err.code, name=err.name)
+    if err.roll is None:
+        # E107's message states the replayed score itself; E108's does not.
+        said = err.code == "E107" or result.score is None
+        text = message(err)
+        if said:
+            return text
+        scores = _("the replay scores {score}").format(score=result.score)
+        return text if not repeat and scores in text else f"{text}; {scores}"
+    if err.round:
+        where = _("roll {roll}, round {round}").format(roll=err.roll, round=err.round)
+    else:
+        where = _("roll {roll}").format(roll=err.roll)
+    return _("first illegal step on {where} ({code} {name})").format(
+        where=where, code=err.code, name=err.name
+    )
+
+
+ROUND_LEGEND = {
+    "+": N_("crossed out this round"),
+    "~": N_("walked through"),
+    ">": N_("left the board here"),
+    "@": N_("the burglar"),
+}
+BOARD_KEY = N_(
+    "Board: each field shows its value; X25 crossed out; (25) circled; "
+    "(X25) circled, then crossed out."
+)
+"""The key to every text board (translate it with `_` where it is shown)."""
+
+
+BETTER_LEGEND = {"#": N_("the better cross-out"), "*": N_("where the better walk ends")}
+"""Markers of the analysis's better choice, after the round's own markers."""
+
+
+def analysis_key() -> str:
+    """The key to the analysis's marks and its board markers, in a sentence."""
+    return _(
+        "Analysis marks: {marks}. On a board, # marks the better cross-out and * where the "
+        "better walk ends."
+    ).format(marks=analysis_marks())
+
+
+def round_legend(markers: dict[Field, str]) -> dict[str, str]:
+    """The legend of a round's board: only the markers it shows."""
+    shown = "".join(markers.values())
+    legend = {**ROUND_LEGEND, **BETTER_LEGEND}
+    return {m: _(text) for m, text in legend.items() if m in shown}
+
+
+def better_markers(markers: dict[Field, str], mark: RoundMark | None) -> dict[Field, str]:
+    """A round's markers with the analysis's better choice added (a field may carry a
+    marker of the round and one of the better choice)."""
+    better = mark.better if mark is not None else None
+    if better is None or better.cross is None:
+        return markers
+    out = dict(markers)
+    out[better.cross] = out.get(better.cross, "") + "#"
+    if better.end is not None and not better.leaves:
+        out[better.end] = out.get(better.end, "") + "*"
+    return out
+
+
+def mark_title(mark: RoundMark | None) -> str:
+    """` (?? blunder, 45 points lost)` after a round's title; nothing for a best choice."""
+    if mark is None or mark.mark is None:
+        return ""
+    return " " + plural(
+        mark.cost,
+        "({symbol} {mark}, {n} point lost)",
+        "({symbol} {mark}, {n} points lost)",
+        symbol=mark.symbol,
+        mark=mark.mark_word,
+    )
+
+
+def analysis_lines(mark: RoundMark | None) -> list[str]:
+    """The analysis of one round as notes."""
+    if mark is None:
+        return []
+    lines = [mark.words]
+    if mark.better is not None:
+        lines.append(_("Better: {choice}.").format(choice=mark.better.text))
+    return lines
+
+
+def headline(report: Report) -> str:
+    """The summary line without its verdict word (the page shows the verdict beside it),
+    and without a phrase said twice (E107's message already gives the replay's score)."""
+    return summary(report.result, repeat=False)
+
+
+def round_markers(rr: ReportRound) -> dict[Field, str]:
+    """One-character markers for a round's board: the cross-out, the walk, the burglar."""
+    r = rr.round
+    markers: dict[Field, str] = {}
+    left = r.corner is not None
+    for f in r.walk if left else r.walk[:-1]:
+        markers[f] = "~"
+    if r.cross is not None:
+        markers[r.cross.field] = "+"
+    if r.corner is not None:
+        markers[r.corner] = ">"
+    elif r.state.position is not None:
+        markers[r.state.position] = "@"
+    return markers
+
+
+def dice_text(rr: ReportRound) -> str:
+    """`1 4 6: cross 1 4 (field 1/4), move 6`."""
+    r = rr.round
+    dice = " ".join(map(str, r.dice))
+    if r.cross is None:
+        return dice
+    roles = dice_roles(r.dice, r.cross.field)
+    cross = " ".join(str(d) for d, role in zip(r.dice, roles, strict=True) if role == "cross")
+    return _("{dice}: cross {cross} (field {field}), move {die}").format(
+        dice=dice, cross=cross, field=r.cross.field, die=r.cross.die
+    )
+
+
+def round_title(rr: ReportRound) -> str:
+    r = rr.round
+    title = _("Roll {roll}").format(roll=r.roll)
+    if rr.move_number is not None:
+        title = _("{title}, move {n}").format(title=title, n=rr.move_number)
+    if r.kind != "play":
+        title = f"{title}, {round_kind(r.kind)}"
+    return f"{title}: {points(r.score)}"
+
+
+def moves_text(report: Report) -> str:
+    """`1. 1/1 (30), 2. out at 1/6, ...`: a move that left the board scores nothing."""
+    return ", ".join(
+        _("{n}. out at {field}").format(n=n, field=f)
+        if n in report.exits
+        else f"{n}. {f} ({f.value})"
+        for n, f in report.moves
+    ) or _("none")
+
+
+def item_span(source: str, start: int) -> int:
+    """How many characters the item at `start` covers: up to the comma or closing
+    bracket that ends it (flow YAML, JSON, CSV), else to the end of the line."""
+    depth = 0
+    quote = ""
+    end = start
+    for end in range(start, len(source)):
+        ch = source[end]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{(":
+            depth += 1
+        elif ch in "]})":
+            if depth == 0:
+                break
+            depth -= 1
+        elif ch == "," and depth == 0:
+            break
+    else:
+        end = len(source.rstrip())
+    return max(1, len(source[start:end].rstrip()))
