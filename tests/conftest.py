@@ -99,3 +99,11 @@ def cli_many() -> RunMany:
 def cli() -> Callable[..., CliRun]:
     """Run the real CLI once: cli(args, cwd=ROOT) -> CliRun."""
     return run_cli
+
+
+@pytest.fixture(autouse=True)
+def _english_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Outputs follow the locale when nothing else names a language (docs/languages.md):
+    tests run without one, so that the English goldens hold on any machine."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)

@@ -105,3 +105,22 @@ def test_numbers_and_ordinals_in_each_language(
         assert [i18n.ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 102)] == ordinals
         assert i18n.number(1234) == thousand
     assert i18n.current() == "en"
+
+
+def test_no_message_hides_in_an_f_string() -> None:
+    """Babel cannot see a `_("...")` inside an f-string, so such a message would never
+    reach the catalogs (and stay English in every language)."""
+    import re
+    import tokenize
+    from pathlib import Path
+
+    package = Path(catalogs.ROOT) / "validator"
+    hidden = []
+    for path in package.rglob("*.py"):
+        with path.open("rb") as handle:
+            for token in tokenize.tokenize(handle.readline):
+                text = token.string
+                f_string = token.type == tokenize.STRING and re.match(r"(?i)[rb]?f", text)
+                if f_string and re.search(r"\{\s*(?:_|gettext|ngettext|N_)\(", text):
+                    hidden.append(f"{path.name}:{token.start[0]}")
+    assert hidden == []

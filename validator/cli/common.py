@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from validator.check.replay import Result
+    from validator.render.i18n import Language
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -141,3 +142,23 @@ def fail_usage(message: str) -> NoReturn:
 def exit_status(results: Iterable[Result], *, strict: bool) -> int:
     """The worst of the records' statuses (each verdict decides its own)."""
     return max((r.verdict.exit_status(strict=strict) for r in results), default=EXIT_OK)
+
+
+def lang_option(func: F) -> F:
+    return click.option(
+        "--lang",
+        type=click.Choice(["en", "de", "fr"]),
+        default=None,
+        help="The language of what a person reads (English, German, French). Default: the "
+        "record's own language, else the locale (LC_ALL, LC_MESSAGES, LANG), else English. "
+        "JSON, CSV and codes never change. See docs/languages.md.",
+    )(func)
+
+
+def language(lang: str | None, result: Result | None = None) -> Language:
+    """The language of one output, in the order docs/languages.md documents: --lang, the
+    record's own language, the locale, English."""
+    from validator.render import i18n
+
+    record = result.record.language if result is not None and result.record else None
+    return i18n.choose(lang, record=record, environ=os.environ)

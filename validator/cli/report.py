@@ -15,6 +15,8 @@ from validator.cli.common import (
     dice_option,
     exit_status,
     fail_usage,
+    lang_option,
+    language,
     make_console,
     rules_option,
     time_limit_option,
@@ -27,6 +29,11 @@ if TYPE_CHECKING:
     from validator.check.replay import Result
     from validator.report.analysis import AnalysisView
     from validator.report.model import Report
+
+
+HTML_TRANSLATED = False
+"""Whether the HTML template goes through the catalogs (until then an HTML report is
+English whatever the language, so that a page never mixes two)."""
 
 
 def pick_format(fmt: str | None, output: Path | None) -> str:
@@ -78,6 +85,7 @@ def pick_format(fmt: str | None, output: Path | None) -> str:
 @time_limit_option(
     1.0, "With --analyze: seconds of search per position (each round needs one more)."
 )
+@lang_option
 def command(
     record: Path,
     dice: Path | None,
@@ -86,6 +94,7 @@ def command(
     output: Path | None,
     analyze: bool,
     time_limit: float,
+    lang: str | None,
 ) -> None:
     """Replay RECORD and write an annotated report: every round with its board, what
     was possible, and for an invalid record the first illegal step with what was legal.
@@ -96,6 +105,7 @@ def command(
       road300 report alice.yaml --format md > alice.md
       road300 report alice.yaml
       road300 report alice.yaml --analyze --output alice.html
+      road300 report anna.txt --lang de
 
     Exit status as for validate: 0 valid or incomplete, 1 invalid or malformed (the
     report is written all the same), 2 the command could not run.
@@ -112,15 +122,22 @@ def command(
         result = checker.check(record)
     except UsageError as exc:
         fail_usage(exc.message)
-    dice_name = str(dice) if dice is not None else None
-    report = build_report(result, dice_name=dice_name)
-    view = run_analysis(checker, record, result, report, time_limit) if analyze else None
-    if chosen == "text" and output is None:
-        from validator.render.report_text import render_text
+    from validator.render import i18n
 
-        render_text(make_console(), report, view)
-    else:
-        write_output(output, render(report, chosen, view), "the report", inputs=[record])
+    dice_name = str(dice) if dice is not None else None
+    lang_of = language(lang, result)
+    if chosen == "html" and not HTML_TRANSLATED:
+        # The HTML template speaks English only so far: a page in one language, never two.
+        lang_of = "en"
+    with i18n.speaking(lang_of):
+        report = build_report(result, dice_name=dice_name)
+        view = run_analysis(checker, record, result, report, time_limit) if analyze else None
+        if chosen == "text" and output is None:
+            from validator.render.report_text import render_text
+
+            render_text(make_console(), report, view)
+        else:
+            write_output(output, render(report, chosen, view), "the report", inputs=[record])
     sys.exit(exit_status([result], strict=False))
 
 
@@ -138,6 +155,7 @@ def run_analysis(
     """The analysis of the record, or why there is none; on a terminal a line on stderr
     tells how long it has run, and Ctrl-C ends the search with what it found so far."""
     from validator.check.file import UsageError, load_dice
+    from validator.render.i18n import _
     from validator.report.analysis import analysable
     from validator.report.analysis import run_analysis as analyse
 
@@ -148,11 +166,11 @@ def run_analysis(
     if dice_file is None:
         named = result.record.dice_file if result.record is not None else None
         if named is None:
-            return "the record names no dice file"
+            return _("the record names no dice file")
         try:
             dice_file = load_dice((record.parent / named).resolve())
         except UsageError as exc:
-            return f"the dice file could not be read ({exc.message})"
+            return _("the dice file could not be read ({why})").format(why=exc.message)
     positions = sum(1 for r in result.rounds if r.record_round is not None) + 1
     cancel = threading.Event()
     done = threading.Event()

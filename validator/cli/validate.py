@@ -11,6 +11,8 @@ from validator.cli.common import (
     dice_option,
     exit_status,
     fail_usage,
+    lang_option,
+    language,
     make_console,
     max_size_option,
     rules_option,
@@ -50,6 +52,7 @@ from validator.render.registry import VALIDATE
     show_default=True,
     help="The name messages give a record read from standard input.",
 )
+@lang_option
 def command(
     records: tuple[Path, ...],
     dice: Path | None,
@@ -61,6 +64,7 @@ def command(
     max_size: int | None,
     stdin_format: str | None,
     stdin_name: str,
+    lang: str | None,
 ) -> None:
     """Replay each RECORD (YAML, JSON, annotated text or CSV; `-` reads standard input)
     against the official dice file and report the verified score or the first illegal step.
@@ -69,11 +73,13 @@ def command(
     Examples:
       road300 validate alice.yaml --dice challenge.txt
       road300 validate entries/*.yaml --dice challenge.txt --format json
+      road300 validate anna.txt --lang de
 
     Exit status: 0 valid or incomplete (--strict: incomplete gives 1), 1 invalid or
     malformed, 2 the command could not run (bad options, unreadable dice file).
     """
     from validator.check.file import Checker, UsageError
+    from validator.render import i18n
 
     try:
         checker = Checker.create(dice, rules, max_bytes=max_size)
@@ -88,6 +94,9 @@ def command(
             result = checker.check(path)
         results.append(result)
         if not (quiet and result.verdict.ok):
-            reporter.result(result)
-    reporter.finish(results)
+            # Each record in its own language; JSON and CSV are the same in every one.
+            with i18n.speaking(language(lang, result)):
+                reporter.result(result)
+    with i18n.speaking(language(lang)):
+        reporter.finish(results)
     sys.exit(exit_status(results, strict=strict))

@@ -97,7 +97,7 @@ def render_markdown(report: Report, analysis: AnalysisView | str | None = None) 
         left_out = _("left out: {why}.").format(why=md_escape(analysis))
         out.extend(("", f"**{analysis_word}**: {left_out}"))
     out.append("")
-    out.append(f"## {_('How to read this')}")
+    out.append("## " + _("How to read this"))
     out.append("")
     key = (analysis_key(),) if view is not None else ()
     for sentence in (*how_to_read(report), _(BOARD_KEY), *key):
@@ -115,12 +115,12 @@ def render_markdown(report: Report, analysis: AnalysisView | str | None = None) 
         )
         if error.hint:
             out.append("")
-            out.append(f"{_('help:')} {md_escape(help_text(hint(error)))}")
+            out.append(_("help:") + f" {md_escape(help_text(hint(error)))}")
     if report.illegal is not None:
         out.extend(_illegal(report.illegal))
     if report.rounds:
         out.append("")
-        out.append(f"## {_('The game at a glance')}")
+        out.append("## " + _("The game at a glance"))
         out.append("")
         out.extend(_board(report.final, {}, {}))
         out.append("")
@@ -141,7 +141,7 @@ def render_markdown(report: Report, analysis: AnalysisView | str | None = None) 
                 cells = (*cells, mark.short if mark is not None else "")
             out.append("| " + " | ".join(cells) + " |")
         out.append("")
-        out.append(f"## {_('Round by round')}")
+        out.append("## " + _("Round by round"))
         for rr in report.rounds:
             mark = view.marks.get(rr.round.roll) if view is not None else None
             out.append("")
@@ -171,7 +171,7 @@ def _board(state: State, markers: dict[Field, str], legend: dict[str, str]) -> l
 
 
 def _best_line(view: AnalysisView) -> list[str]:
-    out = ["", f"## {_('The best line')}", "", md_escape(view.best_line_text)]
+    out = ["", "## " + _("The best line"), "", md_escape(view.best_line_text)]
     best = view.best
     if best is None:
         out.extend(("", _("The search found no other line: the played game is it.")))
@@ -190,7 +190,7 @@ def _illegal(x: Explanation) -> list[str]:
     out.append(f"**{e.code} {e.name}**: {md_escape(x.message)}")
     if e.hint:
         out.append("")
-        out.append(f"{_('help:')} {md_escape(help_text(hint(e)))}")
+        out.append(_("help:") + f" {md_escape(help_text(hint(e)))}")
     out.append("")
     if x.dice:
         dice = " ".join(map(str, x.dice))

@@ -79,11 +79,11 @@ def render_text(
     for w in report.result.warnings:
         say(f"{w.code} {message(w)}", style="yellow")
     if view is not None:
-        say(f"{_('Analysis')}: {view.summary} {view.scope}", "", "  ", "bold")
+        say(_("Analysis") + f": {view.summary} {view.scope}", "", "  ", "bold")
     elif isinstance(analysis, str):
         say(_("Analysis: left out: {why}.").format(why=analysis), "", "  ")
     console.print()
-    console.print(f"[bold]{_('How to read this')}[/]")
+    console.print("[bold]" + _("How to read this") + "[/]")
     for sentence in (*how_to_read(report), _(BOARD_KEY)):
         say(sentence)
     if view is not None:
@@ -101,7 +101,7 @@ def render_text(
         )
         say(message(error))
         if error.hint:
-            say(f"{_('help:')} {help_text(hint(error))}", style="cyan")
+            say(_("help:") + f" {help_text(hint(error))}", style="cyan")
     if report.illegal is not None:
         _illegal(console, report.illegal, say)
     for rr in report.rounds:
@@ -116,7 +116,7 @@ def render_text(
             say(f"- {note}", "  ", "    ")
     if report.rounds:
         console.print()
-        console.print(f"[bold]{_('The game at a glance')}[/]")
+        console.print("[bold]" + _("The game at a glance") + "[/]")
         _board(console, report.final, {}, {}, say)
         say(_("moves in order: {moves}").format(moves=moves_text(report)))
         scores = ", ".join(f"{rr.round.roll}:{rr.round.score}" for rr in report.rounds)
@@ -156,7 +156,7 @@ def _board(
 
 def _best_line(console: Console, view: AnalysisView, say: Callable[..., None]) -> None:
     console.print()
-    console.print(f"[bold]{_('The best line')}[/]")
+    console.print("[bold]" + _("The best line") + "[/]")
     say(view.best_line_text)
     best = view.best
     if best is None:
@@ -185,7 +185,7 @@ def _illegal(console: Console, x: Explanation, say: Callable[..., None]) -> None
     say(_("The first illegal step: {where}").format(where=x.where), "", "  ", "bold red")
     say(f"{e.code} {e.name}: {x.message}")
     if e.hint:
-        say(f"{_('help:')} {help_text(hint(e))}", style="cyan")
+        say(_("help:") + f" {help_text(hint(e))}", style="cyan")
     say(_("at {where}").format(where=e.location()))
     if x.quote is not None:
         say(f"{e.line} | {x.quote.strip()}", "  ", "      ", "dim")

@@ -187,7 +187,7 @@ def round_title(rr: ReportRound) -> str:
         title = _("{title}, move {n}").format(title=title, n=rr.move_number)
     if r.kind != "play":
         title = f"{title}, {round_kind(r.kind)}"
-    return f"{title}: {points(r.score)}"
+    return _("{title}: {points}").format(title=title, points=points(r.score))
 
 
 def moves_text(report: Report) -> str:

@@ -82,7 +82,7 @@ def _diagnostic(console: Console, d: Diagnostic) -> None:
         )
         console.print(f"  [blue]=[/] {where}")
     if d.hint:
-        console.print(f"  [bold cyan]{_('help:')}[/] {escape(hint(d))}")
+        console.print("  [bold cyan]" + _("help:") + f"[/] {escape(hint(d))}")
 
 
 def _illegal(console: Console, x: Explanation) -> None:

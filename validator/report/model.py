@@ -16,7 +16,6 @@ from validator.records.record import RecordRound
 from validator.render import wording
 from validator.render.i18n import _
 from validator.render.wording import (
-    cross_outs,
     dice_rolls,
     end_reason,
     ordinal,
@@ -267,10 +266,12 @@ def describe_round(rr: ReportRound) -> list[str]:
             )
         )
     else:
-        count = len(n.available)
         lines.append(
-            _("{count} available: {crosses}.").format(
-                count=cross_outs(count), crosses=crosses_text(n.available)
+            wording.plural(
+                len(n.available),
+                "{n} cross-out available: {crosses}.",
+                "{n} cross-outs available: {crosses}.",
+                crosses=crosses_text(n.available),
             )
         )
     if r.cross is not None:
