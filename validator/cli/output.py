@@ -164,20 +164,19 @@ def replacing(path: Path) -> Iterator[TextIO]:
     """Write `path` through a temporary file in its folder that replaces it when the block
     ends; on any exception (and on SIGTERM, which ends the block as an exit) the
     temporary file is removed and `path` is left as it was. Raises OSError."""
-    folder = path.parent
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with _sigterm_exits():
+    with _sigterm_exits():
+        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
             with os.fdopen(fd, "w", encoding="utf-8", errors=ENCODING_ERRORS, newline="") as handle:
                 yield handle
                 handle.flush()
                 os.fsync(handle.fileno())
             os.chmod(temporary, _mode_for(path))
             os.replace(temporary, path)
-    except BaseException:
-        with suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
+        except BaseException:
+            with suppress(FileNotFoundError):
+                os.unlink(temporary)
+            raise
 
 
 def write_file(path: Path, text: str) -> None:
