@@ -221,7 +221,6 @@ def test_an_interrupted_write_leaves_the_old_file(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Ctrl-C at the worst moment: everything written, not yet renamed."""
-    import validator.cli.output as output
 
     case = CASES[name]
     out = tmp_path / case.out
@@ -231,7 +230,7 @@ def test_an_interrupted_write_leaves_the_old_file(
     def interrupted(fd: int) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(output.os, "fsync", interrupted)
+    monkeypatch.setattr(os, "fsync", interrupted)
     force = ["--force"] if case.precious else []
     code, _, _ = invoke([*args, *force])
     assert code != 0
@@ -240,7 +239,6 @@ def test_an_interrupted_write_leaves_the_old_file(
 
 
 def test_schema_writes_every_file_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import validator.cli.output as output
 
     folder = tmp_path / "schemas"
     code, _, stderr = invoke(["schema", "--output-dir", str(folder)])
@@ -251,7 +249,7 @@ def test_schema_writes_every_file_whole(tmp_path: Path, monkeypatch: pytest.Monk
     def interrupted(fd: int) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(output.os, "fsync", interrupted)
+    monkeypatch.setattr(os, "fsync", interrupted)
     assert invoke(["schema", "--output-dir", str(folder)])[0] != 0
     assert first.read_text() == OLD and leftovers(tmp_path) == []
 
