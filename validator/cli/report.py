@@ -71,8 +71,9 @@ def command(
       road300 report alice.yaml
       road300 report alice.yaml --analyze --output alice.html
 
-    Exit status as for validate: 0 valid or incomplete, 1 invalid or malformed (the
-    report is written all the same), 2 the command could not run.
+    Exit status: as for validate, 0 valid or incomplete, 1 invalid or malformed (the
+    report is written all the same), 2 the command could not run (then nothing is
+    written).
     """
     from validator.check.file import Checker, UsageError
     from validator.report.model import build_report
