@@ -119,8 +119,8 @@ item at fault (`{`: the whole round). A bug that located every step at `roll` fa
 
 
 def _points_at(source: str, error: dict[str, Any]) -> str:
-    line = source.splitlines()[error["line"] - 1]
-    return line[error["col"] - 1 :]
+    line = source.splitlines()[int(error["line"]) - 1]
+    return line[int(error["col"]) - 1 :]
 
 
 def test_every_case_with_an_error_pins_its_column() -> None:

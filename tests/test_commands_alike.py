@@ -26,7 +26,7 @@ CHALLENGE = ROOT / "examples" / "challenge.txt"
 INVALID = ROOT / "examples" / "invalid"
 
 
-def invoke(args: list[str], stdin: bytes | None = None) -> tuple[int, str, str]:
+def invoke(args: list[str | Path], stdin: bytes | None = None) -> tuple[int, str, str]:
     result = CliRunner().invoke(main, [str(a) for a in args], input=stdin)
     return result.exit_code, result.stdout, result.stderr
 
