@@ -102,8 +102,8 @@ INVALID: list[tuple[str, str, list[Callable[[Lines], Lines]]]] = [
     ),
     (
         "e211-ring-not-allowed.yaml",
-        "E211 roll 20: a ring reroll without The magic rings!",
-        [_round(20, "{roll: 20, ring: true}")],
+        "E211 roll 21: a ring reroll without The magic rings!",
+        [_round(21, "{roll: 21, ring: true}")],
     ),
     (
         "e212-ring-none-left.yaml",
@@ -111,16 +111,16 @@ INVALID: list[tuple[str, str, list[Callable[[Lines], Lines]]]] = [
         [
             _header("rules", "standard+rings=3"),
             _header("rings", "1"),
-            _first_rounds(["{ring: true}", "{ring: true}"]),
+            _first_rounds(["{roll: 1, ring: true}", "{roll: 2, ring: true}"]),
         ],
     ),
     (
         "e213-ring-on-reroll.yaml",
-        "E213 roll 20: roll 20 (6 2 2) is a forced reroll: no ring can be spent on it",
+        "E213 roll 19: roll 19 (5 5 5) is a forced reroll: no ring can be spent on it",
         [
             _header("rules", "standard+rings=3"),
             _header("rings", "1"),
-            _round(20, "{roll: 20, ring: true}"),
+            _round(19, "{roll: 19, ring: true}"),
         ],
     ),
 ]
