@@ -388,3 +388,19 @@ def test_every_command_interrupted_at_several_moments(name: str, tmp_path: Path)
         (signal.SIGTERM, 3.0),
     ):
         _signal_trial(args, out, full, sig, after)
+
+
+def test_sigterm_stops_a_parallel_batch_quietly(tmp_path: Path) -> None:
+    """Issue 17 saw BrokenPipeError tracebacks from the workers on SIGTERM with --jobs 2
+    (not reproduced here before the fix either: this guards the quiet exit, status 143)."""
+    entries = _entries(tmp_path, 300)
+    out = tmp_path / "r.json"
+    out.write_text(OLD)
+    process = _process(["batch", str(entries), "--dice", str(CHALLENGE), "-o", str(out), "-j", "2"])
+    time.sleep(1.5)
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=120)
+    assert b"Traceback" not in stderr and b"Error" not in stderr, stderr.decode()
+    data = out.read_bytes()
+    assert data == OLD.encode() or len(json.loads(data)["entries"]) == 300
+    assert leftovers(tmp_path) == []

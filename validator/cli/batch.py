@@ -20,7 +20,7 @@ from validator.cli.common import (
     max_size_option,
     rules_option,
 )
-from validator.cli.output import Target, output_option, say
+from validator.cli.output import Target, output_option, say, sigterm_exits
 from validator.render.registry import BATCH, FormatError, choose, suffixes
 
 _SUFFIXES = suffixes(BATCH)
@@ -141,7 +141,9 @@ def command(
 
     results = check_entries(checker, folder.resolve(), found.files, jobs or os.cpu_count() or 1)
     err = make_console(stderr=True)
-    with _progress(err, len(found.files) if err.is_terminal else 0) as advance:
+    # SIGTERM ends the run as an exit, so that the pool is stopped and nothing half-written
+    # is left (the output policy); the workers exit quietly.
+    with sigterm_exits(), _progress(err, len(found.files) if err.is_terminal else 0) as advance:
         batch = collect(found, results, min_score=min_score, on_result=advance)
     if par:
         batch = batch.with_par(_solve_par(checker, par_time, err))

@@ -164,7 +164,7 @@ def replacing(path: Path) -> Iterator[TextIO]:
     """Write `path` through a temporary file in its folder that replaces it when the block
     ends; on any exception (and on SIGTERM, which ends the block as an exit) the
     temporary file is removed and `path` is left as it was. Raises OSError."""
-    with _sigterm_exits():
+    with sigterm_exits():
         fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         try:
             with os.fdopen(fd, "w", encoding="utf-8", errors=ENCODING_ERRORS, newline="") as handle:
@@ -196,9 +196,10 @@ def _mode_for(path: Path) -> int:
 
 
 @contextmanager
-def _sigterm_exits() -> Iterator[None]:
-    """While a file is written, SIGTERM ends the command as an exit (status 143) so that
-    the temporary file is removed; outside the main thread signals cannot be caught."""
+def sigterm_exits() -> Iterator[None]:
+    """While a file is written (or a batch runs), SIGTERM ends the command as an exit
+    (status 143), so that the temporary file is removed and a process pool stopped; outside
+    the main thread signals cannot be caught."""
     import threading
 
     if threading.current_thread() is not threading.main_thread():
