@@ -298,7 +298,7 @@ def test_a_name_that_is_not_utf8_writes_valid_utf8(tmp_path: Path) -> None:
     assert leftovers(tmp_path) == []
 
 
-# -- Signals from outside, and two writers at once ---------------------------------------
+# -- Signals from outside, and two writers at once (subprocesses: the slow step) ----------
 
 
 def _process(args: list[str]) -> subprocess.Popen[bytes]:
@@ -349,6 +349,7 @@ def _reference(args: list[str], out: Path) -> bytes:
     return data
 
 
+@pytest.mark.slow
 def test_batch_interrupted_by_signals_leaves_old_or_whole(tmp_path: Path) -> None:
     entries = _entries(tmp_path, 200)
     out = tmp_path / "r.json"
@@ -358,6 +359,7 @@ def test_batch_interrupted_by_signals_leaves_old_or_whole(tmp_path: Path) -> Non
         _signal_trial(args, out, full, sig, after)
 
 
+@pytest.mark.slow
 def test_two_batches_writing_one_file_leave_one_whole_document(tmp_path: Path) -> None:
     out = tmp_path / "r.json"
     runs = []
@@ -390,6 +392,7 @@ def test_every_command_interrupted_at_several_moments(name: str, tmp_path: Path)
         _signal_trial(args, out, full, sig, after)
 
 
+@pytest.mark.slow
 def test_sigterm_stops_a_parallel_batch_quietly(tmp_path: Path) -> None:
     """Issue 17 saw BrokenPipeError tracebacks from the workers on SIGTERM with --jobs 2
     (not reproduced here before the fix either: this guards the quiet exit, status 143)."""
