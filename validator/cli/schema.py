@@ -106,9 +106,13 @@ def command(output_dir: Path | None, check: bool) -> None:
     """Write every JSON Schema (record, result, batch, solve, analyze), generated from the
     shapes the code writes; with --check, compare a folder of them instead.
 
+    The package ships a copy (validator/data/schemas, checked by a bare --check); in a
+    checkout, refresh both after changing a shape:
+
     \b
     Examples:
-      road300 schema --output-dir schemas
+      road300 schema
+      road300 schema --output-dir validator/data/schemas
       road300 schema --check
 
     Exit status: 0 written (or, with --check, every schema is current), 1 with --check a
