@@ -115,6 +115,15 @@ def test_batch_synopsis_names_every_option() -> None:
             assert param.opts[0] in synopsis, param.opts[0]
 
 
+def test_draw_synopsis_names_every_option() -> None:
+    from validator.cli.draw import command
+
+    synopsis = block_after(BATCH_DOC, "## `road300 draw`", "text")
+    for param in command.params:
+        if isinstance(param, click.Option) and param.name != "help":
+            assert any(opt in synopsis for opt in param.opts), param.opts
+
+
 def test_batch_json_sample_has_every_field() -> None:
     sample = block_after(BATCH_DOC, "**json**", "json")
     entry_keys = re.findall(r'"(\w+)":', sample.split('"summary"')[0])
