@@ -83,7 +83,7 @@ def test_the_spelling_variants_read_and_play(tmp_path: Path) -> None:
     dice.write_text(DICE, encoding="utf-8")
     for line in lines:
         try:
-            parse_record(line + "\n", "variant.txt", "text")
+            parse_record(line + "\n", "text", source="variant.txt")
         except ReadError as exc:
             raise AssertionError(f"{line!r}: {exc}") from None
         if line.startswith(("1:", "2:")):
