@@ -122,7 +122,7 @@ def test_solver_equals_exhaustive_search_from_the_start(case: tuple[list[Dice], 
     assert_replays(rows, rules, start, 0, solution.actions, exact)
 
 
-@pytest.mark.parametrize("core", ["python", "compiled"])
+@pytest.mark.parametrize("core", ["python", pytest.param("compiled", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("rules", RULESETS, ids=lambda r: r.name)
 def test_mid_game_positions_exact_and_bounded(rules: Ruleset, core: CoreChoice) -> None:
     """Positions after a few random rounds on longer files: bound >= exact == solver,

@@ -15,6 +15,7 @@ from validator.cli.common import (
     EXIT_OK,
     dice_option,
     fail_usage,
+    note_fast_core,
     rules_option,
     time_limit_option,
 )
@@ -74,6 +75,7 @@ def command(
         assert result.record is not None and result.record.dice_file is not None
         dice_file = load_dice((record.parent / result.record.dice_file).resolve())
     rows = dice_file.rows
+    note_fast_core()
     if sys.stderr.isatty():
         positions = sum(1 for r in result.rounds if r.record_round is not None) + 1
         click.echo(

@@ -138,6 +138,17 @@ def fail_usage(message: str) -> NoReturn:
     sys.exit(EXIT_USAGE)
 
 
+def note_fast_core() -> None:
+    """Before a command searches (solve, analyze, play --hint, batch --par): say once per
+    process, on stderr, that the compiled solver core would make it faster, when it is not
+    installed."""
+    from validator.solver import fast_core_note
+
+    note = fast_core_note()
+    if note is not None:
+        click.echo(f"road300: note: {note}", err=True)
+
+
 def exit_status(results: Iterable[Result], *, strict: bool) -> int:
     """The worst of the records' statuses (each verdict decides its own)."""
     return max((r.verdict.exit_status(strict=strict) for r in results), default=EXIT_OK)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from validator.cli.common import EXIT_FAILED, EXIT_OK, fail_usage, make_console
+from validator.cli.common import EXIT_FAILED, EXIT_OK, fail_usage, make_console, note_fast_core
 
 DEFAULT_OUTPUT = "game.yaml"
 
@@ -114,6 +114,8 @@ def command(
         fail_usage("road300 play needs a terminal (standard input and output are not one)")
     from validator.tui.app import PlayApp
 
+    if hint:
+        note_fast_core()
     app = PlayApp(
         start.game,
         start.record_file,

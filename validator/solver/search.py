@@ -5,7 +5,9 @@ in another process, is `core.Warmup`'s)."""
 
 from __future__ import annotations
 
+import importlib.util
 import math
+import os
 import random
 import threading
 import time
@@ -86,6 +88,37 @@ CoreChoice = Literal["auto", "python", "compiled"]
 are proven in it, without the cost of loading numba), then the compiled core when numba
 imports, else Python on."""
 
+CORE_ENV = "ROAD300_SOLVER_CORE"
+"""The environment variable that can keep "auto" in pure Python: `ROAD300_SOLVER_CORE=python`
+(the plain test run sets it, so that no test process loads or compiles numba)."""
+
+FAST_CORE_NOTE = (
+    "the compiled solver core is not installed, so the search runs in pure Python "
+    "(10 to 20 times slower on long searches); pip install 'road300[fast]' makes it faster"
+)
+
+
+def fast_core_installed() -> bool:
+    """Whether numba and numpy, the compiled core's extra (`road300[fast]`), are installed
+    (without importing them)."""
+    try:
+        return all(importlib.util.find_spec(name) is not None for name in ("numba", "numpy"))
+    except (ImportError, ValueError):  # a module set to None, a broken spec
+        return False
+
+
+_fast_core_noted = False
+
+
+def fast_core_note() -> str | None:
+    """`FAST_CORE_NOTE` when the compiled core is not installed, the first time it is asked
+    for in this process; None otherwise (the commands that search say it once)."""
+    global _fast_core_noted
+    if _fast_core_noted or fast_core_installed():
+        return None
+    _fast_core_noted = True
+    return FAST_CORE_NOTE
+
 
 @dataclass(frozen=True, slots=True)
 class Solution:
@@ -152,6 +185,8 @@ class Search:
         self.stopped = False
         self.root_upper = 0
         self.beam_seconds = 0.0
+        if core == "auto" and os.environ.get(CORE_ENV) == "python":
+            core = "python"
         self.core_choice: CoreChoice = core
         self.core: Core | None = None
         self.core_waiting: Callable[[], bool] | None = None
