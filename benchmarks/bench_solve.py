@@ -144,7 +144,9 @@ def compact_beam(rows: Sequence[Dice], rules: Ruleset, width: int, tie_seed: int
                     best = max(best, now)
                     continue
                 key, _ = search.key(*child)
-                promise = now + 0.5 * game.bound(child[0], child[1], child[4])
+                # The bound of the first roll's figures (the dice unread), kept for
+                # comparison with them.
+                promise = now + 0.5 * game.cheap_bound(child[0], child[1], child[4])
                 if key not in layer or layer[key][0] < promise:
                     layer[key] = (promise, rng.random(), now, child)
         ranked = sorted(layer.values(), reverse=True)[:width]

@@ -89,7 +89,12 @@ def test_children_and_bounds_equal_the_pure_python_model(rules: Ruleset) -> None
         assert found == expected
         region = compiled.reachable(taken, pos, int(game.in_and_out))
         assert region == game.reachable(taken, pos)
-        assert compiled.estimate(region, taken, pos, row, core.P) == game.bound(taken, pos, row)
+        live = compiled.live_rows(taken, pc, row, core.P, core.RM)
+        assert live == game.live_rows(taken, pc, row)
+        bound = compiled.estimate(region, taken, pos, live, core.P, core.VM)
+        assert bound == game.bound(taken, pos, pc, row)
+        cheap = compiled.estimate(region, taken, pos, game.n - row, core.P, core.VM)
+        assert cheap == game.cheap_bound(taken, pos, row) >= bound
         assert (
             core.key((taken, pos, pc, rings, row)) == search.key(taken, pos, pc, rings, row)[0] + 1
         )

@@ -335,7 +335,7 @@ class Search:
             return ub, False
         game = self.game
         region = game.reachable(taken, pos)
-        ub = min(ub, game.estimate(region, taken, pos, row))
+        ub = min(ub, game.estimate(region, taken, pos, game.live_rows(taken, pc, row)))
         if ub <= self.best_total - base:
             if entry is None:
                 self.store(key, ub, 0, False)
@@ -344,8 +344,15 @@ class Search:
         ranked: list[tuple[int, int, int, Position | None]] = []
         bound_of = game.estimate
         reachable = game.reachable
+        live_rows = game.live_rows
         shallow = len(self.path) < self.exact_depth
-        for code, gain, child in game.children(taken, pos, pc, rings, row):
+        options = game.children(taken, pos, pc, rings, row)
+        # Every child but a forced reroll's has the same pass count; the rows that can
+        # still circle, counted on this position's fields, are at least the child's.
+        # (A forced reroll is then the only child.)
+        next_pc = pc + 1 if options[0][0] == PASS else (0 if game.in_a_row else pc)
+        live_next = live_rows(taken, next_pc, row + 1)
+        for code, gain, child in options:
             if child is None or child[4] >= n:
                 ranked.append((gain, gain, code, None))
             else:
@@ -353,9 +360,11 @@ class Search:
                 # near the root, where ordering and pruning pay most, the child's own.
                 child_taken = child[0]
                 child_region = region & ~child_taken
+                live = live_next
                 if shallow:
                     child_region = reachable(child_taken, child[1])
-                bound = bound_of(child_region, child_taken, child[1], child[4])
+                    live = live_rows(child_taken, child[2], child[4])
+                bound = bound_of(child_region, child_taken, child[1], live)
                 if shallow:
                     # What an earlier round of the search learnt about the child.
                     known = self.tt.get(self.key(*child)[0])
@@ -429,7 +438,7 @@ class Search:
         known = self.exact_value(position)
         if known is not None:
             return base + known, base + known, self.table_line(position)
-        root_bound = self.game.bound(taken, pos, row)
+        root_bound = self.game.bound(taken, pos, position[2], row)
         self.root_upper = base + root_bound
         began = time.monotonic()
         self.best_total, self.best_line = seed or self.beam(position, base, BEAM_WIDTH)
@@ -552,7 +561,7 @@ class Search:
                             best = (now, [*line, code])
                         continue
                     key, _ = self.key(*child)
-                    promise = now + 0.5 * game.bound(child[0], child[1], child[4])
+                    promise = now + 0.5 * game.bound(child[0], child[1], child[2], child[4])
                     old = layer.get(key)
                     if old is None or old[0] < promise:
                         layer[key] = (promise, now, child, [*line, code])
