@@ -61,7 +61,7 @@ _PASS, _RING, _MOVE, _STUCK, _ESCAPE, _LEAVE = range(6)
 
 # The game's parameters, one int64 array `P`.
 P_N, P_LITERAL, P_IN_A_ROW, P_PASS_LIMIT, P_ESCAPE, P_IN_AND_OUT, P_CAN_LEAVE = range(7)
-P_EXACT_DEPTH, P_SYMMETRY, P_SIZE = range(7, 10)
+P_EXACT_DEPTH, P_SYMMETRY, P_READ_DICE, P_SIZE = range(7, 11)
 
 # The search's shared counters, one int64 array `S`: read and written by the search
 # thread, read (and STOP set) by the thread that waits for it.
@@ -187,6 +187,8 @@ def live_rows(taken: int, pc: int, row: int, P: np.ndarray, RM: np.ndarray) -> i
     """`Game.live_rows`: the dice rows from `row` on that can still circle (capped)."""
     free = ~taken & _FULL
     cap = (_popcount(free) >> 1) + 1
+    if not P[P_READ_DICE]:
+        return int(min(P[P_N] - row, cap))
     count = 0
     passes = pc
     for r in range(row, P[P_N]):
@@ -834,6 +836,7 @@ class Core:
         self.P[P_CAN_LEAVE] = game.can_leave
         self.P[P_EXACT_DEPTH] = exact_depth
         self.P[P_SYMMETRY] = symmetry
+        self.P[P_READ_DICE] = game.read_dice
         n = game.n
         self.CF = np.zeros((max(n, 1), 6), dtype=np.int64)
         self.CD = np.zeros((max(n, 1), 6), dtype=np.int64)
