@@ -198,7 +198,10 @@ def bench_bound(files: int, limit: float) -> None:
     """The bound that reads the dice rows (`Game.live_rows`) against the one that counts
     every row left: the root bound from the first roll, and the nodes and time to prove
     positions after 4-5 and 6-8 rounds, in the compiled core (same positions as above)."""
+    from validator.solver.core import warm_up
+
     print(f"\n## The bound that reads the dice rows (compiled core, limit {limit:g} s)")
+    print(f"  (numba's compilation or cache load first: {warm_up():.1f} s)")
     for n in range(files):
         rows = dice(f"bench {n}", 50)
         game = Search(rows, STANDARD).game

@@ -176,3 +176,15 @@ def test_auto_stays_in_python_when_numba_does_not_import(monkeypatch: pytest.Mon
     assert auto.compiled() is None
     chosen: str = auto.core_choice  # compiled() changed it
     assert chosen == "python"
+
+
+def test_an_unproven_best_is_shown_as_at_least_with_its_bound() -> None:
+    """Issue 20: a best score that is not proven is "at least X (bound Y)"."""
+    challenge = ROOT / "examples" / "challenge.txt"
+    code, out = run("solve", str(challenge), "--time-limit", "0.05")
+    assert code == 0
+    first = out.splitlines()[0]
+    code, raw = run("solve", str(challenge), "--time-limit", "0.05", "--format", "json")
+    payload = json.loads(raw)
+    assert not payload["proven"]  # 80 rows from the first roll: far from proven in 0.05 s
+    assert "best score at least " in first and " (bound " in first and "not proven" in first
