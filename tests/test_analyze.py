@@ -211,7 +211,7 @@ def test_an_unproven_round_is_marked_only_by_its_proven_loss(
         assert r.cost_at_least == 0 and r.mark is None
 
 
-@pytest.mark.parametrize("seconds", [0.02, 0.3])
+@pytest.mark.parametrize("seconds", [0.02, pytest.param(0.3, marks=pytest.mark.slow)])
 def test_e205s_stated_best_is_the_score_of_its_best_line(seconds: float) -> None:
     """Issue 16: analysing the rounds before E205's illegal step stated a best of 370 and
     drew a best line of 365. Whatever the time limit, the line scores the best stated."""
