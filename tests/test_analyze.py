@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from validator.check.replay import Result, replay
 from validator.cli import main
 from validator.cli.dice import dice_text
-from validator.engine import STANDARD, Dice, Ruleset, apply, legal_actions, new_game
+from validator.engine import STANDARD, Action, Dice, Ruleset, apply, legal_actions, new_game
 from validator.records import dump_record
 from validator.records.dice import parse_dice
 from validator.solver import solve
@@ -141,7 +141,7 @@ def _degraded(
         if at != row or state.over:
             return found
         rng = random.Random(7)
-        line = []
+        line: list[Action] = []
         while not state.over and at + len(line) < len(rows):
             action = rng.choice(legal_actions(state, rows[at + len(line)]))
             state = apply(state, rows[at + len(line)], action).state
@@ -197,11 +197,12 @@ def test_an_unproven_round_is_marked_only_by_its_proven_loss(
 
     rows = rows_of("a")
     rng = random.Random(5)
-    state, actions = new_game(), []
+    state = new_game()
+    actions: list[Action] = []
     while not state.over and len(actions) < len(rows):
         actions.append(rng.choice(legal_actions(state, rows[len(actions)])))
         state = apply(state, rows[len(actions) - 1], actions[-1]).state
-    result = replayed(rows, STANDARD, actions)
+    result = replayed(rows, STANDARD, list(actions))
     _degraded(monkeypatch, rows, 2, extra_upper=100)
     analysis = analyze(rows, STANDARD, result, time_limit=None)
     check_invariants(analysis)
