@@ -15,7 +15,7 @@ from validator.cli.dice import dice_text
 from validator.engine import STANDARD, Action, Dice, Ruleset, apply, legal_actions, new_game
 from validator.records import dump_record
 from validator.records.dice import parse_dice
-from validator.solver import solve
+from validator.solver import Solution, solve
 from validator.solver.analysis import MARKS, Analysis, analyze, mark_of
 from validator.solver.record import action_rounds, game_record
 
@@ -153,16 +153,24 @@ def _degraded(
     monkeypatch.setattr(module, "_value", value)
 
 
+def _best_game_analysed(
+    monkeypatch: pytest.MonkeyPatch, seed: str, degraded_row: int
+) -> tuple[tuple[Dice, ...], Solution, Analysis]:
+    """A proven best game as the record, analysed with one position's search degraded."""
+    rows = rows_of(seed)
+    best = solve(rows, STANDARD, time_limit=None)
+    result = replayed(rows, STANDARD, list(best.actions))
+    _degraded(monkeypatch, rows, degraded_row)
+    analysis = analyze(rows, STANDARD, result, time_limit=None)
+    check_invariants(analysis)
+    return rows, best, analysis
+
+
 def test_a_better_choice_is_never_the_recorded_one(monkeypatch: pytest.MonkeyPatch) -> None:
     """The search before round 1 finds a best game that plays the recorded round 1, and the
     search after it (stopped early) finds less: round 1 cost nothing, since the first
     game continues from there."""
-    rows = rows_of("b")
-    best = solve(rows, STANDARD, time_limit=None)
-    result = replayed(rows, STANDARD, list(best.actions))
-    _degraded(monkeypatch, rows, 1)
-    analysis = analyze(rows, STANDARD, result, time_limit=None)
-    check_invariants(analysis)
+    _, best, analysis = _best_game_analysed(monkeypatch, "b", 1)
     first = analysis.rounds[0]
     assert (first.cost, first.better, first.mark) == (0, None, None)
     assert first.best_after == first.best_before == best.best_score
@@ -173,12 +181,7 @@ def test_the_best_line_scores_the_best_total(monkeypatch: pytest.MonkeyPatch) ->
     the played game up to there and the later line: it scores the best total."""
     from validator.engine import exhaust, score
 
-    rows = rows_of("c")
-    best = solve(rows, STANDARD, time_limit=None)
-    result = replayed(rows, STANDARD, list(best.actions))
-    _degraded(monkeypatch, rows, 0)
-    analysis = analyze(rows, STANDARD, result, time_limit=None)
-    check_invariants(analysis)
+    rows, best, analysis = _best_game_analysed(monkeypatch, "c", 0)
     assert analysis.best_score == best.best_score
     state = new_game()
     for n, action in enumerate(analysis.best_line):
