@@ -107,3 +107,15 @@ def _english_locale(monkeypatch: pytest.MonkeyPatch) -> None:
     tests run without one, so that the English goldens hold on any machine."""
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _pure_python_solver_outside_the_slow_step(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Outside the slow step, every search that would pick its core by itself ("auto") stays
+    in pure Python: no test process loads numba or compiles the core in another process
+    (a fresh clone's first compilation costs each process several seconds of CPU). The
+    compiled core and the switch to it are tested in the slow step."""
+    if request.node.get_closest_marker("slow") is None:
+        monkeypatch.setenv("ROAD300_SOLVER_CORE", "python")
