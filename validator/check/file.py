@@ -18,7 +18,7 @@ from validator.errors import CODES, Diagnostic, ReadError
 from validator.records import format_of, parse_record, sniff_format
 from validator.records.dice import DiceFile, read_dice
 from validator.records.record import Record
-from validator.records.source import MAX_BYTES, STDIN, read_bytes
+from validator.records.source import MAX_BYTES, MAX_DICE_BYTES, STDIN, read_bytes
 from validator.rulesets import RulesError, is_rules_file, resolve, same_rules
 
 
@@ -64,9 +64,17 @@ class Checker:
         folder = root.resolve() if root is not None else None
         return cls(dice, rules, folder, max_bytes or MAX_BYTES)
 
-    def check(self, path: Path, source: str | None = None, fmt: str | None = None) -> Result:
+    def check(
+        self,
+        path: Path,
+        source: str | None = None,
+        fmt: str | None = None,
+        *,
+        data: bytes | None = None,
+    ) -> Result:
         """The Result for one record file (`-`: standard input, in `fmt` or recognised by
-        its content); never raises for anything the file holds.
+        its content); never raises for anything the file holds. `data` is the file's
+        content when the caller has read it already (a batch opens each entry once).
 
         Bounds come before work: the file is refused by size before it is parsed, and
         reading stops one round after the dice file's last row (that round is a round
@@ -74,11 +82,12 @@ class Checker:
         stdin = str(path) == STDIN
         name = source or ("<stdin>" if stdin else str(path))
         default_rules = self.rules or STANDARD
-        problem = None if stdin else _not_a_regular_file(path)
+        problem = None if stdin or data is not None else _not_a_regular_file(path)
         if problem is not None:
             return malformed(Diagnostic("E001", problem, name), default_rules, name)
         try:
-            data = read_bytes(path, name, self.max_bytes)
+            if data is None:
+                data = read_bytes(path, name, self.max_bytes)
             fmt = fmt or (None if stdin else format_of(path))
             dice: DiceFile | Diagnostic | None = self.dice
             if dice is None:
@@ -177,7 +186,7 @@ class Checker:
             )
         cached = self._dice_cache.get(dice_path)
         if cached is None:
-            cached = self._dice_cache[dice_path] = _load_record_dice(dice_path)
+            cached = self._dice_cache[dice_path] = _load_record_dice(dice_path, self.max_bytes)
         if isinstance(cached, DiceFile):
             return cached
         code, problem = cached
@@ -185,14 +194,15 @@ class Checker:
         return refuse(code, f"its dice file {shown}{problem}")
 
 
-def _load_record_dice(path: Path) -> DiceFile | tuple[str, str]:
+def _load_record_dice(path: Path, max_bytes: int) -> DiceFile | tuple[str, str]:
     """A dice file named by a record, or (code, what is wrong) to say after its name:
-    where it is wrong, never what the file holds (it is not the record's to show)."""
+    where it is wrong, never what the file holds (it is not the record's to show). It is
+    the entry's file, so the record's size cap holds for it, and a link is not followed."""
     problem = _not_a_regular_file(path)
     if problem is not None:
         return "D001", f" {problem}"
     try:
-        return read_dice(path)
+        return read_dice(path, max_bytes=max_bytes, follow=False)
     except ReadError as exc:
         d = exc.diagnostic
         at = f" (line {d.line})" if d.line else ""
@@ -230,7 +240,9 @@ def load_dice(path: Path) -> DiceFile:
     except ReadError as exc:
         d = exc.diagnostic
         hint = ""
-        if sniff_format(path.read_bytes()[:MAX_BYTES]) is not None:
+        if d.code != "D001" and sniff_format(
+            read_bytes(path, max_bytes=MAX_DICE_BYTES)[:MAX_BYTES]
+        ):
             hint = (
                 " (this looks like a record: give the record first and the dice file with --dice)"
             )

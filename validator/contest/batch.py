@@ -11,15 +11,21 @@ import enum
 import gc
 import hashlib
 import os
+import re
+import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from validator.check.replay import Result, RoundResult, Verdict, malformed
 from validator.engine import STANDARD, End, Field
-from validator.errors import Diagnostic
-from validator.records import RECORD_FORMATS
+from validator.errors import Diagnostic, ReadError
+from validator.records import RECORD_FORMATS, sniff_format
+from validator.records.lexing import short
+from validator.records.source import read_bytes
+from validator.render.sanitize import name_text
 
 if TYPE_CHECKING:
     from validator.check.file import Checker
@@ -375,63 +381,87 @@ class BatchError(Exception):
 
 
 def find_entries(root: Path, exclude: dict[Path, str] | None = None) -> Found:
-    """Every record file under `root` by extension, recursively, in a stable order.
+    """Every regular file under `root`, in a stable order: the ones to check, and the rest
+    passed over with why. A file is checked whatever its name: its content decides, as
+    for `road300 validate` (a record extension names the format; any other file is a
+    record when its content is recognised as one, else it is skipped).
 
-    Symbolic links are never followed: one that leaves `root` could expose any file, and one
-    that stays inside points at a file the walk reaches in its own place anyway. Hidden files
-    and folders (a leading dot) are passed over, and so is each file of `exclude` (the dice
-    file, the output file). Everything passed over is listed, with why.
+    The walk is iterative (however deep the folders), never follows a symbolic link (one
+    that leaves `root` could expose any file; one that stays inside points at a file the
+    walk reaches in its own place anyway), and passes over hidden files and folders (a
+    leading dot) and each file of `exclude` (the dice file, the output file). Names are
+    kept as the file system gives them (undecodable bytes as surrogates, to open the
+    file); `shown_name` is how every output shows them.
     """
     if not root.exists():
-        raise BatchError(f"{root}: no such folder")
+        raise BatchError(f"{shown_name(str(root))}: no such folder")
     if not root.is_dir():
         raise BatchError(
-            f"{root}: is a file, not a folder (check one record with road300 validate)"
+            f"{shown_name(str(root))}: is a file, not a folder "
+            "(check one record with road300 validate)"
         )
     real_root = root.resolve()
     excluded = {p.resolve(): why for p, why in (exclude or {}).items()}
     files: list[str] = []
     skipped: list[Skipped] = []
-    _walk(real_root, real_root, excluded, files, skipped)
-    return Found(files, skipped)
+    shown: dict[str, str] = {}
+    # Depth first in name order, as a recursive walk would go, with an explicit stack.
+    stack: list[tuple[str, Iterator[os.DirEntry[str]]]] = []
 
+    def enter(rel: str) -> None:
+        folder = os.path.join(real_root, rel) if rel else str(real_root)
+        try:
+            with os.scandir(folder) as it:
+                items = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            skipped.append(
+                Skipped(shown_name(rel) + "/", f"cannot read the folder: {exc.strerror}")
+            )
+            return
+        stack.append((rel, iter(items)))
 
-def _walk(
-    folder: Path, root: Path, excluded: dict[Path, str], files: list[str], skipped: list[Skipped]
-) -> None:
-    try:
-        with os.scandir(folder) as it:
-            items = sorted(it, key=lambda e: e.name)
-    except OSError as exc:
-        rel = _rel(folder, root)
-        skipped.append(Skipped(rel + "/", f"cannot read the folder: {exc.strerror}"))
-        return
-    for item in items:
-        path = Path(item.path)
-        rel = _rel(path, root)
+    enter("")
+    while stack:
+        parent, items = stack[-1]
+        item = next(items, None)
+        if item is None:
+            stack.pop()
+            continue
+        rel = f"{parent}/{item.name}" if parent else item.name
+        name = shown_name(rel)
         try:
             if item.is_symlink():
-                skipped.append(Skipped(rel, _link_reason(path, root)))
+                skipped.append(Skipped(name, _link_reason(Path(item.path), real_root)))
                 continue
             is_dir = item.is_dir(follow_symlinks=False)
             is_file = item.is_file(follow_symlinks=False)
         except OSError as exc:
-            skipped.append(Skipped(rel, f"cannot read it: {exc.strerror}"))
+            skipped.append(Skipped(name, f"cannot read it: {exc.strerror}"))
             continue
         if item.name.startswith("."):
-            skipped.append(Skipped(rel + "/" if is_dir else rel, "hidden"))
+            skipped.append(Skipped(name + "/" if is_dir else name, "hidden"))
         elif is_dir:
-            _walk(path, root, excluded, files, skipped)
+            enter(rel)
         elif not is_file:
             # Opening a FIFO waits for a writer forever; a device may never end.
-            skipped.append(Skipped(rel, "not a regular file (a FIFO, socket or device)"))
-        elif path.suffix.lower() not in RECORD_FORMATS:
-            kind = path.suffix.lower() or "no extension"
-            skipped.append(Skipped(rel, f"not a record file ({kind})"))
-        elif path in excluded:
-            skipped.append(Skipped(rel, excluded[path]))
+            skipped.append(Skipped(name, "not a regular file (a FIFO, socket or device)"))
+        elif Path(item.path) in excluded:
+            skipped.append(Skipped(name, excluded[Path(item.path)]))
+        elif name in shown:
+            # Two names the file system tells apart that read the same once escaped
+            # (`caf\xe9` written out, and a Latin-1 é): results must name one file each.
+            why = f"its name reads as {shown[name]}'s once shown escaped; rename it"
+            skipped.append(Skipped(name + " (another)", why))
         else:
+            shown[name] = name
             files.append(rel)
+    return Found(files, skipped)
+
+
+def shown_name(name: str) -> str:
+    """A file name as the results hold it: valid text, each undecodable byte of the name
+    as `\\xe9` (every output channel escapes the rest its own way)."""
+    return name_text(name)
 
 
 def _link_reason(path: Path, root: Path) -> str:
@@ -440,12 +470,9 @@ def _link_reason(path: Path, root: Path) -> str:
     except (OSError, RuntimeError):
         return "symbolic link to nothing (broken or a loop), not followed"
     if target == root or root in target.parents:
-        return f"symbolic link to {_rel(target, root)}, not followed (checked in its own place)"
+        target_name = shown_name(target.relative_to(root).as_posix() if target != root else ".")
+        return f"symbolic link to {target_name}, not followed (checked in its own place)"
     return "symbolic link leaving the folder, not followed"
-
-
-def _rel(path: Path, root: Path) -> str:
-    return path.relative_to(root).as_posix() if path != root else "."
 
 
 # -- Checking entries --------------------------------------------------------------------
@@ -456,36 +483,77 @@ _worker: tuple[Checker, Path] | None = None
 def _init_worker(checker: Checker, root: Path) -> None:
     global _worker
     _worker = (checker, root)
+    # The main process alone decides what an interruption does: it ends the pool, and a
+    # worker ends without a word (no KeyboardInterrupt or BrokenPipeError tracebacks).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _quiet_exit)
     # Everything loaded so far lives for the whole run; keep the collector off it.
     gc.freeze()
+
+
+def _quiet_exit(signum: int, frame: object) -> None:
+    os._exit(128 + signum)
 
 
 def _check_one(file: str) -> Checked:
     assert _worker is not None, "_init_worker was not called"
     checker, root = _worker
-    return check_file(checker, root, file)
+    try:
+        return check_file(checker, root, file)
+    except BrokenPipeError:  # the main process is gone: nobody to answer
+        os._exit(1)
 
 
 def check_file(checker: Checker, root: Path, file: str) -> Checked:
-    """Check one entry; never raises, whatever the file holds."""
-    path = root / file
+    """Check one entry (`file` relative to `root`, as `find_entries` lists it); never
+    raises, whatever the file holds.
+
+    The file is opened once (no link followed, no folder on the way either, a FIFO or
+    device refused by the opened file's type, the size cap checked before reading), and
+    those bytes are all that is used: read as a record, recognised by content when the
+    name does not say, and tried as a dice file when they are no record."""
+    name = shown_name(file)
+    fmt = RECORD_FORMATS.get(Path(file).suffix.lower())
+    rules = checker.rules or STANDARD
     try:
-        result = checker.check(path, file)
+        data = read_bytes(Path(file), name, checker.max_bytes, follow=False, root=root)
+    except ReadError as exc:
+        if fmt is None:
+            return Checked(name, None, skipped=_not_a_record(file))
+        return Checked(name, Entry.of(malformed(exc.diagnostic, rules, name), name))
+    if fmt is None:
+        fmt = sniff_format(data)
+        if fmt is None:
+            return Checked(name, None, skipped=_not_a_record(file))
+    try:
+        result = checker.check(root / file, name, fmt, data=data)
     except Exception as exc:  # a bug must cost one entry, not the whole batch
         message = (
-            f"the validator failed on this file ({type(exc).__name__}: {exc}); please report it"
+            f"the validator failed on this file ({type(exc).__name__}: "
+            f"{short(str(exc))}); please report it"
         )
-        result = malformed(Diagnostic("E001", message, file), checker.rules or STANDARD, file)
-    if result.verdict is Verdict.MALFORMED and _is_dice_file(path):
-        return Checked(file, None, skipped="a dice file, not a record")
-    return Checked(file, Entry.of(result, file), fingerprint(result))
+        result = malformed(Diagnostic("E001", message, name), rules, name)
+    if result.verdict is Verdict.MALFORMED and _is_dice_data(data, name, Path(file).suffix):
+        return Checked(name, None, skipped="a dice file, not a record")
+    return Checked(name, Entry.of(result, name), fingerprint(result))
 
 
-def _is_dice_file(path: Path) -> bool:
-    from validator.records.dice import read_dice
+def _not_a_record(file: str) -> str:
+    return f"not a record file ({Path(file).suffix.lower() or 'no extension'})"
 
+
+_LIST_START = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:\s|#[^\n]*\n)*(?:\[|-\s)")
+
+
+def _is_dice_data(data: bytes, name: str, suffix: str) -> bool:
+    """Whether an entry's bytes (already read, within the cap) are a dice file. A YAML or
+    JSON dice file is a list, which no record is: anything else is not even parsed."""
+    from validator.records.dice import parse_dice
+
+    if suffix.lower() in (".yaml", ".yml", ".json") and not _LIST_START.match(data):
+        return False
     try:
-        read_dice(path)
+        parse_dice(data, name, suffix.lower())
     except Exception:  # ReadError, or any reader bug: then it is no dice file either
         return False
     return True
@@ -541,8 +609,37 @@ def check_entries(
 
     # Chunks big enough to keep the pipes quiet, small enough to balance the load.
     chunksize = max(1, min(64, len(files) // (jobs * 8)))
-    with multiprocessing.get_context().Pool(jobs, _init_worker, (checker, root)) as pool:
+    with (
+        _terminate_as_exit(),
+        multiprocessing.get_context().Pool(jobs, _init_worker, (checker, root)) as pool,
+    ):
+        # Leaving the block (done, or SIGINT/SIGTERM) terminates the workers first.
         yield from pool.imap(_check_one, files, chunksize)
+
+
+class Terminated(SystemExit):
+    """SIGTERM arrived while a pool was checking: the pool is ended, then the run exits."""
+
+
+@contextmanager
+def _terminate_as_exit() -> Iterator[None]:
+    """SIGTERM raises Terminated (exit status 143) in the main process while a pool runs,
+    so that the pool ends its workers and nothing half-done is printed. Only in the main
+    thread (where signal handlers can be set); restored afterwards."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise Terminated(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 # -- Ranking -----------------------------------------------------------------------------

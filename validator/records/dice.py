@@ -33,11 +33,20 @@ _NUMBER = re.compile(r"^\s*(\d+)\s*[:.)]\s*")
 _EXAMPLES = "three dice 1-6, like `2 4 5`, `2,4,5`, `2;4;5`, `245` or `1: 2 4 5`"
 
 
-def read_dice(path: Path | str, source: str | None = None) -> DiceFile:
-    """Read a dice file; the format comes from its extension (plain text for others)."""
+def read_dice(
+    path: Path | str,
+    source: str | None = None,
+    *,
+    max_bytes: int = MAX_DICE_BYTES,
+    follow: bool = True,
+) -> DiceFile:
+    """Read a dice file; the format comes from its extension (plain text for others).
+
+    `max_bytes` is the organizer's limit for `--dice`; a dice file an entry names is read
+    with the record's own (smaller) cap, and `follow=False` refuses a symbolic link."""
     name = source or str(path)
     try:
-        data = read_bytes(path, name, max_bytes=MAX_DICE_BYTES)
+        data = read_bytes(path, name, max_bytes=max_bytes, follow=follow)
     except ReadError as exc:
         raise ReadError(_as_dice(exc.diagnostic)) from None
     return parse_dice(data, name, Path(path).suffix.lower())

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
-import re
 from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, TextIO
@@ -19,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar, TextIO
 from validator.check.replay import Verdict
 from validator.contest.batch import Batch, Entry
 from validator.records import RECORD_FORMATS
-from validator.render.sanitize import csv_cell, plain_text
+from validator.render.sanitize import csv_cell, json_dumps, plain_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -60,9 +58,6 @@ WIDE = 100_000
 
 
 # -- Untrusted text ------------------------------------------------------------------------
-
-_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-"""The controls json.dumps leaves raw (it escapes C0 itself, inside strings only)."""
 
 
 # -- Reporters -------------------------------------------------------------------------------
@@ -105,11 +100,11 @@ class JsonReporter(Reporter):
         # One entry per line, written as it goes: a large batch is never one string.
         out.write('{"entries": [')
         for n, entry in enumerate(batch.entries):
-            out.write(("\n " if n == 0 else ",\n ") + _json(entry.to_json()))
+            out.write(("\n " if n == 0 else ",\n ") + json_dumps(entry.to_json()))
         out.write("\n],\n")
-        out.write(' "summary": ' + _json(batch.summary().to_json()) + ",\n")
+        out.write(' "summary": ' + json_dumps(batch.summary().to_json()) + ",\n")
         skipped = [s.to_json() for s in batch.skipped]
-        out.write(' "skipped": ' + _json(skipped, indent=1) + "\n}\n")
+        out.write(' "skipped": ' + json_dumps(skipped, indent=1) + "\n}\n")
 
 
 class CsvReporter(Reporter):
@@ -128,13 +123,6 @@ REPORTERS: dict[str, type[Reporter]] = {
     r.name: r for r in (TableReporter, JsonReporter, CsvReporter)
 }
 """Every output format of `road300 batch`, by name."""
-
-
-def _json(value: object, indent: int | None = None) -> str:
-    """JSON with non-ASCII text as it is, but every control character escaped: json.dumps
-    escapes C0 itself; DEL, C1 and the bidi controls too, so the JSON is safe to print."""
-    text = json.dumps(value, ensure_ascii=False, indent=indent)
-    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def csv_row(entry: Entry) -> list[str | int]:

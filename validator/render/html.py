@@ -17,6 +17,7 @@ from validator.check.replay import Verdict
 from validator.engine import FIELD_AT, Field, State
 from validator.render import svg
 from validator.render.report_text import headline, moves_text
+from validator.render.sanitize import html_value
 from validator.render.terminal import item_span
 from validator.report.analysis import MARK_KEY, AnalysisView, RoundMark
 from validator.report.model import (
@@ -83,6 +84,7 @@ def _environment() -> Environment:
     return Environment(
         loader=PackageLoader("validator.render", "templates"),
         autoescape=True,
+        finalize=html_value,
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
