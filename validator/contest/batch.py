@@ -11,7 +11,6 @@ import enum
 import gc
 import hashlib
 import os
-import re
 import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -542,16 +541,10 @@ def _not_a_record(file: str) -> str:
     return f"not a record file ({Path(file).suffix.lower() or 'no extension'})"
 
 
-_LIST_START = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:\s|#[^\n]*\n)*(?:\[|-\s)")
-
-
 def _is_dice_data(data: bytes, name: str, suffix: str) -> bool:
-    """Whether an entry's bytes (already read, within the cap) are a dice file. A YAML or
-    JSON dice file is a list, which no record is: anything else is not even parsed."""
+    """Whether an entry's bytes (already read, within the cap) are a dice file."""
     from validator.records.dice import parse_dice
 
-    if suffix.lower() in (".yaml", ".yml", ".json") and not _LIST_START.match(data):
-        return False
     try:
         parse_dice(data, name, suffix.lower())
     except Exception:  # ReadError, or any reader bug: then it is no dice file either

@@ -29,6 +29,9 @@ class DiceFile:
     source: str
 
 
+_LIST_START = re.compile(r"(?:\s|#[^\n]*(?:\n|\Z))*(?:\[|-(?:\s|\Z)|\Z)")
+"""How a YAML or JSON list starts, after blanks and comments (or an empty file, which
+the reader reports as such)."""
 _NUMBER = re.compile(r"^\s*(\d+)\s*[:.)]\s*")
 _EXAMPLES = "three dice 1-6, like `2 4 5`, `2,4,5`, `2;4;5`, `245` or `1: 2 4 5`"
 
@@ -172,6 +175,9 @@ def json_rows(text: str, source: str) -> list[tuple[Dice, int]]:
 def _structured(
     text: str, source: str, load: Callable[[str, str], tuple[Any, Locations]]
 ) -> list[tuple[Dice, int]]:
+    if not _LIST_START.match(text):
+        # A dice file is a list; anything else (a record, say) is not parsed whole.
+        raise _error("D002", "expected a list of rolls, like [[2, 4, 5], [1, 3, 6]]", source, 1)
     try:
         data, locations = load(text, source)
     except ReadError as exc:

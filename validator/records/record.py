@@ -11,6 +11,7 @@ from typing import Literal
 
 from validator.engine import Exit, Field
 from validator.errors import Diagnostic
+from validator.records.lexing import LINE_BREAK
 
 Coordinates = Literal["row-col", "col-row"]
 Location = tuple[int, int]
@@ -80,14 +81,14 @@ def source_line(text: str, line: int) -> str | None:
     """Line `line` (1-based) of a text, counting the line breaks every reader counts
     (LF, CR LF, and a lone CR), or None past the end."""
     at = 0
-    for _ in range(line - 1):
-        cr = text.find("\r", at)
-        lf = text.find("\n", at)
-        if lf < 0 and cr < 0:
-            return None
-        if cr >= 0 and (lf < 0 or cr < lf):
-            at = cr + 2 if text.startswith("\r\n", cr) else cr + 1
-        else:
-            at = lf + 1
-    ends = [i for i in (text.find("\r", at), text.find("\n", at)) if i >= 0]
-    return text[at : min(ends)] if ends else text[at:]
+    if line > 1:
+        # Linear in the text (looking for the next CR and the next LF apart would scan
+        # to the end for the one a file does not use, once per line).
+        breaks = LINE_BREAK.finditer(text)
+        for _ in range(line - 1):
+            found = next(breaks, None)
+            if found is None:
+                return None
+            at = found.end()
+    end = LINE_BREAK.search(text, at)
+    return text[at : end.start()] if end else text[at:]
