@@ -63,10 +63,14 @@ def command(
     except UsageError as exc:
         fail_usage(exc.message)
     if result.verdict in (Verdict.INVALID, Verdict.MALFORMED):
+        from validator.render.sanitize import plain_text
+
         d = result.error
         assert d is not None
-        click.echo(f"{d.location()}: {d.code} {d.message}", err=True)
-        click.echo(f"{record}: {result.verdict.value}: only a legal record can be analysed")
+        click.echo(plain_text(f"{d.location()}: {d.code} {d.message}"), err=True)
+        click.echo(
+            plain_text(f"{record}: {result.verdict.value}: only a legal record can be analysed")
+        )
         sys.exit(EXIT_FAILED)
     dice_file = checker.dice
     if dice_file is None:
@@ -172,7 +176,12 @@ def _summary(p: dict[str, Any]) -> str:
 
 
 def _text(p: dict[str, Any]) -> str:
-    lines = [f"{p['record']}: {_summary(p)}", "round  roll  before  after  cost  mark  better"]
+    from validator.render.sanitize import plain_text
+
+    lines = [
+        f"{plain_text(p['record'])}: {_summary(p)}",
+        "round  roll  before  after  cost  mark  better",
+    ]
     for r in p["rounds"]:
         mark = SYMBOLS.get(r["mark"] or "", "")
         star = "" if r["proven"] else "*"
@@ -187,8 +196,10 @@ def _text(p: dict[str, Any]) -> str:
 
 
 def _markdown(p: dict[str, Any]) -> str:
+    from validator.render.sanitize import markdown_text
+
     lines = [
-        f"# Analysis of {p['record']}",
+        f"# Analysis of {markdown_text(p['record'])}",
         "",
         _summary(p) + ".",
         "",

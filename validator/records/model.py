@@ -202,7 +202,6 @@ def _no_bool(value: object) -> object:
 
 Die = Annotated[int, Constraint(ge=1, le=6)]
 RowNumber = Annotated[int, Constraint(ge=1, le=1_000_000), BeforeValidator(_no_bool)]
-Count = Annotated[int, BeforeValidator(_no_bool)]
 
 
 class RoundModel(BaseModel):
@@ -268,8 +267,10 @@ class RecordModel(BaseModel):
     dice_sha256: Annotated[str, Constraint(pattern=r"^[0-9a-fA-F]{64}$")] | None = None
     coordinates: Literal["row-col", "col-row"] = "row-col"
     rules: str | None = Constraint(default=None, description="ruleset name; --rules overrides it")
-    claimed_score: Annotated[Count, Constraint(ge=0, le=100_000)] | None = None
-    rings: Annotated[Count, Constraint(ge=0, le=3)] = Constraint(
+    claimed_score: (
+        Annotated[int, Constraint(ge=0, le=100_000), BeforeValidator(_no_bool)] | None
+    ) = None
+    rings: Annotated[int, Constraint(ge=0, le=3), BeforeValidator(_no_bool)] = Constraint(
         default=0, description="magic rings declared at the start (The magic rings!)"
     )
     rounds: list[RoundModel] = Constraint(max_length=100_000)
