@@ -18,7 +18,7 @@ from validator.errors import CODES, Diagnostic, ReadError
 from validator.records import format_of, parse_record, sniff_format
 from validator.records.dice import DiceFile, read_dice
 from validator.records.record import Record
-from validator.records.source import MAX_BYTES, MAX_DICE_BYTES, STDIN, read_bytes
+from validator.records.source import MAX_BYTES, MAX_DICE_BYTES, STDIN, name_text, read_bytes
 from validator.rulesets import RulesError, is_rules_file, resolve, same_rules
 
 
@@ -80,7 +80,7 @@ class Checker:
         reading stops one round after the dice file's last row (that round is a round
         after the end, which the replay reports)."""
         stdin = str(path) == STDIN
-        name = source or ("<stdin>" if stdin else str(path))
+        name = source or ("<stdin>" if stdin else name_text(str(path)))
         default_rules = self.rules or STANDARD
         problem = None if stdin or data is not None else _not_a_regular_file(path)
         if problem is not None:

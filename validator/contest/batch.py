@@ -23,8 +23,7 @@ from validator.engine import STANDARD, End, Field
 from validator.errors import Diagnostic, ReadError
 from validator.records import RECORD_FORMATS, sniff_format
 from validator.records.lexing import short
-from validator.records.source import read_bytes
-from validator.render.sanitize import name_text
+from validator.records.source import name_text, read_bytes
 
 if TYPE_CHECKING:
     from validator.check.file import Checker

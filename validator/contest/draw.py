@@ -136,6 +136,10 @@ _CONFUSABLES = str.maketrans(
 )
 
 
+def _plain(name: str) -> str:
+    return "".join(name.split()).casefold()
+
+
 def one_per_player(candidates: list[Entry]) -> tuple[list[Entry], list[LeftOut]]:
     """Keep each player's first entry by file name; leave out the others."""
     first: dict[str, Entry] = {}
@@ -144,7 +148,13 @@ def one_per_player(candidates: list[Entry]) -> tuple[list[Entry], list[LeftOut]]
     for c in sorted(candidates, key=lambda e: e.file):
         key = player_key(c)
         if key in first:
-            left.append(LeftOut(c, f"the same player as {first[key].file}"))
+            other = first[key]
+            why = f"the same player as {other.file}"
+            if _plain(c.player_name) != _plain(other.player_name):
+                # Not just case or spaces: say which names look alike (and how they
+                # differ: the output shows invisible characters escaped).
+                why += f" ({c.player_name} looks like {other.player_name})"
+            left.append(LeftOut(c, why))
         else:
             first[key] = c
             kept.append(c)

@@ -94,10 +94,11 @@ def plain_rows(text: str, source: str) -> list[tuple[Dice, int]]:
                 )
             numbered = True
             expected = len(rows) + 1
-            if int(number.group(1)) != expected:
+            if number.group(1).lstrip("0") != str(expected):  # no int() of a long number
                 raise _error(
                     "D003",
-                    f"row number {number.group(1)}, expected {expected} (rows count up from 1)",
+                    f"row number {short(number.group(1))}, expected {expected} "
+                    "(rows count up from 1)",
                     source,
                     lineno,
                     col,
@@ -137,7 +138,7 @@ def csv_rows(text: str, source: str) -> list[tuple[Dice, int]]:
                     raise _error(
                         "D002",
                         "expected the header `d1,d2,d3` or `roll,d1,d2,d3`, "
-                        f"found {','.join(cells)!r}",
+                        f"found {short(','.join(cells))}",
                         source,
                         lineno,
                     )
@@ -147,7 +148,9 @@ def csv_rows(text: str, source: str) -> list[tuple[Dice, int]]:
                     "D002", f"expected {len(header)} values, found {len(cells)}", source, lineno
                 )
             if len(header) == 4 and cells[0] != str(len(rows) + 1):
-                raise _error("D003", f"roll {cells[0]!r}, expected {len(rows) + 1}", source, lineno)
+                raise _error(
+                    "D003", f"roll {short(cells[0])}, expected {len(rows) + 1}", source, lineno
+                )
             values = cells[-3:]
             if not all(v in {"1", "2", "3", "4", "5", "6"} for v in values):
                 raise _error("D002", f"dice must be 1-6, found {','.join(values)}", source, lineno)

@@ -49,7 +49,7 @@ def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Lo
     except _Duplicate as exc:
         raise ReadError(
             Diagnostic(
-                "E002", f"the key {exc.key!r} appears twice", source, *_find_key(text, exc.key)
+                "E002", f"the key {short(exc.key)} appears twice", source, *_find_key(text, exc.key)
             )
         ) from None
     except RecursionError:

@@ -448,7 +448,7 @@ def _diagnostic(
         hint = f"write {key_text(close[0], fmt)}; " if close else ""
         return Diagnostic(
             "E003",
-            f"unknown key {key!r}" + (f" in round {round_no}" if round_no else ""),
+            f"unknown key {short(key)}" + (f" in round {round_no}" if round_no else ""),
             source,
             line,
             col,
@@ -459,7 +459,7 @@ def _diagnostic(
         where = _path_text(data_path[:-1])
         return Diagnostic(
             "E004",
-            f"missing key {loc[-1]!r}" + (f" in {where}" if where else ""),
+            f"missing key {short(loc[-1])}" + (f" in {where}" if where else ""),
             source,
             line,
             col,

@@ -7,6 +7,7 @@ import codecs
 import errno
 import io
 import os
+import re
 import stat
 import sys
 import unicodedata
@@ -40,6 +41,16 @@ class Text:
 
     text: str
     warning: Diagnostic | None = None
+
+
+_NAME_BYTE = re.compile("[\udc80-\udcff]")
+
+
+def name_text(name: str) -> str:
+    """A name from the file system as valid text: each byte that is not UTF-8 (carried by
+    Python as a lone surrogate) written as `\\xe9`, so that every output can hold it;
+    everything else as it is (each output channel escapes the rest its own way)."""
+    return _NAME_BYTE.sub(lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}", name)
 
 
 def decode(data: bytes, source: str) -> str:

@@ -141,7 +141,7 @@ class _Converter:
         if kind is _SeqStart or kind is _MapStart:
             tag = cast(yaml.CollectionStartEvent, event).tag
             if tag not in _PLAIN_TAGS and tag != (_SEQ if kind is _SeqStart else _MAP):
-                raise self.fail("E006", f"the YAML tag {tag!r} is not allowed", event)
+                raise self.fail("E006", f"the YAML tag {short(tag)} is not allowed", event)
             if kind is _SeqStart:
                 return self.sequence(path, depth)
             return self.mapping(path, depth)
@@ -188,7 +188,7 @@ class _Converter:
             if key == "<<" and key_event.implicit[0]:
                 raise self.fail("E006", "YAML merge keys (<<) are not allowed", event)
             if key in out:
-                raise self.fail("E002", f"the key {key!r} appears twice", event)
+                raise self.fail("E002", f"the key {short(key)} appears twice", event)
             key_path: Path | None = None
             if path is not None:
                 key_path = (*path, key)
@@ -222,7 +222,7 @@ class _Converter:
         if tag == _INT and len(value) < 10 and value.isdigit():
             return int(value)
         if tag not in _SCALARS:
-            raise self.fail("E006", f"the YAML tag {tag!r} is not allowed", event)
+            raise self.fail("E006", f"the YAML tag {short(tag)} is not allowed", event)
         if tag in (_INT, _FLOAT) and len(value) > MAX_NUMBER_CHARS:
             # Before PyYAML converts it: a long base-60 or hexadecimal integer costs
             # seconds, and no value of a record is anywhere near this long.

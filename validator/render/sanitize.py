@@ -83,16 +83,6 @@ def plain_text(text: str) -> str:
     return INVISIBLE.sub(_visible, text)
 
 
-_NAME_BYTE = re.compile("[\udc80-\udcff]")
-
-
-def name_text(name: str) -> str:
-    """A name from the file system as valid text: each byte that is not UTF-8 (carried by
-    Python as a lone surrogate) written as `\\xe9`; everything else as it is (each
-    channel's function escapes the rest)."""
-    return _NAME_BYTE.sub(lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}", name)
-
-
 def terminal_text(text: str) -> str:
     """`plain_text`, also escaped for rich's console markup (a `[red]` stays text)."""
     return _rich_escape(plain_text(text))
