@@ -138,11 +138,28 @@ def test_a_1200_deep_folder_is_walked_and_its_entry_checked(contest: Path) -> No
     os.write(out, ALICE_ENTRY.encode())
     os.close(out)
     os.close(fd)
-    run = run_in_process(["batch", str(contest), "--dice", str(CHALLENGE), "--format", "json"])
-    assert run.status == 0, run.stderr
-    entries = {e["file"]: e for e in json.loads(run.stdout)["entries"]}
-    assert entries["/".join(["d"] * 1200) + "/deep.yaml"]["verdict"] == "valid"
-    assert entries["good.yaml"]["verdict"] == "valid"
+    try:
+        run = run_in_process(["batch", str(contest), "--dice", str(CHALLENGE), "--format", "json"])
+        assert run.status == 0, run.stderr
+        entries = {e["file"]: e for e in json.loads(run.stdout)["entries"]}
+        assert entries["/".join(["d"] * 1200) + "/deep.yaml"]["verdict"] == "valid"
+        assert entries["good.yaml"]["verdict"] == "valid"
+    finally:
+        _remove_chain(contest / "d")
+
+
+def _remove_chain(top: Path) -> None:
+    """Remove a deep chain of folders one level at a time (shutil.rmtree recurses, and so
+    does pytest's own clean-up of its temporary folders): move the child up, remove the
+    now empty folder, repeat."""
+    spare = top.with_name(top.name + ".up")
+    while (top / top.name).is_dir():
+        os.rename(top / top.name, spare)
+        for item in top.iterdir():
+            item.unlink()
+        top.rmdir()
+        os.rename(spare, top)
+    shutil.rmtree(top)
 
 
 # -- 3. The size cap holds before any reading, in every role ---------------------------------
