@@ -8,9 +8,11 @@ and the worst hostile entry of each kind of issue 17 as a batch checks it.
 Readers (issue 9, docs/record-formats.md "Limits"): with the cap at its default (1 MiB) and
 reading bounded by the dice file (`max_rounds` = its rows + 1, as the checker passes it),
 every case costs at most 1 s of CPU and 100 MB (peak RSS of the whole process, interpreter
-included; CPU time, because wall time on a shared machine measures the neighbours). Also shown: the header-only read (`max_rounds=0`, how a checker learns the
-dice file a record names before reading its rounds), and, for information, the same
-inputs without `max_rounds`, when only the size cap bounds the work.
+included; CPU time, because wall time on a shared machine measures the neighbours). Also
+shown: the header-only read (`max_rounds=0`, how a checker learns the dice file a record
+names before reading its rounds), and, for information, the same inputs without
+`max_rounds`, when only the size cap bounds the work (a checker never reads so: without a
+usable dice file it stops after ROUNDS_WITHOUT_DICE rounds, see the entries below).
 
 Entries (issue 17, docs/batch.md "Limits"): each hostile entry at or over the cap (16 MiB
 files in each role, long numbers in each base, deep nesting, look-alike sniffing bait,
@@ -191,6 +193,18 @@ _ENTRY_CASES: dict[str, Callable[[], dict[str, bytes]]] = {
     "names itself as dice file": lambda: {
         "e.yaml": _long("dice_file: e.yaml\nrounds:\n", _ROUNDS_YAML, ""),
     },
+    "text rounds, its dice file missing": lambda: {
+        "e.txt": _long("dice_file: missing.txt\n", "1 1 1 x 11\n", "")
+    },
+    "csv rounds, its dice file missing": lambda: {
+        "e.csv": _long("# dice_file: missing.txt\ncross\n", "11\n", "")
+    },
+    "yaml rounds, its dice file missing": lambda: {
+        "e.yaml": _long("dice_file: missing.txt\nrounds:\n", _ROUNDS_YAML, "")
+    },
+    "json rounds, its dice file missing": lambda: {
+        "e.json": _long('{"dice_file": "missing.txt", "rounds": [', '{"cross":11},', "{}]}")
+    },
     "yaml base-60 integer": lambda: {"e.yaml": _long("claimed_score: 1", ":59", "\nrounds: []\n")},
     "yaml hex integer": lambda: {"e.yaml": _long("claimed_score: 0x", "f", "\nrounds: []\n")},
     "yaml octal integer": lambda: {"e.yaml": _long("claimed_score: 0o", "7", "\nrounds: []\n")},
@@ -248,7 +262,7 @@ from validator.check.file import Checker
 from validator.contest.batch import check_file
 files = entry_case(sys.argv[2])
 entry = next(iter(files))
-own = files[entry].startswith(b"dice_file:")
+own = b"dice_file" in files[entry][:64]
 with tempfile.TemporaryDirectory() as tmp:
     root = Path(tmp)
     for name, data in files.items():

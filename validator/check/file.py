@@ -21,6 +21,11 @@ from validator.records.record import Record
 from validator.records.source import MAX_BYTES, MAX_DICE_BYTES, STDIN, name_text, read_bytes
 from validator.rulesets import RulesError, is_rules_file, resolve, same_rules
 
+ROUNDS_WITHOUT_DICE = 1000
+"""How far a record is read when no dice file bounds it (none named, or one that cannot be
+used: the record is malformed then, and this only finds its reading errors): far more
+rounds than a game has, far fewer than a megabyte of rounds, which would cost seconds."""
+
 
 class UsageError(Exception):
     """The command cannot run (bad dice file, unknown ruleset); exit status 2."""
@@ -78,7 +83,8 @@ class Checker:
 
         Bounds come before work: the file is refused by size before it is parsed, and
         reading stops one round after the dice file's last row (that round is a round
-        after the end, which the replay reports)."""
+        after the end, which the replay reports), or after ROUNDS_WITHOUT_DICE rounds when
+        no dice file can be used."""
         stdin = str(path) == STDIN
         name = source or ("<stdin>" if stdin else name_text(str(path)))
         default_rules = self.rules or STANDARD
@@ -92,13 +98,14 @@ class Checker:
             dice: DiceFile | Diagnostic | None = self.dice
             if dice is None:
                 # Only the header, to learn which dice file bounds the rounds. A record
-                # that is nothing but rounds cannot be read that way: read it whole.
+                # that is nothing but rounds cannot be read that way: read its rounds
+                # (as far as a record is read without a dice file).
                 try:
                     header = self._parse(data, name, fmt, max_rounds=0)
                 except ReadError:
-                    header = self._parse(data, name, fmt, max_rounds=None)
+                    header = self._parse(data, name, fmt, max_rounds=ROUNDS_WITHOUT_DICE)
                 dice = self._record_dice(path, header.dice_file, name, header)
-            bound = len(dice.rows) + 1 if isinstance(dice, DiceFile) else None
+            bound = len(dice.rows) + 1 if isinstance(dice, DiceFile) else ROUNDS_WITHOUT_DICE
             record = self._parse(data, name, fmt, max_rounds=bound)
         except ReadError as exc:
             more = exc.diagnostics[1:]
