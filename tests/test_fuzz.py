@@ -79,11 +79,11 @@ def _dice_inputs() -> dict[str, bytes]:
 
 def _record(fmt: str) -> Callable[[bytes], object]:
     suffix = {"yaml": "yaml", "json": "json", "text": "txt", "csv": "csv"}[fmt]
-    return lambda data: parse_record(data, f"r.{suffix}", fmt)
+    return lambda data: parse_record(data, fmt, source=f"r.{suffix}")
 
 
 def _sniffed(data: bytes) -> object:
-    return parse_record(data, "entry", None)
+    return parse_record(data, None, source="entry")
 
 
 def _dice(suffix: str) -> Callable[[bytes], object]:

@@ -251,7 +251,7 @@ def test_a_long_yaml_number_is_a_malformed_value(key: str, number: str) -> None:
         else f"{key}: {number}\nrounds: []\n"
     )
     with pytest.raises(ReadError) as caught:
-        parse_record(text.encode(), "r.yaml", "yaml")
+        parse_record(text.encode(), "yaml", source="r.yaml")
     d = caught.value.diagnostic
     assert d.code == "E005" and d.line is not None, d
     assert len(d.message) < 120, d.message  # quoted at most a line's worth
@@ -260,7 +260,9 @@ def test_a_long_yaml_number_is_a_malformed_value(key: str, number: str) -> None:
 @pytest.mark.parametrize("number", ["9" * LONG, "1." + "9" * LONG, "9" * (MAX_NUMBER_CHARS + 1)])
 def test_a_long_json_number_is_a_malformed_value(number: str) -> None:
     with pytest.raises(ReadError) as caught:
-        parse_record(f'{{"claimed_score": {number}, "rounds": []}}'.encode(), "r.json", "json")
+        parse_record(
+            f'{{"claimed_score": {number}, "rounds": []}}'.encode(), "json", source="r.json"
+        )
     d = caught.value.diagnostic
     assert (d.code, d.line, d.col) == ("E005", 1, 19), d
     assert len(d.message) < 120
@@ -317,7 +319,7 @@ def test_a_wrong_kind_in_every_field_is_a_malformed_value(fmt: str, kind: Any) -
             continue  # an empty path is a path: the one a round without a move has
         text = json.dumps(data)  # JSON is YAML too: the YAML reader reads the same text
         with pytest.raises(ReadError) as caught:
-            parse_record(text.encode(), f"r.{fmt}", fmt)
+            parse_record(text.encode(), fmt, source=f"r.{fmt}")
         codes = {d.code for d in caught.value.diagnostics}
         assert codes <= {"E005", "E003"} and "E005" in codes, (key, caught.value.diagnostics)
 
@@ -332,7 +334,7 @@ def test_a_wrong_kind_in_every_field_is_a_malformed_value(fmt: str, kind: Any) -
 )
 def test_a_wrong_kind_in_text_and_csv_is_a_malformed_value(fmt: str, text: str) -> None:
     with pytest.raises(ReadError) as caught:
-        parse_record(text.encode(), f"r.{fmt}", fmt)
+        parse_record(text.encode(), fmt, source=f"r.{fmt}")
     assert caught.value.diagnostic.code in {"E002", "E005"}, caught.value.diagnostics
 
 
@@ -542,12 +544,12 @@ def test_a_huge_value_is_quoted_a_line_at_most(name: str, content: str, tmp_path
 def test_sixty_thousand_unknown_keys_are_counted(tmp_path: Path) -> None:
     text = "".join(f"k{n}: 1\n" for n in range(60_000)) + "rounds: []\n"
     with pytest.raises(ReadError) as caught:
-        parse_record(text.encode(), "r.yaml", "yaml")
+        parse_record(text.encode(), "yaml", source="r.yaml")
     assert len(caught.value.diagnostics) == MAX_DIAGNOSTICS
     assert caught.value.omitted == 60_000 - MAX_DIAGNOSTICS
     rounds = "rounds:\n  - {cross: 1/4, " + ", ".join(f"k{n}: 1" for n in range(5000)) + "}\n"
     with pytest.raises(ReadError) as caught:
-        parse_record(rounds.encode(), "r.yaml", "yaml")
+        parse_record(rounds.encode(), "yaml", source="r.yaml")
     assert caught.value.omitted == 5000 - MAX_DIAGNOSTICS
 
 
@@ -558,7 +560,7 @@ def test_sixty_thousand_unknown_keys_are_counted(tmp_path: Path) -> None:
 def test_a_boolean_where_a_number_belongs_is_malformed(fmt: str) -> None:
     text = '{"claimed_score": false, "rings": true, "rounds": [{"roll": true, "cross": [1, 4]}]}'
     with pytest.raises(ReadError) as caught:
-        parse_record(text.encode(), f"r.{fmt}", fmt)
+        parse_record(text.encode(), fmt, source=f"r.{fmt}")
     found = {d.message for d in caught.value.diagnostics}
     assert found == {
         "claimed_score: must be a whole number, not false",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from validator.check.replay import Result, malformed, replay
@@ -21,10 +21,10 @@ from validator.records.record import Record
 from validator.records.source import MAX_BYTES, MAX_DICE_BYTES, STDIN, name_text, read_bytes
 from validator.rulesets import RulesError, is_rules_file, resolve, same_rules
 
-ROUNDS_WITHOUT_DICE = 1000
-"""How far a record is read when no dice file bounds it (none named, or one that cannot be
-used: the record is malformed then, and this only finds its reading errors): far more
-rounds than a game has, far fewer than a megabyte of rounds, which would cost seconds."""
+ROUNDS_WITHOUT_DICE = 10_000
+"""How far a record is read without `--dice`: the dice file it names is the entrant's own
+(or missing), so only this bounds the work. Far more rounds than a game has; far fewer
+than a megabyte of text rounds (95,000), which would cost seconds."""
 
 
 class UsageError(Exception):
@@ -83,8 +83,8 @@ class Checker:
 
         Bounds come before work: the file is refused by size before it is parsed, and
         reading stops one round after the dice file's last row (that round is a round
-        after the end, which the replay reports), or after ROUNDS_WITHOUT_DICE rounds when
-        no dice file can be used."""
+        after the end, which the replay reports), and after ROUNDS_WITHOUT_DICE rounds
+        without --dice."""
         stdin = str(path) == STDIN
         name = source or ("<stdin>" if stdin else name_text(str(path)))
         default_rules = self.rules or STANDARD
@@ -95,18 +95,7 @@ class Checker:
             if data is None:
                 data = read_bytes(path, name, self.max_bytes)
             fmt = fmt or (None if stdin else format_of(path))
-            dice: DiceFile | Diagnostic | None = self.dice
-            if dice is None:
-                # Only the header, to learn which dice file bounds the rounds. A record
-                # that is nothing but rounds cannot be read that way: read its rounds
-                # (as far as a record is read without a dice file).
-                try:
-                    header = self._parse(data, name, fmt, max_rounds=0)
-                except ReadError:
-                    header = self._parse(data, name, fmt, max_rounds=ROUNDS_WITHOUT_DICE)
-                dice = self._record_dice(path, header.dice_file, name, header)
-            bound = len(dice.rows) + 1 if isinstance(dice, DiceFile) else ROUNDS_WITHOUT_DICE
-            record = self._parse(data, name, fmt, max_rounds=bound)
+            record, dice = self._read(data, path, name, fmt)
         except ReadError as exc:
             more = exc.diagnostics[1:]
             return malformed(exc.diagnostic, default_rules, name, more=more, omitted=exc.omitted)
@@ -162,8 +151,39 @@ class Checker:
             return malformed(dice, rules, name)
         return replay(dice.rows, record, rules, dice_sha256=dice.sha256, notes=notes)
 
+    def _read(
+        self, data: bytes, path: Path, name: str, fmt: str | None
+    ) -> tuple[Record, DiceFile | Diagnostic]:
+        """The record, parsed once, and the dice file that bounds it (or why there is none).
+
+        With `--dice`, reading stops one round after its last row. Else the record names
+        its dice file: it is read whole once and cut at the same bound. Only a record that
+        cannot be read whole is read again the careful way, header first then up to the
+        bound, so that a problem beyond the dice file's end is a round after the end (which
+        the replay reports), not an unreadable record."""
+        if self.dice is not None:
+            bound = len(self.dice.rows) + 1
+            return self._parse(data, name, fmt, max_rounds=bound), self.dice
+        try:
+            # "Whole" as far as an entrant's dice file may bound it (ROUNDS_WITHOUT_DICE).
+            record = self._parse(data, name, fmt, max_rounds=ROUNDS_WITHOUT_DICE)
+        except ReadError as whole:
+            try:
+                header = self._parse(data, name, fmt, max_rounds=0)
+            except ReadError:
+                raise whole from None
+            dice = self._record_dice(path, header.dice_file, name, header)
+            if not isinstance(dice, DiceFile):
+                raise whole from None
+            bound = min(len(dice.rows) + 1, ROUNDS_WITHOUT_DICE)
+            return self._parse(data, name, fmt, max_rounds=bound), dice
+        dice = self._record_dice(path, record.dice_file, name, record)
+        if isinstance(dice, DiceFile) and len(record.rounds) > len(dice.rows) + 1:
+            record = replace(record, rounds=record.rounds[: len(dice.rows) + 1])
+        return record, dice
+
     def _parse(self, data: bytes, name: str, fmt: str | None, *, max_rounds: int | None) -> Record:
-        return parse_record(data, name, fmt, max_bytes=self.max_bytes, max_rounds=max_rounds)
+        return parse_record(data, fmt, source=name, max_bytes=self.max_bytes, max_rounds=max_rounds)
 
     def _record_dice(
         self, path: Path, dice_file: str | None, name: str, record: Record

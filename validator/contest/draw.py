@@ -19,7 +19,7 @@ from pathlib import Path
 
 from validator.check.replay import Verdict
 from validator.contest.batch import DEFAULT_MIN_SCORE, JSON, Entry, EntryError, copy_groups
-from validator.render.sanitize import INVISIBLE, formula_start
+from validator.records.source import INVISIBLE, formula_start
 
 SALT = "road300-draw"
 

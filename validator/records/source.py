@@ -43,6 +43,38 @@ class Text:
     warning: Diagnostic | None = None
 
 
+# -- Text from strangers ------------------------------------------------------------------
+
+_C0 = "\x00-\x1f"
+UNSEEN_RANGES = (
+    "\x7f-\x9f"  # DEL, C1
+    "\u00ad\u034f\u061c\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2"
+    "\u115f\u1160\u17b4\u17b5\u180b-\u180f"
+    "\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164"
+    "\ud800-\udfff"  # lone surrogates (undecodable file-name bytes among them)
+    "\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb"
+    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0000-\U000e0fff"
+)
+INVISIBLE = re.compile(f"[{_C0}{UNSEEN_RANGES}]")
+"""Characters a reader cannot see or that change what is shown around them: control
+characters, bidi controls, line and paragraph separators, lone surrogates, and Unicode's
+default-ignorable characters (zero-width spaces and joiners, soft hyphen, word joiner,
+variation selectors, Hangul fillers, tags)."""
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def formula_start(text: str) -> bool:
+    """Whether a spreadsheet would read `text` as a formula: it starts with `=`, `+`, `-`,
+    `@`, a tab or a carriage return, in any width (NFKC folds the full-width U+FF1D to `=`)."""
+    if not text:
+        return False
+    return text.startswith(_FORMULA_START) or unicodedata.normalize("NFKC", text[0]).startswith(
+        _FORMULA_START
+    )
+
+
 _NAME_BYTE = re.compile("[\udc80-\udcff]")
 
 

@@ -13,41 +13,26 @@ renderer passes such text through the function of its channel:
 - `csv_cell`: a spreadsheet cell;
 - `json_dumps`: JSON a person may read or print (the data decodes unchanged).
 
-A file name on POSIX is bytes; Python carries the bytes that are not UTF-8 as lone
-surrogates (U+DC80-U+DCFF), which no UTF-8 output can hold: they show as `\\xe9`.
+Which characters count as invisible (`INVISIBLE`) is defined once, in
+validator.records.source, with the other facts about strangers' text. A file name on POSIX
+is bytes; Python carries the bytes that are not UTF-8 as lone surrogates (U+DC80-U+DCFF),
+which no UTF-8 output can hold: they show as `\\xe9`.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from typing import Any
 
 from rich.markup import escape as _rich_escape
 
-_C0 = "\x00-\x1f"
-_UNSEEN_RANGES = (
-    "\x7f-\x9f"  # DEL, C1
-    "\u00ad\u034f\u061c\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2"
-    "\u115f\u1160\u17b4\u17b5\u180b-\u180f"
-    "\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164"
-    "\ud800-\udfff"  # lone surrogates (undecodable file-name bytes among them)
-    "\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb"
-    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
-    "\U000e0000-\U000e0fff"
-)
-INVISIBLE = re.compile(f"[{_C0}{_UNSEEN_RANGES}]")
-"""Characters a reader cannot see or that change what is shown around them: control
-characters, bidi controls, line and paragraph separators, lone surrogates, and Unicode's
-default-ignorable characters (zero-width spaces and joiners, soft hyphen, word joiner,
-variation selectors, Hangul fillers, tags)."""
+from validator.records.source import INVISIBLE, UNSEEN_RANGES, formula_start
 
 _JOINERS = frozenset("\u200c\u200d\ufe0e\ufe0f")
 """Zero-width (non-)joiners and emoji variation selectors: text in scripts that need them
 and in emoji (👩‍👩), so they stay characters between two such characters."""
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 
@@ -102,16 +87,6 @@ def csv_cell(value: str | int | None) -> str | int:
     return plain_text(value)
 
 
-def formula_start(text: str) -> bool:
-    """Whether a spreadsheet would read `text` as a formula: it starts with `=`, `+`, `-`,
-    `@`, a tab or a carriage return, in any width (NFKC folds the full-width U+FF1D to `=`)."""
-    if not text:
-        return False
-    return text.startswith(_FORMULA_START) or unicodedata.normalize("NFKC", text[0]).startswith(
-        _FORMULA_START
-    )
-
-
 def markdown_text(text: str) -> str:
     """Text that a Markdown renderer shows as itself: invisible characters escaped, HTML
     characters as entities, Markdown punctuation backslash-escaped, on one line."""
@@ -130,7 +105,7 @@ def html_value(value: Any) -> Any:
     return value
 
 
-_JSON_UNSAFE = re.compile(f"[{_UNSEEN_RANGES}]")
+_JSON_UNSAFE = re.compile(f"[{UNSEEN_RANGES}]")
 """INVISIBLE but C0, which json.dumps escapes inside strings (outside, it is layout)."""
 
 
