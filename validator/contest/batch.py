@@ -268,9 +268,11 @@ class Skipped:
 
 @dataclass(frozen=True, slots=True)
 class Found:
-    """What a folder holds: record files to check (sorted), and everything passed over."""
+    """What a folder holds: the files to check, in walk order (each turns out a record, a
+    dice file or no record when read), and everything passed over."""
 
     files: list[str]
+    """Relative to the folder, as the file system names them (see `shown_name`)."""
     skipped: list[Skipped]
 
 
