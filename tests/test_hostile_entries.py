@@ -583,7 +583,8 @@ def test_a_full_width_formula_cell_is_guarded_and_read_back(contest: Path, tmp_p
 
 
 @pytest.mark.skipif(not POSIX, reason="POSIX signals")
-def test_sigterm_during_a_pooled_batch_ends_quietly(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+def test_an_interrupted_pooled_batch_ends_quietly(tmp_path: Path, sig: int) -> None:
     folder = tmp_path / "many"
     folder.mkdir()
     for n in range(600):
@@ -593,9 +594,13 @@ def test_sigterm_during_a_pooled_batch_ends_quietly(tmp_path: Path) -> None:
         env=_env(),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        start_new_session=True,  # its own process group, as a terminal's Ctrl-C reaches it
     )
     time.sleep(1.5)  # imports done, the pool at work (600 entries take longer than this)
-    proc.send_signal(signal.SIGTERM)
+    if sig == signal.SIGINT:
+        os.killpg(proc.pid, sig)  # Ctrl-C: the whole group, workers included
+    else:
+        proc.send_signal(sig)  # `kill PID`: the batch alone
     _, err = proc.communicate(timeout=60)
-    assert proc.returncode in (143, -signal.SIGTERM), err
+    assert proc.returncode == (143 if sig == signal.SIGTERM else 1), err
     assert b"Traceback" not in err and b"BrokenPipeError" not in err, err.decode()
