@@ -596,7 +596,7 @@ def test_an_interrupted_pooled_batch_ends_quietly(tmp_path: Path, sig: int) -> N
         stderr=subprocess.PIPE,
         start_new_session=True,  # its own process group, as a terminal's Ctrl-C reaches it
     )
-    time.sleep(1.5)  # imports done, the pool at work (600 entries take longer than this)
+    _wait_for_workers(proc.pid, 2)  # the pool at work (600 entries take a while)
     if sig == signal.SIGINT:
         os.killpg(proc.pid, sig)  # Ctrl-C: the whole group, workers included
     else:
@@ -604,3 +604,18 @@ def test_an_interrupted_pooled_batch_ends_quietly(tmp_path: Path, sig: int) -> N
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == (143 if sig == signal.SIGTERM else 1), err
     assert b"Traceback" not in err and b"BrokenPipeError" not in err, err.decode()
+
+
+def _wait_for_workers(pid: int, count: int) -> None:
+    """Until the process has `count` children (its pool's workers), on Linux; elsewhere a
+    moment that is usually enough."""
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    if not children.exists():
+        time.sleep(2.0)
+        return
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if len(children.read_text().split()) >= count:
+            time.sleep(0.3)  # the workers have started checking
+            return
+        time.sleep(0.05)
