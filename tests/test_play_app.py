@@ -422,7 +422,7 @@ def test_game_over_keeps_score_and_verdict_on_screen(tmp_path: Path) -> None:
             await play_by_keys(pilot, app, prefer("move"), seed=7)
             screen = screen_text(app)
             assert app.game.over and app.result is not None
-            assert f"points." in screen and f"{app.game.score} points" in screen
+            assert f"Game over (the dice file ran out): {app.game.score} points." in screen
             assert f"Check: valid: {app.result.score} points, game over" in screen
             assert "Record: " in screen
             assert f"Score {app.game.score} final" in screen
