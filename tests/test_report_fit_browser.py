@@ -173,9 +173,10 @@ def test_nothing_overflows_or_is_clipped(name: str, view: str, tmp_path: Path) -
 def test_the_probe_sees_overflow_clipping_and_a_cut_label(tmp_path: Path) -> None:
     """The control: a page with each fault the probe looks for gets each one reported."""
     html = (
-        '<!DOCTYPE html><html><head><style>.card{width:200px;border:1px solid}</style></head>'
+        "<!DOCTYPE html><html><head><style>.card{width:200px;border:1px solid}</style></head>"
         '<body><main><div class="card"><p style="white-space:nowrap">'
-        + "word " * 40
+        + "word "
+        * 40
         + '</p></div><div class="card" style="overflow:hidden;height:20px"><p>one<br>two<br>'
         "three</p></div>"
         '<svg viewBox="0 0 100 40" width="100" height="40"><text x="50" y="4">cut</text></svg>'

@@ -230,7 +230,7 @@ def final_board(report: Report, title: str = "Final sheet") -> str:
         burglar=on,
         burglar_left=beside,
         caption=f"{title} · {report.shown_score} points",
-        label=_final_words(report),
+        label=_final_words(report, title),
         cls="board final",
     )
 
@@ -266,9 +266,10 @@ def _new_crosses(before: State, after: State) -> list[Field]:
     return [f for f in FIELD_AT if "X" in after.mark(f) and "X" not in before.mark(f)]
 
 
-def _final_words(report: Report) -> str:
-    """The final sheet in words: the moves in order and the score."""
-    return f"The final sheet, {report.shown_score} points. Moves in order: {moves_text(report)}."
+def _final_words(report: Report, title: str = "Final sheet") -> str:
+    """The summary sheet in words: its title, the moves in order and the score."""
+    named = title[:1].lower() + title[1:]
+    return f"The {named}, {report.shown_score} points. Moves in order: {moves_text(report)}."
 
 
 def _error_text(report: Report) -> tuple[str, str, str] | None:

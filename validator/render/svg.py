@@ -499,31 +499,37 @@ def _numbers(numbers: Mapping[Field, int | Sequence[int]]) -> list[str]:
     return out
 
 
-EXIT_LINE = 3
-"""Move numbers on one line of a corner's exit badge; the badge wraps to a second line and
-the rest reads "+N" (every number is in the badge's title and the board's words)."""
+EXIT_TEXT = 7
+"""The most characters of a corner's exit badge: past them the rest of its move numbers
+reads "+N" (every number is in the badge's title and the board's words)."""
+
+
+def exit_badge_text(at: Sequence[int]) -> str:
+    """`3,4,9`, or `11,23,+3` when the numbers do not fit `EXIT_TEXT` characters."""
+    numbers = [str(n) for n in at]
+    text = ",".join(numbers)
+    if len(text) <= EXIT_TEXT:
+        return text
+    shown: list[str] = []
+    for i, n in enumerate(numbers):
+        rest = f"+{len(numbers) - i}"
+        if len(",".join([*shown, n, f"+{len(numbers) - i - 1}"])) > EXIT_TEXT:
+            return ",".join([*shown, rest])
+        shown.append(n)
+    return text
 
 
 def _exit_badge(corner: Field, at: Sequence[int], side: float) -> list[str]:
     """The moves that left through a corner: a hollow badge in the corner field's top right
     (row 1: its bottom right), apart from the filled badge of a move that ended on the
-    field, in lines of `EXIT_LINE` numbers, kept inside the picture."""
-    numbers = [str(n) for n in at]
-    lines = [numbers[i : i + EXIT_LINE] for i in range(0, len(numbers), EXIT_LINE)]
-    if len(lines) > 2:
-        rest = len(numbers) - (2 * EXIT_LINE - 1)
-        lines = [lines[0], [*lines[1][: EXIT_LINE - 1], f"+{rest}"]]
-    texts = [",".join(line) for line in lines]
-    width = max(_badge_width(t) for t in texts)
+    field, kept inside the picture."""
+    text = exit_badge_text(at)
+    width = _badge_width(text)
     x = MARGIN + corner.col * CELL - 1 - width
     x = min(max(1.0, x), side - 1 - width)
-    height = 15 * len(texts)
-    y = MARGIN + (corner.row - 1) * CELL + (CELL - 1 - height if corner.row == 1 else 1)
-    out: list[str] = []
-    for i, text in enumerate(texts):
-        out.extend(_badge(x, y + 15 * i, text, hollow=True, width=width))
+    y = MARGIN + (corner.row - 1) * CELL + (CELL - 16 if corner.row == 1 else 1)
     title = _el("title", escape("left here: move " + ", ".join(map(str, at))))
-    return [_el("g", title + "".join(out), class_="exit-badge")]
+    return [_el("g", title + "".join(_badge(x, y, text, hollow=True)), class_="exit-badge")]
 
 
 def _badge_width(text: str) -> float:
