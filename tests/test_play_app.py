@@ -451,7 +451,7 @@ def test_undo_mid_round_steps_back_within_the_round(tmp_path: Path) -> None:
             assert f"undid the cross-out of {cross.field} (still roll 2)" in screen_text(app)
             await pilot.press("u")
             assert app.game.rounds == []
-            assert f"undid roll 1: crossed out {first.action.cross}" in screen_text(app)  # type: ignore[union-attr]
+            assert f"undid roll 1: cross out {first.action.cross}" in screen_text(app)  # type: ignore[union-attr]
 
     asyncio.run(run())
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from functools import cache
 from html import escape
 from pathlib import Path
@@ -121,7 +122,7 @@ def long_analysed() -> str:
 
 CHALLENGE = ROOT / "examples" / "challenge.txt"
 INVALID = ROOT / "examples" / "invalid"
-PAGES = {
+PAGES: dict[str, Callable[[], str]] = {
     "valid": lambda: _report_html(CHALLENGE, ROOT / "examples" / "alice.yaml"),
     "dice": lambda: _report_html(CHALLENGE, INVALID / "e101-dice-mismatch.yaml"),
     "cross": lambda: _report_html(CHALLENGE, INVALID / "e203-cross-taken.yaml"),

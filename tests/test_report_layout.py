@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from validator.check.file import Checker
 from validator.cli import main
+from validator.engine import Field, State
 from validator.render import svg
 from validator.render.html import render_html
 from validator.report.model import Report, build_report, describe_round, move_cell, round_words
@@ -240,7 +241,7 @@ def test_the_markdown_facts_have_a_header_row_of_words() -> None:
 
 
 def test_exits_leave_the_row_numbers_clear_and_badges_inside() -> None:
-    for corner in (svg.Field(1, 1), svg.Field(1, 6), svg.Field(6, 1), svg.Field(6, 6)):
+    for corner in (Field(1, 1), Field(1, 6), Field(6, 1), Field(6, 6)):
         cx, cy = svg.centre(corner)
         ex, ey = svg._exit_point(corner)
         label_x = svg.MARGIN - 11
@@ -252,7 +253,7 @@ def test_exits_leave_the_row_numbers_clear_and_badges_inside() -> None:
             assert y < cy - 6 if corner.row == 1 else y > cy + 6, (corner, y)
         side = 2 * svg.MARGIN + 6 * svg.CELL
         assert 0 < ex < side
-    page = svg.board(svg.State(), exit_numbers={svg.Field(1, 1): [11, 23, 24, 25]})
+    page = svg.board(State(), exit_numbers={Field(1, 1): [11, 23, 24, 25]})
     root = ET.fromstring(page)
     rect = next(r for r in root.iter(f"{SVG}rect") if r.get("class") == "exit-bg")
     assert float(rect.get("x") or -1) >= 0
@@ -267,10 +268,10 @@ def test_a_score_at_the_top_of_the_chart_keeps_its_label_whole() -> None:
 
 
 def test_the_better_walk_runs_beside_the_played_one() -> None:
-    walk = (svg.Field(1, 2), svg.Field(1, 3))
+    walk = (Field(1, 2), Field(1, 3))
     page = svg.board(
-        svg.State(),
-        walks=[svg.Walk(walk, svg.Field(1, 1)), svg.Walk(walk, svg.Field(1, 1), style="alt")],
+        State(),
+        walks=[svg.Walk(walk, Field(1, 1)), svg.Walk(walk, Field(1, 1), style="alt")],
     )
     root = ET.fromstring(page)
     lines = {p.get("class"): p.get("points") for p in root.iter(f"{SVG}polyline")}

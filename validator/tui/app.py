@@ -26,11 +26,10 @@ from validator.engine import (
     Field,
     IllegalAction,
     Play,
-    Reroll,
     RingReroll,
 )
 from validator.tui.game import Game, Option
-from validator.tui.hint import Hint, Hints
+from validator.tui.hint import Hint, Hints, describe
 from validator.tui.save import RecordFile
 
 Phase = Literal["cross", "move", "walk", "over"]
@@ -349,7 +348,7 @@ class PlayApp(App[Result | None]):
         if autos == len(rounds):
             return ""
         step = rounds[-1 - autos].step
-        text = f"roll {step.roll}: " + _action_words(step.action)
+        text = f"roll {step.roll}: " + describe(step.action)
         if autos:
             text += f", and the {autos} forced reroll{'s' if autos > 1 else ''} after it"
         return text
@@ -461,10 +460,7 @@ class PlayApp(App[Result | None]):
     def _done_text(self, option: Option) -> str:
         cross = self.choice.cross
         assert cross is not None
-        text = f"crossed out {cross.field}, {self.option_text(option)}"
-        if option.kind == "leave":
-            text += "; the burglar is outside"
-        return text
+        return f"crossed out {cross.field}, {self.option_text(option)}"
 
     def option_text(self, option: Option) -> str:
         """An option in words, with what leaving the board does under these rules."""
@@ -742,18 +738,3 @@ class PlayApp(App[Result | None]):
         else:
             line = "arrows/Tab/type 3/4  Enter choose  " + common
         return Text(line, style="bold")
-
-
-def _action_words(action: Action) -> str:
-    """A player's choice in words, for the undo message."""
-    if isinstance(action, RingReroll):
-        return "a magic ring spent"
-    if isinstance(action, Reroll):
-        return "a forced reroll"
-    assert isinstance(action, Play)
-    text = f"crossed out {action.cross}"
-    if action.move is None:
-        return text + ", no move"
-    if action.exit is not None:
-        return text + f", {'escaped' if action.exit == 'escape' else 'left'} through {action.move}"
-    return text + f", moved to {action.move}"
