@@ -12,7 +12,7 @@ from test_play_app import screen_text, short_dice
 from validator.engine import STANDARD, Play
 from validator.solver import solve
 from validator.tui.app import PlayApp
-from validator.tui.game import Game
+from validator.tui.game import GameSession
 from validator.tui.hint import FEW, Hints, hint_text, rank_actions, solver_evaluator
 from validator.tui.start import start_game
 
@@ -20,7 +20,7 @@ from validator.tui.start import start_game
 @pytest.mark.slow
 def test_the_ranking_agrees_with_the_solver(tmp_path: Path) -> None:
     start = start_game(short_dice(tmp_path, 6), None, output=tmp_path / "g.yaml")
-    game: Game = start.game
+    game: GameSession = start.game
     ranked = rank_actions(game, solver_evaluator(game, 0.2))
     assert ranked and ranked[0].loss == 0
     assert [r.loss for r in ranked] == sorted(r.loss for r in ranked)
@@ -59,7 +59,7 @@ def test_without_hint_no_solver_runs(tmp_path: Path) -> None:
 
 def test_a_count_not_the_clock_decides_what_is_ranked(tmp_path: Path) -> None:
     start = start_game(short_dice(tmp_path, 6), None, output=tmp_path / "g.yaml")
-    game: Game = start.game
+    game: GameSession = start.game
     choices = len(game.actions())
     assert choices > FEW, "roll 1 of the challenge has many choices"
     ranked = rank_actions(game, lambda state, row: 0, most=1)
@@ -69,16 +69,16 @@ def test_a_count_not_the_clock_decides_what_is_ranked(tmp_path: Path) -> None:
     hint = Hints(0.05).rank(game)
     assert len(hint.ranked) == FEW and hint.choices == choices
     # A round with few choices has every one ranked.
-    few = Game(game.rows[:1], game.rules)
+    few = GameSession(game.rows[:1], game.rules)
     assert len(few.actions()) == choices
-    small = Game([(1, 1, 1)], game.rules)
+    small = GameSession([(1, 1, 1)], game.rules)
     assert 1 < len(small.actions()) <= FEW
     assert len(Hints(0.05).rank(small).ranked) == len(small.actions())
 
 
 def test_the_same_position_ranks_the_same_twice(tmp_path: Path) -> None:
     start = start_game(short_dice(tmp_path, 6), None, output=tmp_path / "g.yaml")
-    game: Game = start.game
+    game: GameSession = start.game
     hints = Hints(0.3)
     first = hints.rank(game)
     assert hints.rank(game) is first and hints.known(game) is first

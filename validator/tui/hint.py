@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from validator.engine import Action, Play, Reroll, RingReroll, State, score
-from validator.tui.game import Game
+from validator.tui.game import GameSession
 
 Evaluator = Callable[[State, int], int]
 """(position after a choice, 0-based next dice row) -> the best final score from there."""
@@ -35,7 +35,9 @@ class Ranked:
     """Points lost against the best choice of the round (0 for the best)."""
 
 
-def rank_actions(game: Game, evaluate: Evaluator, *, most: int | None = None) -> list[Ranked]:
+def rank_actions(
+    game: GameSession, evaluate: Evaluator, *, most: int | None = None
+) -> list[Ranked]:
     """The legal actions of the round, best first (ties in the engine's order); a choice
     that ends the game is worth its final score and is not evaluated further.
 
@@ -56,7 +58,7 @@ def rank_actions(game: Game, evaluate: Evaluator, *, most: int | None = None) ->
     return [Ranked(a, v, top - v) for _, a, v in valued]
 
 
-def solver_evaluator(game: Game, seconds: float) -> Evaluator:
+def solver_evaluator(game: GameSession, seconds: float) -> Evaluator:
     """The solver as an evaluator: the best final score from a position within `seconds`
     (a lower bound when the search does not finish; the best it found)."""
     from validator.solver import solve
@@ -92,10 +94,10 @@ class Hints:
         self.seconds = seconds
         self._known: dict[tuple[State, int], Hint] = {}
 
-    def known(self, game: Game) -> Hint | None:
+    def known(self, game: GameSession) -> Hint | None:
         return self._known.get((game.state, game.row))
 
-    def rank(self, game: Game) -> Hint:
+    def rank(self, game: GameSession) -> Hint:
         """This position's hint: remembered, or ranked now (the solver's time for the
         round shared by the choices ranked)."""
         key = (game.state, game.row)
