@@ -62,12 +62,16 @@ def draw(candidates: Iterable[Entry], seed: str, winners: int) -> Draw:
 
 
 def eligible(entries: Iterable[Entry], min_score: int = DEFAULT_MIN_SCORE) -> list[Entry]:
-    """Entries that are valid with at least `min_score` points, sorted by file."""
+    """Entries that are valid with at least `min_score` points, neither late nor superseded,
+    sorted by file."""
     return sorted(
         (
             e
             for e in entries
-            if e.verdict is Verdict.VALID and e.score is not None and e.score >= min_score
+            if e.verdict is Verdict.VALID
+            and e.counts
+            and e.score is not None
+            and e.score >= min_score
         ),
         key=lambda e: e.file,
     )
