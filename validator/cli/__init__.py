@@ -44,6 +44,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "What each decision of a record cost against the best play.",
     ),
     "dice": ("validator.cli.dice", "Write a new challenge dice file from a seed."),
+    "contest": ("validator.cli.contest", "Set up a challenge: `contest init` writes road300.toml."),
 }
 
 

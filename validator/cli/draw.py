@@ -9,9 +9,11 @@ from pathlib import Path
 import click
 
 from validator.cli.common import EXIT_FAILED, EXIT_OK, fail_usage
+from validator.cli.contest_file import ContestCommand, contest_option
 
 
-@click.command("draw")
+@click.command("draw", cls=ContestCommand)
+@contest_option
 @click.argument("results", type=click.Path(path_type=Path, dir_okay=False))
 @click.option(
     "--winners",

@@ -20,6 +20,7 @@ from validator.cli.common import (
     time_limit_option,
     write_output,
 )
+from validator.cli.contest_file import ContestCommand, contest_option
 from validator.render.registry import REPORT, by_suffix, suffixes
 
 if TYPE_CHECKING:
@@ -48,7 +49,8 @@ def pick_format(fmt: str | None, output: Path | None) -> str:
     return named.name if named is not None else "text"
 
 
-@click.command("report")
+@click.command("report", cls=ContestCommand)
+@contest_option
 @click.argument("record", type=click.Path(path_type=Path))
 @dice_option
 @rules_option

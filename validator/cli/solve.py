@@ -22,6 +22,7 @@ from validator.cli.common import (
     time_limit_option,
     write_output,
 )
+from validator.cli.contest_file import ContestCommand, contest_option
 
 if TYPE_CHECKING:
     from validator.check.replay import Result
@@ -34,7 +35,8 @@ STATS_BEAM_WIDTH = 200
 """The beam width of `--stats`' "strong player" (validator.solver.playout.beam_game)."""
 
 
-@click.command("solve")
+@click.command("solve", cls=ContestCommand)
+@contest_option
 @click.argument("dice", type=click.Path(path_type=Path, dir_okay=False))
 @click.option(
     "--from",

@@ -1,0 +1,67 @@
+"""`road300 contest`: set up a challenge (`road300 contest init` writes its contest file)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from validator.cli.common import fail_usage
+
+
+@click.group("contest")
+def command() -> None:
+    """Set up a challenge run from a contest file (see docs/contest.md)."""
+
+
+@command.command("init")
+@click.argument(
+    "file", type=click.Path(path_type=Path, dir_okay=False), default=Path("road300.toml")
+)
+@click.option("--name", default="Road to 300 challenge", show_default=True, help="The name.")
+@click.option("--dice", default="dice.txt", show_default=True, help="The dice file, relative.")
+@click.option(
+    "--organizer",
+    default="challenge@organizers.example",
+    show_default=True,
+    help="The From: of the replies.",
+)
+@click.option(
+    "--deadline",
+    default="2026-12-20T23:59:59+01:00",
+    show_default=True,
+    help="ISO 8601 with offset.",
+)
+@click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
+def init(file: Path, name: str, dice: str, organizer: str, deadline: str, force: bool) -> None:
+    """Write a commented contest file to FILE (default road300.toml, which the commands find
+    in the current folder and beside their source), then check that it reads back."""
+    import json
+    from datetime import datetime
+
+    from validator.contest.config import TEMPLATE, ContestError, load_contest
+
+    if file.exists() and not force:
+        fail_usage(f"{file}: exists; give --force to overwrite it")
+    try:
+        when = datetime.fromisoformat(deadline)
+    except ValueError:
+        fail_usage(f"--deadline: {deadline!r} is not ISO 8601, like 2026-12-20T23:59:59+01:00")
+    if when.tzinfo is None:
+        fail_usage("--deadline: give its offset, like 2026-12-20T23:59:59+01:00")
+    # JSON strings are TOML basic strings: quotes and backslashes stay text.
+    text = TEMPLATE.format(
+        name=json.dumps(name)[1:-1],
+        dice=json.dumps(dice)[1:-1],
+        organizer=json.dumps(organizer)[1:-1],
+        deadline=when.isoformat(),
+    )
+    try:
+        file.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail_usage(f"{file}: cannot write it: {exc.strerror}")
+    try:
+        load_contest(file)
+    except ContestError as exc:
+        fail_usage(str(exc))
+    click.echo(f"wrote {file}: edit it, then run road300 batch MAILBOX (docs/contest.md)")
