@@ -85,7 +85,8 @@ _SNIFFED_TYPES = ("text/", "application/octet-stream", "application/json", "appl
 """Attachments whose name says nothing are recognised by content only if of these types."""
 
 _LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x85]+")
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+"""C0, DEL, C1 and the bidi controls: nothing a header, a name or a terminal should hold."""
 
 
 class MailError(Exception):
@@ -339,8 +340,8 @@ class Meta:
 
 
 def one_line(text: str) -> str:
-    """Decoded header text with its line breaks (and other C0 controls but tab) turned into
-    spaces: what may go into a header of a reply or a field of the results."""
+    """Decoded header text with its line breaks and control characters (bidi controls too)
+    turned into spaces: what may go into a header of a reply or a field of the results."""
     return " ".join(_CONTROLS.sub(" ", _LINE_BREAKS.sub(" ", text)).split())
 
 

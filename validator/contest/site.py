@@ -179,7 +179,8 @@ class SiteWriter:
         if e.superseded:
             notes.append(say("site.mark.superseded"))
         if e.copies:
-            others = ", ".join(self.player_of(self._entry(f)) for f in e.copies)
+            names = dict.fromkeys(self.player_of(self._entry(f)) for f in e.copies)
+            others = ", ".join(names)
             notes.append(say("site.mark.copy", others=others))
         css = "late" if e.late else "superseded" if e.superseded else e.verdict.value
         return Row(

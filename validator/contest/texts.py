@@ -54,6 +54,7 @@ TEXTS: dict[str, str] = {
     "site.col.player": "Player",
     "site.col.score": "Score",
     "site.col.par": "Share of par",
+    "site.col.par.short": "of par",
     "site.col.verdict": "Verdict",
     "site.col.end": "End",
     "site.col.notes": "Notes",
