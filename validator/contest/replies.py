@@ -110,6 +110,8 @@ class ReplyWriter:
         if reading.result is not None:
             page = render_html(build_report(reading.result))
             message.add_attachment(page.encode("utf-8"), "text", "html", filename="report.html")
+        else:
+            message.make_mixed()  # every reply has the same headers, attachment or not
         path = self.folder / f"reply-{len(self.written) + 1:04d}.eml"
         path.write_bytes(message.as_bytes())
         self.written.append(path)

@@ -1,0 +1,390 @@
+"""Contest entries by e-mail: an inbox written with the email package (tests/mail_helpers.py)
+checked as an mbox, a Maildir and a folder of .eml files, its deadline and resubmissions,
+the replies and the results site's files."""
+
+from __future__ import annotations
+
+import json
+import re
+from email import policy
+from email.parser import BytesParser
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+from mail_helpers import (
+    DEADLINE,
+    DICE,
+    HOSTILE_NAME,
+    MAX_SIZE,
+    Mail,
+    game,
+    inbox,
+    read_record_score,
+    write_eml,
+    write_maildir,
+    write_mbox,
+)
+
+from validator.cli import main
+from validator.contest.body import find_records, html_text
+from validator.contest.draw import eligible, load_results
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMA = json.loads((ROOT / "schemas" / "batch.schema.json").read_text())
+ORGANIZER = "Winter Challenge <challenge@organizers.example>"
+ARGS = ["--dice", str(DICE), "--max-size", f"{MAX_SIZE}", "--deadline", DEADLINE.isoformat()]
+
+
+def run(*args: object) -> Any:
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def mails() -> list[Mail]:
+    return inbox()
+
+
+@pytest.fixture(scope="module")
+def mbox(mails: list[Mail], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_mbox(mails, tmp_path_factory.mktemp("mbox") / "inbox.mbox")
+
+
+def batch(source: Path, *more: object) -> dict[str, Any]:
+    result = run("batch", source, *ARGS, "--format", "json", "--jobs", "1", *more)
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+@pytest.fixture(scope="module")
+def results(mbox: Path) -> dict[str, Any]:
+    return batch(mbox)
+
+
+def by_key(mails: list[Mail], data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    ids = {m.message["Message-ID"]: m.key for m in mails}
+    return {ids[e["source"]["message_id"]]: e for e in data["entries"]}
+
+
+def test_every_kind_of_mail(mails: list[Mail], results: dict[str, Any]) -> None:
+    entries = by_key(mails, results)
+    skipped = {s["message_id"]: s for s in results["skipped"]}
+    assert len(entries) + len(skipped) == len(mails)
+    for key in ("german-qp", "french-b64", "html-only", "alternative", "quoting", "hostile"):
+        assert entries[key]["verdict"] == "valid", (key, entries[key]["error"])
+        assert entries[key]["source"]["part"] == "body"
+    assert entries["german-qp"]["player"] == "Bernd Müller"
+    assert entries["french-b64"]["player"] == "Chloé Durand"
+    assert entries["french-b64"]["claimed_score"] == entries["french-b64"]["score"]
+    # The quoted older record is not read: the score is the new game's.
+    assert entries["quoting"]["score"] == read_record_score(game(11, "text", "Kim"))
+    for fmt, ext in (("yaml", "yaml"), ("json", "json"), ("csv", "csv"), ("text", "txt")):
+        e = entries[f"attach-{fmt}"]
+        assert e["verdict"] == "valid", e["error"]
+        assert e["source"]["part"] == f"game.{ext}"
+        assert re.fullmatch(rf"inbox\.mbox#\d+/game\.{ext}", e["file"])
+    assert entries["attach-sniffed"]["verdict"] == "valid"
+    assert entries["attach-sniffed"]["source"]["part"] == "record"
+
+
+def test_two_records_oversized_typo_and_illegal(mails: list[Mail], results: dict[str, Any]) -> None:
+    entries = by_key(mails, results)
+    two = entries["two-records"]
+    assert two["verdict"] == "malformed" and two["error"]["code"] == "E002"
+    assert "first.yaml" in two["error"]["message"] and "second.txt" in two["error"]["message"]
+    big = entries["oversized"]
+    assert big["verdict"] == "malformed" and big["error"]["code"] == "E001"
+    assert "not read" in big["error"]["message"]
+    typo = entries["typo"]
+    assert typo["verdict"] == "malformed"
+    assert "did you mean 'to'" in typo["error"]["message"]
+    body = next(m for m in mails if m.key == "typo").message.get_body().get_content()
+    assert " ot " in body.splitlines()[typo["error"]["line"] - 1]
+    assert entries["illegal"]["verdict"] == "invalid"
+    assert entries["illegal"]["error"]["code"] == "E205"
+
+
+def test_questions_and_archives_are_skipped_with_their_message_id(
+    mails: list[Mail], results: dict[str, Any]
+) -> None:
+    ids = {m.key: m.message["Message-ID"] for m in mails}
+    skipped = {s["message_id"]: s for s in results["skipped"]}
+    assert set(skipped) == {ids["question"], ids["zip"]}
+    assert skipped[ids["question"]]["reason"].startswith("no record")
+    assert "game.zip is not opened" in skipped[ids["zip"]]["reason"]
+    assert results["summary"]["skipped"] == 2
+
+
+def test_deadline_resubmission_and_copies(mails: list[Mail], results: dict[str, Any]) -> None:
+    entries = by_key(mails, results)
+    first, second = entries["alice-first"], entries["alice-resubmission"]
+    assert first["superseded"] and first["rank"] is None and not first["late"]
+    assert not second["superseded"] and second["rank"] == 1
+    late = entries["late"]
+    assert late["late"] and late["rank"] is None and late["verdict"] == "valid"
+    assert entries["copy"]["file"] in second["copies"]
+    assert first["file"] in entries["copy"]["copies"]
+    ranked = [e for e in results["entries"] if e["rank"] is not None]
+    assert all(not e["late"] and not e["superseded"] for e in ranked)
+    assert set(results["summary"]["reached"]) == {second["file"], entries["copy"]["file"]}
+
+
+def test_without_a_deadline_nothing_is_late(mails: list[Mail], mbox: Path) -> None:
+    result = run(
+        "batch", mbox, "--dice", DICE, "--max-size", MAX_SIZE, "-j", "1", "--format", "json"
+    )
+    assert result.exit_code == 0, result.output
+    entries = by_key(mails, json.loads(result.stdout))
+    assert not entries["late"]["late"] and entries["late"]["rank"] is not None
+
+
+def test_hostile_names_and_attachment_names(mails: list[Mail], results: dict[str, Any]) -> None:
+    entries = by_key(mails, results)
+    hostile = entries["hostile"]
+    for text in (hostile["player"], hostile["source"]["name"]):
+        assert not re.search("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", text), text
+    assert "pwned" in hostile["player"]
+    traversal = entries["traversal"]
+    assert traversal["source"]["part"] == "x.yaml"
+    assert traversal["file"].endswith("/x.yaml") and ".." not in traversal["file"]
+
+
+def test_the_sources_fields(mails: list[Mail], results: dict[str, Any]) -> None:
+    jsonschema.Draft202012Validator(SCHEMA).validate(results)
+    entries = by_key(mails, results)
+    source = entries["german-qp"]["source"]
+    assert source == {
+        "kind": "email",
+        "message_id": "<msg2@players.example>",
+        "from": "bernd@players.example",
+        "name": "Bernd Müller",
+        "date": "2026-12-04T09:02:00+01:00",
+        "part": "body",
+    }
+    assert entries["german-qp"]["file"] == "inbox.mbox#2"
+
+
+def _projection(data: dict[str, Any]) -> tuple[list[tuple[Any, ...]], list[Any]]:
+    keys = ("verdict", "score", "rank", "late", "superseded", "player", "end")
+    entries = sorted(
+        (e["source"]["message_id"], e["source"]["part"], *(e[k] for k in keys))
+        for e in data["entries"]
+    )
+    return entries, sorted(s["message_id"] for s in data["skipped"])
+
+
+def test_mbox_maildir_and_eml_folder_give_the_same_entries(
+    mails: list[Mail], results: dict[str, Any], tmp_path: Path
+) -> None:
+    maildir = batch(write_maildir(mails, tmp_path / "Maildir"))
+    eml = batch(write_eml(mails, tmp_path / "eml"))
+    assert _projection(maildir) == _projection(results)
+    assert _projection(eml) == _projection(results)
+    assert {e["file"].split("#")[0] for e in maildir["entries"]} == {"Maildir"}
+    assert any(e["file"].startswith("002-german-qp.eml#1") for e in eml["entries"])
+
+
+def test_a_folder_may_mix_records_and_eml_files(mails: list[Mail], tmp_path: Path) -> None:
+    folder = write_eml(mails[:3], tmp_path / "entries")
+    (folder / "zoe.yaml").write_text(game(99, "yaml", "Zoe"))
+    (folder / "notes.md").write_text("not a record\n")
+    data = batch(folder)
+    files = {e["file"] for e in data["entries"]}
+    assert "zoe.yaml" in files and "001-alice-first.eml#1" in files
+    assert [s["file"] for s in data["skipped"]] == ["notes.md"]
+    zoe = next(e for e in data["entries"] if e["file"] == "zoe.yaml")
+    assert zoe["source"] is None and not zoe["late"]
+
+
+def test_the_draw_leaves_out_late_and_superseded(mbox: Path, tmp_path: Path) -> None:
+    out = tmp_path / "results.json"
+    result = run("batch", mbox, *ARGS, "--output", out, "--jobs", "1")
+    assert result.exit_code == 0, result.output
+    entries = load_results(out)
+    assert any(e.late for e in entries) and any(e.superseded for e in entries)
+    files = {e.file for e in eligible(entries, min_score=0)}
+    assert files and all(not (e.late or e.superseded) for e in entries if e.file in files)
+    drawn = run("draw", out, "--winners", "20", "--seed", "s", "--min-score", "0")
+    assert drawn.exit_code == 0, drawn.output
+    late = next(e.file for e in entries if e.late)
+    assert late not in drawn.output
+
+
+def test_a_message_over_the_cap_is_read_no_further_than_its_headers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import validator.contest.mail as mail_module
+
+    monkeypatch.setattr(mail_module, "MIN_MESSAGE_BYTES", 1)
+    mails = inbox()[:1]
+    path = write_mbox(mails, tmp_path / "big.mbox")
+    data = batch(path, "--max-size", "100")
+    (entry,) = data["entries"]
+    assert (
+        entry["verdict"] == "malformed"
+        and "not read beyond its headers" in (entry["error"]["message"])
+    )
+    assert entry["source"]["message_id"] == "<msg1@players.example>"
+
+
+# -- Replies -----------------------------------------------------------------------------
+
+REPLY_HEADERS = {
+    "From",
+    "To",
+    "Subject",
+    "Date",
+    "Message-ID",
+    "In-Reply-To",
+    "References",
+    "MIME-Version",
+    "Content-Type",
+}
+
+
+@pytest.fixture(scope="module")
+def replies(mbox: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("replies")
+    result = run("batch", mbox, *ARGS, "--replies", folder, "--organizer", ORGANIZER, "-j", "1")
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+def _parse(path: Path) -> Any:
+    return BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+
+
+def test_every_reply_parses_back_with_exactly_its_headers(mails: list[Mail], replies: Path) -> None:
+    files = sorted(replies.glob("reply-*.eml"))
+    assert len(files) == len(mails)
+    for path, mail in zip(files, mails, strict=True):
+        reply = _parse(path)
+        assert set(reply.keys()) == REPLY_HEADERS, (path.name, reply.keys())
+        assert len(reply.keys()) == len(REPLY_HEADERS)
+        original = mail.message
+        assert reply["To"].addresses[0].addr_spec == original["From"].addresses[0].addr_spec
+        assert reply["From"].addresses[0].addr_spec == "challenge@organizers.example"
+        assert reply["In-Reply-To"] == original["Message-ID"]
+        assert reply["References"] == original["Message-ID"]
+        assert reply["Subject"].startswith("Re: ")
+        assert not path.read_bytes().count(b"\nBcc:")
+
+
+def test_the_hostile_subject_adds_no_header(mails: list[Mail], replies: Path) -> None:
+    n = next(i for i, m in enumerate(mails, start=1) if m.key == "hostile")
+    reply = _parse(replies / f"reply-{n:04d}.eml")
+    assert reply["Subject"] == "Re: hello Bcc: victim@example.org"
+    assert reply["Bcc"] is None
+    name = reply["To"].addresses[0].display_name
+    assert "\x1b" not in name and "\u202e" not in name and "pwned" in name
+    assert HOSTILE_NAME not in reply.get_body(("plain",)).get_content()
+
+
+def _body(replies: Path, mails: list[Mail], key: str) -> tuple[str, Any]:
+    n = next(i for i, m in enumerate(mails, start=1) if m.key == key)
+    reply = _parse(replies / f"reply-{n:04d}.eml")
+    return reply.get_body(("plain",)).get_content(), reply
+
+
+def test_reply_bodies(mails: list[Mail], replies: Path) -> None:
+    text, reply = _body(replies, mails, "alice-resubmission")
+    assert "Your record is valid: 340 points." in text and "ranked 1 of" in text
+    assert [p.get_filename() for p in reply.iter_attachments()] == ["report.html"]
+    text, _ = _body(replies, mails, "alice-first")
+    assert "superseded" in text and "ranked" not in text
+    text, _ = _body(replies, mails, "late")
+    assert "after the deadline" in text
+    text, _ = _body(replies, mails, "illegal")
+    assert "The first illegal step: roll 4" in text and "E205" in text
+    assert "Available cross-outs" in text
+    text, _ = _body(replies, mails, "typo")
+    assert "did you mean 'to'" in text and "of your message" in text
+    text, reply = _body(replies, mails, "question")
+    assert "We found no record in your message" in text
+    assert list(reply.iter_attachments()) == []
+
+
+def test_replies_mbox_holds_every_reply(replies: Path) -> None:
+    import mailbox
+
+    box = mailbox.mbox(replies / "replies.mbox", create=False)
+    assert len(box) == len(list(replies.glob("reply-*.eml")))
+    box.close()
+
+
+def test_replies_need_an_organizer_and_a_mailbox(mbox: Path, tmp_path: Path) -> None:
+    result = run("batch", mbox, *ARGS, "--replies", tmp_path / "r")
+    assert result.exit_code == 2 and "--organizer" in result.output
+    folder = tmp_path / "entries"
+    folder.mkdir()
+    result = run("batch", folder, *ARGS, "--replies", tmp_path / "r", "--organizer", ORGANIZER)
+    assert result.exit_code == 2 and "mbox" in result.output
+
+
+# -- The site's files (the browser test is tests/test_mail_browser.py) ------------------
+
+
+@pytest.fixture(scope="module")
+def site(mbox: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("site")
+    result = run("batch", mbox, *ARGS, "--site", folder, "--name", "Winter <b>challenge</b>")
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+def test_no_sender_address_on_the_site(mails: list[Mail], site: Path) -> None:
+    addresses = {m.message["From"].addresses[0].addr_spec.lower() for m in mails}
+    for path in site.rglob("*"):
+        if path.is_file():
+            text = path.read_text(encoding="utf-8").lower()
+            for address in addresses:
+                assert address not in text, (path.name, address)
+    index = (site / "index.html").read_text()
+    assert "Winter &lt;b&gt;challenge&lt;/b&gt;" in index
+    assert "Thanks a lot" not in index and "Viele Grüße" not in index
+
+
+def test_every_link_of_the_site_stays_inside_it(site: Path) -> None:
+    index = (site / "index.html").read_text()
+    links = re.findall(r'href="([^"]+)"', index)
+    pages = [link for link in links if link.startswith("entries/")]
+    assert len(pages) == index.count('class="link"') > 10
+    for link in links:
+        assert not re.match(r"[a-z]+:|/|\.\.", link), link
+        assert (site / link).resolve().is_relative_to(site.resolve())
+        assert (site / link).is_file(), link
+
+
+# -- Bodies --------------------------------------------------------------------------------
+
+
+def test_greetings_signatures_and_quotes_are_not_the_record() -> None:
+    body = (
+        "Bonjour,\n\nJoueur: Chloé\n1: 1 4 6   x 1/4 -> 1/1 (6)\n2: 5 5 3\nTotal: 30\n\n"
+        "Cordialement\n-- \n1: 1 4 6 x 1/4\n"
+    )
+    (record,) = find_records(body)
+    assert (record.first_line, record.last_line) == (3, 6)
+    assert record.text.splitlines()[0] == "" and "Cordialement" not in record.text
+    for attribution in (
+        "On Mon, 7 Dec 2026 at 10:00, Kim <kim@x.example> wrote:",
+        "Am 07.12.2026 um 10:00 schrieb Kim <kim@x.example>:",
+        "Le 7 déc. 2026 à 10:00, Kim <kim@x.example> a écrit :",
+    ):
+        text = f"1: 1 4 6 x 1/4 -> 1/1\n\n{attribution}\n1: 2 2 2 x 2/2\n"
+        assert len(find_records(text)) == 1, attribution
+    assert find_records("> 1: 1 4 6 x 1/4 -> 1/1\n") == []
+    assert find_records("315 points!\nThanks\n") == []
+    assert len(find_records("1: 1 4 6 x 1/4\nplayer: B\n1: 1 4 6 x 1/4\n")) == 2
+
+
+def test_html_bodies_become_lines_and_nothing_runs() -> None:
+    text = html_text(
+        "<head><script>evil()</script></head><p>Hi</p><div>1: 1 4 6<br>2: 5 5 3</div>"
+        "<blockquote>1: 6 6 6</blockquote>&amp;"
+    )
+    assert "evil" not in text and "6 6 6" not in text
+    assert [line for line in text.splitlines() if line] == ["Hi", "1: 1 4 6", "2: 5 5 3", "&"]
