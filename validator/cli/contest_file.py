@@ -40,13 +40,13 @@ class ContestCommand(click.Command):
         from validator.contest.config import ContestError, find_contest, load_contest
 
         try:
-            opts, positional, _ = self.make_parser(ctx).parse_args(args=list(args))
+            opts, _, _ = self.make_parser(ctx).parse_args(args=list(args))
         except click.ClickException:
             return super().parse_args(ctx, args)  # click says what is wrong
         if opts.get("help"):
             return super().parse_args(ctx, args)
         named = opts.get("contest")
-        first = Path(str(positional[0])) if positional else None
+        first = _first_argument(self, opts)
         path = Path(str(named)) if named is not None else find_contest(first)
         if path is not None:
             try:
@@ -60,6 +60,17 @@ class ContestCommand(click.Command):
             }
             ctx.meta[META_KEY] = contest
         return super().parse_args(ctx, args)
+
+
+def _first_argument(command: click.Command, opts: dict[str, object]) -> Path | None:
+    """The command's first argument as given (a record, a folder, a mailbox, a file)."""
+    for param in command.params:
+        if isinstance(param, click.Argument) and param.name is not None:
+            value = opts.get(param.name)
+            if isinstance(value, list | tuple):
+                value = value[0] if value else None
+            return Path(str(value)) if value is not None else None
+    return None
 
 
 def current_contest() -> object | None:

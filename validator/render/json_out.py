@@ -19,7 +19,7 @@ def diagnostic_dict(d: Diagnostic) -> dict[str, Any]:
     return dict(Problem.of(d).to_json())
 
 
-_BATCH_ONLY = ("rank", "par_share", "copies")
+_BATCH_ONLY = ("rank", "par_share", "copies", "late", "superseded", "source")
 """Entry fields that only a batch gives (a record's standing among the others)."""
 
 
