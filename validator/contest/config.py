@@ -72,7 +72,7 @@ class Contest:
             "rules": self.rules,
             "deadline": self.deadline,
             "organizer": self.organizer,
-            "name": self.name,
+            "contest_name": self.name,
             "max_size": None if self.max_size is None else str(self.max_size),
             "winners": self.winners,
             "seed": self.seed,

@@ -18,9 +18,10 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from email import policy
+from email.headerregistry import BaseHeader, HeaderRegistry
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser, BytesParser
+from email.policy import EmailPolicy
 from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeVar
@@ -87,6 +88,45 @@ _SNIFFED_TYPES = ("text/", "application/octet-stream", "application/json", "appl
 _LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x85]+")
 _CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 """C0, DEL, C1 and the bidi controls: nothing a header, a name or a terminal should hold."""
+
+
+class _Registry(HeaderRegistry):
+    """The standard header registry, making each header class once (the standard one
+    makes a new class on every header read)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._made: dict[str, type[BaseHeader]] = {}
+
+    def __getitem__(self, name: str) -> type[BaseHeader]:
+        made = self._made.get(name.lower())
+        if made is None:
+            made = self._made[name.lower()] = super().__getitem__(name)
+        return made
+
+
+class _Policy(EmailPolicy):
+    """`email.policy.default`, with each header value parsed once: a part's Content-Type is
+    read a dozen times while a message is looked through, and header objects are
+    immutable. The cache is bounded, and a message never sees another's headers wrongly:
+    the same name and raw value always parse to the same header."""
+
+    def header_fetch_parse(self, name: str, value: str) -> str:
+        if hasattr(value, "name"):
+            return value
+        key = (name.lower(), value)
+        parsed = _PARSED.get(key)
+        if parsed is None:
+            if len(_PARSED) >= _PARSED_MAX:
+                _PARSED.clear()
+            parsed = _PARSED[key] = super().header_fetch_parse(name, value)
+        return parsed
+
+
+_PARSED: dict[tuple[str, str], str] = {}
+_PARSED_MAX = 4096
+POLICY = _Policy(header_factory=_Registry())
+"""What messages are read with: the email package's `default` policy (see _Policy)."""
 
 
 class MailError(Exception):
@@ -281,11 +321,11 @@ def _read_message(checker: Checker, raw: RawMessage) -> Reading:
     rules = checker.rules or STANDARD
 
     def refused(file: str, code: str, problem: str, meta: Meta, part: str = "body") -> Reading:
-        result = malformed(Diagnostic(code, problem, file, 1), rules, file)
+        result = malformed(Diagnostic(code, problem, file), rules, file)
         return Reading(file, raw.file, meta, part, result)
 
     if raw.size is not None:
-        meta = _meta(BytesHeaderParser(policy=policy.default).parsebytes(raw.data))
+        meta = _meta(BytesHeaderParser(policy=POLICY).parsebytes(raw.data))
         if raw.size < 0:
             return refused(
                 raw.file, "E001", f"the message cannot be read (error {-raw.size})", meta
@@ -295,7 +335,7 @@ def _read_message(checker: Checker, raw: RawMessage) -> Reading:
             "it was not read beyond its headers"
         )
         return refused(raw.file, "E001", problem, meta)
-    message = BytesParser(policy=policy.default).parsebytes(raw.data)
+    message = BytesParser(policy=POLICY).parsebytes(raw.data)
     assert isinstance(message, EmailMessage)
     meta = _meta(message)
     found, notes = candidates(message, checker.max_bytes)

@@ -135,14 +135,31 @@ class ReplyWriter:
                 )
             if entry.superseded:
                 paragraphs.append(say("reply.superseded"))
-            if entry.copies:
+            if self._copied(entry):
                 paragraphs.append(say("reply.copy"))
             if entry.rank is not None:
                 paragraphs.append(say("reply.rank", rank=entry.rank, ranked=self.ranked))
-            paragraphs.append(say("reply.report"))
+            paragraphs.append(
+                say(
+                    "reply.report.malformed"
+                    if entry.verdict is Verdict.MALFORMED
+                    else "reply.report"
+                )
+            )
         organizer = self.organizer.display_name or self.organizer.addr_spec
         paragraphs.append(say("reply.closing", organizer=organizer))
         return "\n\n".join(paragraphs) + "\n"
+
+    def _copied(self, entry: Entry) -> bool:
+        """Whether another sender's entry played the same game (a resubmission of one's own
+        game is no copy to mention)."""
+        mine = entry.source.address.casefold() if entry.source and entry.source.address else None
+        for file in entry.copies:
+            other = self.entries.get(file)
+            theirs = other.source.address if other is not None and other.source else None
+            if theirs is None or theirs.casefold() != mine:
+                return True
+        return False
 
     def _verdict(self, reading: Reading, entry: Entry) -> list[str]:
         result = reading.result

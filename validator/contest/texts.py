@@ -43,6 +43,7 @@ TEXTS: dict[str, str] = {
     ".txt or .csv file), or typed into the mail as the dice lines of the challenge, "
     "like: {example}",
     "reply.report": "The attached report (report.html) shows every round of your game.",
+    "reply.report.malformed": "The attached report (report.html) shows what could not be read.",
     "reply.closing": "Best regards,\n{organizer}",
     # -- results site ----------------------------------------------------------------------
     "site.title": "{name}: results",
