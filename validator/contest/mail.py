@@ -18,10 +18,12 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from email.header import decode_header, make_header
 from email.headerregistry import BaseHeader, HeaderRegistry
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser, BytesParser
 from email.policy import EmailPolicy
+from email.utils import getaddresses, parsedate_to_datetime
 from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeVar
@@ -385,34 +387,47 @@ def one_line(text: str) -> str:
     return " ".join(_CONTROLS.sub(" ", _LINE_BREAKS.sub(" ", text)).split())
 
 
+_META_HEADERS = ("message-id", "from", "date", "subject")
+
+
 def _meta(message: Message) -> Meta:
-    def header(name: str) -> object:
+    """The headers an entry keeps, decoded with the email package's utilities from their
+    raw text (the header registry's full parse costs more than checking the record)."""
+    raw: dict[str, str] = {}
+    for key, value in message.raw_items():
+        folded = key.lower()
+        if folded in _META_HEADERS and folded not in raw:
+            raw[folded] = str(value)
+    message_id = one_line(raw.get("message-id", "")) or None
+    name = address = None
+    if "from" in raw:
         try:
-            return message.get(name)
-        except Exception:  # a header the email package cannot parse is no header
-            return None
-
-    raw_id = header("Message-ID")
-    message_id = one_line(str(raw_id)) or None if raw_id is not None else None
-    address = name = None
-    sender = header("From")
-    addresses = getattr(sender, "addresses", ())
-    if addresses:
-        first = addresses[0]
-        address = one_line(first.addr_spec) or None
-        name = one_line(first.display_name) or None
-    elif sender is not None:
-        from email.utils import parseaddr
-
-        name, address = (one_line(v) or None for v in parseaddr(str(sender)))
+            pairs = getaddresses([one_line(raw["from"])])
+        except Exception:
+            pairs = []
+        if pairs and "@" in pairs[0][1]:
+            name, address = one_line(decoded(pairs[0][0])) or None, one_line(pairs[0][1]) or None
     when = None
-    date = header("Date")
-    value = getattr(date, "datetime", None)
-    if isinstance(value, datetime):
-        when = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
-    raw_subject = header("Subject")
-    subject = one_line(str(raw_subject)) or None if raw_subject is not None else None
+    if "date" in raw:
+        try:
+            when = parsedate_to_datetime(one_line(raw["date"]))
+        except (TypeError, ValueError, IndexError, OverflowError):
+            when = None
+        if when is not None and when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+    subject = one_line(decoded(raw["subject"])) or None if "subject" in raw else None
     return Meta(message_id, address, name, when, subject)
+
+
+def decoded(text: str) -> str:
+    """Header text with its encoded words (`=?utf-8?q?...?=`) decoded; as it is when they
+    cannot be (an unknown charset, broken encoding)."""
+    if "=?" not in text:
+        return text
+    try:
+        return str(make_header(decode_header(text)))
+    except Exception:
+        return text
 
 
 def candidates(message: EmailMessage, max_bytes: int) -> tuple[list[Candidate], list[str]]:
