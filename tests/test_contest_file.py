@@ -143,6 +143,15 @@ def test_options_override_it(tmp_path: Path) -> None:
     assert all(e["verdict"] == "valid" for e in data["entries"])
 
 
+def test_the_site_takes_its_name_from_it(tmp_path: Path) -> None:
+    folder = contest_folder(tmp_path)
+    mbox = write_mbox(inbox()[:1], folder / "inbox.mbox")
+    assert run("batch", mbox, "--site", folder / "site", "-j", "1").exit_code == 0
+    index = (folder / "site" / "index.html").read_text()
+    assert "<title>Winter challenge: results</title>" in index
+    assert "The seed: announced." in index and "3 winners" in index
+
+
 def test_draw_takes_winners_and_seed_from_it(tmp_path: Path) -> None:
     folder = contest_folder(tmp_path)
     mbox = write_mbox(inbox()[:1], folder / "inbox.mbox")

@@ -356,3 +356,15 @@ def test_html_bodies_become_lines_and_nothing_runs() -> None:
     )
     assert "evil" not in text and "6 6 6" not in text
     assert [line for line in text.splitlines() if line] == ["Hi", "1: 1 4 6", "2: 5 5 3", "&"]
+
+
+def test_a_sender_without_an_address_gets_no_reply(tmp_path: Path) -> None:
+    mail = inbox()[0].message
+    del mail["From"]
+    mail["From"] = "undisclosed-recipients:;"
+    path = write_mbox([Mail("no-address", mail)], tmp_path / "inbox.mbox")
+    out = tmp_path / "replies"
+    result = run("batch", path, *ARGS, "--replies", out, "--organizer", ORGANIZER, "-j", "1")
+    assert result.exit_code == 0, result.output
+    assert list(out.glob("*.eml")) == []
+    assert "no reply to inbox.mbox#1: no address to reply to" in result.output

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, TypeVar
 import click
 
 from validator.cli.common import fail_usage
+from validator.render.sanitize import plain_text
 
 if TYPE_CHECKING:
     from validator.check.file import Checker
@@ -131,6 +132,8 @@ def publish(
         if reply_writer is not None:
             count = reply_writer.finish()
             notes.append(f"wrote {count} replies to {replies} (and {replies}/replies.mbox)")
+            for refused in reply_writer.refused:
+                notes.append(f"no reply to {plain_text(refused.file)}: {refused.reason}")
     except OSError as exc:
         fail_usage(f"cannot write {exc.filename or 'the output'}: {exc.strerror}")
     return notes
