@@ -189,6 +189,14 @@ def test_mbox_maildir_and_eml_folder_give_the_same_entries(
     assert any(e["file"].startswith("002-german-qp.eml#1") for e in eml["entries"])
 
 
+def test_one_eml_file_is_a_source_too(mails: list[Mail], tmp_path: Path) -> None:
+    folder = write_eml(mails[1:2], tmp_path / "one")
+    (path,) = folder.glob("*.eml")
+    data = batch(path)
+    assert [e["file"] for e in data["entries"]] == [f"{path.name}#1"]
+    assert data["entries"][0]["player"] == "Bernd Müller"
+
+
 def test_a_folder_may_mix_records_and_eml_files(mails: list[Mail], tmp_path: Path) -> None:
     folder = write_eml(mails[:3], tmp_path / "entries")
     (folder / "zoe.yaml").write_text(game(99, "yaml", "Zoe"))

@@ -195,6 +195,8 @@ def open_mailbox(path: Path, eml_files: Iterable[str] = ()) -> Mailbox | None:
             return Mailbox("maildir", path, path.resolve().name or "Maildir")
         files = tuple(sorted(eml_files))
         return Mailbox("eml", path, path.name, files) if files else None
+    if path.is_file() and path.suffix.lower() == EML_SUFFIX:
+        return Mailbox("eml", path.parent, path.name, (path.name,))
     if path.is_file() and path.suffix.lower() not in RECORD_FORMATS:
         try:
             with path.open("rb") as handle:
