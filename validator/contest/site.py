@@ -14,10 +14,8 @@ import html
 import re
 import shutil
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from validator import __version__
@@ -27,7 +25,9 @@ from validator.contest.mail import Reading
 from validator.contest.texts import say
 from validator.engine import Ruleset
 from validator.records.dice import read_dice
-from validator.render.html import render_html
+
+# The report's template environment: one loader and one set of escaping rules for both.
+from validator.render.html import _environment, render_html
 from validator.report.model import build_report, how_to_read
 
 HIDDEN = "(address hidden)"
@@ -48,18 +48,6 @@ class Row:
     notes: tuple[str, ...]
     page: str
     css: str
-
-
-@cache
-def _environment() -> Environment:
-    return Environment(
-        loader=PackageLoader("validator.render", "templates"),
-        autoescape=True,
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
 
 
 class SiteWriter:
