@@ -107,6 +107,8 @@ def publish(
     """Write the site and the replies; the lines to tell on stderr."""
     from validator.contest import replies as replying
     from validator.contest import site as website
+    from validator.render.html import render_html
+    from validator.report.model import build_report
 
     notes: list[str] = []
     draw = _draw_settings()
@@ -122,10 +124,14 @@ def publish(
     )
     try:
         for reading in source.readings(checker):
+            page = None
+            if reading.result is not None:
+                report = build_report(reading.result, dice_name=dice.name if dice else None)
+                page = render_html(report)
             if site_writer is not None:
-                site_writer.add(reading)
+                site_writer.add(reading, page)
             if reply_writer is not None and reading.part != "file":
-                reply_writer.add(reading)
+                reply_writer.add(reading, page)
         if site_writer is not None:
             site_writer.finish()
             notes.append(f"wrote the results site to {site}/index.html")

@@ -28,7 +28,6 @@ from validator.contest.batch import Batch, Entry
 from validator.contest.mail import Reading, one_line
 from validator.contest.texts import say
 from validator.records.text_record import EXAMPLE
-from validator.render.html import render_html
 from validator.render.report_text import illegal_plain
 from validator.report.model import build_report, help_text
 
@@ -84,7 +83,9 @@ class ReplyWriter:
         self.refused: list[Refused] = []
         folder.mkdir(parents=True, exist_ok=True)
 
-    def add(self, reading: Reading) -> None:
+    def add(self, reading: Reading, page: str | None) -> None:
+        """Write the reply to the message of `reading`, with `page` (the entry's HTML
+        report) attached."""
         meta = reading.meta
         to = address_of(meta.name, meta.address)
         if to is None:
@@ -107,8 +108,7 @@ class ReplyWriter:
             message["In-Reply-To"] = meta.message_id
             message["References"] = meta.message_id
         message.set_content(self.body(reading, entry, to.display_name))
-        if reading.result is not None:
-            page = render_html(build_report(reading.result))
+        if page is not None:
             message.add_attachment(page.encode("utf-8"), "text", "html", filename="report.html")
         else:
             message.make_mixed()  # every reply has the same headers, attachment or not

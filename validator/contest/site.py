@@ -27,7 +27,7 @@ from validator.engine import Ruleset
 from validator.records.dice import read_dice
 
 # The report's template environment: one loader and one set of escaping rules for both.
-from validator.render.html import _environment, render_html
+from validator.render.html import _environment
 from validator.report.model import build_report, how_to_read
 
 HIDDEN = "(address hidden)"
@@ -82,17 +82,17 @@ class SiteWriter:
     def page(self, entry: Entry) -> str:
         return f"entries/{self.number[entry.file]:04d}.html"
 
-    def add(self, reading: Reading) -> None:
-        """Write the report page of the entry `reading` is (nothing for a skipped message)."""
-        if reading.result is None or reading.file not in self.number:
+    def add(self, reading: Reading, page: str | None) -> None:
+        """Write the report page (`page`, the entry's HTML report) of the entry `reading`
+        is; nothing for a skipped message."""
+        if reading.result is None or page is None or reading.file not in self.number:
             return
-        dice_name = self.dice.name if self.dice is not None else None
-        report = build_report(reading.result, dice_name=dice_name)
         if not self.rules_text:
+            report = build_report(reading.result)
             self.rules_text = how_to_read(report)
             self.rules_name = report.rules
         entry = self.batch.entries[self.number[reading.file] - 1]
-        self._write(self.page(entry), render_html(report))
+        self._write(self.page(entry), page)
 
     def _write(self, relative: str, text: str) -> None:
         (self.folder / relative).write_text(self.blot(text), encoding="utf-8")
@@ -188,7 +188,7 @@ class SiteWriter:
 
     def player_of(self, e: Entry) -> str:
         """The record's player or the sender's display name; never an address."""
-        name = e.player
+        name = e.player if e.source is not None else e.player_name
         if not name or _ADDRESS.search(name):
             return say("site.player.unnamed", number=self.number[e.file])
         return name
