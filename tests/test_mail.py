@@ -376,3 +376,12 @@ def test_a_sender_without_an_address_gets_no_reply(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert list(out.glob("*.eml")) == []
     assert "no reply to inbox.mbox#1: no address to reply to" in result.output
+
+
+def test_a_hostile_body_is_read_no_further_than_its_bounds() -> None:
+    from validator.contest.body import MAX_BODY_LINES, MAX_RECORDS
+
+    assert len(find_records("player: x\n1: 1 2 3\n" * 30000)) == MAX_RECORDS
+    late = "Hi\n" * MAX_BODY_LINES + "1: 1 4 6 x 1/4 -> 1/1\n"
+    assert find_records(late) == []
+    assert len(find_records("Hi\n" * (MAX_BODY_LINES - 1) + "1: 1 4 6 x 1/4\n")) == 1

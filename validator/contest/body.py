@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from html.parser import HTMLParser
 
 from validator.records.header import AFTER_ROUNDS, SYNONYMS, key_of
@@ -28,6 +29,12 @@ _WORD = re.compile(r"[^\W\d_]+(?:[ -][^\W\d_]+)?")
 _ANNOTATION_SIGNS = "([-\u2013>\u2192x\u00d7"
 """What an annotation may start with: brackets, dashes and arrows, x and the times sign."""
 _ANNOTATION_WORDS = sorted(p for p in PHRASES if len(p) > 1)
+
+MAX_BODY_LINES = 2000
+"""A body is read no further than this many lines (a record has one per dice row)."""
+MAX_RECORDS = 3
+"""Blocks looked for in a body: two already make the message malformed."""
+MAX_WORD = 40
 
 _ATTRIBUTION = (
     re.compile(r"\s*On\b.{0,400}\bwrote:\s*\Z", re.IGNORECASE | re.DOTALL),
@@ -84,11 +91,13 @@ def _round_row(line: str) -> tuple[bool, int | None]:
     rest = m["rest"].strip()
     if rest and not rest.startswith(("#", "//")) and not re.search(r"\d", rest):
         word = _WORD.match(rest.lstrip(_ANNOTATION_SIGNS + ": "))
-        if rest[0] not in _ANNOTATION_SIGNS and word is not None:
-            folded = normal(word.group())
-            known = folded in PHRASES or folded.split()[0] in PHRASES
-            if not known and not difflib.get_close_matches(folded, _ANNOTATION_WORDS, 1, 0.7):
-                return False, None  # prose that starts with a number: "315 points!"
+        prose = (
+            rest[0] not in _ANNOTATION_SIGNS
+            and word is not None
+            and not _annotation_word(normal(word.group()[:MAX_WORD]))
+        )
+        if prose:
+            return False, None  # a line of prose that starts with a number: "315 points!"
     return True, int(m["row"]) if m["row"] else None
 
 
@@ -101,7 +110,19 @@ def _header_key(line: str) -> str | None:
     key = key_of(m["key"])
     if key is not None:
         return key
-    folded = normal(m["key"]).replace("-", "_")
+    return _close_key(normal(m["key"][:MAX_WORD]).replace("-", "_"))
+
+
+@lru_cache(maxsize=4096)
+def _annotation_word(folded: str) -> bool:
+    """A word of the annotation, or a misspelling of one (the grammar then says which)."""
+    if folded in PHRASES or folded.split()[0] in PHRASES:
+        return True
+    return bool(difflib.get_close_matches(folded, _ANNOTATION_WORDS, 1, 0.7))
+
+
+@lru_cache(maxsize=4096)
+def _close_key(folded: str) -> str | None:
     close = difflib.get_close_matches(folded, list(SYNONYMS), n=1, cutoff=0.8)
     return SYNONYMS[close[0]] if close else None
 
@@ -117,7 +138,7 @@ def find_records(text: str) -> list[BodyRecord]:
 
     A block ends at its last dice line; a header line (other than a total) after dice
     lines, or a row number 1 after higher rows, starts another one."""
-    lines = own_lines(text)
+    lines = own_lines(text)[:MAX_BODY_LINES]
     blocks: list[tuple[int, int]] = []  # first and last dice line, 0-based
     start = last = -1
     previous_row = 0
@@ -133,11 +154,13 @@ def find_records(text: str) -> list[BodyRecord]:
             last = n
             previous_row = row if row is not None else previous_row + 1
             continue
-        key = _header_key(line)
-        if start >= 0 and key is not None and key not in AFTER_ROUNDS:
+        if len(blocks) >= MAX_RECORDS:
+            break  # enough to say the body holds more than one record
+        key = _header_key(line) if start >= 0 else None
+        if key is not None and key not in AFTER_ROUNDS:
             blocks.append((start, last))
             start, previous_row = -1, 0
-    if start >= 0:
+    if start >= 0 and len(blocks) < MAX_RECORDS:
         blocks.append((start, last))
     found = []
     for first, end in blocks:
@@ -153,8 +176,8 @@ def find_records(text: str) -> list[BodyRecord]:
             if lines[n].strip():
                 bottom = n
             n += 1
-        kept = ["" if not top <= i <= bottom else line for i, line in enumerate(lines)]
-        found.append(BodyRecord("\n".join(kept[: bottom + 1]) + "\n", top + 1, bottom + 1))
+        text = "\n" * top + "\n".join(lines[top : bottom + 1]) + "\n"
+        found.append(BodyRecord(text, top + 1, bottom + 1))
     return found
 
 
