@@ -86,9 +86,9 @@ def check_mail_options(source: Source, replies: Path | None, organizer: str | No
             fail_usage("--replies answers e-mail: SOURCE must be an mbox, a Maildir or .eml files")
         if not organizer:
             fail_usage("--replies needs --organizer ADDRESS (or organizer in the contest file)")
-        from email.utils import parseaddr
+        from validator.contest.replies import organizer_address
 
-        if "@" not in parseaddr(organizer)[1]:
+        if organizer_address(organizer) is None:
             fail_usage(f"--organizer: {organizer!r} is not an e-mail address")
 
 

@@ -45,6 +45,17 @@ def parse_size(value: str) -> int:
     return int(number) * _UNITS[unit]
 
 
+def _address(text: str) -> str:
+    """The address part of `Name <address>`, or "" when the email package cannot write it."""
+    from email.headerregistry import Address
+
+    name, addr = parseaddr(text)
+    try:
+        return str(Address(display_name=name, addr_spec=addr).addr_spec) if addr else ""
+    except Exception:
+        return ""
+
+
 class ContestError(Exception):
     """The contest file cannot be used; the message starts with `FILE:LINE:`."""
 
@@ -175,7 +186,7 @@ class _Checker:
                     "deadline", "needs its offset, like 2026-12-20T23:59:59+01:00 (or Z for UTC)"
                 )
         organizer = self.text(data, "organizer")
-        if organizer is not None and "@" not in parseaddr(organizer)[1]:
+        if organizer is not None and "@" not in _address(organizer):
             raise self.fail("organizer", f"{organizer!r} is not an e-mail address")
         size = data.get("max_size")
         max_size = None

@@ -57,6 +57,13 @@ def address_of(name: str | None, address: str | None) -> Address | None:
     return shown
 
 
+def organizer_address(text: str) -> Address | None:
+    """The organizer (`Name <address>` or an address) as the From of the replies, or None
+    when it is no address the email package can write."""
+    name, addr = parseaddr(one_line(text))
+    return address_of(name, addr)
+
+
 class ReplyWriter:
     """Writes the reply to each message as it comes, and replies.mbox at the end."""
 
@@ -74,8 +81,10 @@ class ReplyWriter:
         self.entries = {e.file: e for e in batch.entries}
         self.ranked = sum(1 for e in batch.entries if e.ranked)
         self.goal = batch.min_score
-        name, addr = parseaddr(one_line(organizer))
-        self.organizer = Address(display_name=name, addr_spec=addr)
+        found = organizer_address(organizer)
+        if found is None:
+            raise ValueError(f"{organizer!r} is not an e-mail address")
+        self.organizer = found
         self.contest = contest
         self.deadline = deadline
         self.now = now or datetime.now(UTC)
