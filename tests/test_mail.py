@@ -223,6 +223,15 @@ def test_the_draw_leaves_out_late_and_superseded(mbox: Path, tmp_path: Path) -> 
     assert late not in drawn.output
 
 
+def test_the_draw_reads_late_and_superseded_back_from_csv(mbox: Path, tmp_path: Path) -> None:
+    out = tmp_path / "results.csv"
+    assert run("batch", mbox, *ARGS, "--output", out, "--jobs", "1").exit_code == 0
+    entries = load_results(out)
+    assert sum(e.late for e in entries) == 1 and sum(e.superseded for e in entries) == 1
+    assert "@players.example>" in out.read_text()  # the Message-IDs
+    assert "alice@players.example" not in out.read_text().lower()
+
+
 def test_a_message_over_the_cap_is_read_no_further_than_its_headers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -177,6 +177,10 @@ def _csv_entry(row: dict[str, str], where: str) -> Entry:
     for key in _CSV_NUMBERS:
         data[key] = _number(cells.get(key, ""), key, where)
     data["copies"] = list(cells.get("copies", "").split())
+    for flag in ("late", "superseded"):
+        data[flag] = cells.get(flag, "").strip().lower() == "true"
+    data.pop("message_id", None)
+    data.pop("date", None)
     data["warnings"] = []
     if cells.get("error_code"):
         data["error"] = {

@@ -46,8 +46,13 @@ CSV_COLUMNS = (
     "warnings",
     "copies",
     "par_share",
+    "late",
+    "superseded",
+    "message_id",
+    "date",
 )
-"""One row per entry: the JSON entry with `error` flattened to `error_*` columns."""
+"""One row per entry: the JSON entry with `error` flattened to `error_*` columns (and of an
+entry's mail `source`, its Message-ID and Date: the sender's address stays out)."""
 
 SKIPPED_SHOWN = 20
 """The table lists this many skipped files; JSON lists them all."""
@@ -162,6 +167,10 @@ def csv_row(entry: Entry) -> list[str | int]:
         "warnings": " ".join(w.code for w in entry.warnings),
         "copies": " ".join(entry.copies),
         "par_share": None if entry.par_share is None else f"{entry.par_share:.4f}",
+        "late": "true" if entry.late else None,
+        "superseded": "true" if entry.superseded else None,
+        "message_id": entry.source.message_id if entry.source else None,
+        "date": entry.source.date if entry.source else None,
     }
     return [csv_cell(cells[column]) for column in CSV_COLUMNS]
 
