@@ -394,3 +394,26 @@ def test_a_hostile_body_is_read_no_further_than_its_bounds() -> None:
     late = "Hi\n" * MAX_BODY_LINES + "1: 1 4 6 x 1/4 -> 1/1\n"
     assert find_records(late) == []
     assert len(find_records("Hi\n" * (MAX_BODY_LINES - 1) + "1: 1 4 6 x 1/4\n")) == 1
+
+
+def test_every_verdict_and_end_has_its_words_for_the_site() -> None:
+    from validator.check.replay import Verdict
+    from validator.contest.texts import TEXTS
+    from validator.engine import End
+
+    for verdict in Verdict:
+        assert f"site.verdict.{verdict.value}" in TEXTS
+    for end in End:
+        assert f"site.end.{end.value}" in TEXTS
+
+
+def test_every_text_uses_named_placeholders_only() -> None:
+    import string
+
+    from validator.contest.texts import TEXTS
+
+    for key, text in TEXTS.items():
+        for _, field, spec, conversion in string.Formatter().parse(text):
+            if field is not None:
+                assert field.isidentifier(), (key, field)
+                assert not spec and not conversion, key
