@@ -17,7 +17,6 @@ from click.testing import CliRunner
 from mail_helpers import (
     DEADLINE,
     DICE,
-    HOSTILE_NAME,
     MAX_SIZE,
     Mail,
     game,
@@ -249,89 +248,31 @@ def test_a_message_over_the_cap_is_read_no_further_than_its_headers(
     assert entry["source"]["message_id"] == "<msg1@players.example>"
 
 
-# -- Replies -----------------------------------------------------------------------------
-
-REPLY_HEADERS = {
-    "From",
-    "To",
-    "Subject",
-    "Date",
-    "Message-ID",
-    "In-Reply-To",
-    "References",
-    "MIME-Version",
-    "Content-Type",
-}
+# -- Replies (every mail's reply: tests/test_mail_replies.py, slow) -----------------------
 
 
-@pytest.fixture(scope="module")
-def replies(mbox: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("replies")
-    result = run("batch", mbox, *ARGS, "--replies", folder, "--organizer", ORGANIZER, "-j", "1")
+def test_a_reply_to_a_hostile_mail_has_exactly_its_headers(tmp_path: Path) -> None:
+    mails = [m for m in inbox() if m.key in ("hostile", "question")]
+    path = write_mbox(mails, tmp_path / "inbox.mbox")
+    out = tmp_path / "replies"
+    result = run("batch", path, *ARGS, "--replies", out, "--organizer", ORGANIZER, "-j", "1")
     assert result.exit_code == 0, result.output
-    return folder
-
-
-def _parse(path: Path) -> Any:
-    return BytesParser(policy=policy.default).parsebytes(path.read_bytes())
-
-
-def test_every_reply_parses_back_with_exactly_its_headers(mails: list[Mail], replies: Path) -> None:
-    files = sorted(replies.glob("reply-*.eml"))
-    assert len(files) == len(mails)
-    for path, mail in zip(files, mails, strict=True):
-        reply = _parse(path)
-        assert set(reply.keys()) == REPLY_HEADERS, (path.name, reply.keys())
-        assert len(reply.keys()) == len(REPLY_HEADERS)
-        original = mail.message
-        assert reply["To"].addresses[0].addr_spec == original["From"].addresses[0].addr_spec
-        assert reply["From"].addresses[0].addr_spec == "challenge@organizers.example"
-        assert reply["In-Reply-To"] == original["Message-ID"]
-        assert reply["References"] == original["Message-ID"]
-        assert reply["Subject"].startswith("Re: ")
-        assert not path.read_bytes().count(b"\nBcc:")
-
-
-def test_the_hostile_subject_adds_no_header(mails: list[Mail], replies: Path) -> None:
-    n = next(i for i, m in enumerate(mails, start=1) if m.key == "hostile")
-    reply = _parse(replies / f"reply-{n:04d}.eml")
-    assert reply["Subject"] == "Re: hello Bcc: victim@example.org"
-    assert reply["Bcc"] is None
-    name = reply["To"].addresses[0].display_name
+    question, hostile = (
+        BytesParser(policy=policy.default).parsebytes(p.read_bytes())
+        for p in sorted(out.glob("reply-*.eml"))
+    )
+    for reply in (hostile, question):
+        assert set(reply.keys()) == {
+            "From", "To", "Subject", "Date", "Message-ID", "In-Reply-To", "References",
+            "MIME-Version", "Content-Type",
+        }  # fmt: skip
+    assert hostile["Subject"] == "Re: hello Bcc: victim@example.org"
+    assert hostile["Bcc"] is None and hostile["In-Reply-To"] == "<msg17@players.example>"
+    name = hostile["To"].addresses[0].display_name
     assert "\x1b" not in name and "\u202e" not in name and "pwned" in name
-    assert HOSTILE_NAME not in reply.get_body(("plain",)).get_content()
-
-
-def _body(replies: Path, mails: list[Mail], key: str) -> tuple[str, Any]:
-    n = next(i for i, m in enumerate(mails, start=1) if m.key == key)
-    reply = _parse(replies / f"reply-{n:04d}.eml")
-    return reply.get_body(("plain",)).get_content(), reply
-
-
-def test_reply_bodies(mails: list[Mail], replies: Path) -> None:
-    text, reply = _body(replies, mails, "alice-resubmission")
-    assert "Your record is valid: 340 points." in text and "ranked 1 of" in text
-    assert [p.get_filename() for p in reply.iter_attachments()] == ["report.html"]
-    text, _ = _body(replies, mails, "alice-first")
-    assert "superseded" in text and "ranked" not in text
-    text, _ = _body(replies, mails, "late")
-    assert "after the deadline" in text
-    text, _ = _body(replies, mails, "illegal")
-    assert "The first illegal step: roll 4" in text and "E205" in text
-    assert "Available cross-outs" in text
-    text, _ = _body(replies, mails, "typo")
-    assert "did you mean 'to'" in text and "of your message" in text
-    text, reply = _body(replies, mails, "question")
-    assert "We found no record in your message" in text
-    assert list(reply.iter_attachments()) == []
-
-
-def test_replies_mbox_holds_every_reply(replies: Path) -> None:
-    import mailbox
-
-    box = mailbox.mbox(replies / "replies.mbox", create=False)
-    assert len(box) == len(list(replies.glob("reply-*.eml")))
-    box.close()
+    assert [p.get_filename() for p in hostile.iter_attachments()] == ["report.html"]
+    text = question.get_body(("plain",))
+    assert text is not None and "We found no record" in text.get_content()
 
 
 def test_replies_need_an_organizer_and_a_mailbox(mbox: Path, tmp_path: Path) -> None:
