@@ -188,6 +188,14 @@ def test_mbox_maildir_and_eml_folder_give_the_same_entries(
     assert any(e["file"].startswith("002-german-qp.eml#1") for e in eml["entries"])
 
 
+def test_a_txt_attachment_without_dice_lines_is_no_record(tmp_path: Path) -> None:
+    mail = next(m for m in inbox() if m.key == "alice-first").message
+    mail.add_attachment("Some notes about my game.\n", filename="notes.txt")
+    data = batch(write_mbox([Mail("notes", mail)], tmp_path / "inbox.mbox"))
+    (entry,) = data["entries"]
+    assert entry["source"]["part"] == "body" and entry["verdict"] == "valid"
+
+
 def test_one_eml_file_is_a_source_too(mails: list[Mail], tmp_path: Path) -> None:
     folder = write_eml(mails[1:2], tmp_path / "one")
     (path,) = folder.glob("*.eml")

@@ -526,7 +526,15 @@ def _attachment(part: Message, max_bytes: int, notes: list[str]) -> list[Candida
         fmt = sniff_format(data)
         if fmt is None:
             return []
+    elif fmt == "text" and sniff_format(data) is None and not _has_dice_lines(data):
+        # `.txt` names notes as often as records: one without a dice line is no record.
+        notes.append(f"the attachment {shown} holds no dice lines")
+        return []
     return [Candidate(shown, fmt, data, len(data))]
+
+
+def _has_dice_lines(data: bytes) -> bool:
+    return bool(find_records(data.decode("utf-8", "replace")))
 
 
 def _content(part: Message) -> bytes | None:
