@@ -196,6 +196,15 @@ def test_a_txt_attachment_without_dice_lines_is_no_record(tmp_path: Path) -> Non
     assert entry["source"]["part"] == "body" and entry["verdict"] == "valid"
 
 
+def test_a_body_in_an_unknown_charset_is_still_read(tmp_path: Path) -> None:
+    mail = next(m for m in inbox() if m.key == "alice-first")
+    raw = mail.data.replace(b'charset="utf-8"', b'charset="x-no-such-charset"', 1)
+    assert raw != mail.data
+    data = batch(write_mbox([Mail("charset", mail.message, raw)], tmp_path / "inbox.mbox"))
+    (entry,) = data["entries"]
+    assert entry["verdict"] == "valid" and entry["score"] == 340
+
+
 def test_one_eml_file_is_a_source_too(mails: list[Mail], tmp_path: Path) -> None:
     folder = write_eml(mails[1:2], tmp_path / "one")
     (path,) = folder.glob("*.eml")

@@ -557,8 +557,8 @@ def _body(body: EmailMessage, max_bytes: int) -> list[Candidate]:
         return [Candidate("body", "text", None, size)]
     try:
         content = body.get_content()
-    except Exception:
-        return []
+    except Exception:  # an unknown charset: read the bytes as UTF-8, else Windows-1252
+        content = _payload_text(body)
     if isinstance(content, bytes):
         content = content.decode("utf-8", "replace")
     if not isinstance(content, str):
@@ -570,6 +570,16 @@ def _body(body: EmailMessage, max_bytes: int) -> list[Candidate]:
         Candidate("body", "text", r.text.encode("utf-8", "surrogateescape"), size, r.first_line)
         for r in records
     ]
+
+
+def _payload_text(part: Message) -> str | None:
+    from validator.records.source import decode_text
+
+    try:
+        data = part.get_payload(decode=True)
+        return decode_text(data, "body").text if isinstance(data, bytes) else None
+    except Exception:  # ReadError (binary, not text), or the email package's own
+        return None
 
 
 # -- Many messages -------------------------------------------------------------------------
