@@ -375,3 +375,22 @@ def test_every_text_uses_named_placeholders_only() -> None:
             if field is not None:
                 assert field.isidentifier(), (key, field)
                 assert not spec and not conversion, key
+
+
+def test_broken_messages_become_results_never_errors(tmp_path: Path) -> None:
+    from validator.check.file import Checker
+    from validator.contest.mail import RawMessage, read_message
+
+    checker = Checker.create(DICE, None, root=tmp_path, max_bytes=MAX_SIZE)
+    for mail in inbox()[::3]:
+        data = mail.data
+        for cut in (0, 7, len(data) // 3, len(data) // 2, len(data) - 5):
+            for broken in (
+                data[:cut],
+                data[:cut] + b"\x00\xff" * 50,
+                data.replace(b"\n", b"\r", 40),
+            ):
+                reading = read_message(checker, RawMessage("x#1", broken, tmp_path))
+                assert (reading.result is None) == (reading.skipped is not None)
+                if reading.result is not None and reading.result.error is not None:
+                    assert "validator failed" not in reading.result.error.message, mail.key
