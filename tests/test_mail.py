@@ -394,3 +394,11 @@ def test_broken_messages_become_results_never_errors(tmp_path: Path) -> None:
                 assert (reading.result is None) == (reading.skipped is not None)
                 if reading.result is not None and reading.result.error is not None:
                     assert "validator failed" not in reading.result.error.message, mail.key
+
+
+def test_the_table_marks_late_and_superseded(mbox: Path) -> None:
+    result = run("batch", mbox, *ARGS, "--jobs", "1", "--format", "table")
+    assert result.exit_code == 0, result.output
+    assert re.search(r"inbox\.mbox#1 \(copy, superseded\)", result.stdout)
+    assert re.search(r"inbox\.mbox#15 \(late\)", result.stdout)
+    assert "Not ranked: 1 late, 1 superseded" in result.stdout

@@ -240,7 +240,7 @@ def render_table(console: Console, batch: Batch, folder: str, *, wide: bool = Fa
             cells = [
                 Text(_rank(e)),
                 Text(plain_text(e.player_name)),
-                Text(plain_text(e.file) + (" (copy)" if e.copies else "")),
+                Text(plain_text(e.file) + _marks(e)),
                 Text(e.verdict.value, style=style),
                 Text("" if e.score is None else str(e.score)),
             ]
@@ -280,6 +280,13 @@ def summary_lines(batch: Batch, folder: str) -> list[str]:
             lines.append(f"Reached {batch.min_score}: none.")
         if batch.par is not None:
             lines.append(par_line(batch))
+        late = sum(1 for e in batch.entries if e.late)
+        superseded = sum(1 for e in batch.entries if e.superseded)
+        if late or superseded:
+            lines.append(
+                f"Not ranked: {late} late, {superseded} superseded by a later message "
+                "(shown, left out of the draw)."
+            )
     if batch.copies:
         games = len(batch.copies)
         lines.append(
@@ -369,6 +376,20 @@ def _copy_lines(groups: tuple[tuple[str, ...], ...]) -> list[str]:
             f"{entries} entries (all in --format json)"
         )
     return lines
+
+
+def _marks(entry: Entry) -> str:
+    """What the File column adds: a copy, and for an entry from mail late or superseded."""
+    marks = [
+        word
+        for word, on in (
+            ("copy", bool(entry.copies)),
+            ("late", entry.late),
+            ("superseded", entry.superseded),
+        )
+        if on
+    ]
+    return f" ({', '.join(marks)})" if marks else ""
 
 
 def first_error(entry: Entry) -> str:
