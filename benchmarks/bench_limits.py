@@ -38,10 +38,10 @@ fmt, data = case(name, cap)
 assert len(data) <= cap, (name, len(data), cap)
 warm = {"yaml": "rounds: []\\n", "json": '{"rounds": []}', "text": "1: 1 1 1 x 1/1\\n",
         "csv": "cross\\n1/1\\n"}[fmt]
-parse_record(warm, "warm", fmt)
+parse_record(warm, fmt, source="warm")
 t = time.perf_counter()
 try:
-    record = parse_record(data, name, fmt, max_bytes=cap, max_rounds=max_rounds)
+    record = parse_record(data, fmt, source=name, max_bytes=cap, max_rounds=max_rounds)
     outcome = f"{len(record.rounds)} rounds"
 except ReadError as exc:
     more = f" (+{exc.omitted})" if exc.omitted else ""

@@ -232,7 +232,7 @@ def read_record_score(text: str) -> int:
     from validator.check.replay import replay
     from validator.records import parse_record
 
-    record = parse_record(text, "x.txt", "text")
+    record = parse_record(text, "text", source="x.txt")
     result = replay(read_dice(DICE).rows, record, STANDARD)
     assert result.score is not None
     return result.score

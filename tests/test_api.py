@@ -53,3 +53,22 @@ def test_the_docs_program_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str
     out = capsys.readouterr().out
     assert "alice.yaml: valid 340" in out
     assert "broken.yaml: malformed" in out
+
+
+def test_both_parse_records_take_their_arguments_in_one_order() -> None:
+    """`validator.parse_record` and `validator.records.parse_record`: data, then format,
+    then the source by name, so that a call written for one means the same to the other."""
+    import inspect
+
+    import validator
+    from validator import records
+
+    public = inspect.signature(validator.parse_record).parameters
+    inner = inspect.signature(records.parse_record).parameters
+    assert list(public)[:2] == ["data", "format"] and list(inner)[:2] == ["data", "fmt"]
+    for params in (public, inner):
+        assert params["source"].kind is inspect.Parameter.KEYWORD_ONLY
+    text = "rounds: []\n"
+    assert validator.parse_record(text, "yaml", source="a") == records.parse_record(
+        text, "yaml", source="a"
+    )

@@ -17,14 +17,14 @@ from validator.check.replay import Verdict
 from validator.engine import RingReroll
 from validator.tui.app import PlayApp, cell_origin
 from validator.tui.drive import keys_for
-from validator.tui.game import Game, Option
+from validator.tui.game import GameSession, Option
 from validator.tui.start import start_game
 
 ROOT = Path(__file__).resolve().parent.parent
 CHALLENGE = ROOT / "examples" / "challenge.txt"
 SIZE = (80, 24)
 
-Policy = Callable[[Game, random.Random], list[str]]
+Policy = Callable[[GameSession, random.Random], list[str]]
 
 
 def screen_text(app: PlayApp) -> str:
@@ -58,7 +58,7 @@ def make_app(
 def prefer(*kinds: str) -> Policy:
     """Random choices, but an option of one of `kinds` whenever the roll offers one."""
 
-    def choose(game: Game, rng: random.Random) -> list[str]:
+    def choose(game: GameSession, rng: random.Random) -> list[str]:
         if "ring" in kinds and game.ring_allowed:
             return ["r"]
         # The first two walks to each field only: cycling further costs key presses, not cover.

@@ -13,7 +13,7 @@ from validator.engine import Play, Reroll, RingReroll, State, apply, legal_actio
 from validator.records.dice import read_dice
 from validator.rulesets import record_name as record_rules_name
 from validator.rulesets import resolve
-from validator.tui.game import Game, rounds_from_replay
+from validator.tui.game import GameSession, rounds_from_replay
 from validator.tui.hint import rank_actions
 from validator.tui.save import RecordFile
 from validator.tui.start import StartError, start_game
@@ -23,7 +23,7 @@ CHALLENGE = Path(__file__).resolve().parent.parent / "examples" / "challenge.txt
 RULES = ["standard", "bga", "literal", "standard+escape=20", "bga+rings=2", "standard+in-and-out"]
 
 
-def random_play(game: Game, rng: random.Random, limit: int = 200) -> None:
+def random_play(game: GameSession, rng: random.Random, limit: int = 200) -> None:
     """Play the game to its end with random choices made the way the screen makes them."""
     while not game.over and limit:
         limit -= 1
@@ -41,7 +41,7 @@ def test_options_are_exactly_the_legal_actions(spec: str) -> None:
     rng = random.Random(spec)
     ends = 0
     for _ in range(3):
-        game = Game(rows, rules, rings=rules.max_rings)
+        game = GameSession(rows, rules, rings=rules.max_rings)
         while not game.over:
             state, dice = game.state, game.dice
             assert dice is not None
@@ -68,7 +68,7 @@ def test_options_are_exactly_the_legal_actions(spec: str) -> None:
     assert ends or rules.escape, "some position where no cross-out leaves a move was seen"
 
 
-def random_play_one(game: Game, rng: random.Random) -> None:
+def random_play_one(game: GameSession, rng: random.Random) -> None:
     cross = rng.choice(game.crosses())
     game.play(rng.choice(game.options(cross)).action)
 
@@ -76,7 +76,7 @@ def random_play_one(game: Game, rng: random.Random) -> None:
 def test_a_field_shows_every_walk_to_it() -> None:
     # First move with a 3 onto 2/2 (after crossing out 1/5 with 1 5 3): from a corner,
     # 1/1 -> 1/2 -> 2/2 and 1/1 -> 2/1 -> 2/2, nothing else.
-    game = Game([(1, 5, 3)], resolve("standard"))
+    game = GameSession([(1, 5, 3)], resolve("standard"))
     cross = next(c for c in game.crosses() if str(c.field) == "1/5")
     to_22 = [o.walk for o in game.options(cross) if str(o.target) == "2/2"]
     assert sorted(" ".join(map(str, w)) for w in to_22) == ["1/1 1/2 2/2", "1/1 2/1 2/2"]
@@ -85,7 +85,7 @@ def test_a_field_shows_every_walk_to_it() -> None:
 def test_forced_rerolls_play_themselves_and_the_last_row_ends_the_game() -> None:
     # 1 1 1 crosses out 1/1; then 1 1 1 twice more are forced rerolls; 2 2 2 is the last row.
     rows = [(1, 1, 1), (1, 1, 1), (1, 1, 1), (2, 2, 2)]
-    game = Game(rows, resolve("standard"))
+    game = GameSession(rows, resolve("standard"))
     cross = game.crosses()[0]
     game.play(next(o for o in game.options(cross) if str(o.target) == "6/6").action)
     assert [r.auto for r in game.rounds] == [False, True, True]
@@ -99,7 +99,7 @@ def test_forced_rerolls_play_themselves_and_the_last_row_ends_the_game() -> None
 
 def test_three_forced_rerolls_end_the_game() -> None:
     rows = [(1, 1, 1)] * 4 + [(2, 2, 2)]
-    game = Game(rows, resolve("standard"))
+    game = GameSession(rows, resolve("standard"))
     game.play(game.options(game.crosses()[0])[0].action)
     assert game.over and game.state.end is not None and game.state.end.value == "rerolls"
     assert game.dice is None and game.actions() == []
@@ -107,7 +107,7 @@ def test_three_forced_rerolls_end_the_game() -> None:
 
 def test_undo_and_redo_any_number_of_steps() -> None:
     rows = read_dice(CHALLENGE).rows
-    game = Game(rows, resolve("standard"))
+    game = GameSession(rows, resolve("standard"))
     random_play(game, random.Random(7))
     states: list[State] = [r.step.state for r in game.rounds if not r.auto]
     end, played = game.state, len(game.rounds)
@@ -129,7 +129,7 @@ def test_undo_and_redo_any_number_of_steps() -> None:
 
 def test_undo_leaves_forced_rerolls_before_the_first_choice() -> None:
     rows = [(1, 1, 1), (1, 1, 1), (3, 3, 3)]
-    game = Game(rows, resolve("standard"))
+    game = GameSession(rows, resolve("standard"))
     game.play(game.options(game.crosses()[0])[0].action)
     assert len(game.rounds) == 2
     assert game.undo() and game.rounds == []
@@ -139,7 +139,7 @@ def test_undo_leaves_forced_rerolls_before_the_first_choice() -> None:
 def test_written_record_is_valid_and_replays_to_the_same_rounds(spec: str, tmp_path: Path) -> None:
     rules = resolve(spec)
     dice = read_dice(CHALLENGE)
-    game = Game(dice.rows, rules, rings=rules.max_rings)
+    game = GameSession(dice.rows, rules, rings=rules.max_rings)
     random_play(game, random.Random(spec))
     out = tmp_path / "game.yaml"
     record_file = RecordFile(out, CHALLENGE, dice.sha256, spec, record_rules_name(rules), "Ann")
@@ -159,7 +159,7 @@ def test_written_record_is_valid_and_replays_to_the_same_rounds(spec: str, tmp_p
 
 def test_text_form_is_written_on_request(tmp_path: Path) -> None:
     dice = read_dice(CHALLENGE)
-    game = Game(dice.rows, resolve("standard"))
+    game = GameSession(dice.rows, resolve("standard"))
     random_play(game, random.Random(3))
     out = tmp_path / "g.yaml"
     RecordFile(out, CHALLENGE, dice.sha256, None, "standard", text=True).write(game)
@@ -178,7 +178,7 @@ def test_house_rules_file_is_not_named_by_the_record(tmp_path: Path) -> None:
 
 def test_rank_actions_orders_choices_by_what_they_lose() -> None:
     rows = read_dice(CHALLENGE).rows
-    game = Game(rows, resolve("standard"))
+    game = GameSession(rows, resolve("standard"))
 
     def evaluate(state: State, row: int) -> int:
         return score(state)  # the score after the choice alone: a stand-in for the solver

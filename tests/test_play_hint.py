@@ -12,7 +12,7 @@ from test_play_app import screen_text, short_dice
 from validator.engine import STANDARD, Play
 from validator.solver import solve
 from validator.tui.app import PlayApp
-from validator.tui.game import Game
+from validator.tui.game import GameSession
 from validator.tui.hint import hint_text, rank_actions, solver_evaluator
 from validator.tui.start import start_game
 
@@ -20,7 +20,7 @@ from validator.tui.start import start_game
 @pytest.mark.slow
 def test_the_ranking_agrees_with_the_solver(tmp_path: Path) -> None:
     start = start_game(short_dice(tmp_path, 6), None, output=tmp_path / "g.yaml")
-    game: Game = start.game
+    game: GameSession = start.game
     ranked = rank_actions(game, solver_evaluator(game, 0.2))
     assert ranked and ranked[0].loss == 0
     assert [r.loss for r in ranked] == sorted(r.loss for r in ranked)
@@ -61,7 +61,7 @@ def test_a_deadline_ranks_the_most_promising_choices_only(tmp_path: Path) -> Non
     import time
 
     start = start_game(short_dice(tmp_path, 6), None, output=tmp_path / "g.yaml")
-    game: Game = start.game
+    game: GameSession = start.game
     choices = len(game.actions())
     assert choices > 1
     ranked = rank_actions(game, solver_evaluator(game, 0.05), deadline=time.monotonic() - 1)

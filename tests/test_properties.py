@@ -71,7 +71,7 @@ def _final(steps: Sequence[Step]) -> State:
 
 def _round_trip(record: Record, fmt: str) -> Record:
     text = dump_record(record, fmt)
-    return parse_record(text.encode("utf-8"), f"game.{EXTENSION[fmt]}", fmt)
+    return parse_record(text.encode("utf-8"), fmt, source=f"game.{EXTENSION[fmt]}")
 
 
 def _valid(result: Result, steps: Sequence[Step], rules: Ruleset) -> None:

@@ -30,7 +30,7 @@ EXAMPLES = {fmt: ROOT / "examples" / f"alice.{ext}" for fmt, ext in
 
 def _errors(text: str | bytes, fmt: str | None, **limits: int) -> list[tuple[str, int, int]]:
     with pytest.raises(ReadError) as info:
-        parse_record(text, "r", fmt, **limits)
+        parse_record(text, fmt, source="r", **limits)
     return [(d.code, d.line or 0, d.col or 0) for d in info.value.diagnostics]
 
 
@@ -49,7 +49,7 @@ def test_the_tables_come_from_the_registry() -> None:
 def test_every_format_reads_its_example_and_writes_it_back(fmt: str) -> None:
     record = read_record(EXAMPLES[fmt])
     assert record.format == fmt and record.rounds
-    again = parse_record(dump_record(record, fmt), "again", fmt)
+    again = parse_record(dump_record(record, fmt), fmt, source="again")
     assert [r.cross for r in again.rounds] == [r.cross for r in record.rounds]
 
 
@@ -107,7 +107,7 @@ def test_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_parse_record_takes_text_or_bytes() -> None:
     text = EXAMPLES["yaml"].read_text(encoding="utf-8")
-    assert parse_record(text, "a", "yaml") == parse_record(text.encode(), "a", "yaml")
+    assert parse_record(text, "yaml", source="a") == parse_record(text.encode(), "yaml", source="a")
 
 
 # --- encodings --------------------------------------------------------------------------------
@@ -118,7 +118,9 @@ def test_parse_record_takes_text_or_bytes() -> None:
     [("utf-16", "UTF-16"), ("utf-32", "UTF-32"), ("cp1252", "cp1252"), ("utf-8-sig", None)],
 )
 def test_encodings_are_read_with_a_warning(encoding: str, named: str | None) -> None:
-    record = parse_record("player: Jörg “J” Müller\nrounds: []\n".encode(encoding), "r", "yaml")
+    record = parse_record(
+        "player: Jörg “J” Müller\nrounds: []\n".encode(encoding), "yaml", source="r"
+    )
     assert record.player == "Jörg “J” Müller"
     if named is None:
         assert record.warnings == ()
@@ -129,7 +131,7 @@ def test_encodings_are_read_with_a_warning(encoding: str, named: str | None) -> 
 
 def test_bytes_that_are_no_text_are_refused_without_echoing_them() -> None:
     with pytest.raises(ReadError) as info:
-        parse_record(b"player: \x81\x1b[2J\nrounds: []\n", "r", "yaml")
+        parse_record(b"player: \x81\x1b[2J\nrounds: []\n", "yaml", source="r")
     d = info.value.diagnostic
     assert d.code == "E001" and "0x81" in d.message and "\x1b" not in d.message
 
@@ -148,7 +150,7 @@ def test_every_text_error_at_once_in_source_order() -> None:
     assert _errors(text, "text") == [("E003", 1, 1), ("E002", 3, 18), ("E005", 4, 21),
                                      ("E002", 5, 12)]  # fmt: skip
     with pytest.raises(ReadError) as info:
-        parse_record(text, "r", "text")
+        parse_record(text, "text", source="r")
     # rounds are counted as the file has them, the unreadable one on line 3 included
     assert [d.round for d in info.value.diagnostics] == [None, None, 3, None]
     hints = [d.hint for d in info.value.diagnostics]
@@ -169,7 +171,7 @@ def test_every_yaml_and_json_error_at_once() -> None:
 def test_unknown_keys_get_a_hint_in_the_records_own_syntax() -> None:
     def hint(text: str, fmt: str) -> str:
         with pytest.raises(ReadError) as info:
-            parse_record(text, "r", fmt)
+            parse_record(text, fmt, source="r")
         return info.value.diagnostic.hint
 
     assert hint("round: []\n", "yaml").startswith("write rounds:")
@@ -181,7 +183,7 @@ def test_unknown_keys_get_a_hint_in_the_records_own_syntax() -> None:
 def test_at_most_fifty_errors_then_how_many_more() -> None:
     text = "".join(f"{n}: 1 1 1 banana\n" for n in range(1, 61))
     with pytest.raises(ReadError) as info:
-        parse_record(text, "r", "text")
+        parse_record(text, "text", source="r")
     assert len(info.value.diagnostics) == 50 and info.value.omitted >= 1
     assert [d.line for d in info.value.diagnostics] == list(range(1, 51))
 
@@ -202,13 +204,13 @@ def test_at_most_fifty_errors_then_how_many_more() -> None:
     ],
 )
 def test_csv_as_spreadsheets_write_it(text: str) -> None:
-    (r,) = parse_record(text, "r.csv", "csv").rounds
+    (r,) = parse_record(text, "csv", source="r.csv").rounds
     assert (r.roll, r.dice, str(r.cross), str(r.move)) == (1, (1, 4, 6), "1/4", "1/1")
 
 
 def test_csv_field_split_by_the_delimiter_gets_a_hint() -> None:
     with pytest.raises(ReadError) as info:
-        parse_record("roll,cross,move\n1,1,4,1/1\n", "r.csv", "csv")
+        parse_record("roll,cross,move\n1,1,4,1/1\n", "csv", source="r.csv")
     d = info.value.diagnostic
     assert (d.code, d.line) == ("E002", 2) and "1/4" in d.hint
 
@@ -222,7 +224,7 @@ def test_a_record_over_the_size_cap_is_refused_before_it_is_read(tmp_path: Path)
         read_record(tmp_path / "big.yaml", max_bytes=1000)
     assert (info.value.diagnostic.code, info.value.diagnostic.line) == ("E001", 1)
     with pytest.raises(ReadError) as info:
-        parse_record(b"rounds: []\n" + b"#" * 2000, "r", "yaml", max_bytes=1000)
+        parse_record(b"rounds: []\n" + b"#" * 2000, "yaml", source="r", max_bytes=1000)
     assert (info.value.diagnostic.code, info.value.diagnostic.line) == ("E001", 1)
     assert read_record(tmp_path / "big.yaml", max_bytes=3000).rounds == ()
 
@@ -232,15 +234,15 @@ def test_reading_stops_after_max_rounds(fmt: str) -> None:
     record = read_record(EXAMPLES[fmt])
     text = EXAMPLES[fmt].read_text(encoding="utf-8")
     assert len(record.rounds) > 3
-    assert len(parse_record(text, "r", fmt, max_rounds=3).rounds) == 3
-    assert parse_record(text, "r", fmt, max_rounds=3).rounds == record.rounds[:3]
+    assert len(parse_record(text, fmt, source="r", max_rounds=3).rounds) == 3
+    assert parse_record(text, fmt, source="r", max_rounds=3).rounds == record.rounds[:3]
 
 
 def test_lines_after_max_rounds_are_not_read() -> None:
     text = "1: 1 4 6 x 1/4\n2: 5 5 3 x 3/5\n3: garbage that is never read\n"
-    assert len(parse_record(text, "r", "text", max_rounds=2).rounds) == 2
+    assert len(parse_record(text, "text", source="r", max_rounds=2).rounds) == 2
     csv = "cross\n1/4\n3/5\nzz\n"
-    assert len(parse_record(csv, "r", "csv", max_rounds=2).rounds) == 2
+    assert len(parse_record(csv, "csv", source="r", max_rounds=2).rounds) == 2
 
 
 @pytest.mark.parametrize("fmt", FORMAT_NAMES)
@@ -258,7 +260,7 @@ def test_a_record_without_rounds_round_trips_in_every_format() -> None:
 
     for fmt in FORMAT_NAMES:
         text = dump_record(Record(rounds=(), player="x"), fmt)
-        assert parse_record(text, f"r.{fmt}", fmt).rounds == (), fmt
+        assert parse_record(text, fmt, source=f"r.{fmt}").rounds == (), fmt
 
 
 def test_value_errors_are_in_the_projects_words() -> None:
@@ -267,7 +269,7 @@ def test_value_errors_are_in_the_projects_words() -> None:
 
     text = "dice_sha256: 12ab\nclaimed_score: -1\nrounds:\n  - {roll: 0, cross: 1/4, move: 1/1}\n"
     try:
-        parse_record(text, "r.yaml", "yaml")
+        parse_record(text, "yaml", source="r.yaml")
     except ReadError as exc:
         messages = [d.message for d in exc.diagnostics]
     else:
@@ -284,7 +286,7 @@ def test_a_raw_control_character_in_yaml_is_located() -> None:
 
     text = 'player: Bob\nrounds:\n  - {cross: 1/4, move: "\x1b]0;x\x07"}\n'
     try:
-        parse_record(text, "r.yaml", "yaml")
+        parse_record(text, "yaml", source="r.yaml")
     except ReadError as exc:
         d = exc.diagnostic
     else:
@@ -298,7 +300,7 @@ def test_a_raw_control_character_in_json_is_a_whole_sentence() -> None:
     from validator.records import parse_record
 
     try:
-        parse_record('{"player": "Bob\x1b", "rounds": []}', "r.json", "json")
+        parse_record('{"player": "Bob\x1b", "rounds": []}', "json", source="r.json")
     except ReadError as exc:
         d = exc.diagnostic
     else:

@@ -26,7 +26,7 @@ def _run(*args: str) -> tuple[int, str, str]:
 
 
 def _game(text: str, fmt: str) -> tuple[str, int | None, list[tuple[object, ...]]]:
-    record = parse_record(text, f"r.{fmt}", fmt)
+    record = parse_record(text, fmt, source=f"r.{fmt}")
     result = replay(ROWS, record, resolve("standard"))
     return (
         result.verdict.value,

@@ -24,7 +24,7 @@ R1 = "  - {cross: 2/1, move: 1/1}\n"
 
 def run(rows: list[Dice], rounds: str, header: str = "", rules: Any = STANDARD) -> Result:
     text = f"player: Test\n{header}rounds:\n{rounds}"
-    return replay(rows, parse_record(text.encode(), "r.yaml", "yaml"), rules)
+    return replay(rows, parse_record(text.encode(), "yaml", source="r.yaml"), rules)
 
 
 def f(text: str) -> Field:

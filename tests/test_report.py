@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from validator.check.explain import Mark
+from validator.check.explain import BoardMark
 from validator.check.file import Checker
 from validator.check.replay import Verdict, replay
 from validator.cli import main
@@ -286,7 +286,7 @@ def test_illegal_step_marks_the_move(monkeypatch: pytest.MonkeyPatch) -> None:
     html = render_html(report)
     section = html[html.index('id="illegal-step"') :]
     assert 'class="wrong"' in section  # the recorded move, dashed
-    reach = step.fields(Mark.REACH)
+    reach = step.fields(BoardMark.REACH)
     assert reach
     assert section.count('class="reach"') == len(reach)
     assert 'class="bang' in section

@@ -200,7 +200,7 @@ def test_a_better_exit_is_drawn_leaving_through_its_corner(name: str) -> None:
         corner = r.walk[-1] if r.walk else r.before.position
         assert corner is not None
         kind: Exit = "escape" if r.kind == "escape" else "leave"
-        better = better_choice(r, Play(r.cross.field, corner, exit=kind), result.rules)
+        better = better_choice(r, Play(r.cross.field, corner, exit=kind))
         assert better.leaves and better.end == corner and better.walk == r.walk
         assert f"through the corner {corner}" in better.text
         picture = svg.board(

@@ -74,7 +74,7 @@ def test_a_spelling_means_the_same_in_every_format(
     fmt: str, key: str, spelling: str, expected: dict[str, Any]
 ) -> None:
     text = WRITERS[fmt]({**BASE, key: spelling})
-    record = parse_record(text, f"r.{fmt}", fmt)
+    record = parse_record(text, fmt, source=f"r.{fmt}")
     want = {**EXPECTED, **expected}
     assert summary(record.rounds[0]) == {k: v for k, v in want.items() if v is not None}
 
@@ -88,7 +88,7 @@ def test_a_bad_spelling_is_refused_in_every_format(fmt: str, key: str, spelling:
     from validator.errors import ReadError
 
     with pytest.raises(ReadError) as info:
-        parse_record(WRITERS[fmt]({**BASE, key: spelling}), f"r.{fmt}", fmt)
+        parse_record(WRITERS[fmt]({**BASE, key: spelling}), fmt, source=f"r.{fmt}")
     d = info.value.diagnostic
     assert d.code in ("E002", "E005") and d.line is not None and d.col is not None
     assert "Input should" not in d.message and "unable to interpret" not in d.message

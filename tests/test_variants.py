@@ -290,7 +290,7 @@ def _ruleset(spec: str) -> Ruleset:
 
 
 def _replay(rows: list[Dice], text: str, rules: Ruleset) -> Result:
-    return replay(rows, parse_record(text.encode(), "record.yaml", "yaml"), rules)
+    return replay(rows, parse_record(text.encode(), "yaml", source="record.yaml"), rules)
 
 
 def _fields(payload: dict[str, Any]) -> tuple[object, ...]:
@@ -462,7 +462,7 @@ def test_random_games_replay_valid(spec: str, rows: list[Dice], seed: int, ring_
     # to_record does not carry the declared rings; the record header must.
     record = dataclasses.replace(to_record(steps), rings=rings)
     text = dump_record(record, "yaml")
-    result = replay(rows, parse_record(text.encode(), "random.yaml", "yaml"), rules)
+    result = replay(rows, parse_record(text.encode(), "yaml", source="random.yaml"), rules)
     final = exhaust(steps[-1].state)
     assert result.verdict.value == "valid", (result.error, text)
     assert result.score == score(final, rules)

@@ -39,7 +39,7 @@ def parse_record(data: str | bytes, format: str = "yaml", *, source: str = "<rec
     """Read a record from text or bytes in `format` (yaml, json, text or csv); raises
     `validator.errors.ReadError` with the located diagnostic."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    return _parse_record(raw, source, format)
+    return _parse_record(raw, format, source=source)
 
 
 def replay(rows: Sequence[Dice], record: Record, rules: Rules = "standard") -> Result:

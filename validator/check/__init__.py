@@ -1,2 +1,1 @@
-"""Checking records: the replay of a record against the dice rows, one record file end to end,
-and the explanation of a first illegal step."""
+"""Checking records: the replay, one record file end to end, the explanation of an illegal step."""

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from validator.check.replay import Failure, FailurePart, Result, RoundResult
-from validator.engine import CORNERS, FIELD_AT, Cross, Dice, End, Field, State, candidates
+from validator.engine import Cross, Dice, End, Field, State, candidates
 from validator.errors import Diagnostic, Verdict
 from validator.records.record import RecordRound
+from validator.render.wording import end_reason, has_verb, reach_verb, steps
 
 
-class Mark(enum.Enum):
+class BoardMark(enum.Enum):
     """What a field means on the board of an illegal step; the value is its text symbol."""
 
     BURGLAR = "@"
@@ -42,23 +43,16 @@ class Mark(enum.Enum):
 
 # When one field has several meanings, the first of these wins.
 _PRIORITY = (
-    Mark.WRONG,
-    Mark.MOVE_OK,
-    Mark.WRONG_PATH,
-    Mark.BURGLAR,
-    Mark.USED,
-    Mark.CROSS,
-    Mark.EXIT,
-    Mark.REACH,
-    Mark.OPTION,
+    BoardMark.WRONG,
+    BoardMark.MOVE_OK,
+    BoardMark.WRONG_PATH,
+    BoardMark.BURGLAR,
+    BoardMark.USED,
+    BoardMark.CROSS,
+    BoardMark.EXIT,
+    BoardMark.REACH,
+    BoardMark.OPTION,
 )
-
-END_WORDS: dict[End, str] = {
-    End.NO_MOVE: "the movement die had no legal move",
-    End.REROLLS: "forced rerolls ended it",
-    End.DICE_EXHAUSTED: "the dice file ran out",
-    End.ESCAPED: "the burglar escaped through a corner",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +69,8 @@ class Explanation:
     before: State
     cross: Cross | None
     """The record's cross-out, when it was legal: it decides the movement die."""
-    marks: tuple[tuple[Field, Mark], ...]
-    legend: tuple[tuple[Mark, str], ...]
+    marks: tuple[tuple[Field, BoardMark], ...]
+    legend: tuple[tuple[BoardMark, str], ...]
     recorded_path: tuple[Field, ...]
     """The record's path, when the path (or the move it ends on) broke the rules."""
     legal_walk: tuple[Field, ...]
@@ -106,10 +100,20 @@ class Explanation:
             return ""
         return f"line {e.line}" + (f", column {e.col}" if e.col else "")
 
-    def mark_of(self, field: Field) -> Mark | None:
+    @property
+    def board(self) -> State:
+        """The position a text board draws: `before`, with this round's X on the record's
+        cross-out when another mark (such as the bad step's `!`) covers its `+`, so that
+        the board shows the X the sentences speak of (the picture draws it as well)."""
+        c = self.cross
+        if c is None or self.mark_of(c.field) in (None, BoardMark.CROSS):
+            return self.before
+        return replace(self.before, crossed=self.before.crossed | 1 << c.field.index)
+
+    def mark_of(self, field: Field) -> BoardMark | None:
         return next((m for f, m in self.marks if f == field), None)
 
-    def fields(self, mark: Mark) -> tuple[Field, ...]:
+    def fields(self, mark: BoardMark) -> tuple[Field, ...]:
         return tuple(f for f, m in self.marks if m is mark)
 
     def symbols(self) -> dict[Field, str]:
@@ -160,10 +164,10 @@ class _Marks:
     """Marks and their legend while they are collected: one mark per field, by priority."""
 
     def __init__(self) -> None:
-        self.marks: dict[Field, Mark] = {}
-        self.legend: dict[Mark, str] = {}
+        self.marks: dict[Field, BoardMark] = {}
+        self.legend: dict[BoardMark, str] = {}
 
-    def put(self, fields: Sequence[Field], mark: Mark, text: str) -> None:
+    def put(self, fields: Sequence[Field], mark: BoardMark, text: str) -> None:
         for field in fields:
             old = self.marks.get(field)
             if old is None or _PRIORITY.index(mark) < _PRIORITY.index(old):
@@ -171,11 +175,11 @@ class _Marks:
         if fields:
             self.legend[mark] = text
 
-    def done(self) -> tuple[tuple[tuple[Field, Mark], ...], tuple[tuple[Mark, str], ...]]:
+    def done(self) -> tuple[tuple[tuple[Field, BoardMark], ...], tuple[tuple[BoardMark, str], ...]]:
         present = set(self.marks.values())
         return (
             tuple(sorted(self.marks.items())),
-            tuple((m, self.legend[m]) for m in Mark if m in present),
+            tuple((m, self.legend[m]) for m in BoardMark if m in present),
         )
 
 
@@ -190,37 +194,38 @@ def explain_failure(
     put = marks.put
     position = f.before.position
     if position is not None:
-        put((position,), Mark.BURGLAR, "the burglar")
+        put((position,), BoardMark.BURGLAR, "the burglar")
     recorded_path: tuple[Field, ...] = ()
     legal_walk: tuple[Field, ...] = ()
     problem = error.message
     if ended is not None:
         # After the end every part of the round is wrong: show what the record still played.
         wrong = tuple(x for x in (f.attempted_cross, f.move) if x is not None)
-        put(wrong, Mark.WRONG, "played after the end (illegal)")
+        put(wrong, BoardMark.WRONG, "played after the end (illegal)")
     elif f.cross is not None:
-        put((f.cross.field,), Mark.CROSS, f"crossed out ({f.cross.field}, moves {f.cross.die})")
-        put(tuple(f.reachable), Mark.REACH, f"reached in {_steps(f.cross.die)}")
-        put(tuple(f.exits), Mark.EXIT, "a corner to leave through")
+        put(
+            (f.cross.field,), BoardMark.CROSS, f"crossed out ({f.cross.field}, moves {f.cross.die})"
+        )
+        put(tuple(f.reachable), BoardMark.REACH, f"reached in {steps(f.cross.die)}")
+        put(tuple(f.exits), BoardMark.EXIT, "a corner to leave through")
         if f.part == "path" and f.path:
             recorded_path = f.path
-            put(recorded_path, Mark.WRONG_PATH, "the recorded path")
-            bad = _first_bad_step(f.before, f.cross.field, recorded_path, f.cross.die)
-            if bad is not None:
-                put((bad,), Mark.WRONG, "the step that breaks the rules")
+            put(recorded_path, BoardMark.WRONG_PATH, "the recorded path")
+            if f.bad_step is not None:
+                put((f.bad_step,), BoardMark.WRONG, "the step that breaks the rules")
             if f.move is not None and f.move in f.reachable:
                 legal_walk = f.reachable[f.move]
-                put((f.move,), Mark.MOVE_OK, "the recorded move (legal)")
+                put((f.move,), BoardMark.MOVE_OK, "the recorded move (legal)")
         elif f.part == "move" and f.move is not None and f.move not in f.reachable:
-            put((f.move,), Mark.WRONG, "the recorded move (illegal)")
+            put((f.move,), BoardMark.WRONG, "the recorded move (illegal)")
         elif f.part in ("steps", "dice") and f.move is not None and f.move in f.reachable:
-            put((f.move,), Mark.MOVE_OK, "the recorded move (legal)")
+            put((f.move,), BoardMark.MOVE_OK, "the recorded move (legal)")
         if f.part == "move" and f.move is None:
             problem = f"The record makes no move, but the movement die {f.cross.die} has one."
     else:
-        put(tuple(c.field for c in f.crosses), Mark.OPTION, "could be crossed out")
+        put(tuple(c.field for c in f.crosses), BoardMark.OPTION, "could be crossed out")
         if f.part == "cross" and f.attempted_cross is not None:
-            put((f.attempted_cross,), Mark.WRONG, "the recorded cross-out (illegal)")
+            put((f.attempted_cross,), BoardMark.WRONG, "the recorded cross-out (illegal)")
     pairs, legend = marks.done()
     return Explanation(
         error=error,
@@ -248,12 +253,12 @@ def _explain_used_roll(error: Diagnostic, result: Result, entry: RecordRound) ->
     before = result.rounds[-1].state if result.rounds else State()
     marks = _Marks()
     if before.position is not None:
-        marks.put((before.position,), Mark.BURGLAR, "the burglar")
+        marks.put((before.position,), BoardMark.BURGLAR, "the burglar")
     legal: list[str] = []
     if used is not None:
         played = tuple(x for x in (used.cross.field if used.cross else None, used.move) if x)
         who = f"record round {used.record_round}" if used.record_round else "the replay"
-        marks.put(played, Mark.USED, f"what roll {roll} already played ({who})")
+        marks.put(played, BoardMark.USED, f"what roll {roll} already played ({who})")
         dice = " ".join(map(str, used.dice))
         legal.append(f"Roll {roll} ({dice}) was already played by {who}.")
     following = result.rounds[-1].roll + 1 if result.rounds else 1
@@ -278,29 +283,6 @@ def _explain_used_roll(error: Diagnostic, result: Result, entry: RecordRound) ->
     )
 
 
-def _first_bad_step(before: State, cross: Field, path: Sequence[Field], die: int) -> Field | None:
-    """The field of the first step that breaks the walk (the engine already refused the
-    walk; this only locates the step for the picture): off a corner when entering, not
-    next to the field before, entered twice, or onto an X or a circle."""
-    start = before.position
-    prev = start
-    seen = {start} if start is not None else set()
-    corners = {FIELD_AT[c] for c in CORNERS}
-    for field in path:
-        if prev is None:
-            if field not in corners:
-                return field
-        elif abs(field.row - prev.row) + abs(field.col - prev.col) != 1:
-            return field
-        if field in seen or field == cross or before.mark(field):
-            return field
-        seen.add(field)
-        prev = field
-    if len(path) > die:
-        return path[die]
-    return None
-
-
 def legal_sentences(
     f: Failure,
     *,
@@ -312,7 +294,7 @@ def legal_sentences(
     if ended is not None:
         end, roll = ended
         on = f" on roll {roll}" if roll else ""
-        lines.append(f"The game ended{on}: {END_WORDS[end]}. No round may follow the end.")
+        lines.append(f"The game ended{on}: {end_reason(end)}. No round may follow the end.")
         return lines
     if f.record_dice is not None and f.dice is not None:
         lines.append(
@@ -337,8 +319,9 @@ def legal_sentences(
             )
         if f.reachable:
             reach = ", ".join(f"{e} ({e.value})" for e in f.reachable)
-            verb = "reaches" if die == 1 else "reach"
-            lines.append(f"With {f.cross.field} crossed out, {_steps(die)} {verb}: {reach}.")
+            lines.append(
+                f"With {f.cross.field} crossed out, {steps(die)} {reach_verb(die)}: {reach}."
+            )
         else:
             lines.append(f"With {f.cross.field} crossed out, the die {die} has no legal move.")
         if f.exits:
@@ -362,7 +345,7 @@ def taken_text(state: State, dice: Sequence[int]) -> str:
     parts = []
     for mark, fields in groups.items():
         names = " and ".join((", ".join(map(str, fields[:-1])), str(fields[-1]))).lstrip(" and")
-        parts.append(f"{names} {'has' if len(fields) == 1 else 'have'} {words[mark]}")
+        parts.append(f"{names} {has_verb(len(fields))} {words[mark]}")
     return ", ".join(parts) or "every field the dice name is taken"
 
 
@@ -376,10 +359,6 @@ def _sentence(text: str) -> str:
         return text
     text = text[:1].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
-
-
-def _steps(n: int) -> str:
-    return "1 step" if n == 1 else f"{n} steps"
 
 
 def _dice(dice: Sequence[int]) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from validator.check.replay import Result, malformed, replay
@@ -88,17 +88,7 @@ class Checker:
         the record stands, for the `dice_file:` it names. Never raises for the content."""
         default_rules = self.rules or STANDARD
         try:
-            dice: DiceFile | Diagnostic | None = self.dice
-            if dice is None:
-                # Only the header, to learn which dice file bounds the rounds. A record
-                # that is nothing but rounds cannot be read that way: read it whole.
-                try:
-                    header = self._parse(data, name, fmt, max_rounds=0)
-                except ReadError:
-                    header = self._parse(data, name, fmt, max_rounds=None)
-                dice = self._record_dice(path, header.dice_file, name, header)
-            bound = len(dice.rows) + 1 if isinstance(dice, DiceFile) else None
-            record = self._parse(data, name, fmt, max_rounds=bound)
+            record, dice = self._read(data, path, name, fmt)
         except ReadError as exc:
             more = exc.diagnostics[1:]
             return malformed(exc.diagnostic, default_rules, name, more=more, omitted=exc.omitted)
@@ -154,8 +144,37 @@ class Checker:
             return malformed(dice, rules, name)
         return replay(dice.rows, record, rules, dice_sha256=dice.sha256, notes=notes)
 
+    def _read(
+        self, data: bytes, path: Path, name: str, fmt: str | None
+    ) -> tuple[Record, DiceFile | Diagnostic]:
+        """The record, parsed once, and the dice file that bounds it (or why there is none).
+
+        With `--dice`, reading stops one round after its last row. Else the record names
+        its dice file: it is read whole once and cut at the same bound. Only a record that
+        cannot be read whole is read again the careful way, header first then up to the
+        bound, so that a problem beyond the dice file's end is a round after the end (which
+        the replay reports), not an unreadable record."""
+        if self.dice is not None:
+            bound = len(self.dice.rows) + 1
+            return self._parse(data, name, fmt, max_rounds=bound), self.dice
+        try:
+            record = self._parse(data, name, fmt, max_rounds=None)
+        except ReadError as whole:
+            try:
+                header = self._parse(data, name, fmt, max_rounds=0)
+            except ReadError:
+                raise whole from None
+            dice = self._record_dice(path, header.dice_file, name, header)
+            if not isinstance(dice, DiceFile):
+                raise whole from None
+            return self._parse(data, name, fmt, max_rounds=len(dice.rows) + 1), dice
+        dice = self._record_dice(path, record.dice_file, name, record)
+        if isinstance(dice, DiceFile) and len(record.rounds) > len(dice.rows) + 1:
+            record = replace(record, rounds=record.rounds[: len(dice.rows) + 1])
+        return record, dice
+
     def _parse(self, data: bytes, name: str, fmt: str | None, *, max_rounds: int | None) -> Record:
-        return parse_record(data, name, fmt, max_bytes=self.max_bytes, max_rounds=max_rounds)
+        return parse_record(data, fmt, source=name, max_bytes=self.max_bytes, max_rounds=max_rounds)
 
     def _record_dice(
         self, path: Path, dice_file: str | None, name: str, record: Record

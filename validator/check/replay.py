@@ -14,13 +14,16 @@ from typing import Literal
 
 from validator.engine import (
     FIELD_AT,
+    STANDARD,
     Action,
     Cross,
     Dice,
     End,
+    Exit,
     Field,
     IllegalAction,
     Play,
+    Reach,
     Reroll,
     RingReroll,
     Ruleset,
@@ -38,6 +41,7 @@ from validator.engine import (
 )
 from validator.errors import Diagnostic, Verdict
 from validator.records.record import Location, Record, RecordRound
+from validator.records.rounds import to_action
 
 __all__ = [
     "Failure",
@@ -59,7 +63,9 @@ wrong (its dice, its steps, the dice row it names)."""
 
 @dataclass(frozen=True, slots=True)
 class RoundResult:
-    """One dice row as replayed."""
+    """One dice row as replayed, with what a renderer shows of it: the cross-outs that were
+    available, the walk, the corner an exit left through, and (computed on first use)
+    what each available cross-out reached."""
 
     roll: int
     """1-based dice row."""
@@ -75,6 +81,45 @@ class RoundResult:
     cross: Cross | None = None
     walk: tuple[Field, ...] = ()
     move: Field | None = None
+    available: tuple[Cross, ...] = ()
+    """The cross-outs that were available for the dice (none: a forced reroll)."""
+    corner: Field | None = None
+    """The corner an exit ("escape", "leave") left through."""
+    rules: Ruleset = field(default=STANDARD, repr=False, compare=False)
+    _options: dict[Field, Reach] | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def options(self) -> dict[Field, Reach]:
+        """For each available cross-out: the fields its movement die reaches and the
+        corners it could leave through, one walk each (computed once, on first use)."""
+        if self._options is None:
+            found = {c.field: reach(self.before, c, self.rules) for c in self.available}
+            object.__setattr__(self, "_options", found)
+            return found
+        return self._options
+
+    @property
+    def played(self) -> Action:
+        """The action this round played with every part filled in (the move or the corner
+        left through, and the walk as its path), as `legal_actions` gives it."""
+        if self.kind == "reroll":
+            return Reroll()
+        if self.kind == "ring":
+            return RingReroll()
+        assert self.cross is not None
+        if self.kind == "stuck":
+            return Play(self.cross.field)
+        if self.corner is not None:
+            exit: Exit = "escape" if self.kind == "escape" else "leave"
+            return Play(self.cross.field, self.corner, exit=exit, path=self.walk)
+        return Play(self.cross.field, self.move, path=self.walk)
+
+    @property
+    def reach(self) -> Reach:
+        """What the movement die of this round's cross-out reached (empty without one)."""
+        if self.cross is None:
+            return Reach({}, {})
+        return self.options[self.cross.field]
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +144,9 @@ class Failure:
     path: tuple[Field, ...] | None = None
     record_dice: Dice | None = None
     """The dice the record gives for the round, when they differ from the row's."""
+    bad_step: Field | None = None
+    """For an illegal path: the field of the first step that breaks the walk, as the
+    engine found it (None when no single step does)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +168,8 @@ class Result:
     """Every problem found while reading a malformed record (the first is `error`)."""
     errors_omitted: int = 0
     """Reading problems found beyond those kept."""
+    rows: tuple[Dice, ...] = field(default=(), repr=False)
+    """The dice rows the record was replayed on (empty when it was not replayed)."""
 
     @property
     def ok(self) -> bool:
@@ -156,27 +206,25 @@ def malformed(
     )
 
 
-def to_action(entry: RecordRound) -> Action:
-    """The engine action a record round stands for (pure: no rule is checked here)."""
-    if entry.reroll:
-        return Reroll()
-    if entry.ring:
-        return RingReroll()
-    assert entry.cross is not None  # the record model requires it
-    return Play(entry.cross, entry.move, entry.exit, entry.path)
-
-
 # --- the dice rows -------------------------------------------------------------------
 
 
 class Rows:
     """A cursor over the dice rows: the game state, the next unused row, the rounds so far."""
 
-    def __init__(self, rows: Sequence[Dice], rules: Ruleset, rings: int) -> None:
+    def __init__(
+        self,
+        rows: Sequence[Dice],
+        rules: Ruleset,
+        rings: int,
+        *,
+        start: State | None = None,
+        row: int = 0,
+    ) -> None:
         self.rows = rows
         self.rules = rules
-        self.state = new_game(rings=rings)
-        self.next = 0
+        self.state = new_game(rings=rings) if start is None else start
+        self.next = row
         """0-based index of the next unused row."""
         self.done: list[RoundResult] = []
         self.end_roll: int | None = None
@@ -236,6 +284,9 @@ class Rows:
             cross=turn.cross,
             walk=tuple(FIELD_AT[i] for i in turn.walk or ()),
             move=self.state.position if kind == "play" else None,
+            available=turn.crosses,
+            corner=FIELD_AT[turn.corner] if turn.corner is not None else None,
+            rules=self.rules,
         )
 
     def play_on(self) -> None:
@@ -251,7 +302,11 @@ class Rows:
                 return
 
     def failure(
-        self, part: FailurePart, action: Action | None = None, record_dice: Dice | None = None
+        self,
+        part: FailurePart,
+        action: Action | None = None,
+        record_dice: Dice | None = None,
+        bad_step: Field | None = None,
     ) -> Failure:
         """The position before the next row, with what was legal on it."""
         state = self.state
@@ -279,6 +334,7 @@ class Rows:
             move=move,
             path=path,
             record_dice=record_dice,
+            bad_step=bad_step,
         )
 
 
@@ -360,6 +416,7 @@ def replay(
         failure=failure,
         final=state,
         dice_sha256=dice_sha256,
+        rows=tuple(rows),
     )
 
 
@@ -493,7 +550,7 @@ def _play_round(cursor: Rows, record: Record, entry: RecordRound) -> _Stop | Non
         return None
     # A refused action leaves the cursor where it was: the failure is that position.
     key = "roll" if refusal.part == "round" else refusal.part
-    failure = cursor.failure(refusal.part, action)
+    failure = cursor.failure(refusal.part, action, bad_step=refusal.step)
     return stop(refusal.code, refusal.message, roll, key, refusal.hint, failure)
 
 

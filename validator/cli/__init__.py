@@ -1,8 +1,7 @@
-"""The `road300` command line: a click group whose subcommands load on first use.
+"""The `road300` command line: a click group whose subcommands load on first use."""
 
-Each subcommand lives in its own module and only parses options, then calls into the
-package; loading them lazily keeps `road300 --version` and `--help` quick.
-"""
+# Each subcommand lives in its own module and only parses options, then calls into the
+# package; loading them lazily keeps `road300 --version` and `--help` quick.
 
 from __future__ import annotations
 

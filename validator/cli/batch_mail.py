@@ -86,7 +86,7 @@ def check_mail_options(source: Source, replies: Path | None, organizer: str | No
             fail_usage("--replies answers e-mail: SOURCE must be an mbox, a Maildir or .eml files")
         if not organizer:
             fail_usage("--replies needs --organizer ADDRESS (or organizer in the contest file)")
-        from validator.contest.replies import organizer_address
+        from validator.render.replies import organizer_address
 
         if organizer_address(organizer) is None:
             fail_usage(f"--organizer: {organizer!r} is not an e-mail address")
@@ -105,8 +105,8 @@ def publish(
     deadline: datetime | None,
 ) -> list[str]:
     """Write the site and the replies; the lines to tell on stderr."""
-    from validator.contest import replies as replying
-    from validator.contest import site as website
+    from validator.render import replies as replying
+    from validator.render import site as website
     from validator.render.html import render_html
     from validator.report.model import build_report
 

@@ -105,7 +105,7 @@ def command(
             render(make_console(stderr=True), exc.result)
         fail_usage(exc.message)
     if start.finished is not None:
-        from validator.render.terminal import summary_line
+        from validator.render.shared import summary_line
 
         click.echo(f"{resume}: the game is already over: {summary_line(start.finished)}")
         sys.exit(EXIT_OK)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, NamedTuple, TypeVar
 
 from validator.engine.board import (
     CORNER_MASK,
@@ -128,6 +128,18 @@ class Turn:
     cross: Cross | None = None
     walk: Walk | None = None
     exit: Exit | None = None
+    corner: int | None = None
+    """The corner an exit left through (a field index); None for any other round."""
+    crosses: tuple[Cross, ...] = ()
+    """The cross-outs that were available for the roll (none: a forced reroll)."""
+
+
+class Reach(NamedTuple):
+    """After a cross-out: each field the movement die reaches and each corner the burglar
+    could leave through (when the ruleset allows it), one walk each, in board order."""
+
+    ends: dict[Field, tuple[Field, ...]]
+    exits: dict[Field, tuple[Field, ...]]
 
 
 Part = Literal["cross", "move", "path", "ring", "reroll", "round"]
@@ -154,12 +166,15 @@ class IllegalAction(ValueError):
     """An action that breaks the rules; `code` is the stable error code and `part` the
     part of the round that was wrong, so that no caller has to guess it from the code."""
 
-    def __init__(self, code: str, message: str, hint: str = "") -> None:
+    def __init__(self, code: str, message: str, hint: str = "", step: Field | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.hint = hint
         self.part: Part = _PART_OF_CODE[code]
+        self.step = step
+        """For an illegal path (E206): the field of the first step that breaks the walk,
+        when one step does (None when the path as a whole is wrong, such as its length)."""
 
 
 # --- cross-outs ----------------------------------------------------------------------
@@ -177,6 +192,18 @@ def movement_die(dice: Sequence[int], field: Field) -> int | None:
 
 def candidates(dice: Sequence[int]) -> tuple[Cross, ...]:
     """Every field a pair of the dice names, with its movement die, in board order."""
+    key = (dice[0], dice[1], dice[2])
+    found = _CANDIDATES.get(key)
+    if found is None:
+        found = _CANDIDATES[key] = _candidates(key)
+    return found
+
+
+_CANDIDATES: dict[tuple[int, int, int], tuple[Cross, ...]] = {}
+"""The candidates of each roll (216 at most), computed once."""
+
+
+def _candidates(dice: Dice) -> tuple[Cross, ...]:
     seen: dict[Field, int] = {}
     a, b, c = dice
     for x, y, die in ((a, b, c), (a, c, b), (b, c, a)):
@@ -200,18 +227,35 @@ def blocked_after(state: State, cross: Field) -> int:
 
 def walks(blocked: int, start: int, steps: int) -> dict[int, Walk]:
     """Every end field of a legal walk of exactly `steps`, with one witness walk each."""
-    return _walk_ends(blocked, start, steps, exact=True)
+    return {end: found[0] for end, found in _search(blocked, start, steps, exact=True).items()}
 
 
-def _walk_ends(blocked: int, start: int, steps: int, *, exact: bool) -> dict[int, Walk]:
-    """The fields a legal walk of `steps` ends on (`exact`), or the free corners it passes
-    within `steps` (not `exact`), with the first walk found to each."""
-    found: dict[int, Walk] = {}
+def all_walks(blocked: int, start: int, steps: int, *, exit: bool = False) -> dict[int, list[Walk]]:
+    """Every legal walk, by end field: of exactly `steps` fields, or (`exit`) every walk of
+    1..steps fields that ends on a free corner, plus the empty walk when standing on a
+    corner. The first walk of each end is the witness `walks` and `exit_walks` give."""
+    found = _search(blocked, start, steps, exact=not exit, every=True)
+    if exit and start != OUTSIDE and is_corner(start):
+        # No walk returns to its start field, so the empty walk is the only one to it.
+        return {start: [()], **found}
+    return found
+
+
+def _search(
+    blocked: int, start: int, steps: int, *, exact: bool, every: bool = False
+) -> dict[int, list[Walk]]:
+    """The one walk search. The fields a legal walk of `steps` ends on (`exact`), or the
+    free corners it passes within `steps` (not `exact`), with the first walk found to
+    each, or (`every`) all of them in the order found."""
+    found: dict[int, list[Walk]] = {}
     path: list[int] = []
 
     def step(cur: int, left: int, visited: int) -> None:
-        if (left == 0 if exact else CORNER_MASK >> cur & 1) and cur not in found:
-            found[cur] = tuple(path)
+        if left == 0 if exact else CORNER_MASK >> cur & 1:
+            if cur not in found:
+                found[cur] = [tuple(path)]
+            elif every:
+                found[cur].append(tuple(path))
         if left == 0:
             return
         for nxt in NEIGHBOURS[cur]:
@@ -281,8 +325,18 @@ def exit_walks(blocked: int, start: int, steps: int) -> dict[int, Walk]:
     found: dict[int, Walk] = {}
     if start != OUTSIDE and is_corner(start):
         found[start] = ()
-    found.update(_walk_ends(blocked, start, steps, exact=False))
+    for corner, each in _search(blocked, start, steps, exact=False).items():
+        found.setdefault(corner, each[0])
     return found
+
+
+_T = TypeVar("_T")
+
+
+def exit_corner(start: _T, walk: Sequence[_T]) -> _T:
+    """The corner a move that leaves the board leaves through: where its walk ends, or
+    the field it starts on when the walk is empty (standing on a corner already)."""
+    return walk[-1] if walk else start
 
 
 def _start_bit(start: int) -> int:
@@ -303,36 +357,60 @@ def check_walk(
     blocked: int, start: int, path: Sequence[int], steps: int, exit: Exit | None = None
 ) -> str | None:
     """Why `path` is not a legal walk of the movement die, or None when it is."""
+    fault = walk_fault(blocked, start, path, steps, exit)
+    return None if fault is None else fault[0]
+
+
+def walk_fault(
+    blocked: int, start: int, path: Sequence[int], steps: int, exit: Exit | None = None
+) -> tuple[str, int | None] | None:
+    """Why `path` is not a legal walk of the movement die, and the index in `path` of the
+    first step that breaks it (None when no single step does); None when it is legal."""
+    bad = _bad_step(blocked, start, path)
+    at = bad[0] if bad is not None else (steps if len(path) > steps else None)
     if exit is None and len(path) != steps:
-        return f"the path has {_steps(len(path))}, but the movement die is {steps}"
+        return f"the path has {_steps(len(path))}, but the movement die is {steps}", at
     if exit is not None:
         if len(path) > steps:
-            return f"the path has {len(path)} steps, more than the movement die {steps}"
+            return f"the path has {len(path)} steps, more than the movement die {steps}", at
         if not path and not (start != OUTSIDE and is_corner(start)):
-            return "an exit needs a path to a corner unless the burglar stands on one"
+            return "an exit needs a path to a corner unless the burglar stands on one", None
+    if bad is not None:
+        return bad[1], bad[0]
+    if exit is not None and path and not is_corner(path[-1]):
+        return (
+            f"the path ends on {FIELD_AT[path[-1]]}, but the burglar can only leave at a corner",
+            None,
+        )
+    return None
+
+
+def _bad_step(blocked: int, start: int, path: Sequence[int]) -> tuple[int, str] | None:
+    """The first step of `path` that breaks the rules (its index and why), or None."""
     seen = _start_bit(start)
     prev = start
     for n, cur in enumerate(path, 1):
         name = FIELD_AT[cur]
+        why = None
         if prev == OUTSIDE:
             if not is_corner(cur):
-                return f"step {n} enters the board at {name}, but it must enter at a corner"
+                why = f"step {n} enters the board at {name}, but it must enter at a corner"
         elif cur == prev:
             # A common slip: listing the start field. A path names the fields entered.
-            return (
+            why = (
                 f"step {n} stays on {name}: a path lists the fields entered, not the field "
                 "the burglar starts on (leaving from the corner it stands on is an empty path)"
             )
         elif cur not in NEIGHBOURS[prev]:
-            return f"step {n} jumps from {FIELD_AT[prev]} to {name}, which is not next to it"
-        if seen >> cur & 1:
-            return f"step {n} enters {name} a second time in this move"
-        if blocked >> cur & 1:
-            return f"step {n} enters {name}, which has an X or a circle"
+            why = f"step {n} jumps from {FIELD_AT[prev]} to {name}, which is not next to it"
+        if why is None and seen >> cur & 1:
+            why = f"step {n} enters {name} a second time in this move"
+        if why is None and blocked >> cur & 1:
+            why = f"step {n} enters {name}, which has an X or a circle"
+        if why is not None:
+            return n - 1, why
         seen |= 1 << cur
         prev = cur
-    if exit is not None and path and not is_corner(path[-1]):
-        return f"the path ends on {FIELD_AT[path[-1]]}, but the burglar can only leave at a corner"
     return None
 
 
@@ -342,9 +420,7 @@ def has_move(blocked: int, start: int, steps: int, rules: Ruleset) -> bool:
     return rules.can_leave and bool(exit_walks(blocked, start, steps))
 
 
-def reach(
-    state: State, cross: Cross, rules: Ruleset = STANDARD
-) -> tuple[dict[Field, tuple[Field, ...]], dict[Field, tuple[Field, ...]]]:
+def reach(state: State, cross: Cross, rules: Ruleset = STANDARD) -> Reach:
     """After crossing out `cross`: every field the movement die reaches (one walk each),
     and the corners the burglar could leave through (when the ruleset allows it), both in
     board order. The fields-and-walks view of `walks` and `exit_walks` for callers."""
@@ -359,7 +435,7 @@ def reach(
             FIELD_AT[c]: _fields(walk)
             for c, walk in sorted(exit_walks(blocked, state.pos, cross.die).items())
         }
-    return ends, corners
+    return Reach(ends, corners)
 
 
 def leaves_move(state: State, cross: Cross, rules: Ruleset = STANDARD) -> bool:
@@ -419,7 +495,7 @@ def apply(state: State, dice: Dice, action: Action, rules: Ruleset = STANDARD) -
             )
         return Turn(_pass(state, rules), action)
     if isinstance(action, RingReroll):
-        return Turn(_ring(state, crosses, rules), action)
+        return Turn(_ring(state, crosses, rules), action, crosses=crosses)
     return _play(state, dice, crosses, action, rules)
 
 
@@ -477,13 +553,19 @@ def _play(
     blocked = blocked_after(state, cross.field)
     # Step 3: the start field gets its X (it is already blocked by its circle).
     start = state.pos
-    after = replace(
-        state,
-        crossed=state.crossed | 1 << cross.field.index | _start_bit(start),
-        passes_in_row=0,
+    # States are built field by field here: `dataclasses.replace` is most of a round's cost.
+    after = State(
+        state.crossed | 1 << cross.field.index | _start_bit(start),
+        state.circled,
+        start,
+        state.moves,
+        state.passes,
+        0,
+        state.rings_left,
+        state.end,
     )
     if action.exit is not None:
-        return _leave(after, blocked, cross, action, rules)
+        return _leave(after, blocked, cross, crosses, action, rules)
     if action.move is None:
         if has_move(blocked, start, cross.die, rules):
             ends = walks(blocked, start, cross.die)
@@ -494,22 +576,28 @@ def _play(
             )
         if action.path is not None:
             # No walk exists, so any path given here is an illegal walk.
+            walk = tuple(f.index for f in action.path)
+            fault = walk_fault(blocked, start, walk, cross.die)
             raise IllegalAction(
                 "E206",
                 f"illegal path: with {cross.field} crossed out, the movement die {cross.die} "
                 "has no legal walk, so the round can have no path",
                 "leave out the path: the game ends with this cross-out",
+                _step_at(action.path, fault),
             )
-        return Turn(replace(after, end=End.NO_MOVE), action, cross)
+        return Turn(replace(after, end=End.NO_MOVE), action, cross, crosses=crosses)
     target = action.move.index
     if action.path is not None:
         walk = tuple(f.index for f in action.path)
-        problem = check_walk(blocked, start, walk, cross.die)
-        if problem is None and walk[-1:] != (target,):
-            problem = f"the path ends on {FIELD_AT[walk[-1]]}, not on the move {action.move}"
-        if problem is not None:
+        fault = walk_fault(blocked, start, walk, cross.die)
+        if fault is None and walk[-1:] != (target,):
+            fault = f"the path ends on {FIELD_AT[walk[-1]]}, not on the move {action.move}", None
+        if fault is not None:
             raise IllegalAction(
-                "E206", f"illegal path: {problem}", _reach_hint(blocked, start, cross)
+                "E206",
+                f"illegal path: {fault[0]}",
+                _reach_hint(blocked, start, cross),
+                _step_at(action.path, fault),
             )
     else:
         found = find_walk(blocked, start, target, cross.die)
@@ -521,11 +609,27 @@ def _play(
                 _reach_hint(blocked, start, cross),
             )
         walk = found
-    moved = replace(after, circled=after.circled | 1 << target, pos=target, moves=state.moves + 1)
-    return Turn(moved, action, cross, walk)
+    moved = State(
+        after.crossed,
+        after.circled | 1 << target,
+        target,
+        state.moves + 1,
+        after.passes,
+        0,
+        after.rings_left,
+        after.end,
+    )
+    return Turn(moved, action, cross, walk, crosses=crosses)
 
 
-def _leave(after: State, blocked: int, cross: Cross, action: Play, rules: Ruleset) -> Turn:
+def _leave(
+    after: State,
+    blocked: int,
+    cross: Cross,
+    crosses: tuple[Cross, ...],
+    action: Play,
+    rules: Ruleset,
+) -> Turn:
     kind = action.exit
     allowed = rules.escape if kind == "escape" else rules.in_and_out
     if not allowed:
@@ -538,13 +642,16 @@ def _leave(after: State, blocked: int, cross: Cross, action: Play, rules: Rulese
     start = after.pos
     if action.path is not None:
         walk = tuple(f.index for f in action.path)
-        problem = check_walk(blocked, start, walk, cross.die, exit=kind)
-        corner = walk[-1] if walk else start
-        if problem is None and action.move is not None and action.move.index != corner:
-            problem = f"the path leaves at {FIELD_AT[corner]}, not at {action.move}"
-        if problem is not None:
+        fault = walk_fault(blocked, start, walk, cross.die, exit=kind)
+        corner = exit_corner(start, walk)
+        if fault is None and action.move is not None and action.move.index != corner:
+            fault = f"the path leaves at {FIELD_AT[corner]}, not at {action.move}", None
+        if fault is not None:
             raise IllegalAction(
-                "E206", f"illegal path: {problem}", _exit_hint(blocked, start, cross)
+                "E206",
+                f"illegal path: {fault[0]}",
+                _exit_hint(blocked, start, cross),
+                _step_at(action.path, fault),
             )
     else:
         exits = exit_walks(blocked, start, cross.die)
@@ -569,7 +676,7 @@ def _leave(after: State, blocked: int, cross: Cross, action: Play, rules: Rulese
         left = replace(after, moves=after.moves + 1, end=End.ESCAPED)
     else:
         left = replace(after, moves=after.moves + 1, pos=OUTSIDE)
-    return Turn(left, action, cross, walk, kind)
+    return Turn(left, action, cross, walk, kind, corner, crosses)
 
 
 def exhaust(state: State) -> State:
@@ -590,6 +697,10 @@ def score(state: State, rules: Ruleset = STANDARD) -> int:
 
 def _steps(n: int) -> str:
     return "1 step" if n == 1 else f"{n} steps"
+
+
+def _step_at(path: Sequence[Field], fault: tuple[str, int | None] | None) -> Field | None:
+    return path[fault[1]] if fault is not None and fault[1] is not None else None
 
 
 def _fields(walk: Walk) -> tuple[Field, ...]:

@@ -1,5 +1,4 @@
-"""Readers (and writers) for record files, one module per format, chosen through the
-format registry (validator/records/registry.py) by extension, by name, or by content."""
+"""The record value, its four file formats (read and written), dice files and sources."""
 
 from __future__ import annotations
 
@@ -43,14 +42,15 @@ def format_of(path: str | PathLike[str]) -> str | None:
 
 def parse_record(
     data: str | bytes,
-    source: str = "<record>",
     fmt: str | None = None,
     *,
+    source: str = "<record>",
     max_bytes: int = MAX_BYTES,
     max_rounds: int | None = None,
 ) -> Record:
     """Read a record from text or bytes in the named format (recognised by content when
-    `fmt` is None). Raises ReadError carrying every problem found (up to 50).
+    `fmt` is None); `source` names it in diagnostics. The arguments are in the order of
+    `validator.parse_record`. Raises ReadError carrying every problem found (up to 50).
 
     `max_bytes` refuses larger input before it is parsed; with `max_rounds`, reading
     stops after that many rounds (pass one more than the dice file has rows: the extra
@@ -114,9 +114,9 @@ def _with_excerpt(diagnostic: Diagnostic, text: str) -> Diagnostic:
 
 def read_record(
     path: str | PathLike[str],
-    source: str | None = None,
     fmt: str | None = None,
     *,
+    source: str | None = None,
     max_bytes: int = MAX_BYTES,
     max_rounds: int | None = None,
 ) -> Record:
@@ -127,7 +127,7 @@ def read_record(
     name = source or ("<stdin>" if stdin else str(path))
     fmt = fmt or (None if stdin else format_of(path))
     data = read_bytes(Path(path) if not stdin else STDIN, name, max_bytes=max_bytes)
-    return parse_record(data, name, fmt, max_bytes=max_bytes, max_rounds=max_rounds)
+    return parse_record(data, fmt, source=name, max_bytes=max_bytes, max_rounds=max_rounds)
 
 
 def dump_record(record: Record, fmt: str) -> str:

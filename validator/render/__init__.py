@@ -1,2 +1,1 @@
-"""Renderers: one module per output (terminal, JSON, text, Markdown, HTML, SVG), and the
-output-format registry; each takes a model and returns or writes text."""
+"""Renderers: every output (terminal, JSON, text, Markdown, HTML, SVG), their registry, wording."""

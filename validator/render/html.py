@@ -8,19 +8,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
-from validator.check.explain import Explanation, Mark
+from validator.check.explain import BoardMark, Explanation
 from validator.check.replay import Verdict
 from validator.engine import FIELD_AT, Field, State
 from validator.render import svg
-from validator.render.report_text import headline, moves_text
-from validator.render.terminal import item_span
-from validator.report.analysis import MARK_KEY, AnalysisView, RoundMark
+from validator.render.shared import headline, item_span, moves_text
+from validator.render.wording import analysis_marks, round_kind
 from validator.report.model import (
-    KIND_TEXT,
     Report,
     ReportRound,
     describe_round,
@@ -31,6 +30,9 @@ from validator.report.model import (
     move_rows,
     round_words,
 )
+
+if TYPE_CHECKING:
+    from validator.report.analysis import AnalysisView, RoundMark
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +98,7 @@ def render_html(report: Report, analysis: AnalysisView | str | None = None) -> s
     result = report.result
     template = _environment().get_template("report.html.j2")
     rows = move_rows(report.rounds)
-    view = analysis if isinstance(analysis, AnalysisView) else None
+    view = None if analysis is None or isinstance(analysis, str) else analysis
     rounds = [
         _round_view(rr, row, view.marks.get(rr.round.roll) if view else None)
         for rr, row in zip(report.rounds, rows, strict=True)
@@ -137,7 +139,7 @@ def render_html(report: Report, analysis: AnalysisView | str | None = None) -> s
         analysis=view,
         analysis_left_out=analysis if isinstance(analysis, str) else None,
         best=_best_view(view) if view else None,
-        mark_key=MARK_KEY,
+        mark_key=analysis_marks(),
     )
 
 
@@ -272,7 +274,7 @@ def _round_view(
         marker, marker_text = "■", "the game ends here"
     line = ""
     if not rr.played:
-        line = f"{KIND_TEXT[r.kind]}, dice {' '.join(map(str, r.dice))}: " + " ".join(
+        line = f"{round_kind(r.kind)}, dice {' '.join(map(str, r.dice))}: " + " ".join(
             describe_round(rr)
         )
     return RoundView(
@@ -283,7 +285,7 @@ def _round_view(
         row=row,
         anchor=f"roll-{r.roll}",
         title=title,
-        subtitle=f"{KIND_TEXT[r.kind]} · {where}",
+        subtitle=f"{round_kind(r.kind)} · {where}",
         kind=r.kind,
         dice=Markup(svg.dice(r.dice, roles, label=dice_label)),
         board=board,
@@ -296,24 +298,24 @@ def _round_view(
 
 # How each mark of the explanation is drawn on the illegal step's board, and the words
 # that name the drawing in the caption (so that the caption says exactly what is drawn).
-_DRAWN: dict[Mark, tuple[svg.Shape, svg.Style, str]] = {
-    Mark.OPTION: ("square", "option", "green dashed square"),
-    Mark.CROSS: ("x", "now", "vermillion X"),
-    Mark.REACH: ("ring", "reach", "green dashed ring"),
-    Mark.EXIT: ("ring", "exit", "green dotted ring"),
-    Mark.MOVE_OK: ("ring", "right", "solid green ring"),
-    Mark.USED: ("square", "used", "black dotted square"),
+_DRAWN: dict[BoardMark, tuple[svg.Shape, svg.Style, str]] = {
+    BoardMark.OPTION: ("square", "option", "green dashed square"),
+    BoardMark.CROSS: ("x", "now", "vermillion X"),
+    BoardMark.REACH: ("ring", "reach", "green dashed ring"),
+    BoardMark.EXIT: ("ring", "exit", "green dotted ring"),
+    BoardMark.MOVE_OK: ("ring", "right", "solid green ring"),
+    BoardMark.USED: ("square", "used", "black dotted square"),
 }
-_SWATCH: dict[Mark, str] = {
-    Mark.OPTION: "option",
-    Mark.CROSS: "xnow",
-    Mark.REACH: "reach",
-    Mark.EXIT: "exit",
-    Mark.MOVE_OK: "right",
-    Mark.USED: "used",
-    Mark.WRONG: "wrong",
-    Mark.WRONG_PATH: "wrongpath",
-    Mark.BURGLAR: "pos",
+_SWATCH: dict[BoardMark, str] = {
+    BoardMark.OPTION: "option",
+    BoardMark.CROSS: "xnow",
+    BoardMark.REACH: "reach",
+    BoardMark.EXIT: "exit",
+    BoardMark.MOVE_OK: "right",
+    BoardMark.USED: "used",
+    BoardMark.WRONG: "wrong",
+    BoardMark.WRONG_PATH: "wrongpath",
+    BoardMark.BURGLAR: "pos",
 }
 
 
@@ -349,7 +351,7 @@ def illegal_board(x: Explanation) -> tuple[str, tuple[KeyItem, ...]]:
             named = means if len(fields) == 1 and str(fields[0]) in means else None
             text = named or f"{means}: {fields_text(fields)}"
             key.append(KeyItem(_SWATCH[mark], looks + plural, text))
-        elif mark is Mark.WRONG:
+        elif mark is BoardMark.WRONG:
             for f in fields:
                 marks.append(svg.FieldMark(f, _wrong_shape(x), "wrong"))
                 marks.append(svg.FieldMark(f, "bang", "wrong"))
@@ -361,9 +363,9 @@ def illegal_board(x: Explanation) -> tuple[str, tuple[KeyItem, ...]]:
                     f"{means}: {fields_text(fields)}",
                 )
             )
-        elif mark is Mark.BURGLAR:
+        elif mark is BoardMark.BURGLAR:
             key.append(KeyItem("pos", "B token", f"{means}, on {fields_text(fields)}"))
-    if x.cross is not None and x.mark_of(x.cross.field) is not Mark.CROSS:
+    if x.cross is not None and x.mark_of(x.cross.field) is not BoardMark.CROSS:
         # The cross-out's field carries another mark; its X is drawn all the same.
         marks.append(svg.FieldMark(x.cross.field, "x", "now"))
         key.append(

@@ -6,10 +6,13 @@ stays text in any Markdown renderer, HTML included.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from validator.check.explain import Explanation
 from validator.engine import Field, State
 from validator.render.board_text import board_lines
-from validator.render.report_text import (
+from validator.render.sanitize import markdown_text, plain_text
+from validator.render.shared import (
     BOARD_KEY,
     analysis_lines,
     better_markers,
@@ -21,8 +24,7 @@ from validator.render.report_text import (
     round_markers,
     round_title,
 )
-from validator.render.sanitize import markdown_text, plain_text
-from validator.report.analysis import MARK_KEY, AnalysisView
+from validator.render.wording import analysis_marks
 from validator.report.model import (
     Report,
     describe_round,
@@ -31,6 +33,10 @@ from validator.report.model import (
     how_to_read,
     move_rows,
 )
+
+if TYPE_CHECKING:
+    from validator.report.analysis import AnalysisView
+
 
 # Inline Markdown punctuation; every line we write starts with our own text, so the
 # characters that matter only at the start of a line (#, -, +) need no escape.
@@ -47,7 +53,7 @@ def _code(text: str) -> str:
 def render_markdown(report: Report, analysis: AnalysisView | str | None = None) -> str:
     """The report as Markdown; with `analysis` (report --analyze) the marks, better
     choices, points lost and the best line, or why the analysis is left out."""
-    view = analysis if isinstance(analysis, AnalysisView) else None
+    view = None if analysis is None or isinstance(analysis, str) else analysis
     out: list[str] = []
     out.append(f"# Road to 300: {md_escape(report.player or report.source)}")
     out.append("")
@@ -69,7 +75,7 @@ def render_markdown(report: Report, analysis: AnalysisView | str | None = None) 
     out.append("")
     key = (
         (
-            f"Analysis marks: {MARK_KEY}. On a board, # marks the better cross-out and * "
+            f"Analysis marks: {analysis_marks()}. On a board, # marks the better cross-out and * "
             "where the better walk ends.",
         )
         if view is not None
@@ -177,7 +183,7 @@ def _illegal(x: Explanation) -> list[str]:
     out.append("")
     out.append(f"The board {x.board_title}:")
     out.append("")
-    out.extend(_board(x.before, x.symbols(), x.legend_text()))
+    out.extend(_board(x.board, x.symbols(), x.legend_text()))
     if x.legal:
         out.append("")
         out.extend(f"- {md_escape(n)}" for n in x.legal)

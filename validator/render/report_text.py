@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
@@ -16,71 +17,29 @@ from validator.check.replay import Verdict
 from validator.engine import Field, State
 from validator.render.board_text import board_lines
 from validator.render.sanitize import terminal_text as escape
-from validator.render.terminal import summary_line
-from validator.report.analysis import MARK_KEY, AnalysisView, RoundMark
+from validator.render.shared import (
+    BOARD_KEY,
+    analysis_lines,
+    better_markers,
+    dice_text,
+    headline,
+    mark_title,
+    moves_text,
+    round_legend,
+    round_markers,
+    round_title,
+)
+from validator.render.wording import analysis_marks, round_kind
 from validator.report.model import (
-    KIND_TEXT,
     Report,
-    ReportRound,
     describe_round,
-    dice_roles,
     facts,
     help_text,
     how_to_read,
 )
 
-ROUND_LEGEND = {
-    "+": "crossed out this round",
-    "~": "walked through",
-    ">": "left the board here",
-    "@": "the burglar",
-}
-BOARD_KEY = (
-    "Board: each field shows its value; X25 crossed out; (25) circled; "
-    "(X25) circled, then crossed out."
-)
-
-
-BETTER_LEGEND = {"#": "the better cross-out", "*": "where the better walk ends"}
-"""Markers of the analysis's better choice, after the round's own markers."""
-
-
-def round_legend(markers: dict[Field, str]) -> dict[str, str]:
-    """The legend of a round's board: only the markers it shows."""
-    shown = "".join(markers.values())
-    legend = {**ROUND_LEGEND, **BETTER_LEGEND}
-    return {m: text for m, text in legend.items() if m in shown}
-
-
-def better_markers(markers: dict[Field, str], mark: RoundMark | None) -> dict[Field, str]:
-    """A round's markers with the analysis's better choice added (a field may carry a
-    marker of the round and one of the better choice)."""
-    better = mark.better if mark is not None else None
-    if better is None or better.cross is None:
-        return markers
-    out = dict(markers)
-    out[better.cross] = out.get(better.cross, "") + "#"
-    if better.end is not None and not better.leaves:
-        out[better.end] = out.get(better.end, "") + "*"
-    return out
-
-
-def mark_title(mark: RoundMark | None) -> str:
-    """` (?? blunder, 45 points lost)` after a round's title; nothing for a best choice."""
-    if mark is None or mark.mark is None:
-        return ""
-    return f" ({mark.symbol} {mark.mark}, {mark.cost} points lost)"
-
-
-def analysis_lines(mark: RoundMark | None) -> list[str]:
-    """The analysis of one round as notes."""
-    if mark is None:
-        return []
-    lines = [mark.words]
-    if mark.better is not None:
-        lines.append(f"Better: {mark.better.text}.")
-    return lines
-
+if TYPE_CHECKING:
+    from validator.report.analysis import AnalysisView
 
 _VERDICT_STYLE = {
     Verdict.VALID: "bold green",
@@ -90,76 +49,13 @@ _VERDICT_STYLE = {
 }
 
 
-def headline(report: Report) -> str:
-    """The summary line without its verdict word (the page shows the verdict beside it),
-    and without a phrase said twice (E107's message already gives the replay's score)."""
-    text = summary_line(report.result)
-    word = report.verdict.value + ": "
-    if text.startswith(word):
-        text = text[len(word) :]
-    head, sep, tail = text.rpartition("; ")
-    if sep and tail in head:
-        text = head
-    return text
-
-
-def round_markers(rr: ReportRound) -> dict[Field, str]:
-    """One-character markers for a round's board: the cross-out, the walk, the burglar."""
-    r = rr.round
-    markers: dict[Field, str] = {}
-    left = r.kind in ("escape", "leave")
-    for f in r.walk if left else r.walk[:-1]:
-        markers[f] = "~"
-    if r.cross is not None:
-        markers[r.cross.field] = "+"
-    if left:
-        corner = r.walk[-1] if r.walk else r.before.position
-        if corner is not None:
-            markers[corner] = ">"
-    elif r.state.position is not None:
-        markers[r.state.position] = "@"
-    return markers
-
-
-def dice_text(rr: ReportRound) -> str:
-    """`1 4 6: cross 1 4 (field 1/4), move 6`."""
-    r = rr.round
-    dice = " ".join(map(str, r.dice))
-    if r.cross is None:
-        return dice
-    roles = dice_roles(r.dice, r.cross.field)
-    cross = " ".join(str(d) for d, role in zip(r.dice, roles, strict=True) if role == "cross")
-    return f"{dice}: cross {cross} (field {r.cross.field}), move {r.cross.die}"
-
-
-def round_title(rr: ReportRound) -> str:
-    r = rr.round
-    title = f"Roll {r.roll}"
-    if rr.move_number is not None:
-        title += f", move {rr.move_number}"
-    if r.kind != "play":
-        title += f", {KIND_TEXT[r.kind]}"
-    return f"{title}: {r.score} points"
-
-
-def moves_text(report: Report) -> str:
-    """`1. 1/1 (30), 2. out at 1/6, ...`: a move that left the board scores nothing."""
-    return (
-        ", ".join(
-            f"{n}. out at {f}" if n in report.exits else f"{n}. {f} ({f.value})"
-            for n, f in report.moves
-        )
-        or "none"
-    )
-
-
 def render_text(
     console: Console, report: Report, analysis: AnalysisView | str | None = None
 ) -> None:
     """The report for a terminal; prose wraps at the console's width (80 when the output
     is not a terminal), boards never wrap. With `analysis` (report --analyze): marks,
     better choices, points lost and the best line, or why the analysis is left out."""
-    view = analysis if isinstance(analysis, AnalysisView) else None
+    view = None if analysis is None or isinstance(analysis, str) else analysis
 
     def say(text: str, first: str = "  ", rest: str = "    ", style: str = "") -> None:
         width = max(console.width, 40)
@@ -182,7 +78,7 @@ def render_text(
         say(sentence)
     if view is not None:
         say(
-            f"Analysis marks: {MARK_KEY}. On a board, # marks the better cross-out and * "
+            f"Analysis marks: {analysis_marks()}. On a board, # marks the better cross-out and * "
             "where the better walk ends."
         )
     error = report.result.error
@@ -256,11 +152,11 @@ def _best_line(console: Console, view: AnalysisView, say: Callable[..., None]) -
     say(f"moves in order: {moves_text(best)}")
     for rr in best.rounds:
         r = rr.round
-        what = f"x {r.cross.field}" if r.cross is not None else KIND_TEXT[r.kind]
+        what = f"x {r.cross.field}" if r.cross is not None else round_kind(r.kind)
         if r.kind == "play":
             what += f" -> {r.move}"
         elif r.kind in ("escape", "leave"):
-            what += f", {KIND_TEXT[r.kind]}"
+            what += f", {round_kind(r.kind)}"
         say(f"roll {r.roll} ({' '.join(map(str, r.dice))}): {what}, {r.score} points")
 
 
@@ -276,7 +172,7 @@ def _illegal(console: Console, x: Explanation, say: Callable[..., None]) -> None
         say(f"{e.line} | {x.quote.strip()}", "  ", "      ", "dim")
     dice = f" (dice {' '.join(map(str, x.dice))})" if x.dice is not None else ""
     say(f"the board {x.board_title}{dice}:")
-    _board(console, x.before, x.symbols(), x.legend_text(), say)
+    _board(console, x.board, x.symbols(), x.legend_text(), say)
     for note in x.legal:
         say(f"- {note}")
 

@@ -12,7 +12,7 @@ from html import escape
 from math import hypot
 from typing import Literal
 
-from validator.engine import SIZE, Field, State
+from validator.engine import SIZE, Field, State, exit_corner
 
 # Okabe-Ito colours: distinguishable with the common kinds of colour blindness.
 INK = "#222222"
@@ -161,7 +161,7 @@ def _walk_points(
     )
     points.extend(centre(f) for f in walk)
     if leaves:
-        corner = walk[-1] if walk else start
+        corner = exit_corner(start, walk)
         if corner is not None:
             if not walk:
                 points.append(centre(corner))

@@ -12,10 +12,11 @@ from rich.text import Text
 
 from validator.check.explain import Explanation, explain
 from validator.check.replay import Result, Verdict
-from validator.errors import Category, Diagnostic
+from validator.errors import Diagnostic
 from validator.render.board_text import board_lines
 from validator.render.sanitize import plain_text
 from validator.render.sanitize import terminal_text as escape
+from validator.render.shared import item_span, summary_line
 
 _VERDICT_STYLE = {
     Verdict.VALID: "bold green",
@@ -25,35 +26,6 @@ _VERDICT_STYLE = {
 }
 _SHOWN = 140
 """At most this much of a source line is shown under a diagnostic."""
-_END_TEXT = {
-    "no-move": "no legal move",
-    "rerolls": "forced rerolls",
-    "dice-exhausted": "the dice file ran out",
-    "escaped": "the burglar escaped",
-}
-
-
-def summary_line(result: Result) -> str:
-    """`valid: 315 points, game over (no legal move on roll 23)` and its kin, as plain text."""
-    v = result.verdict
-    if v is Verdict.VALID:
-        end = result.end.value if result.end else ""
-        how = f"{_END_TEXT.get(end, end)} on roll {result.end_roll}"
-        text = f"valid: {result.score} points, game over ({how})"
-        return text + (" - wins Road to 300" if (result.score or 0) >= 300 else "")
-    if v is Verdict.INCOMPLETE:
-        return f"incomplete: {result.score} points so far, the game could go on"
-    err = result.error
-    assert err is not None
-    if v is Verdict.MALFORMED:
-        what = "its dice file" if err.category is Category.DICE else "the record"
-        return f"malformed: {what} could not be read ({err.code} {err.name})"
-    where = f"roll {err.roll}" + (f", round {err.round}" if err.round else "")
-    if err.roll is None:
-        # E107's message states the replayed score itself; E108's does not.
-        said = err.code == "E107" or result.score is None
-        return f"invalid: {err.message}" + ("" if said else f"; the replay scores {result.score}")
-    return f"invalid: first illegal step on {where} ({err.code} {err.name})"
 
 
 def render(console: Console, result: Result) -> None:
@@ -105,35 +77,10 @@ def _illegal(console: Console, x: Explanation) -> None:
     """The board before the illegal step, with what the record did and what was legal."""
     dice = f" (dice {' '.join(map(str, x.dice))})" if x.dice else ""
     console.print(f"\n  board {x.board_title or 'before ' + x.where}{dice}:")
-    for text in board_lines(x.before, x.symbols(), legend=x.legend_text()):
+    for text in board_lines(x.board, x.symbols(), legend=x.legend_text()):
         console.print("  " + escape(text), highlight=False)
     for sentence in x.legal:
         console.print("  " + escape(sentence))
-
-
-def item_span(source: str, start: int) -> int:
-    """How many characters the item at `start` covers: up to the comma or closing
-    bracket that ends it (flow YAML, JSON, CSV), else to the end of the line."""
-    depth = 0
-    quote = ""
-    end = start
-    for end in range(start, len(source)):
-        ch = source[end]
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "\"'":
-            quote = ch
-        elif ch in "[{(":
-            depth += 1
-        elif ch in "]})":
-            if depth == 0:
-                break
-            depth -= 1
-        elif ch == "," and depth == 0:
-            break
-    else:
-        end = len(source.rstrip())
-    return max(1, len(source[start:end].rstrip()))
 
 
 class TextReporter:

@@ -16,14 +16,11 @@ from typing import TYPE_CHECKING
 from validator.check.replay import Result, RoundResult, Verdict
 from validator.engine import (
     Action,
-    Cross,
     Dice,
     Field,
     Play,
     RingReroll,
-    Ruleset,
-    movement_die,
-    reach,
+    exit_corner,
     score,
 )
 from validator.report.model import Report, build_report
@@ -33,8 +30,6 @@ if TYPE_CHECKING:
 
 SYMBOLS: dict[str, str] = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """The marks as in chess analysis, by the solver's names."""
-
-MARK_KEY = "?! inaccuracy, ? mistake, ?? blunder (by points lost)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +186,6 @@ def build_view(
     cancel: threading.Event | None = None,
 ) -> AnalysisView:
     """Lay out the solver's `analysis` of `analysed`."""
-    rules = analysed.rules
     by_roll = {r.roll: r for r in analysed.rounds}
     marks: dict[int, RoundMark] = {}
     for a in analysis.rounds:
@@ -204,7 +198,7 @@ def build_view(
             cost=a.cost,
             proven=a.proven,
             mark=a.mark,
-            better=better_choice(r, a.better, rules) if a.better is not None else None,
+            better=better_choice(r, a.better) if a.better is not None else None,
         )
     lost: list[tuple[int, int]] = []
     so_far = 0
@@ -228,20 +222,19 @@ def build_view(
     )
 
 
-def better_choice(r: RoundResult, action: Action, rules: Ruleset) -> BetterChoice:
-    """The better action of a round, with the walk the engine finds for it."""
+def better_choice(r: RoundResult, action: Action) -> BetterChoice:
+    """The better action of a round, with the walk the replay found for its cross-out."""
     if isinstance(action, RingReroll):
         return BetterChoice("spend a magic ring instead of playing this roll")
     if not isinstance(action, Play):
         return BetterChoice("a forced reroll")
     before = r.before
     start = before.position
-    die = movement_die(r.dice, action.cross)
     walk: tuple[Field, ...] = ()
     if action.path is not None:
         walk = tuple(action.path)
-    elif die is not None:
-        ends, corners = reach(before, Cross(action.cross, die), rules)
+    elif action.cross in r.options:
+        ends, corners = r.options[action.cross]
         if action.exit is not None and action.move is not None:
             walk = corners.get(action.move, ())
         elif action.move is not None:
@@ -249,7 +242,7 @@ def better_choice(r: RoundResult, action: Action, rules: Ruleset) -> BetterChoic
     text = f"cross out {action.cross}"
     path = f", path {' '.join(map(str, walk))}" if len(walk) > 1 else ""
     if action.exit is not None:
-        corner = action.move or (walk[-1] if walk else start)
+        corner = action.move or exit_corner(start, walk)
         verb = "escape" if action.exit == "escape" else "leave the board"
         text += f", {verb} through the corner {corner}{path}"
         return BetterChoice(text, action.cross, walk, start, corner, leaves=True)

@@ -11,25 +11,18 @@ from dataclasses import dataclass
 
 from validator.check.explain import Explanation, crosses_text, explain, taken_text
 from validator.check.replay import Result, RoundResult, Verdict
-from validator.engine import STANDARD, Cross, Dice, End, Field, State, available_crosses, reach
+from validator.engine import Cross, Dice, End, Field, State
 from validator.records.record import RecordRound
+from validator.render import wording
+from validator.render.wording import (
+    cross_outs,
+    dice_rolls,
+    end_reason,
+    ordinal,
+    rings,
+    round_kind,
+)
 from validator.rulesets import expansion_sentences
-
-END_TEXT: dict[End, str] = {
-    End.NO_MOVE: "the movement die had no legal move",
-    End.REROLLS: "forced rerolls ended it",
-    End.DICE_EXHAUSTED: "the dice file ran out",
-    End.ESCAPED: "the burglar escaped through a corner",
-}
-
-KIND_TEXT: dict[str, str] = {
-    "play": "move",
-    "stuck": "stuck: no move possible",
-    "reroll": "forced reroll",
-    "ring": "magic ring spent",
-    "escape": "escaped through a corner",
-    "leave": "left the board through a corner",
-}
 
 
 def move_rows(rounds: tuple[ReportRound, ...]) -> list[tuple[str, ...]]:
@@ -38,7 +31,7 @@ def move_rows(rounds: tuple[ReportRound, ...]) -> list[tuple[str, ...]]:
     previous = 0
     for rr in rounds:
         r = rr.round
-        cross = str(r.cross.field) if r.cross is not None else KIND_TEXT[r.kind]
+        cross = str(r.cross.field) if r.cross is not None else round_kind(r.kind)
         steps = str(r.cross.die) if r.cross is not None and r.kind != "stuck" else ""
         gained = f"+{r.score - previous}" if r.score != previous else ""
         previous = r.score
@@ -49,9 +42,8 @@ def move_rows(rounds: tuple[ReportRound, ...]) -> list[tuple[str, ...]]:
 
 def move_cell(r: RoundResult) -> str:
     """The move column of a move table: where the round ended, in words for exits."""
-    if r.kind in ("escape", "leave"):
-        corner = r.walk[-1] if r.walk else r.before.position
-        return f"{'escaped' if r.kind == 'escape' else 'out'} at {corner}"
+    if r.corner is not None:
+        return f"{'escaped' if r.kind == 'escape' else 'out'} at {r.corner}"
     if r.kind == "stuck":
         return "no move"
     return str(r.move) if r.move is not None else ""
@@ -158,7 +150,7 @@ class Report:
         end = self.result.end
         if end is None:
             return None
-        return f"{END_TEXT[end]} (roll {self.result.end_roll})"
+        return f"{end_reason(end)} (roll {self.result.end_roll})"
 
     @property
     def record_rounds(self) -> int:
@@ -184,15 +176,15 @@ def build_report(result: Result, *, dice_name: str | None = None) -> Report:
     exits: set[int] = set()
     for r in result.rounds:
         ended = result.end if result.end is not None and r.roll == result.end_roll else None
-        note = annotate(r, result, ended)
+        note = annotate(r, ended)
         number = None
-        if r.walk or r.kind in ("escape", "leave"):
+        if r.walk or r.corner is not None:
             number = len(moves) + 1
-            # An exit ends on the corner left through (the start field when the walk is empty).
-            end = r.move or (r.walk[-1] if r.walk else r.before.position)
+            # An exit ends on the corner left through.
+            end = r.move or r.corner
             if end is not None:
                 moves.append((number, end))
-            if r.kind in ("escape", "leave"):
+            if r.corner is not None:
                 exits.add(number)
         entry = entries.get(r.record_round) if r.record_round is not None else None
         bonus = (result.rules.escape_bonus or 0) if r.kind == "escape" else 0
@@ -212,19 +204,18 @@ def build_report(result: Result, *, dice_name: str | None = None) -> Report:
     )
 
 
-def annotate(r: RoundResult, result: Result, ended: End | None) -> RoundNote:
-    before = r.before
-    available = available_crosses(before, r.dice)
+def annotate(r: RoundResult, ended: End | None) -> RoundNote:
+    """What was possible in round `r`, as the replay found it (no rule is asked again)."""
+    available = r.available
     reachable: dict[Field, Walk] = {}
     exits: dict[Field, Walk] = {}
     best = None
     if r.cross is not None:
-        reachable, exits = reach(before, r.cross, result.rules)
+        reachable, exits = r.reach
         best = _best(reachable, r.cross)
     best_any: Best | None = None
     for cross in available:
-        ends, _ = reach(before, cross, STANDARD)  # fields only, no exits
-        candidate = _best(ends, cross)
+        candidate = _best(r.options[cross.field].ends, cross)
         if candidate is not None and (best_any is None or candidate.value > best_any.value):
             best_any = candidate
     took = None
@@ -262,14 +253,10 @@ def describe_round(rr: ReportRound) -> list[str]:
         )
     elif r.kind == "ring":
         left = r.state.rings_left
-        rings = "no ring" if left == 0 else "1 ring" if left == 1 else f"{left} rings"
-        lines.append(f"A magic ring was spent: this roll was not played ({rings} left).")
+        lines.append(f"A magic ring was spent: this roll was not played ({rings(left)} left).")
     else:
         count = len(n.available)
-        lines.append(
-            f"{count} {'cross-out' if count == 1 else 'cross-outs'} available: "
-            f"{crosses_text(n.available)}."
-        )
+        lines.append(f"{cross_outs(count)} available: {crosses_text(n.available)}.")
     if r.cross is not None:
         c = r.cross
         lines.append(
@@ -281,8 +268,8 @@ def describe_round(rr: ReportRound) -> list[str]:
     if r.walk:
         start = f"from {r.before.position}" if r.before.position is not None else "into the board"
         lines.append(f"Path {start}: " + " ".join(map(str, r.walk)) + ".")
-    if r.kind in ("escape", "leave"):
-        corner = r.walk[-1] if r.walk else r.before.position
+    if r.corner is not None:
+        corner = r.corner
         if r.kind == "escape":
             lines.append(f"Escaped through the corner {corner}.")
             bonus = rr.escape_bonus
@@ -315,7 +302,7 @@ def describe_round(rr: ReportRound) -> list[str]:
     if r.record_round is None:
         lines.append("Not in the record: the validator played this row by itself.")
     if n.ended is not None:
-        lines.append(f"The game ends here: {END_TEXT[n.ended]}.")
+        lines.append(f"The game ends here: {end_reason(n.ended)}.")
     return lines
 
 
@@ -335,8 +322,8 @@ def round_words(rr: ReportRound) -> str:
         path = " ".join(map(str, r.walk))
         if r.kind == "stuck":
             parts.append("no move was possible;")
-        elif r.kind in ("escape", "leave"):
-            corner = r.walk[-1] if r.walk else rr.start
+        elif r.corner is not None:
+            corner = r.corner
             along = f" along {path}" if path else ""
             verb = "escaped" if r.kind == "escape" else "left the board"
             parts.append(f"the burglar {verb} {start}{along} through the corner {corner};")
@@ -351,8 +338,7 @@ def _fields_text(fields: tuple[Field, ...], limit: int = 8) -> str:
     if not fields:
         return "no field"
     if len(fields) <= limit:
-        count = "1 field" if len(fields) == 1 else f"{len(fields)} fields"
-        return f"{count}: " + ", ".join(f"{f} ({f.value})" for f in fields)
+        return f"{wording.fields(len(fields))}: " + ", ".join(f"{f} ({f.value})" for f in fields)
     top = sorted(fields, key=lambda f: (-f.value, f))[:3]
     return f"{len(fields)} fields, the best " + ", ".join(f"{f} ({f.value})" for f in top)
 
@@ -407,8 +393,8 @@ def facts(report: Report) -> list[tuple[str, str]]:
         ("End", end),
         (
             "Rounds",
-            f"{_count(report.record_rounds, 'round')} in the record, "
-            f"{_count(len(report.rounds), 'dice roll')} replayed",
+            f"{wording.rounds(report.record_rounds)} in the record, "
+            f"{dice_rolls(len(report.rounds))} replayed",
         ),
         ("Rerolls", str(report.rerolls)),
         *_rings_fact(report),
@@ -428,7 +414,7 @@ def how_to_read(report: Report) -> tuple[str, ...]:
     """The rules in three sentences for someone who never read them, per the ruleset."""
     rules = report.result.rules
     passes = (
-        f"the {_ordinal(rules.pass_limit)} forced reroll of the game"
+        f"the {ordinal(rules.pass_limit)} forced reroll of the game"
         if rules.pass_counting == "total"
         else f"{rules.pass_limit} forced rerolls in a row"
     )
@@ -451,10 +437,6 @@ def how_to_read(report: Report) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def help_text(hint: str) -> str:
     """A hint as a sentence: a bare record line (`steps: 6`) becomes `write steps: 6`."""
     if _RECORD_LINE.fullmatch(hint):
@@ -464,7 +446,3 @@ def help_text(hint: str) -> str:
 
 # A hint that is a line of the record to write, as the replay gives it for E102 and E107.
 _RECORD_LINE = re.compile(r"(?:steps|claimed_score|dice|roll|rings|dice_sha256): \S+")
-
-
-def _ordinal(n: int) -> str:
-    return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")

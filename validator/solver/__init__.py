@@ -1,7 +1,8 @@
-"""The solver: the best game on a known dice file, proven where it can be, and what each
-decision of a record cost. Pure (no I/O); works on the engine's states and actions.
-The one exception is `core`, the compiled search, which may run numba's first
-compilation in another process (`core.Warmup`)."""
+"""The solver: the best game on a known dice file, and what each decision of a record cost."""
+
+# Proven where it can be. Pure (no I/O); works on the engine's states and actions. The one
+# exception is `core`, the compiled search, which may run numba's first compilation in
+# another process (`core.Warmup`).
 
 from validator.solver.analysis import Analysis, RoundAnalysis, analyze
 from validator.solver.search import Progress, Search, Solution, par, solve

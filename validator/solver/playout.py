@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from validator.engine import (
     Action,
     Dice,
     Field,
-    Reroll,
-    RingReroll,
     Ruleset,
     State,
     apply,
@@ -25,7 +23,8 @@ from validator.engine import (
     score,
     walks,
 )
-from validator.records.record import Record, RecordRound
+from validator.records.record import Record
+from validator.records.rounds import record_round
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,29 +100,16 @@ def to_record(
 
     `rings` is the number of magic rings the game was started with.
     """
-    rounds: list[RecordRound] = []
-    for n, step in enumerate(steps, start=1):
-        a = step.action
-        base = RecordRound(
+    rounds = tuple(
+        record_round(
             n,
-            0,
-            roll=step.roll if with_details else None,
-            dice=step.dice if with_details else None,
+            step.action,
+            walk=step.walk,
+            roll=step.roll,
+            dice=step.dice,
+            steps=step.die,
+            details=with_details,
         )
-        if isinstance(a, Reroll):
-            rounds.append(replace(base, reroll=True))
-        elif isinstance(a, RingReroll):
-            rounds.append(replace(base, ring=True))
-        else:
-            moved = a.move is not None or a.exit is not None
-            rounds.append(
-                replace(
-                    base,
-                    cross=a.cross,
-                    move=a.move,
-                    exit=a.exit,
-                    steps=step.die if with_details else None,
-                    path=step.walk if with_details and moved else None,
-                )
-            )
-    return Record(rounds=tuple(rounds), player=player or None, rings=rings)
+        for n, step in enumerate(steps, start=1)
+    )
+    return Record(rounds=rounds, player=player or None, rings=rings)

@@ -1,2 +1,3 @@
-"""`road300 play`: a Textual terminal game on a challenge's dice file, writing a record that is
-valid by construction (game in `game`, record file in `save`, screen in `app`)."""
+"""`road300 play`: a terminal game on a dice file that writes a record valid by construction."""
+
+# The game in `game`, the record file in `save`, the screen in `app`.

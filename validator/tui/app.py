@@ -1,7 +1,7 @@
 """The Textual app of `road300 play`: the board, the round's choices, and the keys.
 
 The app holds only what is being chosen (the cursor, a cross-out, a field, a walk); the
-game is a `Game` and the record a `RecordFile`, written after every change.
+game is a `GameSession` and the record a `RecordFile`, written after every change.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from validator.check.replay import Result
-from validator.engine import SIZE, Action, Cross, End, Field, IllegalAction, RingReroll
-from validator.tui.game import Game, Option
+from validator.engine import SIZE, Action, Cross, Field, IllegalAction, RingReroll
+from validator.render.wording import end_brief
+from validator.tui.game import GameSession, Option
 from validator.tui.save import RecordFile
 
 Phase = Literal["cross", "move", "walk", "over"]
@@ -28,13 +29,6 @@ CELL = 7
 """Board cell width: cursor bracket, marker, four characters of field, cursor bracket."""
 LABEL = 3
 """Width of the row numbers left of the board."""
-
-_END_TEXT = {
-    End.NO_MOVE: "no legal move",
-    End.REROLLS: "forced rerolls",
-    End.DICE_EXHAUSTED: "the dice file ran out",
-    End.ESCAPED: "the burglar escaped",
-}
 
 LEGEND = (
     "+ cross-out   * reachable\n"
@@ -194,7 +188,7 @@ class PlayApp(App[Result | None]):
 
     def __init__(
         self,
-        game: Game,
+        game: GameSession,
         record_file: RecordFile,
         *,
         dice_name: str,
@@ -572,10 +566,10 @@ class PlayApp(App[Result | None]):
     def _prompt(self) -> str:
         c, game = self.choice, self.game
         if c.phase == "over":
-            end = _END_TEXT.get(game.state.end, "") if game.state.end else ""
+            end = end_brief(game.state.end) if game.state.end else ""
             line = f"Game over ({end}): {game.score} points."
             if self.result is not None:
-                from validator.render.terminal import summary_line
+                from validator.render.shared import summary_line
 
                 line += f"\nCheck: {summary_line(self.result)}"
             return line + f"\nRecord: {self.record_file.path}"

@@ -4,10 +4,10 @@ screenshot tool to play games the way a player types them."""
 from __future__ import annotations
 
 from validator.engine import Cross
-from validator.tui.game import Game, Option
+from validator.tui.game import GameSession, Option
 
 
-def keys_for(game: Game, cross: Cross, option: Option) -> list[str]:
+def keys_for(game: GameSession, cross: Cross, option: Option) -> list[str]:
     """Type the cross-out, type the field, cycle to the option's walk, confirm."""
     keys = [str(cross.field.row), str(cross.field.col)]
     if option.kind == "stuck" or option.target is None:

@@ -1,9 +1,10 @@
 """One game being played on a dice file: the position, undo and redo, and the ways to finish
 a round once a cross-out is chosen.
 
-No Textual here; the app only draws a `Game` and turns keys into its calls. Every rule is
-the engine's, and a round ends the game exactly as the replay does it: the round on the
-last dice row exhausts the state, and forced rerolls play themselves.
+No Textual here; the app only draws a `GameSession` and turns keys into its calls. Every
+rule is the engine's, and a round ends the game exactly as the replay does it: the round
+on the last dice row exhausts the state, and forced rerolls play themselves. (The
+solver's `solver.position.Game` is another thing: the rules on compact positions.)
 """
 
 from __future__ import annotations
@@ -14,9 +15,7 @@ from typing import Literal
 
 from validator.check.replay import RoundResult
 from validator.engine import (
-    CORNERS,
     FIELD_AT,
-    OUTSIDE,
     Action,
     Cross,
     Dice,
@@ -26,19 +25,16 @@ from validator.engine import (
     RingReroll,
     Ruleset,
     State,
+    all_walks,
     apply,
     available_crosses,
     blocked_after,
-    check_walk,
     exhaust,
-    exit_walks,
     game_goes_on,
     legal_actions,
     new_game,
     score,
-    walks,
 )
-from validator.engine.board import NEIGHBOURS
 from validator.solver.playout import Step
 
 OptionKind = Literal["move", "leave", "escape", "stuck"]
@@ -74,7 +70,7 @@ class Round:
     auto: bool
 
 
-class Game:
+class GameSession:
     """The dice rows, the ruleset and the rounds played so far, with undo and redo."""
 
     def __init__(
@@ -162,37 +158,31 @@ class Game:
         """Every legal way to finish the round after `cross`: each end field with every walk to
         it, each corner to leave through, or the single "stuck" option when none exists.
 
-        The engine decides which end fields and corners exist (`walks`, `exit_walks`) and
-        judges every other walk shown (`check_walk`); its own witness walk comes first.
+        The engine's one walk search (`all_walks`) finds them, legal by construction; its
+        witness walk (the one `walks` gives) comes first, the others in order.
         """
         state = self.state
         blocked = blocked_after(state, cross.field)
         start, die = state.pos, cross.die
         found: list[Option] = []
-        ends = walks(blocked, start, die)
-        candidates = _all_walks(blocked, start, die, exit=False)
-        for end in sorted(ends):
+        for end, each in sorted(all_walks(blocked, start, die).items()):
             target = FIELD_AT[end]
-            for walk in _ordered(ends[end], candidates.get(end, [])):
-                if check_walk(blocked, start, walk, die) is None:
-                    path = _fields(walk)
-                    found.append(Option("move", target, path, Play(cross.field, target, path=path)))
+            for walk in _ordered(each):
+                path = _fields(walk)
+                found.append(Option("move", target, path, Play(cross.field, target, path=path)))
         if self.rules.can_leave:
-            exits = exit_walks(blocked, start, die)
             kinds: list[Literal["escape", "leave"]] = []
             if self.rules.escape:
                 kinds.append("escape")
             if self.rules.in_and_out:
                 kinds.append("leave")
-            leaving = _all_walks(blocked, start, die, exit=True)
-            for corner in sorted(exits):
+            for corner, each in sorted(all_walks(blocked, start, die, exit=True).items()):
                 target = FIELD_AT[corner]
-                for walk in _ordered(exits[corner], leaving.get(corner, [])):
+                for walk in _ordered(each):
                     for kind in kinds:
-                        if check_walk(blocked, start, walk, die, exit=kind) is None:
-                            path = _fields(walk)
-                            action = Play(cross.field, target, exit=kind, path=path)
-                            found.append(Option(kind, target, path, action))
+                        path = _fields(walk)
+                        action = Play(cross.field, target, exit=kind, path=path)
+                        found.append(Option(kind, target, path, action))
         if not found:
             found.append(Option("stuck", None, (), Play(cross.field)))
         return found
@@ -232,7 +222,7 @@ class Game:
     def after(self, action: Action) -> tuple[State, int]:
         """The position and next row that `action` would lead to, forced rerolls included,
         without playing it (what a hint evaluates)."""
-        probe = Game(self.rows, self.rules, self.rings, self.rounds)
+        probe = GameSession(self.rows, self.rules, self.rings, self.rounds)
         probe.start = self.start
         probe._play(action)
         return probe.state, probe.row
@@ -276,66 +266,22 @@ class Game:
 def rounds_from_replay(result_rounds: Sequence[RoundResult]) -> list[Round]:
     """The rounds of a replayed record as a game's rounds (the rows the replay played by
     itself, forced rerolls, count as automatic ones)."""
-    out: list[Round] = []
-    for r in result_rounds:
-        action: Action
-        if r.kind == "reroll":
-            action = Reroll()
-        elif r.kind == "ring":
-            action = RingReroll()
-        else:
-            assert r.cross is not None
-            if r.kind == "stuck":
-                action = Play(r.cross.field)
-            elif r.kind == "play":
-                action = Play(r.cross.field, r.move, path=r.walk)
-            else:
-                corner = r.walk[-1] if r.walk else r.before.position
-                action = Play(r.cross.field, corner, exit=r.kind, path=r.walk)
-        die = r.cross.die if r.cross else None
-        step = Step(r.roll, r.dice, action, r.state, r.walk, die)
-        out.append(Round(step, r.before, auto=r.record_round is None))
-    return out
+    return [
+        Round(
+            Step(r.roll, r.dice, r.played, r.state, r.walk, r.cross.die if r.cross else None),
+            r.before,
+            auto=r.record_round is None,
+        )
+        for r in result_rounds
+    ]
 
 
-# --- walks to one field ------------------------------------------------------------------
+# --- walks ------------------------------------------------------------------------------
 
 
-def _all_walks(blocked: int, start: int, steps: int, exit: bool) -> dict[int, list[Walk]]:
-    """Candidate walks by end field: exactly `steps` long, or (exit) any that ends on a corner.
-
-    Only a generator of candidates over the grid, in one search: each one is then judged by
-    engine.check_walk.
-    """
-    found: dict[int, list[Walk]] = {}
-    if exit and start != OUTSIDE and start in CORNERS:
-        found[start] = [()]
-    path: list[int] = []
-
-    def extend(cur: int, seen: int) -> None:
-        if (exit and cur in CORNERS) or (not exit and len(path) == steps):
-            found.setdefault(cur, []).append(tuple(path))
-        if len(path) == steps:
-            return
-        for nxt in NEIGHBOURS[cur]:
-            if not (seen | blocked) >> nxt & 1:
-                path.append(nxt)
-                extend(nxt, seen | 1 << nxt)
-                path.pop()
-
-    firsts = CORNERS if start == OUTSIDE else NEIGHBOURS[start]
-    start_bit = 0 if start == OUTSIDE else 1 << start
-    if steps >= 1:
-        for first in firsts:
-            if not blocked >> first & 1:
-                path.append(first)
-                extend(first, start_bit | 1 << first)
-                path.pop()
-    return found
-
-
-def _ordered(witness: Walk, others: list[Walk]) -> list[Walk]:
-    return [witness, *sorted(w for w in set(others) if w != witness)]
+def _ordered(each: list[Walk]) -> list[Walk]:
+    """The witness walk (found first) first, then the others in order."""
+    return [each[0], *sorted(set(each[1:]))]
 
 
 def _fields(walk: Sequence[int]) -> tuple[Field, ...]:

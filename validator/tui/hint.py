@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from validator.engine import Action, Play, Reroll, RingReroll, State, score
-from validator.tui.game import Game
+from validator.tui.game import GameSession
 
 Evaluator = Callable[[State, int], int]
 """(position after a choice, 0-based next dice row) -> the best final score from there."""
@@ -26,7 +26,9 @@ class Ranked:
     """Points lost against the best choice of the round (0 for the best)."""
 
 
-def rank_actions(game: Game, evaluate: Evaluator, *, deadline: float | None = None) -> list[Ranked]:
+def rank_actions(
+    game: GameSession, evaluate: Evaluator, *, deadline: float | None = None
+) -> list[Ranked]:
     """The legal actions of the round, best first; a choice that ends the game is worth its
     final score and is not evaluated further.
 
@@ -50,7 +52,7 @@ def rank_actions(game: Game, evaluate: Evaluator, *, deadline: float | None = No
     return sorted(ranked, key=lambda r: r.loss)
 
 
-def solver_evaluator(game: Game, seconds: float) -> Evaluator:
+def solver_evaluator(game: GameSession, seconds: float) -> Evaluator:
     """The solver as an evaluator: the best final score from a position within `seconds`
     (a lower bound when the search does not finish; the best it found)."""
     from validator.solver import solve

@@ -12,7 +12,7 @@ from validator.check.file import Checker
 from validator.check.replay import Result
 from validator.records import dump_record
 from validator.records.record import Record
-from validator.tui.game import Game
+from validator.tui.game import GameSession
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +33,7 @@ class RecordFile:
     def text_path(self) -> Path:
         return self.path.with_suffix(".txt")
 
-    def record(self, game: Game) -> Record:
+    def record(self, game: GameSession) -> Record:
         from validator.solver.playout import to_record
 
         record = to_record(game.steps(), with_details=True, player=self.player or "")
@@ -47,7 +47,7 @@ class RecordFile:
             claimed_score=game.score if game.over else None,
         )
 
-    def write(self, game: Game) -> None:
+    def write(self, game: GameSession) -> None:
         """Write the record (and its text form on request); atomic, so that a closed terminal
         never leaves half a file."""
         record = self.record(game)

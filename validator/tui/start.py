@@ -10,7 +10,7 @@ from validator.check.file import Checker, UsageError
 from validator.check.replay import Result
 from validator.engine import STANDARD
 from validator.rulesets import record_name as record_rules_name
-from validator.tui.game import Game, rounds_from_replay
+from validator.tui.game import GameSession, rounds_from_replay
 from validator.tui.save import RecordFile
 
 DEFAULT_OUTPUT = Path("game.yaml")
@@ -27,7 +27,7 @@ class StartError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Start:
-    game: Game
+    game: GameSession
     record_file: RecordFile
     dice_name: str
     ask_rings: bool
@@ -69,7 +69,7 @@ def start_game(
             )
         ruleset = result.rules
         record = result.record
-        game = Game(dice_file.rows, ruleset, record.rings, rounds_from_replay(result.rounds))
+        game = GameSession(result.rows, ruleset, record.rings, rounds_from_replay(result.rounds))
         player = player or record.player
         output = output or resume
         welcome = f"Resumed {resume.name}: {len(result.rounds)} roll(s) replayed and checked."
@@ -82,7 +82,7 @@ def start_game(
             )
         if rings is not None and not 1 <= rings <= ruleset.max_rings:
             raise StartError(f"--rings: declare 1 to {ruleset.max_rings} rings ({ruleset.name})")
-        game = Game(dice_file.rows, ruleset, rings or 0)
+        game = GameSession(dice_file.rows, ruleset, rings or 0)
         output = output or DEFAULT_OUTPUT
         if output.exists():
             raise StartError(

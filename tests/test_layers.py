@@ -1,0 +1,120 @@
+"""The packages import one way, in the order docs/architecture.md draws: a module imports
+only its own package and the layers below it (imports under TYPE_CHECKING are types only,
+and do not count). The wording module is a leaf every layer that writes sentences may use."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "validator"
+ARCHITECTURE = PACKAGE.parent / "docs" / "architecture.md"
+
+LAYERS = (
+    ("engine", "errors"),
+    ("records",),
+    ("rulesets",),
+    ("check",),
+    ("contest", "solver"),
+    ("report",),
+    ("render",),
+    ("tui",),
+    ("cli",),
+    ("api", "__init__", "__main__"),
+)
+LEVEL = {name: n for n, names in enumerate(LAYERS) for name in names}
+WORDING = "validator.render.wording"
+RULESETS_ORDER = ("expansions", "files", "names", "describe")
+
+
+def _runtime_imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {
+        id(sub)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for sub in ast.walk(node)
+    }
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("validator"):
+            if node.module == "validator" and all(a.name == "__version__" for a in node.names):
+                continue  # the version number only
+            if node.module == "validator.render":
+                found.extend(f"validator.render.{a.name}" for a in node.names)
+            else:
+                found.append(node.module)
+        elif isinstance(node, ast.Import):
+            found.extend(a.name for a in node.names if a.name.startswith("validator"))
+    return found
+
+
+def _layer(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _modules() -> list[tuple[str, Path]]:
+    out = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).with_suffix("")
+        out.append((".".join(("validator", *rel.parts)).removesuffix(".__init__"), path))
+    return out
+
+
+def test_every_package_is_a_layer() -> None:
+    top = {
+        p.name.removesuffix(".py")
+        for p in PACKAGE.iterdir()
+        if p.suffix == ".py" or (p.is_dir() and (p / "__init__.py").exists())
+    }
+    assert top <= set(LEVEL), top - set(LEVEL)
+
+
+def test_imports_run_one_way() -> None:
+    wrong = []
+    for module, path in _modules():
+        mine = _layer(module) if module != "validator" else "__init__"
+        for target in _runtime_imports(path):
+            if target == WORDING or target.startswith(WORDING + "."):
+                continue
+            theirs = _layer(target) if target != "validator" else "__init__"
+            if theirs == mine or theirs not in LEVEL:
+                continue
+            if LEVEL[theirs] > LEVEL[mine]:
+                wrong.append(f"{module} imports {target}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_wording_module_is_a_leaf() -> None:
+    imports = _runtime_imports(PACKAGE / "render" / "wording.py")
+    assert all(m == "validator.engine" for m in imports), imports
+
+
+def test_rulesets_modules_import_only_those_before_them() -> None:
+    for n, name in enumerate(RULESETS_ORDER):
+        imports = _runtime_imports(PACKAGE / "rulesets" / f"{name}.py")
+        inside = [m.rsplit(".", 1)[-1] for m in imports if m.startswith("validator.rulesets.")]
+        assert all(RULESETS_ORDER.index(m) < n for m in inside), (name, inside)
+    assert "yaml_source" not in (PACKAGE / "rulesets" / "__init__.py").read_text()
+
+
+def test_no_renderer_imports_another_renderer() -> None:
+    """Renderers share pieces through render/shared.py (and wording, board_text, svg,
+    sanitize), never by importing the terminal, text, Markdown or HTML renderer."""
+    renderers = {"terminal", "report_text", "markdown", "html"}
+    for name in renderers:
+        imports = _runtime_imports(PACKAGE / "render" / f"{name}.py")
+        others = {m.rsplit(".", 1)[-1] for m in imports if m.startswith("validator.render.")}
+        assert not others & (renderers - {name}), (name, others & renderers)
+
+
+def test_the_architecture_names_every_package() -> None:
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    for path in PACKAGE.iterdir():
+        if path.is_dir() and (path / "__init__.py").exists():
+            assert f"{path.name}/" in text, path.name
+            doc = ast.get_docstring(ast.parse((path / "__init__.py").read_text(encoding="utf-8")))
+            assert doc and "\n" not in doc, f"{path.name}/__init__.py: one line of docstring"
