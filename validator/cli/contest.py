@@ -18,8 +18,18 @@ def command() -> None:
 @click.argument(
     "file", type=click.Path(path_type=Path, dir_okay=False), default=Path("road300.toml")
 )
-@click.option("--name", default="Road to 300 challenge", show_default=True, help="The name.")
-@click.option("--dice", default="dice.txt", show_default=True, help="The dice file, relative.")
+@click.option(
+    "--name",
+    default="Road to 300 challenge",
+    show_default=True,
+    help="The contest's name (the results site's title).",
+)
+@click.option(
+    "--dice",
+    default="dice.txt",
+    show_default=True,
+    help="The official dice file, relative to FILE.",
+)
 @click.option(
     "--organizer",
     default="challenge@organizers.example",
@@ -30,7 +40,7 @@ def command() -> None:
     "--deadline",
     default="2026-12-20T23:59:59+01:00",
     show_default=True,
-    help="ISO 8601 with offset.",
+    help="ISO 8601 with offset: mails dated later are late.",
 )
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
 def init(file: Path, name: str, dice: str, organizer: str, deadline: str, force: bool) -> None:
