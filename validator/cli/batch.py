@@ -180,6 +180,7 @@ def command(
             name=contest_name,
             dice=dice,
             deadline=deadline,
+            jobs=jobs or os.cpu_count() or 1,
         ):
             _note(line)
     source.close()

@@ -103,12 +103,12 @@ def publish(
     name: str | None,
     dice: Path | None,
     deadline: datetime | None,
+    jobs: int = 1,
 ) -> list[str]:
     """Write the site and the replies; the lines to tell on stderr."""
     from validator.render import replies as replying
     from validator.render import site as website
-    from validator.render.html import render_html
-    from validator.report.model import build_report
+    from validator.render.pages import pages
 
     notes: list[str] = []
     draw = _draw_settings()
@@ -123,11 +123,7 @@ def publish(
         else None
     )
     try:
-        for reading in source.readings(checker):
-            page = None
-            if reading.result is not None:
-                report = build_report(reading.result, dice_name=dice.name if dice else None)
-                page = render_html(report)
+        for reading, page in pages(source, checker, dice.name if dice else None, jobs):
             if site_writer is not None:
                 site_writer.add(reading, page)
             if reply_writer is not None and reading.part != "file":

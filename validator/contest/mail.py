@@ -733,15 +733,19 @@ class Source:
         found = Found(self.found.files, [*self.found.skipped, *skipped])
         return collect(found, [*files, *mail], min_score=min_score)
 
-    def readings(self, checker: Checker) -> Iterator[Reading]:
-        """Every record file and message read and checked again, with its Result: for the
-        reports of the results site and the replies (serial; only those need it)."""
-        for file in self.found.files:
-            result = checker.check(self.root / file, file)
-            yield Reading(file, file, Meta(None, None, None, None), "file", result)
+    def items(self) -> Iterator[str | RawMessage]:
+        """Every record file (its name) and message, in the order they were checked."""
+        yield from self.found.files
         if self.messages is not None:
-            for raw in self.messages:
-                yield read_message(checker, raw)
+            yield from self.messages
+
+    def reading(self, checker: Checker, item: str | RawMessage) -> Reading:
+        """One item of `items` read and checked again, with its Result (for the results
+        site and the replies, which need more than the entry)."""
+        if isinstance(item, RawMessage):
+            return read_message(checker, item)
+        result = checker.check(self.root / item, item)
+        return Reading(item, item, Meta(None, None, None, None), "file", result)
 
     def close(self) -> None:
         if self.messages is not None:
