@@ -91,6 +91,55 @@ def test_case_text_output(case: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert _expected(case)["verdict"] in result.output
 
 
+POINTS_AT = {
+    "E101": "dice",
+    "E102": "steps",
+    "E103": "roll",
+    "E104": "roll",
+    "E105": "roll",
+    "E106": "{",
+    "E107": "claimed_score",
+    "E108": "dice_sha256",
+    "E109": "rings",
+    "E201": "reroll",
+    "E202": "cross",
+    "E203": "cross",
+    "E204": "cross",
+    "E205": "move",
+    "E206": "path",
+    "E207": "{",
+    "E208": "move",
+    "E209": "move",
+    "E211": "ring",
+    "E212": "ring",
+    "E213": "ring",
+}
+"""What the column of each error about a YAML round or header points at: the key of the
+item at fault (`{`: the whole round). A bug that located every step at `roll` fails here."""
+
+
+def _points_at(source: str, error: dict[str, Any]) -> str:
+    line = source.splitlines()[int(error["line"]) - 1]
+    return line[int(error["col"]) - 1 :]
+
+
+def test_every_case_with_an_error_pins_its_column() -> None:
+    for case in CASES:
+        error = _expected(case)["error"]
+        if error is not None:
+            assert "col" in error and "line" in error, case.name
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_the_column_points_at_the_item_at_fault(case: Path, runs: dict[str, Any]) -> None:
+    error = runs[case.name].json()["error"]
+    record = _record(case)
+    if error is None or record.suffix != ".yaml" or error["code"] not in POINTS_AT:
+        return
+    item = _points_at(record.read_text(encoding="utf-8"), error)
+    assert item.startswith(POINTS_AT[error["code"]]), (error["code"], item)
+
+
 def test_every_record_code_has_a_case() -> None:
     covered = {
         _expected(case)["error"]["code"] for case in CASES if _expected(case)["error"] is not None
@@ -138,8 +187,19 @@ def test_invalid_example(example: Path, invalid_runs: dict[str, dict[str, Any]])
     got = invalid_runs[example.name]
     assert got["verdict"] == "invalid"
     assert (got["error"]["code"], got["error"]["roll"]) == (code, roll)
+    item = _points_at(example.read_text(encoding="utf-8"), got["error"])
+    assert item.startswith(POINTS_AT[code]), (code, item)
 
 
-def test_invalid_examples_cover_each_kind() -> None:
-    kinds = {"E101", "E102", "E105", "E106", "E107", "E201", "E202", "E203", "E205", "E206", "E207"}
-    assert kinds <= {_claim(p)[0] for p in INVALID}
+def test_invalid_examples_cover_each_code() -> None:
+    """One example per code a readable record can break (README: one per code)."""
+    kinds = {c for c, info in CODES.items() if info.kind_name in ("record", "rules")}
+    claims = [_claim(p)[0] for p in INVALID]
+    assert sorted(claims) == sorted(kinds)
+
+
+def test_the_generated_invalid_examples_are_committed() -> None:
+    from tools.make_examples import invalid_examples
+
+    for name, text in invalid_examples().items():
+        assert (INVALID_DIR / name).read_text(encoding="utf-8") == text, name

@@ -99,7 +99,7 @@ def test_cli_json_follows_the_schema_and_md_renders(tmp_path: Path) -> None:
     assert set(payload) == set(SCHEMA["required"])
     assert len(payload["rounds"]) == 4
     for r in payload["rounds"]:
-        assert set(r) == set(SCHEMA["properties"]["rounds"]["items"]["required"])
+        assert set(r) == set(SCHEMA["$defs"]["AnalysisRoundOut"]["required"])
     # An incomplete record's last best_after is the best total still reachable.
     assert payload["rounds"][-1]["best_after"] == payload["best_score"] == best.best_score
     md = runner.invoke(main, ["analyze", str(record), "--dice", str(dice), "--format", "md"])

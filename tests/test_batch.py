@@ -27,7 +27,8 @@ from validator.check.replay import Verdict
 from validator.cli import main
 from validator.contest.batch import Batch, Entry, EntryError, Problem, find_entries, rank
 from validator.records import RECORD_FORMATS
-from validator.render.batch_out import REPORTERS, render_table, summary_lines
+from validator.render.batch_out import render_table, summary_lines
+from validator.render.registry import BATCH
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = Path(__file__).resolve().parent / "batch_cases"
@@ -354,13 +355,13 @@ def test_format_choices_come_from_the_registry() -> None:
 
     (fmt,) = [p for p in command.params if p.name == "fmt"]
     assert isinstance(fmt.type, click.Choice)
-    assert list(fmt.type.choices) == sorted(REPORTERS) == ["csv", "json", "table"]
+    assert list(fmt.type.choices) == sorted(BATCH) == ["csv", "json", "table"]
 
 
 def test_docs_table_lists_every_reporter() -> None:
     text = (ROOT / "docs" / "batch.md").read_text()
     rows = re.findall(r"^\| `(\w+)` \| `(\.\w+)` \| (.+?) \|$", text, re.M)
-    assert rows == [(r.name, r.suffix, r.about) for r in REPORTERS.values()]
+    assert rows == [(r.name, r.suffix, r.help) for r in BATCH.values()]
 
 
 def test_docs_name_every_record_extension() -> None:
@@ -425,7 +426,7 @@ def _long_error_batch() -> Batch:
 
 def test_table_in_a_file_is_never_cut() -> None:
     out = io.StringIO()
-    REPORTERS["table"]().write(_long_error_batch(), out, "entries")
+    BATCH["table"].load()().write(_long_error_batch(), out, "entries")
     (row,) = [x for x in out.getvalue().splitlines() if "dave.yaml" in x]
     assert row.endswith(f"roll 7: E205 {LONG}")
     assert all(x == x.rstrip() for x in out.getvalue().splitlines())
@@ -482,8 +483,8 @@ def test_progress_only_with_a_total() -> None:
         ("results.xlsx", None, "does not write .xlsx files"),
         ("results.xlsx", "csv", "does not write .xlsx files"),
         ("results.pdf", "table", "does not write .pdf files"),
-        ("results.csv", "json", "the extension .csv says csv, but --format is json"),
-        ("results.txt", "csv", "the extension .txt says table"),
+        ("results.csv", "json", "the suffix .csv names the csv format, not json"),
+        ("results.txt", "csv", "the suffix .txt names the table format"),
     ],
 )
 def test_output_extension_must_fit(
@@ -538,7 +539,7 @@ def test_schema_is_a_schema_with_an_id() -> None:
 
 
 def test_schema_entry_fields_are_the_entry_class_and_the_result_fields() -> None:
-    entry = SCHEMA["$defs"]["entry"]["properties"]
+    entry = SCHEMA["$defs"]["Entry"]["properties"]
     assert list(entry) == [f.name for f in dataclasses.fields(Entry)]
     result = json.loads((ROOT / "schemas" / "result.schema.json").read_text())["properties"]
     mail = {"late", "superseded", "source"}

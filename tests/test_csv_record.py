@@ -227,7 +227,8 @@ def test_the_documented_example_reads() -> None:
     doc = (ROOT / "docs" / "record-formats.md").read_text()
     example = doc.split("```csv\n", 1)[1].split("```", 1)[0]
     record = csv_record.parse(example, "record-formats.md")
-    assert [r.roll for r in record.rounds] == [1, 2, 3, 5, 6, 7]
+    assert [r.roll for r in record.rounds] == [1, 2, 3, 5, 6]
     assert (record.rings, record.rounds[3].ring, record.rounds[4].exit) == (1, True, "escape")
     lines = example.splitlines()
-    assert csv_record.dump(record).splitlines()[1:] == lines[:3] + lines[4:]
+    comment = next(n for n, line in enumerate(lines) if line.startswith("##"))
+    assert csv_record.dump(record).splitlines()[1:] == lines[:comment] + lines[comment + 1 :]

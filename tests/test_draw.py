@@ -260,14 +260,14 @@ def test_every_option_has_help() -> None:
 def test_csv_and_json_draw_alike_with_hostile_names(tmp_path: Path) -> None:
     from validator.check.replay import Verdict
     from validator.contest.batch import Batch, Entry
-    from validator.render.batch_out import REPORTERS
+    from validator.render.registry import BATCH
 
     names = ["=HYPERLINK(x).yaml", "+1.yaml", "-2+3.yaml", "@SUM(1).yaml", "plain.yaml"]
     entries = tuple(Entry(f, Verdict.VALID, 300, None, None, rank=1, player=f"@{f}") for f in names)
     batch = Batch(entries, (), ())
     for fmt in ("json", "csv"):
         with (tmp_path / f"r.{fmt}").open("w", newline="") as handle:
-            REPORTERS[fmt]().write(batch, handle, "entries")
+            BATCH[fmt].load()().write(batch, handle, "entries")
     by_json = draw(tmp_path / "r.json", "-n", "5", "--seed", "s")
     by_csv = draw(tmp_path / "r.csv", "-n", "5", "--seed", "s")
     assert winners(by_json.stdout) == winners(by_csv.stdout)

@@ -70,7 +70,8 @@ def test_only_the_path_wrong_says_the_move_is_right() -> None:
 def test_every_example_with_a_roll_has_a_board_and_its_line() -> None:
     for path in INVALID:
         x = explained(path)
-        if path.stem.startswith("e107"):
+        # Whole-record errors (no roll), and a round whose dice row the file lacks: no board.
+        if path.stem.startswith(("e104", "e107", "e108", "e109")):
             assert x is None
             continue
         assert x is not None, path.stem

@@ -43,7 +43,7 @@ def test_dice_is_written_as_text_and_not_over_an_existing_file(tmp_path: Path) -
 
 def test_convert_writes_the_form_its_suffix_names(tmp_path: Path) -> None:
     code, out = run("convert", ALICE, "--to", "text", "-o", tmp_path / "x.yaml")
-    assert code == 2 and "the suffix names the yaml form, not text" in out
+    assert code == 2 and "the suffix .yaml names the yaml format, not text" in out
     assert run("convert", ALICE, "--to", "text", "-o", tmp_path / "x.txt")[0] == 0
 
 

@@ -471,26 +471,30 @@ def test_score_chart_and_dice_are_valid_svg() -> None:
         ("r.html", None, "<!DOCTYPE html>"),
         ("r.md", None, "# Road to 300"),
         ("r.txt", None, "Road to 300: Alice"),
-        ("r.out", "html", "<!DOCTYPE html>"),
         ("r.markdown", "md", "# Road to 300"),
+        ("r.markdown", None, "# Road to 300"),
     ],
 )
 def test_output_format(output: str, fmt: str | None, marker: str, tmp_path: Path) -> None:
     args = ["report", str(ROOT / "examples" / "alice.yaml"), "--output", str(tmp_path / output)]
     if fmt:
         args += ["--format", fmt]
-    code, out = run(*args)
-    assert code == 0, out
-    assert out == ""
+    result = CliRunner().invoke(main, args, env={"NO_COLOR": "1"})
+    assert result.exit_code == 0, result.output
+    # Standard output holds nothing; the note that the file was written goes to stderr.
+    assert result.stdout == ""
+    assert f"road300: wrote the report to {tmp_path / output}" in result.stderr
     assert (tmp_path / output).read_text(encoding="utf-8").startswith(marker)
 
 
 @pytest.mark.parametrize(
     ("output", "fmt", "message"),
     [
-        ("r.pdf", None, "no report format writes .pdf"),
-        ("r.xlsx", None, "no report format writes .xlsx"),
-        ("r.html", "md", "the suffix names the html format, not md"),
+        ("r.pdf", None, "road300 report does not write .pdf files"),
+        ("r.xlsx", None, "road300 report does not write .xlsx files"),
+        ("r.html", "md", "the suffix .html names the html format, not md"),
+        # One rule for every command: a suffix must name a format the command writes.
+        ("r.out", "html", "road300 report does not write .out files"),
     ],
 )
 def test_output_suffix_that_does_not_fit_is_refused(

@@ -53,8 +53,10 @@ def test_json_fields_and_the_record_validates_to_the_best_score(dice: Path, tmp_
 @pytest.mark.parametrize("suffix", [".yaml", ".txt", ".csv"])
 def test_output_writes_the_format_its_suffix_names(dice: Path, tmp_path: Path, suffix: str) -> None:
     out_file = tmp_path / f"best{suffix}"
-    code, out = run("solve", str(dice), "--time-limit", "5", "--output", str(out_file))
-    assert code == 0 and "wrote the best game" in out
+    result = CliRunner().invoke(
+        main, ["solve", str(dice), "--time-limit", "5", "-o", str(out_file)]
+    )
+    assert result.exit_code == 0 and f"road300: wrote the best game to {out_file}" in result.stderr
     code, out = run("validate", str(out_file), "--dice", str(dice), "--format", "json")
     assert code == 0 and json.loads(out)["verdict"] == "valid"
 

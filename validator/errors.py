@@ -25,12 +25,6 @@ class Verdict(enum.Enum):
     def ok(self) -> bool:
         return self in (Verdict.VALID, Verdict.INCOMPLETE)
 
-    def exit_status(self, *, strict: bool = False) -> int:
-        """0 valid or incomplete (1 for incomplete with `strict`), 1 invalid or malformed."""
-        if self is Verdict.INCOMPLETE:
-            return 1 if strict else 0
-        return 0 if self.ok else 1
-
 
 class Category(enum.Enum):
     """The kinds of finding; each decides the verdict of a record that has one."""

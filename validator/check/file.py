@@ -144,6 +144,14 @@ class Checker:
             return malformed(dice, rules, name)
         return replay(dice.rows, record, rules, dice_sha256=dice.sha256, notes=notes)
 
+    def dice_for(self, path: Path, record: Record) -> DiceFile | Diagnostic:
+        """The dice file `record` (read from `path`; `-`: standard input, whose dice file is
+        named relative to the current folder) is checked against: --dice, else the one it
+        names, else the Diagnostic that says why there is none, in `check`'s words."""
+        if self.dice is not None:
+            return self.dice
+        return self._record_dice(path, record.dice_file, record.source, record)
+
     def _read(
         self, data: bytes, path: Path, name: str, fmt: str | None
     ) -> tuple[Record, DiceFile | Diagnostic]:
@@ -247,8 +255,14 @@ def _shown(path: Path, root: Path) -> str:
     return path.relative_to(root).as_posix()
 
 
-def load_dice(path: Path) -> DiceFile:
-    """The dice file of `--dice`; raises UsageError (exit 2) when it cannot be used."""
+RECORD_NOT_DICE = "give the record first and the dice file with --dice"
+"""What to do when a record is given where the dice file belongs (validate, report, ...)."""
+
+
+def load_dice(path: Path, record_given: str = RECORD_NOT_DICE) -> DiceFile:
+    """The dice file of `--dice` (or of a command's DICE argument); raises UsageError
+    (exit 2) when it cannot be used. `record_given` says what to do when the file is a
+    record instead, in the command's own options."""
     problem = _not_a_regular_file(path)
     if problem is not None:
         raise UsageError(f"{path}: D001 {problem}", Diagnostic("D001", problem, str(path)))
@@ -258,7 +272,5 @@ def load_dice(path: Path) -> DiceFile:
         d = exc.diagnostic
         hint = ""
         if sniff_format(path.read_bytes()[:MAX_BYTES]) is not None:
-            hint = (
-                " (this looks like a record: give the record first and the dice file with --dice)"
-            )
+            hint = f" (this looks like a record: {record_given})"
         raise UsageError(f"{d.location()}: {d.code} {d.message}{hint}", d) from None

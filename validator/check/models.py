@@ -1,40 +1,50 @@
-"""Pydantic models of what road300 writes as JSON, from which schemas/ is generated.
+"""The shapes of what road300 writes as JSON, each described once, as a typed dataclass.
 
-The renderers build plain dicts for speed; tests validate those dicts against these
-models so that the schemas cannot drift from the output.
+The code builds these values and writes them (`to_json`, `dataclasses.asdict`); the JSON
+Schemas in schemas/ are generated from the very same classes by `road300 schema`
+(validator/cli/schema.py, with pydantic), their attribute docstrings becoming the schemas'
+descriptions. No pydantic is imported to build or write them: a batch stays fast.
+
+The record and batch shapes live beside their code: `records.model.RecordModel`, and
+`contest.batch.Entry`, `Problem`, `Summary`, `Skipped` (a result of `validate` is an
+`Entry` without its batch-only fields, plus `rounds`).
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from annotated_types import Ge
 
-Verdict = Literal["valid", "incomplete", "invalid", "malformed"]
-End = Literal["no-move", "rerolls", "dice-exhausted", "escaped"]
+JSON_SHAPE: dict[str, Any] = {
+    "extra": "forbid",
+    "use_attribute_docstrings": True,
+    "json_schema_serialization_defaults_required": True,
+}
+"""The pydantic config of every JSON shape (`__pydantic_config__`): no other keys, and
+every key always written (fields with a default are required in the schema too)."""
 
+Count = Annotated[int, Ge(0)]
+"""A count or a score: never negative (the schemas say `minimum: 0`)."""
+Ordinal = Annotated[int, Ge(1)]
+"""A 1-based number: a dice row, a record round, a rank."""
 
-class DiagnosticOut(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    code: str = Field(description="stable error code, see docs/errors.md")
-    message: str
-    roll: int | None = Field(description="1-based dice row of the first illegal step")
-    round: int | None = Field(description="1-based entry in the record")
-    line: int | None = Field(description="the record's source line")
-    name: str = Field(description="the code's short name")
-    file: str | None
-    col: int | None
-    hint: str | None = Field(description="what would have been legal instead")
+RoundKind = Literal["play", "stuck", "reroll", "ring", "escape", "leave"]
 
 
-class RoundOut(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+@dataclass(frozen=True, slots=True)
+class RoundOut:
+    """One replayed dice row, as `validate --format json --rounds` lists it."""
 
-    roll: int
+    __pydantic_config__ = JSON_SHAPE
+
+    roll: Ordinal
+    """1-based dice row."""
     dice: list[int]
-    kind: Literal["play", "stuck", "reroll", "ring", "escape", "leave"]
-    round: int | None = Field(description="record entry, or null for a row replayed by itself")
+    kind: RoundKind
+    round: int | None
+    """The record entry, or null for a row the replay played by itself (a forced reroll)."""
     line: int | None
     cross: str | None
     steps: int | None
@@ -43,30 +53,84 @@ class RoundOut(BaseModel):
     score: int
 
 
-class ResultOut(BaseModel):
-    """One record's result: `road300 validate --format json` prints one per line."""
+@dataclass(frozen=True, slots=True)
+class AnalysisRoundOut:
+    """One round of the record: what the recorded choice cost against the best play."""
 
-    model_config = ConfigDict(extra="forbid", title="road300 validate result")
+    __pydantic_config__ = JSON_SHAPE
 
-    verdict: Verdict
-    score: int | None = Field(description="replayed score; null when the replay stopped")
-    end: End | None = Field(description="how the game ended; null when it did not")
-    error: DiagnosticOut | None
-    file: str
-    player: str | None
-    rules: str
-    end_roll: int | None
-    rounds_played: int
-    rerolls: int
-    dice_sha256: str | None
-    claimed_score: int | None
-    warnings: list[DiagnosticOut]
-    errors: list[DiagnosticOut] = Field(
-        description="every reading error of a malformed record (up to 50, the first is "
-        "`error`); else the first error, if any"
-    )
-    errors_omitted: int = Field(description="reading errors found beyond those listed")
-    rounds: list[RoundOut] | None = Field(default=None, description="with --rounds")
+    round: Ordinal
+    """1-based record round."""
+    roll: Ordinal
+    """1-based dice row."""
+    best_before: int
+    """Best final total reachable before this round (at least best_after)."""
+    best_after: int
+    """Best final total reachable after the recorded choice."""
+    cost: Count
+    """best_before - best_after; 0 for a best choice."""
+    proven: bool
+    """Both values proven by the search (else they are lower bounds)."""
+    mark: Literal["inaccuracy", "mistake", "blunder"] | None
+    """By cost: 5-15 inaccuracy, 20-35 mistake, 40 or more blunder."""
+    better: dict[str, Any] | None
+    """A best choice when cost > 0: cross, move (a field, "escape" or "leave", null for no
+    move) and path; or {"ring": true} or {"reroll": true}."""
 
 
-SCHEMAS: dict[str, type[BaseModel]] = {"result.schema.json": ResultOut}
+@dataclass(frozen=True, slots=True)
+class AnalysisOut:
+    """road300 analyze --format json: what each recorded decision cost against the best
+    play."""
+
+    __pydantic_config__ = JSON_SHAPE
+
+    record: str
+    """The record file analysed."""
+    rounds: list[AnalysisRoundOut]
+    played_score: int
+    best_score: int
+    """Best total reachable from the record's first position."""
+    best_proven: bool
+    points_lost: Count
+    """best_score minus the best still reachable after the record's last round."""
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class SolveStatsOut:
+    """With --stats: a strong player's and random play's scores on the same dice."""
+
+    __pydantic_config__ = JSON_SHAPE
+
+    beam_width: int
+    beam_score: int
+    games: int
+    random_median: float
+    random_p90: int
+    """Nearest-rank 90th percentile: 90 % of the random games score this or less."""
+
+
+@dataclass(frozen=True, slots=True)
+class SolveOut:
+    """road300 solve --format json: the best game found on a dice file, with a sound upper
+    bound."""
+
+    # `stats` is left out without --stats: not every key is always written.
+    __pydantic_config__ = JSON_SHAPE | {"json_schema_serialization_defaults_required": False}
+
+    best_score: Count
+    """The final score of the best game found (the --from rounds included)."""
+    proven: bool
+    """true when best_score equals upper_bound: no game scores more."""
+    upper_bound: Count
+    """No continuation scores more than this (sound, also when not proven)."""
+    record: dict[str, Any]
+    """The best game as a canonical record (schemas/record.schema.json): the --from rounds,
+    then the best continuation, with roll, dice, steps and path on every round."""
+    nodes: Count
+    """Positions searched."""
+    seconds: Annotated[float, Ge(0)]
+    """Search time."""
+    stats: SolveStatsOut | None = None
+    """With --stats (else left out)."""

@@ -61,6 +61,18 @@ class LazyGroup(click.Group):
         command: click.Command = module.command
         return command
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = click.utils.make_str(args[0]) if args else ""
+        if args and self.get_command(ctx, name) is None and not name.startswith("-"):
+            import difflib
+
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=3, cutoff=0.6)
+            hint = f" Did you mean {' or '.join(close)}?" if close else ""
+            ctx.fail(f"No such command {name!r}.{hint} `road300 --help` lists the commands.")
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # Short help from the table, so that --help imports no subcommand module.
         rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
@@ -79,5 +91,6 @@ def main() -> None:
     """Validate Road to 300 challenge records against the official dice file.
 
     Exit status: 0 valid (or incomplete), 1 invalid or malformed, 2 the command
-    could not run (bad options, unreadable dice file).
+    could not run (bad options, unreadable dice file); each command's --help says
+    what its own statuses mean.
     """

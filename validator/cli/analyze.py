@@ -3,27 +3,27 @@ like a chess engine's analysis, with the better choice where points were lost.""
 
 from __future__ import annotations
 
-import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from validator.cli.common import (
-    EXIT_FAILED,
     EXIT_OK,
     dice_option,
+    exit_status,
     fail_usage,
     rules_option,
     time_limit_option,
 )
+from validator.cli.output import Target, output_option
+from validator.render.registry import ANALYZE, FormatError, choose, format_help
 
 if TYPE_CHECKING:
     from validator.engine import Action
     from validator.solver.analysis import Analysis
-
-SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 
 @click.command("analyze")
@@ -32,14 +32,16 @@ SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 @rules_option
 @time_limit_option(1.0, "Seconds of search per position (each round needs one more position).")
 @click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json", "md"]),
-    default="text",
-    show_default=True,
+    "--format", "fmt", type=click.Choice(list(ANALYZE)), help=format_help(ANALYZE, "text")
 )
+@output_option("the analysis")
 def command(
-    record: Path, dice: Path | None, rules: str | None, time_limit: float, fmt: str
+    record: Path,
+    dice: Path | None,
+    rules: str | None,
+    time_limit: float,
+    fmt: str | None,
+    output: Path | None,
 ) -> None:
     """For each round of RECORD: the best total reachable before it and after the
     recorded choice, the points that choice lost, a mark (?! inaccuracy, ? mistake,
@@ -49,6 +51,7 @@ def command(
     Examples:
       road300 analyze examples/alice.yaml --dice examples/challenge.txt
       road300 analyze entry.yaml --dice challenge.txt --format json
+      road300 analyze entry.yaml --dice challenge.txt -o entry-analysis.md
 
     Exit status: 0 analysed (a valid or incomplete record), 1 the record is invalid or
     malformed, 2 the command could not run (bad options, unreadable dice file).
@@ -57,6 +60,12 @@ def command(
     from validator.check.replay import Verdict
     from validator.solver.analysis import analyze
 
+    target = Target.of(output, "the analysis", inputs=[record, *([dice] if dice else [])])
+    target.check()
+    try:
+        chosen = choose(ANALYZE, fmt, output, default="text", command="analyze")
+    except FormatError as exc:
+        fail_usage(str(exc))
     try:
         checker = Checker.create(dice, rules)
         result = checker.check(record)
@@ -66,8 +75,10 @@ def command(
         d = result.error
         assert d is not None
         click.echo(f"{d.location()}: {d.code} {d.message}", err=True)
-        click.echo(f"{record}: {result.verdict.value}: only a legal record can be analysed")
-        sys.exit(EXIT_FAILED)
+        click.echo(
+            f"{record}: {result.verdict.value}: only a legal record can be analysed", err=True
+        )
+        sys.exit(exit_status([result.verdict]))
     dice_file = checker.dice
     if dice_file is None:
         # The check above read the dice file the record names; it is readable.
@@ -82,40 +93,38 @@ def command(
         )
     analysis = analyze(rows, result.rules, result, time_limit=time_limit)
     payload = analysis_dict(analysis, str(record))
-    if fmt == "json":
-        sys.stdout.write(json.dumps(payload) + "\n")
-    elif fmt == "md":
-        click.echo(_markdown(payload))
-    else:
-        click.echo(_text(payload))
+    target.write(chosen.load()(payload), f"the analysis ({chosen.name})")
     sys.exit(EXIT_OK)
 
 
 def analysis_dict(analysis: Analysis, record: str) -> dict[str, Any]:
-    """The JSON form (schemas/analyze.schema.json)."""
-    return {
-        "record": record,
-        "rounds": [
-            {
-                "round": r.round,
-                "roll": r.roll,
-                "best_before": r.best_before,
-                "best_after": r.best_after,
-                "cost": r.cost,
-                "proven": r.proven,
-                "mark": r.mark,
-                "better": choice_dict(r.better) if r.better is not None else None,
-            }
+    """The JSON form (`check.models.AnalysisOut`, schemas/analyze.schema.json)."""
+    from validator.check.models import AnalysisOut, AnalysisRoundOut
+
+    shape = AnalysisOut(
+        record=record,
+        rounds=[
+            AnalysisRoundOut(
+                round=r.round,
+                roll=r.roll,
+                best_before=r.best_before,
+                best_after=r.best_after,
+                cost=r.cost,
+                proven=r.proven,
+                mark=r.mark,
+                better=choice_dict(r.better) if r.better is not None else None,
+            )
             for r in analysis.rounds
         ],
-        "played_score": analysis.played_score,
-        "best_score": analysis.best_score,
-        "best_proven": analysis.best_proven,
+        played_score=analysis.played_score,
+        best_score=analysis.best_score,
+        best_proven=analysis.best_proven,
         # Against the best still reachable after the last round: for a finished game that
         # is its score; an incomplete record has not lost what it can still reach.
-        "points_lost": analysis.best_score - _reachable(analysis),
-        "seconds": round(analysis.seconds, 3),
-    }
+        points_lost=analysis.best_score - _reachable(analysis),
+        seconds=round(analysis.seconds, 3),
+    )
+    return asdict(shape)
 
 
 def _reachable(analysis: Analysis) -> int:
@@ -144,63 +153,3 @@ def choice_dict(action: Action) -> dict[str, Any]:
     if action.path is not None:
         out["path"] = [[f.row, f.col] for f in action.path]
     return out
-
-
-def choice_text(choice: dict[str, Any] | None) -> str:
-    if choice is None:
-        return ""
-    if choice.get("ring"):
-        return "spend a ring"
-    if choice.get("reroll"):
-        return "reroll"
-    cross = "x {}/{}".format(*choice["cross"])
-    move = choice["move"]
-    if move is None:
-        return f"{cross}, no move"
-    if isinstance(move, str):
-        return f"{cross} -> {move}"
-    return f"{cross} -> {move[0]}/{move[1]}"
-
-
-def _summary(p: dict[str, Any]) -> str:
-    proven = "proven" if p["best_proven"] else "not proven"
-    reachable = p["best_score"] - p["points_lost"]
-    played = f"played {p['played_score']}"
-    if p["rounds"] and reachable != p["played_score"]:
-        played += f" so far (the game goes on: {reachable} still reachable)"
-    return f"{played}, best {p['best_score']} ({proven}): {p['points_lost']} points lost"
-
-
-def _text(p: dict[str, Any]) -> str:
-    lines = [f"{p['record']}: {_summary(p)}", "round  roll  before  after  cost  mark  better"]
-    for r in p["rounds"]:
-        mark = SYMBOLS.get(r["mark"] or "", "")
-        star = "" if r["proven"] else "*"
-        lines.append(
-            f"{r['round']:>5}  {r['roll']:>4}  {r['best_before']:>5}{star:1}  "
-            f"{r['best_after']:>5}  {r['cost']:>4}  {mark:>4}  {choice_text(r['better'])}".rstrip()
-        )
-    lines.append(
-        "* not proven within the time limit (a lower bound); ?! inaccuracy  ? mistake  ?? blunder"
-    )
-    return "\n".join(lines)
-
-
-def _markdown(p: dict[str, Any]) -> str:
-    lines = [
-        f"# Analysis of {p['record']}",
-        "",
-        _summary(p) + ".",
-        "",
-        "| round | roll | best before | best after | cost | mark | better |",
-        "| ---: | ---: | ---: | ---: | ---: | --- | --- |",
-    ]
-    for r in p["rounds"]:
-        mark = f"{SYMBOLS[r['mark']]} {r['mark']}" if r["mark"] else ""
-        before = f"{r['best_before']}" + ("" if r["proven"] else "\\*")
-        lines.append(
-            f"| {r['round']} | {r['roll']} | {before} | {r['best_after']} | {r['cost']} | "
-            f"{mark} | {choice_text(r['better'])} |"
-        )
-    lines += ["", "\\* not proven within the time limit (a lower bound)."]
-    return "\n".join(lines)

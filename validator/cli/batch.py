@@ -14,19 +14,20 @@ import click
 
 from validator.cli.batch_mail import check_mail_options, mail_options, publish
 from validator.cli.common import (
-    EXIT_FAILED,
     EXIT_OK,
     dice_option,
+    exit_status,
     fail_usage,
     make_console,
     max_size_option,
     rules_option,
 )
 from validator.cli.contest_file import ContestCommand, contest_option
+from validator.cli.output import Target, output_option, say, sigterm_exits
 from validator.records.source import MAX_BYTES
-from validator.render.batch_out import REPORTERS
+from validator.render.registry import BATCH, FormatError, choose, suffixes
 
-_SUFFIXES = ", ".join(r.suffix for r in REPORTERS.values())
+_SUFFIXES = suffixes(BATCH)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -43,16 +44,13 @@ if TYPE_CHECKING:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(sorted(REPORTERS)),
+    type=click.Choice(sorted(BATCH)),
     help="table for people; json or csv for the website and `road300 draw`. "
     f"Default: from the --output file's extension ({_SUFFIXES}), else table.",
 )
-@click.option(
-    "--output",
-    "-o",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help=f"Write the results to FILE; its extension must fit the format ({_SUFFIXES}). "
-    "stderr then gets a one-line summary.",
+@output_option(
+    f"the results (its suffix must fit the format: {_SUFFIXES}; stderr then gets "
+    "a one-line summary)"
 )
 @click.option(
     "--wide",
@@ -69,7 +67,8 @@ if TYPE_CHECKING:
 @click.option(
     "--strict",
     is_flag=True,
-    help="Exit 1 when any entry is not valid (incomplete too), or when there is no entry.",
+    help="Exit as `validate --strict` would on the entries: 1 when any entry is invalid, "
+    "malformed or incomplete, or when there is no entry.",
 )
 @click.option(
     "--min-score",
@@ -129,24 +128,26 @@ def command(
       road300 batch inbox.mbox --site site/ --replies replies/ --output results.json
       road300 draw results.json --winners 3 --seed "2024-06-01 final"
 
-    Exit status: 0 the batch ran (whatever the verdicts; --strict: 1 when any entry
-    is not valid), 2 the batch could not run (no such folder, bad dice file, an
-    --output file whose extension does not fit the format).
+    Exit status: 0 the batch ran, whatever the verdicts (with --strict the status
+    validate --strict gives: 1 when any entry is invalid, malformed or incomplete, or
+    there is none), 2 the batch could not run (no such folder, bad dice file, an --output
+    file whose suffix does not fit the format).
     """
     from validator.check.file import Checker, UsageError
-    from validator.check.replay import Verdict
     from validator.contest.batch import BatchError
     from validator.contest.mail import MailError, Source
     from validator.render import batch_out
 
+    target = Target.of(output, "the results", inputs=[dice] if dice is not None else [])
+    target.check()
     try:
-        fmt = batch_out.reporter_for(output, fmt)
-    except ValueError as exc:
+        chosen = choose(BATCH, fmt, output, default="table", command="batch")
+    except FormatError as exc:
         fail_usage(str(exc))
     try:
         exclude = {dice: "the dice file (--dice)"} if dice is not None else {}
-        if output is not None:
-            exclude[output] = "the results file (--output)"
+        if target.path is not None:
+            exclude[target.path] = "the results file (--output)"
         for path in (site, replies):
             if path is not None:
                 exclude[path] = "an output folder (--site, --replies)"
@@ -159,7 +160,9 @@ def command(
     check_mail_options(source, replies, organizer)
 
     err = make_console(stderr=True)
-    with _progress(err, source.count if err.is_terminal else 0) as advance:
+    # SIGTERM ends the run as an exit, so that the pool is stopped and nothing half-written
+    # is left (the output policy); the workers exit quietly.
+    with sigterm_exits(), _progress(err, source.count if err.is_terminal else 0) as advance:
         batch = source.check(
             checker,
             jobs or os.cpu_count() or 1,
@@ -170,34 +173,33 @@ def command(
     if par:
         batch = batch.with_par(_solve_par(checker, par_time, err))
     if site is not None or replies is not None:
-        for line in publish(
-            source,
-            checker,
-            batch,
-            site=site,
-            replies=replies,
-            organizer=organizer,
-            name=contest_name,
-            dice=dice,
-            deadline=deadline,
-            jobs=jobs or os.cpu_count() or 1,
-        ):
-            _note(line)
+        with sigterm_exits():
+            notes = publish(
+                source,
+                checker,
+                batch,
+                site=site,
+                replies=replies,
+                organizer=organizer,
+                name=contest_name,
+                dice=dice,
+                deadline=deadline,
+                jobs=jobs or os.cpu_count() or 1,
+            )
+        for line in notes:
+            say(line)
     source.close()
 
     label = str(folder)
-    reporter = REPORTERS[fmt]()
-    if output is not None:
-        try:
-            with output.open("w", encoding="utf-8", newline="") as handle:
-                reporter.write(batch, handle, label)
-        except OSError as exc:
-            fail_usage(f"{output}: cannot write the results: {exc.strerror}")
-        _note(batch_out.one_line(batch, label))
-        _note(f"wrote {len(batch.entries)} entries to {output} ({fmt})")
-    elif fmt != "table":
+    reporter = chosen.load()()
+    if target.to_file:
+        with target.open() as handle:
+            reporter.write(batch, handle, label)
+        say(batch_out.one_line(batch, label))
+        target.wrote(f"{len(batch.entries)} entries", f" ({chosen.name})")
+    elif chosen.name != "table":
         reporter.write(batch, sys.stdout, label)
-        _note(batch_out.one_line(batch, label))
+        say(batch_out.one_line(batch, label))
     else:
         console = make_console()
         if console.is_terminal:
@@ -205,8 +207,8 @@ def command(
         else:
             reporter.write(batch, sys.stdout, label)
 
-    failed = not batch.entries or any(e.verdict is not Verdict.VALID for e in batch.entries)
-    sys.exit(EXIT_FAILED if strict and failed else EXIT_OK)
+    verdicts = [e.verdict for e in batch.entries]
+    sys.exit(exit_status(verdicts, strict=True) if strict else EXIT_OK)
 
 
 def _solve_par(checker: Checker, seconds: float, err: Console) -> Par:
@@ -221,10 +223,6 @@ def _solve_par(checker: Checker, seconds: float, err: Console) -> Par:
         err.print(f"Solving par for the dice file ({rules.name}, up to {seconds:g} s)...")
     found = solve(checker.dice.rows, rules, time_limit=seconds)
     return Par(found.best_score, found.proven)
-
-
-def _note(line: str) -> None:
-    click.echo(f"road300: {line}", err=True)
 
 
 @contextmanager

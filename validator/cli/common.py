@@ -6,14 +6,14 @@ import os
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TypeVar
+from typing import IO, TYPE_CHECKING, NoReturn, TypeVar
 
 import click
 
+from validator.errors import Verdict
+
 if TYPE_CHECKING:
     from rich.console import Console
-
-    from validator.check.replay import Result
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -75,13 +75,15 @@ def max_size_option(func: F) -> F:
     )(func)
 
 
-def make_console(stderr: bool = False) -> Console:
+def make_console(stderr: bool = False, file: IO[str] | None = None) -> Console:
     """A rich console; colour and bold only on a terminal, and never when NO_COLOR is set
-    to a value (an empty NO_COLOR does not count, as no-color.org says)."""
+    to a value (an empty NO_COLOR does not count, as no-color.org says). With `file` (an
+    --output file) it writes there, plainly."""
     from rich.console import Console
 
-    plain = bool(os.environ.get("NO_COLOR"))
+    plain = bool(os.environ.get("NO_COLOR")) or file is not None
     return Console(
+        file=file,
         stderr=stderr,
         no_color=plain,
         highlight=False,
@@ -90,42 +92,19 @@ def make_console(stderr: bool = False) -> Console:
     )
 
 
-def write_output(
-    output: Path | None,
-    text: str,
-    what: str = "the output",
-    *,
-    inputs: Iterable[Path] = (),
-    overwrite: bool = True,
-) -> None:
-    """`text` to standard output (no `--output`, or `-`) or to the file. The command stops
-    (exit 2) instead when the file is one of its `inputs`, when it exists and `overwrite`
-    is off, or when it cannot be written."""
-    if output is None or str(output) == "-":
-        sys.stdout.write(text)
-        return
-    if any(_same_file(output, path) for path in inputs):
-        fail_usage(f"{output}: is an input of this command; write {what} to another file")
-    if not overwrite and output.exists():
-        fail_usage(f"{output}: exists; choose another --output, or give --force")
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        fail_usage(f"{output}: cannot write {what}: {exc.strerror or exc}")
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return a.resolve() == b.resolve()
-    except OSError:
-        return False
-
-
 def fail_usage(message: str) -> NoReturn:
     click.echo(f"road300: error: {message}", err=True)
     sys.exit(EXIT_USAGE)
 
 
-def exit_status(results: Iterable[Result], *, strict: bool) -> int:
-    """The worst of the records' statuses (each verdict decides its own)."""
-    return max((r.verdict.exit_status(strict=strict) for r in results), default=EXIT_OK)
+def exit_status(verdicts: Iterable[Verdict], *, strict: bool = False) -> int:
+    """The exit status of every command that judges records (validate, batch --strict,
+    report, convert, analyze, solve --from, play), from the verdicts of the records it
+    checked: 0 when each is valid or incomplete, 1 when one is invalid or malformed.
+    `strict` (the --strict of validate and batch) also counts an incomplete record, and
+    no record at all, as a failure. A command that cannot run exits 2 (`fail_usage`)."""
+    judged = list(verdicts)
+    if strict and not judged:
+        return EXIT_FAILED
+    failed = (Verdict.INVALID, Verdict.MALFORMED) + ((Verdict.INCOMPLETE,) if strict else ())
+    return EXIT_FAILED if any(v in failed for v in judged) else EXIT_OK

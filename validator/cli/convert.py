@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from validator.cli.common import EXIT_FAILED, dice_option, fail_usage, rules_option, write_output
+from validator.cli.common import EXIT_FAILED, dice_option, fail_usage, rules_option
+from validator.cli.output import Target, output_option
 from validator.records import FORMAT_NAMES
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 @click.command("convert")
 @click.argument("record", type=click.Path(path_type=Path, dir_okay=False, allow_dash=True))
 @click.option(
-    "--to", "target", type=click.Choice(FORMAT_NAMES), required=True, help="The form to write."
+    "--to", "to", type=click.Choice(FORMAT_NAMES), required=True, help="The form to write."
 )
 @dice_option
 @rules_option
@@ -32,15 +33,10 @@ if TYPE_CHECKING:
     help="Fill in roll, dice, steps and one legal path on every round, from the replay "
     "(needs the dice file). Never changes a choice.",
 )
-@click.option(
-    "--output",
-    "-o",
-    type=click.Path(path_type=Path, dir_okay=False, allow_dash=True),
-    help="Write the record here (default: standard output).",
-)
+@output_option("the record")
 def command(
     record: Path,
-    target: str,
+    to: str,
     dice: Path | None,
     rules: str | None,
     complete: bool,
@@ -48,19 +44,35 @@ def command(
 ) -> None:
     """Rewrite RECORD (any form; - for standard input) as yaml, json, text or csv.
 
-    When the dice file is known (--dice or the record's dice_file), the record is
-    replayed first and a record with an illegal step is not converted: its diagnostic
-    is printed and the exit status is 1, as for a record that cannot be read.
+    When the dice file is known (--dice or the record's dice_file, which for standard
+    input is named relative to the current folder), the record is replayed first, as
+    validate replays it, and a record with an illegal step, or whose dice file cannot be
+    read, is not converted: its diagnostic is printed, and nothing is written.
+
+    \b
+    Examples:
+      road300 convert alice.yaml --to text
+      road300 convert terse.txt --to yaml --complete --dice challenge.txt -o full.yaml
+
+    Exit status: 0 converted, 1 the record is invalid or malformed (not converted),
+    2 the command could not run (bad options, unreadable --dice, an --output that is
+    an input or whose suffix names another form).
     """
     from validator.errors import ReadError
-    from validator.records import dump_record, read_record
+    from validator.records import dump_record, format_of, read_record
 
+    target = Target.of(output, "the record", inputs=[record, *([dice] if dice else [])])
+    target.check()
+    if target.path is not None:
+        named = format_of(target.path)
+        if named is not None and named != to:
+            suffix = target.path.suffix.lower()
+            fail_usage(f"{target.path}: the suffix {suffix} names the {named} format, not {to}")
     try:
         read = read_record(record)
     except ReadError as exc:
         _refuse(exc.diagnostics)
-    stdin = str(record) == "-"
-    knows_dice = dice is not None or (read.dice_file is not None and not stdin)
+    knows_dice = dice is not None or read.dice_file is not None
     if not knows_dice and complete:
         fail_usage("--complete needs the dice file: give --dice FILE (the record names none)")
     if knows_dice:
@@ -70,25 +82,20 @@ def command(
         if complete:
             read = completed(read, result)
     try:
-        text = dump_record(read, target)
+        text = dump_record(read, to)
     except ValueError as exc:
         more = "" if complete else " (--complete fills in rolls and dice from the dice file)"
-        click.echo(f"road300: {read.source}: cannot write it as {target}: {exc}{more}", err=True)
+        click.echo(f"road300: {read.source}: cannot write it as {to}: {exc}{more}", err=True)
         sys.exit(EXIT_FAILED)
-    if output is not None and str(output) != "-":
-        from validator.records import format_of
-
-        named = format_of(output)
-        if named is not None and named != target:
-            fail_usage(f"{output}: the suffix names the {named} form, not {target}")
-    write_output(output, text, "the record", inputs=[record])
+    target.write(text, f"the record as {to}")
 
 
 def _replay(read: Record, path: Path, dice: Path | None, rules: str | None) -> Result:
     """The record replayed as `validate` replays it: the same checker, so a record's own
     dice file and ruleset obey the same rules (no absolute path, no device, no rules file
-    named by a record). Standard input can be read once only: its record is replayed on
-    --dice directly."""
+    named by a record) and a missing dice file is the same D001 in the same words.
+    Standard input can be read once only: its record is replayed directly, on the dice
+    file the checker finds for it."""
     from validator.check.file import Checker, UsageError
     from validator.check.replay import replay
 
@@ -98,7 +105,13 @@ def _replay(read: Record, path: Path, dice: Path | None, rules: str | None) -> R
         fail_usage(exc.message)
     if str(path) != "-":
         return checker.check(path)
-    assert checker.dice is not None  # standard input knows its dice from --dice only
+    from validator.check.replay import malformed
+    from validator.engine import STANDARD
+    from validator.errors import Diagnostic
+
+    dice_file = checker.dice_for(path, read)
+    if isinstance(dice_file, Diagnostic):
+        return malformed(dice_file, checker.rules or STANDARD, read.source)
     ruleset = checker.rules
     if ruleset is None:
         from validator.rulesets import RulesError, is_rules_file, resolve
@@ -110,7 +123,7 @@ def _replay(read: Record, path: Path, dice: Path | None, rules: str | None) -> R
             ruleset = resolve(name)
         except RulesError as exc:
             fail_usage(f"{read.source}: rules: {exc}")
-    return replay(checker.dice.rows, read, ruleset, dice_sha256=checker.dice.sha256)
+    return replay(dice_file.rows, read, ruleset, dice_sha256=dice_file.sha256)
 
 
 def completed(record: Record, result: Result) -> Record:

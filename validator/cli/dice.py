@@ -8,7 +8,8 @@ from pathlib import Path
 
 import click
 
-from validator.cli.common import EXIT_OK, fail_usage, write_output
+from validator.cli.common import EXIT_OK, fail_usage
+from validator.cli.output import Target, output_option
 
 
 def dice_text(rows: int, seed: str) -> str:
@@ -27,12 +28,7 @@ def dice_text(rows: int, seed: str) -> str:
 @click.command("dice")
 @click.option("--rows", type=click.IntRange(min=1, max=100_000), required=True)
 @click.option("--seed", required=True, help="Any text; the same seed gives the same rolls.")
-@click.option(
-    "--output",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Write the dice file here (.txt) instead of printing it.",
-)
-@click.option("--force", is_flag=True, help="Replace an existing --output file.")
+@output_option("the dice file (.txt)", precious=True)
 def command(rows: int, seed: str, output: Path | None, force: bool) -> None:
     """Write a new challenge dice file: ROWS rolls of three dice, one roll per line.
 
@@ -41,12 +37,14 @@ def command(rows: int, seed: str, output: Path | None, force: bool) -> None:
       road300 dice --rows 60 --seed "spring cup 2025" --output challenge.txt
       road300 solve challenge.txt --stats
 
-    Exit status: 0 written, 2 bad options or an unwritable --output.
+    A dice file is precious (entries are checked against it): an existing --output file
+    is replaced only with --force.
+
+    Exit status: 0 written, 2 bad options, an existing --output without --force, or an
+    unwritable --output.
     """
-    if output is not None and output.suffix.lower() not in ("", ".txt"):
-        fail_usage(f"{output}: dice files are written as plain text; name it .txt")
-    text = dice_text(rows, seed)
-    write_output(output, text, "the dice file", overwrite=force)
-    if output is not None and str(output) != "-":
-        click.echo(f"wrote {rows} rolls to {output}")
+    target = Target.of(output, "the dice file", precious=True, force=force)
+    if target.path is not None and target.path.suffix.lower() not in ("", ".txt"):
+        fail_usage(f"{target.path}: dice files are written as plain text; name it .txt")
+    target.write(dice_text(rows, seed), f"{rows} rolls")
     sys.exit(EXIT_OK)

@@ -5,11 +5,15 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from validator.cli.common import EXIT_FAILED, EXIT_OK, fail_usage
 from validator.cli.contest_file import ContestCommand, contest_option
+
+if TYPE_CHECKING:
+    from validator.contest.batch import Entry
 
 
 @click.command("draw", cls=ContestCommand)
@@ -83,19 +87,21 @@ def command(
         entries = drawing.load_results(results)
     except drawing.DrawError as exc:
         fail_usage(safe(str(exc)))
-    candidates = drawing.eligible(entries, min_score)
+    candidates = eligible = drawing.eligible(entries, min_score)
     left_out: list[drawing.LeftOut] = []
+    copies_left = players_left = 0
     if exclude_copies:
         candidates, left = drawing.exclude_copies(candidates, entries, keep_first=keep_first)
         left_out += left
+        copies_left = len(left)
     if one_per_player:
         candidates, left = drawing.one_per_player(candidates)
         left_out += left
+        players_left = len(left)
     out = click.echo
     if not candidates:
         out(
-            f"{safe(str(results))}: no entry is valid with {min_score} points or more "
-            f"({len(entries)} entries, {len(left_out)} left out); nobody can be drawn."
+            nobody_drawn(str(results), len(entries), min_score, eligible, copies_left, players_left)
         )
         sys.exit(EXIT_FAILED)
     result = drawing.draw(candidates, seed, winners)
@@ -134,3 +140,29 @@ def command(
     command_line += [flag for flag, on in flags if on]
     out("Re-run the draw: " + safe(shlex.join(command_line)))
     sys.exit(EXIT_OK)
+
+
+def nobody_drawn(
+    results: str, entries: int, min_score: int, eligible: list[Entry], copies: int, players: int
+) -> str:
+    """Why nobody can be drawn: no entry is valid with enough points, or every one that is
+    was left out (by --exclude-copies or --one-per-player), as many as each filter."""
+    from validator.render.sanitize import plain_text as safe
+
+    where = f"{safe(results)}: "
+    if not eligible:
+        return (
+            f"{where}no entry is valid with {min_score} points or more ({entries} "
+            f"{'entry' if entries == 1 else 'entries'}); nobody can be drawn."
+        )
+    why = []
+    if copies:
+        why.append(f"{copies} as {'a copy' if copies == 1 else 'copies'} (--exclude-copies)")
+    if players:
+        why.append(f"{players} as another entry of the same player (--one-per-player)")
+    n = len(eligible)
+    return (
+        f"{where}{n} {'entry is' if n == 1 else 'entries are'} valid with {min_score} points "
+        f"or more, but {'it was' if n == 1 else 'all were'} left out: {', '.join(why)}; "
+        "nobody can be drawn."
+    )

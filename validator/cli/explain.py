@@ -21,6 +21,8 @@ def command(code: str | None, list_all: bool) -> None:
     Examples:
       road300 explain E203
       road300 explain --list
+
+    Exit status: 0 explained (or listed), 2 no such code, or both a CODE and --list.
     """
     from validator.render.code_doc import code_docs
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from validator.cli.common import EXIT_FAILED, EXIT_OK, fail_usage, make_console
+from validator.cli.common import EXIT_OK, exit_status, fail_usage, make_console
+from validator.cli.output import Target
 
 DEFAULT_OUTPUT = "game.yaml"
 
@@ -27,9 +28,10 @@ DEFAULT_OUTPUT = "game.yaml"
     "-o",
     type=click.Path(path_type=Path),
     help=f"Where the record (canonical YAML) is written after every round. Default: "
-    f"{DEFAULT_OUTPUT}, or the --resume file. An existing file is never overwritten "
-    "unless it is the one resumed.",
+    f"{DEFAULT_OUTPUT}, or the --resume file. A game is precious: an existing file is "
+    "replaced only when it is the one resumed, or with --force.",
 )
+@click.option("--force", is_flag=True, help="Start a new game over an existing --output file.")
 @click.option(
     "--resume",
     type=click.Path(path_type=Path),
@@ -69,6 +71,7 @@ def command(
     with_text: bool,
     hint: bool,
     hint_time: float,
+    force: bool,
 ) -> None:
     """Play the dice file DICE in the terminal. Only legal choices are offered, and the
     record is written after every round, so a closed terminal loses nothing.
@@ -83,11 +86,13 @@ def command(
     u / y undo and redo, ? help, q quit. See docs/play.md.
 
     Exit status: 0 when the game was played (or saved to resume), 1 if the finished record
-    does not check as valid, 2 the command could not run (bad options, dice or record).
+    does not check as valid, 2 the command could not run (bad options, dice or record, no
+    terminal, an existing --output without --force); then no file is written.
     """
-    from validator.check.replay import Verdict
     from validator.tui.start import StartError, start_game
 
+    if output is not None:
+        Target.of(output, "the record", inputs=[dice]).check()
     try:
         start = start_game(
             dice,
@@ -97,6 +102,8 @@ def command(
             resume=resume,
             rings=rings,
             text=with_text,
+            force=force,
+            save=False,
         )
     except StartError as exc:
         if exc.result is not None:
@@ -112,6 +119,10 @@ def command(
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         fail_usage("road300 play needs a terminal (standard input and output are not one)")
+    try:
+        start.record_file.write(start.game)
+    except (OSError, ValueError) as exc:
+        fail_usage(f"--output {start.record_file.path}: cannot write the record: {exc}")
     from validator.tui.app import PlayApp
 
     app = PlayApp(
@@ -127,12 +138,13 @@ def command(
     if final is None:
         click.echo(
             f"Saved {path} ({start.game.row} roll(s) played); continue with: "
-            f"road300 play {dice} --resume {path}"
+            f"road300 play {dice} --resume {path}",
+            err=True,
         )
         sys.exit(EXIT_OK)
     from validator.render.terminal import render
 
     render(make_console(), final)
     also = f" and {start.record_file.text_path}" if with_text else ""
-    click.echo(f"Record: {path}{also}")
-    sys.exit(EXIT_OK if final.verdict is Verdict.VALID else EXIT_FAILED)
+    click.echo(f"Record: {path}{also}", err=True)
+    sys.exit(exit_status([final.verdict], strict=True))

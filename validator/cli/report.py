@@ -18,35 +18,16 @@ from validator.cli.common import (
     make_console,
     rules_option,
     time_limit_option,
-    write_output,
 )
 from validator.cli.contest_file import ContestCommand, contest_option
-from validator.render.registry import REPORT, by_suffix, suffixes
+from validator.cli.output import Target, output_option
+from validator.render.registry import REPORT, FormatError, choose, format_help
 
 if TYPE_CHECKING:
     from validator.check.file import Checker
     from validator.check.replay import Result
     from validator.report.analysis import AnalysisView
     from validator.report.model import Report
-
-
-def pick_format(fmt: str | None, output: Path | None) -> str:
-    """--format, else the --output suffix, else text (the report goes to a terminal).
-
-    A suffix that names another format than --format, or without --format one that names
-    none, is refused: never a text report inside a `.pdf`.
-    """
-    named = by_suffix(REPORT, output) if output is not None else None
-    if output is not None and named is None and fmt is None:
-        fail_usage(
-            f"{output}: no report format writes {output.suffix or 'files without a suffix'}; "
-            f"use one of {suffixes(REPORT)}, or name the format with --format"
-        )
-    if fmt is not None and named is not None and named.name != fmt:
-        fail_usage(f"{output}: the suffix names the {named.name} format, not {fmt}")
-    if fmt is not None:
-        return fmt
-    return named.name if named is not None else "text"
 
 
 @click.command("report", cls=ContestCommand)
@@ -59,16 +40,9 @@ def pick_format(fmt: str | None, output: Path | None) -> str:
     "fmt",
     type=click.Choice(list(REPORT)),
     default=None,
-    help="; ".join(f"{r.name}: {r.help}" for r in REPORT.values())
-    + f". Default: from the --output suffix ({suffixes(REPORT)}), text without --output.",
+    help=format_help(REPORT, "text"),
 )
-@click.option(
-    "--output",
-    "-o",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Write the report to this file instead of standard output.",
-)
+@output_option("the report")
 @click.option(
     "--analyze",
     "analyze",
@@ -99,13 +73,19 @@ def command(
       road300 report alice.yaml
       road300 report alice.yaml --analyze --output alice.html
 
-    Exit status as for validate: 0 valid or incomplete, 1 invalid or malformed (the
-    report is written all the same), 2 the command could not run.
+    Exit status: as for validate, 0 valid or incomplete, 1 invalid or malformed (the
+    report is written all the same), 2 the command could not run (then nothing is
+    written).
     """
     from validator.check.file import Checker, UsageError
     from validator.report.model import build_report
 
-    chosen = pick_format(fmt, output)
+    target = Target.of(output, "the report", inputs=[record, *([dice] if dice else [])])
+    target.check()
+    try:
+        chosen = choose(REPORT, fmt, output, default="text", command="report").name
+    except FormatError as exc:
+        fail_usage(str(exc))
     source = click.get_current_context().get_parameter_source("time_limit")
     if not analyze and source is click.core.ParameterSource.COMMANDLINE:
         fail_usage("--time-limit is the analysis's search time: use it with --analyze")
@@ -117,21 +97,19 @@ def command(
     dice_name = str(dice) if dice is not None else None
     report = build_report(result, dice_name=dice_name)
     view = run_analysis(checker, record, result, report, time_limit) if analyze else None
-    if chosen == "text" and output is None:
+    if chosen == "text" and not target.to_file:
         from validator.render.report_text import render_text
 
         render_text(make_console(), report, view)
     else:
-        write_output(output, render(report, chosen, view), "the report", inputs=[record])
-    sys.exit(exit_status([result], strict=False))
+        target.write(render(report, chosen, view))
+    sys.exit(exit_status([result.verdict]))
 
 
 def render(report: Report, fmt: str, analysis: AnalysisView | str | None = None) -> str:
     """The report as a string in `fmt` (text without colour); with the analysis (or the
     sentence saying why it is left out) when given."""
-    renderer = REPORT[fmt].load()
-    text: str = renderer(report) if analysis is None else renderer(report, analysis=analysis)
-    return text
+    return REPORT[fmt].load()(report, analysis=analysis)
 
 
 def run_analysis(

@@ -9,6 +9,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,11 +21,13 @@ from validator.cli.common import (
     fail_usage,
     rules_option,
     time_limit_option,
-    write_output,
 )
 from validator.cli.contest_file import ContestCommand, contest_option
+from validator.cli.output import Target, output_option
+from validator.render.registry import SOLVE
 
 if TYPE_CHECKING:
+    from validator.check.models import SolveStatsOut
     from validator.check.replay import Result
     from validator.engine import Ruleset
     from validator.records.dice import DiceFile
@@ -51,16 +54,14 @@ STATS_BEAM_WIDTH = 200
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["text", "json"]),
+    type=click.Choice(list(SOLVE)),
     default="text",
     show_default=True,
+    help="What goes to standard output: "
+    + "; ".join(f"{f.name}: {f.help}" for f in SOLVE.values())
+    + ".",
 )
-@click.option(
-    "--output",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Write the best game as a record; the format follows the suffix "
-    "(.yaml, .json, .txt, .csv).",
-)
+@output_option("the best game as a record, in the form its suffix names (.yaml, .json, .txt, .csv)")
 @click.option(
     "--stats",
     is_flag=True,
@@ -101,13 +102,17 @@ def command(
     from validator.engine import STANDARD, new_game
     from validator.records import format_of
 
-    if output is not None and format_of(output) is None:
+    target = Target.of(
+        output, "the best game", inputs=[dice, *([from_record] if from_record else [])]
+    )
+    if target.path is not None and format_of(target.path) is None:
         fail_usage(f"--output {output}: use a .yaml, .json, .txt or .csv file name")
+    target.check()
     if stats and from_record is not None:
         fail_usage("--stats looks at the dice file from the start; leave out --from")
     try:
         checker = Checker.create(None, rules)
-        dice_file = load_dice(dice)
+        dice_file = load_dice(dice, "give the dice file first, and the record with --from")
     except UsageError as exc:
         fail_usage(exc.message)
     ruleset = checker.rules or STANDARD
@@ -133,22 +138,31 @@ def command(
             cancel=cancel,
         )
     record = _record(dice_file, ruleset, prefix, state, row, solution.actions, solution.best_score)
-    payload: dict[str, Any] = {
-        "best_score": solution.best_score,
-        "proven": solution.proven,
-        "upper_bound": solution.upper_bound,
-        "record": _record_data(record),
-        "nodes": solution.nodes,
-        "seconds": round(solution.seconds, 3),
-    }
-    if stats:
-        payload["stats"] = _stats(dice_file, ruleset, games)
-    if output is not None:
-        _write(output, record)
-    if fmt == "json":
-        sys.stdout.write(json.dumps(payload) + "\n")
-    else:
-        _print_text(payload, record, dice, output, from_record is not None)
+    from validator.check.models import SolveOut
+
+    shape = SolveOut(
+        best_score=solution.best_score,
+        proven=solution.proven,
+        upper_bound=solution.upper_bound,
+        record=_record_data(record),
+        nodes=solution.nodes,
+        seconds=round(solution.seconds, 3),
+        stats=_stats(dice_file, ruleset, games) if stats else None,
+    )
+    payload = {k: v for k, v in asdict(shape).items() if k != "stats" or v is not None}
+    if target.path is not None:
+        from validator.records import dump_record
+
+        fmt_of_file = format_of(target.path)
+        assert fmt_of_file is not None
+        target.write(dump_record(record, fmt_of_file))
+    from validator.records import dump_record
+
+    best_game = None if target.path is not None else dump_record(record, "text")
+    render = SOLVE[fmt].load()
+    sys.stdout.write(
+        render(payload, dice=str(dice), continued=from_record is not None, best_game=best_game)
+    )
     sys.exit(EXIT_OK)
 
 
@@ -232,44 +246,7 @@ def _record_data(record: Record) -> Any:
     return json.loads(dump_record(record, "json"))
 
 
-def _write(path: Path, record: Record) -> None:
-    from validator.records import dump_record, format_of
-
-    fmt = format_of(path)
-    assert fmt is not None
-    write_output(path, dump_record(record, fmt), "the record")
-
-
-def _stats(dice_file: DiceFile, rules: Ruleset, games: int) -> dict[str, Any]:
+def _stats(dice_file: DiceFile, rules: Ruleset, games: int) -> SolveStatsOut:
     from validator.solver.stats import file_stats
 
-    return file_stats(dice_file.rows, rules, games=games, beam_width=STATS_BEAM_WIDTH).as_dict()
-
-
-def _print_text(
-    payload: dict[str, Any], record: Record, dice: Path, output: Path | None, continued: bool
-) -> None:
-    from validator.records import dump_record
-
-    best, upper = payload["best_score"], payload["upper_bound"]
-    if payload["proven"]:
-        scope = "continuation of the record" if continued else "game on these dice"
-        verdict = f"best score {best} (proven: no {scope} scores more)"
-    else:
-        verdict = f"best score found {best}; no game scores more than {upper} (not proven)"
-    click.echo(f"{dice}: {verdict}")
-    nodes = payload["nodes"]
-    positions = "position" if nodes == 1 else "positions"
-    click.echo(f"searched {nodes:,} {positions} in {payload['seconds']:.1f} s")
-    stats = payload.get("stats")
-    if stats:
-        click.echo(
-            f"beam search (width {stats['beam_width']}): {stats['beam_score']}; "
-            f"random play over {stats['games']} games: median {stats['random_median']}, "
-            f"90th percentile {stats['random_p90']}"
-        )
-    if output is not None:
-        click.echo(f"wrote the best game to {output}")
-    else:
-        click.echo("the best game, as an annotated dice file:")
-        click.echo(dump_record(record, "text").rstrip("\n"))
+    return file_stats(dice_file.rows, rules, games=games, beam_width=STATS_BEAM_WIDTH)

@@ -16,7 +16,8 @@ from validator.cli.common import (
     rules_option,
 )
 from validator.cli.contest_file import ContestCommand, contest_option
-from validator.render.registry import VALIDATE
+from validator.cli.output import Target, output_option
+from validator.render.registry import VALIDATE, FormatError, choose, format_help
 
 
 @click.command("validate", cls=ContestCommand)
@@ -28,10 +29,9 @@ from validator.render.registry import VALIDATE
     "--format",
     "fmt",
     type=click.Choice(list(VALIDATE)),
-    default="text",
-    show_default=True,
-    help="; ".join(f"{r.name}: {r.help}" for r in VALIDATE.values()) + ".",
+    help=format_help(VALIDATE, "text"),
 )
+@output_option("the results")
 @click.option("--strict", is_flag=True, help="Treat an incomplete record as a failure (exit 1).")
 @click.option(
     "--quiet", "-q", is_flag=True, help="Text output: print only invalid and malformed records."
@@ -56,7 +56,8 @@ def command(
     records: tuple[Path, ...],
     dice: Path | None,
     rules: str | None,
-    fmt: str,
+    fmt: str | None,
+    output: Path | None,
     strict: bool,
     quiet: bool,
     with_rounds: bool,
@@ -71,25 +72,35 @@ def command(
     Examples:
       road300 validate alice.yaml --dice challenge.txt
       road300 validate entries/*.yaml --dice challenge.txt --format json
+      road300 validate entries/*.yaml --dice challenge.txt -o results.jsonl
 
     Exit status: 0 valid or incomplete (--strict: incomplete gives 1), 1 invalid or
     malformed, 2 the command could not run (bad options, unreadable dice file).
     """
     from validator.check.file import Checker, UsageError
 
+    target = Target.of(output, "the results", inputs=[*records, *([dice] if dice else [])])
+    target.check()
+    try:
+        chosen = choose(VALIDATE, fmt, output, default="text", command="validate")
+    except FormatError as exc:
+        fail_usage(str(exc))
     try:
         checker = Checker.create(dice, rules, max_bytes=max_size)
     except UsageError as exc:
         fail_usage(exc.message)
-    reporter = VALIDATE[fmt].load()(make_console(), sys.stdout, rounds=with_rounds)
     results = []
-    for path in records:
-        if str(path) == "-":
-            result = checker.check(path, stdin_name, stdin_format)
-        else:
-            result = checker.check(path)
-        results.append(result)
-        if not (quiet and result.verdict.ok):
-            reporter.result(result)
-    reporter.finish(results)
-    sys.exit(exit_status(results, strict=strict))
+    with target.open() as stream:
+        console = make_console(file=stream if target.to_file else None)
+        reporter = chosen.load()(console, stream, rounds=with_rounds)
+        for path in records:
+            if str(path) == "-":
+                result = checker.check(path, stdin_name, stdin_format)
+            else:
+                result = checker.check(path)
+            results.append(result)
+            if not (quiet and result.verdict.ok):
+                reporter.result(result)
+        reporter.finish(results)
+    target.wrote(f"{len(results)} {'result' if len(results) == 1 else 'results'}")
+    sys.exit(exit_status((r.verdict for r in results), strict=strict))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from validator.check.models import JSON_SHAPE, Count, Ordinal
 from validator.check.replay import Result, RoundResult, Verdict, malformed
 from validator.contest.origin import MailSource
 from validator.engine import STANDARD, End, Field
@@ -44,17 +45,26 @@ class EntryError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """An entry's first error, or one of its warnings, as `validate --format json` shows it."""
+    """A record's first error, or one of its warnings (see docs/errors.md)."""
+
+    __pydantic_config__ = JSON_SHAPE
 
     code: str
+    """The stable error code, like E203."""
     message: str
-    roll: int | None = None
-    round: int | None = None
-    line: int | None = None
+    roll: Ordinal | None = None
+    """The 1-based dice row of the first illegal step; null for whole-record errors."""
+    round: Ordinal | None = None
+    """The 1-based entry in the record."""
+    line: Ordinal | None = None
+    """The record's source line."""
     name: str | None = None
+    """The code's short name, like cross-taken."""
     file: str | None = None
     col: int | None = None
+    """The column on `line`, 1-based."""
     hint: str | None = None
+    """What would have been legal instead."""
 
     @classmethod
     def of(cls, d: Diagnostic) -> Problem:
@@ -87,28 +97,42 @@ class Entry:
     """One checked record file of a batch: what `validate --format json` says of it, plus its
     standing among the others (`rank`, `copies`). Frozen and picklable: workers send it back.
 
-    The field order is the order of the JSON object: FORMATS.md's fixed fields first.
+    This is the one definition of the JSON of a record's result: a batch entry writes every
+    field, in this order (FORMATS.md's fixed fields first); `validate --format json` the same
+    fields but those in `BATCH_ONLY`, with the fixed ones first (render/json_out.py); and
+    schemas/result.schema.json and batch.schema.json are generated from it.
     """
 
+    __pydantic_config__ = JSON_SHAPE
+
     file: str
-    """Relative to the batch folder, with `/` separators."""
+    """Relative to the batch folder, with `/` separators (validate: the path as given)."""
     verdict: Verdict
     score: int | None
+    """The replayed score; null when the replay stopped or the record could not be read."""
     end: End | None
+    """How the game ended; null when it did not."""
     error: Problem | None
-    rank: int | None = None
+    """The first error (an incomplete record: the warning saying so); null when valid."""
+    rank: Ordinal | None = None
     """Valid and incomplete entries only; ties share a rank."""
     player: str | None = None
     rules: str | None = None
+    """The ruleset the record was replayed with (see `road300 rules`)."""
     end_roll: int | None = None
-    rounds_played: int = 0
-    rerolls: int = 0
+    """The dice row on which the game ended."""
+    rounds_played: Count = 0
+    """Record rounds replayed."""
+    rerolls: Count = 0
     dice_sha256: str | None = None
+    """The SHA-256 of the dice file the record was replayed on."""
     claimed_score: int | None = None
     warnings: tuple[Problem, ...] = ()
     errors: tuple[Problem, ...] = ()
-    """Every reading error of a malformed record; else the first error, if any."""
-    errors_omitted: int = 0
+    """Every reading error of a malformed record (up to 50; the first is `error`); else
+    the first error, if any."""
+    errors_omitted: Count = 0
+    """Reading errors found beyond those listed."""
     par_share: float | None = None
     """With `batch --par`: the score as a share of the dice file's best possible score."""
     copies: tuple[str, ...] = ()
@@ -200,6 +224,10 @@ class Entry:
         )
 
 
+BATCH_ONLY = ("rank", "par_share", "copies", "late", "superseded", "source")
+"""Entry fields that only a batch gives (a record's standing among the others)."""
+
+
 def _to_json(value: object) -> JSON:
     if isinstance(value, enum.Enum):
         return _to_json(value.value)
@@ -278,11 +306,16 @@ class _Reader:
 
 @dataclass(frozen=True, slots=True)
 class Skipped:
+    """A file or folder the batch passed over, and why."""
+
+    # `message_id` is written for messages only: not every key is always written.
+    __pydantic_config__ = JSON_SHAPE | {"json_schema_serialization_defaults_required": False}
+
     file: str
     """Relative to the batch folder, with `/` separators; folders end with `/`."""
     reason: str
     message_id: str | None = None
-    """A message with no record (contest/mail.py): its Message-ID."""
+    """A message with no record (contest/mail.py): its Message-ID (a file has none)."""
 
     def to_json(self) -> dict[str, JSON]:
         out: dict[str, JSON] = {"file": self.file, "reason": self.reason}
@@ -315,16 +348,22 @@ class Checked:
 class Summary:
     """The counts and lists of a batch, as its JSON `summary` shows them."""
 
-    entries: int
-    valid: int
-    incomplete: int
-    invalid: int
-    malformed: int
-    skipped: int
-    min_score: int
+    __pydantic_config__ = JSON_SHAPE
+
+    entries: Count
+    valid: Count
+    incomplete: Count
+    invalid: Count
+    malformed: Count
+    skipped: Count
+    min_score: Count
+    """The score that counts as reaching the goal (--min-score)."""
     reached: tuple[str, ...]
+    """Valid entries with at least min_score, best first."""
     copies: tuple[tuple[str, ...], ...]
+    """Groups of entries that played the very same game."""
     dice_sha256: tuple[str, ...]
+    """Every dice file checksum the entries were replayed on (more than one is suspicious)."""
     par: int | None = None
     """With `batch --par`: the dice file's best possible score (found by the solver)."""
     par_proven: bool | None = None
@@ -332,6 +371,19 @@ class Summary:
 
     def to_json(self) -> dict[str, JSON]:
         return {f.name: _to_json(getattr(self, f.name)) for f in fields(self)}
+
+
+@dataclass(frozen=True, slots=True)
+class BatchOut:
+    """road300 batch --format json: the entries in ranking order, the summary, and the
+    files passed over (docs/batch.md). The shape of what render/batch_out's JsonReporter
+    writes, for the schema."""
+
+    __pydantic_config__ = JSON_SHAPE
+
+    entries: list[Entry]
+    summary: Summary
+    skipped: list[Skipped]
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,6 +537,12 @@ _worker: tuple[Checker, Path] | None = None
 def _init_worker(checker: Checker, root: Path) -> None:
     global _worker
     _worker = (checker, root)
+    import signal
+
+    # Ctrl-C reaches the whole process group: the parent stops the pool, the workers keep
+    # quiet; SIGTERM (the pool's terminate) ends a worker at once, whatever the parent set.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     # Everything loaded so far lives for the whole run; keep the collector off it.
     gc.freeze()
 

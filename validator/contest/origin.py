@@ -29,6 +29,34 @@ class MailSource:
 
     kind = "email"
 
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: object, handler: object) -> object:
+        # The schema of the JSON `source` (its keys are not the attributes: "from" is a
+        # keyword); pydantic is loaded by `road300 schema` only, never to write results.
+        from pydantic_core import core_schema
+
+        return core_schema.any_schema()
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, schema: object, handler: object) -> dict[str, object]:
+        text_or_null: dict[str, object] = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+        return {
+            "type": "object",
+            "title": "MailSource",
+            "description": "The message an entry came from (docs/contest.md): its decoded "
+            "headers, untrusted text.",
+            "additionalProperties": False,
+            "required": ["kind", "message_id", "from", "name", "date", "part"],
+            "properties": {
+                "kind": {"const": "email"},
+                "message_id": text_or_null,
+                "from": {**text_or_null, "description": "the sender's address"},
+                "name": {**text_or_null, "description": "the sender's display name"},
+                "date": {**text_or_null, "description": "the message's Date, ISO 8601"},
+                "part": {"type": "string", "description": "body, or the attachment's name"},
+            },
+        }
+
     def to_json(self) -> dict[str, JSON]:
         return {
             "kind": self.kind,

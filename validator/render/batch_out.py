@@ -1,7 +1,8 @@
 """A batch's results: a ranked table for people, JSON or CSV for the website and the draw.
 
-One reporter class per output format, all in `REPORTERS` (name -> class): `--format`'s
-choices, the extension an `--output` file must have, and docs/batch.md's table come from it.
+One reporter class per output format, each named in validator.render.registry.BATCH, where
+`--format`'s choices, the suffix an `--output` file must have, and docs/batch.md's table
+come from.
 Player names, file names and messages come from strangers: the table and the summary show
 their control characters as visible escapes, and CSV cells cannot start a formula.
 """
@@ -13,8 +14,7 @@ import io
 import json
 import re
 from abc import ABC, abstractmethod
-from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from validator.check.replay import Verdict
 from validator.contest.batch import Batch, Entry
@@ -76,21 +76,12 @@ _JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u206
 class Reporter(ABC):
     """Writes a whole batch in one format."""
 
-    name: ClassVar[str]
-    suffix: ClassVar[str]
-    """The extension of an `--output` file in this format."""
-    about: ClassVar[str]
-
     @abstractmethod
     def write(self, batch: Batch, out: TextIO, label: str) -> None:
         """Write `batch` (of the folder `label`) to `out`."""
 
 
 class TableReporter(Reporter):
-    name = "table"
-    suffix = ".txt"
-    about = "the ranked table and the summary, for people"
-
     def write(self, batch: Batch, out: TextIO, label: str) -> None:
         from rich.console import Console
 
@@ -102,10 +93,6 @@ class TableReporter(Reporter):
 
 
 class JsonReporter(Reporter):
-    name = "json"
-    suffix = ".json"
-    about = "`entries`, `summary` and `skipped` (schemas/batch.schema.json), for programs"
-
     def write(self, batch: Batch, out: TextIO, label: str) -> None:
         # One entry per line, written as it goes: a large batch is never one string.
         out.write('{"entries": [')
@@ -118,21 +105,11 @@ class JsonReporter(Reporter):
 
 
 class CsvReporter(Reporter):
-    name = "csv"
-    suffix = ".csv"
-    about = "one row per entry, for spreadsheets"
-
     def write(self, batch: Batch, out: TextIO, label: str) -> None:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(CSV_COLUMNS)
         for entry in batch.entries:
             writer.writerow(csv_row(entry))
-
-
-REPORTERS: dict[str, type[Reporter]] = {
-    r.name: r for r in (TableReporter, JsonReporter, CsvReporter)
-}
-"""Every output format of `road300 batch`, by name."""
 
 
 def _json(value: object, indent: int | None = None) -> str:
@@ -173,28 +150,6 @@ def csv_row(entry: Entry) -> list[str | int]:
         "date": entry.source.date if entry.source else None,
     }
     return [csv_cell(cells[column]) for column in CSV_COLUMNS]
-
-
-def reporter_for(output: Path | None, fmt: str | None) -> str:
-    """The format to write: `fmt`, else the one the `--output` file's extension names, else
-    table. Raises ValueError when the extension names a format other than `fmt`, or one no
-    reporter writes (a spreadsheet's `.xlsx` must never hold a table)."""
-    suffix = output.suffix.lower() if output is not None else ""
-    if not suffix:
-        return fmt or TableReporter.name
-    named = next((r.name for r in REPORTERS.values() if r.suffix == suffix), None)
-    known = ", ".join(f"{r.suffix} ({r.name})" for r in REPORTERS.values())
-    if named is None:
-        raise ValueError(
-            f"{output}: road300 batch does not write {suffix} files; name the output "
-            f"{known} (spreadsheets open .csv)"
-        )
-    if fmt is not None and fmt != named:
-        raise ValueError(
-            f"{output}: the extension {suffix} says {named}, but --format is {fmt}; "
-            f"use {REPORTERS[fmt].suffix} for {fmt}"
-        )
-    return named
 
 
 # -- The table and the summary ------------------------------------------------------------

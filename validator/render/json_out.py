@@ -1,26 +1,25 @@
 """Results as JSON-ready dicts: the fixed fields every consumer reads first (verdict,
 score, end, error), then extra detail.
 
-schemas/result.schema.json describes this shape (validator/check/models.py).
+The shape is `validator.contest.batch.Entry` without its batch-only fields (and
+`check.models.RoundOut` for --rounds); schemas/result.schema.json is generated from them.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import asdict
 from typing import IO, Any
 
+from validator.check.models import RoundOut
 from validator.check.replay import Result
-from validator.contest.batch import Entry, Problem
+from validator.contest.batch import BATCH_ONLY, Entry, Problem
 from validator.errors import Diagnostic
 
 
 def diagnostic_dict(d: Diagnostic) -> dict[str, Any]:
     return dict(Problem.of(d).to_json())
-
-
-_BATCH_ONLY = ("rank", "par_share", "copies", "late", "superseded", "source")
-"""Entry fields that only a batch gives (a record's standing among the others)."""
 
 
 def result_dict(result: Result, *, file: str | None = None, rounds: bool = False) -> dict[str, Any]:
@@ -29,21 +28,23 @@ def result_dict(result: Result, *, file: str | None = None, rounds: bool = False
     entry = Entry.of(result, file if file is not None else result.source).to_json()
     fixed = ("verdict", "score", "end", "error")
     out: dict[str, Any] = {key: entry[key] for key in fixed}
-    out.update((k, v) for k, v in entry.items() if k not in fixed and k not in _BATCH_ONLY)
+    out.update((k, v) for k, v in entry.items() if k not in fixed and k not in BATCH_ONLY)
     if rounds:
         out["rounds"] = [
-            {
-                "roll": r.roll,
-                "dice": list(r.dice),
-                "kind": r.kind,
-                "round": r.record_round,
-                "line": r.line,
-                "cross": str(r.cross.field) if r.cross else None,
-                "steps": r.cross.die if r.cross else None,
-                "path": [str(f) for f in r.walk],
-                "move": str(r.move) if r.move else None,
-                "score": r.score,
-            }
+            asdict(
+                RoundOut(
+                    roll=r.roll,
+                    dice=list(r.dice),
+                    kind=r.kind,
+                    round=r.record_round,
+                    line=r.line,
+                    cross=str(r.cross.field) if r.cross else None,
+                    steps=r.cross.die if r.cross else None,
+                    path=[str(f) for f in r.walk],
+                    move=str(r.move) if r.move else None,
+                    score=r.score,
+                )
+            )
             for r in result.rounds
         ]
     return out

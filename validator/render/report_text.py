@@ -29,7 +29,7 @@ from validator.render.shared import (
     round_markers,
     round_title,
 )
-from validator.render.wording import analysis_marks, round_kind
+from validator.render.wording import analysis_marks, points, round_kind
 from validator.report.model import (
     Report,
     describe_round,
@@ -157,7 +157,7 @@ def _best_line(console: Console, view: AnalysisView, say: Callable[..., None]) -
             what += f" -> {r.move}"
         elif r.kind in ("escape", "leave"):
             what += f", {round_kind(r.kind)}"
-        say(f"roll {r.roll} ({' '.join(map(str, r.dice))}): {what}, {r.score} points")
+        say(f"roll {r.roll} ({' '.join(map(str, r.dice))}): {what}, {points(r.score)}")
 
 
 def _illegal(console: Console, x: Explanation, say: Callable[..., None]) -> None:

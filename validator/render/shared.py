@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from validator.check.replay import Result, Verdict
 from validator.engine import Field
 from validator.errors import Category
-from validator.render.wording import game_over, round_kind
+from validator.render.wording import game_over, points, round_kind
 from validator.report.model import dice_roles
 
 if TYPE_CHECKING:
@@ -25,10 +25,10 @@ def summary_line(result: Result) -> str:
     v = result.verdict
     if v is Verdict.VALID:
         how = game_over(result.end, result.end_roll) if result.end else ""
-        text = f"valid: {result.score} points, game over ({how})"
+        text = f"valid: {points(result.score or 0)}, game over ({how})"
         return text + (" - wins Road to 300" if (result.score or 0) >= 300 else "")
     if v is Verdict.INCOMPLETE:
-        return f"incomplete: {result.score} points so far, the game could go on"
+        return f"incomplete: {points(result.score or 0)} so far, the game could go on"
     err = result.error
     assert err is not None
     if v is Verdict.MALFORMED:
@@ -82,7 +82,7 @@ def mark_title(mark: RoundMark | None) -> str:
     """` (?? blunder, 45 points lost)` after a round's title; nothing for a best choice."""
     if mark is None or mark.mark is None:
         return ""
-    return f" ({mark.symbol} {mark.mark}, {mark.cost} points lost)"
+    return f" ({mark.symbol} {mark.mark}, {points(mark.cost)} lost)"
 
 
 def analysis_lines(mark: RoundMark | None) -> list[str]:
@@ -142,7 +142,7 @@ def round_title(rr: ReportRound) -> str:
         title += f", move {rr.move_number}"
     if r.kind != "play":
         title += f", {round_kind(r.kind)}"
-    return f"{title}: {r.score} points"
+    return f"{title}: {points(r.score)}"
 
 
 def moves_text(report: Report) -> str:

@@ -23,6 +23,7 @@ from validator.engine import (
     exit_corner,
     score,
 )
+from validator.render.wording import points
 from validator.report.model import Report, build_report
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ class RoundMark:
         bound = "" if self.proven else " (not proven: a lower bound)"
         if self.cost == 0:
             return f"Analysis: a best choice; {self.best_after} points still reachable{bound}."
-        lost = "1 point" if self.cost == 1 else f"{self.cost} points"
+        lost = points(self.cost)
         mark = f"{self.symbol} {self.mark}, " if self.mark else ""
         return (
             f"Analysis: {mark}{lost} lost (the best total reachable was {self.best_before} "
@@ -123,14 +124,14 @@ class AnalysisView:
                 f"the first roll scores {self.best_score} ({proven})."
             )
         lost = self.points_lost
-        points = "1 point" if lost == 1 else f"{lost} points"
+        lost_text = points(lost)
         if self.incomplete:
             return (
                 f"{self.played_score} points so far, {self.best_score - lost} still "
                 f"reachable; best from the first roll {self.best_score} ({proven}): "
-                f"{points} lost so far."
+                f"{lost_text} lost so far."
             )
-        return f"Played {self.played_score}, best {self.best_score} ({proven}): {points} lost."
+        return f"Played {self.played_score}, best {self.best_score} ({proven}): {lost_text} lost."
 
     @property
     def best_line_text(self) -> str:

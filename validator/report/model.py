@@ -19,6 +19,7 @@ from validator.render.wording import (
     dice_rolls,
     end_reason,
     ordinal,
+    points,
     rings,
     round_kind,
 )
@@ -274,7 +275,7 @@ def describe_round(rr: ReportRound) -> list[str]:
             lines.append(f"Escaped through the corner {corner}.")
             bonus = rr.escape_bonus
             if bonus:
-                lines.append(f"Escape bonus: +{bonus} points.")
+                lines.append(f"Escape bonus: +{points(bonus)}.")
         else:
             lines.append(
                 f"Left the board through the corner {corner}; the burglar comes back in "
@@ -329,7 +330,7 @@ def round_words(rr: ReportRound) -> str:
             parts.append(f"the burglar {verb} {start}{along} through the corner {corner};")
         else:
             parts.append(f"the burglar walked {start} along {path} to {r.move};")
-    parts.append(f"{r.score} points.")
+    parts.append(f"{points(r.score)}.")
     return " ".join(parts)
 
 

@@ -7,24 +7,14 @@ import math
 import random
 import statistics
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
-from typing import Any
 
+from validator.check.models import SolveStatsOut
 from validator.engine import Dice, Ruleset, exhaust, new_game, score
 from validator.solver.playout import Step, beam_game, random_game
 
-
-@dataclass(frozen=True, slots=True)
-class FileStats:
-    beam_width: int
-    beam_score: int
-    games: int
-    random_median: float
-    random_p90: int
-    """Nearest-rank 90th percentile: 90 % of the random games score this or less."""
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+FileStats = SolveStatsOut
+"""The figures, as `road300 solve --stats` writes them (the one definition is the JSON
+shape in validator.check.models)."""
 
 
 def final_score(steps: Sequence[Step], rules: Ruleset, rings: int = 0) -> int:

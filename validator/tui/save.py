@@ -4,7 +4,6 @@ checked at the end by the same code path as `road300 validate`."""
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -50,10 +49,13 @@ class RecordFile:
     def write(self, game: GameSession) -> None:
         """Write the record (and its text form on request); atomic, so that a closed terminal
         never leaves half a file."""
+        from validator.records.atomic import write_file
+
         record = self.record(game)
-        _write_atomic(self.path, dump_record(record, "yaml"))
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        write_file(self.path, dump_record(record, "yaml"))
         if self.text:
-            _write_atomic(self.text_path, dump_record(record, "text"))
+            write_file(self.text_path, dump_record(record, "text"))
 
     def verify(self) -> Result:
         """The written record checked exactly as `road300 validate` checks it."""
@@ -66,15 +68,3 @@ def _relative(path: Path, start: Path) -> str:
         return Path(os.path.relpath(path.resolve(), start.resolve())).as_posix()
     except ValueError:  # another drive on Windows
         return path.resolve().as_posix()
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

@@ -46,8 +46,14 @@ def start_game(
     resume: Path | None = None,
     rings: int | None = None,
     text: bool = False,
+    force: bool = False,
+    save: bool = True,
 ) -> Start:
-    """Everything `road300 play` needs before the screen opens; raises StartError."""
+    """Everything `road300 play` needs before the screen opens; raises StartError.
+
+    An existing `output` (not the one resumed) is replaced only with `force`. With `save`
+    off the record is not written yet (`road300 play` writes it once it knows it can run:
+    a command that refuses to run writes nothing)."""
     try:
         checker = Checker.create(dice, rules)
     except UsageError as exc:
@@ -84,15 +90,16 @@ def start_game(
             raise StartError(f"--rings: declare 1 to {ruleset.max_rings} rings ({ruleset.name})")
         game = GameSession(dice_file.rows, ruleset, rings or 0)
         output = output or DEFAULT_OUTPUT
-        if output.exists():
+        if output.exists() and not force:
             raise StartError(
-                f"{output} exists: continue it with --resume {output}, or choose another --output"
+                f"{output} exists: continue it with --resume {output}, choose another "
+                "--output, or give --force to replace it"
             )
         finished = None
     if output.suffix.lower() not in (".yaml", ".yml"):
         raise StartError(f"--output {output}: the record is written as YAML; name it .yaml")
     if text:
-        _check_text_path(output.with_suffix(".txt"), dice, resumed=resume is not None)
+        _check_text_path(output.with_suffix(".txt"), dice, resumed=resume is not None or force)
     record_file = RecordFile(
         path=output,
         dice_path=dice,
@@ -102,7 +109,7 @@ def start_game(
         player=player,
         text=text,
     )
-    if finished is None:
+    if finished is None and save:
         try:
             record_file.write(game)
         except (OSError, ValueError) as exc:

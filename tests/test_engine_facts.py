@@ -1,0 +1,130 @@
+"""One source for each fact: the engine's one walk search, its located bad step and the
+exit corner, and the replay's rounds carrying what renderers read (checked against the
+engine asked directly, on random legal games)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from validator.check.replay import replay
+from validator.engine import (
+    CORNERS,
+    OUTSIDE,
+    STANDARD,
+    Field,
+    all_walks,
+    available_crosses,
+    check_walk,
+    exit_corner,
+    exit_walks,
+    reach,
+    walk_fault,
+    walks,
+)
+from validator.engine.board import NEIGHBOURS
+from validator.rulesets import resolve
+from validator.solver.playout import random_game, to_record
+
+RULES = ["standard", "bga+escape=20", "standard+in-and-out", "bga+rings=2"]
+
+
+def _rows(seed: int) -> list[tuple[int, int, int]]:
+    rng = random.Random(seed)
+    return [(rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6)) for _ in range(60)]
+
+
+def _positions(seed: int) -> list[tuple[int, int]]:
+    """(blocked, start) pairs met in a random game."""
+    rows = _rows(seed)
+    out = []
+    for step in random_game(rows, STANDARD, random.Random(seed)):
+        if step.state.pos != OUTSIDE:
+            out.append((step.state.taken, step.state.pos))
+    return out or [(0, OUTSIDE)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_walk_found_is_legal_and_the_witness_comes_first(seed: int) -> None:
+    for blocked, start in _positions(seed)[:12]:
+        for steps in range(1, 7):
+            every = all_walks(blocked, start, steps)
+            assert {end: found[0] for end, found in every.items()} == walks(blocked, start, steps)
+            for found in every.values():
+                assert len(set(found)) == len(found)
+                assert all(check_walk(blocked, start, w, steps) is None for w in found)
+            leaving = all_walks(blocked, start, steps, exit=True)
+            witness = exit_walks(blocked, start, steps)
+            assert {c: found[0] for c, found in leaving.items()} == witness
+            for found in leaving.values():
+                assert all(
+                    check_walk(blocked, start, w, steps, exit="escape") is None for w in found
+                )
+
+
+def _reference_bad_step(blocked: int, start: int, path: list[int], steps: int) -> int | None:
+    """The first step that breaks a walk, written plainly: entering off a corner, not next
+    to the field before, entered twice, onto an X or a circle; else the step past the die."""
+    seen = {start}
+    prev = start
+    for n, cur in enumerate(path):
+        if prev == OUTSIDE and cur not in CORNERS:
+            return n
+        if prev != OUTSIDE and cur not in NEIGHBOURS[prev]:
+            return n
+        if cur in seen or blocked >> cur & 1:
+            return n
+        seen.add(cur)
+        prev = cur
+    return steps if len(path) > steps else None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_bad_step_is_the_first_step_that_breaks_the_walk(seed: int) -> None:
+    rng = random.Random(seed)
+    for blocked, start in _positions(seed)[:10]:
+        for _ in range(40):
+            steps = rng.randint(1, 6)
+            path = [rng.randrange(36) for _ in range(rng.randint(1, 7))]
+            if rng.random() < 0.5 and start != OUTSIDE:  # mostly walking, a slip somewhere
+                path = [rng.choice(NEIGHBOURS[start])]
+                for _ in range(rng.randint(0, 6)):
+                    path.append(rng.choice(NEIGHBOURS[path[-1]]))
+            fault = walk_fault(blocked, start, path, steps)
+            if fault is None:
+                assert check_walk(blocked, start, path, steps) is None
+                continue
+            assert fault[0] == check_walk(blocked, start, path, steps)
+            expected = _reference_bad_step(blocked, start, path, steps)
+            assert fault[1] == expected, (path, steps, fault)
+
+
+def test_the_exit_corner() -> None:
+    assert exit_corner(Field(1, 2), (Field(1, 1),)) == Field(1, 1)
+    assert exit_corner(Field(6, 6), ()) == Field(6, 6)
+    assert exit_corner(5, (4, 3, 2, 1, 0)) == 0
+
+
+@pytest.mark.parametrize("spec", RULES)
+def test_the_replay_carries_what_the_engine_would_say(spec: str) -> None:
+    rules = resolve(spec)
+    for seed in range(4):
+        rows = _rows(seed)
+        steps = random_game(rows, rules, random.Random(seed), rules.max_rings)
+        record = to_record(steps, rings=rules.max_rings)
+        result = replay(rows, record, rules)
+        assert result.ok and result.rows == tuple(rows)
+        for r, step in zip(result.rounds, steps, strict=True):
+            assert r.available == available_crosses(r.before, r.dice)
+            for cross in r.available:
+                assert r.options[cross.field] == reach(r.before, cross, rules)
+            if r.cross is not None:
+                assert r.reach == reach(r.before, r.cross, rules)
+            if r.kind in ("escape", "leave"):
+                start = r.before.position
+                assert r.corner == exit_corner(start, r.walk)
+                assert r.corner is not None and r.corner.index in CORNERS
+            else:
+                assert r.corner is None
+            assert r.played == step.action

@@ -1,0 +1,76 @@
+"""Writing a file whole or not at all: through a temporary file with a unique name in the
+same folder, renamed over the target once complete (validator/cli/output.py holds the
+policy every command follows; the game being played, tui/save.py, writes this way too).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from types import FrameType
+from typing import TextIO
+
+ENCODING_ERRORS = "backslashreplace"
+"""How text that cannot be UTF-8 (lone surrogates from undecodable file names) is written:
+as visible escapes, so the output stays valid UTF-8."""
+
+
+@contextmanager
+def replacing(path: Path) -> Iterator[TextIO]:
+    """Write `path` through a temporary file in its folder that replaces it when the block
+    ends; on any exception (and on SIGTERM, which ends the block as an exit) the
+    temporary file is removed and `path` is left as it was. Raises OSError."""
+    with sigterm_exits():
+        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", errors=ENCODING_ERRORS, newline="") as handle:
+                yield handle
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(temporary, _mode_for(path))
+            os.replace(temporary, path)
+        except BaseException:
+            with suppress(FileNotFoundError):
+                os.unlink(temporary)
+            raise
+
+
+def write_file(path: Path, text: str) -> None:
+    """`text` replacing `path` whole (see `replacing`); raises OSError."""
+    with replacing(path) as handle:
+        handle.write(text)
+
+
+def _mode_for(path: Path) -> int:
+    """The permissions of the file being replaced, else what a new file gets (umask)."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+@contextmanager
+def sigterm_exits() -> Iterator[None]:
+    """While a file is written (or a batch runs), SIGTERM ends the command as an exit
+    (status 143), so that the temporary file is removed and a process pool stopped; outside
+    the main thread signals cannot be caught."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum: int, frame: FrameType | None) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

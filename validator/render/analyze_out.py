@@ -1,0 +1,81 @@
+"""`road300 analyze`'s output: its JSON payload (schemas/analyze.schema.json) as one JSON
+line, as a text table for people, or as a Markdown table."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+
+
+def render_json(payload: dict[str, Any]) -> str:
+    return json.dumps(payload) + "\n"
+
+
+def render_text(payload: dict[str, Any]) -> str:
+    return _text(payload) + "\n"
+
+
+def render_markdown(payload: dict[str, Any]) -> str:
+    return _markdown(payload) + "\n"
+
+
+def choice_text(choice: dict[str, Any] | None) -> str:
+    if choice is None:
+        return ""
+    if choice.get("ring"):
+        return "spend a ring"
+    if choice.get("reroll"):
+        return "reroll"
+    cross = "x {}/{}".format(*choice["cross"])
+    move = choice["move"]
+    if move is None:
+        return f"{cross}, no move"
+    if isinstance(move, str):
+        return f"{cross} -> {move}"
+    return f"{cross} -> {move[0]}/{move[1]}"
+
+
+def _summary(p: dict[str, Any]) -> str:
+    proven = "proven" if p["best_proven"] else "not proven"
+    reachable = p["best_score"] - p["points_lost"]
+    played = f"played {p['played_score']}"
+    if p["rounds"] and reachable != p["played_score"]:
+        played += f" so far (the game goes on: {reachable} still reachable)"
+    return f"{played}, best {p['best_score']} ({proven}): {p['points_lost']} points lost"
+
+
+def _text(p: dict[str, Any]) -> str:
+    lines = [f"{p['record']}: {_summary(p)}", "round  roll  before  after  cost  mark  better"]
+    for r in p["rounds"]:
+        mark = SYMBOLS.get(r["mark"] or "", "")
+        star = "" if r["proven"] else "*"
+        lines.append(
+            f"{r['round']:>5}  {r['roll']:>4}  {r['best_before']:>5}{star:1}  "
+            f"{r['best_after']:>5}  {r['cost']:>4}  {mark:>4}  {choice_text(r['better'])}".rstrip()
+        )
+    lines.append(
+        "* not proven within the time limit (a lower bound); ?! inaccuracy  ? mistake  ?? blunder"
+    )
+    return "\n".join(lines)
+
+
+def _markdown(p: dict[str, Any]) -> str:
+    lines = [
+        f"# Analysis of {p['record']}",
+        "",
+        _summary(p) + ".",
+        "",
+        "| round | roll | best before | best after | cost | mark | better |",
+        "| ---: | ---: | ---: | ---: | ---: | --- | --- |",
+    ]
+    for r in p["rounds"]:
+        mark = f"{SYMBOLS[r['mark']]} {r['mark']}" if r["mark"] else ""
+        before = f"{r['best_before']}" + ("" if r["proven"] else "\\*")
+        lines.append(
+            f"| {r['round']} | {r['roll']} | {before} | {r['best_after']} | {r['cost']} | "
+            f"{mark} | {choice_text(r['better'])} |"
+        )
+    lines += ["", "\\* not proven within the time limit (a lower bound)."]
+    return "\n".join(lines)

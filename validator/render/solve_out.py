@@ -1,0 +1,41 @@
+"""`road300 solve`'s output: its JSON payload as one JSON line, or as text for people."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def render_json(
+    payload: dict[str, Any], *, dice: str, continued: bool, best_game: str | None
+) -> str:
+    """One JSON object (schemas/solve.schema.json) on one line."""
+    return json.dumps(payload) + "\n"
+
+
+def render_text(
+    payload: dict[str, Any], *, dice: str, continued: bool, best_game: str | None
+) -> str:
+    """The best score (proven or with its bound), the search's size, --stats' figures,
+    and the best game as an annotated dice file unless it was written to a file."""
+    best, upper = payload["best_score"], payload["upper_bound"]
+    if payload["proven"]:
+        scope = "continuation of the record" if continued else "game on these dice"
+        verdict = f"best score {best} (proven: no {scope} scores more)"
+    else:
+        verdict = f"best score found {best}; no game scores more than {upper} (not proven)"
+    lines = [f"{dice}: {verdict}"]
+    nodes = payload["nodes"]
+    positions = "position" if nodes == 1 else "positions"
+    lines.append(f"searched {nodes:,} {positions} in {payload['seconds']:.1f} s")
+    stats = payload.get("stats")
+    if stats:
+        lines.append(
+            f"beam search (width {stats['beam_width']}): {stats['beam_score']}; "
+            f"random play over {stats['games']} games: median {stats['random_median']}, "
+            f"90th percentile {stats['random_p90']}"
+        )
+    if best_game is not None:
+        lines.append("the best game, as an annotated dice file:")
+        lines.append(best_game.rstrip("\n"))
+    return "\n".join(lines) + "\n"
