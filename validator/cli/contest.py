@@ -11,7 +11,11 @@ from validator.cli.common import fail_usage
 
 @click.group("contest")
 def command() -> None:
-    """Set up a challenge run from a contest file (see docs/contest.md)."""
+    """Set up a challenge run from a contest file (see docs/contest.md).
+
+    Exit status: 0 done, 2 the command could not run (a file that exists without
+    --force, or one that cannot be written).
+    """
 
 
 @command.command("init")
@@ -45,14 +49,18 @@ def command() -> None:
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
 def init(file: Path, name: str, dice: str, organizer: str, deadline: str, force: bool) -> None:
     """Write a commented contest file to FILE (default road300.toml, which the commands find
-    in the current folder and beside their source), then check that it reads back."""
+    in the current folder and beside their source), then check that it reads back.
+
+    Exit status: 0 written, 2 FILE exists (give --force) or cannot be written.
+    """
     import json
     from datetime import datetime
 
+    from validator.cli.output import Target
     from validator.contest.config import TEMPLATE, ContestError, load_contest
 
-    if file.exists() and not force:
-        fail_usage(f"{file}: exists; give --force to overwrite it")
+    target = Target.of(file, "the contest file", precious=True, force=force)
+    target.check()
     try:
         when = datetime.fromisoformat(deadline)
     except ValueError:
@@ -66,12 +74,9 @@ def init(file: Path, name: str, dice: str, organizer: str, deadline: str, force:
         organizer=json.dumps(organizer)[1:-1],
         deadline=when.isoformat(),
     )
-    try:
-        file.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        fail_usage(f"{file}: cannot write it: {exc.strerror}")
+    target.write(text)
     try:
         load_contest(file)
     except ContestError as exc:
         fail_usage(str(exc))
-    click.echo(f"wrote {file}: edit it, then run road300 batch MAILBOX (docs/contest.md)")
+    click.echo(f"{file}: edit it, then run road300 batch MAILBOX (docs/contest.md)")
