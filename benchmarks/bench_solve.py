@@ -144,7 +144,9 @@ def compact_beam(rows: Sequence[Dice], rules: Ruleset, width: int, tie_seed: int
                     best = max(best, now)
                     continue
                 key, _ = search.key(*child)
-                promise = now + 0.5 * game.bound(child[0], child[1], child[4])
+                # The bound of the first roll's figures (the dice unread), kept for
+                # comparison with them.
+                promise = now + 0.5 * game.cheap_bound(child[0], child[1], child[4])
                 if key not in layer or layer[key][0] < promise:
                     layer[key] = (promise, rng.random(), now, child)
         ranked = sorted(layer.values(), reverse=True)[:width]
@@ -192,6 +194,42 @@ def bench_analyze() -> None:
     )
 
 
+def bench_bound(files: int, limit: float) -> None:
+    """The bound that reads the dice rows (`Game.live_rows`) against the one that counts
+    every row left: the root bound from the first roll, and the nodes and time to prove
+    positions after 4-5 and 6-8 rounds, in the compiled core (same positions as above)."""
+    from validator.solver.core import warm_up
+
+    print(f"\n## The bound that reads the dice rows (compiled core, limit {limit:g} s)")
+    print(f"  (numba's compilation or cache load first: {warm_up():.1f} s)")
+    for n in range(files):
+        rows = dice(f"bench {n}", 50)
+        game = Search(rows, STANDARD).game
+        root = root_position(new_game(), STANDARD, 0)
+        cheap = game.cheap_bound(root[0], root[1], root[4])
+        strong = game.bound(root[0], root[1], root[2], root[4])
+        print(f"  file {n}: bound at the first roll {cheap} (rows unread), {strong} (read)")
+    totals = {False: [0, 0.0, 0], True: [0, 0.0, 0]}
+    for name, rows, state, k in positions(max(1, files // 2), (4, 5, 6, 7, 8)):
+        line = f"  {name:28}"
+        for read in (False, True):
+            search = Search(rows, STANDARD, core="compiled")
+            search.game.read_dice = read
+            started = time.monotonic()
+            best, upper, _ = search.run(root_position(state, STANDARD, k), 0, time_limit=limit)
+            seconds = time.monotonic() - started
+            totals[read][0] += search.nodes
+            totals[read][1] += seconds
+            totals[read][2] += best < upper
+            label = "read" if read else "unread"
+            line += f"  {label}: {search.nodes:>10,} nodes {seconds:6.2f} s"
+            line += "" if best >= upper else " (not proven)"
+        print(line)
+    for read, (nodes, seconds, unproven) in totals.items():
+        label = "read" if read else "unread"
+        print(f"  total, rows {label}: {nodes:,} nodes, {seconds:.1f} s, {unproven} not proven")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=10, help="50-row dice files per section")
@@ -200,7 +238,7 @@ def main() -> None:
         "--skip",
         nargs="*",
         default=[],
-        choices=["mid", "early", "sixty", "moon", "analyze", "cli"],
+        choices=["mid", "early", "bound", "sixty", "moon", "analyze", "cli"],
     )
     parser.add_argument(
         "--cold", action="store_true", help="empty numba's cache of the core first (cli section)"
@@ -217,6 +255,8 @@ def main() -> None:
         bench_positions(
             "Positions after 4-5 rounds", positions(max(1, args.files // 2), (4, 5)), 25.0, 10.0
         )
+    if "bound" not in args.skip:
+        bench_bound(args.files, 25.0)
     if "sixty" not in args.skip:
         bench_sixty(10.0)
     if "moon" not in args.skip:

@@ -99,3 +99,15 @@ def cli_many() -> RunMany:
 def cli() -> Callable[..., CliRun]:
     """Run the real CLI once: cli(args, cwd=ROOT) -> CliRun."""
     return run_cli
+
+
+@pytest.fixture(autouse=True)
+def _pure_python_solver_outside_the_slow_step(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Outside the slow step, every search that would pick its core by itself ("auto") stays
+    in pure Python: no test process loads numba or compiles the core in another process
+    (a fresh clone's first compilation costs each process several seconds of CPU). The
+    compiled core and the switch to it are tested in the slow step."""
+    if request.node.get_closest_marker("slow") is None:
+        monkeypatch.setenv("ROAD300_SOLVER_CORE", "python")

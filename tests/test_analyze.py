@@ -12,10 +12,10 @@ from click.testing import CliRunner
 from validator.check.replay import Result, replay
 from validator.cli import main
 from validator.cli.dice import dice_text
-from validator.engine import STANDARD, Dice, Ruleset, apply, legal_actions, new_game
+from validator.engine import STANDARD, Action, Dice, Ruleset, apply, legal_actions, new_game
 from validator.records import dump_record
 from validator.records.dice import parse_dice
-from validator.solver import solve
+from validator.solver import Solution, solve
 from validator.solver.analysis import MARKS, Analysis, analyze, mark_of
 from validator.solver.record import action_rounds, game_record
 
@@ -35,7 +35,10 @@ def replayed(rows: tuple[Dice, ...], rules: Ruleset, actions: list[object]) -> R
 def check_invariants(analysis: Analysis) -> None:
     for r in analysis.rounds:
         assert r.cost == r.best_before - r.best_after >= 0
-        assert r.mark == mark_of(r.cost)
+        # A mark only for a proven loss (issue 20): the exact cost, or the loss proven.
+        assert r.upper_before >= r.best_before and r.upper_after >= r.best_after
+        assert r.cost_at_least == (r.cost if r.proven else max(0, r.best_before - r.upper_after))
+        assert r.mark == mark_of(r.cost_at_least)
         assert (r.better is not None) == (r.cost > 0)
     for a, b in zip(analysis.rounds, analysis.rounds[1:], strict=False):
         if a.proven and b.proven:
@@ -118,3 +121,120 @@ def test_cli_refuses_an_invalid_record() -> None:
     )
     assert result.exit_code == 1
     assert "E203" in result.stderr
+
+
+def _degraded(
+    monkeypatch: pytest.MonkeyPatch, rows: tuple[Dice, ...], row: int, extra_upper: int = 0
+) -> None:
+    """Make the analysis's search of the position at dice row `row` answer what a search
+    stopped early could: a random legal game from there (and a bound `extra_upper` above
+    the true one), as a short time limit does on a long file."""
+    import random
+
+    from validator.engine import exhaust, score
+    from validator.solver import analysis as module
+
+    real = module._value
+
+    def value(search, rows_, state, at, time_limit, cancel):  # type: ignore[no-untyped-def]
+        found = real(search, rows_, state, at, time_limit, cancel)
+        if at != row or state.over:
+            return found
+        rng = random.Random(7)
+        line: list[Action] = []
+        while not state.over and at + len(line) < len(rows):
+            action = rng.choice(legal_actions(state, rows[at + len(line)]))
+            state = apply(state, rows[at + len(line)], action).state
+            line.append(action)
+        total = score(exhaust(state), STANDARD)
+        assert total < found.best, "the degraded answer must be worse"
+        return module.Value(total, found.upper + extra_upper, tuple(line))
+
+    monkeypatch.setattr(module, "_value", value)
+
+
+def _best_game_analysed(
+    monkeypatch: pytest.MonkeyPatch, seed: str, degraded_row: int
+) -> tuple[tuple[Dice, ...], Solution, Analysis]:
+    """A proven best game as the record, analysed with one position's search degraded."""
+    rows = rows_of(seed)
+    best = solve(rows, STANDARD, time_limit=None)
+    result = replayed(rows, STANDARD, list(best.actions))
+    _degraded(monkeypatch, rows, degraded_row)
+    analysis = analyze(rows, STANDARD, result, time_limit=None)
+    check_invariants(analysis)
+    return rows, best, analysis
+
+
+def test_a_better_choice_is_never_the_recorded_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search before round 1 finds a best game that plays the recorded round 1, and the
+    search after it (stopped early) finds less: round 1 cost nothing, since the first
+    game continues from there."""
+    _, best, analysis = _best_game_analysed(monkeypatch, "b", 1)
+    first = analysis.rounds[0]
+    assert (first.cost, first.better, first.mark) == (0, None, None)
+    assert first.best_after == first.best_before == best.best_score
+
+
+def test_the_best_line_scores_the_best_total(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the search from the first roll finds less than a later one, the best line is
+    the played game up to there and the later line: it scores the best total."""
+    from validator.engine import exhaust, score
+
+    rows, best, analysis = _best_game_analysed(monkeypatch, "c", 0)
+    assert analysis.best_score == best.best_score
+    state = new_game()
+    for n, action in enumerate(analysis.best_line):
+        state = apply(state, rows[n], action).state
+    assert score(exhaust(state), STANDARD) == analysis.best_score
+    assert analysis.best_line[0] == best.actions[0]
+
+
+def test_an_unproven_round_is_marked_only_by_its_proven_loss(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A record off the best line, whose third position's search stops early: the rounds
+    next to it are not proven and get no mark (their loss proven is 0), whatever their
+    cost estimate."""
+    import random
+
+    rows = rows_of("a")
+    rng = random.Random(5)
+    state = new_game()
+    actions: list[Action] = []
+    while not state.over and len(actions) < len(rows):
+        actions.append(rng.choice(legal_actions(state, rows[len(actions)])))
+        state = apply(state, rows[len(actions) - 1], actions[-1]).state
+    result = replayed(rows, STANDARD, list(actions))
+    _degraded(monkeypatch, rows, 2, extra_upper=100)
+    analysis = analyze(rows, STANDARD, result, time_limit=None)
+    check_invariants(analysis)
+    unproven = [r for r in analysis.rounds if not r.proven]
+    assert unproven  # the rounds next to the degraded position
+    for r in unproven:
+        assert r.cost_at_least == 0 and r.mark is None
+
+
+@pytest.mark.parametrize("seconds", [0.02, pytest.param(0.3, marks=pytest.mark.slow)])
+def test_e205s_stated_best_is_the_score_of_its_best_line(seconds: float) -> None:
+    """Issue 16: analysing the rounds before E205's illegal step stated a best of 370 and
+    drew a best line of 365. Whatever the time limit, the line scores the best stated."""
+    from validator.check.file import Checker
+    from validator.engine import exhaust, score
+    from validator.report.analysis import analysable
+
+    record = ROOT / "examples" / "invalid" / "e205-move-unreachable.yaml"
+    checker = Checker.create(None, None)
+    result = checker.check(record)
+    analysed = analysable(result)
+    assert not isinstance(analysed, str) and result.record is not None
+    assert result.record.dice_file is not None
+    from validator.check.file import load_dice
+
+    rows = load_dice((record.parent / result.record.dice_file).resolve()).rows
+    analysis = analyze(rows, analysed.rules, analysed, time_limit=seconds)
+    check_invariants(analysis)
+    state = analysed.rounds[0].before if analysed.rounds else new_game()
+    for n, action in enumerate(analysis.best_line):
+        state = apply(state, rows[analysis.first_row + n], action, analysed.rules).state
+    assert score(exhaust(state), analysed.rules) == analysis.best_score

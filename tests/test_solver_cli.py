@@ -125,3 +125,68 @@ def test_dice_files_are_reproducible_and_readable(tmp_path: Path) -> None:
     assert dice_text(60, "autumn") != dice_text(60, "spring")
     code, out = run("dice", "--rows", "3", "--seed", "spring")
     assert out.splitlines()[1:] == path.read_text().splitlines()[1:4]
+
+
+def test_without_the_fast_extra_each_search_command_says_so_once(
+    dice: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plain install (no numba): solve, analyze and batch --par still answer, in pure
+    Python, and say once per process that road300[fast] would be faster."""
+    from validator.solver import search
+
+    monkeypatch.setattr(search, "fast_core_installed", lambda: False)
+    record = tmp_path / "entries" / "game.yaml"
+    record.parent.mkdir()
+    steps = random_game(read_dice(dice).rows, STANDARD, random.Random(3))
+    record.write_text(dump_record(to_record(steps), "yaml"))
+    commands = [
+        ["solve", str(dice), "--format", "json"],
+        ["analyze", str(record), "--dice", str(dice), "--format", "json"],
+        ["batch", str(record.parent), "--dice", str(dice), "--par", "--format", "json"],
+    ]
+    for args in commands:
+        monkeypatch.setattr(search, "_fast_core_noted", False)  # as in a new process
+        first = CliRunner().invoke(main, args)
+        assert first.exit_code == 0, first.output
+        assert first.stderr.count(search.FAST_CORE_NOTE) == 1, args
+    again = CliRunner().invoke(main, commands[0])  # the same process: said already
+    assert again.exit_code == 0 and search.FAST_CORE_NOTE not in again.stderr
+    assert json.loads(again.stdout)["proven"]
+
+
+def test_with_the_fast_extra_nothing_is_said(dice: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from validator.solver import search
+
+    monkeypatch.setattr(search, "fast_core_installed", lambda: True)
+    monkeypatch.setattr(search, "_fast_core_noted", False)
+    result = CliRunner().invoke(main, ["solve", str(dice), "--format", "json"])
+    assert result.exit_code == 0 and search.FAST_CORE_NOTE not in result.stderr
+
+
+def test_auto_stays_in_python_when_numba_does_not_import(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from validator.solver import search
+
+    monkeypatch.delenv(search.CORE_ENV, raising=False)
+    monkeypatch.setitem(sys.modules, "numba", None)  # `import numba` raises ImportError
+    monkeypatch.delitem(sys.modules, "validator.solver.core", raising=False)
+    assert not search.fast_core_installed()
+    rows = read_dice(ROOT / "examples" / "challenge.txt").rows
+    auto = search.Search(rows, STANDARD)
+    assert auto.core_choice == "auto"
+    assert auto.compiled() is None
+    chosen: str = auto.core_choice  # compiled() changed it
+    assert chosen == "python"
+
+
+def test_an_unproven_best_is_shown_as_at_least_with_its_bound() -> None:
+    """Issue 20: a best score that is not proven is "at least X (bound Y)"."""
+    challenge = ROOT / "examples" / "challenge.txt"
+    code, out = run("solve", str(challenge), "--time-limit", "0.05")
+    assert code == 0
+    first = out.splitlines()[0]
+    code, raw = run("solve", str(challenge), "--time-limit", "0.05", "--format", "json")
+    payload = json.loads(raw)
+    assert not payload["proven"]  # 80 rows from the first roll: far from proven in 0.05 s
+    assert "best score at least " in first and " (bound " in first and "not proven" in first

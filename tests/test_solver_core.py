@@ -7,17 +7,27 @@ from __future__ import annotations
 import random
 import threading
 import time
+from typing import TYPE_CHECKING
 
-import numpy as np
 import pytest
 from test_solver import RULESETS, assert_replays, random_rows
 
 from validator.engine import LITERAL, STANDARD, Dice, Ruleset, new_game, score
-from validator.solver import core as compiled
 from validator.solver import solve
 from validator.solver.playout import random_game
 from validator.solver.position import NOWHERE, Game, can_exit, walk_ends
 from validator.solver.search import Search, root_position, to_actions
+
+if TYPE_CHECKING:
+    from validator.solver.core import Core
+
+# The core and numpy come with the extra road300[fast]; without it these tests skip.
+np = pytest.importorskip("numpy")
+compiled = pytest.importorskip("validator.solver.core")
+
+# Every test here runs compiled code: numba's compilation (several seconds of CPU per
+# process on a cold cache) belongs to the slow step.
+pytestmark = pytest.mark.slow
 
 
 def _positions(
@@ -35,13 +45,14 @@ def _positions(
     return rows, found
 
 
-def _core(game: Game, **options: int) -> compiled.Core:
-    return compiled.Core(
+def _core(game: Game, **options: int) -> Core:
+    core: Core = compiled.Core(
         game,
         tt_limit=options.get("tt_limit", 1 << 16),
         symmetry=bool(options.get("symmetry", 1)),
         exact_depth=6,
     )
+    return core
 
 
 @pytest.mark.parametrize("rules", RULESETS, ids=lambda r: r.name)
@@ -78,7 +89,12 @@ def test_children_and_bounds_equal_the_pure_python_model(rules: Ruleset) -> None
         assert found == expected
         region = compiled.reachable(taken, pos, int(game.in_and_out))
         assert region == game.reachable(taken, pos)
-        assert compiled.estimate(region, taken, pos, row, core.P) == game.bound(taken, pos, row)
+        live = compiled.live_rows(taken, pc, row, core.P, core.RM)
+        assert live == game.live_rows(taken, pc, row)
+        bound = compiled.estimate(region, taken, pos, live, core.P, core.VM)
+        assert bound == game.bound(taken, pos, pc, row)
+        cheap = compiled.estimate(region, taken, pos, game.n - row, core.P, core.VM)
+        assert cheap == game.cheap_bound(taken, pos, row) >= bound
         assert (
             core.key((taken, pos, pc, rings, row)) == search.key(taken, pos, pc, rings, row)[0] + 1
         )

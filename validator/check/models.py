@@ -71,8 +71,15 @@ class AnalysisRoundOut:
     """best_before - best_after; 0 for a best choice."""
     proven: bool
     """Both values proven by the search (else they are lower bounds)."""
+    upper_before: int
+    """Sound: no game from before this round scores more (at least best_before)."""
+    upper_after: int
+    """Sound: no game after the recorded choice scores more (at least best_after)."""
+    cost_at_least: Count
+    """The loss proven: cost when proven, else best_before - upper_after (or 0)."""
     mark: Literal["inaccuracy", "mistake", "blunder"] | None
-    """By cost: 5-15 inaccuracy, 20-35 mistake, 40 or more blunder."""
+    """By the loss proven (cost when proven, else cost_at_least): 5-15 inaccuracy, 20-35
+    mistake, 40 or more blunder."""
     better: dict[str, Any] | None
     """A best choice when cost > 0: cross, move (a field, "escape" or "leave", null for no
     move) and path; or {"ring": true} or {"reroll": true}."""

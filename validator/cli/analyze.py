@@ -15,6 +15,7 @@ from validator.cli.common import (
     dice_option,
     exit_status,
     fail_usage,
+    note_fast_core,
     rules_option,
     time_limit_option,
 )
@@ -85,6 +86,7 @@ def command(
         assert result.record is not None and result.record.dice_file is not None
         dice_file = load_dice((record.parent / result.record.dice_file).resolve())
     rows = dice_file.rows
+    note_fast_core()
     if sys.stderr.isatty():
         positions = sum(1 for r in result.rounds if r.record_round is not None) + 1
         click.echo(
@@ -111,6 +113,9 @@ def analysis_dict(analysis: Analysis, record: str) -> dict[str, Any]:
                 best_after=r.best_after,
                 cost=r.cost,
                 proven=r.proven,
+                upper_before=r.upper_before,
+                upper_after=r.upper_after,
+                cost_at_least=r.cost_at_least,
                 mark=r.mark,
                 better=choice_dict(r.better) if r.better is not None else None,
             )

@@ -20,6 +20,7 @@ from validator.cli.common import (
     fail_usage,
     make_console,
     max_size_option,
+    note_fast_core,
     rules_option,
 )
 from validator.cli.contest_file import ContestCommand, contest_option
@@ -219,6 +220,7 @@ def _solve_par(checker: Checker, seconds: float, err: Console) -> Par:
 
     assert checker.dice is not None
     rules = checker.rules or STANDARD
+    note_fast_core()
     if err.is_terminal:
         err.print(f"Solving par for the dice file ({rules.name}, up to {seconds:g} s)...")
     found = solve(checker.dice.rows, rules, time_limit=seconds)

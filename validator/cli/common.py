@@ -97,6 +97,17 @@ def fail_usage(message: str) -> NoReturn:
     sys.exit(EXIT_USAGE)
 
 
+def note_fast_core() -> None:
+    """Before a command searches (solve, analyze, play --hint, batch --par): say once per
+    process, on stderr, that the compiled solver core would make it faster, when it is not
+    installed."""
+    from validator.solver import fast_core_note
+
+    note = fast_core_note()
+    if note is not None:
+        click.echo(f"road300: note: {note}", err=True)
+
+
 def exit_status(verdicts: Iterable[Verdict], *, strict: bool = False) -> int:
     """The exit status of every command that judges records (validate, batch --strict,
     report, convert, analyze, solve --from, play), from the verdicts of the records it

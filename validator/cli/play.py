@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from validator.cli.common import EXIT_OK, exit_status, fail_usage, make_console
+from validator.cli.common import EXIT_OK, exit_status, fail_usage, make_console, note_fast_core
 from validator.cli.output import Target
 
 DEFAULT_OUTPUT = "game.yaml"
@@ -125,6 +125,8 @@ def command(
         fail_usage(f"--output {start.record_file.path}: cannot write the record: {exc}")
     from validator.tui.app import PlayApp
 
+    if hint:
+        note_fast_core()
     app = PlayApp(
         start.game,
         start.record_file,

@@ -16,6 +16,7 @@ from validator.cli.common import (
     exit_status,
     fail_usage,
     make_console,
+    note_fast_core,
     rules_option,
     time_limit_option,
 )
@@ -96,6 +97,8 @@ def command(
         fail_usage(exc.message)
     dice_name = str(dice) if dice is not None else None
     report = build_report(result, dice_name=dice_name)
+    if analyze:
+        note_fast_core()
     view = run_analysis(checker, record, result, report, time_limit) if analyze else None
     if chosen == "text" and not target.to_file:
         from validator.render.report_text import render_text

@@ -19,6 +19,7 @@ from validator.cli.common import (
     EXIT_FAILED,
     EXIT_OK,
     fail_usage,
+    note_fast_core,
     rules_option,
     time_limit_option,
 )
@@ -127,6 +128,7 @@ def command(
 
     from validator.solver import solve
 
+    note_fast_core()
     with _progress_line() as (report, cancel):
         solution = solve(
             dice_file.rows,

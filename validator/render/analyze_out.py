@@ -54,11 +54,23 @@ def _text(p: dict[str, Any]) -> str:
         lines.append(
             f"{r['round']:>5}  {r['roll']:>4}  {r['best_before']:>5}{star:1}  "
             f"{r['best_after']:>5}  {r['cost']:>4}  {mark:>4}  {choice_text(r['better'])}".rstrip()
+            + _unproven(r)
         )
     lines.append(
-        "* not proven within the time limit (a lower bound); ?! inaccuracy  ? mistake  ?? blunder"
+        "* not proven within the time limit (the values are lower bounds; the cost an\n"
+        "  estimate, marked only by the loss proven); ?! inaccuracy  ? mistake  ?? blunder"
     )
     return "\n".join(lines)
+
+
+def _unproven(r: dict[str, Any]) -> str:
+    """What is proven of an unproven round: the bounds and the loss at least."""
+    if r["proven"]:
+        return ""
+    return (
+        f"  (before {r['best_before']}-{r['upper_before']}, after {r['best_after']}-"
+        f"{r['upper_after']}: lost at least {r['cost_at_least']})"
+    )
 
 
 def _markdown(p: dict[str, Any]) -> str:
@@ -75,7 +87,11 @@ def _markdown(p: dict[str, Any]) -> str:
         before = f"{r['best_before']}" + ("" if r["proven"] else "\\*")
         lines.append(
             f"| {r['round']} | {r['roll']} | {before} | {r['best_after']} | {r['cost']} | "
-            f"{mark} | {choice_text(r['better'])} |"
+            f"{mark} | {choice_text(r['better'])}{_unproven(r)} |"
         )
-    lines += ["", "\\* not proven within the time limit (a lower bound)."]
+    lines += [
+        "",
+        "\\* not proven within the time limit: the values are lower bounds, the cost an "
+        "estimate, and a round is marked only by the loss proven.",
+    ]
     return "\n".join(lines)

@@ -59,7 +59,8 @@ def render_markdown(report: Report, analysis: AnalysisView | str | None = None) 
     out.append("")
     out.append(f"**{report.verdict.value.upper()}**: {md_escape(headline(report))}")
     out.append("")
-    out.append("| | |")
+    # A header row of words: an empty one renders as a blank bar over the table.
+    out.append("| Fact | Value |")
     out.append("| --- | --- |")
     for name, value in facts(report):
         out.append(f"| {name} | {md_escape(value)} |")

@@ -23,7 +23,10 @@ def render_text(
         scope = "continuation of the record" if continued else "game on these dice"
         verdict = f"best score {best} (proven: no {scope} scores more)"
     else:
-        verdict = f"best score found {best}; no game scores more than {upper} (not proven)"
+        verdict = (
+            f"best score at least {best} (bound {upper}: no game scores more; not proven "
+            "within the time limit)"
+        )
     lines = [f"{dice}: {verdict}"]
     nodes = payload["nodes"]
     positions = "position" if nodes == 1 else "positions"

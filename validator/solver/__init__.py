@@ -5,6 +5,25 @@
 # another process (`core.Warmup`).
 
 from validator.solver.analysis import Analysis, RoundAnalysis, analyze
-from validator.solver.search import Progress, Search, Solution, par, solve
+from validator.solver.search import (
+    Progress,
+    Search,
+    Solution,
+    fast_core_installed,
+    fast_core_note,
+    par,
+    solve,
+)
 
-__all__ = ["Analysis", "Progress", "RoundAnalysis", "Search", "Solution", "analyze", "par", "solve"]
+__all__ = [
+    "Analysis",
+    "Progress",
+    "RoundAnalysis",
+    "Search",
+    "Solution",
+    "analyze",
+    "fast_core_installed",
+    "fast_core_note",
+    "par",
+    "solve",
+]

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from validator.check.replay import Result
-from validator.engine import Action, Dice, Ruleset, State, exhaust, score
-from validator.solver.search import Search, root_position, to_actions
+from validator.engine import Action, Dice, Ruleset, State, apply, exhaust, score
+from validator.solver.search import Search, engine_action, root_position, to_actions
 
 Mark = Literal["inaccuracy", "mistake", "blunder"]
 
@@ -49,10 +49,18 @@ class RoundAnalysis:
     best_before: int
     best_after: int
     cost: int
+    """best_before - best_after: exact when `proven`, else an estimate from lower bounds."""
     proven: bool
     mark: Mark | None
+    """By `cost` when proven; else by `cost_at_least`, so that a mark is always earned."""
     better: Action | None
     """The first action of a best continuation, when the recorded choice cost points."""
+    upper_before: int
+    """Sound: no game from before this round scores more."""
+    upper_after: int
+    """Sound: no game after the recorded choice scores more."""
+    cost_at_least: int
+    """Proven loss: best_before - upper_after, or 0."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,15 +101,33 @@ def analyze(
     values = [
         _value(search, rows, state, row, time_limit, cancel) for state, row in reversed(positions)
     ][::-1]
-    # The played line reaches at least what is reachable after its next round.
     lower = [v.best for v in values]
-    for k in range(len(lower) - 2, -1, -1):
-        lower[k] = max(lower[k], lower[k + 1])
+    upper = [v.upper for v in values]
+    lines = [v.line for v in values]
+    rules = search.rules
+    for k in range(len(values) - 1):
+        # A line from position k that plays the recorded round(s) is a line from k + 1
+        # (without it, the choice it starts with could come out as "better" than itself).
+        steps = positions[k + 1][1] - positions[k][1]
+        if lower[k] > lower[k + 1] and _reaches(rows, rules, positions[k], lines[k][:steps],
+                                                positions[k + 1][0]):  # fmt: skip
+            lower[k + 1], lines[k + 1] = lower[k], lines[k][steps:]
+        # The game after the recorded choice is one of the games before it.
+        upper[k + 1] = min(upper[k + 1], upper[k])
+    for k in range(len(values) - 2, -1, -1):
+        # The played rounds and then the line from k + 1 are a game from k.
+        if lower[k + 1] > lower[k]:
+            lower[k] = lower[k + 1]
+            lines[k] = (
+                *_played(rows, search, positions[k], result, positions[k + 1]),
+                *lines[k + 1],
+            )
     rounds = []
     for k, r in enumerate(played):
         cost = lower[k] - lower[k + 1]
-        proven = lower[k] >= values[k].upper and lower[k + 1] >= values[k + 1].upper
-        better = values[k].line[0] if cost > 0 and values[k].line else None
+        proven = lower[k] >= upper[k] and lower[k + 1] >= upper[k + 1]
+        at_least = max(0, lower[k] - upper[k + 1])
+        better = lines[k][0] if cost > 0 and lines[k] else None
         rounds.append(
             RoundAnalysis(
                 round=r.record_round or k + 1,
@@ -111,20 +137,66 @@ def analyze(
                 best_after=lower[k + 1],
                 cost=cost,
                 proven=proven,
-                mark=mark_of(cost),
+                mark=mark_of(cost if proven else at_least),
                 better=better,
+                upper_before=upper[k],
+                upper_after=upper[k + 1],
+                cost_at_least=cost if proven else at_least,
             )
         )
-    first = values[0]
     return Analysis(
         rounds=tuple(rounds),
         played_score=result.score,
         best_score=lower[0],
-        best_proven=lower[0] >= first.upper,
-        best_line=first.line if first.best >= lower[0] else (),
+        best_proven=lower[0] >= upper[0],
+        best_line=lines[0],
         first_row=positions[0][1],
         seconds=time.monotonic() - started,
     )
+
+
+def _reaches(
+    rows: Sequence[Dice],
+    rules: Ruleset,
+    start: tuple[State, int],
+    actions: Sequence[Action],
+    goal: State,
+) -> bool:
+    """Whether `actions` from `start` (a state and its 0-based row) end in `goal`."""
+    state, row = start
+    for n, action in enumerate(actions):
+        if state.over:
+            return False
+        state = apply(state, rows[row + n], action, rules).state
+    return goal in (state, exhaust(state))  # the replay exhausts the game on the last row
+
+
+def _played(
+    rows: Sequence[Dice],
+    search: Search,
+    start: tuple[State, int],
+    result: Result,
+    goal: tuple[State, int],
+) -> list[Action]:
+    """The engine actions of the replayed rounds from `start` to `goal` (forced rerolls
+    the replay played by itself included), each the one the solver would give."""
+    rules = search.rules
+    state, row = start
+    actions: list[Action] = []
+    for r in result.rounds:
+        if not row <= r.roll - 1 < goal[1]:
+            continue
+        position = root_position(state, rules, row)
+        for code, _, _ in search.game.children(*position):
+            action = engine_action(state, rows[row], code)
+            after = apply(state, rows[row], action, rules).state
+            if r.state in (after, exhaust(after)):
+                actions.append(action)
+                break
+        else:
+            raise AssertionError(f"no action of the solver's plays roll {r.roll}")
+        state, row = r.state, row + 1
+    return actions
 
 
 def _value(

@@ -34,7 +34,6 @@ from validator.solver.position import (
     FULL,
     NOWHERE,
     TRANSPOSE_FIELD,
-    VALUE_MASKS,
     Game,
 )
 
@@ -48,8 +47,6 @@ for _k, _n in enumerate(CORNERS):
     _NEIGH[FIELDS, _k] = _n
 _NCOUNT = np.array([len(NEIGHBOURS[f]) for f in range(FIELDS)] + [len(CORNERS)], np.int64)
 _VAL = np.array([*VALUES, 0], dtype=np.int64)
-_VM_VALUE = np.array([v for v, _ in VALUE_MASKS], dtype=np.int64)
-_VM_MASK = np.array([m for _, m in VALUE_MASKS], dtype=np.int64)
 _TROW = np.array(_TRANSPOSE_ROW, dtype=np.int64)
 _TFIELD = np.array(TRANSPOSE_FIELD, dtype=np.int64)
 _FULL = FULL
@@ -64,7 +61,7 @@ _PASS, _RING, _MOVE, _STUCK, _ESCAPE, _LEAVE = range(6)
 
 # The game's parameters, one int64 array `P`.
 P_N, P_LITERAL, P_IN_A_ROW, P_PASS_LIMIT, P_ESCAPE, P_IN_AND_OUT, P_CAN_LEAVE = range(7)
-P_EXACT_DEPTH, P_SYMMETRY, P_SIZE = range(7, 10)
+P_EXACT_DEPTH, P_SYMMETRY, P_READ_DICE, P_SIZE = range(7, 11)
 
 # The search's shared counters, one int64 array `S`: read and written by the search
 # thread, read (and STOP set) by the thread that waits for it.
@@ -171,28 +168,51 @@ def reachable(taken: int, pos: int, in_and_out: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _best_fields(region: int, left: int) -> int:
+def _best_fields(region: int, left: int, VM: np.ndarray) -> int:
     """`Game.best_fields`: the sum of the `left` highest values of `region`."""
     total = 0
     if left > 0:
-        for i in range(_VM_VALUE.shape[0]):
-            count = _popcount(region & _VM_MASK[i])
+        for i in range(VM.shape[0]):
+            count = _popcount(region & VM[i, 1])
             if count >= left:
-                total += _VM_VALUE[i] * left
+                total += VM[i, 0] * left
                 break
-            total += _VM_VALUE[i] * count
+            total += VM[i, 0] * count
             left -= count
     return total
 
 
 @njit(cache=True, nogil=True)
-def estimate(region: int, taken: int, pos: int, row: int, P: np.ndarray) -> int:
-    """`Game.estimate`: the bound for a position given a superset of its region."""
-    rows_left = P[P_N] - row
+def live_rows(taken: int, pc: int, row: int, P: np.ndarray, RM: np.ndarray) -> int:
+    """`Game.live_rows`: the dice rows from `row` on that can still circle (capped)."""
+    free = ~taken & _FULL
+    cap = (_popcount(free) >> 1) + 1
+    if not P[P_READ_DICE]:
+        return int(min(P[P_N] - row, cap))
+    count = 0
+    passes = pc
+    for r in range(row, P[P_N]):
+        if RM[r] & free:
+            count += 1
+            if count >= cap:
+                return cap
+            if P[P_IN_A_ROW]:
+                passes = 0
+        else:
+            passes += 1
+            if passes >= P[P_PASS_LIMIT]:
+                break
+    return count
+
+
+@njit(cache=True, nogil=True)
+def estimate(region: int, taken: int, pos: int, rows: int, P: np.ndarray, VM: np.ndarray) -> int:
+    """`Game.estimate`: the bound for a position given a superset of its region and at
+    least the rows left that can circle."""
     free = FIELDS - _popcount(taken)
-    total = _best_fields(region, min(rows_left, free >> 1))
+    total = _best_fields(region, min(rows, free >> 1), VM)
     if P[P_ESCAPE] >= 0 and (region & _CORNERS or (pos != _NOWHERE and (_CORNERS >> pos) & 1)):
-        escaping = P[P_ESCAPE] + _best_fields(region, min(rows_left - 1, (free - 1) >> 1))
+        escaping = P[P_ESCAPE] + _best_fields(region, min(rows - 1, (free - 1) >> 1), VM)
         total = max(total, escaping)
     if P[P_LITERAL] and pos != _NOWHERE:
         total += _VAL[pos]
@@ -496,6 +516,8 @@ def dfs(
     CF: np.ndarray,
     CD: np.ndarray,
     CC: np.ndarray,
+    VM: np.ndarray,
+    RM: np.ndarray,
     keys: np.ndarray,
     vals: np.ndarray,
     S: np.ndarray,
@@ -522,7 +544,7 @@ def dfs(
     if ub <= S[S_BEST] - base:
         return ub, False
     region = reachable(taken, pos, P[P_IN_AND_OUT])
-    ub = min(ub, estimate(region, taken, pos, row, P))
+    ub = min(ub, estimate(region, taken, pos, live_rows(taken, pc, row, P, RM), P, VM))
     if ub <= S[S_BEST] - base:
         if entry < 0:
             _store(keys, vals, S, key, ub, 0, False)
@@ -530,6 +552,10 @@ def dfs(
     out = W[depth]
     count = children(taken, pos, pc, rings, row, P, CF, CD, CC, out)
     shallow = depth < P[P_EXACT_DEPTH]
+    # As in Python: every child but a forced reroll's has the same pass count, and the
+    # rows that can circle, counted on this position's fields, are at least the child's.
+    next_pc = pc + 1 if out[0, W_CODE] == _PASS else (0 if P[P_IN_A_ROW] else pc)
+    live_next = live_rows(taken, next_pc, row + 1, P, RM)
     for i in range(count):
         gain = out[i, W_GAIN]
         if out[i, W_END]:
@@ -538,9 +564,11 @@ def dfs(
             ct = out[i, W_TAKEN]
             cp = out[i, W_POS]
             child_region = region & ~ct
+            live = live_next
             if shallow:
                 child_region = reachable(ct, cp, P[P_IN_AND_OUT])
-            bound = estimate(child_region, ct, cp, row + 1, P)
+                live = live_rows(ct, out[i, W_PC], row + 1, P, RM)
+            bound = estimate(child_region, ct, cp, live, P, VM)
             if shallow:
                 ckey, _ = make_key(ct, cp, out[i, W_PC], out[i, W_RINGS], row + 1, P)
                 known = lookup(keys, vals, ckey)
@@ -596,6 +624,8 @@ def dfs(
                 CF,
                 CD,
                 CC,
+                VM,
+                RM,
                 keys,
                 vals,
                 S,
@@ -672,6 +702,8 @@ def beam(
     CF: np.ndarray,
     CD: np.ndarray,
     CC: np.ndarray,
+    VM: np.ndarray,
+    RM: np.ndarray,
     line: np.ndarray,
 ) -> tuple[int, int]:
     """`Search.beam`: keep the `width` most promising positions per row (score so far
@@ -708,10 +740,12 @@ def beam(
                         best_total, best_layer, best_index = now, d, i
                         best_code = out[c, W_CODE]
                     continue
-                ct, cp = out[c, W_TAKEN], out[c, W_POS]
-                key, _ = make_key(ct, cp, out[c, W_PC], out[c, W_RINGS], r + 1, P)
+                ct, cp, cpc = out[c, W_TAKEN], out[c, W_POS], out[c, W_PC]
+                key, _ = make_key(ct, cp, cpc, out[c, W_RINGS], r + 1, P)
                 region = reachable(ct, cp, P[P_IN_AND_OUT])
-                promise = now + 0.5 * estimate(region, ct, cp, r + 1, P) + 0.01 * np.random.random()
+                live = live_rows(ct, cpc, r + 1, P, RM)
+                bound = estimate(region, ct, cp, live, P, VM)
+                promise = now + 0.5 * bound + 0.01 * np.random.random()
                 # The candidate of this key, if any (open addressing, as the table).
                 mask = slots.shape[0] - 1
                 h = _hash(key)
@@ -802,11 +836,17 @@ class Core:
         self.P[P_CAN_LEAVE] = game.can_leave
         self.P[P_EXACT_DEPTH] = exact_depth
         self.P[P_SYMMETRY] = symmetry
+        self.P[P_READ_DICE] = game.read_dice
         n = game.n
         self.CF = np.zeros((max(n, 1), 6), dtype=np.int64)
         self.CD = np.zeros((max(n, 1), 6), dtype=np.int64)
         self.CC = np.zeros(max(n, 1), dtype=np.int64)
+        self.VM = np.array(game.value_masks, dtype=np.int64)
+        """The bound's values, `Game.value_masks` (an argument, not a frozen global, so
+        that a test can weaken them in a compiled search)."""
+        self.RM = np.zeros(max(n, 1), dtype=np.int64)
         for r, info in enumerate(game.rows):
+            self.RM[r] = info.mask
             self.CC[r] = len(info.crosses)
             for j, (f, d) in enumerate(info.crosses):
                 self.CF[r, j] = f
@@ -892,7 +932,8 @@ class Core:
             answer.append(
                 dfs(
                     taken, pos, pc, rings, row, base, ub, 0, self.P, self.CF, self.CD,
-                    self.CC, self.keys, self.vals, S, self.path, self.best, self.W,
+                    self.CC, self.VM, self.RM, self.keys, self.vals, S, self.path, self.best,
+                    self.W,
                 )
             )  # fmt: skip
 
@@ -919,8 +960,9 @@ class Core:
         # The beam keeps (parent, code) for every ply: at most 64 MB of them.
         width = max(1, min(width, (64 << 20) // (16 * self.plies)))
         total, length = beam(
-            taken, pos, pc, rings, row, base, width, seed, self.P, self.CF, self.CD, self.CC, line
-        )
+            taken, pos, pc, rings, row, base, width, seed, self.P, self.CF, self.CD, self.CC,
+            self.VM, self.RM, line,
+        )  # fmt: skip
         return int(total), [int(c) for c in line[:length]]
 
     def line(self) -> list[int] | None:

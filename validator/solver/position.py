@@ -171,6 +171,13 @@ class Game:
         self.escape_bonus = rules.escape_bonus
         self.in_and_out = rules.in_and_out
         self.can_leave = rules.can_leave
+        self.row_masks = tuple(info.mask for info in self.rows)
+        self.read_dice = True
+        """Whether `live_rows` reads the dice rows (else it counts every row left, the
+        bound before it did: for benchmarks that compare the two)."""
+        self.value_masks = VALUE_MASKS
+        """The bound's field values, bucket by bucket (a test may weaken them, to show that
+        the soundness tests catch a bound that is too low)."""
         self._ends: dict[int, int] = {}
         self._best_fields: dict[int, int] = {}
         self._exits: dict[int, bool] = {}
@@ -282,30 +289,68 @@ class Game:
                 return region
             region = grown
 
-    def bound(self, taken: int, pos: int, row: int) -> int:
+    def bound(self, taken: int, pos: int, pc: int, row: int) -> int:
         """A sound upper bound on what the rest of the game can add to the score."""
-        return self.estimate(self.reachable(taken, pos), taken, pos, row)
+        return self.estimate(self.reachable(taken, pos), taken, pos, self.live_rows(taken, pc, row))
 
-    def estimate(self, region: int, taken: int, pos: int, row: int) -> int:
-        """The bound for a position given `region`, any superset of its reachable fields.
+    def cheap_bound(self, taken: int, pos: int, row: int) -> int:
+        """The bound that counts every dice row left as one that can circle (the dice
+        unread): sound, and never below `bound`."""
+        return self.estimate(self.reachable(taken, pos), taken, pos, self.n - row)
+
+    def live_rows(self, taken: int, pc: int, row: int) -> int:
+        """How many of the dice rows from `row` on can still make a circle, capped where
+        the cap no longer changes the bound (`free // 2 + 1`).
+
+        A circling row crosses out one of its candidates, so it needs a free one; fields
+        only become taken, so a row none of whose candidates is free now is a certain
+        pass (a forced reroll) whatever happens. Passes end the game at the pass limit:
+        counted in a row, a run of certain passes as long as the limit (the first run
+        adds to the passes already made); counted in total, the passes made plus the
+        certain ones. Rows after that end count nothing. Every other row is counted as
+        one that plays (and, in a row, resets the count): more rows than the game can
+        really circle in, never fewer.
+        """
+        free = ~taken & FULL
+        cap = (free.bit_count() >> 1) + 1
+        if not self.read_dice:
+            return min(self.n - row, cap)
+        masks = self.row_masks
+        limit = self.pass_limit
+        in_a_row = self.in_a_row
+        count = 0
+        passes = pc
+        for r in range(row, self.n):
+            if masks[r] & free:
+                count += 1
+                if count >= cap:
+                    return cap
+                if in_a_row:
+                    passes = 0
+            else:
+                passes += 1
+                if passes >= limit:
+                    break
+        return count
+
+    def estimate(self, region: int, taken: int, pos: int, rows: int) -> int:
+        """The bound for a position given `region`, any superset of its reachable fields,
+        and `rows`, at least the dice rows left that can circle (`live_rows`, or all).
 
         Each future circle is a distinct free field in the region the burglar can still
-        reach, at most one per dice row left, and each circling move also crosses out a
-        free field, so there are at most (free fields) // 2 of them. The best such fields
+        reach, at most one per such row, and each circling move also crosses out a free
+        field, so there are at most (free fields) // 2 of them. The best such fields
         bound the circles; literal scoring may add the current field (it scores when the
         burglar leaves it). A game that escapes spends a row and a cross-out on the
         escape, so it has one circle fewer to count, and it needs a free corner (or the
         burglar on a corner): the bound takes the better of the two cases.
         """
-        rows_left = self.n - row
         free = FIELDS - taken.bit_count()
-        total = self.best_fields(region, min(rows_left, free >> 1))
+        total = self.best_fields(region, min(rows, free >> 1))
         if self.escape_bonus is not None and (
             region & CORNER_MASK or (pos != NOWHERE and CORNER_MASK >> pos & 1)
         ):
-            escaping = self.escape_bonus + self.best_fields(
-                region, min(rows_left - 1, (free - 1) >> 1)
-            )
+            escaping = self.escape_bonus + self.best_fields(region, min(rows - 1, (free - 1) >> 1))
             total = max(total, escaping)
         if self.literal and pos != NOWHERE:
             total += VALUES[pos]
@@ -319,7 +364,7 @@ class Game:
         total = self._best_fields.get(key)
         if total is None:
             total = 0
-            for value, mask in VALUE_MASKS:
+            for value, mask in self.value_masks:
                 count = (region & mask).bit_count()
                 if count >= left:
                     total += value * left

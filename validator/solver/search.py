@@ -5,7 +5,9 @@ in another process, is `core.Warmup`'s)."""
 
 from __future__ import annotations
 
+import importlib.util
 import math
+import os
 import random
 import threading
 import time
@@ -86,6 +88,37 @@ CoreChoice = Literal["auto", "python", "compiled"]
 are proven in it, without the cost of loading numba), then the compiled core when numba
 imports, else Python on."""
 
+CORE_ENV = "ROAD300_SOLVER_CORE"
+"""The environment variable that can keep "auto" in pure Python: `ROAD300_SOLVER_CORE=python`
+(the plain test run sets it, so that no test process loads or compiles numba)."""
+
+FAST_CORE_NOTE = (
+    "the compiled solver core is not installed, so the search runs in pure Python "
+    "(10 to 20 times slower on long searches); pip install 'road300[fast]' makes it faster"
+)
+
+
+def fast_core_installed() -> bool:
+    """Whether numba and numpy, the compiled core's extra (`road300[fast]`), are installed
+    (without importing them)."""
+    try:
+        return all(importlib.util.find_spec(name) is not None for name in ("numba", "numpy"))
+    except (ImportError, ValueError):  # a module set to None, a broken spec
+        return False
+
+
+_fast_core_noted = False
+
+
+def fast_core_note() -> str | None:
+    """`FAST_CORE_NOTE` when the compiled core is not installed, the first time it is asked
+    for in this process; None otherwise (the commands that search say it once)."""
+    global _fast_core_noted
+    if _fast_core_noted or fast_core_installed():
+        return None
+    _fast_core_noted = True
+    return FAST_CORE_NOTE
+
 
 @dataclass(frozen=True, slots=True)
 class Solution:
@@ -152,6 +185,8 @@ class Search:
         self.stopped = False
         self.root_upper = 0
         self.beam_seconds = 0.0
+        if core == "auto" and os.environ.get(CORE_ENV) == "python":
+            core = "python"
         self.core_choice: CoreChoice = core
         self.core: Core | None = None
         self.core_waiting: Callable[[], bool] | None = None
@@ -300,7 +335,7 @@ class Search:
             return ub, False
         game = self.game
         region = game.reachable(taken, pos)
-        ub = min(ub, game.estimate(region, taken, pos, row))
+        ub = min(ub, game.estimate(region, taken, pos, game.live_rows(taken, pc, row)))
         if ub <= self.best_total - base:
             if entry is None:
                 self.store(key, ub, 0, False)
@@ -309,8 +344,15 @@ class Search:
         ranked: list[tuple[int, int, int, Position | None]] = []
         bound_of = game.estimate
         reachable = game.reachable
+        live_rows = game.live_rows
         shallow = len(self.path) < self.exact_depth
-        for code, gain, child in game.children(taken, pos, pc, rings, row):
+        options = game.children(taken, pos, pc, rings, row)
+        # Every child but a forced reroll's has the same pass count; the rows that can
+        # still circle, counted on this position's fields, are at least the child's.
+        # (A forced reroll is then the only child.)
+        next_pc = pc + 1 if options[0][0] == PASS else (0 if game.in_a_row else pc)
+        live_next = live_rows(taken, next_pc, row + 1)
+        for code, gain, child in options:
             if child is None or child[4] >= n:
                 ranked.append((gain, gain, code, None))
             else:
@@ -318,9 +360,11 @@ class Search:
                 # near the root, where ordering and pruning pay most, the child's own.
                 child_taken = child[0]
                 child_region = region & ~child_taken
+                live = live_next
                 if shallow:
                     child_region = reachable(child_taken, child[1])
-                bound = bound_of(child_region, child_taken, child[1], child[4])
+                    live = live_rows(child_taken, child[2], child[4])
+                bound = bound_of(child_region, child_taken, child[1], live)
                 if shallow:
                     # What an earlier round of the search learnt about the child.
                     known = self.tt.get(self.key(*child)[0])
@@ -394,7 +438,7 @@ class Search:
         known = self.exact_value(position)
         if known is not None:
             return base + known, base + known, self.table_line(position)
-        root_bound = self.game.bound(taken, pos, row)
+        root_bound = self.game.bound(taken, pos, position[2], row)
         self.root_upper = base + root_bound
         began = time.monotonic()
         self.best_total, self.best_line = seed or self.beam(position, base, BEAM_WIDTH)
@@ -517,7 +561,7 @@ class Search:
                             best = (now, [*line, code])
                         continue
                     key, _ = self.key(*child)
-                    promise = now + 0.5 * game.bound(child[0], child[1], child[4])
+                    promise = now + 0.5 * game.bound(child[0], child[1], child[2], child[4])
                     old = layer.get(key)
                     if old is None or old[0] < promise:
                         layer[key] = (promise, now, child, [*line, code])
