@@ -94,7 +94,15 @@ class Checker:
         try:
             if data is None:
                 data = read_bytes(path, name, self.max_bytes)
-            fmt = fmt or (None if stdin else format_of(path))
+        except ReadError as exc:
+            return malformed(exc.diagnostic, default_rules, name)
+        return self.check_data(data, path, name, fmt or (None if stdin else format_of(path)))
+
+    def check_data(self, data: bytes, path: Path, name: str, fmt: str | None) -> Result:
+        """The Result for a record's bytes already read (an e-mail part); `path` is where
+        the record stands, for the `dice_file:` it names. Never raises for the content."""
+        default_rules = self.rules or STANDARD
+        try:
             record, dice = self._read(data, path, name, fmt)
         except ReadError as exc:
             more = exc.diagnostics[1:]

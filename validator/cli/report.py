@@ -20,6 +20,7 @@ from validator.cli.common import (
     rules_option,
     time_limit_option,
 )
+from validator.cli.contest_file import ContestCommand, contest_option
 from validator.cli.output import Target, output_option
 from validator.render.registry import REPORT, FormatError, choose, format_help
 
@@ -30,7 +31,8 @@ if TYPE_CHECKING:
     from validator.report.model import Report
 
 
-@click.command("report")
+@click.command("report", cls=ContestCommand)
+@contest_option
 @click.argument("record", type=click.Path(path_type=Path))
 @dice_option
 @rules_option

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from validator.check.models import JSON_SHAPE, Count, Ordinal
 from validator.check.replay import Result, RoundResult, Verdict, malformed
+from validator.contest.origin import MailSource
 from validator.engine import STANDARD, End, Field
 from validator.errors import Diagnostic, ReadError
 from validator.records import RECORD_FORMATS, sniff_format
@@ -139,6 +140,12 @@ class Entry:
     """With `batch --par`: the score as a share of the dice file's best possible score."""
     copies: tuple[str, ...] = ()
     """The other entries that played the very same game."""
+    # -- entries from mail (contest/mail.py); a record file has no source and is never late
+    late: bool = False
+    """Its message's Date is after the contest's deadline."""
+    superseded: bool = False
+    """The same address sent a later message before the deadline: that one counts."""
+    source: MailSource | None = None
 
     @classmethod
     def of(cls, result: Result, file: str) -> Entry:
@@ -163,8 +170,14 @@ class Entry:
 
     @property
     def ranked(self) -> bool:
-        """Valid and incomplete entries are ranked by score; the others follow unranked."""
-        return self.verdict in (Verdict.VALID, Verdict.INCOMPLETE)
+        """Valid and incomplete entries are ranked by score, unless late or superseded;
+        the others follow unranked."""
+        return self.counts and self.verdict in (Verdict.VALID, Verdict.INCOMPLETE)
+
+    @property
+    def counts(self) -> bool:
+        """Neither late nor superseded: the entry takes part in the ranking and the draw."""
+        return not (self.late or self.superseded)
 
     @property
     def player_name(self) -> str:
@@ -206,17 +219,22 @@ class Entry:
             errors_omitted=read.number("errors_omitted") or 0,
             par_share=read.share("par_share"),
             copies=read.texts("copies"),
+            late=read.flag("late"),
+            superseded=read.flag("superseded"),
+            source=None
+            if read.get("source") is None
+            else MailSource.from_json(read.get("source"), read.where),
         )
 
 
-BATCH_ONLY = ("rank", "par_share", "copies")
+BATCH_ONLY = ("rank", "par_share", "copies", "late", "superseded", "source")
 """Entry fields that only a batch gives (a record's standing among the others)."""
 
 
 def _to_json(value: object) -> JSON:
     if isinstance(value, enum.Enum):
         return _to_json(value.value)
-    if isinstance(value, Problem):
+    if isinstance(value, Problem | MailSource):
         return value.to_json()
     if isinstance(value, tuple):
         return [_to_json(v) for v in value]
@@ -254,6 +272,12 @@ class _Reader:
             raise EntryError(f'{self.where}: "{key}" is not a whole number')
         return value
 
+    def flag(self, key: str) -> bool:
+        value = self.data.get(key, False)
+        if not isinstance(value, bool):
+            raise EntryError(f'{self.where}: "{key}" is not true or false')
+        return value
+
     def texts(self, key: str) -> tuple[str, ...]:
         value = self.data.get(key) or []
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -287,14 +311,20 @@ class _Reader:
 class Skipped:
     """A file or folder the batch passed over, and why."""
 
-    __pydantic_config__ = JSON_SHAPE
+    # `message_id` is written for messages only: not every key is always written.
+    __pydantic_config__ = JSON_SHAPE | {"json_schema_serialization_defaults_required": False}
 
     file: str
     """Relative to the batch folder, with `/` separators; folders end with `/`."""
     reason: str
+    message_id: str | None = None
+    """A message with no record (contest/mail.py): its Message-ID (a file has none)."""
 
     def to_json(self) -> dict[str, JSON]:
-        return {"file": self.file, "reason": self.reason}
+        out: dict[str, JSON] = {"file": self.file, "reason": self.reason}
+        if self.message_id is not None:
+            out["message_id"] = self.message_id
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,7 +414,7 @@ class Batch:
         return [
             e
             for e in self.entries
-            if e.verdict is Verdict.VALID and (e.score or 0) >= self.min_score
+            if e.verdict is Verdict.VALID and e.counts and (e.score or 0) >= self.min_score
         ]
 
     def summary(self) -> Summary:
@@ -687,11 +717,13 @@ def collect(
 
 def rank(entries: Iterable[Entry]) -> list[Entry]:
     """Valid and incomplete entries ranked together by score (ties share a rank; an
-    incomplete entry keeps its mark), then invalid, then malformed; each by file."""
-    order = {Verdict.INVALID: 1, Verdict.MALFORMED: 2}
+    incomplete entry keeps its mark), then late or superseded ones by score, then invalid,
+    then malformed; each by file."""
+    order = {Verdict.INVALID: 2, Verdict.MALFORMED: 3}
 
     def key(e: Entry) -> tuple[int, int, str]:
-        return (order.get(e.verdict, 0), -(e.score or 0) if e.ranked else 0, e.file)
+        group = order.get(e.verdict, 0 if e.counts else 1)
+        return (group, -(e.score or 0) if group < 2 else 0, e.file)
 
     out: list[Entry] = []
     rank_no = 0

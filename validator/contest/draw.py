@@ -61,12 +61,16 @@ def draw(candidates: Iterable[Entry], seed: str, winners: int) -> Draw:
 
 
 def eligible(entries: Iterable[Entry], min_score: int = DEFAULT_MIN_SCORE) -> list[Entry]:
-    """Entries that are valid with at least `min_score` points, sorted by file."""
+    """Entries that are valid with at least `min_score` points, neither late nor superseded,
+    sorted by file."""
     return sorted(
         (
             e
             for e in entries
-            if e.verdict is Verdict.VALID and e.score is not None and e.score >= min_score
+            if e.verdict is Verdict.VALID
+            and e.counts
+            and e.score is not None
+            and e.score >= min_score
         ),
         key=lambda e: e.file,
     )
@@ -209,6 +213,10 @@ def _csv_entry(row: dict[str, str], where: str) -> Entry:
     for key in _CSV_NUMBERS:
         data[key] = _number(cells.get(key, ""), key, where)
     data["copies"] = list(cells.get("copies", "").split())
+    for flag in ("late", "superseded"):
+        data[flag] = cells.get(flag, "").strip().lower() == "true"
+    data.pop("message_id", None)
+    data.pop("date", None)
     data["warnings"] = []
     if cells.get("error_code"):
         data["error"] = {

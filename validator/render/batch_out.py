@@ -44,8 +44,13 @@ CSV_COLUMNS = (
     "warnings",
     "copies",
     "par_share",
+    "late",
+    "superseded",
+    "message_id",
+    "date",
 )
-"""One row per entry: the JSON entry with `error` flattened to `error_*` columns."""
+"""One row per entry: the JSON entry with `error` flattened to `error_*` columns (and of an
+entry's mail `source`, its Message-ID and Date: the sender's address stays out)."""
 
 SKIPPED_SHOWN = 20
 """The table lists this many skipped files; JSON lists them all."""
@@ -127,6 +132,10 @@ def csv_row(entry: Entry) -> list[str | int]:
         "warnings": " ".join(w.code for w in entry.warnings),
         "copies": " ".join(entry.copies),
         "par_share": None if entry.par_share is None else f"{entry.par_share:.4f}",
+        "late": "true" if entry.late else None,
+        "superseded": "true" if entry.superseded else None,
+        "message_id": entry.source.message_id if entry.source else None,
+        "date": entry.source.date if entry.source else None,
     }
     return [csv_cell(cells[column]) for column in CSV_COLUMNS]
 
@@ -174,7 +183,7 @@ def render_table(console: Console, batch: Batch, folder: str, *, wide: bool = Fa
             cells = [
                 Text(_rank(e)),
                 Text(plain_text(e.player_name)),
-                Text(plain_text(e.file) + (" (copy)" if e.copies else "")),
+                Text(plain_text(e.file) + _marks(e)),
                 Text(e.verdict.value, style=style),
                 Text("" if e.score is None else str(e.score)),
             ]
@@ -214,6 +223,13 @@ def summary_lines(batch: Batch, folder: str) -> list[str]:
             lines.append(f"Reached {batch.min_score}: none.")
         if batch.par is not None:
             lines.append(par_line(batch))
+        late = sum(1 for e in batch.entries if e.late)
+        superseded = sum(1 for e in batch.entries if e.superseded)
+        if late or superseded:
+            lines.append(
+                f"Not ranked: {late} late, {superseded} superseded by a later message "
+                "(shown, left out of the draw)."
+            )
     if batch.copies:
         games = len(batch.copies)
         lines.append(
@@ -303,6 +319,20 @@ def _copy_lines(groups: tuple[tuple[str, ...], ...]) -> list[str]:
             f"{entries} entries (all in --format json)"
         )
     return lines
+
+
+def _marks(entry: Entry) -> str:
+    """What the File column adds: a copy, and for an entry from mail late or superseded."""
+    marks = [
+        word
+        for word, on in (
+            ("copy", bool(entry.copies)),
+            ("late", entry.late),
+            ("superseded", entry.superseded),
+        )
+        if on
+    ]
+    return f" ({', '.join(marks)})" if marks else ""
 
 
 def first_error(entry: Entry) -> str:
