@@ -688,11 +688,9 @@ class Source:
                 raise AssertionError("find_entries accepted a file")  # pragma: no cover
             return cls(path, path.parent.resolve(), Found([], []), box, Messages(box, max_bytes))
         found = find_entries(path, exclude)
-        eml = [
-            s.file
-            for s in found.skipped
-            if s.file.lower().endswith(EML_SUFFIX) and s.reason.startswith("not a record file")
-        ]
+        # The folder walk lists every file for its content to decide; `.eml` files are
+        # messages, whatever a record reader would make of them.
+        eml = [f for f in found.files if f.lower().endswith(EML_SUFFIX)]
         box = open_mailbox(path, eml)
         if box is None:
             return cls(path, path.resolve(), found, None, None)
@@ -700,7 +698,7 @@ class Source:
             found = Found([], [])  # cur/, new/ and tmp/ hold messages only
         else:
             taken = set(eml)
-            found = Found(found.files, [s for s in found.skipped if s.file not in taken])
+            found = Found([f for f in found.files if f not in taken], found.skipped)
         return cls(path, path.resolve(), found, box, Messages(box, max_bytes))
 
     @property
