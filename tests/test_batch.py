@@ -23,9 +23,18 @@ import yaml
 from click.testing import CliRunner
 from hostile_strings import FORMULA_START, HOSTILE
 
+from validator.check.file import Checker
 from validator.check.replay import Verdict
 from validator.cli import main
-from validator.contest.batch import Batch, Entry, EntryError, Problem, find_entries, rank
+from validator.contest.batch import (
+    Batch,
+    Entry,
+    EntryError,
+    Problem,
+    check_file,
+    find_entries,
+    rank,
+)
 from validator.records import RECORD_FORMATS
 from validator.render.batch_out import render_table, summary_lines
 from validator.render.registry import BATCH
@@ -374,11 +383,16 @@ def test_docs_name_every_record_extension() -> None:
 def test_record_extensions_come_from_the_format_registry(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Every file is checked whatever its name (issue 16: batch reads what validate reads);
+    # the registry decides how: a record extension names the format, others go by content.
     (tmp_path / "a.yaml").write_text("rounds: []\n")
-    (tmp_path / "b.rec").write_text("rounds: []\n")
-    assert find_entries(tmp_path).files == ["a.yaml"]
-    monkeypatch.setitem(RECORD_FORMATS, ".rec", "yaml")
+    (tmp_path / "b.rec").write_text("[rounds]\n")
     assert find_entries(tmp_path).files == ["a.yaml", "b.rec"]
+    checker = Checker.create(DICE, None, root=tmp_path)
+    assert check_file(checker, tmp_path, "b.rec").skipped == "not a record file (.rec)"
+    monkeypatch.setitem(RECORD_FORMATS, ".rec", "yaml")
+    entry = check_file(checker, tmp_path, "b.rec").entry
+    assert entry is not None and entry.verdict is Verdict.MALFORMED
 
 
 # -- Output that scales ------------------------------------------------------------------
@@ -542,7 +556,8 @@ def test_schema_entry_fields_are_the_entry_class_and_the_result_fields() -> None
     entry = SCHEMA["$defs"]["Entry"]["properties"]
     assert list(entry) == [f.name for f in dataclasses.fields(Entry)]
     result = json.loads((ROOT / "schemas" / "result.schema.json").read_text())["properties"]
-    assert set(entry) == set(result) - {"rounds"} | {"rank", "copies", "par_share"}
+    mail = {"late", "superseded", "source"}
+    assert set(entry) == set(result) - {"rounds"} | {"rank", "copies", "par_share"} | mail
 
 
 @pytest.mark.parametrize(

@@ -14,8 +14,8 @@ from textual.pilot import Pilot
 
 from validator.check.file import Checker
 from validator.check.replay import Verdict
-from validator.engine import RingReroll
-from validator.tui.app import PlayApp, cell_origin
+from validator.engine import Play, RingReroll
+from validator.tui.app import PlayApp, cell_origin, ring_keys
 from validator.tui.drive import keys_for
 from validator.tui.game import GameSession, Option
 from validator.tui.start import start_game
@@ -357,3 +357,129 @@ def test_screen_fits_80_by_24(tmp_path: Path) -> None:
             assert "Walk 1 of" in text and "Enter confirm" in text
 
     asyncio.run(run())
+
+
+# --- 80x24: what must stay on screen (issue 21) ----------------------------------------
+
+# Roll 1 crosses out 1/1 and enters; rolls 2-4 offer only 1/1 again: three forced rerolls,
+# which a pass limit of 5 lets the game survive; roll 5 is played with a hint.
+REROLLS = "1: 1 1 1\n2: 1 1 1\n3: 1 1 1\n4: 1 1 1\n5: 2 3 4\n6: 5 6 2\n7: 3 3 5\n"
+
+
+def _reroll_game(tmp_path: Path, hint: float | None) -> PlayApp:
+    dice = tmp_path / "rerolls.txt"
+    dice.write_text(REROLLS)
+    rules = tmp_path / "five.yaml"
+    rules.write_text("name: five\nbase: standard\npass_limit: 5\n")
+    start = start_game(dice, str(rules), output=tmp_path / "game.yaml")
+    return PlayApp(start.game, start.record_file, dice_name=start.dice_name, hint_seconds=hint)
+
+
+def test_forced_rerolls_and_a_hint_leave_the_prompt_on_screen(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = _reroll_game(tmp_path, hint=0.3)
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.press("1", "1", "6", "6", "enter")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert app.game.row == 4, "rolls 2-4 were forced rerolls"
+            lines = screen_text(app).splitlines()
+            assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
+            screen = "\n".join(lines)
+            # The three notices are one line, the hint and the whole prompt are shown.
+            assert "! rolls 2-4: no cross-out, forced rerolls (3/5 in a row)" in screen
+            assert screen.count("forced reroll") == 1
+            assert "Hint" in screen and "cross out" in screen
+            prompt = app._prompt().splitlines()
+            assert prompt and all(line[:60] in screen for line in prompt), screen
+            # The side panel: the score so far, and no warning (two more are allowed).
+            assert f"Score {app.game.score} so far" in screen
+            assert "reroll ends" not in screen
+
+    asyncio.run(run())
+
+
+def test_the_side_panel_warns_when_the_next_reroll_ends_the_game(tmp_path: Path) -> None:
+    dice = tmp_path / "two.txt"
+    dice.write_text("1: 1 1 1\n2: 1 1 1\n3: 1 1 1\n4: 2 3 4\n5: 5 6 2\n")
+
+    async def run() -> None:
+        app = make_app(tmp_path, "standard", dice)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("1", "1", "6", "6", "enter")
+            screen = screen_text(app)
+            assert "Rerolls in a row 2/3" in screen
+            assert "! next reroll ends game" in screen
+
+    asyncio.run(run())
+
+
+def test_game_over_keeps_score_and_verdict_on_screen(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = _reroll_game(tmp_path, hint=None)
+        async with app.run_test(size=SIZE) as pilot:
+            await play_by_keys(pilot, app, prefer("move"), seed=7)
+            screen = screen_text(app)
+            assert app.game.over and app.result is not None
+            assert f"Game over (the dice file ran out): {app.game.score} points." in screen
+            assert f"Check: valid: {app.result.score} points, game over" in screen
+            assert "Record: " in screen
+            assert f"Score {app.game.score} final" in screen
+
+    asyncio.run(run())
+
+
+def test_undo_mid_round_steps_back_within_the_round(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            rng = random.Random(3)
+            await pilot.press(*prefer("move")(app.game, rng))
+            assert len(app.game.rounds) == 1
+            first = app.game.rounds[0].step
+            cross = app.game.crosses()[0]
+            option = app.game.options(cross)[0]
+            keys = keys_for(app.game, cross, option)
+            await pilot.press(*keys[:-1])  # the cross-out, the field: the walk is shown
+            assert phase(app) == "walk"
+            await pilot.press("u")
+            assert phase(app) == "move" and len(app.game.rounds) == 1
+            assert f"undid the choice of {option.target}" in screen_text(app)
+            await pilot.press("u")
+            assert phase(app) == "cross" and app.game.rounds[0].step == first
+            assert f"undid the cross-out of {cross.field} (still roll 2)" in screen_text(app)
+            await pilot.press("u")
+            assert app.game.rounds == []
+            assert f"undid roll 1: cross out {first.action.cross}" in screen_text(app)  # type: ignore[union-attr]
+
+    asyncio.run(run())
+
+
+def test_the_hint_is_marked_on_the_board_and_h_hides_it(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = _reroll_game(tmp_path, hint=0.3)
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            best = app.hint_action
+            assert isinstance(best, Play)
+            board = app.board_text().plain
+            assert board.count("H") == 1 and "H" in screen_text(app)
+            marks = app._marks()
+            assert marks[best.cross][0] == "H"
+            if best.move is not None and best.move != best.cross:
+                assert marks[best.move][0] == "h"
+            await pilot.press("h")
+            assert "H" not in app.board_text().plain
+            assert "hint's marks (H, h) hidden" in screen_text(app)
+            await pilot.press("h")
+            assert app.board_text().plain.count("H") == 1
+
+    asyncio.run(run())
+
+
+def test_the_rings_question_names_its_keys() -> None:
+    assert ring_keys(1) == "1"
+    assert ring_keys(2) == "1 or 2"
+    assert ring_keys(3) == "1, 2 or 3"

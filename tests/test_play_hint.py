@@ -13,7 +13,7 @@ from validator.engine import STANDARD, Play
 from validator.solver import solve
 from validator.tui.app import PlayApp
 from validator.tui.game import GameSession
-from validator.tui.hint import hint_text, rank_actions, solver_evaluator
+from validator.tui.hint import FEW, Hints, hint_text, rank_actions, solver_evaluator
 from validator.tui.start import start_game
 
 
@@ -57,13 +57,60 @@ def test_without_hint_no_solver_runs(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
-def test_a_deadline_ranks_the_most_promising_choices_only(tmp_path: Path) -> None:
-    import time
-
+def test_a_count_not_the_clock_decides_what_is_ranked(tmp_path: Path) -> None:
     start = start_game(short_dice(tmp_path, 6), None, output=tmp_path / "g.yaml")
     game: GameSession = start.game
     choices = len(game.actions())
-    assert choices > 1
-    ranked = rank_actions(game, solver_evaluator(game, 0.05), deadline=time.monotonic() - 1)
+    assert choices > FEW, "roll 1 of the challenge has many choices"
+    ranked = rank_actions(game, lambda state, row: 0, most=1)
     assert len(ranked) == 1
     assert hint_text(ranked, choices=choices).startswith(f"Hint (1 of {choices} choices ranked):")
+    # A slow evaluator changes nothing: FEW are ranked, the most points at once first.
+    hint = Hints(0.05).rank(game)
+    assert len(hint.ranked) == FEW and hint.choices == choices
+    # A round with few choices has every one ranked.
+    few = GameSession(game.rows[:1], game.rules)
+    assert len(few.actions()) == choices
+    small = GameSession([(1, 1, 1)], game.rules)
+    assert 1 < len(small.actions()) <= FEW
+    assert len(Hints(0.05).rank(small).ranked) == len(small.actions())
+
+
+def test_the_same_position_ranks_the_same_twice(tmp_path: Path) -> None:
+    start = start_game(short_dice(tmp_path, 6), None, output=tmp_path / "g.yaml")
+    game: GameSession = start.game
+    hints = Hints(0.3)
+    first = hints.rank(game)
+    assert hints.rank(game) is first and hints.known(game) is first
+    # Ranked afresh (no memory), the 5 rows left are searched to the end: the same again.
+    again = Hints(0.3).rank(game)
+    assert again.text() == first.text()
+    assert [r.action for r in again.ranked] == [r.action for r in first.ranked]
+
+
+def test_the_hint_of_a_position_shown_again_is_the_one_shown_first(tmp_path: Path) -> None:
+    start = start_game(short_dice(tmp_path, 5), None, output=tmp_path / "g.yaml")
+    app = PlayApp(start.game, start.record_file, dice_name=start.dice_name, hint_seconds=0.3)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            shown = app.hint
+            assert shown.startswith("Hint")
+            best = app.hint_action
+            assert isinstance(best, Play)
+            await pilot.press(*f"{best.cross.row}{best.cross.col}")
+            await pilot.press("u")  # back within the round: the same position
+            assert app.hint == shown
+            await pilot.press("escape")
+            cross = app.game.crosses()[0]
+            option = app.game.options(cross)[0]
+            from validator.tui.drive import keys_for
+
+            await pilot.press(*keys_for(app.game, cross, option))
+            await app.workers.wait_for_complete()
+            await pilot.press("u")  # a whole round undone: the hint comes back at once
+            assert app.hint == shown
+
+    asyncio.run(run())

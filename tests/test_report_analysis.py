@@ -91,7 +91,9 @@ def test_a_bad_choice_gets_its_mark_and_the_better_choice_on_its_board() -> None
     assert 'class="amark mistake"' in card and "? -30" in card
     assert "Better (purple): cross out 1/4, move to 1/6 (30)." in card
     # On the board: a purple X on 1/4 and the diamond on 1/6, in the style of no other mark.
-    x, y = 28 + 3.5 * 40, 28 + 0.5 * 40
+    from validator.render import svg
+
+    x, y = svg.MARGIN + 3.5 * svg.CELL, svg.MARGIN + 0.5 * svg.CELL
     assert f'class="alt" d="M{x - 12:g} {y - 12:g}' in card
     assert re.search(r'<polygon class="alt" points="[^"]*"', card)
     assert '<polyline class="alt"' in card  # the better walk, entering at 1/6

@@ -6,7 +6,9 @@ docs/report-invalid-phone.png (390 px), docs/report-analysed.png and
 docs/report-analysed-rounds.png (`report --analyze` of tests/golden/short.yaml, whose 7-row
 dice file the search proves at once; the second shows only the round cards) and, with
 --print, the first A4 page of each report as Chromium prints it, report-print-*.png
-(needs poppler's pdftoppm).
+(needs poppler's pdftoppm). The analysed 40-roll game of tests/layout/ (its forced rerolls
+in runs) gives docs/report-long-phone.png (390 px) and, with --print, its four printed pages
+side by side as report-print-long-*.png.
 Needs Debian's chromium (.ci/install-chromium.sh); the examples are the repository's own.
 """
 
@@ -27,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 CHALLENGE = ROOT / "examples" / "challenge.txt"
 SHORT = ROOT / "tests" / "golden" / "short.yaml"
+LONG = ROOT / "tests" / "layout" / "long.yaml"
 # Hides everything above the round cards, for a picture of the cards alone.
 ROUNDS_ONLY = "header.card, .pictures, .analysis-card, .howto, .table-wrap, h2 { display: none; }"
 ANALYSED = (
@@ -93,6 +96,18 @@ def analysed_page(folder: Path, rounds_only: bool) -> Path:
     return page
 
 
+def long_page(folder: Path) -> Path:
+    """The page `road300 report tests/layout/long.yaml --analyze` writes (the search has a
+    short time per position here: the picture is about the layout)."""
+    checker = Checker.create(LONG.parent / "long-dice.txt", None)
+    report = build_report(checker.check(LONG, "long.yaml"))
+    assert checker.dice is not None
+    html = render_html(report, run_analysis(report, checker.dice.rows, time_limit=0.3))
+    page = folder / "long.html"
+    page.write_text(html, encoding="utf-8")
+    return page
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs")
@@ -121,22 +136,33 @@ def main() -> None:
             size = f"--window-size={width},{height}"
             run(browser, page, folder / "profile", f"--screenshot={shot}", size)
             print(f"wrote {shot}")
+        long = long_page(folder)
+        shot = args.out / "report-long-phone.png"
+        run(browser, long, folder / "profile", f"--screenshot={shot}", "--window-size=390,1800")
+        print(f"wrote {shot}")
         if args.print:
             for record in dict.fromkeys(record for _, record, _, _ in SHOTS):
                 print_pages(browser, page_for(record, folder), folder, args.out)
+            print_pages(browser, long, folder, args.out, every=True)
 
 
-def print_pages(browser: str, page: Path, folder: Path, out: Path) -> None:
-    """The page printed to A4 and, with poppler's pdftoppm, its first page as PNG."""
+def print_pages(browser: str, page: Path, folder: Path, out: Path, *, every: bool = False) -> None:
+    """The page printed to A4 and, with poppler's pdftoppm, its first page (`every`: each
+    page, numbered) as PNG."""
     pdf = folder / (page.stem + ".pdf")
     run(browser, page, folder / "profile", f"--print-to-pdf={pdf}", "--no-pdf-header-footer")
     if shutil.which("pdftoppm") is None:
         print("no pdftoppm (poppler-utils): the printed pages are not shown")
-    else:
-        stem = out / f"report-print-{page.stem}"
-        command = ["pdftoppm", "-r", "60", "-png", "-f", "1", "-l", "1", "-singlefile"]
-        subprocess.run([*command, str(pdf), str(stem)], check=True, timeout=120)
-        print(f"wrote {stem}.png")
+        return
+    stem = out / f"report-print-{page.stem}"
+    if every:
+        command = ["pdftoppm", "-r", "50", "-png", str(pdf), str(stem)]
+        subprocess.run(command, check=True, timeout=120)
+        print(f"wrote {stem}-*.png")
+        return
+    command = ["pdftoppm", "-r", "60", "-png", "-f", "1", "-l", "1", "-singlefile"]
+    subprocess.run([*command, str(pdf), str(stem)], check=True, timeout=120)
+    print(f"wrote {stem}.png")
 
 
 if __name__ == "__main__":

@@ -18,8 +18,13 @@ from validator.errors import CODES, Diagnostic, ReadError
 from validator.records import format_of, parse_record, sniff_format
 from validator.records.dice import DiceFile, read_dice
 from validator.records.record import Record
-from validator.records.source import MAX_BYTES, STDIN, read_bytes
+from validator.records.source import MAX_BYTES, MAX_DICE_BYTES, STDIN, name_text, read_bytes
 from validator.rulesets import RulesError, is_rules_file, resolve, same_rules
+
+ROUNDS_WITHOUT_DICE = 10_000
+"""How far a record is read without `--dice`: the dice file it names is the entrant's own
+(or missing), so only this bounds the work. Far more rounds than a game has; far fewer
+than a megabyte of text rounds (95,000), which would cost seconds."""
 
 
 class UsageError(Exception):
@@ -64,22 +69,40 @@ class Checker:
         folder = root.resolve() if root is not None else None
         return cls(dice, rules, folder, max_bytes or MAX_BYTES)
 
-    def check(self, path: Path, source: str | None = None, fmt: str | None = None) -> Result:
+    def check(
+        self,
+        path: Path,
+        source: str | None = None,
+        fmt: str | None = None,
+        *,
+        data: bytes | None = None,
+    ) -> Result:
         """The Result for one record file (`-`: standard input, in `fmt` or recognised by
-        its content); never raises for anything the file holds.
+        its content); never raises for anything the file holds. `data` is the file's
+        content when the caller has read it already (a batch opens each entry once).
 
         Bounds come before work: the file is refused by size before it is parsed, and
         reading stops one round after the dice file's last row (that round is a round
-        after the end, which the replay reports)."""
+        after the end, which the replay reports), and after ROUNDS_WITHOUT_DICE rounds
+        without --dice."""
         stdin = str(path) == STDIN
-        name = source or ("<stdin>" if stdin else str(path))
+        name = source or ("<stdin>" if stdin else name_text(str(path)))
         default_rules = self.rules or STANDARD
-        problem = None if stdin else _not_a_regular_file(path)
+        problem = None if stdin or data is not None else _not_a_regular_file(path)
         if problem is not None:
             return malformed(Diagnostic("E001", problem, name), default_rules, name)
         try:
-            data = read_bytes(path, name, self.max_bytes)
-            fmt = fmt or (None if stdin else format_of(path))
+            if data is None:
+                data = read_bytes(path, name, self.max_bytes)
+        except ReadError as exc:
+            return malformed(exc.diagnostic, default_rules, name)
+        return self.check_data(data, path, name, fmt or (None if stdin else format_of(path)))
+
+    def check_data(self, data: bytes, path: Path, name: str, fmt: str | None) -> Result:
+        """The Result for a record's bytes already read (an e-mail part); `path` is where
+        the record stands, for the `dice_file:` it names. Never raises for the content."""
+        default_rules = self.rules or STANDARD
+        try:
             record, dice = self._read(data, path, name, fmt)
         except ReadError as exc:
             more = exc.diagnostics[1:]
@@ -158,7 +181,8 @@ class Checker:
             bound = len(self.dice.rows) + 1
             return self._parse(data, name, fmt, max_rounds=bound), self.dice
         try:
-            record = self._parse(data, name, fmt, max_rounds=None)
+            # "Whole" as far as an entrant's dice file may bound it (ROUNDS_WITHOUT_DICE).
+            record = self._parse(data, name, fmt, max_rounds=ROUNDS_WITHOUT_DICE)
         except ReadError as whole:
             try:
                 header = self._parse(data, name, fmt, max_rounds=0)
@@ -167,7 +191,8 @@ class Checker:
             dice = self._record_dice(path, header.dice_file, name, header)
             if not isinstance(dice, DiceFile):
                 raise whole from None
-            return self._parse(data, name, fmt, max_rounds=len(dice.rows) + 1), dice
+            bound = min(len(dice.rows) + 1, ROUNDS_WITHOUT_DICE)
+            return self._parse(data, name, fmt, max_rounds=bound), dice
         dice = self._record_dice(path, record.dice_file, name, record)
         if isinstance(dice, DiceFile) and len(record.rounds) > len(dice.rows) + 1:
             record = replace(record, rounds=record.rounds[: len(dice.rows) + 1])
@@ -204,7 +229,7 @@ class Checker:
             )
         cached = self._dice_cache.get(dice_path)
         if cached is None:
-            cached = self._dice_cache[dice_path] = _load_record_dice(dice_path)
+            cached = self._dice_cache[dice_path] = _load_record_dice(dice_path, self.max_bytes)
         if isinstance(cached, DiceFile):
             return cached
         code, problem = cached
@@ -212,14 +237,15 @@ class Checker:
         return refuse(code, f"its dice file {shown}{problem}")
 
 
-def _load_record_dice(path: Path) -> DiceFile | tuple[str, str]:
+def _load_record_dice(path: Path, max_bytes: int) -> DiceFile | tuple[str, str]:
     """A dice file named by a record, or (code, what is wrong) to say after its name:
-    where it is wrong, never what the file holds (it is not the record's to show)."""
+    where it is wrong, never what the file holds (it is not the record's to show). It is
+    the entry's file, so the record's size cap holds for it, and a link is not followed."""
     problem = _not_a_regular_file(path)
     if problem is not None:
         return "D001", f" {problem}"
     try:
-        return read_dice(path)
+        return read_dice(path, max_bytes=max_bytes, follow=False)
     except ReadError as exc:
         d = exc.diagnostic
         at = f" (line {d.line})" if d.line else ""
@@ -263,6 +289,8 @@ def load_dice(path: Path, record_given: str = RECORD_NOT_DICE) -> DiceFile:
     except ReadError as exc:
         d = exc.diagnostic
         hint = ""
-        if sniff_format(path.read_bytes()[:MAX_BYTES]) is not None:
+        if d.code != "D001" and sniff_format(
+            read_bytes(path, max_bytes=MAX_DICE_BYTES)[:MAX_BYTES]
+        ):
             hint = f" (this looks like a record: {record_given})"
         raise UsageError(f"{d.location()}: {d.code} {d.message}{hint}", d) from None

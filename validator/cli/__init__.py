@@ -17,7 +17,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "validator.cli.validate",
         "Check records against the dice file: verified score or first illegal step.",
     ),
-    "batch": ("validator.cli.batch", "Check a folder of contest entries and rank them."),
+    "batch": (
+        "validator.cli.batch",
+        "Check a folder of contest entries, or a mailbox, and rank them.",
+    ),
     "report": (
         "validator.cli.report",
         "Write an annotated replay of a record (HTML, Markdown or text).",
@@ -43,6 +46,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "What each decision of a record cost against the best play.",
     ),
     "dice": ("validator.cli.dice", "Write a new challenge dice file from a seed."),
+    "contest": ("validator.cli.contest", "Set up a challenge: `contest init` writes road300.toml."),
 }
 
 

@@ -73,11 +73,14 @@ def command(
     except UsageError as exc:
         fail_usage(exc.message)
     if result.verdict in (Verdict.INVALID, Verdict.MALFORMED):
+        from validator.render.sanitize import plain_text
+
         d = result.error
         assert d is not None
-        click.echo(f"{d.location()}: {d.code} {d.message}", err=True)
+        click.echo(plain_text(f"{d.location()}: {d.code} {d.message}"), err=True)
         click.echo(
-            f"{record}: {result.verdict.value}: only a legal record can be analysed", err=True
+            plain_text(f"{record}: {result.verdict.value}: only a legal record can be analysed"),
+            err=True,
         )
         sys.exit(exit_status([result.verdict]))
     dice_file = checker.dice

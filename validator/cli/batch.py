@@ -6,11 +6,13 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
+from validator.cli.batch_mail import check_mail_options, mail_options, publish
 from validator.cli.common import (
     EXIT_OK,
     dice_option,
@@ -21,7 +23,9 @@ from validator.cli.common import (
     note_fast_core,
     rules_option,
 )
+from validator.cli.contest_file import ContestCommand, contest_option
 from validator.cli.output import Target, output_option, say, sigterm_exits
+from validator.records.source import MAX_BYTES
 from validator.render.registry import BATCH, FormatError, choose, suffixes
 
 _SUFFIXES = suffixes(BATCH)
@@ -33,8 +37,9 @@ if TYPE_CHECKING:
     from validator.contest.batch import Par
 
 
-@click.command("batch")
-@click.argument("folder", metavar="DIR", type=click.Path(path_type=Path))
+@click.command("batch", cls=ContestCommand)
+@contest_option
+@click.argument("folder", metavar="SOURCE", type=click.Path(path_type=Path))
 @dice_option
 @rules_option
 @click.option(
@@ -88,6 +93,7 @@ if TYPE_CHECKING:
     help="With --par: the solver's time; par is marked proven when the search finishes.",
 )
 @max_size_option
+@mail_options
 def command(
     folder: Path,
     dice: Path | None,
@@ -101,17 +107,26 @@ def command(
     par: bool,
     par_time: float,
     max_size: int | None,
+    deadline: datetime | None,
+    site: Path | None,
+    replies: Path | None,
+    organizer: str | None,
+    contest_name: str | None,
 ) -> None:
-    """Check every record file under DIR (recursively) and rank the entries.
+    """Check every record file under SOURCE (a folder, recursively), or every message of
+    SOURCE (an mbox file, a Maildir, .eml files in the folder), and rank the entries.
 
     An entry is a record file (YAML, JSON, annotated text or CSV), alone or in a
-    subfolder per player. Files that are not records are listed as skipped; symbolic
-    links are not followed. Give --dice, or every record must name its dice_file.
+    subfolder per player, or a message: its record attached, or typed into its body
+    (docs/contest.md). Files that are not records, and messages without one, are listed
+    as skipped; symbolic links are not followed. Give --dice, or every record must name
+    its dice_file. A contest file (--contest, or road300.toml) gives the defaults.
 
     \b
     Examples:
       road300 batch entries/ --dice challenge.txt
       road300 batch entries/ --dice challenge.txt --output results.json
+      road300 batch inbox.mbox --site site/ --replies replies/ --output results.json
       road300 draw results.json --winners 3 --seed "2024-06-01 final"
 
     Exit status: 0 the batch ran, whatever the verdicts (with --strict the status
@@ -120,7 +135,8 @@ def command(
     file whose suffix does not fit the format).
     """
     from validator.check.file import Checker, UsageError
-    from validator.contest.batch import BatchError, check_entries, collect, find_entries
+    from validator.contest.batch import BatchError
+    from validator.contest.mail import MailError, Source
     from validator.render import batch_out
 
     target = Target.of(output, "the results", inputs=[dice] if dice is not None else [])
@@ -133,21 +149,47 @@ def command(
         exclude = {dice: "the dice file (--dice)"} if dice is not None else {}
         if target.path is not None:
             exclude[target.path] = "the results file (--output)"
-        found = find_entries(folder, exclude)
-        checker = Checker.create(dice, rules, root=folder, max_bytes=max_size)
-    except (BatchError, UsageError) as exc:
-        fail_usage(str(exc.args[0]) if isinstance(exc, BatchError) else exc.message)
+        for path in (site, replies):
+            if path is not None:
+                exclude[path] = "an output folder (--site, --replies)"
+        source = Source.find(folder, max_size or MAX_BYTES, exclude)
+        checker = Checker.create(dice, rules, root=source.root, max_bytes=max_size)
+    except (BatchError, UsageError, MailError) as exc:
+        fail_usage(exc.message if isinstance(exc, UsageError) else str(exc.args[0]))
     if par and checker.dice is None:
         fail_usage("--par needs --dice: par is solved on the contest's dice file")
+    check_mail_options(source, replies, organizer)
 
-    results = check_entries(checker, folder.resolve(), found.files, jobs or os.cpu_count() or 1)
     err = make_console(stderr=True)
     # SIGTERM ends the run as an exit, so that the pool is stopped and nothing half-written
     # is left (the output policy); the workers exit quietly.
-    with sigterm_exits(), _progress(err, len(found.files) if err.is_terminal else 0) as advance:
-        batch = collect(found, results, min_score=min_score, on_result=advance)
+    with sigterm_exits(), _progress(err, source.count if err.is_terminal else 0) as advance:
+        batch = source.check(
+            checker,
+            jobs or os.cpu_count() or 1,
+            min_score=min_score,
+            deadline=deadline,
+            on_result=advance,
+        )
     if par:
         batch = batch.with_par(_solve_par(checker, par_time, err))
+    if site is not None or replies is not None:
+        with sigterm_exits():
+            notes = publish(
+                source,
+                checker,
+                batch,
+                site=site,
+                replies=replies,
+                organizer=organizer,
+                name=contest_name,
+                dice=dice,
+                deadline=deadline,
+                jobs=jobs or os.cpu_count() or 1,
+            )
+        for line in notes:
+            say(line)
+    source.close()
 
     label = str(folder)
     reporter = chosen.load()()

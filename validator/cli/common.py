@@ -44,27 +44,15 @@ def rules_option(func: F) -> F:
     )(func)
 
 
-_UNITS = {
-    "": 1,
-    "B": 1,
-    "K": 1024,
-    "KB": 1000,
-    "KIB": 1024,
-    "M": 1024**2,
-    "MB": 1000**2,
-    "MIB": 1024**2,
-}
-
-
 def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
+    from validator.contest.config import parse_size
+
     if value is None:
         return None
-    text = value.strip().upper().replace(" ", "")
-    number = text.rstrip("KMIB")
-    unit = text[len(number) :]
-    if not number.isdigit() or unit not in _UNITS or int(number) == 0:
-        raise click.BadParameter(f"{value!r} is not a size like 1048576, 512KiB or 4MiB")
-    return int(number) * _UNITS[unit]
+    try:
+        return parse_size(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
 
 
 def time_limit_option(default: float, help: str) -> Callable[[F], F]:

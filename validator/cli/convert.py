@@ -85,7 +85,10 @@ def command(
         text = dump_record(read, to)
     except ValueError as exc:
         more = "" if complete else " (--complete fills in rolls and dice from the dice file)"
-        click.echo(f"road300: {read.source}: cannot write it as {to}: {exc}{more}", err=True)
+        from validator.render.sanitize import plain_text
+
+        line = f"road300: {read.source}: cannot write it as {to}: {exc}{more}"
+        click.echo(plain_text(line), err=True)
         sys.exit(EXIT_FAILED)
     target.write(text, f"the record as {to}")
 
@@ -150,9 +153,12 @@ def completed(record: Record, result: Result) -> Record:
 
 
 def _refuse(diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]) -> None:
+    from validator.render.sanitize import plain_text
+
     for d in diagnostics:
-        click.echo(f"{d.location()}: {d.code} {d.message}", err=True)
+        # The message and the hint may quote the record (a did-you-mean quotes its line).
+        click.echo(plain_text(f"{d.location()}: {d.code} {d.message}"), err=True)
         if d.hint:
-            click.echo(f"  help: {d.hint}", err=True)
+            click.echo(f"  help: {plain_text(d.hint)}", err=True)
     click.echo("road300: the record was not converted", err=True)
     sys.exit(EXIT_FAILED)

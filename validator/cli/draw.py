@@ -10,12 +10,14 @@ from typing import TYPE_CHECKING
 import click
 
 from validator.cli.common import EXIT_FAILED, EXIT_OK, fail_usage
+from validator.cli.contest_file import ContestCommand, contest_option
 
 if TYPE_CHECKING:
     from validator.contest.batch import Entry
 
 
-@click.command("draw")
+@click.command("draw", cls=ContestCommand)
+@contest_option
 @click.argument("results", type=click.Path(path_type=Path, dir_okay=False))
 @click.option(
     "--winners",

@@ -22,6 +22,7 @@ from validator.cli.common import (
     rules_option,
     time_limit_option,
 )
+from validator.cli.contest_file import ContestCommand, contest_option
 from validator.cli.output import Target, output_option
 from validator.render.registry import REPORT, FormatError, choose, format_help
 
@@ -37,7 +38,8 @@ HTML_TRANSLATED = False
 English whatever the language, so that a page never mixes two)."""
 
 
-@click.command("report")
+@click.command("report", cls=ContestCommand)
+@contest_option
 @click.argument("record", type=click.Path(path_type=Path))
 @dice_option
 @rules_option

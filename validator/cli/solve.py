@@ -23,6 +23,7 @@ from validator.cli.common import (
     rules_option,
     time_limit_option,
 )
+from validator.cli.contest_file import ContestCommand, contest_option
 from validator.cli.output import Target, output_option
 from validator.render.registry import SOLVE
 
@@ -38,7 +39,8 @@ STATS_BEAM_WIDTH = 200
 """The beam width of `--stats`' "strong player" (validator.solver.playout.beam_game)."""
 
 
-@click.command("solve")
+@click.command("solve", cls=ContestCommand)
+@contest_option
 @click.argument("dice", type=click.Path(path_type=Path, dir_okay=False))
 @click.option(
     "--from",

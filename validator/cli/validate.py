@@ -17,11 +17,13 @@ from validator.cli.common import (
     max_size_option,
     rules_option,
 )
+from validator.cli.contest_file import ContestCommand, contest_option
 from validator.cli.output import Target, output_option
 from validator.render.registry import VALIDATE, FormatError, choose, format_help
 
 
-@click.command("validate")
+@click.command("validate", cls=ContestCommand)
+@contest_option
 @click.argument("records", nargs=-1, required=True, type=click.Path(path_type=Path))
 @dice_option
 @rules_option

@@ -11,6 +11,7 @@ import enum
 import gc
 import hashlib
 import os
+import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -18,9 +19,12 @@ from typing import TYPE_CHECKING, TypeVar
 
 from validator.check.models import JSON_SHAPE, Count, Ordinal
 from validator.check.replay import Result, RoundResult, Verdict, malformed
+from validator.contest.origin import MailSource
 from validator.engine import STANDARD, End, Field
-from validator.errors import Diagnostic
-from validator.records import RECORD_FORMATS
+from validator.errors import Diagnostic, ReadError
+from validator.records import RECORD_FORMATS, sniff_format
+from validator.records.lexing import short
+from validator.records.source import name_text, read_bytes
 
 if TYPE_CHECKING:
     from validator.check.file import Checker
@@ -136,6 +140,12 @@ class Entry:
     """With `batch --par`: the score as a share of the dice file's best possible score."""
     copies: tuple[str, ...] = ()
     """The other entries that played the very same game."""
+    # -- entries from mail (contest/mail.py); a record file has no source and is never late
+    late: bool = False
+    """Its message's Date is after the contest's deadline."""
+    superseded: bool = False
+    """The same address sent a later message before the deadline: that one counts."""
+    source: MailSource | None = None
 
     @classmethod
     def of(cls, result: Result, file: str) -> Entry:
@@ -160,8 +170,14 @@ class Entry:
 
     @property
     def ranked(self) -> bool:
-        """Valid and incomplete entries are ranked by score; the others follow unranked."""
-        return self.verdict in (Verdict.VALID, Verdict.INCOMPLETE)
+        """Valid and incomplete entries are ranked by score, unless late or superseded;
+        the others follow unranked."""
+        return self.counts and self.verdict in (Verdict.VALID, Verdict.INCOMPLETE)
+
+    @property
+    def counts(self) -> bool:
+        """Neither late nor superseded: the entry takes part in the ranking and the draw."""
+        return not (self.late or self.superseded)
 
     @property
     def player_name(self) -> str:
@@ -203,17 +219,22 @@ class Entry:
             errors_omitted=read.number("errors_omitted") or 0,
             par_share=read.share("par_share"),
             copies=read.texts("copies"),
+            late=read.flag("late"),
+            superseded=read.flag("superseded"),
+            source=None
+            if read.get("source") is None
+            else MailSource.from_json(read.get("source"), read.where),
         )
 
 
-BATCH_ONLY = ("rank", "par_share", "copies")
+BATCH_ONLY = ("rank", "par_share", "copies", "late", "superseded", "source")
 """Entry fields that only a batch gives (a record's standing among the others)."""
 
 
 def _to_json(value: object) -> JSON:
     if isinstance(value, enum.Enum):
         return _to_json(value.value)
-    if isinstance(value, Problem):
+    if isinstance(value, Problem | MailSource):
         return value.to_json()
     if isinstance(value, tuple):
         return [_to_json(v) for v in value]
@@ -251,6 +272,12 @@ class _Reader:
             raise EntryError(f'{self.where}: "{key}" is not a whole number')
         return value
 
+    def flag(self, key: str) -> bool:
+        value = self.data.get(key, False)
+        if not isinstance(value, bool):
+            raise EntryError(f'{self.where}: "{key}" is not true or false')
+        return value
+
     def texts(self, key: str) -> tuple[str, ...]:
         value = self.data.get(key) or []
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -284,21 +311,29 @@ class _Reader:
 class Skipped:
     """A file or folder the batch passed over, and why."""
 
-    __pydantic_config__ = JSON_SHAPE
+    # `message_id` is written for messages only: not every key is always written.
+    __pydantic_config__ = JSON_SHAPE | {"json_schema_serialization_defaults_required": False}
 
     file: str
     """Relative to the batch folder, with `/` separators; folders end with `/`."""
     reason: str
+    message_id: str | None = None
+    """A message with no record (contest/mail.py): its Message-ID (a file has none)."""
 
     def to_json(self) -> dict[str, JSON]:
-        return {"file": self.file, "reason": self.reason}
+        out: dict[str, JSON] = {"file": self.file, "reason": self.reason}
+        if self.message_id is not None:
+            out["message_id"] = self.message_id
+        return out
 
 
 @dataclass(frozen=True, slots=True)
 class Found:
-    """What a folder holds: record files to check (sorted), and everything passed over."""
+    """What a folder holds: the files to check, in walk order (each turns out a record, a
+    dice file or no record when read), and everything passed over."""
 
     files: list[str]
+    """Relative to the folder, as the file system names them (see `shown_name`)."""
     skipped: list[Skipped]
 
 
@@ -379,7 +414,7 @@ class Batch:
         return [
             e
             for e in self.entries
-            if e.verdict is Verdict.VALID and (e.score or 0) >= self.min_score
+            if e.verdict is Verdict.VALID and e.counts and (e.score or 0) >= self.min_score
         ]
 
     def summary(self) -> Summary:
@@ -426,63 +461,87 @@ class BatchError(Exception):
 
 
 def find_entries(root: Path, exclude: dict[Path, str] | None = None) -> Found:
-    """Every record file under `root` by extension, recursively, in a stable order.
+    """Every regular file under `root`, in a stable order: the ones to check, and the rest
+    passed over with why. A file is checked whatever its name: its content decides, as
+    for `road300 validate` (a record extension names the format; any other file is a
+    record when its content is recognised as one, else it is skipped).
 
-    Symbolic links are never followed: one that leaves `root` could expose any file, and one
-    that stays inside points at a file the walk reaches in its own place anyway. Hidden files
-    and folders (a leading dot) are passed over, and so is each file of `exclude` (the dice
-    file, the output file). Everything passed over is listed, with why.
+    The walk is iterative (however deep the folders), never follows a symbolic link (one
+    that leaves `root` could expose any file; one that stays inside points at a file the
+    walk reaches in its own place anyway), and passes over hidden files and folders (a
+    leading dot) and each file of `exclude` (the dice file, the output file). Names are
+    kept as the file system gives them (undecodable bytes as surrogates, to open the
+    file); `shown_name` is how every output shows them.
     """
     if not root.exists():
-        raise BatchError(f"{root}: no such folder")
+        raise BatchError(f"{shown_name(str(root))}: no such folder")
     if not root.is_dir():
         raise BatchError(
-            f"{root}: is a file, not a folder (check one record with road300 validate)"
+            f"{shown_name(str(root))}: is a file, not a folder "
+            "(check one record with road300 validate)"
         )
     real_root = root.resolve()
     excluded = {p.resolve(): why for p, why in (exclude or {}).items()}
     files: list[str] = []
     skipped: list[Skipped] = []
-    _walk(real_root, real_root, excluded, files, skipped)
-    return Found(files, skipped)
+    shown: dict[str, str] = {}
+    # Depth first in name order, as a recursive walk would go, with an explicit stack.
+    stack: list[tuple[str, Iterator[os.DirEntry[str]]]] = []
 
+    def enter(rel: str) -> None:
+        folder = os.path.join(real_root, rel) if rel else str(real_root)
+        try:
+            with os.scandir(folder) as it:
+                items = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            skipped.append(
+                Skipped(shown_name(rel) + "/", f"cannot read the folder: {exc.strerror}")
+            )
+            return
+        stack.append((rel, iter(items)))
 
-def _walk(
-    folder: Path, root: Path, excluded: dict[Path, str], files: list[str], skipped: list[Skipped]
-) -> None:
-    try:
-        with os.scandir(folder) as it:
-            items = sorted(it, key=lambda e: e.name)
-    except OSError as exc:
-        rel = _rel(folder, root)
-        skipped.append(Skipped(rel + "/", f"cannot read the folder: {exc.strerror}"))
-        return
-    for item in items:
-        path = Path(item.path)
-        rel = _rel(path, root)
+    enter("")
+    while stack:
+        parent, items = stack[-1]
+        item = next(items, None)
+        if item is None:
+            stack.pop()
+            continue
+        rel = f"{parent}/{item.name}" if parent else item.name
+        name = shown_name(rel)
         try:
             if item.is_symlink():
-                skipped.append(Skipped(rel, _link_reason(path, root)))
+                skipped.append(Skipped(name, _link_reason(Path(item.path), real_root)))
                 continue
             is_dir = item.is_dir(follow_symlinks=False)
             is_file = item.is_file(follow_symlinks=False)
         except OSError as exc:
-            skipped.append(Skipped(rel, f"cannot read it: {exc.strerror}"))
+            skipped.append(Skipped(name, f"cannot read it: {exc.strerror}"))
             continue
         if item.name.startswith("."):
-            skipped.append(Skipped(rel + "/" if is_dir else rel, "hidden"))
+            skipped.append(Skipped(name + "/" if is_dir else name, "hidden"))
         elif is_dir:
-            _walk(path, root, excluded, files, skipped)
+            enter(rel)
         elif not is_file:
             # Opening a FIFO waits for a writer forever; a device may never end.
-            skipped.append(Skipped(rel, "not a regular file (a FIFO, socket or device)"))
-        elif path.suffix.lower() not in RECORD_FORMATS:
-            kind = path.suffix.lower() or "no extension"
-            skipped.append(Skipped(rel, f"not a record file ({kind})"))
-        elif path in excluded:
-            skipped.append(Skipped(rel, excluded[path]))
+            skipped.append(Skipped(name, "not a regular file (a FIFO, socket or device)"))
+        elif Path(item.path) in excluded:
+            skipped.append(Skipped(name, excluded[Path(item.path)]))
+        elif name in shown:
+            # Two names the file system tells apart that read the same once escaped
+            # (`caf\xe9` written out, and a Latin-1 é): results must name one file each.
+            why = f"its name reads as {shown[name]}'s once shown escaped; rename it"
+            skipped.append(Skipped(name + " (another)", why))
         else:
+            shown[name] = name
             files.append(rel)
+    return Found(files, skipped)
+
+
+def shown_name(name: str) -> str:
+    """A file name as the results hold it: valid text, each undecodable byte of the name
+    as `\\xe9` (every output channel escapes the rest its own way)."""
+    return name_text(name)
 
 
 def _link_reason(path: Path, root: Path) -> str:
@@ -491,12 +550,9 @@ def _link_reason(path: Path, root: Path) -> str:
     except (OSError, RuntimeError):
         return "symbolic link to nothing (broken or a loop), not followed"
     if target == root or root in target.parents:
-        return f"symbolic link to {_rel(target, root)}, not followed (checked in its own place)"
+        target_name = shown_name(target.relative_to(root).as_posix() if target != root else ".")
+        return f"symbolic link to {target_name}, not followed (checked in its own place)"
     return "symbolic link leaving the folder, not followed"
-
-
-def _rel(path: Path, root: Path) -> str:
-    return path.relative_to(root).as_posix() if path != root else "."
 
 
 # -- Checking entries --------------------------------------------------------------------
@@ -507,8 +563,6 @@ _worker: tuple[Checker, Path] | None = None
 def _init_worker(checker: Checker, root: Path) -> None:
     global _worker
     _worker = (checker, root)
-    import signal
-
     # Ctrl-C reaches the whole process group: the parent stops the pool, the workers keep
     # quiet; SIGTERM (the pool's terminate) ends a worker at once, whatever the parent set.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -524,25 +578,49 @@ def _check_one(file: str) -> Checked:
 
 
 def check_file(checker: Checker, root: Path, file: str) -> Checked:
-    """Check one entry; never raises, whatever the file holds."""
-    path = root / file
+    """Check one entry (`file` relative to `root`, as `find_entries` lists it); never
+    raises, whatever the file holds.
+
+    The file is opened once (no link followed, no folder on the way either, a FIFO or
+    device refused by the opened file's type, the size cap checked before reading), and
+    those bytes are all that is used: read as a record, recognised by content when the
+    name does not say, and tried as a dice file when they are no record."""
+    name = shown_name(file)
+    fmt = RECORD_FORMATS.get(Path(file).suffix.lower())
+    rules = checker.rules or STANDARD
     try:
-        result = checker.check(path, file)
+        data = read_bytes(Path(file), name, checker.max_bytes, follow=False, root=root)
+    except ReadError as exc:
+        if fmt is None:
+            return Checked(name, None, skipped=_not_a_record(file))
+        return Checked(name, Entry.of(malformed(exc.diagnostic, rules, name), name))
+    if fmt is None:
+        fmt = sniff_format(data)
+        if fmt is None:
+            return Checked(name, None, skipped=_not_a_record(file))
+    try:
+        result = checker.check(root / file, name, fmt, data=data)
     except Exception as exc:  # a bug must cost one entry, not the whole batch
         message = (
-            f"the validator failed on this file ({type(exc).__name__}: {exc}); please report it"
+            f"the validator failed on this file ({type(exc).__name__}: "
+            f"{short(str(exc))}); please report it"
         )
-        result = malformed(Diagnostic("E001", message, file), checker.rules or STANDARD, file)
-    if result.verdict is Verdict.MALFORMED and _is_dice_file(path):
-        return Checked(file, None, skipped="a dice file, not a record")
-    return Checked(file, Entry.of(result, file), fingerprint(result))
+        result = malformed(Diagnostic("E001", message, name), rules, name)
+    if result.verdict is Verdict.MALFORMED and _is_dice_data(data, name, Path(file).suffix):
+        return Checked(name, None, skipped="a dice file, not a record")
+    return Checked(name, Entry.of(result, name), fingerprint(result))
 
 
-def _is_dice_file(path: Path) -> bool:
-    from validator.records.dice import read_dice
+def _not_a_record(file: str) -> str:
+    return f"not a record file ({Path(file).suffix.lower() or 'no extension'})"
+
+
+def _is_dice_data(data: bytes, name: str, suffix: str) -> bool:
+    """Whether an entry's bytes (already read, within the cap) are a dice file."""
+    from validator.records.dice import parse_dice
 
     try:
-        read_dice(path)
+        parse_dice(data, name, suffix.lower())
     except Exception:  # ReadError, or any reader bug: then it is no dice file either
         return False
     return True
@@ -598,6 +676,8 @@ def check_entries(
 
     # Chunks big enough to keep the pipes quiet, small enough to balance the load.
     chunksize = max(1, min(64, len(files) // (jobs * 8)))
+    # The caller ends the run on SIGTERM as an exit (records.atomic.sigterm_exits), so that
+    # leaving this block terminates the workers first.
     with multiprocessing.get_context().Pool(jobs, _init_worker, (checker, root)) as pool:
         yield from pool.imap(_check_one, files, chunksize)
 
@@ -637,11 +717,13 @@ def collect(
 
 def rank(entries: Iterable[Entry]) -> list[Entry]:
     """Valid and incomplete entries ranked together by score (ties share a rank; an
-    incomplete entry keeps its mark), then invalid, then malformed; each by file."""
-    order = {Verdict.INVALID: 1, Verdict.MALFORMED: 2}
+    incomplete entry keeps its mark), then late or superseded ones by score, then invalid,
+    then malformed; each by file."""
+    order = {Verdict.INVALID: 2, Verdict.MALFORMED: 3}
 
     def key(e: Entry) -> tuple[int, int, str]:
-        return (order.get(e.verdict, 0), -(e.score or 0) if e.ranked else 0, e.file)
+        group = order.get(e.verdict, 0 if e.counts else 1)
+        return (group, -(e.score or 0) if group < 2 else 0, e.file)
 
     out: list[Entry] = []
     rank_no = 0

@@ -12,17 +12,16 @@ import csv
 import hashlib
 import io
 import json
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from validator.check.replay import Verdict
 from validator.contest.batch import DEFAULT_MIN_SCORE, JSON, Entry, EntryError, copy_groups
+from validator.records.source import INVISIBLE, formula_start
 
 SALT = "road300-draw"
-
-_FORMULA_GUARD = ("'=", "'+", "'-", "'@", "'\t", "'\r")
-"""How `road300 batch --format csv` starts a cell that a spreadsheet would run."""
 
 _CSV_NUMBERS = ("rank", "score", "end_roll", "rounds_played", "rerolls", "claimed_score")
 _CSV_ERROR = ("code", "message", "roll", "round", "line", "col")
@@ -62,12 +61,16 @@ def draw(candidates: Iterable[Entry], seed: str, winners: int) -> Draw:
 
 
 def eligible(entries: Iterable[Entry], min_score: int = DEFAULT_MIN_SCORE) -> list[Entry]:
-    """Entries that are valid with at least `min_score` points, sorted by file."""
+    """Entries that are valid with at least `min_score` points, neither late nor superseded,
+    sorted by file."""
     return sorted(
         (
             e
             for e in entries
-            if e.verdict is Verdict.VALID and e.score is not None and e.score >= min_score
+            if e.verdict is Verdict.VALID
+            and e.counts
+            and e.score is not None
+            and e.score >= min_score
         ),
         key=lambda e: e.file,
     )
@@ -106,8 +109,39 @@ def exclude_copies(
 
 
 def player_key(entry: Entry) -> str:
-    """The player's name as compared by --one-per-player: case and spaces do not count."""
-    return "".join(entry.player_name.split()).casefold()
+    """The player's name as compared by --one-per-player: two names that look alike are
+    the same player. Compatibility forms are folded (NFKC: a full-width A, U+FF21, is `A`),
+    invisible characters (zero-width spaces and joiners, soft hyphens, controls) and
+    blanks dropped, look-alike letters of other scripts read as the Latin letter they
+    imitate (Cyrillic U+0435 is `e`), and case ignored."""
+    return name_skeleton(entry.player_name)
+
+
+def name_skeleton(name: str) -> str:
+    """What a name looks like, for comparing names (see `player_key`)."""
+    text = unicodedata.normalize("NFKC", name)
+    text = INVISIBLE.sub("", text)
+    text = "".join(text.split()).translate(_CONFUSABLES)
+    return unicodedata.normalize("NFKC", text.casefold())
+
+
+_CONFUSABLES = str.maketrans(
+    # Cyrillic, then Greek letters that look like a Latin letter (after Unicode's list of
+    # confusables, UTS #39, for the letters a name is written with); written as escapes,
+    # each line's Latin look-alikes after it.
+    "\u0410\u0412\u0415\u0405\u0406\u0408\u041a\u041c"  # ABESIJKM
+    "\u041d\u041e\u0420\u0421\u0422\u0425\u0423\u0430"  # HOPCTXYa
+    "\u0435\u04bb\u0456\u0458\u04cf\u043e\u0440\u0441"  # ehijlopc
+    "\u0455\u0501\u051b\u051d\u0445\u0443\u04c0"  # sdqwxyl
+    "\u0391\u0392\u0395\u0396\u0397\u0399\u039a\u039c"  # ABEZHIKM
+    "\u039d\u039f\u03a1\u03a4\u03a5\u03a7\u03b1\u03b9"  # NOPTYXai
+    "\u03bf\u03c1\u03c5\u03bd\u03ba",  # opuvk
+    "ABESIJKMHOPCTXYaehijlopcsdqwxylABEZHIKMNOPTYXaiopuvk",
+)
+
+
+def _plain(name: str) -> str:
+    return "".join(name.split()).casefold()
 
 
 def one_per_player(candidates: list[Entry]) -> tuple[list[Entry], list[LeftOut]]:
@@ -118,7 +152,13 @@ def one_per_player(candidates: list[Entry]) -> tuple[list[Entry], list[LeftOut]]
     for c in sorted(candidates, key=lambda e: e.file):
         key = player_key(c)
         if key in first:
-            left.append(LeftOut(c, f"the same player as {first[key].file}"))
+            other = first[key]
+            why = f"the same player as {other.file}"
+            if _plain(c.player_name) != _plain(other.player_name):
+                # Not just case or spaces: say which names look alike (and how they
+                # differ: the output shows invisible characters escaped).
+                why += f" ({c.player_name} looks like {other.player_name})"
+            left.append(LeftOut(c, why))
         else:
             first[key] = c
             kept.append(c)
@@ -173,6 +213,10 @@ def _csv_entry(row: dict[str, str], where: str) -> Entry:
     for key in _CSV_NUMBERS:
         data[key] = _number(cells.get(key, ""), key, where)
     data["copies"] = list(cells.get("copies", "").split())
+    for flag in ("late", "superseded"):
+        data[flag] = cells.get(flag, "").strip().lower() == "true"
+    data.pop("message_id", None)
+    data.pop("date", None)
     data["warnings"] = []
     if cells.get("error_code"):
         data["error"] = {
@@ -185,7 +229,8 @@ def _csv_entry(row: dict[str, str], where: str) -> Entry:
 
 
 def _unguard(cell: str) -> str:
-    return cell[1:] if cell.startswith(_FORMULA_GUARD) else cell
+    """A cell as it was before `csv_cell` guarded it with a leading `'`."""
+    return cell[1:] if cell.startswith("'") and formula_start(cell[1:]) else cell
 
 
 def _number(text: str, key: str, where: str) -> int | None:

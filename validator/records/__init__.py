@@ -7,7 +7,7 @@ from os import PathLike
 from pathlib import Path
 
 from validator.errors import Diagnostic, ReadError
-from validator.records.record import Record, source_line
+from validator.records.record import Record, source_lines
 from validator.records.registry import (
     RECORD_FORMAT_BY_NAME,
     RECORD_FORMAT_LIST,
@@ -87,7 +87,8 @@ def parse_record(
             Diagnostic("E006", "the record is nested too deeply", source, 1, 1)
         ) from None
     except ReadError as exc:
-        found = [_with_excerpt(d, text) for d in exc.diagnostics]
+        quoted = source_lines(text, (d.line for d in exc.diagnostics if d.line is not None))
+        found = [_with_excerpt(d, quoted) for d in exc.diagnostics]
         raise ReadError(*found, omitted=exc.omitted) from None
     return replace(record, text=text, warnings=(warning,) if warning else ())
 
@@ -104,11 +105,11 @@ def _unknown_format(source: str) -> Diagnostic:
     )
 
 
-def _with_excerpt(diagnostic: Diagnostic, text: str) -> Diagnostic:
+def _with_excerpt(diagnostic: Diagnostic, quoted: dict[int, str]) -> Diagnostic:
     """The diagnostic with its source line quoted from the text as read."""
     if diagnostic.line is None or diagnostic.excerpt is not None:
         return diagnostic
-    line = source_line(text, diagnostic.line)
+    line = quoted.get(diagnostic.line)
     return diagnostic if line is None else replace(diagnostic, excerpt=line)
 
 

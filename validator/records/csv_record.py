@@ -243,7 +243,7 @@ def _split(line: str, delimiter: str, lineno: int, source: str) -> list[Cell]:
             if end < len(line) and line[end] != delimiter:
                 fail(
                     "E002",
-                    f"expected {_name(delimiter)} after the quoted cell, found {line[end]!r}",
+                    f"expected {_name(delimiter)} after the quoted cell, found {short(line[end])}",
                     source,
                     lineno,
                     end + 1,
@@ -295,7 +295,7 @@ def _columns(cells: list[Cell], lineno: int, source: str) -> list[str]:
             fail(
                 "E003",
                 f"unknown column {short(value)} (column {number_})"
-                + (f": did you mean {close[0]!r}?" if close else ""),
+                + (f": did you mean {short(close[0])}?" if close else ""),
                 source,
                 lineno,
                 col,

@@ -29,15 +29,27 @@ class DiceFile:
     source: str
 
 
+_LIST_START = re.compile(r"(?:\s|#[^\n]*(?:\n|\Z))*(?:\[|-(?:\s|\Z)|\Z)")
+"""How a YAML or JSON list starts, after blanks and comments (or an empty file, which
+the reader reports as such)."""
 _NUMBER = re.compile(r"^\s*(\d+)\s*[:.)]\s*")
 _EXAMPLES = "three dice 1-6, like `2 4 5`, `2,4,5`, `2;4;5`, `245` or `1: 2 4 5`"
 
 
-def read_dice(path: Path | str, source: str | None = None) -> DiceFile:
-    """Read a dice file; the format comes from its extension (plain text for others)."""
+def read_dice(
+    path: Path | str,
+    source: str | None = None,
+    *,
+    max_bytes: int = MAX_DICE_BYTES,
+    follow: bool = True,
+) -> DiceFile:
+    """Read a dice file; the format comes from its extension (plain text for others).
+
+    `max_bytes` is the organizer's limit for `--dice`; a dice file an entry names is read
+    with the record's own (smaller) cap, and `follow=False` refuses a symbolic link."""
     name = source or str(path)
     try:
-        data = read_bytes(path, name, max_bytes=MAX_DICE_BYTES)
+        data = read_bytes(path, name, max_bytes=max_bytes, follow=follow)
     except ReadError as exc:
         raise ReadError(_as_dice(exc.diagnostic)) from None
     return parse_dice(data, name, Path(path).suffix.lower())
@@ -82,10 +94,11 @@ def plain_rows(text: str, source: str) -> list[tuple[Dice, int]]:
                 )
             numbered = True
             expected = len(rows) + 1
-            if int(number.group(1)) != expected:
+            if number.group(1).lstrip("0") != str(expected):  # no int() of a long number
                 raise _error(
                     "D003",
-                    f"row number {number.group(1)}, expected {expected} (rows count up from 1)",
+                    f"row number {short(number.group(1))}, expected {expected} "
+                    "(rows count up from 1)",
                     source,
                     lineno,
                     col,
@@ -125,7 +138,7 @@ def csv_rows(text: str, source: str) -> list[tuple[Dice, int]]:
                     raise _error(
                         "D002",
                         "expected the header `d1,d2,d3` or `roll,d1,d2,d3`, "
-                        f"found {','.join(cells)!r}",
+                        f"found {short(','.join(cells))}",
                         source,
                         lineno,
                     )
@@ -135,7 +148,9 @@ def csv_rows(text: str, source: str) -> list[tuple[Dice, int]]:
                     "D002", f"expected {len(header)} values, found {len(cells)}", source, lineno
                 )
             if len(header) == 4 and cells[0] != str(len(rows) + 1):
-                raise _error("D003", f"roll {cells[0]!r}, expected {len(rows) + 1}", source, lineno)
+                raise _error(
+                    "D003", f"roll {short(cells[0])}, expected {len(rows) + 1}", source, lineno
+                )
             values = cells[-3:]
             if not all(v in {"1", "2", "3", "4", "5", "6"} for v in values):
                 raise _error("D002", f"dice must be 1-6, found {','.join(values)}", source, lineno)
@@ -163,6 +178,9 @@ def json_rows(text: str, source: str) -> list[tuple[Dice, int]]:
 def _structured(
     text: str, source: str, load: Callable[[str, str], tuple[Any, Locations]]
 ) -> list[tuple[Dice, int]]:
+    if not _LIST_START.match(text):
+        # A dice file is a list; anything else (a record, say) is not parsed whole.
+        raise _error("D002", "expected a list of rolls, like [[2, 4, 5], [1, 3, 6]]", source, 1)
     try:
         data, locations = load(text, source)
     except ReadError as exc:

@@ -73,7 +73,7 @@ class Header:
                 hint = fix.format(key=SYNONYMS[close[0]], value=value) + f"   ({hint})"
             fail(
                 "E003",
-                f"unknown header key {name!r}",
+                f"unknown header key {short(name)}",
                 self.source,
                 line,
                 match.start("key") + 1,

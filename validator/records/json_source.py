@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from validator.errors import Diagnostic, ReadError
+from validator.records.lexing import MAX_NUMBER_CHARS, short
 from validator.records.model import Locations, Path
 
 MAX_DEPTH = 16
@@ -31,7 +32,16 @@ def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Lo
         return out
 
     try:
-        data = json.loads(text, object_pairs_hook=no_duplicates)
+        data = json.loads(
+            text,
+            object_pairs_hook=no_duplicates,
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+        )
+    except _TooLong as exc:
+        line, col = _find(text, exc.text)
+        message = f"the number {short(exc.text)} is longer than any value of a record"
+        raise ReadError(Diagnostic("E005", message, source, line, col)) from None
     except json.JSONDecodeError as exc:
         raise ReadError(
             Diagnostic("E002", f"JSON syntax: {_json_problem(exc)}", source, exc.lineno, exc.colno)
@@ -39,7 +49,7 @@ def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Lo
     except _Duplicate as exc:
         raise ReadError(
             Diagnostic(
-                "E002", f"the key {exc.key!r} appears twice", source, *_find_key(text, exc.key)
+                "E002", f"the key {short(exc.key)} appears twice", source, *_find_key(text, exc.key)
             )
         ) from None
     except RecursionError:
@@ -63,6 +73,30 @@ def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Lo
     return data, locations
 
 
+class _TooLong(Exception):
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _parse_int(text: str) -> int:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise _TooLong(text)
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise _TooLong(text)
+    return float(text)
+
+
+def _find(text: str, needle: str) -> tuple[int, int]:
+    at = text.find(needle)
+    if at < 0:
+        return (1, 1)
+    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
 class _Duplicate(Exception):
     def __init__(self, key: str) -> None:
         self.key = key
@@ -82,7 +116,12 @@ class _Stop(Exception):
 
 
 _WS = re.compile(r"[ \t\r\n\ufeff]*")
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+"""A JSON string, written so that a long one is one step of the regex engine per escape,
+not per character (an alternation per character keeps a backtracking state each)."""
+_FLAT = re.compile(r'\[[^\[\]{}"]*\]|\{[^\[\]{}"]*\}')
+"""A list (or an empty mapping) of numbers and constants only, like a field or a dice
+row: skipped in one step, its items point at it."""
 _SCALAR = re.compile(r"[^,\]} \t\r\n]*")
 
 
@@ -97,11 +136,17 @@ class _Scanner:
         self.max_rounds = max_rounds
         self._at = 0
         self._line = 1
+        self._line_start = 0
 
     def where(self, pos: int) -> tuple[int, int]:
-        self._line += self.text.count("\n", self._at, pos)
+        # Forward only, from the last position asked: linear in the text, even when it
+        # is one long line (looking back for the line's start each time is quadratic).
+        newlines = self.text.count("\n", self._at, pos)
+        if newlines:
+            self._line += newlines
+            self._line_start = self.text.rfind("\n", self._at, pos) + 1
         self._at = pos
-        return self._line, pos - (self.text.rfind("\n", 0, pos) + 1) + 1
+        return self._line, pos - self._line_start + 1
 
     def skip_ws(self) -> None:
         self.pos = _WS.match(self.text, self.pos).end()  # type: ignore[union-attr]
@@ -116,6 +161,11 @@ class _Scanner:
         if depth < 3:  # deeper values point at their key, as in YAML
             self.locations.setdefault(path, self.where(self.pos))
         ch = self.text[self.pos]
+        if depth and ch in "[{":
+            flat = _FLAT.match(self.text, self.pos)
+            if flat is not None:  # no key or string inside: nothing more to note
+                self.pos = flat.end()
+                return
         if ch == "{":
             self.pos += 1
             self.skip_ws()

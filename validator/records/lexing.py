@@ -9,11 +9,18 @@ text they were given; each reader turns that into a diagnostic at its own line a
 from __future__ import annotations
 
 import re
+import reprlib
 import unicodedata
 
 MAX_DIGITS = 18
 """Numbers longer than this are refused as out of range before int() sees them: every
 limit in a record is far smaller, and int() of a huge digit string is slow or refused."""
+
+MAX_NUMBER_CHARS = 32
+"""A number written with more characters than this, in any base or notation (YAML's
+hexadecimal, octal, binary and base-60 integers, exponents, `_` separators), is out of
+range for every value of a record or a dice file, and is refused before it is
+converted (converting a long one is slow, or refused beyond 4,300 digits)."""
 
 
 class LexError(ValueError):
@@ -147,7 +154,9 @@ def lex_flag(text: str) -> bool:
     raise LexError(f"expected yes, true, 1 or an empty value, not {short(text)}")
 
 
-_PATH_SEP = re.compile(r"(?:[ \t,;]|-+>|->|→|>|-)*")
+_PATH_SEP = re.compile(r"[ \t,;>→-]*")
+"""Blanks, commas, semicolons, dashes and arrows (`->`, `-->`, `→`), in any run: one
+character class, so that a long run is scanned once (alternatives re-scan it)."""
 
 
 def lex_path(text: str) -> list[str]:
@@ -173,18 +182,26 @@ def lex_path(text: str) -> list[str]:
         pos = m.end()
 
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def split_lines(text: str) -> list[str]:
     """Lines ended by `\\n`, `\\r\\n` or a lone `\\r` (old Mac files), without the ends."""
-    return _LINE_BREAK.split(text)
+    return LINE_BREAK.split(text)
 
 
 def short(value: object) -> str:
     """A value quoted for a message, cut to 24 characters. Like repr(), but joiners and
     emoji variation selectors stay characters: Python escapes them (a family emoji would
-    read as 👩\\u200d👩), though they are text, not controls."""
+    read as 👩\\u200d👩), though they are text, not controls. A list or mapping is shown
+    by its start only (never built whole as text: it may hold a megabyte)."""
+    if isinstance(value, list | tuple | dict):
+        value = _SHORT_REPR.repr(value)
     text = value if isinstance(value, str) else str(value)
     quoted = repr(text) if len(text) <= 24 else repr(text[:21] + "...")
     return re.sub(r"\\+u(200[cd]|fe0f)", lambda m: chr(int(m.group(1), 16)), quoted)
+
+
+_SHORT_REPR = reprlib.Repr()
+_SHORT_REPR.maxlevel, _SHORT_REPR.maxlist, _SHORT_REPR.maxtuple = 2, 4, 4
+_SHORT_REPR.maxdict, _SHORT_REPR.maxstring, _SHORT_REPR.maxother = 4, 24, 24

@@ -52,9 +52,11 @@ _FIELD_AT: dict[tuple[int, int], Field] = {
 def _cell(value: object) -> object:
     """A field in any of the shared spellings (`[3, 4]`, `"3/4"`, `34`, `"row 3 col 4"`)."""
     if type(value) is list and len(value) == 2:  # the common case first: a batch's hot path
-        found = _FIELD_AT.get((value[0], value[1]))
-        if found is not None and type(value[0]) is int and type(value[1]) is int:
-            return found
+        row, col = value
+        if type(row) is int and type(col) is int:  # before hashing: a list is unhashable
+            found = _FIELD_AT.get((row, col))
+            if found is not None:
+                return found
     if isinstance(value, Field):
         return value
     if isinstance(value, str):
@@ -64,7 +66,7 @@ def _cell(value: object) -> object:
             raise ValueError(exc.message) from None
     elif type(value) is int:
         if not 11 <= value <= 99:
-            raise ValueError(f"expected {_FIELD_HELP}, not {value}")
+            raise ValueError(f"expected {_FIELD_HELP}, not {short(value)}")
         row, col = divmod(value, 10)
     elif isinstance(value, list | tuple) and len(value) == 2 and all(type(v) is int for v in value):
         row, col = value
@@ -133,7 +135,7 @@ def _die_number(what: str) -> Any:
         if type(value) is not int:
             raise ValueError(f"{what} is a number 1-6, not {short(value)}")
         if not 1 <= value <= 6:
-            raise ValueError(f"{what} is 1-6, not {value}")
+            raise ValueError(f"{what} is 1-6, not {short(value)}")
         return value
 
     return check
@@ -188,8 +190,18 @@ _PATH_SCHEMA: dict[str, Any] = {
         {"type": "null"},
     ]
 }
+
+
+def _no_bool(value: object) -> object:
+    """A number where a number belongs: true and false are no numbers (pydantic would
+    read them as 1 and 0)."""
+    if type(value) is bool:
+        raise ValueError(f"must be a whole number, not {str(value).lower()}")
+    return value
+
+
 Die = Annotated[int, Constraint(ge=1, le=6)]
-RowNumber = Annotated[int, Constraint(ge=1, le=1_000_000)]
+RowNumber = Annotated[int, Constraint(ge=1, le=1_000_000), BeforeValidator(_no_bool)]
 
 
 class RoundModel(BaseModel):
@@ -255,8 +267,10 @@ class RecordModel(BaseModel):
     dice_sha256: Annotated[str, Constraint(pattern=r"^[0-9a-fA-F]{64}$")] | None = None
     coordinates: Literal["row-col", "col-row"] = "row-col"
     rules: str | None = Constraint(default=None, description="ruleset name; --rules overrides it")
-    claimed_score: Annotated[int, Constraint(ge=0, le=100_000)] | None = None
-    rings: Annotated[int, Constraint(ge=0, le=3)] = Constraint(
+    claimed_score: (
+        Annotated[int, Constraint(ge=0, le=100_000), BeforeValidator(_no_bool)] | None
+    ) = None
+    rings: Annotated[int, Constraint(ge=0, le=3), BeforeValidator(_no_bool)] = Constraint(
         default=0, description="magic rings declared at the start (The magic rings!)"
     )
     rounds: list[RoundModel] = Constraint(max_length=100_000)
@@ -264,6 +278,8 @@ class RecordModel(BaseModel):
 
 HEADER_KEYS = tuple(k for k in RecordModel.model_fields if k != "rounds")
 ROUND_KEYS = tuple(RoundModel.model_fields)
+_RECORD_KEYS = frozenset(RecordModel.model_fields)
+_ROUND_KEY_SET = frozenset(ROUND_KEYS)
 
 
 MAX_DIAGNOSTICS = 50
@@ -311,11 +327,12 @@ def build_record(
                 col,
             )
         )
+    data, pruned = _pruned(data)
     try:
         model = RecordModel.model_validate(data)
     except ValidationError as exc:
         found = problems + diagnostics(exc, locations, source, fmt, numbers)
-        uncounted = exc.error_count() - min(exc.error_count(), 2 * MAX_DIAGNOSTICS)
+        uncounted = exc.error_count() - min(exc.error_count(), 2 * MAX_DIAGNOSTICS) + pruned
         raise_all(found, uncounted)
         raise AssertionError("unreachable") from None  # pragma: no cover
     raise_all(problems)
@@ -335,6 +352,35 @@ def build_record(
         rings=model.rings,
         locations=header,
     )
+
+
+def _pruned(data: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """The record without the unknown keys past the first MAX_DIAGNOSTICS of the record and
+    of each round, and how many were left out: they are only counted, and validating each
+    (an error object apiece) would cost time and memory the size cap is there to bound."""
+    data, pruned = _known_first(data, _RECORD_KEYS)
+    rounds = data.get("rounds")
+    if isinstance(rounds, list) and any(
+        isinstance(r, dict) and len(r) > MAX_DIAGNOSTICS for r in rounds
+    ):
+        kept = []
+        for r in rounds:
+            if isinstance(r, dict):
+                r, more = _known_first(r, _ROUND_KEY_SET)
+                pruned += more
+            kept.append(r)
+        data = {**data, "rounds": kept}
+    return data, pruned
+
+
+def _known_first(data: dict[str, Any], known: frozenset[str]) -> tuple[dict[str, Any], int]:
+    if len(data) <= MAX_DIAGNOSTICS:
+        return data, 0
+    unknown = [k for k in data if k not in known]
+    if len(unknown) <= MAX_DIAGNOSTICS:
+        return data, 0
+    dropped = set(unknown[MAX_DIAGNOSTICS:])
+    return {k: v for k, v in data.items() if k not in dropped}, len(dropped)
 
 
 def _round(number: int, r: RoundModel, locations: Locations, swap: bool) -> RecordRound:
@@ -402,7 +448,7 @@ def _diagnostic(
         hint = f"write {key_text(close[0], fmt)}; " if close else ""
         return Diagnostic(
             "E003",
-            f"unknown key {key!r}" + (f" in round {round_no}" if round_no else ""),
+            f"unknown key {short(key)}" + (f" in round {round_no}" if round_no else ""),
             source,
             line,
             col,
@@ -413,7 +459,7 @@ def _diagnostic(
         where = _path_text(data_path[:-1])
         return Diagnostic(
             "E004",
-            f"missing key {loc[-1]!r}" + (f" in {where}" if where else ""),
+            f"missing key {short(loc[-1])}" + (f" in {where}" if where else ""),
             source,
             line,
             col,
@@ -421,7 +467,8 @@ def _diagnostic(
         )
     msg = _plain_message(err)
     got = err.get("input")
-    shown = "" if isinstance(got, dict | list) or short(got) in msg else f" (got {short(got)})"
+    plain = isinstance(got, dict | list | bool) or short(got) in msg
+    shown = "" if plain else f" (got {short(got)})"
     return Diagnostic(
         "E005", f"{where}: {msg}{shown}" if where else msg, source, line, col, round=round_no
     )

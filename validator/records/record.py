@@ -6,11 +6,13 @@ this. Fields are always stored row/column (a col-row record is transposed on rea
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
 from validator.engine import Exit, Field
 from validator.errors import Diagnostic
+from validator.records.lexing import LINE_BREAK
 
 Coordinates = Literal["row-col", "col-row"]
 Location = tuple[int, int]
@@ -82,15 +84,35 @@ class Record:
 def source_line(text: str, line: int) -> str | None:
     """Line `line` (1-based) of a text, counting the line breaks every reader counts
     (LF, CR LF, and a lone CR), or None past the end."""
-    at = 0
-    for _ in range(line - 1):
-        cr = text.find("\r", at)
-        lf = text.find("\n", at)
-        if lf < 0 and cr < 0:
-            return None
-        if cr >= 0 and (lf < 0 or cr < lf):
-            at = cr + 2 if text.startswith("\r\n", cr) else cr + 1
-        else:
-            at = lf + 1
-    ends = [i for i in (text.find("\r", at), text.find("\n", at)) if i >= 0]
-    return text[at : min(ends)] if ends else text[at:]
+    return source_lines(text, (line,)).get(line)
+
+
+def source_lines(text: str, lines: Iterable[int]) -> dict[int, str]:
+    """Several lines of a text by number, in one pass over it (a reader may quote fifty
+    lines of a file of a hundred thousand); lines past the end are left out."""
+    wanted = sorted({n for n in lines if n >= 1})
+    found: dict[int, str] = {}
+    if not wanted:
+        return found
+    if "\r" not in text:  # the common case, at the speed of str.find
+        line, at = 1, 0
+        for n in wanted:
+            while line < n:
+                lf = text.find("\n", at)
+                if lf < 0:
+                    return found
+                line, at = line + 1, lf + 1
+            lf = text.find("\n", at)
+            found[n] = text[at:lf] if lf >= 0 else text[at:]
+        return found
+    breaks = LINE_BREAK.finditer(text)
+    line, at = 1, 0
+    for n in wanted:
+        while line < n:
+            brk = next(breaks, None)
+            if brk is None:
+                return found
+            line, at = line + 1, brk.end()
+        end = min((i for i in (text.find("\r", at), text.find("\n", at)) if i >= 0), default=-1)
+        found[n] = text[at:end] if end >= 0 else text[at:]
+    return found

@@ -5,10 +5,11 @@ and `--version` load neither pydantic nor yaml."""
 from __future__ import annotations
 
 import importlib
-import json
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, cast
+
+from validator.errors import ReadError
 
 if TYPE_CHECKING:
     from validator.engine import Dice
@@ -93,9 +94,11 @@ def dice_format_of(suffix: str) -> DiceFormat:
 # --- recognising a record by its content --------------------------------------------------
 
 _ANNOTATED = re.compile(
-    r"^[ \t]*(?:\d+[ \t]*[:.)][ \t]*)?[1-6](?:[ \t]*[-,;]?[ \t]*[1-6]){2}[ \t]+[^\s#\d]",
+    r"^[ \t]*(?:\d+[ \t]*[:.)][ \t]*)?[1-6](?:[ \t]*(?:[-,;][ \t]*)?[1-6]){2}[ \t]+[^\s#\d]",
     re.MULTILINE,
 )
+"""An annotated dice line. Each run of blanks has one way to match (two optional runs
+side by side would try every split of a long one)."""
 _CSV_HEADER_CELLS = frozenset({"roll", "dice", "cross", "move", "steps", "reroll", "path", "ring"})
 _YAML_ROUNDS = re.compile(r"^(?:rounds|\{.*\brounds)[ \t]*:", re.MULTILINE)
 
@@ -104,17 +107,17 @@ def sniff_format(data: bytes) -> str | None:
     """The record format of content whose file name says nothing, when exactly one
     format fits it: a JSON or YAML mapping with `rounds`, a CSV column row, annotated
     dice lines. None when none or several fit."""
-    from validator.errors import ReadError
     from validator.records.source import decode_text
 
     try:
         text = decode_text(data, "<sniff>").text
     except ReadError:  # undecodable content is simply not recognised
         return None
+    if _is_json(text):  # then not YAML (which JSON is too), nor anything else
+        return "json" if not (_is_csv(text) or _is_text(text)) else None
     candidates = [
         name
         for name, fits in (
-            ("json", _is_json),
             ("yaml", _is_yaml),
             ("csv", _is_csv),
             ("text", _is_text),
@@ -125,17 +128,21 @@ def sniff_format(data: bytes) -> str | None:
 
 
 def _is_json(text: str) -> bool:
+    """A JSON object with `rounds`. Parsed with the JSON record reader's own bounds: too
+    deep, a number too long or anything else it refuses is simply not recognised."""
     if not text.lstrip().startswith("{"):
         return False
+    from validator.records import json_source
+
     try:
-        data = json.loads(text)
-    except ValueError:
+        data, _ = json_source.load(text, "<sniff>", max_rounds=0)
+    except (ReadError, RecursionError, ValueError):
         return False
     return isinstance(data, dict) and "rounds" in data
 
 
 def _is_yaml(text: str) -> bool:
-    return not _is_json(text) and _YAML_ROUNDS.search(text) is not None
+    return _YAML_ROUNDS.search(text) is not None
 
 
 def _is_csv(text: str) -> bool:

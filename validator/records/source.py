@@ -4,6 +4,11 @@ diagnostic (never the raw bytes) for what is not text."""
 from __future__ import annotations
 
 import codecs
+import errno
+import io
+import os
+import re
+import stat
 import sys
 import unicodedata
 from dataclasses import dataclass
@@ -36,6 +41,48 @@ class Text:
 
     text: str
     warning: Diagnostic | None = None
+
+
+# -- Text from strangers ------------------------------------------------------------------
+
+_C0 = "\x00-\x1f"
+UNSEEN_RANGES = (
+    "\x7f-\x9f"  # DEL, C1
+    "\u00ad\u034f\u061c\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2"
+    "\u115f\u1160\u17b4\u17b5\u180b-\u180f"
+    "\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164"
+    "\ud800-\udfff"  # lone surrogates (undecodable file-name bytes among them)
+    "\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb"
+    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0000-\U000e0fff"
+)
+INVISIBLE = re.compile(f"[{_C0}{UNSEEN_RANGES}]")
+"""Characters a reader cannot see or that change what is shown around them: control
+characters, bidi controls, line and paragraph separators, lone surrogates, and Unicode's
+default-ignorable characters (zero-width spaces and joiners, soft hyphen, word joiner,
+variation selectors, Hangul fillers, tags)."""
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def formula_start(text: str) -> bool:
+    """Whether a spreadsheet would read `text` as a formula: it starts with `=`, `+`, `-`,
+    `@`, a tab or a carriage return, in any width (NFKC folds the full-width U+FF1D to `=`)."""
+    if not text:
+        return False
+    return text.startswith(_FORMULA_START) or unicodedata.normalize("NFKC", text[0]).startswith(
+        _FORMULA_START
+    )
+
+
+_NAME_BYTE = re.compile("[\udc80-\udcff]")
+
+
+def name_text(name: str) -> str:
+    """A name from the file system as valid text: each byte that is not UTF-8 (carried by
+    Python as a lone surrogate) written as `\\xe9`, so that every output can hold it;
+    everything else as it is (each output channel escapes the rest its own way)."""
+    return _NAME_BYTE.sub(lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}", name)
 
 
 def decode(data: bytes, source: str) -> str:
@@ -118,10 +165,23 @@ def _warning(encoding: str, source: str) -> Diagnostic:
     )
 
 
-def read_bytes(path: Path | str, source: str | None = None, max_bytes: int = MAX_BYTES) -> bytes:
-    """A file's bytes (standard input for `-`), refused by size before they are read."""
+def read_bytes(
+    path: Path | str,
+    source: str | None = None,
+    max_bytes: int = MAX_BYTES,
+    *,
+    follow: bool = True,
+    root: Path | None = None,
+) -> bytes:
+    """A file's bytes (standard input for `-`), refused by size before any is read.
+
+    The file is opened once, non-blocking, and the opened file is checked (`fstat`), not
+    the path: a FIFO, socket or device put in its place never hangs the read, and the size
+    cap holds before the first byte. With `follow=False` a symbolic link is refused, not
+    followed; with `root` (and `path` relative to it) every folder on the way is opened
+    the same way, so a folder swapped for a link cannot lead outside `root` either.
+    """
     name = source or str(path)
-    too_big = "the file is {size} bytes, more than the {limit} allowed"
     if str(path) == STDIN:
         data = sys.stdin.buffer.read(max_bytes + 1)
         if len(data) > max_bytes:
@@ -129,23 +189,79 @@ def read_bytes(path: Path | str, source: str | None = None, max_bytes: int = MAX
                 Diagnostic("E001", f"the input is more than the {max_bytes} bytes allowed", name, 1)
             )
         return data
-    path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise ReadError(Diagnostic("E001", too_big.format(size=size, limit=max_bytes), name, 1))
-        with path.open("rb") as handle:
-            # Read what stat promised, then whatever a growing file or a FIFO adds, up
-            # to the cap (reading max_bytes at once would allocate that much each time).
-            data = handle.read(size + 1)
-            if len(data) > size:
-                data += handle.read(max_bytes + 1 - len(data))
-        if len(data) > max_bytes:
-            raise ReadError(
-                Diagnostic("E001", f"the file is more than the {max_bytes} bytes allowed", name, 1)
-            )
-        return data
-    except IsADirectoryError:
-        raise ReadError(Diagnostic("E001", "is a folder, not a file", name)) from None
+        fd = _open(Path(path), follow, root)
+    except OSError as exc:
+        raise ReadError(Diagnostic("E001", _open_problem(exc), name)) from None
+    try:
+        with os.fdopen(fd, "rb", buffering=0, closefd=True) as handle:
+            info = os.fstat(handle.fileno())
+            if stat.S_ISDIR(info.st_mode):
+                raise ReadError(Diagnostic("E001", "is a folder, not a file", name))
+            if not stat.S_ISREG(info.st_mode):
+                message = "is not a regular file (a device, FIFO or socket)"
+                raise ReadError(Diagnostic("E001", message, name))
+            if info.st_size > max_bytes:
+                message = f"the file is {info.st_size} bytes, more than the {max_bytes} allowed"
+                raise ReadError(Diagnostic("E001", message, name, 1))
+            # What fstat promised, then whatever a growing file adds, up to the cap
+            # (reading max_bytes at once would allocate that much each time).
+            data = _read_up_to(handle, info.st_size + 1)
+            if len(data) > info.st_size:
+                data += _read_up_to(handle, max_bytes + 1 - len(data))
     except OSError as exc:
         raise ReadError(Diagnostic("E001", f"cannot read the file: {exc.strerror}", name)) from None
+    if len(data) > max_bytes:
+        raise ReadError(
+            Diagnostic("E001", f"the file is more than the {max_bytes} bytes allowed", name, 1)
+        )
+    return data
+
+
+_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+
+
+def _open(path: Path, follow: bool, root: Path | None) -> int:
+    flags = _FLAGS | (0 if follow else _NOFOLLOW)
+    if root is None or path.is_absolute() or not _NOFOLLOW or os.open not in os.supports_dir_fd:
+        if not follow and path.is_symlink():  # where O_NOFOLLOW is missing (Windows)
+            raise OSError(errno.ELOOP, "is a symbolic link")
+        return os.open(path, flags)
+    # Folder by folder from root, none of them followed if it is a link.
+    parts = path.parts
+    fd = os.open(root, _FLAGS | _DIRECTORY)
+    try:
+        for part in parts[:-1]:
+            inner = os.open(part, _FLAGS | _DIRECTORY | _NOFOLLOW, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        return os.open(parts[-1], flags, dir_fd=fd)
+    finally:
+        os.close(fd)
+
+
+def _open_problem(exc: OSError) -> str:
+    if exc.errno == errno.ENOENT:
+        return "does not exist"
+    if exc.errno == errno.ELOOP or (exc.errno == errno.ENOTDIR and not _DIRECTORY):
+        return "is a symbolic link, not followed"
+    if exc.errno == errno.ENOTDIR:
+        return "is inside something that is not a folder (or a link, not followed)"
+    if exc.errno == errno.EISDIR:
+        return "is a folder, not a file"
+    return f"cannot read the file: {exc.strerror or type(exc).__name__}"
+
+
+def _read_up_to(handle: io.RawIOBase, size: int) -> bytes:
+    """Up to `size` bytes (fewer at the end of the file); never blocks on a regular file."""
+    chunks: list[bytes] = []
+    left = size
+    while left > 0:
+        chunk = handle.read(min(left, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)

@@ -332,7 +332,7 @@ class _RollLine:
         if len(tokens) > 3:
             hint = "" if numbered else "a row number needs :, . or ) after it, like 7: 3 4 6"
             self.fail(
-                f"expected x 3/4, reroll or ring after the three dice, found {tokens[3][0]!r}",
+                f"expected x 3/4, reroll or ring after the three dice, found {short(tokens[3][0])}",
                 tokens[3].start(),
                 hint=hint,
             )
@@ -531,7 +531,7 @@ class _Annotation:
                 nxt = self.peek()
                 if role == STEPS and (nxt is None or nxt.kind not in ("num", "field")):
                     self.fail(
-                        f"{first.text!r} needs its number, like steps 5 or 5 steps",
+                        f"{short(first.text)} needs its number, like steps 5 or 5 steps",
                         first.start,
                     )
                 pending = (STEPS, first)
@@ -678,7 +678,7 @@ class _Annotation:
         }[role]
         at = token.start if token is not None else len(self.line.text.rstrip())
         found = short(token.text) if token is not None else "the end of the line"
-        self.fail(f"expected {what} after {word.text!r}, found {found}", at)
+        self.fail(f"expected {what} after {short(word.text)}, found {found}", at)
 
     def _unknown(self, token: Token) -> NoReturn:
         word = normal(token.text)
@@ -691,7 +691,7 @@ class _Annotation:
             hint = self.line.corrected(token.start, token.end, close[0])
             self.fail(
                 f"expected a word like x, ->, steps or path, found {short(token.text)}: "
-                f"did you mean {close[0]!r}?",
+                f"did you mean {short(close[0])}?",
                 token.start,
                 hint=hint,
             )

@@ -13,6 +13,7 @@ from typing import Any, cast
 import yaml
 
 from validator.errors import Diagnostic, ReadError
+from validator.records.lexing import MAX_NUMBER_CHARS, short
 from validator.records.model import Locations, Path
 
 _Base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -37,6 +38,7 @@ _SEQ = "tag:yaml.org,2002:seq"
 _MAP = "tag:yaml.org,2002:map"
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
 _MERGE = "tag:yaml.org,2002:merge"
 _constructor = yaml.SafeLoader("")  # only its scalar constructors are used
 _SCALARS = {tag: _constructor.yaml_constructors[tag] for tag in _SCALAR_TAGS}
@@ -139,7 +141,7 @@ class _Converter:
         if kind is _SeqStart or kind is _MapStart:
             tag = cast(yaml.CollectionStartEvent, event).tag
             if tag not in _PLAIN_TAGS and tag != (_SEQ if kind is _SeqStart else _MAP):
-                raise self.fail("E006", f"the YAML tag {tag!r} is not allowed", event)
+                raise self.fail("E006", f"the YAML tag {short(tag)} is not allowed", event)
             if kind is _SeqStart:
                 return self.sequence(path, depth)
             return self.mapping(path, depth)
@@ -186,7 +188,7 @@ class _Converter:
             if key == "<<" and key_event.implicit[0]:
                 raise self.fail("E006", "YAML merge keys (<<) are not allowed", event)
             if key in out:
-                raise self.fail("E002", f"the key {key!r} appears twice", event)
+                raise self.fail("E002", f"the key {short(key)} appears twice", event)
             key_path: Path | None = None
             if path is not None:
                 key_path = (*path, key)
@@ -220,12 +222,17 @@ class _Converter:
         if tag == _INT and len(value) < 10 and value.isdigit():
             return int(value)
         if tag not in _SCALARS:
-            raise self.fail("E006", f"the YAML tag {tag!r} is not allowed", event)
+            raise self.fail("E006", f"the YAML tag {short(tag)} is not allowed", event)
+        if tag in (_INT, _FLOAT) and len(value) > MAX_NUMBER_CHARS:
+            # Before PyYAML converts it: a long base-60 or hexadecimal integer costs
+            # seconds, and no value of a record is anywhere near this long.
+            message = f"the number {short(value)} is longer than any value of a record"
+            raise self.fail("E005", message, event)
         node = yaml.ScalarNode(tag, value, None, None, event.style)
         try:
             return _SCALARS[tag](_constructor, node)
         except ValueError:
-            raise self.fail("E005", f"the number {value[:40]!r} is too large", event) from None
+            raise self.fail("E005", f"the number {short(value)} is too large", event) from None
 
 
 _RESOLVER = yaml.SafeLoader("")

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from validator.render.sanitize import markdown_text, plain_text
+
 SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 
@@ -47,7 +49,10 @@ def _summary(p: dict[str, Any]) -> str:
 
 
 def _text(p: dict[str, Any]) -> str:
-    lines = [f"{p['record']}: {_summary(p)}", "round  roll  before  after  cost  mark  better"]
+    lines = [
+        f"{plain_text(p['record'])}: {_summary(p)}",  # a file name: a stranger's text
+        "round  roll  before  after  cost  mark  better",
+    ]
     for r in p["rounds"]:
         mark = SYMBOLS.get(r["mark"] or "", "")
         star = "" if r["proven"] else "*"
@@ -75,7 +80,7 @@ def _unproven(r: dict[str, Any]) -> str:
 
 def _markdown(p: dict[str, Any]) -> str:
     lines = [
-        f"# Analysis of {p['record']}",
+        f"# Analysis of {markdown_text(p['record'])}",
         "",
         _summary(p) + ".",
         "",

@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import csv
 import io
-import json
-import re
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, TextIO
 
 from validator.check.replay import Verdict
 from validator.contest.batch import Batch, Entry
 from validator.records import RECORD_FORMATS
-from validator.render.sanitize import csv_cell, plain_text
+from validator.render.sanitize import csv_cell, json_dumps, plain_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -46,8 +44,13 @@ CSV_COLUMNS = (
     "warnings",
     "copies",
     "par_share",
+    "late",
+    "superseded",
+    "message_id",
+    "date",
 )
-"""One row per entry: the JSON entry with `error` flattened to `error_*` columns."""
+"""One row per entry: the JSON entry with `error` flattened to `error_*` columns (and of an
+entry's mail `source`, its Message-ID and Date: the sender's address stays out)."""
 
 SKIPPED_SHOWN = 20
 """The table lists this many skipped files; JSON lists them all."""
@@ -60,9 +63,6 @@ WIDE = 100_000
 
 
 # -- Untrusted text ------------------------------------------------------------------------
-
-_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-"""The controls json.dumps leaves raw (it escapes C0 itself, inside strings only)."""
 
 
 # -- Reporters -------------------------------------------------------------------------------
@@ -92,11 +92,11 @@ class JsonReporter(Reporter):
         # One entry per line, written as it goes: a large batch is never one string.
         out.write('{"entries": [')
         for n, entry in enumerate(batch.entries):
-            out.write(("\n " if n == 0 else ",\n ") + _json(entry.to_json()))
+            out.write(("\n " if n == 0 else ",\n ") + json_dumps(entry.to_json()))
         out.write("\n],\n")
-        out.write(' "summary": ' + _json(batch.summary().to_json()) + ",\n")
+        out.write(' "summary": ' + json_dumps(batch.summary().to_json()) + ",\n")
         skipped = [s.to_json() for s in batch.skipped]
-        out.write(' "skipped": ' + _json(skipped, indent=1) + "\n}\n")
+        out.write(' "skipped": ' + json_dumps(skipped, indent=1) + "\n}\n")
 
 
 class CsvReporter(Reporter):
@@ -105,13 +105,6 @@ class CsvReporter(Reporter):
         writer.writerow(CSV_COLUMNS)
         for entry in batch.entries:
             writer.writerow(csv_row(entry))
-
-
-def _json(value: object, indent: int | None = None) -> str:
-    """JSON with non-ASCII text as it is, but every control character escaped: json.dumps
-    escapes C0 itself; DEL, C1 and the bidi controls too, so the JSON is safe to print."""
-    text = json.dumps(value, ensure_ascii=False, indent=indent)
-    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def csv_row(entry: Entry) -> list[str | int]:
@@ -139,6 +132,10 @@ def csv_row(entry: Entry) -> list[str | int]:
         "warnings": " ".join(w.code for w in entry.warnings),
         "copies": " ".join(entry.copies),
         "par_share": None if entry.par_share is None else f"{entry.par_share:.4f}",
+        "late": "true" if entry.late else None,
+        "superseded": "true" if entry.superseded else None,
+        "message_id": entry.source.message_id if entry.source else None,
+        "date": entry.source.date if entry.source else None,
     }
     return [csv_cell(cells[column]) for column in CSV_COLUMNS]
 
@@ -186,7 +183,7 @@ def render_table(console: Console, batch: Batch, folder: str, *, wide: bool = Fa
             cells = [
                 Text(_rank(e)),
                 Text(plain_text(e.player_name)),
-                Text(plain_text(e.file) + (" (copy)" if e.copies else "")),
+                Text(plain_text(e.file) + _marks(e)),
                 Text(e.verdict.value, style=style),
                 Text("" if e.score is None else str(e.score)),
             ]
@@ -226,6 +223,13 @@ def summary_lines(batch: Batch, folder: str) -> list[str]:
             lines.append(f"Reached {batch.min_score}: none.")
         if batch.par is not None:
             lines.append(par_line(batch))
+        late = sum(1 for e in batch.entries if e.late)
+        superseded = sum(1 for e in batch.entries if e.superseded)
+        if late or superseded:
+            lines.append(
+                f"Not ranked: {late} late, {superseded} superseded by a later message "
+                "(shown, left out of the draw)."
+            )
     if batch.copies:
         games = len(batch.copies)
         lines.append(
@@ -315,6 +319,20 @@ def _copy_lines(groups: tuple[tuple[str, ...], ...]) -> list[str]:
             f"{entries} entries (all in --format json)"
         )
     return lines
+
+
+def _marks(entry: Entry) -> str:
+    """What the File column adds: a copy, and for an entry from mail late or superseded."""
+    marks = [
+        word
+        for word, on in (
+            ("copy", bool(entry.copies)),
+            ("late", entry.late),
+            ("superseded", entry.superseded),
+        )
+        if on
+    ]
+    return f" ({', '.join(marks)})" if marks else ""
 
 
 def first_error(entry: Entry) -> str:

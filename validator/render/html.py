@@ -17,6 +17,7 @@ from validator.check.explain import BoardMark, Explanation
 from validator.check.replay import Verdict
 from validator.engine import FIELD_AT, Field, State
 from validator.render import svg
+from validator.render.sanitize import html_value
 from validator.render.shared import headline, item_span, moves_text
 from validator.render.wording import analysis_marks, round_kind
 from validator.report.model import (
@@ -59,6 +60,32 @@ class RoundView:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundBlock:
+    """One cell of the round cards' grid: a played round's card, or a run of one-line
+    rounds (forced rerolls, rings) stacked in one cell, so that a run never takes a row
+    of its own and leaves a card alone beside it."""
+
+    card: RoundView | None
+    lines: tuple[RoundView, ...] = ()
+
+
+def round_blocks(rounds: list[RoundView]) -> list[RoundBlock]:
+    blocks: list[RoundBlock] = []
+    run: list[RoundView] = []
+    for r in rounds:
+        if r.line:
+            run.append(r)
+            continue
+        if run:
+            blocks.append(RoundBlock(None, tuple(run)))
+            run = []
+        blocks.append(RoundBlock(r))
+    if run:
+        blocks.append(RoundBlock(None, tuple(run)))
+    return blocks
+
+
+@dataclass(frozen=True, slots=True)
 class IllegalView:
     roll: int | None
     title: str
@@ -85,6 +112,7 @@ def _environment() -> Environment:
     return Environment(
         loader=PackageLoader("validator.render", "templates"),
         autoescape=True,
+        finalize=html_value,
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -100,24 +128,24 @@ def render_html(report: Report, analysis: AnalysisView | str | None = None) -> s
     rows = move_rows(report.rounds)
     view = None if analysis is None or isinstance(analysis, str) else analysis
     rounds = [
-        _round_view(rr, row, view.marks.get(rr.round.roll) if view else None)
+        _round_view(rr, row, view.marks.get(rr.round.roll) if view else None, bool(view))
         for rr, row in zip(report.rounds, rows, strict=True)
     ]
     points = [(rr.round.roll, rr.round.score) for rr in report.rounds]
-    summary_board = Markup(final_board(report)) if report.rounds else None
-    chart = (
-        Markup(
-            svg.score_chart(
-                points,
-                label="score after each dice roll"
-                + (", and points lost so far against the best play" if view else ""),
-                links={rr.round.roll: f"#roll-{rr.round.roll}" for rr in report.rounds},
-                lost=view.lost if view else None,
-            )
-        )
-        if points
-        else None
+    title, caption = sheet_title(report)
+    summary_board = Markup(final_board(report, title)) if report.rounds else None
+    chart_label = "score after each dice roll" + (
+        ", and points lost so far against the best play" if view else ""
     )
+    links = {rr.round.roll: f"#roll-{rr.round.roll}" for rr in report.rounds}
+    # Two pictures of the chart: the page shows the compact one on a phone (CSS).
+    charts = [
+        svg.score_chart(
+            points, label=chart_label, links=links, lost=view.lost if view else None, compact=c
+        )
+        for c in (False, True)
+    ]
+    chart = Markup("".join(charts)) if points else None
     return template.render(
         title=f"Road to 300 - {report.player or report.source}",
         player=report.player,
@@ -127,6 +155,8 @@ def render_html(report: Report, analysis: AnalysisView | str | None = None) -> s
         facts=facts(report),
         rules_text=how_to_read(report),
         rounds=rounds,
+        blocks=round_blocks(rounds),
+        sheet_caption=caption,
         illegal=_illegal_view(report),
         error=_error_text(report),
         warnings=[
@@ -143,6 +173,40 @@ def render_html(report: Report, analysis: AnalysisView | str | None = None) -> s
     )
 
 
+def sheet_title(report: Report) -> tuple[str, str]:
+    """The summary sheet's title and the first words of its caption: the final sheet of a
+    game replayed to its end, else the sheet as far as the replay went."""
+    last = report.rounds[-1].round.roll if report.rounds else 0
+    if report.illegal is not None:
+        return (
+            f"Sheet after roll {last}",
+            f"The sheet after roll {last}, where the replay stopped (the illegal step is "
+            "not on it).",
+        )
+    if report.verdict is Verdict.VALID:
+        return "Final sheet", "The final sheet."
+    if report.result.error is not None:
+        return f"Sheet after roll {last}", f"The sheet after roll {last}, as replayed."
+    return "Sheet so far", "The sheet so far: the record ends before the game does."
+
+
+def left_through(rr: ReportRound) -> Field | None:
+    """The corner a round's walk left the board through (Escape!, In and Out!), if any."""
+    r = rr.round
+    if r.kind not in ("escape", "leave"):
+        return None
+    return r.walk[-1] if r.walk else r.before.position
+
+
+def _burglar(rr: ReportRound | None, state: State) -> tuple[Field | None, Field | None]:
+    """(field, corner): where the burglar's token goes after round `rr`: on its field, or
+    beside the corner it left the board through."""
+    corner = left_through(rr) if rr is not None else None
+    if corner is not None:
+        return None, corner
+    return state.position, None
+
+
 def final_board(report: Report, title: str = "Final sheet") -> str:
     """The final sheet with every move's number and the walks from light to dark."""
     numbers: dict[Field, list[int]] = {}
@@ -151,6 +215,8 @@ def final_board(report: Report, title: str = "Final sheet") -> str:
         (exits if n in report.exits else numbers).setdefault(f, []).append(n)
     moved = [rr for rr in report.rounds if rr.move_number is not None]
     last = max(len(moved) - 1, 1)
+    played = [rr for rr in report.rounds if rr.played]
+    on, beside = _burglar(played[-1] if played else None, report.final)
     return svg.board(
         report.final,
         numbers=numbers,
@@ -165,9 +231,10 @@ def final_board(report: Report, title: str = "Final sheet") -> str:
             )
             for i, rr in enumerate(moved)
         ],
-        burglar=report.final.position,
+        burglar=on,
+        burglar_left=beside,
         caption=f"{title} · {report.shown_score} points",
-        label=_final_words(report),
+        label=_final_words(report, title),
         cls="board final",
     )
 
@@ -203,9 +270,10 @@ def _new_crosses(before: State, after: State) -> list[Field]:
     return [f for f in FIELD_AT if "X" in after.mark(f) and "X" not in before.mark(f)]
 
 
-def _final_words(report: Report) -> str:
-    """The final sheet in words: the moves in order and the score."""
-    return f"The final sheet, {report.shown_score} points. Moves in order: {moves_text(report)}."
+def _final_words(report: Report, title: str = "Final sheet") -> str:
+    """The summary sheet in words: its title, the moves in order and the score."""
+    named = title[:1].lower() + title[1:]
+    return f"The {named}, {report.shown_score} points. Moves in order: {moves_text(report)}."
 
 
 def _error_text(report: Report) -> tuple[str, str, str] | None:
@@ -220,9 +288,22 @@ def _error_text(report: Report) -> tuple[str, str, str] | None:
     )
 
 
+def missed_best(rr: ReportRound) -> bool:
+    """◆: a higher-valued field was in reach than the one moved to; leaving the board under
+    In and Out! scores nothing, so it misses any field in reach."""
+    if rr.note.took_best is False:
+        return True
+    return rr.round.kind == "leave" and rr.note.best is not None and rr.note.best.value > 0
+
+
 def _round_view(
-    rr: ReportRound, row: tuple[str, ...], analysis: RoundMark | None = None
+    rr: ReportRound,
+    row: tuple[str, ...],
+    analysis: RoundMark | None = None,
+    analysed: bool = False,
 ) -> RoundView:
+    """One round's card; `analysed`: the page shows the analysis, whose marks say what
+    a choice cost, so the ◆ (a guess from the round alone) is left out."""
     r = rr.round
     roles = dice_roles(r.dice, r.cross.field if r.cross else None)
     dice_label = "dice " + " ".join(map(str, r.dice))
@@ -245,8 +326,11 @@ def _round_view(
             if better.walk or better.leaves:
                 walks.append(svg.Walk(better.walk, better.start, better.leaves, style="alt"))
             label += f" Better: {better.text}."
+        on, beside = _burglar(rr, r.state)
         board = Markup(
-            svg.board(r.state, marks=marks, walks=walks, burglar=r.state.position, label=label)
+            svg.board(
+                r.state, marks=marks, walks=walks, burglar=on, burglar_left=beside, label=label
+            )
         )
     where = (
         f"record round {r.record_round}"
@@ -256,7 +340,8 @@ def _round_view(
     if r.line:
         where += f", line {r.line}"
     flags: list[str] = []
-    if rr.note.took_best is False:
+    missed = missed_best(rr) and not analysed
+    if missed:
         flags.append("missed-best")
     if rr.note.ended is not None:
         flags.append("ended")
@@ -268,7 +353,7 @@ def _round_view(
         marker, marker_text = "↻", "forced reroll"
     elif r.kind == "ring":
         marker, marker_text = "◯", "magic ring spent"
-    if rr.note.took_best is False:
+    if missed:
         marker, marker_text = "◆", "a higher-valued field was in reach"
     if rr.note.ended is not None:
         marker, marker_text = "■", "the game ends here"

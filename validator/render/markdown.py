@@ -83,7 +83,8 @@ def render_markdown(report: Report, analysis: AnalysisView | str | None = None) 
     verdict = verdict_word(report.verdict).upper()
     out.append(f"**{verdict}**: {md_escape(headline(report))}")
     out.append("")
-    out.append("| | |")
+    # A header row of words: an empty one renders as a blank bar over the table.
+    out.append("| " + _("Fact") + " | " + _("Value") + " |")
     out.append("| --- | --- |")
     for name, value in facts(report):
         out.append(f"| {name} | {md_escape(value)} |")

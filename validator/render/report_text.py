@@ -212,3 +212,19 @@ def render_plain(
         analysis,
     )
     return buffer.getvalue()
+
+
+def illegal_plain(x: Explanation, width: int = 72) -> str:
+    """The first illegal step as the text report writes it, without colour: the board
+    before it, what was wrong and what was legal (a reply to a player quotes it)."""
+    import io
+
+    buffer = io.StringIO()
+    console = Console(file=buffer, no_color=True, width=width, highlight=False, soft_wrap=True)
+
+    def say(text: str, first: str = "  ", rest: str = "    ", style: str = "") -> None:
+        for line in _wrap(text, width, first, rest):
+            console.print(escape(line), style=style, highlight=False)
+
+    _illegal(console, x, say)
+    return buffer.getvalue().strip("\n") + "\n"

@@ -27,7 +27,9 @@ PURPLE = "#8E3B8E"
 
 FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
 CELL = 40
-MARGIN = 28
+MARGIN = 36
+"""Room around the board for the row and column numbers, the walks that enter or leave
+through a corner, and the badges of the moves that left there."""
 CAPTION = 24
 
 _PIPS: dict[int, tuple[tuple[float, float], ...]] = {
@@ -85,11 +87,13 @@ def _outside(corner: Field) -> tuple[float, float]:
 
 
 def _exit_point(corner: Field) -> tuple[float, float]:
-    """Where a walk leaves the board: straight out sideways from the corner, so that an
-    exit never lands on the diagonal point where an entry starts."""
+    """Where a walk leaves the board: out sideways from the corner and a little toward its
+    edge, beyond the row numbers and clear of them, and never on the diagonal point where
+    an entry starts."""
     x, y = centre(corner)
     dx = -1 if corner.col == 1 else 1
-    return (x + dx * CELL * 0.95, y)
+    dy = -1 if corner.row == 1 else 1
+    return (x + dx * (CELL * 0.5 + MARGIN - 6), y + dy * CELL * 0.35)
 
 
 def _cross_lines(field: Field, cls: str, colour: str, width: float, dash: str | None = None) -> str:
@@ -175,6 +179,7 @@ def _arrow(
     colour: str,
     width: float,
     dash: str | None,
+    short: float = 0.14,
 ) -> str:
     """A polyline with an arrowhead at its end and a hollow dot at its start; the parts
     carry the walk's classes with -head, -start and -step (`route tone-2-head`)."""
@@ -204,8 +209,9 @@ def _arrow(
     length = hypot(x1 - x0, y1 - y0) or 1.0
     ux, uy = (x1 - x0) / length, (y1 - y0) / length
     size = 9.0
-    # The head stops short of the centre so that it does not hide the field's circle.
-    tx, ty = x1 - ux * CELL * 0.14, y1 - uy * CELL * 0.14
+    # The head stops short of the centre (`short` cells) so that it hides neither the
+    # field's circle nor its value.
+    tx, ty = x1 - ux * CELL * short, y1 - uy * CELL * short
     bx, by = tx - ux * size, ty - uy * size
     wing = size * 0.6
     head = " ".join(
@@ -318,20 +324,31 @@ def tone_class(tone: float) -> int:
     return round(min(1.0, max(0.0, tone)) * (len(TONES) - 1))
 
 
+ALT_OFFSET = 5.0
+"""The better walk runs this far right of and below the played one, so that where the two
+take the same fields both lines are seen side by side."""
+
+
 def _walk(w: Walk) -> str:
     points = _walk_points(w.fields, w.start, w.leaves)
     if w.style == "route":
         if w.tone is not None:
             k = tone_class(w.tone)
-            return _arrow(points, f"route tone-{k}", TONES[k], 2.4, None)
-        return _arrow(points, "route", SKY, 2, None)
+            return _arrow(points, f"route tone-{k}", TONES[k], 2.4, None, short=0.3)
+        return _arrow(points, "route", SKY, 2, None, short=0.3)
     if w.style == "wrong":
         return _arrow(points, "wrong", VERMILLION, 3.4, "6 4")
     if w.style == "legal":
         return _arrow(points, "legal", GREEN, 3, None)
     if w.style == "alt":
-        return _arrow(points, "alt", PURPLE, 3, _DASH["alt"])
-    return _arrow(points, "walk", BLUE, 3.2, None)
+        shifted = [(x + ALT_OFFSET, y + ALT_OFFSET) for x, y in points]
+        return _arrow(shifted, "alt", PURPLE, 3, _DASH["alt"], short=0.3)
+    return _arrow(points, "walk", BLUE, 3.2, None, short=0.3)
+
+
+# Walks drawn under the values (whose paper halo keeps every number readable where a line
+# runs through its field); the illegal step's walks go over them, as the point of the picture.
+_UNDER = ("route", "walk", "alt")
 
 
 def board(
@@ -340,6 +357,7 @@ def board(
     marks: Sequence[FieldMark] = (),
     walks: Sequence[Walk] = (),
     burglar: Field | None = None,
+    burglar_left: Field | None = None,
     numbers: Mapping[Field, int | Sequence[int]] | None = None,
     exit_numbers: Mapping[Field, Sequence[int]] | None = None,
     caption: str = "",
@@ -348,11 +366,11 @@ def board(
 ) -> str:
     """The paper sheet (values, X and circles of `state`) with generic overlays.
 
-    `marks` are drawn over fields in their order; `walks` as arrows (route walks under
-    the values, the others over them); `burglar` puts the burglar's token on a field;
-    `numbers` labels fields (the order of the moves; a field may carry several) and
-    `exit_numbers` the points beyond corners where walks left. The caller decides what
-    they mean.
+    `marks` are drawn over fields in their order; `walks` as arrows (the played, earlier
+    and better walks under the values, the illegal step's over them); `burglar` puts the
+    burglar's token on a field, `burglar_left` beside the board where it left through that
+    corner; `numbers` labels fields (the order of the moves; a field may carry several) and
+    `exit_numbers` the corners walks left through. The caller decides what they mean.
     """
     side = 2 * MARGIN + SIZE * CELL
     height = side + (CAPTION if caption else 0)
@@ -362,7 +380,7 @@ def board(
     labels: list[str] = []
     for i in range(1, SIZE + 1):
         x, y = centre(Field(i, i))
-        for lx, ly in ((x, MARGIN - 9), (MARGIN - 10, y + 4)):
+        for lx, ly in ((x, MARGIN - 9), (MARGIN - 11, y + 4)):
             labels.append(
                 _text(
                     lx, ly, str(i), class_="coord", text_anchor="middle", font_size="11", fill=INK
@@ -388,7 +406,8 @@ def board(
                 )
             )
             mark = state.mark(f)
-            # Values go over the marks with a paper halo: full contrast under an X or circle.
+            # Values go over the marks and walks with a paper halo: full contrast under an X,
+            # a circle or a line.
             values.append(
                 _text(
                     x + CELL / 2,
@@ -400,7 +419,7 @@ def board(
                     font_weight="bold" if mark else None,
                     fill=INK,
                     stroke=PAPER,
-                    stroke_width="3.5",
+                    stroke_width="4",
                     paint_order="stroke",
                 )
             )
@@ -416,21 +435,18 @@ def board(
     under = [_walk(w) for w in walks if w.style == "route"]
     # The better choice's X goes under the values like the sheet's own X.
     sheet.extend(_field_mark(m) for m in marks if (m.shape, m.style) == ("x", "alt"))
+    sheet.extend(_walk(w) for w in walks if w.style in _UNDER and w.style != "route")
     overlay = [
         _field_mark(m) for m in marks if (m.shape, m.style) not in (("x", "now"), ("x", "alt"))
     ]
-    overlay.extend(_walk(w) for w in walks if w.style != "route")
+    overlay.extend(_walk(w) for w in walks if w.style not in _UNDER)
     if burglar is not None:
         overlay.append(_burglar(burglar))
+    if burglar_left is not None:
+        overlay.append(_burglar(burglar_left, outside=True))
     overlay.extend(_numbers(numbers or {}))
     for corner, at in sorted((exit_numbers or {}).items()):
-        # Moves that left through a corner: a hollow badge in the corner's upper right,
-        # apart from the filled badge of a move that ended on the field.
-        text = ",".join(map(str, at))
-        width = max(16.0, 6.5 * len(text) + 6)
-        x = MARGIN + corner.col * CELL - 1 - width
-        y = MARGIN + (corner.row - 1) * CELL + (CELL - 16 if corner.row == 1 else 1)
-        overlay.extend(_badge(x, y, text, hollow=True))
+        overlay.extend(_exit_badge(corner, at, side))
     # Earlier walks go under the values so that the numbers stay readable.
     body = "".join(cells) + "".join(labels) + "".join(under)
     body += "".join(sheet) + "".join(values) + "".join(overlay)
@@ -448,10 +464,15 @@ def board(
     return _svg(side, height, body, label, cls)
 
 
-def _burglar(field: Field) -> str:
-    """The burglar's token: a dark disc with a light ring in the field's lower right corner."""
+def _burglar(field: Field, *, outside: bool = False) -> str:
+    """The burglar's token: a dark disc with a light ring in the field's lower right corner,
+    or (`outside`) beside the board where it left through the corner `field`."""
     x, y = centre(field)
     cx, cy = x + CELL * 0.3, y + CELL * 0.3
+    if outside:
+        ex, ey = _exit_point(field)
+        side = 2 * MARGIN + SIZE * CELL
+        cx, cy = min(max(ex, 9.0), side - 9), ey + (-11 if field.row == 1 else 11)
     return _el(
         "g",
         _el("circle", class_="pos", cx=_n(cx), cy=_n(cy), r="8", fill=BLUE, stroke=PAPER)
@@ -465,7 +486,7 @@ def _burglar(field: Field) -> str:
             font_weight="bold",
             fill=PAPER,
         ),
-        class_="burglar",
+        class_="burglar outside" if outside else "burglar",
     )
 
 
@@ -478,9 +499,48 @@ def _numbers(numbers: Mapping[Field, int | Sequence[int]]) -> list[str]:
     return out
 
 
-def _badge(x: float, y: float, text: str, *, hollow: bool = False) -> list[str]:
+EXIT_TEXT = 7
+"""The most characters of a corner's exit badge: past them the rest of its move numbers
+reads "+N" (every number is in the badge's title and the board's words)."""
+
+
+def exit_badge_text(at: Sequence[int]) -> str:
+    """`3,4,9`, or `11,23,+3` when the numbers do not fit `EXIT_TEXT` characters."""
+    numbers = [str(n) for n in at]
+    text = ",".join(numbers)
+    if len(text) <= EXIT_TEXT:
+        return text
+    shown: list[str] = []
+    for i, n in enumerate(numbers):
+        rest = f"+{len(numbers) - i}"
+        if len(",".join([*shown, n, f"+{len(numbers) - i - 1}"])) > EXIT_TEXT:
+            return ",".join([*shown, rest])
+        shown.append(n)
+    return text
+
+
+def _exit_badge(corner: Field, at: Sequence[int], side: float) -> list[str]:
+    """The moves that left through a corner: a hollow badge in the corner field's top right
+    (row 1: its bottom right), apart from the filled badge of a move that ended on the
+    field, kept inside the picture."""
+    text = exit_badge_text(at)
+    width = _badge_width(text)
+    x = MARGIN + corner.col * CELL - 1 - width
+    x = min(max(1.0, x), side - 1 - width)
+    y = MARGIN + (corner.row - 1) * CELL + (CELL - 16 if corner.row == 1 else 1)
+    title = _el("title", escape("left here: move " + ", ".join(map(str, at))))
+    return [_el("g", title + "".join(_badge(x, y, text, hollow=True)), class_="exit-badge")]
+
+
+def _badge_width(text: str) -> float:
+    return max(16.0, 6.5 * len(text) + 6)
+
+
+def _badge(
+    x: float, y: float, text: str, *, hollow: bool = False, width: float | None = None
+) -> list[str]:
     """A rounded label with its top left corner at (x, y); hollow: paper inside, blue ink."""
-    width = max(16.0, 6.5 * len(text) + 6)
+    width = width if width is not None else _badge_width(text)
     return [
         _el(
             "rect",
@@ -597,12 +657,15 @@ def score_chart(
     label: str = "score by roll",
     links: Mapping[int, str] | None = None,
     lost: Sequence[tuple[int, int]] | None = None,
+    compact: bool = False,
 ) -> str:
     """Score after each dice roll as a step line, with the goal drawn across; a point
     where the score rose links to `links[roll]` when given. `lost` draws a second step
-    line (points lost so far against the best play, the analysis's) on the same scale."""
-    width, height = 640.0, 240.0
-    left, right, top, bottom = 52.0, 16.0, 14.0, 34.0
+    line (points lost so far against the best play, the analysis's) on the same scale.
+    `compact`: a narrower picture with fewer roll numbers, for a phone."""
+    width, height = (360.0, 230.0) if compact else (640.0, 240.0)
+    # The top leaves room for the label of a final score at the top of the scale.
+    left, right, top, bottom = (44.0, 10.0, 26.0, 34.0) if compact else (52.0, 16.0, 26.0, 34.0)
     last_roll = max((r for r, _ in points), default=1)
     top_score = max([goal, *(s for _, s in points), *(v for _, v in lost or ())])
     top_score = (top_score + 49) // 50 * 50
@@ -635,6 +698,8 @@ def score_chart(
             )
         )
     step = 1 if last_roll <= 12 else 5 if last_roll <= 60 else 10
+    if compact:
+        step = 2 if last_roll <= 12 else 10 if last_roll <= 60 else 20
     for roll in range(0, last_roll + 1, step):
         parts.append(
             _text(
@@ -649,14 +714,14 @@ def score_chart(
         )
     parts.append(
         _text(
-            12,
+            10 if compact else 12,
             top + plot_h / 2,
             "points",
             class_="axis",
             text_anchor="middle",
             font_size="11",
             fill=INK,
-            transform=f"rotate(-90 12 {_n(top + plot_h / 2)})",
+            transform=f"rotate(-90 {10 if compact else 12} {_n(top + plot_h / 2)})",
         )
     )
     parts.append(
@@ -731,7 +796,7 @@ def score_chart(
                 fill=BLUE,
             )
         )
-    return _svg(width, height, "".join(parts), label, "chart")
+    return _svg(width, height, "".join(parts), label, "chart compact" if compact else "chart")
 
 
 def _lost_line(

@@ -18,9 +18,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from validator.check.replay import Result
-from validator.engine import SIZE, Action, Cross, Field, IllegalAction, RingReroll
+from validator.engine import SIZE, Action, Cross, Field, IllegalAction, Play, RingReroll
 from validator.render.wording import end_brief
 from validator.tui.game import GameSession, Option
+from validator.tui.hint import Hint, Hints, describe
 from validator.tui.save import RecordFile
 
 Phase = Literal["cross", "move", "walk", "over"]
@@ -37,28 +38,28 @@ LEGEND = (
     " XX  crossed  (30) circled\n"
     "x(30) circled and crossed"
 )
+HINT_LEGEND = "H/h the hint: cross, field"
 
 KEYS_HELP = """\
 Keys (road300 play)
 
   arrows        move the cursor on the board
-  Enter, Space  choose the field under the cursor; on the
-                chosen field again: confirm the walk
+  Enter, Space  choose the field under the cursor; on the chosen field
+                again: confirm the walk shown
   3/4 or 34     type a field: the same as choosing it
   mouse click   choose a field (click it again to confirm)
-  Tab, S-Tab    next / previous marked field (cross-outs,
-                reachable fields); with a walk shown: walks
+  Tab, S-Tab    next / previous marked field; with a walk shown: walk
   w / W         next / previous walk to the chosen field
-  r             spend a magic ring instead of playing
+  r             spend a magic ring instead of playing this roll
   Esc, Bksp     step back (walk -> field -> cross-out)
-  u, Ctrl+Z     undo the last choice (any number of times)
+  u, Ctrl+Z     undo: within the round first, then whole rounds
   y, Ctrl+Y     redo
-  ?, F1         this help
-  q, Ctrl+C     quit: the record is already saved
+  h             with --hint: show or hide the hint on the board
+  ?, F1         this help;  q, Ctrl+C  quit (the record is saved)
 
-Marks: + cross-out, * reachable, 1-6 the walk drawn,
-^ a corner to leave through, @ the burglar,
-# crossed out this round, XX crossed, (30) circled.
+Marks: + cross-out, * reachable, 1-6 the walk drawn, ^ a corner to
+leave through, @ the burglar, # crossed out this round, XX crossed,
+(30) circled, H the hint's cross-out and h its field.
 Press any key to close."""
 
 
@@ -107,7 +108,7 @@ def cell_origin(field: Field) -> tuple[int, int]:
 class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
-    HelpScreen > Static { width: 62; height: auto; border: round $accent; padding: 0 1;
+    HelpScreen > Static { width: 76; height: auto; border: round $accent; padding: 0 1;
                           background: $surface; }
     """
 
@@ -136,11 +137,10 @@ class RingsScreen(ModalScreen[int]):
         self.most = most
 
     def compose(self) -> ComposeResult:
-        choices = " ".join(str(n) for n in range(1, self.most + 1))
         yield Static(
             "The magic rings!\n\nHow many rings do you declare?\n"
-            f"Press {choices}. Each ring can be spent once (key r)\n"
-            "to skip a roll; rings left over do not score.",
+            f"Press {ring_keys(self.most)}. Each ring can be spent\n"
+            "once (key r) to skip a roll; rings left over\ndo not score.",
             id="rings-question",
         )
 
@@ -154,6 +154,12 @@ class RingsScreen(ModalScreen[int]):
             self.app.exit()
 
 
+def ring_keys(most: int) -> str:
+    """The keys that answer the rings question, in words: `1`, `1 or 2`, `1, 2 or 3`."""
+    keys = [str(n) for n in range(1, most + 1)]
+    return keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " or " + keys[-1]
+
+
 class PlayApp(App[Result | None]):
     """Play one game on a dice file; returns the final check of the record, if the game ended."""
 
@@ -165,7 +171,8 @@ class PlayApp(App[Result | None]):
     #board { width: 49; height: 14; border: round $primary; padding: 0 1; }
     #status { width: 1fr; height: 14; border: round $primary; padding: 0 1; }
     #message { height: 1fr; padding: 0 1; }
-    #keys { height: 2; padding: 0 1; background: $panel; }
+    #prompt { height: auto; padding: 0 1; }
+    #keys { height: 1; padding: 0 1; background: $panel; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "cursor(-1, 0)", show=False, priority=True),
@@ -181,6 +188,7 @@ class PlayApp(App[Result | None]):
         Binding("escape,backspace", "step_back", show=False),
         Binding("u,ctrl+z", "undo", show=False, priority=True),
         Binding("y,ctrl+y", "redo", show=False, priority=True),
+        Binding("h", "hint_marks", show=False),
         Binding("question_mark,f1", "help", show=False),
         Binding("q", "quit", show=False),
         Binding("ctrl+c", "quit", show=False, priority=True),
@@ -200,6 +208,10 @@ class PlayApp(App[Result | None]):
         self.hint_seconds = hint_seconds
         """Off when None; else the solver's time for ranking one round's choices."""
         self.hint = ""
+        self.hint_action: Action | None = None
+        """The hint's best choice, marked on the board while `hint_marks` is on."""
+        self.hint_marks = True
+        self._hints: Hints | None = None if hint_seconds is None else Hints(hint_seconds)
         self.game = game
         self.record_file = record_file
         self.dice_name = dice_name
@@ -221,6 +233,7 @@ class PlayApp(App[Result | None]):
             yield BoardView(id="board")
             yield Static(id="status")
         yield Static(id="message")
+        yield Static(id="prompt")
         yield Static(id="keys")
 
     def on_mount(self) -> None:
@@ -274,22 +287,64 @@ class PlayApp(App[Result | None]):
         self._play(RingReroll(), "a magic ring spent: this roll is skipped")
 
     def action_step_back(self) -> None:
-        c = self.choice
         self.error = ""
-        if self.typed:
-            self.typed = ""
-        elif c.phase == "walk":
-            c.phase, c.target, c.walk_index = "move", None, 0
-        elif c.phase == "move":
-            self.choice = Choice()
+        self._step_back()
         self.refresh_view()
 
+    def _step_back(self) -> str:
+        """One step back within the round (typed digit, walk, field, cross-out); what was
+        undone in words, or "" when the round has no choice to take back."""
+        c = self.choice
+        if self.typed:
+            typed, self.typed = self.typed, ""
+            return f"the typed {typed}/_"
+        if c.phase == "walk":
+            target = c.target
+            c.phase, c.target, c.walk_index = "move", None, 0
+            return f"the choice of {target}"
+        if c.phase == "move":
+            assert c.cross is not None
+            field = c.cross.field
+            self.choice = Choice()
+            self.cursor = field
+            return f"the cross-out of {field}"
+        return ""
+
     def action_undo(self) -> None:
+        self.error = ""
+        undone = self._step_back()
+        if undone:
+            self.message = f"undid {undone} (still roll {self.game.row + 1})"
+            self.refresh_view()
+            return
+        last = self._last_choice()
         if not self.game.undo():
             self._say("nothing to undo")
             return
-        self.message = "undone"
+        self.message = f"undid {last}" if last else "undone"
         self._changed()
+
+    def _last_choice(self) -> str:
+        """The last choice the player made (with the forced rerolls after it), in words."""
+        rounds = self.game.rounds
+        autos = 0
+        while autos < len(rounds) and rounds[-1 - autos].auto:
+            autos += 1
+        if autos == len(rounds):
+            return ""
+        step = rounds[-1 - autos].step
+        text = f"roll {step.roll}: " + describe(step.action)
+        if autos:
+            text += f", and the {autos} forced reroll{'s' if autos > 1 else ''} after it"
+        return text
+
+    def action_hint_marks(self) -> None:
+        if self._hints is None:
+            self._say("no hints in this game: start it with --hint")
+            return
+        self.hint_marks = not self.hint_marks
+        self.message = "the hint's marks (H, h) " + ("shown" if self.hint_marks else "hidden")
+        self.refresh_view()
 
     def action_redo(self) -> None:
         if not self.game.redo():
@@ -390,7 +445,21 @@ class PlayApp(App[Result | None]):
     def _done_text(self, option: Option) -> str:
         cross = self.choice.cross
         assert cross is not None
-        return f"crossed out {cross.field}, {option.describe()}"
+        return f"crossed out {cross.field}, {self.option_text(option)}"
+
+    def option_text(self, option: Option) -> str:
+        """An option in words, with what leaving the board does under these rules."""
+        if option.kind == "escape":
+            steps = f"{len(option.walk)} step{'s' if len(option.walk) != 1 else ''}"
+            bonus = self.game.rules.escape_bonus or 0
+            return f"escape through {option.target} ({steps}): +{bonus} bonus, the game ends"
+        if option.kind == "leave":
+            steps = f"{len(option.walk)} step{'s' if len(option.walk) != 1 else ''}"
+            return (
+                f"leave through {option.target} ({steps}): the burglar waits outside and "
+                "comes back in through a free corner"
+            )
+        return option.describe()
 
     def _play(self, action: Action, text: str) -> None:
         try:
@@ -415,37 +484,36 @@ class PlayApp(App[Result | None]):
 
     def _new_round(self) -> None:
         self.hint = ""
-        if self.hint_seconds is not None and not self.game.over:
-            self._start_hint(self.hint_seconds)
+        self.hint_action = None
+        if self._hints is not None and not self.game.over:
+            self._start_hint(self._hints)
         self.choice = Choice("over" if self.game.over else "cross")
         crosses = self.game.crosses()
         if crosses and self.cursor not in [c.field for c in crosses]:
             self.cursor = crosses[0].field
         self.refresh_view()
 
-    def _start_hint(self, seconds: float) -> None:
-        """Rank this round's choices with the solver in a thread, so keys stay quick; a
-        result for a position that is no longer on the board is dropped."""
-        import time
-
-        from validator.tui.hint import hint_text, rank_actions, solver_evaluator
-
+    def _start_hint(self, hints: Hints) -> None:
+        """Rank this round's choices with the solver in a thread, so keys stay quick (a
+        position ranked before is shown at once, as it was); a result for a position
+        that is no longer on the board is dropped."""
         game = self.game
         position = (game.state, game.row)
-        choices = len(game.actions())
-        per_choice = seconds / max(1, choices)
+        known = hints.known(game)
+        if known is not None:
+            self.hint, self.hint_action = known.text(), known.best
+            return
         self.hint = "Hint: thinking..."
 
         def work() -> None:
-            deadline = time.monotonic() + seconds
-            ranked = rank_actions(game, solver_evaluator(game, per_choice), deadline=deadline)
-            self.call_from_thread(self._show_hint, position, hint_text(ranked, choices=choices))
+            hint = hints.rank(game)
+            self.call_from_thread(self._show_hint, position, hint)
 
         self.run_worker(work, thread=True, exclusive=True, group="hint")
 
-    def _show_hint(self, position: tuple[object, int], text: str) -> None:
+    def _show_hint(self, position: tuple[object, int], hint: Hint) -> None:
         if position == (self.game.state, self.game.row):
-            self.hint = text
+            self.hint, self.hint_action = hint.text(), hint.best
             self.refresh_view()
 
     def _say(self, text: str) -> None:
@@ -461,6 +529,7 @@ class PlayApp(App[Result | None]):
         self.query_one("#board", BoardView).update(self.board_text())
         self.query_one("#status", Static).update(self.status_text())
         self.query_one("#message", Static).update(self.message_text())
+        self.query_one("#prompt", Static).update(Text(self._prompt(), style="bold"))
         self.query_one("#keys", Static).update(self.keys_text())
 
     def _title(self) -> str:
@@ -507,9 +576,15 @@ class PlayApp(App[Result | None]):
     def _marks(self) -> dict[Field, tuple[str, str]]:
         c = self.choice
         marks: dict[Field, tuple[str, str]] = {}
+        hint = self.hint_action if self.hint_marks else None
+        hinted = hint if isinstance(hint, Play) else None
         if c.phase == "cross":
             for x in self.game.crosses():
                 marks[x.field] = ("+", "on dark_goldenrod")
+            if hinted is not None:
+                marks[hinted.cross] = ("H", "bold on purple")
+                if hinted.move is not None and hinted.move != hinted.cross:
+                    marks[hinted.move] = ("h", "bold on purple")
         elif c.phase in ("move", "walk"):
             assert c.cross is not None
             marks[c.cross.field] = ("#", "")
@@ -520,6 +595,13 @@ class PlayApp(App[Result | None]):
                     marks[option.target] = ("^", "on dark_magenta")
                 elif option.target not in marks:
                     marks[option.target] = ("*", "on dark_green")
+            if (
+                hinted is not None
+                and hinted.cross == c.cross.field
+                and hinted.move is not None
+                and (c.phase == "move" or hinted.move != c.target)
+            ):
+                marks[hinted.move] = ("H", "bold on purple")
             if c.phase == "walk":
                 walk = c.at_target()[c.walk_index].walk
                 for n, field in enumerate(walk, 1):
@@ -538,30 +620,59 @@ class PlayApp(App[Result | None]):
         if dice is not None:
             text.append("   dice " + " ".join(map(str, dice)), style="bold")
         text.append("\n")
-        text.append(f"Score {game.score}\n", style="bold")
+        text.append(f"Score {game.score}", style="bold")
+        text.append(" final\n" if game.over else " so far\n")
         if rules.pass_counting == "in-a-row":
-            text.append(f"Rerolls in a row {state.passes_in_row}/{rules.pass_limit}\n")
+            count = state.passes_in_row
+            counted = f"Rerolls in a row {count}/{rules.pass_limit}"
         else:
-            text.append(f"Passes {state.passes}/{rules.pass_limit} in total\n")
+            count = state.passes
+            counted = f"Passes {count}/{rules.pass_limit} in total"
+        last = not game.over and count + 1 >= rules.pass_limit
+        text.append(counted + "\n", style="bold yellow" if last else "")
+        if last:
+            text.append("! next reroll ends game\n", style="bold yellow")
         if rules.rings:
             text.append(f"Rings left {state.rings_left} of {game.rings}\n")
         if rules.escape:
             text.append(f"Escape bonus {rules.escape_bonus}\n")
-        text.append("\n" + LEGEND, style="dim")
+        if state.position is None and game.rounds and not game.over:
+            text.append("Burglar outside: enters\nthrough a free corner\n")
+        legend = LEGEND + ("\n" + HINT_LEGEND if self._hints is not None else "")
+        text.append("\n" + legend, style="dim")
         return text
 
     def message_text(self) -> Text:
+        """What happened and the hint, above the prompt (its own widget, always shown)."""
         text = Text()
         if self.message:
             text.append(self.message + "\n")
-        for notice in self.game.notices:
+        notice = self.notice_line()
+        if notice:
             text.append(f"! {notice}\n", style="yellow")
         if self.error:
             text.append(f"x {self.error}\n", style="bold red")
         if self.hint:
-            text.append(self.hint + "\n", style="cyan")
-        text.append(self._prompt(), style="bold")
+            text.append(self.hint, style="cyan")
+        text.rstrip()
         return text
+
+    def notice_line(self) -> str:
+        """The forced rerolls the last change played by themselves, in one line:
+        `rolls 25-27: no cross-out, forced rerolls (3/3 in a row)`."""
+        count = len(self.game.notices)
+        autos = self.game.rounds[len(self.game.rounds) - count :] if count else []
+        if not autos or not all(r.auto for r in autos):
+            return ""
+        rules, state = self.game.rules, autos[-1].step.state
+        first, last = autos[0].step.roll, autos[-1].step.roll
+        in_row = rules.pass_counting == "in-a-row"
+        passes = state.passes_in_row if in_row else state.passes
+        tally = f"{passes}/{rules.pass_limit} {'in a row' if in_row else 'in total'}"
+        if count == 1:
+            dice = " ".join(map(str, autos[0].step.dice))
+            return f"roll {first} ({dice}): no cross-out, forced reroll ({tally})"
+        return f"rolls {first}-{last}: no cross-out, forced rerolls ({tally})"
 
     def _prompt(self) -> str:
         c, game = self.choice, self.game
@@ -597,7 +708,7 @@ class PlayApp(App[Result | None]):
         walk = " ".join(str(f) for f in option.walk) or "(stays on its corner)"
         return (
             f"Walk {c.walk_index + 1} of {len(at_target)}: {walk}\n"
-            f"Enter: {option.describe()}.  w: next walk"
+            f"Enter: {self.option_text(option)}.  w: next walk"
         )
 
     def keys_text(self) -> Text:

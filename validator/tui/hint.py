@@ -3,6 +3,11 @@
 The seam for `road300 play --hint`: the evaluator is passed in, so that the solver
 (validator.solver) can be plugged in as `lambda state, row: solve(rows, rules, state, row,
 time_limit=...).best_score` without this module knowing it.
+
+What is ranked is decided by counts, never by the clock: every choice when the round has
+at most `FEW`, else the `FEW` that take the most points at once. A position ranked once is
+remembered (`Hints`), so that the same position always shows the same ranking, however
+long the solver had the second time.
 """
 
 from __future__ import annotations
@@ -16,6 +21,10 @@ from validator.tui.game import GameSession
 Evaluator = Callable[[State, int], int]
 """(position after a choice, 0-based next dice row) -> the best final score from there."""
 
+FEW = 12
+"""A round with at most this many choices has every one ranked; a bigger round its `FEW`
+most promising (the most points at once, ties in the engine's order)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Ranked:
@@ -27,29 +36,26 @@ class Ranked:
 
 
 def rank_actions(
-    game: GameSession, evaluate: Evaluator, *, deadline: float | None = None
+    game: GameSession, evaluate: Evaluator, *, most: int | None = None
 ) -> list[Ranked]:
-    """The legal actions of the round, best first; a choice that ends the game is worth its
-    final score and is not evaluated further.
+    """The legal actions of the round, best first (ties in the engine's order); a choice
+    that ends the game is worth its final score and is not evaluated further.
 
-    With a `deadline` (a `time.monotonic()` value), choices are evaluated in the order of
-    the points they take at once, and those not reached by then are left out: the ranking
-    then covers the most promising choices only."""
-    import time
-
-    after = [(action, *game.after(action)) for action in game.actions()]
-    after.sort(key=lambda a: -score(a[1], game.rules))
-    valued: list[tuple[Action, int]] = []
-    for action, state, row in after:
-        if deadline is not None and valued and time.monotonic() > deadline:
-            break
-        value = score(state, game.rules) if state.over else evaluate(state, row)
-        valued.append((action, value))
+    With `most`, only that many are evaluated: those that take the most points at once
+    (ties in the engine's order), so that the same position always ranks the same ones."""
+    after = [(i, action, *game.after(action)) for i, action in enumerate(game.actions())]
+    after.sort(key=lambda a: (-score(a[2], game.rules), a[0]))
+    if most is not None:
+        after = after[: max(1, most)]
+    valued = [
+        (i, action, score(state, game.rules) if state.over else evaluate(state, row))
+        for i, action, state, row in after
+    ]
     if not valued:
         return []
-    top = max(v for _, v in valued)
-    ranked = [Ranked(a, v, top - v) for a, v in valued]
-    return sorted(ranked, key=lambda r: r.loss)
+    top = max(v for _, _, v in valued)
+    valued.sort(key=lambda a: (top - a[2], a[0]))
+    return [Ranked(a, v, top - v) for _, a, v in valued]
 
 
 def solver_evaluator(game: GameSession, seconds: float) -> Evaluator:
@@ -61,6 +67,50 @@ def solver_evaluator(game: GameSession, seconds: float) -> Evaluator:
         return solve(game.rows, game.rules, state, row, time_limit=seconds).best_score
 
     return evaluate
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A round's ranking and how many choices the round had."""
+
+    ranked: tuple[Ranked, ...]
+    choices: int
+
+    @property
+    def best(self) -> Action | None:
+        return self.ranked[0].action if self.ranked else None
+
+    def text(self) -> str:
+        return hint_text(list(self.ranked), choices=self.choices)
+
+
+class Hints:
+    """The rankings of the positions seen in one game, so that a position shown again
+    (after an undo, a redo, a step back) shows the ranking it showed first."""
+
+    LIMIT = 512
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._known: dict[tuple[State, int], Hint] = {}
+
+    def known(self, game: GameSession) -> Hint | None:
+        return self._known.get((game.state, game.row))
+
+    def rank(self, game: GameSession) -> Hint:
+        """This position's hint: remembered, or ranked now (the solver's time for the
+        round shared by the choices ranked)."""
+        key = (game.state, game.row)
+        found = self._known.get(key)
+        if found is not None:
+            return found
+        choices = len(game.actions())
+        ranked_count = min(choices, FEW)
+        evaluate = solver_evaluator(game, self.seconds / max(1, ranked_count))
+        hint = Hint(tuple(rank_actions(game, evaluate, most=FEW)), choices)
+        if len(self._known) >= self.LIMIT:
+            self._known.clear()
+        return self._known.setdefault(key, hint)
 
 
 def describe(action: Action) -> str:
@@ -78,21 +128,39 @@ def describe(action: Action) -> str:
     return text + f", move to {action.move}"
 
 
+def short(action: Action) -> str:
+    """A choice in few characters, for the list of the others: `3/4 -> 5/5`."""
+    if isinstance(action, Reroll):
+        return "reroll"
+    if isinstance(action, RingReroll):
+        return "a ring"
+    assert isinstance(action, Play)
+    if action.exit is not None and action.move is not None:
+        return f"{action.cross} -> {action.exit} at {action.move}"
+    if action.move is None:
+        return f"{action.cross} (no move)"
+    return f"{action.cross} -> {action.move}"
+
+
 def hint_text(ranked: list[Ranked], shown: int = 3, choices: int | None = None) -> str:
-    """`Hint: cross out 3/4, move to 5/5 (best total 312). Others lose: ...`; `choices` is
-    how many the round had, when the ranking covers fewer."""
+    """`Hint: cross out 3/4, move to 5/5 (best total 312). Others (cross-out -> field): ...`;
+    `choices` is how many the round had, when the ranking covers fewer. The worst choice
+    ranked is named with what it loses."""
     if not ranked:
         return ""
     best = ranked[0]
     text = f"Hint: {describe(best.action)} (best total {best.best})."
     if choices is not None and choices > len(ranked):
         text = text.replace("Hint:", f"Hint ({len(ranked)} of {choices} choices ranked):", 1)
-    others = [r for r in ranked[1:] if r.loss > 0][:shown]
-    ties = sum(1 for r in ranked[1:] if r.loss == 0)
+    others = [r for r in ranked[1:] if r.loss > 0]
+    ties = len(ranked) - 1 - len(others)
     if ties:
         text += f" {ties} other choice{'s' if ties > 1 else ''} as good."
     if others:
-        text += " Others lose: " + "; ".join(f"{describe(r.action)} -{r.loss}" for r in others)
-        if len(ranked) - 1 - ties > len(others):
-            text += f"; worst -{ranked[-1].loss}"
+        listed = others[:shown]
+        text += " Others lose: " + ", ".join(f"{short(r.action)} -{r.loss}" for r in listed)
+        if len(others) > len(listed):
+            worst = others[-1]
+            text += f"; worst {short(worst.action)} -{worst.loss}"
+        text += "."
     return text

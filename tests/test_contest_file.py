@@ -1,0 +1,175 @@
+"""The contest file: read with tomllib, every mistake named with its file and line, its
+values the defaults of validate, report, batch, draw and solve, options winning."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from mail_helpers import DICE, inbox, write_mbox
+
+from validator.cli import main
+from validator.contest.config import ContestError, find_contest, load_contest
+
+ROOT = Path(__file__).resolve().parent.parent
+ALICE = ROOT / "examples" / "alice.yaml"
+
+GOOD = """\
+name = "Winter challenge"
+dice = "dice.txt"
+rules = "standard"
+deadline = 2026-12-20T23:59:59+01:00
+organizer = "challenge@organizers.example"
+lang = "de"
+max_size = "512KiB"
+[draw]
+winners = 3
+seed = "announced"
+"""
+
+
+def run(*args: object, cwd: Path | None = None) -> Any:
+    runner = CliRunner()
+    if cwd is None:
+        return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
+    with runner.isolated_filesystem(temp_dir=cwd):
+        import os
+
+        os.chdir(cwd)
+        return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def contest_folder(tmp_path: Path, text: str = GOOD) -> Path:
+    shutil.copyfile(DICE, tmp_path / "dice.txt")
+    (tmp_path / "road300.toml").write_text(text)
+    return tmp_path
+
+
+def test_a_good_file_reads(tmp_path: Path) -> None:
+    contest = load_contest(contest_folder(tmp_path) / "road300.toml")
+    assert contest.name == "Winter challenge"
+    assert contest.dice == tmp_path / "dice.txt"
+    assert contest.deadline is not None and contest.deadline.utcoffset() is not None
+    assert contest.max_size == 512 * 1024
+    assert (contest.winners, contest.seed, contest.lang) == (3, "announced", "de")
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "says"),
+    [
+        ('name = "x"\nnmae = "y"\n', ":2:", "did you mean 'name'"),
+        ('name = "x"\n[draw]\nwinner = 2\n', ":3:", "did you mean 'winners'"),
+        ("deadline = 2026-12-20T23:59:59\n", ":1:", "offset"),
+        ("deadline = 2026-12-20\n", ":1:", "without a time"),
+        ('\n\nmax_size = "lots"\n', ":3:", "not a size"),
+        ('organizer = "nobody"\n', ":1:", "not an e-mail address"),
+        ("[draw]\nwinners = 0\n", ":2:", "1 or more"),
+        ('name = "x\n', ":1:", "not valid TOML"),
+        ("dice = 3\n", ":1:", "non-empty string"),
+    ],
+)
+def test_mistakes_name_the_file_and_line(tmp_path: Path, text: str, where: str, says: str) -> None:
+    path = tmp_path / "contest.toml"
+    path.write_text(text)
+    with pytest.raises(ContestError) as caught:
+        load_contest(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}{where}"), message
+    assert says in message
+
+
+def test_a_bad_contest_file_stops_the_command(tmp_path: Path) -> None:
+    contest_folder(tmp_path, "nmae = 1\n")
+    result = run("validate", ALICE, "--contest", tmp_path / "road300.toml")
+    assert result.exit_code == 2
+    assert "road300.toml:1: nmae: unknown key" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_it_is_found_beside_the_source_or_in_the_current_folder(tmp_path: Path) -> None:
+    folder = contest_folder(tmp_path)
+    entries = folder / "entries"
+    entries.mkdir()
+    assert find_contest(entries) == folder / "road300.toml"
+    assert find_contest(folder / "inbox.mbox") == folder / "road300.toml"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert find_contest(elsewhere / "x", cwd=folder) == folder / "road300.toml"
+
+
+def test_validate_report_and_solve_take_the_dice_from_it(tmp_path: Path) -> None:
+    folder = contest_folder(tmp_path)
+    record = folder / "alice.yaml"
+    record.write_text(ALICE.read_text().replace("dice_file: challenge.txt\n", ""))
+    result = run("validate", record, "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["score"] == 340
+    result = run("report", record, "--format", "md")
+    assert result.exit_code == 0, result.output
+    result = run("solve", "--contest", folder / "road300.toml", "--time-limit", "0.2")
+    assert result.exit_code == 0, result.output
+
+
+def test_options_override_it(tmp_path: Path) -> None:
+    folder = contest_folder(tmp_path, GOOD.replace('max_size = "512KiB"', 'max_size = "1KiB"'))
+    mbox = write_mbox(inbox()[:2], folder / "inbox.mbox")
+    data = json.loads(run("batch", mbox, "--format", "json", "-j", "1").stdout)
+    # The contest's deadline: nothing is late; its 1 KiB cap: the attachment... the bodies
+    # are small, the first message's record is over 1 KiB.
+    assert {e["late"] for e in data["entries"]} == {False}
+    assert any(
+        "more than the 1024 allowed" in (e["error"] or {}).get("message", "")
+        for e in data["entries"]
+    )
+    data = json.loads(
+        run(
+            "batch",
+            mbox,
+            "--format",
+            "json",
+            "-j",
+            "1",
+            "--deadline",
+            "2026-12-01T00:00:00Z",
+            "--max-size",
+            "1MiB",
+        ).stdout
+    )
+    assert {e["late"] for e in data["entries"]} == {True}
+    assert all(e["verdict"] == "valid" for e in data["entries"])
+
+
+def test_the_site_takes_its_name_from_it(tmp_path: Path) -> None:
+    folder = contest_folder(tmp_path)
+    mbox = write_mbox(inbox()[:1], folder / "inbox.mbox")
+    assert run("batch", mbox, "--site", folder / "site", "-j", "1").exit_code == 0
+    index = (folder / "site" / "index.html").read_text()
+    assert "<title>Winter challenge: results</title>" in index
+    assert "The seed: announced." in index and "3 winners" in index
+
+
+def test_draw_takes_winners_and_seed_from_it(tmp_path: Path) -> None:
+    folder = contest_folder(tmp_path)
+    mbox = write_mbox(inbox()[:1], folder / "inbox.mbox")
+    out = folder / "results.json"
+    assert run("batch", mbox, "--output", out, "-j", "1").exit_code == 0
+    result = run("draw", out, "--min-score", "0")
+    assert result.exit_code == 0, result.output
+    assert "Seed: 'announced'" in result.output
+    assert "--winners 3" in result.output
+
+
+def test_contest_init_writes_a_commented_file_that_reads_back(tmp_path: Path) -> None:
+    target = tmp_path / "road300.toml"
+    result = run("contest", "init", target, "--name", 'The "big" one')
+    assert result.exit_code == 0, result.output
+    text = target.read_text()
+    assert text.count("\n#") >= 5
+    contest = load_contest(target)
+    assert contest.name == 'The "big" one' and contest.winners == 3
+    again = run("contest", "init", target)
+    assert again.exit_code == 2 and "--force" in again.output

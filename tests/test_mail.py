@@ -1,0 +1,404 @@
+"""Contest entries by e-mail: an inbox written with the email package (tests/mail_helpers.py)
+checked as an mbox, a Maildir and a folder of .eml files, its deadline and resubmissions,
+the replies and the results site's files."""
+
+from __future__ import annotations
+
+import json
+import re
+from email import policy
+from email.parser import BytesParser
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+from mail_helpers import (
+    DEADLINE,
+    DICE,
+    MAX_SIZE,
+    Mail,
+    game,
+    inbox,
+    read_record_score,
+    write_eml,
+    write_maildir,
+    write_mbox,
+)
+
+from validator.cli import main
+from validator.contest.body import find_records, html_text
+from validator.contest.draw import eligible, load_results
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMA = json.loads((ROOT / "schemas" / "batch.schema.json").read_text())
+ORGANIZER = "Winter Challenge <challenge@organizers.example>"
+ARGS = ["--dice", str(DICE), "--max-size", f"{MAX_SIZE}", "--deadline", DEADLINE.isoformat()]
+
+
+def run(*args: object) -> Any:
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def mails() -> list[Mail]:
+    return inbox()
+
+
+@pytest.fixture(scope="module")
+def mbox(mails: list[Mail], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_mbox(mails, tmp_path_factory.mktemp("mbox") / "inbox.mbox")
+
+
+def batch(source: Path, *more: object) -> dict[str, Any]:
+    result = run("batch", source, *ARGS, "--format", "json", "--jobs", "1", *more)
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+@pytest.fixture(scope="module")
+def results(mbox: Path) -> dict[str, Any]:
+    return batch(mbox)
+
+
+def by_key(mails: list[Mail], data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    ids = {m.message["Message-ID"]: m.key for m in mails}
+    return {ids[e["source"]["message_id"]]: e for e in data["entries"]}
+
+
+def test_every_kind_of_mail(mails: list[Mail], results: dict[str, Any]) -> None:
+    entries = by_key(mails, results)
+    skipped = {s["message_id"]: s for s in results["skipped"]}
+    assert len(entries) + len(skipped) == len(mails)
+    for key in ("german-qp", "french-b64", "html-only", "alternative", "quoting", "hostile"):
+        assert entries[key]["verdict"] == "valid", (key, entries[key]["error"])
+        assert entries[key]["source"]["part"] == "body"
+    assert entries["german-qp"]["player"] == "Bernd Müller"
+    assert entries["french-b64"]["player"] == "Chloé Durand"
+    assert entries["french-b64"]["claimed_score"] == entries["french-b64"]["score"]
+    # The quoted older record is not read: the score is the new game's.
+    assert entries["quoting"]["score"] == read_record_score(game(11, "text", "Kim"))
+    for fmt, ext in (("yaml", "yaml"), ("json", "json"), ("csv", "csv"), ("text", "txt")):
+        e = entries[f"attach-{fmt}"]
+        assert e["verdict"] == "valid", e["error"]
+        assert e["source"]["part"] == f"game.{ext}"
+        assert re.fullmatch(rf"inbox\.mbox#\d+/game\.{ext}", e["file"])
+    assert entries["attach-sniffed"]["verdict"] == "valid"
+    assert entries["attach-sniffed"]["source"]["part"] == "record"
+
+
+def test_two_records_oversized_typo_and_illegal(mails: list[Mail], results: dict[str, Any]) -> None:
+    entries = by_key(mails, results)
+    two = entries["two-records"]
+    assert two["verdict"] == "malformed" and two["error"]["code"] == "E002"
+    assert "first.yaml" in two["error"]["message"] and "second.txt" in two["error"]["message"]
+    big = entries["oversized"]
+    assert big["verdict"] == "malformed" and big["error"]["code"] == "E001"
+    assert "not read" in big["error"]["message"]
+    typo = entries["typo"]
+    assert typo["verdict"] == "malformed"
+    assert "did you mean 'to'" in typo["error"]["message"]
+    part = next(m for m in mails if m.key == "typo").message.get_body()
+    assert part is not None
+    body = part.get_content()
+    assert " ot " in body.splitlines()[typo["error"]["line"] - 1]
+    assert entries["illegal"]["verdict"] == "invalid"
+    assert entries["illegal"]["error"]["code"] == "E205"
+
+
+def test_questions_and_archives_are_skipped_with_their_message_id(
+    mails: list[Mail], results: dict[str, Any]
+) -> None:
+    ids = {m.key: m.message["Message-ID"] for m in mails}
+    skipped = {s["message_id"]: s for s in results["skipped"]}
+    assert set(skipped) == {ids["question"], ids["zip"]}
+    assert skipped[ids["question"]]["reason"].startswith("no record")
+    assert "game.zip is not opened" in skipped[ids["zip"]]["reason"]
+    assert results["summary"]["skipped"] == 2
+
+
+def test_deadline_resubmission_and_copies(mails: list[Mail], results: dict[str, Any]) -> None:
+    entries = by_key(mails, results)
+    first, second = entries["alice-first"], entries["alice-resubmission"]
+    assert first["superseded"] and first["rank"] is None and not first["late"]
+    assert not second["superseded"] and second["rank"] == 1
+    late = entries["late"]
+    assert late["late"] and late["rank"] is None and late["verdict"] == "valid"
+    assert entries["copy"]["file"] in second["copies"]
+    assert first["file"] in entries["copy"]["copies"]
+    ranked = [e for e in results["entries"] if e["rank"] is not None]
+    assert all(not e["late"] and not e["superseded"] for e in ranked)
+    assert set(results["summary"]["reached"]) == {second["file"], entries["copy"]["file"]}
+
+
+def test_without_a_deadline_nothing_is_late(mails: list[Mail], mbox: Path) -> None:
+    result = run(
+        "batch", mbox, "--dice", DICE, "--max-size", MAX_SIZE, "-j", "1", "--format", "json"
+    )
+    assert result.exit_code == 0, result.output
+    entries = by_key(mails, json.loads(result.stdout))
+    assert not entries["late"]["late"] and entries["late"]["rank"] is not None
+
+
+def test_hostile_names_and_attachment_names(mails: list[Mail], results: dict[str, Any]) -> None:
+    entries = by_key(mails, results)
+    hostile = entries["hostile"]
+    for text in (hostile["player"], hostile["source"]["name"]):
+        assert not re.search("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", text), text
+    assert "pwned" in hostile["player"]
+    traversal = entries["traversal"]
+    assert traversal["source"]["part"] == "x.yaml"
+    assert traversal["file"].endswith("/x.yaml") and ".." not in traversal["file"]
+
+
+def test_the_sources_fields(mails: list[Mail], results: dict[str, Any]) -> None:
+    jsonschema.Draft202012Validator(SCHEMA).validate(results)
+    entries = by_key(mails, results)
+    source = entries["german-qp"]["source"]
+    assert source == {
+        "kind": "email",
+        "message_id": "<msg2@players.example>",
+        "from": "bernd@players.example",
+        "name": "Bernd Müller",
+        "date": "2026-12-04T09:02:00+01:00",
+        "part": "body",
+    }
+    assert entries["german-qp"]["file"] == "inbox.mbox#2"
+
+
+def _projection(data: dict[str, Any]) -> tuple[list[tuple[Any, ...]], list[Any]]:
+    keys = ("verdict", "score", "rank", "late", "superseded", "player", "end")
+    entries = sorted(
+        (e["source"]["message_id"], e["source"]["part"], *(e[k] for k in keys))
+        for e in data["entries"]
+    )
+    return entries, sorted(s["message_id"] for s in data["skipped"])
+
+
+def test_mbox_maildir_and_eml_folder_give_the_same_entries(
+    mails: list[Mail], results: dict[str, Any], tmp_path: Path
+) -> None:
+    maildir = batch(write_maildir(mails, tmp_path / "Maildir"))
+    eml = batch(write_eml(mails, tmp_path / "eml"))
+    assert _projection(maildir) == _projection(results)
+    assert _projection(eml) == _projection(results)
+    assert {e["file"].split("#")[0] for e in maildir["entries"]} == {"Maildir"}
+    assert any(e["file"].startswith("002-german-qp.eml#1") for e in eml["entries"])
+
+
+def test_a_txt_attachment_without_dice_lines_is_no_record(tmp_path: Path) -> None:
+    mail = next(m for m in inbox() if m.key == "alice-first").message
+    mail.add_attachment("Some notes about my game.\n", filename="notes.txt")
+    data = batch(write_mbox([Mail("notes", mail)], tmp_path / "inbox.mbox"))
+    (entry,) = data["entries"]
+    assert entry["source"]["part"] == "body" and entry["verdict"] == "valid"
+
+
+def test_a_body_in_an_unknown_charset_is_still_read(tmp_path: Path) -> None:
+    mail = next(m for m in inbox() if m.key == "alice-first")
+    raw = mail.data.replace(b'charset="utf-8"', b'charset="x-no-such-charset"', 1)
+    assert raw != mail.data
+    data = batch(write_mbox([Mail("charset", mail.message, raw)], tmp_path / "inbox.mbox"))
+    (entry,) = data["entries"]
+    assert entry["verdict"] == "valid" and entry["score"] == 340
+
+
+def test_one_eml_file_is_a_source_too(mails: list[Mail], tmp_path: Path) -> None:
+    folder = write_eml(mails[1:2], tmp_path / "one")
+    (path,) = folder.glob("*.eml")
+    data = batch(path)
+    assert [e["file"] for e in data["entries"]] == [f"{path.name}#1"]
+    assert data["entries"][0]["player"] == "Bernd Müller"
+
+
+def test_a_folder_may_mix_records_and_eml_files(mails: list[Mail], tmp_path: Path) -> None:
+    folder = write_eml(mails[:3], tmp_path / "entries")
+    (folder / "zoe.yaml").write_text(game(99, "yaml", "Zoe"))
+    (folder / "notes.md").write_text("not a record\n")
+    data = batch(folder)
+    files = {e["file"] for e in data["entries"]}
+    assert "zoe.yaml" in files and "001-alice-first.eml#1" in files
+    assert [s["file"] for s in data["skipped"]] == ["notes.md"]
+    zoe = next(e for e in data["entries"] if e["file"] == "zoe.yaml")
+    assert zoe["source"] is None and not zoe["late"]
+
+
+def test_the_draw_leaves_out_late_and_superseded(mbox: Path, tmp_path: Path) -> None:
+    out = tmp_path / "results.json"
+    result = run("batch", mbox, *ARGS, "--output", out, "--jobs", "1")
+    assert result.exit_code == 0, result.output
+    entries = load_results(out)
+    assert any(e.late for e in entries) and any(e.superseded for e in entries)
+    files = {e.file for e in eligible(entries, min_score=0)}
+    assert files and all(not (e.late or e.superseded) for e in entries if e.file in files)
+    drawn = run("draw", out, "--winners", "20", "--seed", "s", "--min-score", "0")
+    assert drawn.exit_code == 0, drawn.output
+    late = next(e.file for e in entries if e.late)
+    assert late not in drawn.output
+
+
+def test_the_draw_reads_late_and_superseded_back_from_csv(mbox: Path, tmp_path: Path) -> None:
+    out = tmp_path / "results.csv"
+    assert run("batch", mbox, *ARGS, "--output", out, "--jobs", "1").exit_code == 0
+    entries = load_results(out)
+    assert sum(e.late for e in entries) == 1 and sum(e.superseded for e in entries) == 1
+    assert "@players.example>" in out.read_text()  # the Message-IDs
+    assert "alice@players.example" not in out.read_text().lower()
+
+
+def test_a_message_over_the_cap_is_read_no_further_than_its_headers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import validator.contest.mail as mail_module
+
+    monkeypatch.setattr(mail_module, "MIN_MESSAGE_BYTES", 1)
+    mails = inbox()[:1]
+    path = write_mbox(mails, tmp_path / "big.mbox")
+    data = batch(path, "--max-size", "100")
+    (entry,) = data["entries"]
+    assert (
+        entry["verdict"] == "malformed"
+        and "not read beyond its headers" in (entry["error"]["message"])
+    )
+    assert entry["source"]["message_id"] == "<msg1@players.example>"
+
+
+# -- Replies (every mail's reply: tests/test_mail_replies.py, slow) -----------------------
+
+
+def test_a_reply_to_a_hostile_mail_has_exactly_its_headers(tmp_path: Path) -> None:
+    mails = [m for m in inbox() if m.key in ("hostile", "question")]
+    path = write_mbox(mails, tmp_path / "inbox.mbox")
+    out = tmp_path / "replies"
+    result = run("batch", path, *ARGS, "--replies", out, "--organizer", ORGANIZER, "-j", "1")
+    assert result.exit_code == 0, result.output
+    question, hostile = (
+        BytesParser(policy=policy.default).parsebytes(p.read_bytes())
+        for p in sorted(out.glob("reply-*.eml"))
+    )
+    for reply in (hostile, question):
+        assert set(reply.keys()) == {
+            "From", "To", "Subject", "Date", "Message-ID", "In-Reply-To", "References",
+            "MIME-Version", "Content-Type",
+        }  # fmt: skip
+    assert hostile["Subject"] == "Re: hello Bcc: victim@example.org"
+    assert hostile["Bcc"] is None and hostile["In-Reply-To"] == "<msg17@players.example>"
+    name = hostile["To"].addresses[0].display_name
+    assert "\x1b" not in name and "\u202e" not in name and "pwned" in name
+    assert [p.get_filename() for p in hostile.iter_attachments()] == ["report.html"]
+    text = question.get_body(("plain",))
+    assert text is not None and "We found no record" in text.get_content()
+
+
+def test_replies_need_an_organizer_and_a_mailbox(mbox: Path, tmp_path: Path) -> None:
+    result = run("batch", mbox, *ARGS, "--replies", tmp_path / "r")
+    assert result.exit_code == 2 and "--organizer" in result.output
+    folder = tmp_path / "entries"
+    folder.mkdir()
+    result = run("batch", folder, *ARGS, "--replies", tmp_path / "r", "--organizer", ORGANIZER)
+    assert result.exit_code == 2 and "mbox" in result.output
+
+
+# -- Bodies --------------------------------------------------------------------------------
+
+
+def test_greetings_signatures_and_quotes_are_not_the_record() -> None:
+    body = (
+        "Bonjour,\n\nJoueur: Chloé\n1: 1 4 6   x 1/4 -> 1/1 (6)\n2: 5 5 3\nTotal: 30\n\n"
+        "Cordialement\n-- \n1: 1 4 6 x 1/4\n"
+    )
+    (record,) = find_records(body)
+    assert (record.first_line, record.last_line) == (3, 6)
+    assert record.text.splitlines()[0] == "" and "Cordialement" not in record.text
+    for attribution in (
+        "On Mon, 7 Dec 2026 at 10:00, Kim <kim@x.example> wrote:",
+        "Am 07.12.2026 um 10:00 schrieb Kim <kim@x.example>:",
+        "Le 7 déc. 2026 à 10:00, Kim <kim@x.example> a écrit :",
+    ):
+        text = f"1: 1 4 6 x 1/4 -> 1/1\n\n{attribution}\n1: 2 2 2 x 2/2\n"
+        assert len(find_records(text)) == 1, attribution
+    assert find_records("> 1: 1 4 6 x 1/4 -> 1/1\n") == []
+    assert find_records("315 points!\nThanks\n") == []
+    assert len(find_records("1: 1 4 6 x 1/4\nplayer: B\n1: 1 4 6 x 1/4\n")) == 2
+
+
+def test_html_bodies_become_lines_and_nothing_runs() -> None:
+    text = html_text(
+        "<head><script>evil()</script></head><p>Hi</p><div>1: 1 4 6<br>2: 5 5 3</div>"
+        "<blockquote>1: 6 6 6</blockquote>&amp;"
+    )
+    assert "evil" not in text and "6 6 6" not in text
+    assert [line for line in text.splitlines() if line] == ["Hi", "1: 1 4 6", "2: 5 5 3", "&"]
+
+
+def test_a_sender_without_an_address_gets_no_reply(tmp_path: Path) -> None:
+    mail = inbox()[0].message
+    del mail["From"]
+    mail["From"] = "undisclosed-recipients:;"
+    path = write_mbox([Mail("no-address", mail)], tmp_path / "inbox.mbox")
+    out = tmp_path / "replies"
+    result = run("batch", path, *ARGS, "--replies", out, "--organizer", ORGANIZER, "-j", "1")
+    assert result.exit_code == 0, result.output
+    assert list(out.glob("*.eml")) == []
+    assert "no reply to inbox.mbox#1: no address to reply to" in result.output
+
+
+def test_a_hostile_body_is_read_no_further_than_its_bounds() -> None:
+    from validator.contest.body import MAX_BODY_LINES, MAX_RECORDS
+
+    assert len(find_records("player: x\n1: 1 2 3\n" * 30000)) == MAX_RECORDS
+    late = "Hi\n" * MAX_BODY_LINES + "1: 1 4 6 x 1/4 -> 1/1\n"
+    assert find_records(late) == []
+    assert len(find_records("Hi\n" * (MAX_BODY_LINES - 1) + "1: 1 4 6 x 1/4\n")) == 1
+
+
+def test_every_verdict_and_end_has_its_words_for_the_site() -> None:
+    from validator.check.replay import Verdict
+    from validator.contest.texts import TEXTS
+    from validator.engine import End
+
+    for verdict in Verdict:
+        assert f"site.verdict.{verdict.value}" in TEXTS
+    for end in End:
+        assert f"site.end.{end.value}" in TEXTS
+
+
+def test_every_text_uses_named_placeholders_only() -> None:
+    import string
+
+    from validator.contest.texts import TEXTS
+
+    for key, text in TEXTS.items():
+        for _, field, spec, conversion in string.Formatter().parse(text):
+            if field is not None:
+                assert field.isidentifier(), (key, field)
+                assert not spec and not conversion, key
+
+
+def test_broken_messages_become_results_never_errors(tmp_path: Path) -> None:
+    from validator.check.file import Checker
+    from validator.contest.mail import RawMessage, read_message
+
+    checker = Checker.create(DICE, None, root=tmp_path, max_bytes=MAX_SIZE)
+    for mail in inbox()[::3]:
+        data = mail.data
+        for cut in (0, 7, len(data) // 3, len(data) // 2, len(data) - 5):
+            for broken in (
+                data[:cut],
+                data[:cut] + b"\x00\xff" * 50,
+                data.replace(b"\n", b"\r", 40),
+            ):
+                reading = read_message(checker, RawMessage("x#1", broken, tmp_path))
+                assert (reading.result is None) == (reading.skipped is not None)
+                if reading.result is not None and reading.result.error is not None:
+                    assert "validator failed" not in reading.result.error.message, mail.key
+
+
+def test_the_table_marks_late_and_superseded(mbox: Path) -> None:
+    result = run("batch", mbox, *ARGS, "--jobs", "1", "--format", "table")
+    assert result.exit_code == 0, result.output
+    assert re.search(r"inbox\.mbox#1 \(copy, superseded\)", result.stdout)
+    assert re.search(r"inbox\.mbox#15 \(late\)", result.stdout)
+    assert "Not ranked: 1 late, 1 superseded" in result.stdout

@@ -1,0 +1,151 @@
+"""The options of `road300 batch` for a contest run by e-mail (deadline, results site,
+replies), and writing the site and the replies once the batch is ranked."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+import click
+
+from validator.cli.common import fail_usage
+from validator.render.sanitize import plain_text
+
+if TYPE_CHECKING:
+    from validator.check.file import Checker
+    from validator.contest.batch import Batch
+    from validator.contest.mail import Source
+
+F = TypeVar("F", bound=Callable[..., object])
+
+
+class DateTime(click.ParamType[datetime]):
+    """An ISO 8601 date and time with its offset (`2026-12-20T23:59:59+01:00`, or `Z`)."""
+
+    name = "DATETIME"
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> datetime:
+        if isinstance(value, datetime):
+            when = value
+        else:
+            try:
+                when = datetime.fromisoformat(str(value))
+            except ValueError:
+                self.fail(f"{value!r} is not ISO 8601, like 2026-12-20T23:59:59+01:00", param, ctx)
+        if when.tzinfo is None:
+            self.fail(f"{value!r} needs its offset, like +01:00 (or Z for UTC)", param, ctx)
+        return when
+
+
+def mail_options(func: F) -> F:
+    options = (
+        click.option(
+            "--deadline",
+            type=DateTime(),
+            help="ISO 8601 with offset: a message dated later is late (checked and shown, "
+            "not ranked, left out of the draw).",
+        ),
+        click.option(
+            "--site",
+            type=click.Path(path_type=Path, file_okay=False),
+            help="Write a static results site to DIR: index.html with the leaderboard and "
+            "a report page per entry; no e-mail address appears on it.",
+        ),
+        click.option(
+            "--replies",
+            type=click.Path(path_type=Path, file_okay=False),
+            help="Write a reply to every message to DIR (one .eml each, and replies.mbox), "
+            "with the verdict, the first illegal step or why no record was found, and the "
+            "entry's report attached. Needs --organizer.",
+        ),
+        click.option(
+            "--organizer",
+            metavar="ADDRESS",
+            help="The From: of the replies (the contest file's organizer).",
+        ),
+        click.option(
+            "--name",
+            "contest_name",
+            metavar="TEXT",
+            help="The contest's name, the results site's title (the contest file's name).",
+        ),
+    )
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def check_mail_options(source: Source, replies: Path | None, organizer: str | None) -> None:
+    """Stop (exit 2) on options that cannot work with this source."""
+    if replies is not None:
+        if source.messages is None:
+            fail_usage("--replies answers e-mail: SOURCE must be an mbox, a Maildir or .eml files")
+        if not organizer:
+            fail_usage("--replies needs --organizer ADDRESS (or organizer in the contest file)")
+        from validator.render.replies import organizer_address
+
+        if organizer_address(organizer) is None:
+            fail_usage(f"--organizer: {organizer!r} is not an e-mail address")
+
+
+def publish(
+    source: Source,
+    checker: Checker,
+    batch: Batch,
+    *,
+    site: Path | None,
+    replies: Path | None,
+    organizer: str | None,
+    name: str | None,
+    dice: Path | None,
+    deadline: datetime | None,
+    jobs: int = 1,
+) -> list[str]:
+    """Write the site and the replies; the lines to tell on stderr."""
+    from validator.render import replies as replying
+    from validator.render import site as website
+    from validator.render.pages import pages
+
+    notes: list[str] = []
+    draw = _draw_settings()
+    site_writer = (
+        website.SiteWriter(site, batch, name=name, dice=dice, rules=checker.rules, draw=draw)
+        if site is not None
+        else None
+    )
+    reply_writer = (
+        replying.ReplyWriter(replies, batch, organizer or "", contest=name, deadline=deadline)
+        if replies is not None
+        else None
+    )
+    try:
+        for reading, page in pages(source, checker, dice.name if dice else None, jobs):
+            if site_writer is not None:
+                site_writer.add(reading, page)
+            if reply_writer is not None and reading.part != "file":
+                reply_writer.add(reading, page)
+        if site_writer is not None:
+            site_writer.finish()
+            notes.append(f"wrote the results site to {site}/index.html")
+        if reply_writer is not None:
+            count = reply_writer.finish()
+            notes.append(f"wrote {count} replies to {replies} (and {replies}/replies.mbox)")
+            for refused in reply_writer.refused:
+                notes.append(f"no reply to {plain_text(refused.file)}: {refused.reason}")
+    except OSError as exc:
+        fail_usage(f"cannot write {exc.filename or 'the output'}: {exc.strerror}")
+    return notes
+
+
+def _draw_settings() -> tuple[int | None, str | None]:
+    from validator.cli.contest_file import current_contest
+    from validator.contest.config import Contest
+
+    contest = current_contest()
+    if isinstance(contest, Contest):
+        return contest.winners, contest.seed
+    return None, None

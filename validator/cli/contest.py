@@ -1,0 +1,82 @@
+"""`road300 contest`: set up a challenge (`road300 contest init` writes its contest file)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from validator.cli.common import fail_usage
+
+
+@click.group("contest")
+def command() -> None:
+    """Set up a challenge run from a contest file (see docs/contest.md).
+
+    Exit status: 0 done, 2 the command could not run (a file that exists without
+    --force, or one that cannot be written).
+    """
+
+
+@command.command("init")
+@click.argument(
+    "file", type=click.Path(path_type=Path, dir_okay=False), default=Path("road300.toml")
+)
+@click.option(
+    "--name",
+    default="Road to 300 challenge",
+    show_default=True,
+    help="The contest's name (the results site's title).",
+)
+@click.option(
+    "--dice",
+    default="dice.txt",
+    show_default=True,
+    help="The official dice file, relative to FILE.",
+)
+@click.option(
+    "--organizer",
+    default="challenge@organizers.example",
+    show_default=True,
+    help="The From: of the replies.",
+)
+@click.option(
+    "--deadline",
+    default="2026-12-20T23:59:59+01:00",
+    show_default=True,
+    help="ISO 8601 with offset: mails dated later are late.",
+)
+@click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
+def init(file: Path, name: str, dice: str, organizer: str, deadline: str, force: bool) -> None:
+    """Write a commented contest file to FILE (default road300.toml, which the commands find
+    in the current folder and beside their source), then check that it reads back.
+
+    Exit status: 0 written, 2 FILE exists (give --force) or cannot be written.
+    """
+    import json
+    from datetime import datetime
+
+    from validator.cli.output import Target
+    from validator.contest.config import TEMPLATE, ContestError, load_contest
+
+    target = Target.of(file, "the contest file", precious=True, force=force)
+    target.check()
+    try:
+        when = datetime.fromisoformat(deadline)
+    except ValueError:
+        fail_usage(f"--deadline: {deadline!r} is not ISO 8601, like 2026-12-20T23:59:59+01:00")
+    if when.tzinfo is None:
+        fail_usage("--deadline: give its offset, like 2026-12-20T23:59:59+01:00")
+    # JSON strings are TOML basic strings: quotes and backslashes stay text.
+    text = TEMPLATE.format(
+        name=json.dumps(name)[1:-1],
+        dice=json.dumps(dice)[1:-1],
+        organizer=json.dumps(organizer)[1:-1],
+        deadline=when.isoformat(),
+    )
+    target.write(text)
+    try:
+        load_contest(file)
+    except ContestError as exc:
+        fail_usage(str(exc))
+    click.echo(f"{file}: edit it, then run road300 batch MAILBOX (docs/contest.md)")

@@ -1,0 +1,274 @@
+"""The record typed into an e-mail's body: the block of dice lines between the greeting and
+the signature, and the text of an HTML body.
+
+A body's record is its block of round lines, with the header lines just above it (like
+`player:` or `Spieler:`) and a total line just below. Greetings, prose, the signature
+(after `-- `) and quoted text (`>` lines, and everything below "On ... wrote:",
+"Am ... schrieb ...:" or "Le ... a écrit :") are left out: their lines become blank, so
+every line of the record keeps its number in the body, and a line inside the block that
+the grammar cannot read is still an error at its line.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from html.parser import HTMLParser
+
+from validator.records.header import AFTER_ROUNDS, SYNONYMS, key_of
+from validator.records.lexing import normal
+from validator.records.text_record import HEADER_LINE, PHRASES
+
+_ROUND = re.compile(
+    r"[ \t]*(?:(?P<row>\d{1,4})[ \t]*[:.)][ \t]*)?\d(?:[ \t]*[,;-]?[ \t]*\d){2}(?!\d)"
+    r"(?P<rest>.*)\Z"
+)
+_WORD = re.compile(r"[^\W\d_]+(?:[ -][^\W\d_]+)?")
+_ANNOTATION_SIGNS = "([-\u2013>\u2192x\u00d7"
+"""What an annotation may start with: brackets, dashes and arrows, x and the times sign."""
+_ANNOTATION_WORDS = sorted(p for p in PHRASES if len(p) > 1)
+
+MAX_BODY_LINES = 2000
+"""A body is read no further than this many lines (a record has one per dice row)."""
+MAX_RECORDS = 3
+"""Blocks looked for in a body: two already make the message malformed."""
+MAX_WORD = 40
+
+_ATTRIBUTION = (
+    re.compile(r"\s*On\b.{0,400}\bwrote:\s*\Z", re.IGNORECASE | re.DOTALL),
+    re.compile(r"\s*Am\b.{0,400}\bschrieb\b.{0,200}:\s*\Z", re.IGNORECASE | re.DOTALL),
+    re.compile(r"\s*Le\b.{0,400}\ba\s+[ée]crit\s*:\s*\Z", re.IGNORECASE | re.DOTALL),
+    re.compile(
+        r"\s*-{2,}\s*(?:Original Message|Ursprüngliche Nachricht|Original-Nachricht|"
+        r"Message d'origine|Message original)\s*-{2,}\s*\Z",
+        re.IGNORECASE,
+    ),
+)
+"""Where a reply's quoted message begins (English, German, French mail clients)."""
+_SIGNATURE = re.compile(r"--[ \t]?\Z")
+
+
+@dataclass(frozen=True, slots=True)
+class BodyRecord:
+    """One record found in a body: its text (other lines blank) and where it starts."""
+
+    text: str
+    first_line: int
+    last_line: int
+
+
+def own_lines(text: str) -> list[str]:
+    """The body's lines with quoted text, the quoted message and the signature blanked."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    out: list[str] = []
+    for n, line in enumerate(lines):
+        if _SIGNATURE.match(line) or _attribution(lines, n):
+            return out + [""] * (len(lines) - n)
+        out.append("" if line.lstrip().startswith(">") else line)
+    return out
+
+
+def _attribution(lines: list[str], n: int) -> bool:
+    line = lines[n]
+    if len(line) > 500:
+        return False
+    if any(p.match(line) for p in _ATTRIBUTION):
+        return True
+    # Clients wrap a long "On ..., Bob <bob@example> wrote:" over two lines.
+    if n + 1 < len(lines) and len(lines[n + 1]) < 200:
+        joined = line + " " + lines[n + 1]
+        return lines[n + 1].rstrip().endswith(":") and any(p.match(joined) for p in _ATTRIBUTION)
+    return False
+
+
+def _round_row(line: str) -> tuple[bool, int | None]:
+    """Whether a line is a dice line (played or not), and its row number if it has one."""
+    m = _ROUND.match(line)
+    if m is None:
+        return False, None
+    rest = m["rest"].strip()
+    if rest and not rest.startswith(("#", "//")) and not re.search(r"\d", rest):
+        word = _WORD.match(rest.lstrip(_ANNOTATION_SIGNS + ": "))
+        prose = (
+            rest[0] not in _ANNOTATION_SIGNS
+            and word is not None
+            and not _annotation_word(normal(word.group()[:MAX_WORD]))
+        )
+        if prose:
+            return False, None  # a line of prose that starts with a number: "315 points!"
+    return True, int(m["row"]) if m["row"] else None
+
+
+def _header_key(line: str) -> str | None:
+    """The key a `key: value` line means (a close misspelling counts, so that the grammar
+    can say what it meant), else None."""
+    m = HEADER_LINE.match(line)
+    if m is None or not m["rest"].strip():
+        return None
+    key = key_of(m["key"])
+    if key is not None:
+        return key
+    return _close_key(normal(m["key"][:MAX_WORD]).replace("-", "_"))
+
+
+@lru_cache(maxsize=4096)
+def _annotation_word(folded: str) -> bool:
+    """A word of the annotation, or a misspelling of one (the grammar then says which)."""
+    if folded in PHRASES or folded.split()[0] in PHRASES:
+        return True
+    return bool(difflib.get_close_matches(folded, _ANNOTATION_WORDS, 1, 0.7))
+
+
+@lru_cache(maxsize=4096)
+def _close_key(folded: str) -> str | None:
+    close = difflib.get_close_matches(folded, list(SYNONYMS), n=1, cutoff=0.8)
+    return SYNONYMS[close[0]] if close else None
+
+
+def _is_note(line: str) -> bool:
+    """A blank line or a `#` comment: it may stand between the header lines and the rounds."""
+    stripped = line.strip()
+    return not stripped or stripped.startswith(("#", "//"))
+
+
+def find_records(text: str) -> list[BodyRecord]:
+    """The records in a body: each block of dice lines with its header and total lines.
+
+    A block ends at its last dice line; a header line (other than a total) after dice
+    lines, or a row number 1 after higher rows, starts another one."""
+    lines = own_lines(text)[:MAX_BODY_LINES]
+    blocks: list[tuple[int, int]] = []  # first and last dice line, 0-based
+    start = last = -1
+    previous_row = 0
+    for n, line in enumerate(lines):
+        is_round, row = _round_row(line)
+        if is_round:
+            restart = row is not None and row <= 1 < previous_row
+            if start >= 0 and restart:
+                blocks.append((start, last))
+                start = -1
+            if start < 0:
+                start = n
+            last = n
+            previous_row = row if row is not None else previous_row + 1
+            continue
+        if len(blocks) >= MAX_RECORDS:
+            break  # enough to say the body holds more than one record
+        key = _header_key(line) if start >= 0 else None
+        if key is not None and key not in AFTER_ROUNDS:
+            blocks.append((start, last))
+            start, previous_row = -1, 0
+    if start >= 0 and len(blocks) < MAX_RECORDS:
+        blocks.append((start, last))
+    found = []
+    for first, end in blocks:
+        top = first
+        n = first - 1
+        while n >= 0 and (_is_note(lines[n]) or _header_key(lines[n]) is not None):
+            if _header_key(lines[n]) is not None:
+                top = n
+            n -= 1
+        bottom = end
+        n = end + 1
+        while n < len(lines) and (not lines[n].strip() or _header_key(lines[n]) in AFTER_ROUNDS):
+            if lines[n].strip():
+                bottom = n
+            n += 1
+        text = "\n" * top + "\n".join(lines[top : bottom + 1]) + "\n"
+        found.append(BodyRecord(text, top + 1, bottom + 1))
+    return found
+
+
+# -- HTML ------------------------------------------------------------------------------------
+
+_BLOCKS = frozenset(
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "dd",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hr",
+        "li",
+        "main",
+        "nav",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "table",
+        "tbody",
+        "thead",
+        "tfoot",
+        "tr",
+        "ul",
+    ]
+)
+_HIDDEN = frozenset({"script", "style", "head", "title", "template", "noscript", "object"})
+
+
+class _TextOf(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.hidden = 0
+        self.quoted = 0
+        self.pre = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _HIDDEN:
+            self.hidden += 1
+        elif tag == "blockquote":
+            self.quoted += 1
+        if tag == "pre":
+            self.pre += 1
+        if tag == "br" or tag in _BLOCKS:
+            self.out.append("\n")
+        elif tag in ("td", "th"):
+            self.out.append(" ")
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "br" or tag in _BLOCKS:
+            self.out.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _HIDDEN:
+            self.hidden = max(0, self.hidden - 1)
+        elif tag == "blockquote":
+            self.quoted = max(0, self.quoted - 1)
+        if tag == "pre":
+            self.pre = max(0, self.pre - 1)
+        if tag in _BLOCKS:
+            self.out.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if self.hidden or self.quoted:
+            return
+        self.out.append(data if self.pre else re.sub(r"\s+", " ", data))
+
+
+def html_text(html: str) -> str:
+    """The text an HTML body shows: block elements and `<br>` become line breaks, scripts,
+    styles and quoted parts (`<blockquote>`) are left out. Nothing is run or fetched."""
+    parser = _TextOf()
+    parser.feed(html)
+    parser.close()
+    text = "".join(parser.out).replace("\xa0", " ")
+    return "\n".join(line.strip(" ") for line in text.split("\n"))

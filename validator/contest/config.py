@@ -1,0 +1,260 @@
+"""The contest file (`contest.toml`, or `road300.toml` found beside the source): a challenge's
+settings in one place, read with `tomllib`, every mistake named with its file and line.
+
+Commands take its values as their options' defaults, so an option given on the command
+line always wins (validator/cli/contest_file.py does that for click).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from dataclasses import dataclass
+from datetime import date, datetime, time
+from email.utils import parseaddr
+from pathlib import Path
+
+FILE_NAME = "road300.toml"
+"""The name a contest file is found by, beside the source or in the current folder."""
+
+MAX_CONTEST_BYTES = 256 * 1024
+
+TOP_KEYS = ("name", "dice", "rules", "deadline", "organizer", "lang", "max_size", "draw")
+DRAW_KEYS = ("winners", "seed")
+
+_UNITS = {
+    "": 1,
+    "B": 1,
+    "K": 1024,
+    "KB": 1000,
+    "KIB": 1024,
+    "M": 1024**2,
+    "MB": 1000**2,
+    "MIB": 1024**2,
+}
+
+
+def parse_size(value: str) -> int:
+    """Bytes from `1048576`, `512KiB`, `4MiB`, `1 MB`; ValueError otherwise."""
+    text = value.strip().upper().replace(" ", "")
+    number = text.rstrip("KMIB")
+    unit = text[len(number) :]
+    if not number.isdigit() or unit not in _UNITS or int(number) == 0:
+        raise ValueError(f"{value!r} is not a size like 1048576, 512KiB or 4MiB")
+    return int(number) * _UNITS[unit]
+
+
+def _address(text: str) -> str:
+    """The address part of `Name <address>`, or "" when the email package cannot write it."""
+    from email.headerregistry import Address
+
+    name, addr = parseaddr(text)
+    try:
+        return str(Address(display_name=name, addr_spec=addr).addr_spec) if addr else ""
+    except Exception:
+        return ""
+
+
+class ContestError(Exception):
+    """The contest file cannot be used; the message starts with `FILE:LINE:`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Contest:
+    """A contest file's settings; None where the file does not say."""
+
+    path: Path
+    name: str | None = None
+    dice: Path | None = None
+    """Resolved against the contest file's folder."""
+    rules: str | None = None
+    deadline: datetime | None = None
+    organizer: str | None = None
+    lang: str | None = None
+    max_size: int | None = None
+    winners: int | None = None
+    seed: str | None = None
+
+    def defaults(self) -> dict[str, object]:
+        """Option name -> value, for the options this file gives a default."""
+        values: dict[str, object] = {
+            "dice": self.dice,
+            "rules": self.rules,
+            "deadline": self.deadline,
+            "organizer": self.organizer,
+            "contest_name": self.name,
+            "max_size": None if self.max_size is None else str(self.max_size),
+            "winners": self.winners,
+            "seed": self.seed,
+        }
+        return {k: v for k, v in values.items() if v is not None}
+
+
+def find_contest(source: Path | None, cwd: Path | None = None) -> Path | None:
+    """`road300.toml` in SOURCE (a folder), beside it, or in the current folder."""
+    places: list[Path] = []
+    if source is not None:
+        if source.is_dir():
+            places.append(source)
+        places.append(source.parent)
+    places.append(cwd or Path.cwd())
+    for folder in places:
+        candidate = folder / FILE_NAME
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_contest(path: Path) -> Contest:
+    """Read and check a contest file; raises ContestError naming the file and line."""
+    try:
+        if path.stat().st_size > MAX_CONTEST_BYTES:
+            raise ContestError(f"{path}: more than {MAX_CONTEST_BYTES} bytes; not a contest file")
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise ContestError(f"{path}: no such contest file") from None
+    except UnicodeDecodeError:
+        raise ContestError(f"{path}: not UTF-8 text") from None
+    except OSError as exc:
+        raise ContestError(f"{path}: cannot read it: {exc.strerror}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        at = re.search(r"\(at line (\d+), column (\d+)\)", message)
+        if at:
+            message = message[: at.start()].strip()
+            raise ContestError(f"{path}:{at[1]}:{at[2]}: not valid TOML: {message}") from None
+        raise ContestError(f"{path}: not valid TOML: {message}") from None
+    return _Checker(path, text).contest(data)
+
+
+class _Checker:
+    def __init__(self, path: Path, text: str) -> None:
+        self.path = path
+        self.lines = text.splitlines()
+
+    def line_of(self, key: str, section: str = "") -> int:
+        current = ""
+        for n, line in enumerate(self.lines, start=1):
+            stripped = line.strip()
+            header = re.match(r"\[\s*([^\]]+?)\s*\]", stripped)
+            if header:
+                current = header[1].strip('"')
+                if section == "" and key == current:
+                    return n
+                continue
+            if current == section and re.match(rf'"?{re.escape(key)}"?\s*=', stripped):
+                return n
+        return 1
+
+    def fail(self, key: str, message: str, section: str = "") -> ContestError:
+        shown = f"{section}.{key}" if section else key
+        return ContestError(f"{self.path}:{self.line_of(key, section)}: {shown}: {message}")
+
+    def unknown(self, data: dict[str, object], known: tuple[str, ...], section: str = "") -> None:
+        for key in data:
+            if key not in known:
+                close = difflib.get_close_matches(key, known, n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                raise self.fail(
+                    key, f"unknown key{hint} (known: {', '.join(known)})", section
+                ) from None
+
+    def text(self, data: dict[str, object], key: str, section: str = "") -> str | None:
+        value = data.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(key, f"must be a non-empty string, not {value!r}", section)
+        return value
+
+    def contest(self, data: dict[str, object]) -> Contest:
+        self.unknown(data, TOP_KEYS)
+        dice = self.text(data, "dice")
+        deadline = data.get("deadline")
+        if deadline is not None:
+            if not isinstance(deadline, datetime):
+                kind = "a date without a time" if isinstance(deadline, date | time) else "not"
+                raise self.fail(
+                    "deadline",
+                    f"{kind} a TOML datetime with offset, like 2026-12-20T23:59:59+01:00",
+                )
+            if deadline.tzinfo is None:
+                raise self.fail(
+                    "deadline", "needs its offset, like 2026-12-20T23:59:59+01:00 (or Z for UTC)"
+                )
+        organizer = self.text(data, "organizer")
+        if organizer is not None and "@" not in _address(organizer):
+            raise self.fail("organizer", f"{organizer!r} is not an e-mail address")
+        size = data.get("max_size")
+        max_size = None
+        if size is not None:
+            try:
+                if isinstance(size, bool) or not isinstance(size, int | str):
+                    raise ValueError(f"{size!r} is not a size like 1048576, 512KiB or 4MiB")
+                max_size = size if isinstance(size, int) and size > 0 else parse_size(str(size))
+            except ValueError as exc:
+                raise self.fail("max_size", str(exc)) from None
+        draw = data.get("draw", {})
+        if not isinstance(draw, dict):
+            raise self.fail("draw", "must be a table: [draw] with winners and seed")
+        self.unknown(draw, DRAW_KEYS, "draw")
+        winners = draw.get("winners")
+        if winners is not None and (
+            isinstance(winners, bool) or not isinstance(winners, int) or winners < 1
+        ):
+            raise self.fail(
+                "winners", f"must be a whole number of 1 or more, not {winners!r}", "draw"
+            )
+        seed = draw.get("seed")
+        if seed is not None and not isinstance(seed, str | int):
+            raise self.fail("seed", f"must be text, not {seed!r}", "draw")
+        return Contest(
+            path=self.path,
+            name=self.text(data, "name"),
+            dice=(self.path.parent / dice) if dice is not None else None,
+            rules=self.text(data, "rules"),
+            deadline=deadline,
+            organizer=organizer,
+            lang=self.text(data, "lang"),
+            max_size=max_size,
+            winners=winners,
+            seed=None if seed is None else str(seed),
+        )
+
+
+TEMPLATE = """\
+# The contest file of a Road to 300 challenge (docs/contest.md).
+# road300 validate, report, batch, draw and solve read it when it is named with
+# --contest FILE, or found as road300.toml beside the source or in the current folder.
+# An option given on the command line always wins over a value here.
+
+name = "{name}"
+
+# The official dice file, relative to this file; its SHA-256 is shown on the results site.
+dice = "{dice}"
+
+# The ruleset: standard, bga or literal, with expansions (see `road300 rules`).
+rules = "standard"
+
+# Mails dated after this are late: checked and shown, but not ranked or drawn.
+# A TOML datetime with its offset.
+deadline = {deadline}
+
+# The From: of the replies (`road300 batch --replies DIR`).
+organizer = "{organizer}"
+
+# The language of the site and the replies (English until more are translated).
+lang = "en"
+
+# Records, and every part of a mail, larger than this are refused before they are read.
+max_size = "1MiB"
+
+[draw]
+# How many prizes `road300 draw` gives out.
+winners = 3
+# Any text, announced before the draw (a date, a lottery number).
+seed = "announce the seed before the deadline"
+"""

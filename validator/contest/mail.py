@@ -1,0 +1,750 @@
+"""E-mail as a batch source: an mbox file, a Maildir folder, or `.eml` files in a folder.
+
+Each message is at most one entry. Its record is the one attachment a record format claims
+(by name or by content), else the block of dice lines in its body (contest/body.py finds
+it). Messages are read with the standard library's `mailbox` and `email` (policy
+`default`), every part bounded by the size cap before it is decoded; archives and
+forwarded messages are never opened, nothing in a message is run or fetched, and no
+attachment is ever written anywhere. Workers get a message's bytes and send back one small
+`Arrival`, as contest/batch.py's workers do for files.
+"""
+
+from __future__ import annotations
+
+import gc
+import mailbox
+import os
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from email.header import decode_header, make_header
+from email.headerregistry import BaseHeader, HeaderRegistry
+from email.message import EmailMessage, Message
+from email.parser import BytesHeaderParser, BytesParser
+from email.policy import EmailPolicy
+from email.utils import getaddresses, parsedate_to_datetime
+from itertools import islice
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, TypeVar
+
+from validator.check.replay import Result, malformed
+from validator.contest.batch import (
+    Batch,
+    Checked,
+    Entry,
+    Found,
+    Skipped,
+    check_entries,
+    collect,
+    find_entries,
+    fingerprint,
+)
+from validator.contest.body import find_records, html_text
+from validator.contest.origin import MailSource
+from validator.engine import STANDARD
+from validator.errors import Diagnostic
+from validator.records import RECORD_FORMATS, format_of, sniff_format
+
+if TYPE_CHECKING:
+    from validator.check.file import Checker
+
+Kind = Literal["mbox", "maildir", "eml"]
+_T = TypeVar("_T")
+
+EML_SUFFIX = ".eml"
+
+MESSAGE_FACTOR = 8
+"""A whole message may be this many times the size cap (attachments are encoded, and a
+photo may come along); a larger one is malformed, read no further than its headers."""
+MIN_MESSAGE_BYTES = 16 * 1024 * 1024
+HEADER_BYTES = 64 * 1024
+"""How much of an oversized message is read to learn its headers."""
+MAX_PARTS = 200
+MAX_DEPTH = 20
+NAME_CHARS = 120
+"""An attachment's name is cut to this many characters."""
+
+ARCHIVE_SUFFIXES = frozenset(
+    {".zip", ".tar", ".gz", ".tgz", ".bz2", ".tbz", ".tbz2", ".xz", ".txz", ".7z", ".rar"}
+    | {".zst", ".lz", ".lzma", ".cab", ".jar", ".z"}
+)
+ARCHIVE_TYPES = frozenset(
+    {
+        "application/zip",
+        "application/x-zip-compressed",
+        "application/gzip",
+        "application/x-gzip",
+        "application/x-tar",
+        "application/x-7z-compressed",
+        "application/x-rar-compressed",
+        "application/vnd.rar",
+        "application/x-bzip2",
+        "application/x-xz",
+        "application/zstd",
+    }
+)
+_SNIFFED_TYPES = ("text/", "application/octet-stream", "application/json", "application/yaml")
+"""Attachments whose name says nothing are recognised by content only if of these types."""
+
+_LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x85]+")
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+"""C0, DEL, C1 and the bidi controls: nothing a header, a name or a terminal should hold."""
+
+
+class _Registry(HeaderRegistry):
+    """The standard header registry, making each header class once (the standard one
+    makes a new class on every header read)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._made: dict[str, type[BaseHeader]] = {}
+
+    def __getitem__(self, name: str) -> type[BaseHeader]:
+        made = self._made.get(name.lower())
+        if made is None:
+            made = self._made[name.lower()] = super().__getitem__(name)
+        return made
+
+
+class _Policy(EmailPolicy):
+    """`email.policy.default`, with each header value parsed once: a part's Content-Type is
+    read a dozen times while a message is looked through, and header objects are
+    immutable. The cache is bounded, and a message never sees another's headers wrongly:
+    the same name and raw value always parse to the same header."""
+
+    def header_fetch_parse(self, name: str, value: str) -> str:
+        if hasattr(value, "name"):
+            return value
+        key = (name.lower(), value)
+        parsed = _PARSED.get(key)
+        if parsed is None:
+            if len(_PARSED) >= _PARSED_MAX:
+                _PARSED.clear()
+            parsed = _PARSED[key] = super().header_fetch_parse(name, value)
+        return parsed
+
+
+_PARSED: dict[tuple[str, str], str] = {}
+_PARSED_MAX = 4096
+POLICY = _Policy(header_factory=_Registry())
+"""What messages are read with: the email package's `default` policy (see _Policy)."""
+
+
+class MailError(Exception):
+    """The mailbox cannot be read at all (not an mbox, unreadable); exit status 2."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mailbox:
+    """A source of messages: what it is, where, and the label its entries' files begin with."""
+
+    kind: Kind
+    path: Path
+    label: str
+    """`inbox.mbox`, the Maildir's folder name; for `.eml` files unused (each file is one)."""
+    eml_files: tuple[str, ...] = ()
+    """For kind `eml`: the message files, relative to `path`."""
+
+
+@dataclass(frozen=True, slots=True)
+class RawMessage:
+    """One message as it comes out of the mailbox: its bytes (only its headers when it is
+    over the cap), what its entries are named, and where a `dice_file:` is looked for."""
+
+    file: str
+    data: bytes
+    folder: Path
+    size: int | None = None
+    """Set when the message is over the cap: its size, or a lower bound."""
+
+
+@dataclass(frozen=True, slots=True)
+class Arrival:
+    """What a worker sends back for one message: small and picklable."""
+
+    checked: Checked
+    message_id: str | None
+    address: str | None
+    date: datetime | None
+    has_record: bool
+    """False: no record found; `checked.skipped` says why (not an entry)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A part that holds (or may hold) the record."""
+
+    part: str
+    """`body` or the attachment's name."""
+    fmt: str | None
+    data: bytes | None
+    """None when the part is over the cap."""
+    size: int
+    first_line: int = 1
+
+
+# -- Finding the messages ------------------------------------------------------------------
+
+
+def open_mailbox(path: Path, eml_files: Iterable[str] = ()) -> Mailbox | None:
+    """The mailbox at `path`, or None when it is a plain folder of record files (or a file
+    that is no mbox). `eml_files` are a folder's `.eml` files, relative to it."""
+    if path.is_dir():
+        if (path / "cur").is_dir() and (path / "new").is_dir():
+            return Mailbox("maildir", path, path.resolve().name or "Maildir")
+        files = tuple(sorted(eml_files))
+        return Mailbox("eml", path, path.name, files) if files else None
+    if path.is_file() and path.suffix.lower() == EML_SUFFIX:
+        return Mailbox("eml", path.parent, path.name, (path.name,))
+    if path.is_file() and path.suffix.lower() not in RECORD_FORMATS:
+        try:
+            with path.open("rb") as handle:
+                head = handle.read(5)
+        except OSError as exc:
+            raise MailError(f"{path}: cannot read it: {exc.strerror}") from None
+        if head == b"From ":
+            return Mailbox("mbox", path, path.name)
+        if path.suffix.lower() in (".mbox", ".mbx"):
+            raise MailError(f"{path}: not an mbox file (it does not start with a From line)")
+    return None
+
+
+def message_cap(max_bytes: int) -> int:
+    return max(MESSAGE_FACTOR * max_bytes, MIN_MESSAGE_BYTES)
+
+
+class Messages:
+    """The messages of a mailbox in a stable order (an mbox's own, a Maildir's by file
+    name, `.eml` files by path), each read no further than the cap; `len` counts them."""
+
+    def __init__(self, box: Mailbox, max_bytes: int) -> None:
+        self.box = box
+        self.cap = message_cap(max_bytes)
+        self.store: mailbox.Mailbox[mailbox.Message] | None = None
+        self.keys: list[str] = []
+        if box.kind == "eml":
+            return
+        try:
+            if box.kind == "mbox":
+                self.store = mailbox.mbox(box.path, create=False)
+                self.keys = self.store.keys()
+            else:
+                self.store = mailbox.Maildir(box.path, create=False)
+                self.keys = sorted(self.store.keys())
+        except (OSError, mailbox.Error) as exc:
+            raise MailError(f"{box.path}: cannot read the mailbox: {exc}") from None
+
+    def __len__(self) -> int:
+        return len(self.box.eml_files) if self.box.kind == "eml" else len(self.keys)
+
+    def __iter__(self) -> Iterator[RawMessage]:
+        box, cap = self.box, self.cap
+        if box.kind == "eml":
+            for rel in box.eml_files:
+                path = box.path / rel
+                try:
+                    with path.open("rb") as handle:
+                        yield _bounded(f"{rel}#1", handle.read(cap + 1), cap, path.parent)
+                except OSError as exc:
+                    yield RawMessage(f"{rel}#1", b"", path.parent, size=-(exc.errno or 1))
+            return
+        assert self.store is not None
+        folder = box.path.resolve().parent if box.kind == "mbox" else box.path.resolve()
+        for n, key in enumerate(self.keys, start=1):
+            file = f"{box.label}#{n}"
+            try:
+                stream = self.store.get_file(key)
+                try:
+                    data = stream.read(cap + 1)
+                finally:
+                    stream.close()
+            except (OSError, KeyError) as exc:
+                yield RawMessage(file, b"", folder, size=-(getattr(exc, "errno", 0) or 1))
+                continue
+            yield _bounded(file, data, cap, folder)
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
+
+
+def _bounded(file: str, data: bytes, cap: int, folder: Path) -> RawMessage:
+    if len(data) <= cap:
+        return RawMessage(file, data, folder)
+    end = data.find(b"\n\n", 0, HEADER_BYTES)
+    end2 = data.find(b"\r\n\r\n", 0, HEADER_BYTES)
+    cut = min(e for e in (end, end2, HEADER_BYTES) if e >= 0)
+    return RawMessage(file, data[:cut], folder, size=len(data))
+
+
+# -- One message ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One message read and checked: its entry's Result (None: no record, see `skipped`)."""
+
+    file: str
+    """The entry's file (`inbox.mbox#3/game.yaml`), or the message's (`inbox.mbox#3`)."""
+    message_file: str
+    meta: Meta
+    part: str
+    result: Result | None
+    skipped: str | None = None
+
+    def arrival(self) -> Arrival:
+        meta = self.meta
+        if self.result is None:
+            checked = Checked(self.file, None, skipped=self.skipped)
+            return Arrival(checked, meta.message_id, meta.address, meta.datetime, False)
+        entry = Entry.of(self.result, self.file)
+        player = entry.player or meta.name or meta.address
+        entry = replace(entry, player=player, source=meta.source(self.part))
+        checked = Checked(self.file, entry, fingerprint(self.result))
+        return Arrival(checked, meta.message_id, meta.address, meta.datetime, True)
+
+
+def check_message(checker: Checker, raw: RawMessage) -> Arrival:
+    """Read one message and check its record; never raises, whatever the message holds."""
+    return read_message(checker, raw).arrival()
+
+
+def read_message(checker: Checker, raw: RawMessage) -> Reading:
+    """Read one message and check its record; never raises, whatever the message holds."""
+    try:
+        return _read_message(checker, raw)
+    except Exception as exc:  # a bug (or an email package surprise) costs one entry
+        message = f"the validator failed on this message ({type(exc).__name__}); please report it"
+        rules = checker.rules or STANDARD
+        result = malformed(Diagnostic("E001", message, raw.file), rules, raw.file)
+        return Reading(raw.file, raw.file, Meta(None, None, None, None), "body", result)
+
+
+def _read_message(checker: Checker, raw: RawMessage) -> Reading:
+    rules = checker.rules or STANDARD
+
+    def refused(file: str, code: str, problem: str, meta: Meta, part: str = "body") -> Reading:
+        result = malformed(Diagnostic(code, problem, file), rules, file)
+        return Reading(file, raw.file, meta, part, result)
+
+    if raw.size is not None:
+        meta = _meta(BytesHeaderParser(policy=POLICY).parsebytes(raw.data))
+        if raw.size < 0:
+            return refused(
+                raw.file, "E001", f"the message cannot be read (error {-raw.size})", meta
+            )
+        problem = (
+            f"the message is more than {message_cap(checker.max_bytes)} bytes; "
+            "it was not read beyond its headers"
+        )
+        return refused(raw.file, "E001", problem, meta)
+    message = BytesParser(policy=POLICY).parsebytes(raw.data)
+    assert isinstance(message, EmailMessage)
+    meta = _meta(message)
+    found, notes = candidates(message, checker.max_bytes)
+    if not found:
+        why = "no record: no attachment a record format reads, and no dice lines in the body"
+        if notes:
+            why += " (" + "; ".join(notes) + ")"
+        return Reading(raw.file, raw.file, meta, "body", None, why)
+    if len(found) > 1:
+        names = ", ".join(_part_label(c) for c in found)
+        problem = f"the message holds {len(found)} records ({names}); send one record per message"
+        return refused(raw.file, "E002", problem, meta)
+    record = found[0]
+    file = raw.file if record.part == "body" else f"{raw.file}/{record.part}"
+    if record.data is None:
+        problem = (
+            f"the {_part_label(record)} is {record.size} bytes or more, more than the "
+            f"{checker.max_bytes} allowed; it was not read"
+        )
+        return refused(file, "E001", problem, meta, record.part)
+    result = checker.check_data(record.data, raw.folder / "message", file, record.fmt)
+    return Reading(file, raw.file, meta, record.part, result)
+
+
+def _part_label(c: Candidate) -> str:
+    if c.part != "body":
+        return f"attachment {c.part}"
+    return "body" if c.first_line <= 1 else f"body from line {c.first_line}"
+
+
+@dataclass(frozen=True, slots=True)
+class Meta:
+    message_id: str | None
+    address: str | None
+    name: str | None
+    datetime: datetime | None
+    subject: str | None = None
+
+    def source(self, part: str) -> MailSource:
+        date = self.datetime.isoformat() if self.datetime is not None else None
+        return MailSource(self.message_id, self.address, self.name, date, part)
+
+
+def one_line(text: str) -> str:
+    """Decoded header text with its line breaks and control characters (bidi controls too)
+    turned into spaces: what may go into a header of a reply or a field of the results."""
+    return " ".join(_CONTROLS.sub(" ", _LINE_BREAKS.sub(" ", text)).split())
+
+
+_META_HEADERS = ("message-id", "from", "date", "subject")
+
+
+def _meta(message: Message) -> Meta:
+    """The headers an entry keeps, decoded with the email package's utilities from their
+    raw text (the header registry's full parse costs more than checking the record)."""
+    raw: dict[str, str] = {}
+    for key, value in message.raw_items():
+        folded = key.lower()
+        if folded in _META_HEADERS and folded not in raw:
+            raw[folded] = str(value)
+    message_id = one_line(raw.get("message-id", "")) or None
+    name = address = None
+    if "from" in raw:
+        try:
+            pairs = getaddresses([one_line(raw["from"])])
+        except Exception:
+            pairs = []
+        if pairs and "@" in pairs[0][1]:
+            name, address = one_line(decoded(pairs[0][0])) or None, one_line(pairs[0][1]) or None
+    when = None
+    if "date" in raw:
+        try:
+            when = parsedate_to_datetime(one_line(raw["date"]))
+        except (TypeError, ValueError, IndexError, OverflowError):
+            when = None
+        if when is not None and when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+    subject = one_line(decoded(raw["subject"])) or None if "subject" in raw else None
+    return Meta(message_id, address, name, when, subject)
+
+
+def decoded(text: str) -> str:
+    """Header text with its encoded words (`=?utf-8?q?...?=`) decoded; as it is when they
+    cannot be (an unknown charset, broken encoding)."""
+    if "=?" not in text:
+        return text
+    try:
+        return str(make_header(decode_header(text)))
+    except Exception:
+        return text
+
+
+def candidates(message: EmailMessage, max_bytes: int) -> tuple[list[Candidate], list[str]]:
+    """The parts that may hold the record: the attachments a record format claims, else the
+    records found in the body; and notes on what was passed over (an archive, ...)."""
+    notes: list[str] = []
+    try:
+        body = message.get_body(preferencelist=("plain", "html"))
+    except Exception:
+        body = None
+    found: list[Candidate] = []
+    for leaf in _leaves(message, notes):
+        if leaf is body:
+            continue
+        found.extend(_attachment(leaf, max_bytes, notes))
+    if found:
+        return found, notes
+    if body is not None and isinstance(body, EmailMessage):
+        found.extend(_body(body, max_bytes))
+    return found, notes
+
+
+def _leaves(message: Message, notes: list[str]) -> Iterator[Message]:
+    """The message's leaf parts, depth-first, never inside a forwarded message."""
+    stack: list[tuple[Message, int]] = [(message, 0)]
+    count = 0
+    while stack:
+        part, depth = stack.pop()
+        count += 1
+        if count > MAX_PARTS:
+            notes.append(f"parts after the first {MAX_PARTS} were not read")
+            return
+        if part.get_content_maintype() == "message":
+            notes.append("a forwarded message is not read")
+            continue
+        if part.is_multipart():
+            if depth >= MAX_DEPTH:
+                notes.append("parts nested too deeply were not read")
+                continue
+            payload = part.get_payload()
+            if isinstance(payload, list):
+                stack.extend((p, depth + 1) for p in reversed(payload) if isinstance(p, Message))
+            continue
+        yield part
+
+
+def attachment_name(part: Message) -> str | None:
+    """The attachment's file name as it may be shown: its last path component, without
+    control characters, cut to NAME_CHARS; None for a part with no name."""
+    try:
+        raw = part.get_filename()
+    except Exception:
+        raw = None
+    if raw is None:
+        return None
+    name = one_line(str(raw)).replace("\\", "/").split("/")[-1].strip()
+    name = name.lstrip(".") or "attachment"
+    return name[:NAME_CHARS]
+
+
+def _encoded_size(part: Message) -> int:
+    """The decoded size of a part, estimated from its encoded payload without decoding it."""
+    payload = part.get_payload()
+    size = len(payload) if isinstance(payload, str | bytes) else 0
+    if str(part.get("Content-Transfer-Encoding", "")).strip().lower() == "base64":
+        size = size * 3 // 4
+    return size
+
+
+def _attachment(part: Message, max_bytes: int, notes: list[str]) -> list[Candidate]:
+    name = attachment_name(part)
+    disposition = part.get_content_disposition()
+    if name is None and disposition != "attachment":
+        return []  # an inline part: the body's alternative, an inline picture
+    shown = name or "attachment"
+    ctype = part.get_content_type()
+    suffix = os.path.splitext(shown)[1].lower()
+    if suffix in ARCHIVE_SUFFIXES or ctype in ARCHIVE_TYPES:
+        notes.append(f"the archive {shown} is not opened: attach the record itself")
+        return []
+    fmt = format_of(shown) if suffix in RECORD_FORMATS else None
+    if fmt is None and not ctype.startswith(_SNIFFED_TYPES):
+        return []
+    size = _encoded_size(part)
+    if size > max_bytes:
+        return [Candidate(shown, fmt, None, size)]
+    data = _content(part)
+    if data is None:
+        notes.append(f"the attachment {shown} cannot be decoded")
+        return []
+    if len(data) > max_bytes:
+        return [Candidate(shown, fmt, None, len(data))]
+    if fmt is None:
+        fmt = sniff_format(data)
+        if fmt is None:
+            return []
+    elif fmt == "text" and sniff_format(data) is None and not _has_dice_lines(data):
+        # `.txt` names notes as often as records: one without a dice line is no record.
+        notes.append(f"the attachment {shown} holds no dice lines")
+        return []
+    return [Candidate(shown, fmt, data, len(data))]
+
+
+def _has_dice_lines(data: bytes) -> bool:
+    return bool(find_records(data.decode("utf-8", "replace")))
+
+
+def _content(part: Message) -> bytes | None:
+    """A part's bytes; text in its declared charset comes back as UTF-8."""
+    try:
+        if part.get_content_maintype() == "text" and part.get_content_charset():
+            assert isinstance(part, EmailMessage)
+            text = part.get_content()
+            if isinstance(text, str):
+                return text.encode("utf-8", "surrogateescape")
+        data = part.get_payload(decode=True)
+    except Exception:
+        return None
+    return data if isinstance(data, bytes) else None
+
+
+def _body(body: EmailMessage, max_bytes: int) -> list[Candidate]:
+    size = _encoded_size(body)
+    if size > max_bytes:
+        return [Candidate("body", "text", None, size)]
+    try:
+        content = body.get_content()
+    except Exception:  # an unknown charset: read the bytes as UTF-8, else Windows-1252
+        content = _payload_text(body)
+    if isinstance(content, bytes):
+        content = content.decode("utf-8", "replace")
+    if not isinstance(content, str):
+        return []
+    if body.get_content_subtype() == "html":
+        content = html_text(content)
+    records = find_records(content)
+    return [
+        Candidate("body", "text", r.text.encode("utf-8", "surrogateescape"), size, r.first_line)
+        for r in records
+    ]
+
+
+def _payload_text(part: Message) -> str | None:
+    from validator.records.source import decode_text
+
+    try:
+        data = part.get_payload(decode=True)
+        return decode_text(data, "body").text if isinstance(data, bytes) else None
+    except Exception:  # ReadError (binary, not text), or the email package's own
+        return None
+
+
+# -- Many messages -------------------------------------------------------------------------
+
+WINDOW = 256
+"""Messages handed to the pool at a time: memory stays bounded by the window, not the box."""
+
+_worker: Checker | None = None
+
+
+def _init_worker(checker: Checker) -> None:
+    global _worker
+    _worker = checker
+    gc.freeze()
+
+
+def _check_one(raw: RawMessage) -> Arrival:
+    assert _worker is not None, "_init_worker was not called"
+    return check_message(_worker, raw)
+
+
+def check_messages(
+    checker: Checker, messages: Iterable[RawMessage], jobs: int = 1
+) -> Iterator[Arrival]:
+    """Check every message, in order; with `jobs` > 1 in a process pool."""
+    if jobs <= 1:
+        for raw in messages:
+            yield check_message(checker, raw)
+        return
+    import multiprocessing
+
+    it = iter(messages)
+    with multiprocessing.get_context().Pool(jobs, _init_worker, (checker,)) as pool:
+        while window := list(islice(it, WINDOW)):
+            chunksize = max(1, min(16, len(window) // (jobs * 4)))
+            yield from pool.imap(_check_one, window, chunksize)
+
+
+# -- Deadline and resubmissions ------------------------------------------------------------
+
+
+def settle(
+    arrivals: Iterable[Arrival], deadline: datetime | None
+) -> tuple[list[Checked], list[Skipped]]:
+    """The entries with `late` and `superseded` decided, and the messages with no record.
+
+    With a deadline, a message dated after it (or not dated at all) is late. Of the
+    entries one address sent in time, the latest counts (on equal dates the later in the
+    mailbox), the earlier ones are superseded."""
+    entries: list[tuple[Checked, Arrival]] = []
+    skipped: list[Skipped] = []
+    for a in arrivals:
+        if not a.has_record:
+            skipped.append(Skipped(a.checked.file, a.checked.skipped or "", a.message_id))
+        else:
+            entries.append((a.checked, a))
+    latest: dict[str, int] = {}
+    late: set[int] = set()
+    for n, (_, a) in enumerate(entries):
+        if deadline is not None and (a.date is None or a.date > deadline):
+            late.add(n)
+            continue
+        if a.address is None:
+            continue
+        key = a.address.casefold()
+        best = latest.get(key)
+        if best is None or _when(entries[best][1]) <= _when(a):
+            latest[key] = n
+    counting = set(latest.values())
+    out: list[Checked] = []
+    for n, (checked, a) in enumerate(entries):
+        entry = checked.entry
+        assert entry is not None
+        superseded = n not in late and a.address is not None and n not in counting
+        entry = replace(entry, late=n in late, superseded=superseded)
+        out.append(replace(checked, entry=entry))
+    return out, skipped
+
+
+def _when(a: Arrival) -> datetime:
+    return a.date or datetime.min.replace(tzinfo=UTC)
+
+
+# -- A batch's source: record files, messages, or both -------------------------------------
+
+
+@dataclass
+class Source:
+    """What `road300 batch SOURCE` checks: the record files of a folder, and the messages
+    of an mbox file, a Maildir, or the `.eml` files among the folder's records."""
+
+    path: Path
+    root: Path
+    """The folder record files are relative to, and a record's `dice_file` must be in."""
+    found: Found
+    box: Mailbox | None
+    messages: Messages | None
+
+    @classmethod
+    def find(cls, path: Path, max_bytes: int, exclude: dict[Path, str] | None = None) -> Source:
+        """Raises BatchError (no such folder, a file that is no mailbox) or MailError."""
+        if path.is_file():
+            box = open_mailbox(path)
+            if box is None:
+                find_entries(path, exclude)  # raises BatchError: a file, not a folder
+                raise AssertionError("find_entries accepted a file")  # pragma: no cover
+            return cls(path, path.parent.resolve(), Found([], []), box, Messages(box, max_bytes))
+        found = find_entries(path, exclude)
+        # The folder walk lists every file for its content to decide; `.eml` files are
+        # messages, whatever a record reader would make of them.
+        eml = [f for f in found.files if f.lower().endswith(EML_SUFFIX)]
+        box = open_mailbox(path, eml)
+        if box is None:
+            return cls(path, path.resolve(), found, None, None)
+        if box.kind == "maildir":
+            found = Found([], [])  # cur/, new/ and tmp/ hold messages only
+        else:
+            taken = set(eml)
+            found = Found([f for f in found.files if f not in taken], found.skipped)
+        return cls(path, path.resolve(), found, box, Messages(box, max_bytes))
+
+    @property
+    def count(self) -> int:
+        """Record files and messages to check."""
+        return len(self.found.files) + (len(self.messages) if self.messages else 0)
+
+    def check(
+        self,
+        checker: Checker,
+        jobs: int,
+        *,
+        min_score: int,
+        deadline: datetime | None = None,
+        on_result: Callable[[object], None] | None = None,
+    ) -> Batch:
+        """Check everything and rank it; messages get `late` and `superseded` first."""
+
+        def tap(items: Iterable[_T]) -> Iterator[_T]:
+            for item in items:
+                if on_result is not None:
+                    on_result(item)
+                yield item
+
+        files = list(tap(check_entries(checker, self.root, self.found.files, jobs)))
+        arrivals: list[Arrival] = []
+        if self.messages is not None:
+            arrivals = list(tap(check_messages(checker, self.messages, jobs)))
+        mail, skipped = settle(arrivals, deadline)
+        found = Found(self.found.files, [*self.found.skipped, *skipped])
+        return collect(found, [*files, *mail], min_score=min_score)
+
+    def items(self) -> Iterator[str | RawMessage]:
+        """Every record file (its name) and message, in the order they were checked."""
+        yield from self.found.files
+        if self.messages is not None:
+            yield from self.messages
+
+    def reading(self, checker: Checker, item: str | RawMessage) -> Reading:
+        """One item of `items` read and checked again, with its Result (for the results
+        site and the replies, which need more than the entry)."""
+        if isinstance(item, RawMessage):
+            return read_message(checker, item)
+        result = checker.check(self.root / item, item)
+        return Reading(item, item, Meta(None, None, None, None), "file", result)
+
+    def close(self) -> None:
+        if self.messages is not None:
+            self.messages.close()

@@ -1,0 +1,225 @@
+"""The replies of `road300 batch --replies DIR`: one RFC 5322 message per message received,
+as a `.eml` file a mail client opens and sends, and all of them in `replies.mbox`.
+
+A reply goes To the sender, From the organizer, with `Subject: Re: ...`, and `In-Reply-To`
+and `References` naming the message answered. Every header value is built with the email
+package from decoded text whose line breaks are removed (mail.one_line), and an address
+the email package cannot parse gets no reply: nothing a sender writes can add a header.
+The body says the verdict and score, or the first illegal step in the text report's own
+words, or why no record was found; late and superseded notes, the rank when known; the
+entry's HTML report is attached.
+"""
+
+from __future__ import annotations
+
+import mailbox
+import os
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email import policy
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid, parseaddr
+from pathlib import Path
+
+from validator.check.replay import Verdict
+from validator.contest.batch import Batch, Entry
+from validator.contest.mail import Reading, one_line
+from validator.contest.texts import say
+from validator.records.text_record import EXAMPLE
+from validator.render.report_text import illegal_plain
+from validator.report.model import build_report, help_text
+
+_MSG_ID = re.compile(r"<[^<>\s@]+@[^<>\s@]+>")
+MAX_SUBJECT = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A message that gets no reply, and why (an address that cannot be written)."""
+
+    file: str
+    reason: str
+
+
+def address_of(name: str | None, address: str | None) -> Address | None:
+    """The sender as a header address, or None when the email package cannot write it."""
+    if not address:
+        return None
+    try:
+        shown = Address(display_name=one_line(name or ""), addr_spec=one_line(address))
+        str(shown)
+    except Exception:  # the email package refuses it: no reply rather than a bad header
+        return None
+    if "@" not in shown.addr_spec:
+        return None
+    return shown
+
+
+def organizer_address(text: str) -> Address | None:
+    """The organizer (`Name <address>` or an address) as the From of the replies, or None
+    when it is no address the email package can write."""
+    name, addr = parseaddr(one_line(text))
+    return address_of(name, addr)
+
+
+class ReplyWriter:
+    """Writes the reply to each message as it comes, and replies.mbox at the end."""
+
+    def __init__(
+        self,
+        folder: Path,
+        batch: Batch,
+        organizer: str,
+        *,
+        contest: str | None = None,
+        deadline: datetime | None = None,
+        now: datetime | None = None,
+    ) -> None:
+        self.folder = folder
+        self.entries = {e.file: e for e in batch.entries}
+        self.ranked = sum(1 for e in batch.entries if e.ranked)
+        self.goal = batch.min_score
+        found = organizer_address(organizer)
+        if found is None:
+            raise ValueError(f"{organizer!r} is not an e-mail address")
+        self.organizer = found
+        self.contest = contest
+        self.deadline = deadline
+        self.now = now or datetime.now(UTC)
+        self.written: list[Path] = []
+        self.refused: list[Refused] = []
+        folder.mkdir(parents=True, exist_ok=True)
+
+    def add(self, reading: Reading, page: str | None) -> None:
+        """Write the reply to the message of `reading`, with `page` (the entry's HTML
+        report) attached."""
+        meta = reading.meta
+        to = address_of(meta.name, meta.address)
+        if to is None:
+            self.refused.append(Refused(reading.message_file, "no address to reply to"))
+            return
+        entry = self.entries.get(reading.file) if reading.result is not None else None
+        message = EmailMessage(policy=policy.default)
+        message["From"] = self.organizer
+        message["To"] = to
+        subject = one_line(meta.subject or "")[:MAX_SUBJECT]
+        if not subject:
+            message["Subject"] = say("reply.subject.none")
+        elif subject.casefold().startswith("re:"):
+            message["Subject"] = subject
+        else:
+            message["Subject"] = say("reply.subject", subject=subject)
+        message["Date"] = format_datetime(self.now)
+        message["Message-ID"] = make_msgid("road300", self.organizer.domain or None)
+        if meta.message_id and _MSG_ID.fullmatch(meta.message_id):
+            message["In-Reply-To"] = meta.message_id
+            message["References"] = meta.message_id
+        message.set_content(self.body(reading, entry, to.display_name))
+        if page is not None:
+            message.add_attachment(page.encode("utf-8"), "text", "html", filename="report.html")
+        else:
+            message.make_mixed()  # every reply has the same headers, attachment or not
+        path = self.folder / f"reply-{len(self.written) + 1:04d}.eml"
+        path.write_bytes(message.as_bytes())
+        self.written.append(path)
+
+    def body(self, reading: Reading, entry: Entry | None, name: str) -> str:
+        """The reply's text, paragraph by paragraph, from the sentences in texts.py."""
+        greeting = say("reply.greeting", name=name) if name else say("reply.greeting.anonymous")
+        contest = say("reply.contest", name=self.contest) if self.contest else ""
+        paragraphs = [greeting, say("reply.thanks", contest=contest)]
+        result = reading.result
+        if result is None or entry is None:
+            paragraphs.append(say("reply.skipped", reason=reading.skipped or ""))
+            paragraphs.append(say("reply.skipped.how", example=EXAMPLE))
+        else:
+            paragraphs.extend(self._verdict(reading, entry))
+            if entry.late:
+                paragraphs.append(
+                    say("reply.late", deadline=self.deadline.isoformat())
+                    if self.deadline is not None and entry.source and entry.source.date
+                    else say("reply.late.undated")
+                )
+            if entry.superseded:
+                paragraphs.append(say("reply.superseded"))
+            if self._copied(entry):
+                paragraphs.append(say("reply.copy"))
+            if entry.rank is not None:
+                paragraphs.append(say("reply.rank", rank=entry.rank, ranked=self.ranked))
+            paragraphs.append(
+                say(
+                    "reply.report.malformed"
+                    if entry.verdict is Verdict.MALFORMED
+                    else "reply.report"
+                )
+            )
+        organizer = self.organizer.display_name or self.organizer.addr_spec
+        paragraphs.append(say("reply.closing", organizer=organizer))
+        return "\n\n".join(paragraphs) + "\n"
+
+    def _copied(self, entry: Entry) -> bool:
+        """Whether another sender's entry played the same game (a resubmission of one's own
+        game is no copy to mention)."""
+        mine = entry.source.address.casefold() if entry.source and entry.source.address else None
+        for file in entry.copies:
+            other = self.entries.get(file)
+            theirs = other.source.address if other is not None and other.source else None
+            if theirs is None or theirs.casefold() != mine:
+                return True
+        return False
+
+    def _verdict(self, reading: Reading, entry: Entry) -> list[str]:
+        result = reading.result
+        assert result is not None
+        if entry.verdict is Verdict.VALID:
+            out = [say("reply.valid", score=entry.score)]
+            if (entry.score or 0) >= self.goal:
+                out.append(say("reply.valid.goal", goal=self.goal))
+            return out
+        if entry.verdict is Verdict.INCOMPLETE:
+            return [say("reply.incomplete", score=entry.score)]
+        report = build_report(result)
+        error = result.error
+        if report.illegal is not None:
+            return [
+                say("reply.invalid"),
+                say("reply.illegal.intro") + "\n\n" + illegal_plain(report.illegal).rstrip(),
+            ]
+        out = [say("reply.malformed" if entry.verdict is Verdict.MALFORMED else "reply.invalid")]
+        if error is not None:
+            part = (
+                say("reply.part.body")
+                if reading.part == "body"
+                else say("reply.part.attachment", name=reading.part)
+            )
+            if error.line is None:
+                where = part
+            elif error.col is None:
+                where = say("reply.where.line", line=error.line, part=part)
+            else:
+                where = say("reply.where.column", line=error.line, col=error.col, part=part)
+            text = say("reply.error.at", code=error.code, message=error.message, where=where)
+            if error.hint:
+                text += "\n" + say("reply.error.help", hint=help_text(error.hint))
+            out.append(text)
+        return out
+
+    def finish(self) -> int:
+        """Write replies.mbox (whole, then renamed into place); the number of replies."""
+        target = self.folder / "replies.mbox"
+        temporary = self.folder / ".replies.mbox.tmp"
+        if temporary.exists():
+            temporary.unlink()
+        box = mailbox.mbox(temporary, create=True)
+        try:
+            box.lock()
+            for path in self.written:
+                box.add(path.read_bytes())
+            box.flush()
+        finally:
+            box.unlock()
+            box.close()
+        os.replace(temporary, target)
+        return len(self.written)
