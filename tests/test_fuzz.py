@@ -23,6 +23,7 @@ from conftest import CHALLENGE, EXAMPLES
 
 from validator.check.file import Checker
 from validator.contest.batch import check_file
+from validator.contest.mail import RawMessage, message_cap, read_message
 from validator.errors import ReadError
 from validator.records import parse_record
 from validator.records.dice import parse_dice
@@ -105,6 +106,28 @@ def _batch_entry(data: bytes) -> object:
     return checked
 
 
+def _mail_inputs() -> list[bytes]:
+    """The test inbox's messages (tests/mail_helpers.py: bodies in three languages,
+    attachments in every format, HTML, alternatives, quotes, hostile headers)."""
+    from mail_helpers import inbox
+
+    return [m.message.as_bytes() for m in inbox()]
+
+
+def _mail_message(data: bytes) -> object:
+    """One message through the mail reader and the check of its record, as a batch does;
+    it never raises by design, so a reader bug shows as its "please report it" message."""
+    root = _ENTRY_FOLDER[0]
+    checker = Checker.create(CHALLENGE, None, root=root)
+    cap = message_cap(checker.max_bytes)
+    raw = RawMessage("inbox.mbox#1", data[:cap], root, None if len(data) <= cap else len(data))
+    reading = read_message(checker, raw)
+    error = reading.result.error if reading.result is not None else None
+    message = error.message if error is not None else ""
+    assert "please report it" not in message, message
+    return reading
+
+
 RECORDS = {
     fmt: (EXAMPLES / f"alice.{suffix}").read_bytes()
     for fmt, suffix in (("yaml", "yaml"), ("json", "json"), ("text", "txt"), ("csv", "csv"))
@@ -114,6 +137,7 @@ READERS: dict[str, tuple[list[bytes], Callable[[bytes], object]]] = {
     "record by content": (list(RECORDS.values()), _sniffed),
     **{f"dice {suffix}": ([data], _dice(suffix)) for suffix, data in _dice_inputs().items()},
     "batch entry": (list(RECORDS.values()), _batch_entry),
+    "mail message": (_mail_inputs(), _mail_message),
 }
 """Every reader the fuzzer runs: its starting inputs and the call under test."""
 

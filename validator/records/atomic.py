@@ -45,6 +45,24 @@ def write_file(path: Path, text: str) -> None:
         handle.write(text)
 
 
+def write_bytes(path: Path, data: bytes) -> None:
+    """`data` replacing `path` whole, as `replacing` does for text (a reply's RFC 5322
+    bytes); raises OSError."""
+    with sigterm_exits():
+        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(temporary, _mode_for(path))
+            os.replace(temporary, path)
+        except BaseException:
+            with suppress(FileNotFoundError):
+                os.unlink(temporary)
+            raise
+
+
 def _mode_for(path: Path) -> int:
     """The permissions of the file being replaced, else what a new file gets (umask)."""
     try:

@@ -27,6 +27,7 @@ from validator.check.replay import Verdict
 from validator.contest.batch import Batch, Entry
 from validator.contest.mail import Reading, one_line
 from validator.contest.texts import say
+from validator.records.atomic import write_bytes
 from validator.records.text_record import EXAMPLE
 from validator.render.report_text import illegal_plain
 from validator.report.model import build_report, help_text
@@ -122,7 +123,7 @@ class ReplyWriter:
         else:
             message.make_mixed()  # every reply has the same headers, attachment or not
         path = self.folder / f"reply-{len(self.written) + 1:04d}.eml"
-        path.write_bytes(message.as_bytes())
+        write_bytes(path, message.as_bytes())  # whole or not at all
         self.written.append(path)
 
     def body(self, reading: Reading, entry: Entry | None, name: str) -> str:

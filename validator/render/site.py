@@ -24,6 +24,7 @@ from validator.contest.batch import Batch, Entry
 from validator.contest.mail import Reading
 from validator.contest.texts import say
 from validator.engine import Ruleset
+from validator.records.atomic import write_file
 from validator.records.dice import read_dice
 
 # The report's template environment: one loader and one set of escaping rules for both.
@@ -95,7 +96,8 @@ class SiteWriter:
         self._write(self.page(entry), page)
 
     def _write(self, relative: str, text: str) -> None:
-        (self.folder / relative).write_text(self.blot(text), encoding="utf-8")
+        # Each page whole or not at all: an interrupted run never leaves a cut page.
+        write_file(self.folder / relative, self.blot(text))
 
     def blot(self, text: str) -> str:
         """`text` with every sender address (as written, or HTML-escaped) hidden."""
