@@ -402,3 +402,28 @@ def test_the_table_marks_late_and_superseded(mbox: Path) -> None:
     assert re.search(r"inbox\.mbox#1 \(copy, superseded\)", result.stdout)
     assert re.search(r"inbox\.mbox#15 \(late\)", result.stdout)
     assert "Not ranked: 1 late, 1 superseded" in result.stdout
+
+
+def test_a_site_of_record_files_has_a_page_for_every_entry_and_none_for_others(
+    tmp_path: Path,
+) -> None:
+    """Record files are read again for the site as the batch read them (the shown name,
+    one bounded open that follows no link): a file name that is not UTF-8 still gets its
+    page, and a file that is no record gets none."""
+    folder = tmp_path / "entries"
+    folder.mkdir()
+    alice = (ROOT / "examples" / "alice.yaml").read_bytes().replace(
+        b"dice_file: challenge.txt\n", b""
+    )
+    (folder / "plain.yaml").write_bytes(alice)
+    (folder.joinpath(b"caf\xe9.yaml".decode("utf-8", "surrogateescape"))).write_bytes(alice)
+    (folder / "README.md").write_text("# notes\n")
+    site = tmp_path / "site"
+    dice = ROOT / "examples" / "challenge.txt"
+    result = run("batch", folder, "--dice", dice, "--site", site, "-j", "1")
+    assert result.exit_code == 0, result.output
+    index = (site / "index.html").read_text()
+    pages = sorted(p.name for p in (site / "entries").iterdir())
+    assert len(pages) == 2, pages
+    for page in pages:
+        assert f"entries/{page}" in index

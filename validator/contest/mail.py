@@ -39,12 +39,14 @@ from validator.contest.batch import (
     collect,
     find_entries,
     fingerprint,
+    shown_name,
 )
 from validator.contest.body import find_records, html_text
 from validator.contest.origin import MailSource
 from validator.engine import STANDARD
-from validator.errors import Diagnostic
+from validator.errors import Diagnostic, ReadError
 from validator.records import RECORD_FORMATS, format_of, sniff_format
+from validator.records.source import read_bytes
 
 if TYPE_CHECKING:
     from validator.check.file import Checker
@@ -677,6 +679,8 @@ class Source:
     found: Found
     box: Mailbox | None
     messages: Messages | None
+    entry_files: list[str] | None = None
+    """After `check`: the record files that became entries (the others need no page)."""
 
     @classmethod
     def find(cls, path: Path, max_bytes: int, exclude: dict[Path, str] | None = None) -> Source:
@@ -724,6 +728,8 @@ class Source:
                 yield item
 
         files = list(tap(check_entries(checker, self.root, self.found.files, jobs)))
+        # check_entries keeps the order of the files it is given.
+        self.entry_files = [f for f, c in zip(self.found.files, files, strict=True) if c.entry]
         arrivals: list[Arrival] = []
         if self.messages is not None:
             arrivals = list(tap(check_messages(checker, self.messages, jobs)))
@@ -732,8 +738,9 @@ class Source:
         return collect(found, [*files, *mail], min_score=min_score)
 
     def items(self) -> Iterator[str | RawMessage]:
-        """Every record file (its name) and message, in the order they were checked."""
-        yield from self.found.files
+        """Every record file that is an entry (its name) and every message, in the order
+        they were checked."""
+        yield from self.found.files if self.entry_files is None else self.entry_files
         if self.messages is not None:
             yield from self.messages
 
@@ -742,8 +749,21 @@ class Source:
         site and the replies, which need more than the entry)."""
         if isinstance(item, RawMessage):
             return read_message(checker, item)
-        result = checker.check(self.root / item, item)
-        return Reading(item, item, Meta(None, None, None, None), "file", result)
+        # Read as the batch read it: the name as every output shows it, one bounded open
+        # that follows no link inside the folder, the content deciding the format.
+        name = shown_name(item)
+        meta = Meta(None, None, None, None)
+        fmt = RECORD_FORMATS.get(Path(item).suffix.lower())
+        try:
+            data = read_bytes(Path(item), name, checker.max_bytes, follow=False, root=self.root)
+        except ReadError as exc:
+            rules = checker.rules or STANDARD
+            return Reading(name, name, meta, "file", malformed(exc.diagnostic, rules, name))
+        fmt = fmt or sniff_format(data)
+        if fmt is None:
+            return Reading(name, name, meta, "file", None, skipped="not a record file")
+        result = checker.check(self.root / item, name, fmt, data=data)
+        return Reading(name, name, meta, "file", result)
 
     def close(self) -> None:
         if self.messages is not None:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import mailbox
 import os
 import re
+import tempfile
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import policy
@@ -27,7 +29,7 @@ from validator.check.replay import Verdict
 from validator.contest.batch import Batch, Entry
 from validator.contest.mail import Reading, one_line
 from validator.contest.texts import say
-from validator.records.atomic import write_bytes
+from validator.records.atomic import sigterm_exits, write_bytes
 from validator.records.text_record import EXAMPLE
 from validator.render.report_text import illegal_plain
 from validator.report.model import build_report, help_text
@@ -210,17 +212,25 @@ class ReplyWriter:
     def finish(self) -> int:
         """Write replies.mbox (whole, then renamed into place); the number of replies."""
         target = self.folder / "replies.mbox"
-        temporary = self.folder / ".replies.mbox.tmp"
-        if temporary.exists():
-            temporary.unlink()
-        box = mailbox.mbox(temporary, create=True)
-        try:
-            box.lock()
-            for path in self.written:
-                box.add(path.read_bytes())
-            box.flush()
-        finally:
-            box.unlock()
-            box.close()
-        os.replace(temporary, target)
+        with sigterm_exits():
+            # A unique temporary name: two runs never share one, and an interrupted run
+            # leaves the old replies.mbox as it was and no temporary file.
+            fd, name = tempfile.mkstemp(prefix=".replies.mbox.", suffix=".tmp", dir=self.folder)
+            os.close(fd)
+            temporary = Path(name)
+            try:
+                box = mailbox.mbox(temporary, create=True)
+                try:
+                    box.lock()
+                    for path in self.written:
+                        box.add(path.read_bytes())
+                    box.flush()
+                finally:
+                    box.unlock()
+                    box.close()
+                os.replace(temporary, target)
+            except BaseException:
+                with suppress(FileNotFoundError):
+                    temporary.unlink()
+                raise
         return len(self.written)

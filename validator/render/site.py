@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import html
 import re
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +23,7 @@ from validator.contest.batch import Batch, Entry
 from validator.contest.mail import Reading
 from validator.contest.texts import say
 from validator.engine import Ruleset
-from validator.records.atomic import write_file
+from validator.records.atomic import write_bytes, write_file
 from validator.records.dice import read_dice
 
 # The report's template environment: one loader and one set of escaping rules for both.
@@ -113,7 +112,7 @@ class SiteWriter:
             target = "dice" + (self.dice.suffix.lower() or ".txt")
             if self.dice.suffix.lower() not in (".txt", ".csv", ".json", ".yaml", ".yml"):
                 target = "dice.txt"
-            shutil.copyfile(self.dice, self.folder / target)
+            write_bytes(self.folder / target, self.dice.read_bytes())
             dice_link, dice_sha = target, read_dice(self.dice).sha256
         batch = self.batch
         s = batch.summary()
