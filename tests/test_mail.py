@@ -412,8 +412,8 @@ def test_a_site_of_record_files_has_a_page_for_every_entry_and_none_for_others(
     page, and a file that is no record gets none."""
     folder = tmp_path / "entries"
     folder.mkdir()
-    alice = (ROOT / "examples" / "alice.yaml").read_bytes().replace(
-        b"dice_file: challenge.txt\n", b""
+    alice = (
+        (ROOT / "examples" / "alice.yaml").read_bytes().replace(b"dice_file: challenge.txt\n", b"")
     )
     (folder / "plain.yaml").write_bytes(alice)
     (folder.joinpath(b"caf\xe9.yaml".decode("utf-8", "surrogateescape"))).write_bytes(alice)
