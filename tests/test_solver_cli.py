@@ -108,7 +108,7 @@ def test_stats_reports_beam_and_random_play(dice: Path) -> None:
     code, out = run("solve", str(dice), "--stats", "--games", "10", "--format", "json")
     assert code == 0
     stats = json.loads(out)["stats"]
-    assert set(stats) == set(SCHEMA["properties"]["stats"]["required"])
+    assert set(stats) == set(SCHEMA["$defs"]["SolveStatsOut"]["required"])
     assert stats["games"] == 10
     best = json.loads(out)["best_score"]
     assert stats["random_median"] <= stats["random_p90"] <= best
