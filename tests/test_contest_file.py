@@ -70,6 +70,9 @@ def test_a_good_file_reads(tmp_path: Path) -> None:
         ("[draw]\nwinners = 0\n", ":2:", "1 or more"),
         ('name = "x\n', ":1:", "not valid TOML"),
         ("dice = 3\n", ":1:", "non-empty string"),
+        ('name = "x"\nlang = "es"\n', ":2:", "lang: 'es' is not a language road300 speaks"),
+        ('\nlang = "de_DE"\n', ":2:", "(en, de, fr)"),
+        ("lang = 1\n", ":1:", "non-empty string"),
     ],
 )
 def test_mistakes_name_the_file_and_line(tmp_path: Path, text: str, where: str, says: str) -> None:
@@ -146,10 +149,22 @@ def test_options_override_it(tmp_path: Path) -> None:
 def test_the_site_takes_its_name_from_it(tmp_path: Path) -> None:
     folder = contest_folder(tmp_path)
     mbox = write_mbox(inbox()[:1], folder / "inbox.mbox")
-    assert run("batch", mbox, "--site", folder / "site", "-j", "1").exit_code == 0
+    # The file says lang = "de"; --lang en beats it (docs/languages.md).
+    site = folder / "site"
+    assert run("batch", mbox, "--site", site, "-j", "1", "--lang", "en").exit_code == 0
     index = (folder / "site" / "index.html").read_text()
     assert "<title>Winter challenge: results</title>" in index
     assert "The seed: announced." in index and "3 winners" in index
+
+
+def test_the_site_speaks_its_lang(tmp_path: Path) -> None:
+    folder = contest_folder(tmp_path)
+    mbox = write_mbox(inbox()[:1], folder / "inbox.mbox")
+    assert run("batch", mbox, "--site", folder / "site", "-j", "1").exit_code == 0
+    index = (folder / "site" / "index.html").read_text()
+    assert '<html lang="de">' in index
+    assert "<title>Winter challenge: Ergebnisse</title>" in index
+    assert "Der Seed: announced." in index and "3 Gewinner" in index
 
 
 def test_draw_takes_winners_and_seed_from_it(tmp_path: Path) -> None:

@@ -112,6 +112,7 @@ def command(
     replies: Path | None,
     organizer: str | None,
     contest_name: str | None,
+    lang: str | None,
 ) -> None:
     """Check every record file under SOURCE (a folder, recursively), or every message of
     SOURCE (an mbox file, a Maildir, .eml files in the folder), and rank the entries.
@@ -186,6 +187,7 @@ def command(
                 dice=dice,
                 deadline=deadline,
                 jobs=jobs or os.cpu_count() or 1,
+                lang=lang,
             )
         for line in notes:
             say(line)

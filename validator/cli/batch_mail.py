@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING, TypeVar
 import click
 
 from validator.cli.common import fail_usage
+from validator.render.i18n import LANGUAGES
 from validator.render.sanitize import plain_text
 
 if TYPE_CHECKING:
     from validator.check.file import Checker
     from validator.contest.batch import Batch
+    from validator.contest.config import Contest
     from validator.contest.mail import Source
 
 F = TypeVar("F", bound=Callable[..., object])
@@ -73,6 +75,14 @@ def mail_options(func: F) -> F:
             metavar="TEXT",
             help="The contest's name, the results site's title (the contest file's name).",
         ),
+        click.option(
+            "--lang",
+            type=click.Choice(list(LANGUAGES)),
+            default=None,
+            help="The language of the results site (default: the contest file's lang, else "
+            "the locale, else English), and of a reply whose record and mail body do not "
+            "tell their own. JSON and CSV never change. See docs/languages.md.",
+        ),
     )
     for option in reversed(options):
         func = option(func)
@@ -104,26 +114,50 @@ def publish(
     dice: Path | None,
     deadline: datetime | None,
     jobs: int = 1,
+    lang: str | None = None,
 ) -> list[str]:
-    """Write the site and the replies; the lines to tell on stderr."""
+    """Write the site and the replies; the lines to tell on stderr. `lang` is `--lang`."""
+    import os
+
+    from validator.render import i18n
     from validator.render import replies as replying
     from validator.render import site as website
     from validator.render.pages import pages
 
     notes: list[str] = []
-    draw = _draw_settings()
+    contest = _contest()
+    draw = (contest.winners, contest.seed) if contest is not None else (None, None)
+    # The site's language as set: --lang beats the contest file's lang (docs/languages.md).
+    setting = lang or (contest.lang if contest is not None else None)
     site_writer = (
-        website.SiteWriter(site, batch, name=name, dice=dice, rules=checker.rules, draw=draw)
+        website.SiteWriter(
+            site,
+            batch,
+            name=name,
+            dice=dice,
+            rules=checker.rules,
+            draw=draw,
+            lang=i18n.choose(site=setting, environ=os.environ),
+        )
         if site is not None
         else None
     )
     reply_writer = (
-        replying.ReplyWriter(replies, batch, organizer or "", contest=name, deadline=deadline)
+        replying.ReplyWriter(
+            replies,
+            batch,
+            organizer or "",
+            contest=name,
+            deadline=deadline,
+            site=setting,
+            environ=os.environ,
+        )
         if replies is not None
         else None
     )
     try:
-        for reading, page in pages(source, checker, dice.name if dice else None, jobs):
+        dice_name = dice.name if dice else None
+        for reading, page in pages(source, checker, dice_name, jobs, setting):
             if site_writer is not None:
                 site_writer.add(reading, page)
             if reply_writer is not None and reading.part != "file":
@@ -141,11 +175,10 @@ def publish(
     return notes
 
 
-def _draw_settings() -> tuple[int | None, str | None]:
+def _contest() -> Contest | None:
+    """The contest file the command read, if any."""
     from validator.cli.contest_file import current_contest
     from validator.contest.config import Contest
 
     contest = current_contest()
-    if isinstance(contest, Contest):
-        return contest.winners, contest.seed
-    return None, None
+    return contest if isinstance(contest, Contest) else None

@@ -18,6 +18,7 @@ from functools import lru_cache
 from html.parser import HTMLParser
 
 from validator.records.header import AFTER_ROUNDS, SYNONYMS, key_of
+from validator.records.language import MAX_WORDS, WORDS
 from validator.records.lexing import normal
 from validator.records.text_record import HEADER_LINE, PHRASES
 
@@ -179,6 +180,57 @@ def find_records(text: str) -> list[BodyRecord]:
         text = "\n" * top + "\n".join(lines[top : bottom + 1]) + "\n"
         found.append(BodyRecord(text, top + 1, bottom + 1))
     return found
+
+
+# -- The body's language ---------------------------------------------------------------------
+
+PROSE: dict[str, frozenset[str]] = {
+    "en": frozenset(
+        {
+            "the", "and", "my", "is", "here", "hello", "hi", "dear", "thanks", "thank", "you",
+            "with", "attached", "please", "regards", "best", "of", "for", "this", "it",
+            "am", "got", "result", "entry", "cheers",
+        }
+    ),
+    "de": frozenset(
+        {
+            "und", "ich", "mein", "meine", "meinen", "ist", "hallo", "danke", "vielen", "viele",
+            "grusse", "gruss", "liebe", "lieber", "mit", "anbei", "bitte", "das", "der", "ein",
+            "eine", "spiel", "ergebnis", "habe", "hab", "nicht", "auf", "fur", "zu", "dem",
+            "beste", "freundlichen", "hier",
+        }
+    ),
+    "fr": frozenset(
+        {
+            "le", "la", "les", "et", "je", "ma", "mes", "est", "voici", "bonjour", "salut",
+            "merci", "avec", "joint", "cordialement", "pour", "ce", "une", "un", "jeu", "partie",
+            "resultat", "du", "ai", "suis", "bien", "dans", "sur", "que", "qui", "vous",
+        }
+    ),
+}  # fmt: skip
+"""Common words of a mail's prose in each language (folded like the record's words), none
+in two of them: with the record words of `language.WORDS` they tell a body's language."""
+
+_VOCABULARY = {lang: WORDS[lang] | PROSE[lang] for lang in WORDS}
+_PROSE_WORD = re.compile(r"[^\W\d_]+")
+
+
+def language_of(text: str) -> str | None:
+    """The language a body is written in, or None when its words do not tell (none known,
+    or a tie): the language most words of its own lines (not the quoted message, not the
+    signature) belong to, counting the common words of mail prose and the words a record
+    is written with."""
+    own = "\n".join(own_lines(text[: 1 << 20])[:MAX_BODY_LINES])
+    counts = dict.fromkeys(_VOCABULARY, 0)
+    for seen, match in enumerate(_PROSE_WORD.finditer(own)):
+        if seen >= MAX_WORDS:
+            break
+        word = normal(match[0][:MAX_WORD])
+        for lang, vocabulary in _VOCABULARY.items():
+            counts[lang] += word in vocabulary
+    best = max(counts.values())
+    leaders = [lang for lang, count in counts.items() if count == best]
+    return leaders[0] if best and len(leaders) == 1 else None
 
 
 # -- HTML ------------------------------------------------------------------------------------

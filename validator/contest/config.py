@@ -15,6 +15,8 @@ from datetime import date, datetime, time
 from email.utils import parseaddr
 from pathlib import Path
 
+from validator.render import i18n
+
 FILE_NAME = "road300.toml"
 """The name a contest file is found by, beside the source or in the current folder."""
 
@@ -170,6 +172,13 @@ class _Checker:
             raise self.fail(key, f"must be a non-empty string, not {value!r}", section)
         return value
 
+    def language(self, data: dict[str, object]) -> str | None:
+        lang = self.text(data, "lang")
+        if lang is not None and not i18n.is_language(lang):
+            known = ", ".join(i18n.LANGUAGES)
+            raise self.fail("lang", f"{lang!r} is not a language road300 speaks ({known})")
+        return lang
+
     def contest(self, data: dict[str, object]) -> Contest:
         self.unknown(data, TOP_KEYS)
         dice = self.text(data, "dice")
@@ -218,7 +227,7 @@ class _Checker:
             rules=self.text(data, "rules"),
             deadline=deadline,
             organizer=organizer,
-            lang=self.text(data, "lang"),
+            lang=self.language(data),
             max_size=max_size,
             winners=winners,
             seed=None if seed is None else str(seed),
@@ -246,7 +255,8 @@ deadline = {deadline}
 # The From: of the replies (`road300 batch --replies DIR`).
 organizer = "{organizer}"
 
-# The language of the site and the replies (English until more are translated).
+# The language of the results site (en, de or fr), and of the replies whose record and
+# mail body do not tell their own (docs/languages.md).
 lang = "en"
 
 # Records, and every part of a mail, larger than this are refused before they are read.

@@ -15,7 +15,7 @@ import gc
 import mailbox
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from email.header import decode_header, make_header
@@ -41,12 +41,14 @@ from validator.contest.batch import (
     fingerprint,
     shown_name,
 )
-from validator.contest.body import find_records, html_text
+from validator.contest.body import find_records, html_text, language_of
 from validator.contest.origin import MailSource
 from validator.engine import STANDARD
+from validator.engine.phrase import N_, Items, Phrase, phrase, plural
 from validator.errors import Diagnostic, ReadError
 from validator.records import RECORD_FORMATS, format_of, sniff_format
 from validator.records.source import read_bytes
+from validator.render import i18n
 
 if TYPE_CHECKING:
     from validator.check.file import Checker
@@ -294,6 +296,22 @@ class Reading:
     part: str
     result: Result | None
     skipped: str | None = None
+    language: str | None = None
+    """The language the message's body is written in (body.language_of), when it tells."""
+    why: Phrase | None = None
+    """`skipped` as a phrase, for a reply in the sender's language."""
+
+    def reply_language(self, site: str | None, environ: Mapping[str, str]) -> i18n.Language:
+        """The language of the reply to this message and of the entry's report page, in
+        the documented order (`i18n.choose`): the record's own language, else the body's,
+        else `site` (`batch --lang`, else the contest file's `lang`), else the locale."""
+        record = self.result.record if self.result is not None else None
+        return i18n.choose(
+            record=record.language if record is not None else None,
+            body=self.language,
+            site=site,
+            environ=environ,
+        )
 
     def arrival(self) -> Arrival:
         meta = self.meta
@@ -326,50 +344,63 @@ def read_message(checker: Checker, raw: RawMessage) -> Reading:
 def _read_message(checker: Checker, raw: RawMessage) -> Reading:
     rules = checker.rules or STANDARD
 
-    def refused(file: str, code: str, problem: str, meta: Meta, part: str = "body") -> Reading:
-        result = malformed(Diagnostic(code, problem, file), rules, file)
-        return Reading(file, raw.file, meta, part, result)
+    lang: str | None = None
+
+    def refused(file: str, code: str, problem: Phrase, meta: Meta, part: str = "body") -> Reading:
+        diagnostic = Diagnostic(code, str(problem), file, phrase=problem)
+        result = malformed(diagnostic, rules, file)
+        return Reading(file, raw.file, meta, part, result, language=lang)
 
     if raw.size is not None:
         meta = _meta(BytesHeaderParser(policy=POLICY).parsebytes(raw.data))
         if raw.size < 0:
-            return refused(
-                raw.file, "E001", f"the message cannot be read (error {-raw.size})", meta
-            )
-        problem = (
-            f"the message is more than {message_cap(checker.max_bytes)} bytes; "
-            "it was not read beyond its headers"
+            problem = phrase(N_("the message cannot be read (error {error})"), error=-raw.size)
+            return refused(raw.file, "E001", problem, meta)
+        problem = phrase(
+            N_("the message is more than {cap} bytes; it was not read beyond its headers"),
+            cap=message_cap(checker.max_bytes),
         )
         return refused(raw.file, "E001", problem, meta)
     message = BytesParser(policy=POLICY).parsebytes(raw.data)
     assert isinstance(message, EmailMessage)
     meta = _meta(message)
+    lang = body_language(message, checker.max_bytes)
     found, notes = candidates(message, checker.max_bytes)
     if not found:
-        why = "no record: no attachment a record format reads, and no dice lines in the body"
+        why = phrase(
+            N_("no record: no attachment a record format reads, and no dice lines in the body")
+        )
         if notes:
-            why += " (" + "; ".join(notes) + ")"
-        return Reading(raw.file, raw.file, meta, "body", None, why)
+            why = phrase(N_("{reason} ({notes})"), reason=why, notes=Items(tuple(notes), "; "))
+        return Reading(raw.file, raw.file, meta, "body", None, str(why), lang, why)
     if len(found) > 1:
-        names = ", ".join(_part_label(c) for c in found)
-        problem = f"the message holds {len(found)} records ({names}); send one record per message"
+        problem = plural(
+            len(found),
+            "the message holds {n} record ({parts}); send one record per message",
+            "the message holds {n} records ({parts}); send one record per message",
+            parts=Items(tuple(_part_label(c) for c in found)),
+        )
         return refused(raw.file, "E002", problem, meta)
     record = found[0]
     file = raw.file if record.part == "body" else f"{raw.file}/{record.part}"
     if record.data is None:
-        problem = (
-            f"the {_part_label(record)} is {record.size} bytes or more, more than the "
-            f"{checker.max_bytes} allowed; it was not read"
+        problem = phrase(
+            N_("the {part} is {size} bytes or more, more than the {cap} allowed; it was not read"),
+            part=_part_label(record),
+            size=record.size,
+            cap=checker.max_bytes,
         )
         return refused(file, "E001", problem, meta, record.part)
     result = checker.check_data(record.data, raw.folder / "message", file, record.fmt)
-    return Reading(file, raw.file, meta, record.part, result)
+    return Reading(file, raw.file, meta, record.part, result, language=lang)
 
 
-def _part_label(c: Candidate) -> str:
+def _part_label(c: Candidate) -> Phrase:
     if c.part != "body":
-        return f"attachment {c.part}"
-    return "body" if c.first_line <= 1 else f"body from line {c.first_line}"
+        return phrase(N_("attachment {name}"), name=c.part)
+    if c.first_line <= 1:
+        return phrase(N_("body"))
+    return phrase(N_("body from line {line}"), line=c.first_line)
 
 
 @dataclass(frozen=True, slots=True)
@@ -434,10 +465,10 @@ def decoded(text: str) -> str:
         return text
 
 
-def candidates(message: EmailMessage, max_bytes: int) -> tuple[list[Candidate], list[str]]:
+def candidates(message: EmailMessage, max_bytes: int) -> tuple[list[Candidate], list[Phrase]]:
     """The parts that may hold the record: the attachments a record format claims, else the
     records found in the body; and notes on what was passed over (an archive, ...)."""
-    notes: list[str] = []
+    notes: list[Phrase] = []
     try:
         body = message.get_body(preferencelist=("plain", "html"))
     except Exception:
@@ -454,7 +485,7 @@ def candidates(message: EmailMessage, max_bytes: int) -> tuple[list[Candidate], 
     return found, notes
 
 
-def _leaves(message: Message, notes: list[str]) -> Iterator[Message]:
+def _leaves(message: Message, notes: list[Phrase]) -> Iterator[Message]:
     """The message's leaf parts, depth-first, never inside a forwarded message."""
     stack: list[tuple[Message, int]] = [(message, 0)]
     count = 0
@@ -462,14 +493,14 @@ def _leaves(message: Message, notes: list[str]) -> Iterator[Message]:
         part, depth = stack.pop()
         count += 1
         if count > MAX_PARTS:
-            notes.append(f"parts after the first {MAX_PARTS} were not read")
+            notes.append(phrase(N_("parts after the first {n} were not read"), n=MAX_PARTS))
             return
         if part.get_content_maintype() == "message":
-            notes.append("a forwarded message is not read")
+            notes.append(phrase(N_("a forwarded message is not read")))
             continue
         if part.is_multipart():
             if depth >= MAX_DEPTH:
-                notes.append("parts nested too deeply were not read")
+                notes.append(phrase(N_("parts nested too deeply were not read")))
                 continue
             payload = part.get_payload()
             if isinstance(payload, list):
@@ -501,7 +532,7 @@ def _encoded_size(part: Message) -> int:
     return size
 
 
-def _attachment(part: Message, max_bytes: int, notes: list[str]) -> list[Candidate]:
+def _attachment(part: Message, max_bytes: int, notes: list[Phrase]) -> list[Candidate]:
     name = attachment_name(part)
     disposition = part.get_content_disposition()
     if name is None and disposition != "attachment":
@@ -510,7 +541,9 @@ def _attachment(part: Message, max_bytes: int, notes: list[str]) -> list[Candida
     ctype = part.get_content_type()
     suffix = os.path.splitext(shown)[1].lower()
     if suffix in ARCHIVE_SUFFIXES or ctype in ARCHIVE_TYPES:
-        notes.append(f"the archive {shown} is not opened: attach the record itself")
+        notes.append(
+            phrase(N_("the archive {name} is not opened: attach the record itself"), name=shown)
+        )
         return []
     fmt = format_of(shown) if suffix in RECORD_FORMATS else None
     if fmt is None and not ctype.startswith(_SNIFFED_TYPES):
@@ -520,7 +553,7 @@ def _attachment(part: Message, max_bytes: int, notes: list[str]) -> list[Candida
         return [Candidate(shown, fmt, None, size)]
     data = _content(part)
     if data is None:
-        notes.append(f"the attachment {shown} cannot be decoded")
+        notes.append(phrase(N_("the attachment {name} cannot be decoded"), name=shown))
         return []
     if len(data) > max_bytes:
         return [Candidate(shown, fmt, None, len(data))]
@@ -530,7 +563,7 @@ def _attachment(part: Message, max_bytes: int, notes: list[str]) -> list[Candida
             return []
     elif fmt == "text" and sniff_format(data) is None and not _has_dice_lines(data):
         # `.txt` names notes as often as records: one without a dice line is no record.
-        notes.append(f"the attachment {shown} holds no dice lines")
+        notes.append(phrase(N_("the attachment {name} holds no dice lines"), name=shown))
         return []
     return [Candidate(shown, fmt, data, len(data))]
 
@@ -557,6 +590,18 @@ def _body(body: EmailMessage, max_bytes: int) -> list[Candidate]:
     size = _encoded_size(body)
     if size > max_bytes:
         return [Candidate("body", "text", None, size)]
+    content = _body_text(body)
+    if content is None:
+        return []
+    records = find_records(content)
+    return [
+        Candidate("body", "text", r.text.encode("utf-8", "surrogateescape"), size, r.first_line)
+        for r in records
+    ]
+
+
+def _body_text(body: EmailMessage) -> str | None:
+    """The text the body shows (an HTML body's text), or None when it has none."""
     try:
         content = body.get_content()
     except Exception:  # an unknown charset: read the bytes as UTF-8, else Windows-1252
@@ -564,14 +609,23 @@ def _body(body: EmailMessage, max_bytes: int) -> list[Candidate]:
     if isinstance(content, bytes):
         content = content.decode("utf-8", "replace")
     if not isinstance(content, str):
-        return []
+        return None
     if body.get_content_subtype() == "html":
         content = html_text(content)
-    records = find_records(content)
-    return [
-        Candidate("body", "text", r.text.encode("utf-8", "surrogateescape"), size, r.first_line)
-        for r in records
-    ]
+    return content
+
+
+def body_language(message: EmailMessage, max_bytes: int) -> str | None:
+    """The language the message's body is written in (body.language_of), or None: no
+    body, one over the size cap, or words that do not tell."""
+    try:
+        body = message.get_body(preferencelist=("plain", "html"))
+    except Exception:
+        return None
+    if not isinstance(body, EmailMessage) or _encoded_size(body) > max_bytes:
+        return None
+    content = _body_text(body)
+    return language_of(content) if content is not None else None
 
 
 def _payload_text(part: Message) -> str | None:

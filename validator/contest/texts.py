@@ -1,108 +1,151 @@
 """Every sentence of the replies and the results site, in one place, for translation.
 
-Each text is a format string with named placeholders; `say(key, **values)` fills one in.
-English only for now: a translation is another table with the same keys (issue 19).
+Each text is an English format string with named placeholders, marked for the catalogs
+with `N_` (Babel extracts it); `say(key, **values)` translates it into the current language
+(`i18n.speaking`) and fills it in, writing whole numbers as the language writes them. The
+texts that count something go through ngettext (`wording.plural`), one function each below
+the table. docs/languages.md tells how the catalogs are updated.
 """
 
 from __future__ import annotations
 
+from validator.engine.phrase import N_
+from validator.render import i18n
+from validator.render.wording import plural
+from validator.render.wording import points as points  # re-exported: `315 points`
+
 TEXTS: dict[str, str] = {
     # -- replies ---------------------------------------------------------------------------
-    "reply.subject": "Re: {subject}",
-    "reply.subject.none": "Re: your Road to 300 entry",
-    "reply.greeting": "Hello {name},",
-    "reply.greeting.anonymous": "Hello,",
-    "reply.thanks": "thank you for your entry{contest}. We checked it against the official "
-    "dice file.",
-    "reply.contest": " to {name}",
-    "reply.valid": "Your record is valid: {score} points.",
-    "reply.valid.goal": "You reached {goal} points: well played!",
-    "reply.incomplete": "Your record is legal so far ({score} points), but the game could "
-    "go on: it does not end where the rules end it.",
-    "reply.invalid": "Your record is not valid: the replay stopped at an illegal step.",
-    "reply.invalid.score": "Your record is not valid: {message}",
-    "reply.malformed": "We could not read your record.",
-    "reply.error.at": "{code} {message} (at {where})",
-    "reply.error.help": "help: {hint}",
-    "reply.part.body": "your message",
-    "reply.part.attachment": "the attachment {name}",
-    "reply.where.line": "line {line} of {part}",
-    "reply.where.column": "line {line}, column {col} of {part}",
-    "reply.illegal.intro": "The first illegal step, as the report shows it:",
-    "reply.rank": "Your entry is ranked {rank} of {ranked}.",
-    "reply.late": "Your message arrived after the deadline ({deadline}): it is checked and "
-    "shown on the results page, but it is not ranked and takes no part in the draw.",
-    "reply.late.undated": "Your message carries no readable date, so it cannot count as sent "
-    "before the deadline: it is checked and shown, but not ranked and not drawn.",
-    "reply.superseded": "You sent a later entry before the deadline: that one counts, and "
-    "this one is shown as superseded.",
-    "reply.copy": "The same game was sent by another entry too; the organizers decide how "
-    "copies take part in the draw.",
-    "reply.skipped": "We found no record in your message: {reason}.",
-    "reply.skipped.how": "To take part, reply with your record attached (a .yaml, .json, "
-    ".txt or .csv file), or typed into the mail as the dice lines of the challenge, "
-    "like: {example}",
-    "reply.report": "The attached report (report.html) shows every round of your game.",
-    "reply.report.malformed": "The attached report (report.html) shows what could not be read.",
-    "reply.closing": "Best regards,\n{organizer}",
+    # TRANSLATORS: the Subject of a reply; {subject} is the player's own subject.
+    "reply.subject": N_("Re: {subject}"),
+    "reply.subject.none": N_("Re: your Road to 300 entry"),
+    "reply.greeting": N_("Hello {name},"),
+    "reply.greeting.anonymous": N_("Hello,"),
+    "reply.thanks": N_("thank you for your entry. We checked it against the official dice file."),
+    "reply.thanks.contest": N_(
+        "thank you for your entry to {name}. We checked it against the official dice file."
+    ),
+    "reply.valid": N_("Your record is valid: {points}."),
+    "reply.valid.goal": N_("You reached {points}: well played!"),
+    "reply.incomplete": N_(
+        "Your record is legal so far ({points}), but the game could go on: it does not end "
+        "where the rules end it."
+    ),
+    "reply.invalid": N_("Your record is not valid: the replay stopped at an illegal step."),
+    "reply.malformed": N_("We could not read your record."),
+    "reply.error.at": N_("{code} {message} (at {where})"),
+    "reply.error.help": N_("help: {hint}"),
+    "reply.part.body": N_("your message"),
+    "reply.part.attachment": N_("the attachment {name}"),
+    "reply.where.line": N_("line {line} of {part}"),
+    "reply.where.column": N_("line {line}, column {col} of {part}"),
+    "reply.illegal.intro": N_("The first illegal step, as the report shows it:"),
+    "reply.rank": N_("Your entry is ranked {rank} of {ranked}."),
+    "reply.late": N_(
+        "Your message arrived after the deadline ({deadline}): it is checked and shown on the "
+        "results page, but it is not ranked and takes no part in the draw."
+    ),
+    "reply.late.undated": N_(
+        "Your message carries no readable date, so it cannot count as sent before the "
+        "deadline: it is checked and shown, but not ranked and not drawn."
+    ),
+    "reply.superseded": N_(
+        "You sent a later entry before the deadline: that one counts, and this one is shown "
+        "as superseded."
+    ),
+    "reply.copy": N_(
+        "The same game was sent by another entry too; the organizers decide how copies take "
+        "part in the draw."
+    ),
+    "reply.skipped": N_("We found no record in your message: {reason}."),
+    "reply.skipped.how": N_(
+        "To take part, reply with your record attached (a .yaml, .json, .txt or .csv file), "
+        "or typed into the mail as the dice lines of the challenge, like: {example}"
+    ),
+    "reply.report": N_("The attached report (report.html) shows every round of your game."),
+    "reply.report.malformed": N_("The attached report (report.html) shows what could not be read."),
+    "reply.closing": N_("Best regards,\n{organizer}"),
     # -- results site ----------------------------------------------------------------------
-    "site.title": "{name}: results",
-    "site.title.default": "Road to 300: results",
-    "site.summary": "{entries} entries: {valid} valid, {incomplete} incomplete, {invalid} "
-    "invalid, {malformed} unreadable. {reached} reached {goal} points.",
-    "site.leaderboard": "Leaderboard",
-    "site.col.rank": "Rank",
-    "site.col.player": "Player",
-    "site.col.score": "Score",
-    "site.col.par": "Share of par",
-    "site.col.par.short": "of par",
-    "site.col.verdict": "Verdict",
-    "site.col.end": "End",
-    "site.col.notes": "Notes",
-    "site.col.report": "Report",
-    "site.report": "report",
-    "site.verdict.valid": "valid",
-    "site.verdict.incomplete": "incomplete",
-    "site.verdict.invalid": "invalid",
-    "site.verdict.malformed": "unreadable",
-    "site.end.no-move": "no move left",
-    "site.end.rerolls": "forced rerolls",
-    "site.end.dice-exhausted": "dice ran out",
-    "site.end.escaped": "escaped",
-    "site.player.unnamed": "Player {number}",
-    "site.mark.late": "late",
-    "site.mark.superseded": "superseded",
-    "site.mark.copy": "same game as {others}",
-    "site.mark.incomplete": "incomplete: the game could go on",
-    "site.chart": "Score distribution",
-    "site.chart.label": "How many ranked entries scored in each band of {width} points{par}.",
-    "site.chart.par": "; the line marks par, {par} points",
-    "site.chart.none": "No entry is ranked yet.",
-    "site.par": "Par (the dice file's best possible score): {par} points, {how}.",
-    "site.par.proven": "proven the best",
-    "site.par.found": "the best game the solver found",
-    "site.dice": "Dice file",
-    "site.dice.text": "Every record was checked against the official dice file below; its "
-    "SHA-256 identifies it. Anyone can check a record against it with road300 validate.",
-    "site.dice.none": "Each record was checked against the dice file it names.",
-    "site.rules": "Rules",
-    "site.rules.name": "Ruleset: {rules}.",
-    "site.draw": "The draw",
-    "site.draw.text": "Among the valid entries with {goal} points or more that are neither "
-    "late nor superseded, {winners} will be drawn with road300 draw. Each eligible "
-    "entry's key is the SHA-256 of the seed, the sorted list of eligible entries and the "
-    "entry itself; the smallest keys win, so anyone can re-run the draw and get the same "
-    "winners.",
-    "site.draw.winners": "{winners} winners",
-    "site.draw.winners.one": "one winner",
-    "site.draw.winners.unknown": "the winners",
-    "site.draw.seed": "The seed: {seed}.",
-    "site.draw.seed.later": "The seed will be announced before the draw.",
-    "site.footer": "Made with road300 {version}. Each report page replays one entry round by "
-    "round.",
+    "site.title": N_("{name}: results"),
+    "site.title.default": N_("Road to 300: results"),
+    # TRANSLATORS: {entries} is "9 entries", {counts} "3 valid, 1 incomplete, ...".
+    "site.summary": N_("{entries}: {counts}."),
+    "site.verdict.valid": N_("valid"),
+    "site.verdict.incomplete": N_("incomplete"),
+    "site.verdict.invalid": N_("invalid"),
+    "site.verdict.malformed": N_("unreadable"),
+    "site.end.no-move": N_("no move left"),
+    "site.end.rerolls": N_("forced rerolls"),
+    "site.end.dice-exhausted": N_("dice ran out"),
+    "site.end.escaped": N_("escaped"),
+    "site.player.unnamed": N_("Player {number}"),
+    "site.hidden": N_("(address hidden)"),
+    "site.mark.late": N_("late"),
+    "site.mark.superseded": N_("superseded"),
+    "site.mark.copy": N_("same game as {others}"),
+    "site.mark.incomplete": N_("incomplete: the game could go on"),
+    "site.chart.label": N_("How many ranked entries scored in each band of {points}{par}."),
+    "site.chart.par": N_("; the line marks par, {points}"),
+    # TRANSLATORS: the label of the line that marks par on the score chart (a few letters).
+    "site.chart.par.mark": N_("par"),
+    "site.chart.none": N_("No entry is ranked yet."),
+    "site.par": N_("Par (the dice file's best possible score): {points}, {how}."),
+    "site.par.proven": N_("proven the best"),
+    "site.par.found": N_("the best game the solver found"),
+    "site.rules.name": N_("Ruleset: {rules}."),
+    "site.draw.text": N_(
+        "Among the valid entries with {points} or more that are neither late nor "
+        "superseded, {winners} will be drawn with road300 draw. Each eligible entry's key is "
+        "the SHA-256 of the seed, the sorted list of eligible entries and the entry itself; "
+        "the smallest keys win, so anyone can re-run the draw and get the same winners."
+    ),
+    "site.draw.winners.unknown": N_("the winners"),
+    "site.draw.seed": N_("The seed: {seed}."),
+    "site.draw.seed.later": N_("The seed will be announced before the draw."),
+    "site.footer": N_(
+        "Made with road300 {version}. Each report page replays one entry round by round."
+    ),
 }
 
 
 def say(key: str, /, **values: object) -> str:
-    """The text `key` with its placeholders filled in."""
-    return TEXTS[key].format(**values)
+    """The text `key` in the current language with its placeholders filled in (a whole
+    number as the language writes it: `1,234`, `1.234`, `1 234`)."""
+    return i18n.gettext(TEXTS[key]).format(**{k: _shown(v) for k, v in values.items()})
+
+
+def _shown(value: object) -> object:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return i18n.number(value)
+    return value
+
+
+# -- the texts that count --------------------------------------------------------------------
+
+
+def entries(n: int) -> str:
+    """`9 entries`: how many entries the site shows."""
+    return plural(n, "{n} entry", "{n} entries")
+
+
+def counts(valid: int, incomplete: int, invalid: int, malformed: int) -> str:
+    """`3 valid, 1 incomplete, 3 invalid, 2 unreadable`: the entries by verdict."""
+    return ", ".join(
+        (
+            plural(valid, "{n} valid", "{n} valid"),
+            plural(incomplete, "{n} incomplete", "{n} incomplete"),
+            plural(invalid, "{n} invalid", "{n} invalid"),
+            plural(malformed, "{n} unreadable", "{n} unreadable"),
+        )
+    )
+
+
+def reached(n: int, goal: int) -> str:
+    """`2 reached 300 points.`: how many valid entries reached the goal (`points`: the
+    report's own `315 points`, through ngettext too)."""
+    return plural(n, "{n} reached {points}.", "{n} reached {points}.", points=points(goal))
+
+
+def winners(n: int) -> str:
+    """`3 winners` (`one winner`): how many the draw gives a prize."""
+    return plural(n, "one winner", "{n} winners")

@@ -118,13 +118,15 @@ def ordinal(n: int) -> str:
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
 
 
-def when(moment: datetime | date) -> str:
-    """A date or date and time as a person of the language writes it."""
+def when(moment: datetime | date, *, zone: bool = False) -> str:
+    """A date or date and time as a person of the language writes it; with `zone` a time
+    with its offset from UTC (`20. Dezember 2026, 23:59:59 +0100`)."""
     from babel.dates import format_date, format_datetime
 
     lang = _current.get()
     if isinstance(moment, datetime):
-        return str(format_datetime(moment, format="medium", locale=lang))
+        form = "long" if zone else "medium"
+        return str(format_datetime(moment, format=form, locale=lang))
     return str(format_date(moment, format="long", locale=lang))
 
 

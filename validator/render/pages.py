@@ -1,13 +1,16 @@
 """Each entry's HTML report for the results site and the replies, rendered in a process
-pool: the report page is most of their cost (about 0.2 s an entry)."""
+pool: the report page is most of their cost (about 0.2 s an entry). A page speaks its
+entry's language, the reply's (`Reading.reply_language`), on the site as in the reply."""
 
 from __future__ import annotations
 
 import gc
+import os
 from collections.abc import Iterator
 from itertools import islice
 from typing import TYPE_CHECKING
 
+from validator.render import i18n
 from validator.render.html import render_html
 from validator.report.model import build_report
 
@@ -18,44 +21,51 @@ if TYPE_CHECKING:
 WINDOW = 64
 """Items handed to the pool at a time: pages are large, memory stays bounded by this."""
 
-_worker: tuple[Checker, Source, str | None] | None = None
+_worker: tuple[Checker, Source, str | None, str | None] | None = None
 
 
-def _init(checker: Checker, source: Source, dice_name: str | None) -> None:
+def _init(checker: Checker, source: Source, dice_name: str | None, site: str | None) -> None:
     global _worker
-    _worker = (checker, source, dice_name)
+    _worker = (checker, source, dice_name, site)
     gc.freeze()
 
 
-def page_of(reading: Reading, dice_name: str | None) -> str | None:
-    """The entry's report page, or None for a message without a record."""
+def page_of(reading: Reading, dice_name: str | None, site: str | None = None) -> str | None:
+    """The entry's report page in its language (`site`: the site's language as set, the
+    fallback), or None for a message without a record."""
     if reading.result is None:
         return None
-    return render_html(build_report(reading.result, dice_name=dice_name))
+    with i18n.speaking(reading.reply_language(site, os.environ)):
+        return render_html(build_report(reading.result, dice_name=dice_name))
 
 
 def _one(item: str | RawMessage) -> tuple[Reading, str | None]:
     assert _worker is not None, "_init was not called"
-    checker, source, dice_name = _worker
+    checker, source, dice_name, site = _worker
     reading = source.reading(checker, item)
-    return reading, page_of(reading, dice_name)
+    return reading, page_of(reading, dice_name, site)
 
 
 def pages(
-    source: Source, checker: Checker, dice_name: str | None, jobs: int = 1
+    source: Source,
+    checker: Checker,
+    dice_name: str | None,
+    jobs: int = 1,
+    site: str | None = None,
 ) -> Iterator[tuple[Reading, str | None]]:
     """Every file and message of `source` read again, with its report page, in order."""
     if jobs <= 1:
         for item in source.items():
             reading = source.reading(checker, item)
-            yield reading, page_of(reading, dice_name)
+            yield reading, page_of(reading, dice_name, site)
         return
     import multiprocessing
 
     # The pool gets the source without its open mailbox: workers only read given messages.
     detached = _detached(source)
     items = source.items()
-    with multiprocessing.get_context().Pool(jobs, _init, (checker, detached, dice_name)) as pool:
+    setup = (checker, detached, dice_name, site)
+    with multiprocessing.get_context().Pool(jobs, _init, setup) as pool:
         while window := list(islice(items, WINDOW)):
             yield from pool.imap(_one, window, 1)
 

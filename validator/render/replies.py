@@ -7,7 +7,10 @@ package from decoded text whose line breaks are removed (mail.one_line), and an 
 the email package cannot parse gets no reply: nothing a sender writes can add a header.
 The body says the verdict and score, or the first illegal step in the text report's own
 words, or why no record was found; late and superseded notes, the rank when known; the
-entry's HTML report is attached.
+entry's HTML report is attached. Each reply speaks its sender's language
+(`Reading.reply_language`: the record's, else the body's, else the site's, else the
+locale's; docs/languages.md); its Subject is that language's text on one line, which the
+email package encodes.
 """
 
 from __future__ import annotations
@@ -24,18 +27,26 @@ from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid, parseaddr
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from validator.check.replay import Verdict
+from validator.contest import texts
 from validator.contest.batch import Batch, Entry
 from validator.contest.mail import Reading, one_line
 from validator.contest.texts import say
 from validator.records.atomic import sigterm_exits, write_bytes
 from validator.records.text_record import EXAMPLE
+from validator.render import i18n
 from validator.render.report_text import illegal_plain
 from validator.report.model import build_report, help_text
 
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 _MSG_ID = re.compile(r"<[^<>\s@]+@[^<>\s@]+>")
 MAX_SUBJECT = 200
+_REPLY_PREFIXES = ("re:", "aw:", "re :", "réf:", "tr:")
+"""A subject that is already a reply's (English and French `Re:`, German `AW:`) is kept."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +90,11 @@ class ReplyWriter:
         contest: str | None = None,
         deadline: datetime | None = None,
         now: datetime | None = None,
+        site: str | None = None,
+        environ: Mapping[str, str] | None = None,
     ) -> None:
+        """`site` is the site's language as set (`batch --lang`, else the contest file's
+        `lang`), the fallback after the record's and the body's; `environ` the locale's."""
         self.folder = folder
         self.entries = {e.file: e for e in batch.entries}
         self.ranked = sum(1 for e in batch.entries if e.ranked)
@@ -91,6 +106,8 @@ class ReplyWriter:
         self.contest = contest
         self.deadline = deadline
         self.now = now or datetime.now(UTC)
+        self.site = site
+        self.environ: Mapping[str, str] = environ if environ is not None else {}
         self.written: list[Path] = []
         self.refused: list[Refused] = []
         folder.mkdir(parents=True, exist_ok=True)
@@ -107,19 +124,15 @@ class ReplyWriter:
         message = EmailMessage(policy=policy.default)
         message["From"] = self.organizer
         message["To"] = to
-        subject = one_line(meta.subject or "")[:MAX_SUBJECT]
-        if not subject:
-            message["Subject"] = say("reply.subject.none")
-        elif subject.casefold().startswith("re:"):
-            message["Subject"] = subject
-        else:
-            message["Subject"] = say("reply.subject", subject=subject)
+        with i18n.speaking(reading.reply_language(self.site, self.environ)):
+            message["Subject"] = self.subject(meta.subject)
+            body = self.body(reading, entry, to.display_name)
         message["Date"] = format_datetime(self.now)
         message["Message-ID"] = make_msgid("road300", self.organizer.domain or None)
         if meta.message_id and _MSG_ID.fullmatch(meta.message_id):
             message["In-Reply-To"] = meta.message_id
             message["References"] = meta.message_id
-        message.set_content(self.body(reading, entry, to.display_name))
+        message.set_content(body)
         if page is not None:
             message.add_attachment(page.encode("utf-8"), "text", "html", filename="report.html")
         else:
@@ -128,20 +141,35 @@ class ReplyWriter:
         write_bytes(path, message.as_bytes())  # whole or not at all
         self.written.append(path)
 
+    @staticmethod
+    def subject(theirs: str | None) -> str:
+        """`Re:` and the sender's subject (as it is when it has one), in the current
+        language, on one line and cut to MAX_SUBJECT characters."""
+        subject = one_line(theirs or "")[:MAX_SUBJECT]
+        if not subject:
+            return one_line(say("reply.subject.none"))
+        if subject.casefold().startswith(_REPLY_PREFIXES):
+            return subject
+        return one_line(say("reply.subject", subject=subject))
+
     def body(self, reading: Reading, entry: Entry | None, name: str) -> str:
-        """The reply's text, paragraph by paragraph, from the sentences in texts.py."""
+        """The reply's text in the current language, paragraph by paragraph, from the
+        sentences in texts.py."""
         greeting = say("reply.greeting", name=name) if name else say("reply.greeting.anonymous")
-        contest = say("reply.contest", name=self.contest) if self.contest else ""
-        paragraphs = [greeting, say("reply.thanks", contest=contest)]
+        thanks = (
+            say("reply.thanks.contest", name=self.contest) if self.contest else say("reply.thanks")
+        )
+        paragraphs = [greeting, thanks]
         result = reading.result
         if result is None or entry is None:
-            paragraphs.append(say("reply.skipped", reason=reading.skipped or ""))
+            reason = i18n.say(reading.why) if reading.why is not None else reading.skipped
+            paragraphs.append(say("reply.skipped", reason=reason or ""))
             paragraphs.append(say("reply.skipped.how", example=EXAMPLE))
         else:
             paragraphs.extend(self._verdict(reading, entry))
             if entry.late:
                 paragraphs.append(
-                    say("reply.late", deadline=self.deadline.isoformat())
+                    say("reply.late", deadline=i18n.when(self.deadline, zone=True))
                     if self.deadline is not None and entry.source and entry.source.date
                     else say("reply.late.undated")
                 )
@@ -177,12 +205,12 @@ class ReplyWriter:
         result = reading.result
         assert result is not None
         if entry.verdict is Verdict.VALID:
-            out = [say("reply.valid", score=entry.score)]
+            out = [say("reply.valid", points=texts.points(entry.score or 0))]
             if (entry.score or 0) >= self.goal:
-                out.append(say("reply.valid.goal", goal=self.goal))
+                out.append(say("reply.valid.goal", points=texts.points(self.goal)))
             return out
         if entry.verdict is Verdict.INCOMPLETE:
-            return [say("reply.incomplete", score=entry.score)]
+            return [say("reply.incomplete", points=texts.points(entry.score or 0))]
         report = build_report(result)
         error = result.error
         if report.illegal is not None:
@@ -203,9 +231,9 @@ class ReplyWriter:
                 where = say("reply.where.line", line=error.line, part=part)
             else:
                 where = say("reply.where.column", line=error.line, col=error.col, part=part)
-            text = say("reply.error.at", code=error.code, message=error.message, where=where)
+            text = say("reply.error.at", code=error.code, message=i18n.message(error), where=where)
             if error.hint:
-                text += "\n" + say("reply.error.help", hint=help_text(error.hint))
+                text += "\n" + say("reply.error.help", hint=help_text(i18n.hint(error)))
             out.append(text)
         return out
 

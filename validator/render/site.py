@@ -13,26 +13,43 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
+from typing import Any, cast
 
+from jinja2 import Environment
 from markupsafe import Markup
 
 from validator import __version__
 from validator.check.replay import Verdict
+from validator.contest import texts
 from validator.contest.batch import Batch, Entry
 from validator.contest.mail import Reading
 from validator.contest.texts import say
 from validator.engine import Ruleset
 from validator.records.atomic import write_bytes, write_file
 from validator.records.dice import read_dice
+from validator.render import i18n
 
 # The report's template environment: one loader and one set of escaping rules for both.
 from validator.render.html import _environment
-from validator.report.model import build_report, how_to_read
+from validator.report.model import Report, build_report, how_to_read
 
-HIDDEN = "(address hidden)"
 _ADDRESS = re.compile(r"[^\s@<>]+@[^\s@<>]+")
 CHART_BAND = 25
+
+
+@cache
+def environment() -> Environment:
+    """The report's environment with Jinja2's i18n extension: the site's templates say
+    `_("...")`, which Babel's Jinja2 extractor finds and `i18n.gettext` translates into
+    the language `i18n.speaking` sets while a page renders."""
+    env = _environment().overlay(extensions=["jinja2.ext.i18n"], cache_size=50)
+    env.globals = dict(env.globals)  # its own globals: the report's environment is unchanged
+    cast(Any, env).install_gettext_callables(
+        i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext
+    )
+    return env
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +68,8 @@ class Row:
 
 
 class SiteWriter:
-    """Writes the report pages as the entries come, then the index page."""
+    """Writes the report pages as the entries come, then the index page, in `lang` (each
+    report page in its entry's own language: pages.py renders it)."""
 
     def __init__(
         self,
@@ -62,6 +80,7 @@ class SiteWriter:
         dice: Path | None,
         rules: Ruleset | None,
         draw: tuple[int | None, str | None],
+        lang: i18n.Language = i18n.DEFAULT,
     ) -> None:
         self.folder = folder
         self.batch = batch
@@ -69,14 +88,17 @@ class SiteWriter:
         self.dice = dice
         self.rules = rules
         self.draw = draw
+        self.lang = lang
         self.number = {e.file: n for n, e in enumerate(batch.entries, start=1)}
         self.addresses = sorted(
             {e.source.address for e in batch.entries if e.source and e.source.address},
             key=len,
             reverse=True,
         )
-        self.rules_text: tuple[str, ...] = ()
-        self.rules_name = rules.name if rules is not None else None
+        self.first: Report | None = None
+        """The first entry's report: the rules section explains its ruleset."""
+        with i18n.speaking(lang):
+            self.hidden = say("site.hidden")
         (folder / "entries").mkdir(parents=True, exist_ok=True)
 
     def page(self, entry: Entry) -> str:
@@ -87,10 +109,8 @@ class SiteWriter:
         is; nothing for a skipped message."""
         if reading.result is None or page is None or reading.file not in self.number:
             return
-        if not self.rules_text:
-            report = build_report(reading.result)
-            self.rules_text = how_to_read(report)
-            self.rules_name = report.rules
+        if self.first is None:
+            self.first = build_report(reading.result)
         entry = self.batch.entries[self.number[reading.file] - 1]
         self._write(self.page(entry), page)
 
@@ -102,7 +122,7 @@ class SiteWriter:
         """`text` with every sender address (as written, or HTML-escaped) hidden."""
         for address in self.addresses:
             for form in {address, html.escape(address)}:
-                text = re.sub(re.escape(form), HIDDEN, text, flags=re.IGNORECASE)
+                text = re.sub(re.escape(form), self.hidden, text, flags=re.IGNORECASE)
         return text
 
     def finish(self) -> None:
@@ -114,50 +134,57 @@ class SiteWriter:
                 target = "dice.txt"
             write_bytes(self.folder / target, self.dice.read_bytes())
             dice_link, dice_sha = target, read_dice(self.dice).sha256
+        with i18n.speaking(self.lang):
+            page = self._index(dice_link, dice_sha)
+        self._write("index.html", page)
+
+    def _index(self, dice_link: str | None, dice_sha: str | None) -> str:
         batch = self.batch
         s = batch.summary()
         winners, seed = self.draw
-        if winners is None:
-            winners_text = say("site.draw.winners.unknown")
-        elif winners == 1:
-            winners_text = say("site.draw.winners.one")
-        else:
-            winners_text = say("site.draw.winners", winners=winners)
+        winners_text = (
+            say("site.draw.winners.unknown") if winners is None else texts.winners(winners)
+        )
         title = say("site.title", name=self.name) if self.name else say("site.title.default")
         par = batch.par
-        template = _environment().get_template("site_index.html.j2")
-        page = template.render(
-            say=say,
-            title=title,
-            summary=say(
-                "site.summary",
-                entries=s.entries,
-                valid=s.valid,
-                incomplete=s.incomplete,
-                invalid=s.invalid,
-                malformed=s.malformed,
-                reached=len(s.reached),
-                goal=batch.min_score,
-            ),
-            rows=[self._row(e) for e in batch.entries],
-            show_par=par is not None,
-            par_text=say(
-                "site.par",
-                par=par.score,
-                how=say("site.par.proven" if par.proven else "site.par.found"),
-            )
-            if par is not None
-            else None,
-            chart=Markup(score_chart(batch)),
-            dice_link=dice_link,
-            dice_sha=dice_sha,
-            rules_name=self.rules_name or "standard",
-            rules_text=self.rules_text,
-            draw_text=say("site.draw.text", goal=batch.min_score, winners=winners_text),
-            seed_text=say("site.draw.seed", seed=seed) if seed else say("site.draw.seed.later"),
-            footer=say("site.footer", version=__version__),
+        summary = say(
+            "site.summary",
+            entries=texts.entries(s.entries),
+            counts=texts.counts(s.valid, s.incomplete, s.invalid, s.malformed),
         )
-        self._write("index.html", page)
+        first = self.first
+        return (
+            environment()
+            .get_template("site_index.html.j2")
+            .render(
+                lang=self.lang,
+                title=title,
+                summary=f"{summary} {texts.reached(len(s.reached), batch.min_score)}",
+                rows=[self._row(e) for e in batch.entries],
+                show_par=par is not None,
+                par_text=say(
+                    "site.par",
+                    points=texts.points(par.score),
+                    how=say("site.par.proven" if par.proven else "site.par.found"),
+                )
+                if par is not None
+                else None,
+                chart=Markup(score_chart(batch)),
+                dice_link=dice_link,
+                dice_sha=dice_sha,
+                rules_line=say(
+                    "site.rules.name",
+                    rules=(first.rules if first else None)
+                    or (self.rules.name if self.rules else "standard"),
+                ),
+                rules_text=how_to_read(first) if first else (),
+                draw_text=say(
+                    "site.draw.text", points=texts.points(batch.min_score), winners=winners_text
+                ),
+                seed_text=say("site.draw.seed", seed=seed) if seed else say("site.draw.seed.later"),
+                footer=say("site.footer", version=__version__),
+            )
+        )
 
     def _row(self, e: Entry) -> Row:
         notes: list[str] = []
@@ -173,10 +200,10 @@ class SiteWriter:
             notes.append(say("site.mark.copy", others=others))
         css = "late" if e.late else "superseded" if e.superseded else e.verdict.value
         return Row(
-            rank="–" if e.rank is None else str(e.rank),  # noqa: RUF001 - an en dash: no rank
+            rank="–" if e.rank is None else i18n.number(e.rank),  # noqa: RUF001 - an en dash
             player=self.player_of(e),
-            score="" if e.score is None else str(e.score),
-            par="" if e.par_share is None else f"{e.par_share:.0%}",
+            score="" if e.score is None else i18n.number(e.score),
+            par="" if e.par_share is None else i18n.percent(e.par_share),
             verdict=say(f"site.verdict.{e.verdict.value}"),
             end=say(f"site.end.{e.end.value}") if e.end else "",
             notes=tuple(notes),
@@ -196,7 +223,8 @@ class SiteWriter:
 
 
 def score_chart(batch: Batch) -> str:
-    """An SVG bar chart: how many ranked entries scored in each band, with par marked."""
+    """An SVG bar chart: how many ranked entries scored in each band, with par marked (in
+    the current language)."""
     scores = [e.score for e in batch.entries if e.ranked and e.score is not None]
     if not scores:
         return f"<p>{html.escape(say('site.chart.none'))}</p>"
@@ -211,9 +239,10 @@ def score_chart(batch: Batch) -> str:
     peak = max(counts)
     label = say(
         "site.chart.label",
-        width=CHART_BAND,
-        par=say("site.chart.par", par=par) if par is not None else "",
+        points=texts.points(CHART_BAND),
+        par=say("site.chart.par", points=texts.points(par)) if par is not None else "",
     )
+    n = i18n.number
     parts = [
         f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
         f'aria-label="{html.escape(label)}" xmlns="http://www.w3.org/2000/svg">',
@@ -226,21 +255,25 @@ def score_chart(batch: Batch) -> str:
         if count:
             parts.append(
                 f'<rect x="{x + 1:.1f}" y="{10 + plot - h:.1f}" width="{bar - 2:.1f}" '
-                f'height="{h:.1f}" class="bar"><title>{i * CHART_BAND}-'
-                f"{(i + 1) * CHART_BAND - 1}: {count}</title></rect>"
+                f'height="{h:.1f}" class="bar"><title>{n(i * CHART_BAND)}-'
+                f"{n((i + 1) * CHART_BAND - 1)}: {n(count)}</title></rect>"
             )
         if i % max(1, bands // 8) == 0:
             parts.append(
-                f'<text x="{x:.1f}" y="{height - 10}" class="tick">{i * CHART_BAND}</text>'
+                f'<text x="{x:.1f}" y="{height - 10}" class="tick">{n(i * CHART_BAND)}</text>'
             )
-    parts.append(f'<text x="4" y="20" class="tick">{peak}</text>')
+    parts.append(f'<text x="4" y="20" class="tick">{n(peak)}</text>')
     line_y = 10 + plot
     parts.append(f'<line x1="{left}" y1="{line_y}" x2="{width - 8}" y2="{line_y}" class="axis"/>')
-    for goal, css, text in ((batch.min_score, "goal", str(batch.min_score)), (par, "par", "par")):
+    marks = (
+        (batch.min_score, "goal", n(batch.min_score)),
+        (par, "par", say("site.chart.par.mark")),
+    )
+    for goal, css, text in marks:
         if goal is None:
             continue
         x = left + goal / CHART_BAND * bar
         parts.append(f'<line x1="{x:.1f}" y1="10" x2="{x:.1f}" y2="{line_y}" class="{css}"/>')
-        parts.append(f'<text x="{x + 3:.1f}" y="22" class="tick {css}">{text}</text>')
+        parts.append(f'<text x="{x + 3:.1f}" y="22" class="tick {css}">{html.escape(text)}</text>')
     parts.append("</svg>")
     return "".join(parts)
