@@ -1,6 +1,7 @@
 """The results site of `road300 batch --site`: its files hold no sender address and link
 only inside the site, and in headless Chromium (as the report tests drive it) it logs
-nothing and overflows nowhere, on a desktop and at 390 px."""
+nothing and overflows nowhere, on a desktop and at 390 px, in English and in German (the
+longer words)."""
 
 from __future__ import annotations
 
@@ -23,13 +24,16 @@ def mails() -> list[Mail]:
     return inbox()
 
 
-@pytest.fixture(scope="module")
-def site(mails: list[Mail], tmp_path_factory: pytest.TempPathFactory) -> Path:
+@pytest.fixture(scope="module", params=["en", "de"])
+def site(
+    request: pytest.FixtureRequest, mails: list[Mail], tmp_path_factory: pytest.TempPathFactory
+) -> Path:
     mbox = write_mbox(mails, tmp_path_factory.mktemp("mbox") / "inbox.mbox")
     folder = tmp_path_factory.mktemp("site")
     args = ["batch", str(mbox), "--dice", str(DICE), "--max-size", str(MAX_SIZE)]
     args += ["--deadline", DEADLINE.isoformat(), "--site", str(folder)]
     args += ["--name", "Winter <b>challenge</b>", "--par", "--par-time", "2"]
+    args += ["--lang", str(request.param)]
     result = CliRunner().invoke(main, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
     return folder

@@ -299,7 +299,7 @@ class Reading:
     language: str | None = None
     """The language the message's body is written in (body.language_of), when it tells."""
     why: Phrase | None = None
-    """`skipped` as a phrase, for a reply in the sender's language."""
+    """Why no record was found (`skipped` without its `no record:`), for the reply."""
 
     def reply_language(self, site: str | None, environ: Mapping[str, str]) -> i18n.Language:
         """The language of the reply to this message and of the entry's report page, in
@@ -367,12 +367,11 @@ def _read_message(checker: Checker, raw: RawMessage) -> Reading:
     lang = body_language(message, checker.max_bytes)
     found, notes = candidates(message, checker.max_bytes)
     if not found:
-        why = phrase(
-            N_("no record: no attachment a record format reads, and no dice lines in the body")
-        )
+        why = phrase(N_("no attachment a record format reads, and no dice lines in the body"))
         if notes:
             why = phrase(N_("{reason} ({notes})"), reason=why, notes=Items(tuple(notes), "; "))
-        return Reading(raw.file, raw.file, meta, "body", None, str(why), lang, why)
+        skipped = str(phrase(N_("no record: {reason}"), reason=why))
+        return Reading(raw.file, raw.file, meta, "body", None, skipped, lang, why)
     if len(found) > 1:
         problem = plural(
             len(found),

@@ -34,6 +34,7 @@ TEXTS: dict[str, str] = {
     "reply.invalid": N_("Your record is not valid: the replay stopped at an illegal step."),
     "reply.malformed": N_("We could not read your record."),
     "reply.error.at": N_("{code} {message} (at {where})"),
+    "reply.error.in": N_("{code} {message} (in {part})"),
     "reply.error.help": N_("help: {hint}"),
     "reply.part.body": N_("your message"),
     "reply.part.attachment": N_("the attachment {name}"),

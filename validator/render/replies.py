@@ -225,13 +225,16 @@ class ReplyWriter:
                 if reading.part == "body"
                 else say("reply.part.attachment", name=reading.part)
             )
+            message = i18n.message(error)
             if error.line is None:
-                where = part
-            elif error.col is None:
-                where = say("reply.where.line", line=error.line, part=part)
+                text = say("reply.error.in", code=error.code, message=message, part=part)
             else:
-                where = say("reply.where.column", line=error.line, col=error.col, part=part)
-            text = say("reply.error.at", code=error.code, message=i18n.message(error), where=where)
+                where = (
+                    say("reply.where.line", line=error.line, part=part)
+                    if error.col is None
+                    else say("reply.where.column", line=error.line, col=error.col, part=part)
+                )
+                text = say("reply.error.at", code=error.code, message=message, where=where)
             if error.hint:
                 text += "\n" + say("reply.error.help", hint=help_text(i18n.hint(error)))
             out.append(text)

@@ -1,0 +1,432 @@
+"""The results site and the replies of `road300 batch` in English, German and French: each
+reply in its sender's language in the documented order (docs/languages.md), the site in
+`--lang`'s or the contest file's, no English prose left in a German or French page or reply,
+golden files of the site's index page and of one reply per language, and machine outputs
+that never change with the language.
+
+Refresh the golden files after an intended change with `REFRESH_GOLDEN=1 pytest
+tests/test_contest_languages.py` and review the diff (tests/golden/lang/site/).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import dataclass
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from mail_helpers import ILLEGAL, Mail, _message, write_mbox
+from test_report_languages import LANG_GOLDEN, REFRESH, english_words
+
+from validator import __version__
+from validator.cli import main
+from validator.contest.body import PROSE, language_of
+from validator.render import i18n
+
+ROOT = Path(__file__).resolve().parent.parent
+DICE = ROOT / "examples" / "challenge.txt"
+ALICE = (ROOT / "examples" / "alice.txt").read_text(encoding="utf-8")
+ORGANIZER = "Winter challenge <challenge@organizers.example>"
+ARGS = ["--dice", str(DICE), "--deadline", "2026-12-20T23:59:59+01:00", "-j", "1"]
+
+_PLAY = re.compile(r"x (\S+) -> (\S+) \((\d+)\) path (.*)")
+_CROSS = re.compile(r"x (\S+) \(\d+\)")
+"""A round whose movement die has no move: its field crossed out only."""
+_WORDS = {
+    "de": ("Raum {0} gestrichen nach {1} ({2} Schritte) Weg {3}", "neu gewürfelt", "Spieler",
+           "Raum {0} gestrichen"),
+    "fr": ("case {0} barrée vers {1} ({2} pas) chemin {3}", "relance", "joueur",
+           "case {0} barrée"),
+    "en": ("crossed out {0}, moved to {1} ({2} steps) path {3}", "reroll", "player",
+           "crossed out {0}"),
+    None: ("x {0} -> {1} ({2})", "-", "", "x {0}"),
+}  # fmt: skip
+
+
+def alice_in(lang: str | None, player: str = "") -> str:
+    """Alice's valid game (340 points) as a text record written with `lang`'s words (None:
+    numbers and signs only), with a `player:` line in that language when `player` is set."""
+    play, reroll, key, cross = _WORDS[lang]
+    rows = []
+    for line in ALICE.splitlines():
+        row = re.match(r"(\d+: \d \d \d)\s+(.*)", line)
+        if row is None:
+            continue
+        m, only = _PLAY.fullmatch(row[2]), _CROSS.fullmatch(row[2])
+        said = play.format(*m.groups()) if m else cross.format(only[1]) if only else reroll
+        rows.append(f"{row[1]}   {said}")
+    header = f"{key}: {player}\n" if player and key else ""
+    return header + "\n".join(rows) + "\n"
+
+
+@dataclass(frozen=True)
+class Case:
+    key: str
+    name: str
+    body: str
+    attachments: tuple[tuple[str, bytes], ...] = ()
+    subject: str = "My Road to 300 game"
+
+
+CASES = (
+    # The record's own language: German words in the body.
+    Case("de-record", "Anna", "Hallo,\n\nhier mein Spiel:\n\n" + alice_in("de", "Anna")
+         + "\nViele Grüße\nAnna\n", subject="Mein Spiel"),
+    # A French record file, attached to an English mail.
+    Case("fr-file", "Chloé", "Hi, my record is attached.\n",
+         (("partie.txt", alice_in("fr", "Chloé").encode()),)),
+    # No language in the record (YAML): the German body decides.
+    Case("de-body", "Bernd", "Hallo,\n\nanbei mein Ergebnis.\n\nViele Grüße\nBernd\n",
+         (("spiel.yaml", (ROOT / "examples" / "alice.yaml").read_bytes()),)),
+    # Neither the record (numbers and signs) nor the body (nothing else) tells.
+    Case("signs", "Dana", alice_in(None)),
+    # English words in the record.
+    Case("en-record", "Eve", "Hello,\n\n" + alice_in("en", "Eve") + "\nCheers, Eve\n"),
+    # A German question without a record.
+    Case("de-question", "Fritz", "Hallo, wie kann ich mitmachen? Danke und viele Grüße\n",
+         subject="Frage"),
+    # A French mail holding an illegal game, and a French mail with two records.
+    Case("fr-illegal", "Gaël", "Bonjour, voici ma partie.\n",
+         (("partie.yaml", ILLEGAL.read_bytes()),)),
+    Case("fr-two", "Hélène", "Bonjour, voici mes deux parties, merci !\n",
+         (("une.yaml", (ROOT / "examples" / "alice.yaml").read_bytes()),
+          ("deux.txt", alice_in("fr").encode()))),
+)  # fmt: skip
+KEYS = [c.key for c in CASES]
+
+
+def _mail(n: int, case: Case) -> Mail:
+    m: EmailMessage = _message(
+        n, case.name, f"{case.key}@players.example", 10 + n % 5, case.subject
+    )
+    m.set_content(case.body)
+    for filename, data in case.attachments:
+        m.add_attachment(data, "application", "octet-stream", filename=filename)
+    return Mail(case.key, m)
+
+
+@pytest.fixture(scope="module")
+def mbox(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("inbox")
+    mails = [_mail(n, c) for n, c in enumerate(CASES, start=1)]
+    return write_mbox(mails, folder / "inbox.mbox")
+
+
+def run(*args: object, env: dict[str, str] | None = None) -> Any:
+    result = CliRunner().invoke(main, [str(a) for a in args], env=env, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def publish(mbox: Path, out: Path, *extra: object, env: dict[str, str] | None = None) -> Path:
+    """Run batch on the inbox with a site and replies into `out`; `out`."""
+    if out.exists():
+        shutil.rmtree(out)
+    run("batch", mbox, *ARGS, "--site", out / "site", "--replies", out / "replies",
+        "--organizer", ORGANIZER, "--name", "Winter challenge", *extra, env=env)  # fmt: skip
+    return out
+
+
+def replies(out: Path) -> dict[str, Any]:
+    """The replies by case."""
+    files = sorted((out / "replies").glob("reply-*.eml"))
+    assert len(files) == len(CASES)
+    parsed = [BytesParser(policy=policy.default).parsebytes(p.read_bytes()) for p in files]
+    return dict(zip(KEYS, parsed, strict=True))
+
+
+def body_of(reply: Any) -> str:
+    return str(reply.get_body(("plain",)).get_content())
+
+
+GREETING = {"en": "Hello ", "de": "Hallo ", "fr": "Bonjour "}
+
+
+def language(reply: Any) -> str:
+    """The language a reply speaks, from its greeting (checked again by the prose scan)."""
+    found = [lang for lang, word in GREETING.items() if body_of(reply).startswith(word)]
+    assert len(found) == 1, body_of(reply)[:200]
+    return found[0]
+
+
+@pytest.fixture(scope="module")
+def english_contest(mbox: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return publish(mbox, tmp_path_factory.mktemp("en"), "--lang", "en")
+
+
+@pytest.fixture(scope="module", params=["de", "fr"])
+def spoken(
+    request: pytest.FixtureRequest, mbox: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[str, Path]:
+    lang = str(request.param)
+    return lang, publish(mbox, tmp_path_factory.mktemp(lang), "--lang", lang)
+
+
+# --- each reply in its sender's language ------------------------------------------------
+
+
+def test_each_reply_speaks_its_senders_language_in_an_english_contest(
+    english_contest: Path,
+) -> None:
+    spoken = {key: language(reply) for key, reply in replies(english_contest).items()}
+    assert spoken == {
+        "de-record": "de",  # the record's own words
+        "fr-file": "fr",  # the attached record's words beat the English body
+        "de-body": "de",  # a YAML record: the body's words
+        "signs": "en",  # nothing tells: the site's language
+        "en-record": "en",
+        "de-question": "de",
+        "fr-illegal": "fr",
+        "fr-two": "fr",
+    }
+
+
+def test_a_german_mail_entry_gets_a_german_reply(english_contest: Path) -> None:
+    reply = replies(english_contest)["de-record"]
+    assert reply["Subject"] == "Re: Mein Spiel"
+    body = body_of(reply)
+    assert "Dein Protokoll ist gültig: 340 Punkte." in body
+    assert "Du hast 300 Punkte erreicht: gut gespielt!" in body
+    assert "Deine Einsendung steht auf Platz" in body
+    assert body.rstrip().endswith("Viele Grüße\nWinter challenge")
+
+
+def test_a_french_record_file_gets_a_french_reply_in_an_english_contest(
+    english_contest: Path,
+) -> None:
+    body = body_of(replies(english_contest)["fr-file"])
+    assert "merci pour votre participation à Winter challenge." in body
+    assert "Votre relevé est valide : 340 points." in body
+
+
+def test_a_reply_to_no_record_says_why_in_the_senders_language(english_contest: Path) -> None:
+    reply = replies(english_contest)["de-question"]
+    assert reply["Subject"] == "Re: Frage"
+    body = body_of(reply)
+    assert "Wir haben in deiner Nachricht kein Protokoll gefunden: kein Anhang" in body
+    assert "7: 3 4 6   x 3/4 -> 5/5 (6)" in body  # the example line, as it is
+
+
+def test_the_site_language_is_the_fallback(mbox: Path, tmp_path: Path) -> None:
+    """`--lang fr`: the site is French, and so is the reply whose record and body do not
+    tell; a reply with its own language keeps it."""
+    got = replies(publish(mbox, tmp_path, "--lang", "fr"))
+    assert language(got["signs"]) == "fr"
+    assert (language(got["de-record"]), language(got["en-record"])) == ("de", "en")
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="fr">' in index and "<title>Winter challenge : résultats</title>" in index
+
+
+def test_the_locale_decides_when_nothing_else_does(mbox: Path, tmp_path: Path) -> None:
+    """No --lang, no contest file, LANG=de_DE.UTF-8: the site and the reply nothing else
+    decides are German; an English record still gets an English reply."""
+    got = replies(publish(mbox, tmp_path, env={"LANG": "de_DE.UTF-8"}))
+    assert language(got["signs"]) == "de"
+    assert language(got["en-record"]) == "en"
+    assert language(got["fr-file"]) == "fr"
+    assert '<html lang="de">' in (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    # And without a locale: English.
+    got = replies(publish(mbox, tmp_path / "c", env={"LANG": "C.UTF-8"}))
+    assert language(got["signs"]) == "en"
+
+
+def test_the_contest_files_lang_beats_the_locale_and_loses_to_lang(
+    mbox: Path, tmp_path: Path
+) -> None:
+    contest = tmp_path / "contest.toml"
+    contest.write_text('lang = "fr"\n', encoding="utf-8")
+    german = {"LANG": "de_DE.UTF-8"}
+    got = replies(publish(mbox, tmp_path / "a", "--contest", contest, env=german))
+    assert language(got["signs"]) == "fr"
+    assert '<html lang="fr">' in (tmp_path / "a" / "site" / "index.html").read_text()
+    got = replies(publish(mbox, tmp_path / "b", "--contest", contest, "--lang", "en", env=german))
+    assert language(got["signs"]) == "en"
+    assert '<html lang="en">' in (tmp_path / "b" / "site" / "index.html").read_text()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Hallo,\nanbei mein Spiel.\n\nViele Grüße\nAnna\n", "de"),
+        ("Bonjour,\nvoici ma partie, merci !\n", "fr"),
+        ("Hi,\nhere is my game, thanks!\n", "en"),
+        (alice_in(None), None),  # numbers and signs only
+        ("", None),
+        ("und the", None),  # a tie
+        # The quoted message and the signature do not count.
+        ("Hi, here is my game.\n\nAm 1. Dez. schrieb Bob:\n> Hallo und danke, anbei\n", "en"),
+        ("Hi, my game.\n-- \nMit freundlichen Grüßen und danke, anbei das Spiel\n", "en"),
+    ],
+)
+def test_the_language_of_a_body(text: str, expected: str | None) -> None:
+    assert language_of(text) == expected
+
+
+def test_the_prose_words_belong_to_one_language_each() -> None:
+    from validator.records.language import WORDS
+
+    langs = list(PROSE)
+    for a in langs:
+        for b in langs:
+            if a != b:
+                assert not PROSE[a] & PROSE[b], (a, b, PROSE[a] & PROSE[b])
+                assert not PROSE[a] & WORDS[b], (a, b, PROSE[a] & WORDS[b])
+
+
+def test_a_hostile_body_costs_bounded_work() -> None:
+    assert language_of("und " * 2_000_000) == "de"  # read no further than its bounds
+
+
+# --- no English prose -------------------------------------------------------------------
+
+
+class _Text(HTMLParser):
+    """The text of a page and its labels (title, aria-label, data-label), without styles."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.style = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.style += tag == "style"
+        for name, value in attrs:
+            if name in ("aria-label", "data-label", "title", "alt") and value:
+                self.out.append(value)
+
+    def handle_endtag(self, tag: str) -> None:
+        self.style -= tag == "style"
+
+    def handle_data(self, data: str) -> None:
+        if not self.style:
+            self.out.append(data)
+
+
+def page_text(html: str) -> str:
+    parser = _Text()
+    parser.feed(html)
+    return "\n".join(parser.out)
+
+
+def test_no_english_prose_on_the_site_or_in_the_replies(spoken: tuple[str, Path]) -> None:
+    lang, out = spoken
+    index = (out / "site" / "index.html").read_text(encoding="utf-8")
+    assert f'<html lang="{lang}">' in index
+    assert english_words(page_text(index)) == set(), page_text(index)
+    # Every reply not in English (the English record's follows its record).
+    scanned = 0
+    subjects = {c.key: c.subject for c in CASES}
+    for key, reply in replies(out).items():
+        if language(reply) != "en":
+            scanned += 1
+            ours = reply["Subject"].replace(subjects[key], "")  # the sender's words are theirs
+            assert english_words(body_of(reply) + "\n" + ours) == set(), (key, lang)
+    assert scanned == len(CASES) - 1
+
+
+def test_the_scan_finds_english_on_the_english_site(english_contest: Path) -> None:
+    """The scan above can fail: the English site and replies are full of its words."""
+    index = (english_contest / "site" / "index.html").read_text(encoding="utf-8")
+    assert {"the", "record", "every"} <= english_words(page_text(index))
+    body = body_of(replies(english_contest)["signs"])
+    assert {"the", "record"} <= english_words(body)
+
+
+# --- golden files -----------------------------------------------------------------------
+
+
+def _compare(text: str, name: str) -> None:
+    expected = LANG_GOLDEN / "site" / name
+    text = text.replace(f"road300 {__version__}", "road300 VERSION")
+    if REFRESH or not expected.exists():
+        expected.parent.mkdir(parents=True, exist_ok=True)
+        expected.write_text(text, encoding="utf-8")
+        if not REFRESH:
+            pytest.fail(f"lang/site/{name} did not exist and was written; review and commit it")
+    assert text == expected.read_text(encoding="utf-8"), (
+        f"lang/site/{name} differs; if the change is intended, run REFRESH_GOLDEN=1 pytest "
+        f"{__file__}"
+    )
+
+
+def _golden(lang: str, out: Path) -> None:
+    _compare((out / "site" / "index.html").read_text(encoding="utf-8"), f"{lang}/index.html")
+    reply = replies(out)["fr-illegal" if lang == "fr" else "de-record" if lang == "de" else "signs"]
+    _compare(f"Subject: {reply['Subject']}\n\n{body_of(reply)}", f"{lang}/reply.txt")
+
+
+def test_golden_site_and_reply(spoken: tuple[str, Path]) -> None:
+    _golden(*spoken)
+
+
+def test_golden_site_and_reply_english(english_contest: Path) -> None:
+    _golden("en", english_contest)
+
+
+# --- machine outputs --------------------------------------------------------------------
+
+
+def test_machine_outputs_never_change_with_the_language(mbox: Path, tmp_path: Path) -> None:
+    outputs: dict[str, list[bytes]] = {}
+    for lang in ("en", "de", "fr", None):
+        folder = tmp_path / str(lang)
+        folder.mkdir()
+        extra = ("--lang", lang) if lang else ()
+        got = []
+        for fmt in ("json", "csv"):
+            path = folder / f"results.{fmt}"
+            run("batch", mbox, *ARGS, "--output", path, *extra)
+            got.append(path.read_bytes())
+            got.append(run("batch", mbox, *ARGS, "--format", fmt, *extra).stdout_bytes)
+        outputs[str(lang)] = got
+    assert outputs["de"] == outputs["None"] == outputs["en"] == outputs["fr"]
+    assert b'"reason": "no record: no attachment a record format reads' in outputs["de"][0]
+
+
+def test_the_site_and_reply_numbers_are_the_languages() -> None:
+    with i18n.speaking("de"):
+        from validator.contest import texts
+
+        assert texts.points(1234) == "1.234 Punkte"
+        assert texts.entries(1) == "1 Einsendung"
+        assert texts.winners(1) == "einen Gewinner"
+    with i18n.speaking("fr"):
+        assert texts.points(1) == "1 point"
+        assert texts.counts(0, 1, 2, 3).startswith("0 valide, 1 incomplète, 2 invalides")
+
+
+@pytest.mark.parametrize(
+    ("lang", "theirs", "expected"),
+    [
+        ("fr", None, "Re: votre participation à Road to 300"),
+        ("de", "", "Re: deine Einsendung zu Road to 300"),
+        ("de", "Mein Spiel\r\nBcc: victim@example.org", "Re: Mein Spiel Bcc: victim@example.org"),
+        ("fr", "AW: Mein Spiel", "AW: Mein Spiel"),
+        ("de", "Ergebnis für Heidelberg", "Re: Ergebnis für Heidelberg"),
+    ],
+)
+def test_a_translated_subject_is_one_header_encoded_by_email(
+    lang: i18n.Language, theirs: str | None, expected: str
+) -> None:
+    from validator.render.replies import ReplyWriter
+
+    with i18n.speaking(lang):
+        subject = ReplyWriter.subject(theirs)
+    assert subject == expected
+    message = EmailMessage(policy=policy.default)
+    message["Subject"] = subject
+    message.set_content("x")
+    raw = message.as_bytes()
+    assert raw.isascii()  # RFC 2047 encoded words, no raw UTF-8 in a header
+    head = raw.split(b"\n\n", 1)[0]
+    assert sum(line.startswith(b"Subject:") for line in head.splitlines()) == 1
+    assert b"\nBcc:" not in raw
+    parsed = BytesParser(policy=policy.default).parsebytes(raw)
+    assert parsed["Subject"] == expected and parsed["Bcc"] is None
