@@ -224,6 +224,34 @@ def test_the_site_language_is_the_fallback(mbox: Path, tmp_path: Path) -> None:
     assert '<html lang="fr">' in index and "<title>Winter challenge : résultats</title>" in index
 
 
+@pytest.mark.parametrize(
+    ("case", "site", "environ", "expected"),
+    [
+        ("de-record", "fr", {"LANG": "en_US"}, "de"),  # 2. the record's own language
+        ("fr-file", "en", {}, "fr"),  # ... beats the English body
+        ("de-body", "fr", {"LANG": "fr_FR"}, "de"),  # 3. the body's (a YAML record)
+        ("signs", "fr", {"LANG": "de_DE.UTF-8"}, "fr"),  # 4. the site's
+        ("signs", None, {"LANG": "de_DE.UTF-8"}, "de"),  # 5. the locale's
+        ("signs", None, {"LC_ALL": "C"}, "en"),  # 6. English
+        ("en-record", "de", {"LANG": "de_DE.UTF-8"}, "en"),  # English words stay English
+        ("de-question", "fr", {}, "de"),  # no record: the body's
+    ],
+)
+def test_each_step_of_the_order_for_one_message(
+    case: str, site: str | None, environ: dict[str, str], expected: str, tmp_path: Path
+) -> None:
+    from validator.check.file import Checker
+    from validator.contest.mail import RawMessage, read_message
+
+    n = KEYS.index(case)
+    data = _mail(n + 1, CASES[n]).data
+    checker = Checker.create(DICE, None, root=tmp_path, max_bytes=1 << 20)
+    reading = read_message(checker, RawMessage("inbox.mbox#1", data, tmp_path))
+    assert reading.reply_language(site, None, environ) == expected
+    assert reading.reply_language(None, site, environ) == expected  # the contest file's
+
+
+@pytest.mark.slow
 def test_the_locale_decides_when_nothing_else_does(mbox: Path, tmp_path: Path) -> None:
     """No --lang, no contest file, LANG=de_DE.UTF-8: the site and the reply nothing else
     decides are German; an English record still gets an English reply."""
@@ -237,6 +265,7 @@ def test_the_locale_decides_when_nothing_else_does(mbox: Path, tmp_path: Path) -
     assert language(got["signs"]) == "en"
 
 
+@pytest.mark.slow
 def test_the_contest_files_lang_beats_the_locale_and_loses_to_lang(
     mbox: Path, tmp_path: Path
 ) -> None:

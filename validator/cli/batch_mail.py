@@ -127,8 +127,8 @@ def publish(
     notes: list[str] = []
     contest = _contest()
     draw = (contest.winners, contest.seed) if contest is not None else (None, None)
-    # The site's language as set: --lang beats the contest file's lang (docs/languages.md).
-    setting = lang or (contest.lang if contest is not None else None)
+    # The fallbacks of every page's and reply's language (docs/languages.md).
+    langs = (lang, contest.lang if contest is not None else None)
     site_writer = (
         website.SiteWriter(
             site,
@@ -137,7 +137,7 @@ def publish(
             dice=dice,
             rules=checker.rules,
             draw=draw,
-            lang=i18n.choose(site=setting, environ=os.environ),
+            lang=i18n.choose(site=langs[0], contest=langs[1], environ=os.environ),
         )
         if site is not None
         else None
@@ -149,7 +149,8 @@ def publish(
             organizer or "",
             contest=name,
             deadline=deadline,
-            site=setting,
+            site=langs[0],
+            contest_lang=langs[1],
             environ=os.environ,
         )
         if replies is not None
@@ -157,7 +158,7 @@ def publish(
     )
     try:
         dice_name = dice.name if dice else None
-        for reading, page in pages(source, checker, dice_name, jobs, setting):
+        for reading, page in pages(source, checker, dice_name, jobs, langs):
             if site_writer is not None:
                 site_writer.add(reading, page)
             if reply_writer is not None and reading.part != "file":

@@ -301,15 +301,19 @@ class Reading:
     why: Phrase | None = None
     """Why no record was found (`skipped` without its `no record:`), for the reply."""
 
-    def reply_language(self, site: str | None, environ: Mapping[str, str]) -> i18n.Language:
+    def reply_language(
+        self, site: str | None, contest: str | None, environ: Mapping[str, str]
+    ) -> i18n.Language:
         """The language of the reply to this message and of the entry's report page, in
         the documented order (`i18n.choose`): the record's own language, else the body's,
-        else `site` (`batch --lang`, else the contest file's `lang`), else the locale."""
+        else `site` (`batch --lang`), else `contest` (the contest file's `lang`), else the
+        locale's (`environ`), else English."""
         record = self.result.record if self.result is not None else None
         return i18n.choose(
             record=record.language if record is not None else None,
             body=self.language,
             site=site,
+            contest=contest,
             environ=environ,
         )
 

@@ -153,13 +153,14 @@ def choose(
     record: str | None = None,
     body: str | None = None,
     site: str | None = None,
+    contest: str | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> Language:
     """The language of one output, in the documented order (docs/languages.md): `--lang`;
     else the record's own language (when its reader identified one); else the language of
-    the mail body it came in; else the site's or contest file's `lang`; else the locale;
-    else English."""
-    for candidate in (explicit, record, body, site):
+    the mail body it came in; else the site's (`batch --lang`); else the contest file's
+    `lang`; else the locale; else English."""
+    for candidate in (explicit, record, body, site, contest):
         if is_language(candidate):
             return candidate
     if environ is not None:

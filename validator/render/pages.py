@@ -21,29 +21,31 @@ if TYPE_CHECKING:
 WINDOW = 64
 """Items handed to the pool at a time: pages are large, memory stays bounded by this."""
 
-_worker: tuple[Checker, Source, str | None, str | None] | None = None
+Langs = tuple[str | None, str | None]
+"""`batch --lang` and the contest file's `lang`: the fallbacks of a page's language."""
+
+_worker: tuple[Checker, Source, str | None, Langs] | None = None
 
 
-def _init(checker: Checker, source: Source, dice_name: str | None, site: str | None) -> None:
+def _init(checker: Checker, source: Source, dice_name: str | None, langs: Langs) -> None:
     global _worker
-    _worker = (checker, source, dice_name, site)
+    _worker = (checker, source, dice_name, langs)
     gc.freeze()
 
 
-def page_of(reading: Reading, dice_name: str | None, site: str | None = None) -> str | None:
-    """The entry's report page in its language (`site`: the site's language as set, the
-    fallback), or None for a message without a record."""
+def page_of(reading: Reading, dice_name: str | None, langs: Langs = (None, None)) -> str | None:
+    """The entry's report page in its language, or None for a message without a record."""
     if reading.result is None:
         return None
-    with i18n.speaking(reading.reply_language(site, os.environ)):
+    with i18n.speaking(reading.reply_language(*langs, os.environ)):
         return render_html(build_report(reading.result, dice_name=dice_name))
 
 
 def _one(item: str | RawMessage) -> tuple[Reading, str | None]:
     assert _worker is not None, "_init was not called"
-    checker, source, dice_name, site = _worker
+    checker, source, dice_name, langs = _worker
     reading = source.reading(checker, item)
-    return reading, page_of(reading, dice_name, site)
+    return reading, page_of(reading, dice_name, langs)
 
 
 def pages(
@@ -51,20 +53,20 @@ def pages(
     checker: Checker,
     dice_name: str | None,
     jobs: int = 1,
-    site: str | None = None,
+    langs: Langs = (None, None),
 ) -> Iterator[tuple[Reading, str | None]]:
     """Every file and message of `source` read again, with its report page, in order."""
     if jobs <= 1:
         for item in source.items():
             reading = source.reading(checker, item)
-            yield reading, page_of(reading, dice_name, site)
+            yield reading, page_of(reading, dice_name, langs)
         return
     import multiprocessing
 
     # The pool gets the source without its open mailbox: workers only read given messages.
     detached = _detached(source)
     items = source.items()
-    setup = (checker, detached, dice_name, site)
+    setup = (checker, detached, dice_name, langs)
     with multiprocessing.get_context().Pool(jobs, _init, setup) as pool:
         while window := list(islice(items, WINDOW)):
             yield from pool.imap(_one, window, 1)

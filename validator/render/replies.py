@@ -8,9 +8,9 @@ the email package cannot parse gets no reply: nothing a sender writes can add a 
 The body says the verdict and score, or the first illegal step in the text report's own
 words, or why no record was found; late and superseded notes, the rank when known; the
 entry's HTML report is attached. Each reply speaks its sender's language
-(`Reading.reply_language`: the record's, else the body's, else the site's, else the
-locale's; docs/languages.md); its Subject is that language's text on one line, which the
-email package encodes.
+(`Reading.reply_language`: the record's, else the body's, else `batch --lang`, else the
+contest file's `lang`, else the locale's; docs/languages.md); its Subject is that
+language's text on one line, which the email package encodes.
 """
 
 from __future__ import annotations
@@ -91,10 +91,11 @@ class ReplyWriter:
         deadline: datetime | None = None,
         now: datetime | None = None,
         site: str | None = None,
+        contest_lang: str | None = None,
         environ: Mapping[str, str] | None = None,
     ) -> None:
-        """`site` is the site's language as set (`batch --lang`, else the contest file's
-        `lang`), the fallback after the record's and the body's; `environ` the locale's."""
+        """`site` (`batch --lang`) and `contest_lang` (the contest file's `lang`) are the
+        fallbacks after the record's language and the body's; `environ` the locale's."""
         self.folder = folder
         self.entries = {e.file: e for e in batch.entries}
         self.ranked = sum(1 for e in batch.entries if e.ranked)
@@ -106,7 +107,7 @@ class ReplyWriter:
         self.contest = contest
         self.deadline = deadline
         self.now = now or datetime.now(UTC)
-        self.site = site
+        self.langs = (site, contest_lang)
         self.environ: Mapping[str, str] = environ if environ is not None else {}
         self.written: list[Path] = []
         self.refused: list[Refused] = []
@@ -124,7 +125,7 @@ class ReplyWriter:
         message = EmailMessage(policy=policy.default)
         message["From"] = self.organizer
         message["To"] = to
-        with i18n.speaking(reading.reply_language(self.site, self.environ)):
+        with i18n.speaking(reading.reply_language(*self.langs, self.environ)):
             message["Subject"] = self.subject(meta.subject)
             body = self.body(reading, entry, to.display_name)
         message["Date"] = format_datetime(self.now)
