@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from tiers import sweep
 
 from validator.check.explain import BoardMark
 from validator.check.file import Checker
@@ -238,7 +239,7 @@ def _structure(html: str, report: Report) -> None:
         ET.fromstring(picture)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 11])
+@pytest.mark.parametrize("seed", sweep([1, 2, 3, 11], plain=2))
 def test_random_valid_games(seed: int, tmp_path: Path) -> None:
     path = _write(tmp_path, f"game{seed}.yaml", _random_record(seed, player=f"Seed {seed}"))
     report = _check(path)
@@ -293,7 +294,11 @@ def test_illegal_step_marks_the_move(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize(
-    "spec", ["bga", "literal", "standard+escape=20", "standard+in-and-out", "standard+rings=2"]
+    "spec",
+    sweep(
+        ["standard+in-and-out", "standard+rings=2", "bga", "literal", "standard+escape=20"],
+        plain=2,
+    ),
 )
 def test_other_rulesets(spec: str) -> None:
     """Random legal games under every ruleset and expansion render in every format."""
