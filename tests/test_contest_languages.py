@@ -25,6 +25,7 @@ from click.testing import CliRunner
 from mail_helpers import ILLEGAL, Mail, _message, write_mbox
 from test_report_languages import _compare as compare
 from test_report_languages import english_words
+from tiers import sweep
 
 from validator import __version__
 from validator.cli import main
@@ -162,7 +163,7 @@ def english_contest(mbox: Path, tmp_path_factory: pytest.TempPathFactory) -> Pat
     return publish(mbox, tmp_path_factory.mktemp("en"), "--lang", "en")
 
 
-@pytest.fixture(scope="module", params=["de", "fr"])
+@pytest.fixture(scope="module", params=sweep(["de", "fr"]))
 def spoken(
     request: pytest.FixtureRequest, mbox: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[str, Path]:
