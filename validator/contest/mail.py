@@ -331,13 +331,14 @@ class Reading:
 
 def check_message(checker: Checker, raw: RawMessage) -> Arrival:
     """Read one message and check its record; never raises, whatever the message holds."""
-    return read_message(checker, raw).arrival()
+    return read_message(checker, raw, language=False).arrival()
 
 
-def read_message(checker: Checker, raw: RawMessage) -> Reading:
-    """Read one message and check its record; never raises, whatever the message holds."""
+def read_message(checker: Checker, raw: RawMessage, *, language: bool = True) -> Reading:
+    """Read one message and check its record; never raises, whatever the message holds.
+    With `language` the body's language too (for the reply; ranking needs none)."""
     try:
-        return _read_message(checker, raw)
+        return _read_message(checker, raw, language)
     except Exception as exc:  # a bug (or an email package surprise) costs one entry
         message = f"the validator failed on this message ({type(exc).__name__}); please report it"
         rules = checker.rules or STANDARD
@@ -345,7 +346,7 @@ def read_message(checker: Checker, raw: RawMessage) -> Reading:
         return Reading(raw.file, raw.file, Meta(None, None, None, None), "body", result)
 
 
-def _read_message(checker: Checker, raw: RawMessage) -> Reading:
+def _read_message(checker: Checker, raw: RawMessage, language: bool) -> Reading:
     rules = checker.rules or STANDARD
 
     lang: str | None = None
@@ -368,7 +369,7 @@ def _read_message(checker: Checker, raw: RawMessage) -> Reading:
     message = BytesParser(policy=POLICY).parsebytes(raw.data)
     assert isinstance(message, EmailMessage)
     meta = _meta(message)
-    lang = body_language(message, checker.max_bytes)
+    lang = body_language(message, checker.max_bytes) if language else None
     found, notes = candidates(message, checker.max_bytes)
     if not found:
         why = phrase(N_("no attachment a record format reads, and no dice lines in the body"))
