@@ -143,26 +143,19 @@ def publish(
         else None
     )
     reply_writer = (
-        replying.ReplyWriter(
-            replies,
-            batch,
-            organizer or "",
-            contest=name,
-            deadline=deadline,
-            site=langs[0],
-            contest_lang=langs[1],
-            environ=os.environ,
-        )
+        replying.ReplyWriter(replies, batch, organizer or "", contest=name, deadline=deadline)
         if replies is not None
         else None
     )
     try:
         dice_name = dice.name if dice else None
         for reading, page in pages(source, checker, dice_name, jobs, langs):
+            # The language of the entry's page (rendered by pages.py) and of its reply.
+            lang = reading.reply_language(*langs, os.environ)
             if site_writer is not None:
-                site_writer.add(reading, page)
+                site_writer.add(reading, page, lang)
             if reply_writer is not None and reading.part != "file":
-                reply_writer.add(reading, page)
+                reply_writer.add(reading, page, lang)
         if site_writer is not None:
             site_writer.finish()
             notes.append(f"wrote the results site to {site}/index.html")

@@ -27,7 +27,6 @@ from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid, parseaddr
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from validator.check.replay import Verdict
 from validator.contest import texts
@@ -39,9 +38,6 @@ from validator.records.text_record import EXAMPLE
 from validator.render import i18n
 from validator.render.report_text import illegal_plain
 from validator.report.model import build_report, help_text
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
 
 _MSG_ID = re.compile(r"<[^<>\s@]+@[^<>\s@]+>")
 MAX_SUBJECT = 200
@@ -90,12 +86,7 @@ class ReplyWriter:
         contest: str | None = None,
         deadline: datetime | None = None,
         now: datetime | None = None,
-        site: str | None = None,
-        contest_lang: str | None = None,
-        environ: Mapping[str, str] | None = None,
     ) -> None:
-        """`site` (`batch --lang`) and `contest_lang` (the contest file's `lang`) are the
-        fallbacks after the record's language and the body's; `environ` the locale's."""
         self.folder = folder
         self.entries = {e.file: e for e in batch.entries}
         self.ranked = sum(1 for e in batch.entries if e.ranked)
@@ -107,15 +98,13 @@ class ReplyWriter:
         self.contest = contest
         self.deadline = deadline
         self.now = now or datetime.now(UTC)
-        self.langs = (site, contest_lang)
-        self.environ: Mapping[str, str] = environ if environ is not None else {}
         self.written: list[Path] = []
         self.refused: list[Refused] = []
         folder.mkdir(parents=True, exist_ok=True)
 
-    def add(self, reading: Reading, page: str | None) -> None:
-        """Write the reply to the message of `reading`, with `page` (the entry's HTML
-        report) attached."""
+    def add(self, reading: Reading, page: str | None, lang: i18n.Language = i18n.DEFAULT) -> None:
+        """Write the reply to the message of `reading` in `lang` (its sender's language,
+        `Reading.reply_language`), with `page` (the entry's HTML report) attached."""
         meta = reading.meta
         to = address_of(meta.name, meta.address)
         if to is None:
@@ -125,7 +114,7 @@ class ReplyWriter:
         message = EmailMessage(policy=policy.default)
         message["From"] = self.organizer
         message["To"] = to
-        with i18n.speaking(reading.reply_language(*self.langs, self.environ)):
+        with i18n.speaking(lang):
             message["Subject"] = self.subject(meta.subject)
             body = self.body(reading, entry, to.display_name)
         message["Date"] = format_datetime(self.now)

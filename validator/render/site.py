@@ -104,25 +104,27 @@ class SiteWriter:
     def page(self, entry: Entry) -> str:
         return f"entries/{self.number[entry.file]:04d}.html"
 
-    def add(self, reading: Reading, page: str | None) -> None:
-        """Write the report page (`page`, the entry's HTML report) of the entry `reading`
-        is; nothing for a skipped message."""
+    def add(self, reading: Reading, page: str | None, lang: i18n.Language | None = None) -> None:
+        """Write the report page (`page`, the entry's HTML report, in `lang`: the entry's
+        language) of the entry `reading` is; nothing for a skipped message."""
         if reading.result is None or page is None or reading.file not in self.number:
             return
         if self.first is None:
             self.first = build_report(reading.result)
         entry = self.batch.entries[self.number[reading.file] - 1]
-        self._write(self.page(entry), page)
+        with i18n.speaking(lang or self.lang):
+            hidden = say("site.hidden")
+        self._write(self.page(entry), page, hidden)
 
-    def _write(self, relative: str, text: str) -> None:
+    def _write(self, relative: str, text: str, hidden: str | None = None) -> None:
         # Each page whole or not at all: an interrupted run never leaves a cut page.
-        write_file(self.folder / relative, self.blot(text))
+        write_file(self.folder / relative, self.blot(text, hidden or self.hidden))
 
-    def blot(self, text: str) -> str:
-        """`text` with every sender address (as written, or HTML-escaped) hidden."""
+    def blot(self, text: str, hidden: str) -> str:
+        """`text` with every sender address (as written, or HTML-escaped) as `hidden`."""
         for address in self.addresses:
             for form in {address, html.escape(address)}:
-                text = re.sub(re.escape(form), self.hidden, text, flags=re.IGNORECASE)
+                text = re.sub(re.escape(form), hidden, text, flags=re.IGNORECASE)
         return text
 
     def finish(self) -> None:
