@@ -44,8 +44,19 @@ def environment() -> Environment:
     """The report's environment with Jinja2's i18n extension: the site's templates say
     `_("...")`, which Babel's Jinja2 extractor finds and `i18n.gettext` translates into
     the language `i18n.speaking` sets while a page renders."""
-    env = _environment().overlay(extensions=["jinja2.ext.i18n"], cache_size=50)
-    env.globals = dict(env.globals)  # its own globals: the report's environment is unchanged
+    base = _environment()
+    # A new environment with the report's loader and escaping rules (not an overlay: an
+    # overlay shares the report environment's extension hooks and globals).
+    env = Environment(
+        loader=base.loader,
+        autoescape=base.autoescape,
+        finalize=base.finalize,
+        undefined=base.undefined,
+        trim_blocks=base.trim_blocks,
+        lstrip_blocks=base.lstrip_blocks,
+        keep_trailing_newline=base.keep_trailing_newline,
+        extensions=["jinja2.ext.i18n"],
+    )
     cast(Any, env).install_gettext_callables(
         i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext
     )
