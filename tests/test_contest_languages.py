@@ -431,6 +431,7 @@ def test_the_site_and_reply_numbers_are_the_languages() -> None:
         ("de", "", "Re: deine Einsendung zu Road to 300"),
         ("de", "Mein Spiel\r\nBcc: victim@example.org", "Re: Mein Spiel Bcc: victim@example.org"),
         ("fr", "AW: Mein Spiel", "AW: Mein Spiel"),
+        ("de", "RE : Ma partie", "RE : Ma partie"),
         ("de", "Ergebnis für Heidelberg", "Re: Ergebnis für Heidelberg"),
     ],
 )

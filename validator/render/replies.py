@@ -41,8 +41,8 @@ from validator.report.model import build_report, help_text
 
 _MSG_ID = re.compile(r"<[^<>\s@]+@[^<>\s@]+>")
 MAX_SUBJECT = 200
-_REPLY_PREFIXES = ("re:", "aw:", "re :", "réf:", "tr:")
-"""A subject that is already a reply's (English and French `Re:`, German `AW:`) is kept."""
+_REPLY_PREFIXES = ("re:", "aw:", "re :")
+"""A subject that is already a reply's (`Re:`, German `AW:`, French `RE :`) is kept."""
 
 
 @dataclass(frozen=True, slots=True)

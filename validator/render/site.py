@@ -41,12 +41,12 @@ CHART_BAND = 25
 
 @cache
 def environment() -> Environment:
-    """The report's environment with Jinja2's i18n extension: the site's templates say
-    `_("...")`, which Babel's Jinja2 extractor finds and `i18n.gettext` translates into
-    the language `i18n.speaking` sets while a page renders."""
+    """The site's template environment: the report's loader and escaping rules, with
+    Jinja2's i18n extension: the site's templates say `_("...")`, which Babel's Jinja2
+    extractor finds and `i18n.gettext` translates into the language `i18n.speaking` sets
+    while a page renders."""
     base = _environment()
-    # A new environment with the report's loader and escaping rules (not an overlay: an
-    # overlay shares the report environment's extension hooks and globals).
+    # Not an overlay: an overlay shares the report environment's extension hooks.
     env = Environment(
         loader=base.loader,
         autoescape=base.autoescape,
@@ -135,7 +135,7 @@ class SiteWriter:
         """`text` with every sender address (as written, or HTML-escaped) as `hidden`."""
         for address in self.addresses:
             for form in {address, html.escape(address)}:
-                text = re.sub(re.escape(form), hidden, text, flags=re.IGNORECASE)
+                text = re.sub(re.escape(form), lambda _: hidden, text, flags=re.IGNORECASE)
         return text
 
     def finish(self) -> None:
