@@ -207,7 +207,7 @@ def render_plain(
 
     buffer = io.StringIO()
     render_text(
-        Console(file=buffer, no_color=True, width=width, highlight=False, soft_wrap=True),
+        Console(file=buffer, no_color=True, width=width, height=25, highlight=False, soft_wrap=True),
         report,
         analysis,
     )
@@ -220,7 +220,7 @@ def illegal_plain(x: Explanation, width: int = 72) -> str:
     import io
 
     buffer = io.StringIO()
-    console = Console(file=buffer, no_color=True, width=width, highlight=False, soft_wrap=True)
+    console = Console(file=buffer, no_color=True, width=width, height=25, highlight=False, soft_wrap=True)
 
     def say(text: str, first: str = "  ", rest: str = "    ", style: str = "") -> None:
         for line in _wrap(text, width, first, rest):
