@@ -381,7 +381,7 @@ class Summary:
 @dataclass(frozen=True, slots=True)
 class BatchOut:
     """road300 batch --format json: the entries in ranking order, the summary, and the
-    files passed over (docs/batch.md). The shape of what render/batch_out's JsonReporter
+    files passed over (docs/batch.md). The shape of what render/batch_out's BatchJson
     writes, for the schema."""
 
     __pydantic_config__ = JSON_SHAPE
