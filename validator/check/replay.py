@@ -29,9 +29,8 @@ from validator.engine import (
     Ruleset,
     State,
     Turn,
-    apply,
+    apply_row,
     available_crosses,
-    exhaust,
     game_goes_on,
     leaves_move,
     movement_die,
@@ -245,13 +244,10 @@ class Rows:
         """Apply `action` to the next row; the engine's refusal, or None when it was legal."""
         before, dice = self.state, self.dice
         try:
-            turn = apply(before, dice, action, self.rules)
+            turn = apply_row(before, self.rows, self.next, action, self.rules)
         except IllegalAction as refusal:
             return refusal
         self.state = turn.state
-        if self.next + 1 >= len(self.rows):
-            # The last row: the game ends here, and this round's state says so.
-            self.state = exhaust(self.state)
         self.done.append(self._round(dice, turn, entry, before))
         if self.state.over and self.end_roll is None:
             self.end_roll = self.next + 1
