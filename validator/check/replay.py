@@ -99,6 +99,12 @@ class RoundResult:
         return self._options
 
     @property
+    def end_field(self) -> Field | None:
+        """Where the round left the burglar: the field it moved to, or the corner it left
+        the board through; None for a reroll, a ring or a round stuck without a move."""
+        return self.move if self.move is not None else self.corner
+
+    @property
     def played(self) -> Action:
         """The action this round played with every part filled in (the move or the corner
         left through, and the walk as its path), as `legal_actions` gives it."""
