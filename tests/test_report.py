@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from tiers import sweep
+from tiers import covering, sweep
 
 from validator.check.explain import BoardMark
 from validator.check.file import Checker
@@ -59,11 +59,7 @@ for _name in ("in-and-out", "escape", "rings"):
 # Each error code with an example: the text and Markdown reports whole, and of the HTML
 # the illegal step's section (the rest of the page is the valid game's, golden above).
 EXAMPLES_INVALID = sorted((ROOT / "examples" / "invalid").glob("*.yaml"))
-CODE_CASES = [
-    (path, fmt, f"codes/{path.stem}.{ext}")
-    for path in EXAMPLES_INVALID
-    for fmt, ext in (("html", "html"), ("md", "md"), ("text", "txt"))
-]
+CODE_FORMATS = {"html": "html", "md": "md", "text": "txt"}
 
 
 def _compare_golden(out: str, golden: str) -> None:
@@ -88,10 +84,16 @@ def test_golden(
     _compare_golden(out, golden)
 
 
-@pytest.mark.parametrize(("path", "fmt", "golden"), CODE_CASES, ids=[c[2] for c in CODE_CASES])
-def test_golden_error_codes(
-    path: Path, fmt: str, golden: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.mark.parametrize(
+    ("path", "fmt"),
+    covering(
+        [(p,) for p in EXAMPLES_INVALID],
+        CODE_FORMATS,
+        ids=lambda case, fmt: f"codes/{case[0].stem}.{CODE_FORMATS[fmt]}",
+    ),
+)
+def test_golden_error_codes(path: Path, fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    golden = f"codes/{path.stem}.{CODE_FORMATS[fmt]}"
     monkeypatch.chdir(ROOT)
     code, out = run("report", str(path.relative_to(ROOT)), "--format", fmt)
     assert code == 1, out

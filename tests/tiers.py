@@ -76,3 +76,22 @@ def given_tiered(
         return marked
 
     return decorate
+
+
+def covering(
+    cases: Iterable[tuple[Any, ...]],
+    variants: Iterable[Any],
+    *,
+    ids: Callable[[tuple[Any, ...], Any], str] | None = None,
+) -> list[ParameterSet]:
+    """Every case with every variant (a format, a language), as `(*case, variant)`: in the
+    plain step each case once, with the variants taken in turn (so every case and every
+    variant are checked there), and every other pair in the slow one."""
+    chosen = list(variants)
+    params: list[ParameterSet] = []
+    for i, case in enumerate(cases):
+        for j, variant in enumerate(chosen):
+            marks: Any = () if j == i % len(chosen) else pytest.mark.slow
+            name = None if ids is None else ids(case, variant)
+            params.append(pytest.param(*case, variant, id=name, marks=marks))
+    return params

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import io
-from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, TextIO
 
 from validator.check.replay import Verdict
@@ -62,21 +61,10 @@ WIDE = 100_000
 """Width for a table written to a file or a pipe: no column is ever cut or wrapped."""
 
 
-# -- Untrusted text ------------------------------------------------------------------------
+# -- Writers of a whole batch, one per format (registry.BatchWriter) --------------------
 
 
-# -- Reporters -------------------------------------------------------------------------------
-
-
-class Reporter(ABC):
-    """Writes a whole batch in one format."""
-
-    @abstractmethod
-    def write(self, batch: Batch, out: TextIO, label: str) -> None:
-        """Write `batch` (of the folder `label`) to `out`."""
-
-
-class TableReporter(Reporter):
+class BatchTable:
     def write(self, batch: Batch, out: TextIO, label: str) -> None:
         from rich.console import Console
 
@@ -87,7 +75,7 @@ class TableReporter(Reporter):
         out.writelines(line.rstrip() + "\n" for line in buffer.getvalue().splitlines())
 
 
-class JsonReporter(Reporter):
+class BatchJson:
     def write(self, batch: Batch, out: TextIO, label: str) -> None:
         # One entry per line, written as it goes: a large batch is never one string.
         out.write('{"entries": [')
@@ -99,7 +87,7 @@ class JsonReporter(Reporter):
         out.write(' "skipped": ' + json_dumps(skipped, indent=1) + "\n}\n")
 
 
-class CsvReporter(Reporter):
+class BatchCsv:
     def write(self, batch: Batch, out: TextIO, label: str) -> None:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(CSV_COLUMNS)
