@@ -129,3 +129,21 @@ def test_no_message_hides_in_an_f_string() -> None:
                 if f_string and re.search(r"\{\s*(?:_|gettext|ngettext|N_)\(", text):
                     hidden.append(f"{path.name}:{token.start[0]}")
     assert hidden == []
+
+
+def test_a_merge_fills_what_one_side_lacks_from_the_other() -> None:
+    """`tools/catalogs.py merge`: our translations stay, the messages only their side has
+    translated (new, or fuzzy on ours) come from theirs."""
+    from babel.messages.catalog import Catalog
+
+    ours, theirs = Catalog(locale="de"), Catalog(locale="de")
+    for catalog, strings in (
+        (ours, ("", "B", ("", ""), "C?", "")),
+        (theirs, ("A", "other", ("eins", "viele"), "C", "")),
+    ):
+        for msgid, string in zip(("a", "b", ("n one", "n many"), "c", "d"), strings, strict=True):
+            catalog.add(msgid, string, flags=["fuzzy"] if string == "C?" else [])
+    assert catalogs.fill(ours, theirs) == 3
+    assert (ours["a"].string, ours["b"].string, ours["c"].string) == ("A", "B", "C")
+    assert ours["n one"].string == ("eins", "viele") and not ours["c"].fuzzy
+    assert catalogs.untranslated(ours) == ["d"]  # neither side translated it

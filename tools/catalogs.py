@@ -3,6 +3,8 @@ compile the `.mo` files the package ships, and check that they are complete.
 
     python tools/catalogs.py update    # extract, merge into every .po, compile the .mo
     python tools/catalogs.py check     # what tests/test_languages.py checks, as a list
+    python tools/catalogs.py merge     # in a git merge whose catalogs conflict: both sides'
+                                       # translations, updated from the merged sources
 
 Messages come from the Python sources (`_`, `gettext`, `ngettext`, `pgettext`) and from the
 Jinja2 templates through Jinja2's Babel extractor (docs/languages.md).
@@ -11,10 +13,11 @@ Jinja2 templates through Jinja2's Babel extractor (docs/languages.md).
 from __future__ import annotations
 
 import io
+import subprocess
 import sys
 from pathlib import Path
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
@@ -111,14 +114,7 @@ def update() -> None:
 
 def untranslated(catalog: Catalog) -> list[str]:
     """Message ids without a translation (any plural form empty) or marked fuzzy."""
-    missing = []
-    for message in catalog:
-        if not message.id:
-            continue
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        if message.fuzzy or not all(strings):
-            missing.append(str(message.id if isinstance(message.id, str) else message.id[0]))
-    return missing
+    return [key for message in catalog if message.id for key in untranslated_ids(message)]
 
 
 def problems(used: Catalog | None = None) -> list[str]:
@@ -146,9 +142,62 @@ def problems(used: Catalog | None = None) -> list[str]:
     return found
 
 
+def fill(catalog: Catalog, other: Catalog) -> int:
+    """Translate every message of `catalog` still untranslated or fuzzy as `other` does,
+    where `other` has a translation; how many were filled."""
+    filled = 0
+    for message in catalog:
+        if not message.id or not untranslated_ids(message):
+            continue
+        theirs = other.get(message.id, context=message.context)
+        if theirs is None or untranslated_ids(theirs):
+            continue
+        message.string = theirs.string
+        message.flags.discard("fuzzy")
+        message.previous_id = []
+        filled += 1
+    return filled
+
+
+def untranslated_ids(message: Message) -> list[str]:
+    """`[id]` when `message` has no translation (any plural form empty) or is fuzzy."""
+    strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    key = str(message.id if isinstance(message.id, str) else message.id[0])
+    return [key] if message.fuzzy or not all(strings) else []
+
+
+def merge() -> None:
+    """Mid-merge, with conflicting catalogs: each `.po` is our side's, updated from the
+    merged sources, with what is still untranslated filled from their side; then the
+    `.mo` compiled. Review with `check`, then `git add validator/locale`."""
+
+    def stage(n: int, path: Path) -> Catalog:
+        rel = path.relative_to(ROOT).as_posix()
+        data = subprocess.run(
+            ["git", "show", f":{n}:{rel}"], cwd=ROOT, capture_output=True, check=True
+        ).stdout
+        return read_po(io.BytesIO(data), locale=path.parent.parent.name, domain=DOMAIN)
+
+    theirs = {}
+    for lang in languages():
+        path = po_path(lang)
+        theirs[lang] = stage(3, path)
+        write(path, stage(2, path))
+    update()
+    for lang in languages():
+        path = po_path(lang)
+        catalog = read(path, lang)
+        print(f"{lang}: {fill(catalog, theirs[lang])} translations from their side")
+        write(path, catalog)
+    update()
+
+
 def main(argv: list[str]) -> int:
     if argv[1:] == ["update"]:
         update()
+        return 0
+    if argv[1:] == ["merge"]:
+        merge()
         return 0
     if argv[1:] == ["check"]:
         found = problems()
