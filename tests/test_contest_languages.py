@@ -204,7 +204,7 @@ def test_a_french_record_file_gets_a_french_reply_in_an_english_contest(
     english_contest: Path,
 ) -> None:
     body = body_of(replies(english_contest)["fr-file"])
-    assert "merci pour votre participation à Winter challenge." in body
+    assert "Merci pour votre participation à Winter challenge." in body
     assert "Votre relevé est valide : 340 points." in body
 
 
