@@ -290,6 +290,7 @@ def test_dice_sha256_of_a_record_is_checked(contest: Path) -> None:
     assert got["alice/record.yaml"]["error"]["code"] == "E108"
 
 
+@pytest.mark.slow  # a whole process and its pool
 def test_subprocess_with_a_pool(contest: Path) -> None:
     """The real entry point in its own process, with two workers."""
     done = subprocess.run(
