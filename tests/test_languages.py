@@ -137,11 +137,13 @@ def test_a_merge_fills_what_one_side_lacks_from_the_other() -> None:
     from babel.messages.catalog import Catalog
 
     ours, theirs = Catalog(locale="de"), Catalog(locale="de")
-    for catalog, strings in (
-        (ours, ("", "B", ("", ""), "C?", "")),
-        (theirs, ("A", "other", ("eins", "viele"), "C", "")),
-    ):
-        for msgid, string in zip(("a", "b", ("n one", "n many"), "c", "d"), strings, strict=True):
+    ids: list[str | tuple[str, ...]] = ["a", "b", ("n one", "n many"), "c", "d"]
+    sides: list[tuple[Catalog, list[str | tuple[str, ...]]]] = [
+        (ours, ["", "B", ("", ""), "C?", ""]),
+        (theirs, ["A", "other", ("eins", "viele"), "C", ""]),
+    ]
+    for catalog, strings in sides:
+        for msgid, string in zip(ids, strings, strict=True):
             catalog.add(msgid, string, flags=["fuzzy"] if string == "C?" else [])
     assert catalogs.fill(ours, theirs) == 3
     assert (ours["a"].string, ours["b"].string, ours["c"].string) == ("A", "B", "C")
