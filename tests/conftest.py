@@ -119,3 +119,14 @@ def _pure_python_solver_outside_the_slow_step(
     compiled core and the switch to it are tested in the slow step."""
     if request.node.get_closest_marker("slow") is None:
         monkeypatch.setenv("ROAD300_SOLVER_CORE", "python")
+
+
+@pytest.fixture(autouse=True)
+def _fast_core_note_said(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the compiled core, the first search of a process notes on stderr that
+    road300[fast] would be faster: whichever test searches first would get the note in its
+    output (a golden file with it, or without it, fails by test order). Tests see it as
+    said already; tests/test_solver_cli.py checks the note itself."""
+    from validator.solver import search
+
+    monkeypatch.setattr(search, "_fast_core_noted", True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -31,7 +32,7 @@ RECORDS = {
 """A valid record, an invalid one per part of the round, an expansion record; paths from
 the repository root (the dice file each one names is found beside it)."""
 
-FORMATS = {"text": "txt", "md": "md"}
+FORMATS = {"text": "txt", "md": "md", "html": "html"}
 
 GERMAN_RECORD = """\
 Spieler: Anna
@@ -103,10 +104,84 @@ _KEY = re.compile(r"\b(?:steps|claimed_score|dice|roll|rings|dice_sha256|move|pa
 _NAMES = re.compile(r"Road to 300|In and Out!|Escape!|The magic rings!|Golden Tester")
 
 
+class _Visible(HTMLParser):
+    """The text a reader of an HTML page sees or hears: text nodes (in SVG pictures too)
+    and the `title`, `aria-label` and `alt` attributes, one line per element; not the
+    style sheet, tags or other attributes, and not the quoted record line (`pre.quote`)
+    or a `.mono` value (paths, checksums)."""
+
+    SKIP = ("style", "script")
+    SAID = ("title", "aria-label", "alt")
+    VOID = frozenset(["meta", "link", "br", "img", "hr", "input"])
+    INLINE = frozenset(
+        [
+            "a",
+            "abbr",
+            "b",
+            "bdi",
+            "code",
+            "em",
+            "i",
+            "mark",
+            "small",
+            "span",
+            "strong",
+            "sub",
+            "sup",
+        ]
+    )
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: list[str] = []
+        self.stack: list[bool] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = dict(attrs)
+        classes = (named.get("class") or "").split()
+        quiet = tag in self.SKIP or "mono" in classes or (tag == "pre" and "quote" in classes)
+        if self.stack and self.stack[-1]:
+            quiet = True
+        if not quiet and tag != "html":  # <html lang> is not prose
+            said = [v for k, v in attrs if k in self.SAID and v]
+            if said:
+                self.lines.extend([*said, ""])
+        if tag not in self.INLINE:
+            self.lines.append("")
+        if tag not in self.VOID:
+            self.stack.append(quiet)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if tag not in self.VOID and self.stack:
+            self.stack.pop()
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in self.VOID and self.stack:
+            self.stack.pop()
+        if tag not in self.INLINE:
+            self.lines.append("")
+
+    def handle_data(self, data: str) -> None:
+        if not (self.stack and self.stack[-1]):
+            self.lines[-1:] = [(self.lines[-1] if self.lines else "") + data]
+
+
+def visible_text(page: str) -> str:
+    """The HTML page's visible text (see `_Visible`), one block (paragraph, cell, item) a line."""
+    parser = _Visible()
+    parser.feed(page)
+    parser.close()
+    return "\n".join(" ".join(line.split()) for line in parser.lines if line.strip())
+
+
 def english_words(out: str) -> set[str]:
-    """The English prose words in `out`, outside quoted record lines, code spans, paths,
-    error codes with their names, record keys and the game's and expansions' names."""
+    """The English prose words in `out` (an HTML page: in its visible text), outside
+    quoted record lines, code spans, paths, error codes with their names, record keys and
+    the game's and expansions' names."""
     found: set[str] = set()
+    if out.lstrip().startswith("<!DOCTYPE html>"):
+        out = visible_text(out)
     for line in out.splitlines():
         if re.match(r"\s*\d+ \| ", line):  # a quoted record line
             continue
@@ -123,10 +198,25 @@ def test_no_english_prose(lang: str, case: str, fmt: str, monkeypatch: pytest.Mo
     assert english_words(out) == set()
 
 
-def test_the_english_scan_finds_english() -> None:
+@pytest.mark.parametrize("fmt", list(FORMATS))
+def test_the_english_scan_finds_english(fmt: str) -> None:
     """The scan above can fail: the English report is full of the words it looks for."""
-    _, out = run("report", str(ROOT / RECORDS["path"]), "--format", "text")
+    _, out = run("report", str(ROOT / RECORDS["path"]), "--format", fmt)
     assert {"crossed", "burglar", "the"} <= english_words(out)
+
+
+def test_the_html_scan_reads_text_and_titles_not_tags_or_quotes() -> None:
+    page = (
+        '<!DOCTYPE html><html lang="de"><head><style>.the { color: red }</style></head>'
+        '<body class="board"><p title="the burglar">Wurf <b>1</b></p>'
+        '<svg aria-label="roll 2"><text>walk</text></svg>'
+        '<pre class="quote"><span class="ln">9 | </span>crossed out 1/1</pre>'
+        '<p><code>E206</code> path-illegal <span class="mono">the/path.yaml</span></p>'
+        "</body></html>"
+    )
+    lines = ["the burglar", "Wurf 1", "roll 2", "walk", "E206 path-illegal"]
+    assert visible_text(page).splitlines() == lines
+    assert english_words(page) == {"the", "burglar", "roll", "walk"}
 
 
 @pytest.mark.parametrize("lang", ["de", "fr"])

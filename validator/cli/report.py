@@ -33,11 +33,6 @@ if TYPE_CHECKING:
     from validator.report.model import Report
 
 
-HTML_TRANSLATED = False
-"""Whether the HTML template goes through the catalogs (until then an HTML report is
-English whatever the language, so that a page never mixes two)."""
-
-
 @click.command("report", cls=ContestCommand)
 @contest_option
 @click.argument("record", type=click.Path(path_type=Path))
@@ -108,11 +103,7 @@ def command(
     from validator.render import i18n
 
     dice_name = str(dice) if dice is not None else None
-    lang_of = language(lang, result)
-    if chosen == "html" and not HTML_TRANSLATED:
-        # The HTML template speaks English only so far: a page in one language, never two.
-        lang_of = "en"
-    with i18n.speaking(lang_of):
+    with i18n.speaking(language(lang, result)):
         report = build_report(result, dice_name=dice_name)
         if analyze:
             note_fast_core()
