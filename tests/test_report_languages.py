@@ -100,7 +100,8 @@ ENGLISH = frozenset(
 _CODE = re.compile(r"\b[EWD]\d{3}(?: [a-z]+(?:-[a-z]+)+)?")
 _SPAN = re.compile(r"``.*?``|`[^`]*`")
 _PATH = re.compile(r"\S*[/\\.]\S*(?:yaml|txt|csv|json)\b|\S+\.(?:yaml|txt|csv|json)")
-_KEY = re.compile(r"\b(?:steps|claimed_score|dice|roll|rings|dice_sha256|move|path): \S+")
+_KEY = re.compile(r"\b(?:steps|claimed_score|dice|roll|rings|dice_sha256|move|path) ?: \S+")
+"""A record key and its value (French puts a space before the colon)."""
 _NAMES = re.compile(r"Road to 300|In and Out!|Escape!|The magic rings!|Golden Tester")
 
 
@@ -278,3 +279,55 @@ def test_json_is_the_same_in_every_language(monkeypatch: pytest.MonkeyPatch) -> 
         for lang in ("en", "de", "fr")
     }
     assert outputs["de"] == outputs["en"] == outputs["fr"]
+
+
+# --- reading errors ------------------------------------------------------------------
+
+MALFORMED = {
+    "anna.txt": "Spieler: Anna\ndice_file: dice.txt\n"
+    "1: 1 1 4   Raum 1/1 gestrichen nach 3/6 (4 Schritte) Weg 6/6 5/6 4/6 3/6\n3: 2 3\n",
+    "bob.yaml": "player: Bob\ndice_file: dice.txt\nrounds:\n"
+    "  - {roll: 1, dice: [1, 1, 4], cross: [1, 1], move: [3, 7]}\n"
+    "  - {roll: 2, dice: [1, 1, 9], reroll: true}\n",
+    "cleo.csv": 'roll,dice,cross,move,steps\n1,1 1 4,1/1,3/6,4\n2,"1 1 1\n',
+    "dan.json": '{"player": "Dan", "dice_file": "nope.txt", "rounds": []}',
+}
+"""Records that cannot be read, one per reader (text, YAML with two problems, CSV, and a
+JSON record whose dice file is missing), with messages that name no record key."""
+
+
+def _malformed(tmp_path: Path) -> list[str]:
+    (tmp_path / "dice.txt").write_text((GOLDEN / "dice.txt").read_text(encoding="utf-8"))
+    for name, text in MALFORMED.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return [str(tmp_path / name) for name in MALFORMED]
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_reading_errors_speak_the_language(lang: str, tmp_path: Path) -> None:
+    paths = _malformed(tmp_path)
+    code, out = run("validate", *paths, "--lang", lang)
+    assert code == 1
+    assert out.count(" E00") + out.count(" D00") == 5, out
+    assert english_words(out) == set(), out
+    said = {
+        "de": ("Feld 3/7 liegt nicht auf dem Spielfeld", "existiert nicht", "Hilfe:"),
+        "fr": ("la case 3/7 est hors du plateau", "n\u2019existe pas", "aide :"),
+    }[lang]
+    assert all(s in out for s in said), out
+    for fmt in FORMATS:
+        code, page = run("report", paths[1], "--format", fmt, "--lang", lang)
+        assert code == 1 and said[0] in page, page
+        assert english_words(page) == set(), page
+
+
+def test_reading_errors_stay_english_in_json(tmp_path: Path) -> None:
+    """Machine outputs never change with the language: JSON keeps the English message."""
+    paths = _malformed(tmp_path)
+    outputs = {
+        lang: run("validate", *paths, "--format", "json", "--lang", lang)[1]
+        for lang in ("en", "de", "fr")
+    }
+    assert outputs["de"] == outputs["en"] == outputs["fr"]
+    assert "field 3/7 is off the board (rows and columns are 1-6)" in outputs["en"]
+    assert "its dice file nope.txt does not exist" in outputs["en"]

@@ -530,10 +530,11 @@ def _exit_badge(corner: Field, at: Sequence[int], side: float) -> list[str]:
     x = MARGIN + corner.col * CELL - 1 - width
     x = min(max(1.0, x), side - 1 - width)
     y = MARGIN + (corner.row - 1) * CELL + (CELL - 16 if corner.row == 1 else 1)
+    # "move 3, 4, 9": English names the moves by number, one or many.
     title = _el(
         "title",
         escape(
-            ngettext("left here: move {moves}", "left here: moves {moves}", len(at)).format(
+            ngettext("left here: move {moves}", "left here: move {moves}", len(at)).format(
                 moves=_(", ").join(map(str, at))
             )
         ),
