@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -130,3 +131,17 @@ def _fast_core_note_said(monkeypatch: pytest.MonkeyPatch) -> None:
     from validator.solver import search
 
     monkeypatch.setattr(search, "_fast_core_noted", True)
+
+
+# A module marked slow as a whole (`pytestmark = pytest.mark.slow`, alone or first in a list)
+# is not even imported by the plain step: importing it would load what only its tests need
+# (numba, the browser, the fuzzer's corpus) in every worker for nothing.
+_SLOW_MODULE = re.compile(r"^pytestmark = \[?\s*pytest\.mark\.slow\b", re.MULTILINE)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    if config.getoption("markexpr") != "not slow" or collection_path.suffix != ".py":
+        return None
+    if not collection_path.name.startswith("test_"):
+        return None
+    return bool(_SLOW_MODULE.search(collection_path.read_text(encoding="utf-8"))) or None

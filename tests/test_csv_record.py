@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
 from hypothesis import strategies as st
-from record_helpers import assert_same, records, summary
+from record_helpers import assert_located, assert_same, records, summary
+from tiers import given_tiered
 
 from validator.engine import Field
 from validator.errors import ReadError
@@ -174,8 +174,7 @@ def test_broken_cells_name_their_column() -> None:
     assert "reroll" in message and "cell 2" in message and "expected" in message
 
 
-@settings(max_examples=200, deadline=None)
-@given(records())
+@given_tiered(plain=20, thorough=200, record=records())
 def test_dump_then_parse_is_the_same_record(record: Record) -> None:
     assert_same(csv_record.parse(csv_record.dump(record), "again.csv"), record)
 
@@ -213,14 +212,9 @@ hostile = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
-@given(hostile)
+@given_tiered(plain=30, thorough=300, text=hostile)
 def test_hostile_input_gives_a_read_error_with_a_line(text: str) -> None:
-    try:
-        csv_record.parse(text, "h.csv")
-    except ReadError as exc:
-        assert exc.diagnostic.line is not None and exc.diagnostic.line >= 1
-        assert exc.diagnostic.col is not None and exc.diagnostic.col >= 1
+    assert_located(csv_record.parse, text, "h.csv")
 
 
 def test_the_documented_example_reads() -> None:

@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
 from hypothesis import strategies as st
-from record_helpers import assert_same, records, summary
+from record_helpers import assert_located, assert_same, records, summary
+from tiers import given_tiered
 
 from validator.engine import Field
 from validator.errors import ReadError
@@ -278,8 +278,7 @@ def test_syntax_errors_say_what_was_expected() -> None:
 # --- properties ---------------------------------------------------------------------------
 
 
-@settings(max_examples=200, deadline=None)
-@given(records())
+@given_tiered(plain=20, thorough=200, record=records())
 def test_dump_then_parse_is_the_same_record(record: Record) -> None:
     assert_same(text_record.parse(text_record.dump(record), "again.txt"), record)
 
@@ -344,14 +343,9 @@ hostile = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
-@given(hostile)
+@given_tiered(plain=30, thorough=300, text=hostile)
 def test_hostile_input_gives_a_read_error_with_a_line(text: str) -> None:
-    try:
-        text_record.parse(text, "h.txt")
-    except ReadError as exc:
-        assert exc.diagnostic.line is not None and exc.diagnostic.line >= 1
-        assert exc.diagnostic.col is not None and exc.diagnostic.col >= 1
+    assert_located(text_record.parse, text, "h.txt")
 
 
 def test_the_documented_example_reads() -> None:
