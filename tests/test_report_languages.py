@@ -105,6 +105,8 @@ _SPAN = re.compile(r"``.*?``|`[^`]*`")
 _PATH = re.compile(r"\S*[/\\.]\S*(?:yaml|txt|csv|json)\b|\S+\.(?:yaml|txt|csv|json)")
 _KEY = re.compile(r"\b(?:steps|claimed_score|dice|roll|rings|dice_sha256|move|path) ?: \S+")
 """A record key and its value (French puts a space before the colon)."""
+_OPTION = re.compile(r"--[a-z][a-z-]*")
+"""A command-line option (`--dice`): its name is the same in every language."""
 _NAMES = re.compile(r"Road to 300|In and Out!|Escape!|The magic rings!|Golden Tester")
 
 
@@ -181,15 +183,15 @@ def visible_text(page: str) -> str:
 
 def english_words(out: str) -> set[str]:
     """The English prose words in `out` (an HTML page: in its visible text), outside
-    quoted record lines, code spans, paths, error codes with their names, record keys and
-    the game's and expansions' names."""
+    quoted record lines, code spans, paths, error codes with their names, record keys,
+    command-line options and the game's and expansions' names."""
     found: set[str] = set()
     if out.lstrip().startswith("<!DOCTYPE html>"):
         out = visible_text(out)
     for line in out.splitlines():
         if re.match(r"\s*\d+ \| ", line):  # a quoted record line
             continue
-        for pattern in (_SPAN, _CODE, _PATH, _KEY, _NAMES):
+        for pattern in (_SPAN, _CODE, _PATH, _KEY, _OPTION, _NAMES):
             line = pattern.sub(" ", line)
         found |= {w for w in re.findall(r"[A-Za-z]+", line) if w.lower() in ENGLISH}
     return found
@@ -334,3 +336,20 @@ def test_reading_errors_stay_english_in_json(tmp_path: Path) -> None:
     assert outputs["de"] == outputs["en"] == outputs["fr"]
     assert "field 3/7 is off the board (rows and columns are 1-6)" in outputs["en"]
     assert "its dice file nope.txt does not exist" in outputs["en"]
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_a_broken_dice_file_is_said_in_the_language(lang: str, tmp_path: Path) -> None:
+    """`--dice` that cannot be used stops the command (exit 2) with its D-code, in words
+    of the language: a row that is no roll, and a record given where the dice belong."""
+    paths = _malformed(tmp_path)
+    broken = tmp_path / "broken.txt"
+    broken.write_text("1 2 3\n4 5 9\n", encoding="utf-8")
+    said = {"de": ("gefunden: '4 5 9'", "sieht wie ein Protokoll aus"), "fr": ("trouvé", "relevé")}
+    for dice, words in ((broken, said[lang][0]), (paths[1], said[lang][1])):
+        for command in ("validate", "report"):
+            code, out = run(command, paths[0], "--dice", str(dice), "--lang", lang)
+            assert code == 2 and " D002 " in out and words in out, out
+            assert english_words(out) == set(), out
+    code, out = run("validate", paths[0], "--dice", str(broken))
+    assert code == 2 and "expected three dice 1-6" in out, out

@@ -32,9 +32,11 @@ than a megabyte of text rounds (95,000), which would cost seconds."""
 class UsageError(Exception):
     """The command cannot run (bad dice file, unknown ruleset); exit status 2."""
 
-    def __init__(self, message: str, diagnostic: Diagnostic | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: Text, diagnostic: Diagnostic | None = None) -> None:
+        super().__init__(str(message))
+        self.message = str(message)
+        self.said = message
+        """The message as a phrase (a dice file's problem), for the reader's language."""
         self.diagnostic = diagnostic
 
 
@@ -298,7 +300,7 @@ def _shown(path: Path, root: Path) -> str:
     return path.relative_to(root).as_posix()
 
 
-RECORD_NOT_DICE = "give the record first and the dice file with --dice"
+RECORD_NOT_DICE = N_("give the record first and the dice file with --dice")
 """What to do when a record is given where the dice file belongs (validate, report, ...)."""
 
 
@@ -308,14 +310,23 @@ def load_dice(path: Path, record_given: str = RECORD_NOT_DICE) -> DiceFile:
     record instead, in the command's own options."""
     problem = _not_a_regular_file(path)
     if problem is not None:
-        raise UsageError(f"{path}: D001 {problem}", Diagnostic.said("D001", problem, str(path)))
+        said = Phrase("{where}: D001 {problem}", (("where", str(path)), ("problem", problem)))
+        raise UsageError(said, Diagnostic.said("D001", problem, str(path)))
     try:
         return read_dice(path)
     except ReadError as exc:
         d = exc.diagnostic
-        hint = ""
+        hint: Text = ""
         if d.code != "D001" and sniff_format(
             read_bytes(path, max_bytes=MAX_DICE_BYTES)[:MAX_BYTES]
         ):
-            hint = f" (this looks like a record: {record_given})"
-        raise UsageError(f"{d.location()}: {d.code} {d.message}{hint}", d) from None
+            looks = phrase(N_("this looks like a record: {what}"), what=phrase(record_given))
+            hint = phrase(" ({hint})", hint=looks)
+        said = phrase(
+            "{where}: {code} {message}{hint}",
+            where=d.location(),
+            code=d.code,
+            message=d.phrase if d.phrase is not None else d.message,
+            hint=hint,
+        )
+        raise UsageError(said, d) from None

@@ -95,12 +95,14 @@ def command(
     source = click.get_current_context().get_parameter_source("time_limit")
     if not analyze and source is click.core.ParameterSource.COMMANDLINE:
         fail_usage("--time-limit is the analysis's search time: use it with --analyze")
+    from validator.render import i18n
+
     try:
         checker = Checker.create(dice, rules)
         result = checker.check(record)
     except UsageError as exc:
-        fail_usage(exc.message)
-    from validator.render import i18n
+        with i18n.speaking(language(lang)):
+            fail_usage(exc.said)
 
     dice_name = str(dice) if dice is not None else None
     with i18n.speaking(language(lang, result)):

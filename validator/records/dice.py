@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from validator.engine import Dice
 from validator.engine.phrase import N_, Text, phrase
 from validator.errors import Diagnostic, ReadError
-from validator.records.lexing import LexError, lex_dice, short, split_lines
+from validator.records.lexing import LexError, either, lex_dice, short, split_lines
 from validator.records.registry import dice_format_of
 from validator.records.source import MAX_DICE_BYTES, decode, read_bytes
 
@@ -35,7 +35,8 @@ _LIST_START = re.compile(r"(?:\s|#[^\n]*(?:\n|\Z))*(?:\[|-(?:\s|\Z)|\Z)")
 the reader reports as such)."""
 _NUMBER = re.compile(r"^\s*(\d+)\s*[:.)]\s*")
 _EXAMPLES = phrase(
-    N_("three dice 1-6, like {examples}"), examples="`2 4 5`, `2,4,5`, `2;4;5`, `245` or `1: 2 4 5`"
+    N_("three dice 1-6, like {examples}"),
+    examples=either("`2 4 5`, `2,4,5`, `2;4;5`, `245`", "`1: 2 4 5`"),
 )
 _A_LIST = phrase(N_("expected a list of rolls, like {example}"), example="[[2, 4, 5], [1, 3, 6]]")
 
@@ -164,7 +165,7 @@ def csv_rows(text: str, source: str) -> list[tuple[Dice, int]]:
                         "D002",
                         phrase(
                             N_("expected the header {headers}, found {found}"),
-                            headers="`d1,d2,d3` or `roll,d1,d2,d3`",
+                            headers=either("`d1,d2,d3`", "`roll,d1,d2,d3`"),
                             found=short(",".join(cells)),
                         ),
                         source,

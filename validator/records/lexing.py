@@ -12,7 +12,7 @@ import re
 import reprlib
 import unicodedata
 
-from validator.engine.phrase import N_, Text, phrase
+from validator.engine.phrase import N_, Phrase, Text, phrase
 
 MAX_DIGITS = 18
 """Numbers longer than this are refused as out of range before int() sees them: every
@@ -57,7 +57,13 @@ after a word for it (`room`, `Raum`, `Feld`, `case`); the numbers are checked la
 
 _FIELD_GROUPS = (("br", "bc"), ("rr", "rc"), ("sr", "sc"), ("dr", "dc"), ("pr", "pc"))
 
-FIELD_EXAMPLES = "3/4, 3,4, 34, (3,4), row 3 col 4 or r3c4"
+
+def either(some: str, last: str) -> Phrase:
+    """`3/4, 34 or r3c4`: examples of a syntax, the last after the language's "or"."""
+    return phrase(N_("{some} or {last}"), some=some, last=last)
+
+
+FIELD_EXAMPLES = either("3/4, 3,4, 34, (3,4), row 3 col 4", "r3c4")
 _FIELD_ROW = phrase(N_("a field's row"))
 _FIELD_COLUMN = phrase(N_("a field's column"))
 
@@ -119,7 +125,7 @@ DICE = re.compile(
 )
 """Three dice: `5 5 3`, `5,5,3`, `5;5;3`, `5-5-3`, `[5, 5, 3]`, `553`."""
 
-DICE_EXAMPLES = "5 5 3, 5,5,3, 5-5-3 or 553"
+DICE_EXAMPLES = either("5 5 3, 5,5,3, 5-5-3", "553")
 
 
 def lex_dice(text: str) -> list[int]:

@@ -29,6 +29,7 @@ from validator.records.lexing import (
     EXITS,
     LexError,
     Refused,
+    either,
     is_none,
     lex_dice,
     lex_field,
@@ -43,7 +44,7 @@ Path = tuple[str | int, ...]
 Locations = dict[Path, Location]
 
 
-_FIELD_HELP = "[3, 4], 3/4 or 34"
+_FIELD_HELP = either("[3, 4], 3/4", "34")
 
 
 def _not_a_field(value: object) -> Phrase:
@@ -117,7 +118,7 @@ def _dice(value: object) -> object:
         raise Refused(
             phrase(
                 N_("expected three dice like {examples}, not {found}"),
-                examples="[5, 5, 3] or 5 5 3",
+                examples=either("[5, 5, 3]", "5 5 3"),
                 found=short(value),
             )
         )
