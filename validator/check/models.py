@@ -139,5 +139,9 @@ class SolveOut:
     """Positions searched."""
     seconds: Annotated[float, Ge(0)]
     """Search time."""
+    stopped: Literal["time", "nodes", "cancel"] | None = None
+    """What stopped the search before it finished: "time" (the time limit: the answer
+    depends on the machine's speed), "nodes" (the --nodes budget: the same on every
+    machine), "cancel" (Ctrl-C); null when it finished, i.e. proved best_score."""
     stats: SolveStatsOut | None = None
     """With --stats (else left out)."""

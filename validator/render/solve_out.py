@@ -6,6 +6,14 @@ import json
 from typing import Any
 
 
+_STOPPED = {
+    "time": "within the time limit",
+    "nodes": "within the --nodes budget",
+    "cancel": "before the search was interrupted",
+}
+"""Why an unproven answer stopped (SolveOut.stopped)."""
+
+
 def render_json(
     payload: dict[str, Any], *, dice: str, continued: bool, best_game: str | None
 ) -> str:
@@ -25,12 +33,17 @@ def render_text(
     else:
         verdict = (
             f"best score at least {best} (bound {upper}: no game scores more; not proven "
-            "within the time limit)"
+            f"{_STOPPED.get(payload.get('stopped'), 'when the search stopped')})"
         )
     lines = [f"{dice}: {verdict}"]
     nodes = payload["nodes"]
     positions = "position" if nodes == 1 else "positions"
     lines.append(f"searched {nodes:,} {positions} in {payload['seconds']:.1f} s")
+    if payload.get("stopped") == "time":
+        lines.append(
+            "stopped by the time limit, so this answer depends on the machine's speed; "
+            "--nodes gives one that does not"
+        )
     stats = payload.get("stats")
     if stats:
         lines.append(
