@@ -139,9 +139,12 @@ class SolveOut:
     """Positions searched."""
     seconds: Annotated[float, Ge(0)]
     """Search time."""
-    stopped: Literal["time", "nodes", "cancel"] | None = None
+    stopped: Literal["time", "nodes", "cancel"] | None
     """What stopped the search before it finished: "time" (the time limit: the answer
     depends on the machine's speed), "nodes" (the --nodes budget: the same on every
     machine), "cancel" (Ctrl-C); null when it finished, i.e. proved best_score."""
+    repeat_nodes: Count | None
+    """When "time" or "cancel" stopped it: the --nodes budget that gives this very answer
+    (game and bound) on any machine, without a time limit; else null."""
     stats: SolveStatsOut | None = None
     """With --stats (else left out)."""

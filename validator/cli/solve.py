@@ -173,6 +173,7 @@ def command(
         nodes=solution.nodes,
         seconds=round(solution.seconds, 3),
         stopped=solution.stopped,
+        repeat_nodes=solution.repeat_nodes,
         stats=_stats(dice_file, ruleset, games) if stats else None,
     )
     payload = {k: v for k, v in asdict(shape).items() if k != "stats" or v is not None}

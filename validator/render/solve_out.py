@@ -39,10 +39,11 @@ def render_text(
     nodes = payload["nodes"]
     positions = "position" if nodes == 1 else "positions"
     lines.append(f"searched {nodes:,} {positions} in {payload['seconds']:.1f} s")
-    if payload.get("stopped") == "time":
+    repeat = payload.get("repeat_nodes")
+    if payload.get("stopped") in ("time", "cancel") and repeat is not None:
         lines.append(
-            "stopped by the time limit, so this answer depends on the machine's speed; "
-            "--nodes gives one that does not"
+            "stopped by the clock, so this answer depends on the machine's speed; "
+            f"--nodes {repeat} gives this same answer on any machine"
         )
     stats = payload.get("stats")
     if stats:
