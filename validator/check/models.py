@@ -102,6 +102,9 @@ class AnalysisOut:
     points_lost: Count
     """best_score minus the best still reachable after the record's last round."""
     seconds: float
+    clock_stopped: Count
+    """How many of the searches (one per round, plus one) the time limit stopped: their
+    values depend on the machine's speed (with --nodes and no --time-limit, none do)."""
 
 
 @dataclass(frozen=True, slots=True)

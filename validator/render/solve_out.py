@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-
 _STOPPED = {
     "time": "within the time limit",
     "nodes": "within the --nodes budget",

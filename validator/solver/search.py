@@ -226,7 +226,6 @@ class Search:
         self.core_choice: CoreChoice = core
         self.core: Core | None = None
 
-
     def compiled(self) -> Core | None:
         """The compiled core, with this search's table so far. Under "auto": None while
         numba compiles it in another process (the first time), and from then on when
