@@ -32,7 +32,7 @@ def render_text(
     else:
         verdict = (
             f"best score at least {best} (bound {upper}: no game scores more; not proven "
-            f"{_STOPPED.get(payload.get('stopped'), 'when the search stopped')})"
+            f"{_STOPPED.get(payload.get('stopped') or '', 'when the search stopped')})"
         )
     lines = [f"{dice}: {verdict}"]
     nodes = payload["nodes"]
