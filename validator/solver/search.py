@@ -73,9 +73,10 @@ BEAM_SHARE = 1 / 3
 """A wider beam game runs between rounds of search when its expected size is at most
 this share of the search so far (see docs/solver.md)."""
 
-WEIGHED_PER_NODE = 4
-"""What a search position costs in beam positions weighed (measured: a beam weighs 3 to
-5 positions in the time the search takes for one, in either core), to compare the two."""
+WEIGHED_PER_NODE = 3
+"""What a search position costs in beam positions weighed, to compare the two: measured
+on 50-row files from the start, a beam weighs 2 (pure Python: 15-21 us each, against
+about 30 us a search position) to 3-4 (compiled: 0.3-0.7 us against 1.4-1.9 us)."""
 
 StopReason = Literal["time", "nodes", "cancel"]
 """What stopped a search before it finished: the time limit, the node budget, or
