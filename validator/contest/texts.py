@@ -81,6 +81,9 @@ TEXTS: dict[str, str] = {
     "site.par": "Par (the dice file's best possible score): {par} points, {how}.",
     "site.par.proven": "proven the best",
     "site.par.found": "the best game the solver found",
+    "site.par.open": "Par (the dice file's best possible score): at least {par} points, the "
+    "best game the solver found (bound {bound}: no game scores more{clock}).",
+    "site.par.clock": "; found within a time limit, so it depends on the machine's speed",
     "site.dice": "Dice file",
     "site.dice.text": "Every record was checked against the official dice file below; its "
     "SHA-256 identifies it. Anyone can check a record against it with road300 validate.",
