@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -119,3 +120,17 @@ def _pure_python_solver_outside_the_slow_step(
     compiled core and the switch to it are tested in the slow step."""
     if request.node.get_closest_marker("slow") is None:
         monkeypatch.setenv("ROAD300_SOLVER_CORE", "python")
+
+
+# A module marked slow as a whole (`pytestmark = pytest.mark.slow`, alone or first in a list)
+# is not even imported by the plain step: importing it would load what only its tests need
+# (numba, the browser, the fuzzer's corpus) in every worker for nothing.
+_SLOW_MODULE = re.compile(r"^pytestmark = \[?\s*pytest\.mark\.slow\b", re.MULTILINE)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    if config.getoption("markexpr") != "not slow" or collection_path.suffix != ".py":
+        return None
+    if not collection_path.name.startswith("test_"):
+        return None
+    return bool(_SLOW_MODULE.search(collection_path.read_text(encoding="utf-8"))) or None

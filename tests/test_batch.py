@@ -31,7 +31,9 @@ from validator.contest.batch import (
     Entry,
     EntryError,
     Problem,
+    check_entries,
     check_file,
+    collect,
     find_entries,
     rank,
 )
@@ -288,6 +290,7 @@ def test_dice_sha256_of_a_record_is_checked(contest: Path) -> None:
     assert got["alice/record.yaml"]["error"]["code"] == "E108"
 
 
+@pytest.mark.slow  # a whole process and its pool
 def test_subprocess_with_a_pool(contest: Path) -> None:
     """The real entry point in its own process, with two workers."""
     done = subprocess.run(
@@ -724,6 +727,58 @@ def test_par_is_the_solved_best_score_and_each_entry_gets_its_share(tmp_path: Pa
     table = run("batch", folder, "--dice", dice, "--par")
     assert f"Par: {best.best_score} points for the dice file (proven the best)" in table.stdout
     assert run("batch", folder, "--par").exit_code == 2  # no --dice: nothing to solve
+
+
+def _rich_file_table(batch: Batch, label: str) -> str:
+    """The table as rich prints it at a width nothing reaches, lines without trailing
+    blanks: what BatchTable writes without rich's help."""
+    from rich.console import Console
+
+    from validator.render.batch_out import WIDE
+
+    console = Console(file=io.StringIO(), width=WIDE, no_color=True, highlight=False)
+    render_table(console, batch, label, wide=True)
+    text: str = console.file.getvalue()  # type: ignore[attr-defined]
+    return "".join(line.rstrip() + "\n" for line in text.splitlines())
+
+
+NAMES = (
+    *HOSTILE,
+    "李小龍",
+    "Zoë Ångström",
+    "e\u0301t\u0301e\u0301",
+    "👩‍👩‍👧 family",
+    "",
+    "x" * 300,
+)
+
+
+@pytest.mark.parametrize("entries", [0, 1, 3, len(NAMES)])
+def test_the_table_in_a_file_is_the_one_rich_draws(entries: int) -> None:
+    """Names of every width (wide CJK, combining accents, emoji, escapes of control
+    characters), every verdict, incomplete games, errors and copies."""
+    verdicts = ("valid", "invalid", "incomplete", "malformed")
+    made = []
+    for n, name in enumerate(NAMES[:entries]):
+        verdict = verdicts[n % 4]
+        error = Problem("E205", f"roll {n}: {name}", roll=n) if verdict == "invalid" else None
+        score = None if verdict in ("invalid", "malformed") else 280 + 10 * n
+        made.append(_entry(f"{name or 'p'}{n}.yaml", score, verdict, error=error, player=name))
+    groups = (("李小龍0.yaml", "p5.yaml"),) if entries > 5 else ()
+    batch = Batch(tuple(rank(made)), (), groups)
+    out = io.StringIO()
+    BATCH["table"].load()().write(batch, out, "entries")
+    assert out.getvalue() == _rich_file_table(batch, "entries")
+
+
+def test_the_examples_folder_table_in_a_file_is_the_one_rich_draws() -> None:
+    examples = ROOT / "examples"
+    found = find_entries(examples)
+    batch = collect(found, check_entries(Checker.create(DICE, None), examples, found.files))
+    out = io.StringIO()
+    BATCH["table"].load()().write(batch, out, "examples")
+    assert out.getvalue() == _rich_file_table(batch, "examples")
+    assert "Alice Example" in out.getvalue()
 
 
 def test_a_par_not_proven_is_at_least_par_with_its_bound_and_says_what_stopped_it(

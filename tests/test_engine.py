@@ -337,3 +337,20 @@ def test_a_path_that_lists_the_start_field_is_told_so() -> None:
     problem = check_walk(0, start, [start], 1, exit="escape")
     assert problem is not None and problem.startswith("step 1 stays on 1/1")
     assert "empty path" in problem
+
+
+def test_a_round_on_the_last_row_ends_the_game_there() -> None:
+    """`apply_row` is `apply` on a row, and on the file's last row the dice are exhausted."""
+    from dataclasses import replace
+
+    from validator.engine import End, apply_row
+
+    rows = [(1, 4, 6), (2, 3, 5)]
+    opening = legal_actions(new_game(), rows[0])[0]
+    first = apply_row(new_game(), rows, 0, opening)
+    assert first == apply(new_game(), rows[0], opening)
+    assert not first.state.over
+    action = legal_actions(first.state, rows[1])[0]
+    last = apply_row(first.state, rows, 1, action)
+    assert last.state.end is End.DICE_EXHAUSTED
+    assert last.state == replace(apply(first.state, rows[1], action).state, end=End.DICE_EXHAUSTED)

@@ -125,6 +125,8 @@ def test_the_replay_carries_what_the_engine_would_say(spec: str) -> None:
                 start = r.before.position
                 assert r.corner == exit_corner(start, r.walk)
                 assert r.corner is not None and r.corner.index in CORNERS
+                assert r.end_field == r.corner
             else:
                 assert r.corner is None
+                assert r.end_field == r.move == (r.state.position if r.kind == "play" else None)
             assert r.played == step.action

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from conftest import CHALLENGE, EXAMPLES, ROOT, _env, cli_command, run_in_process
+from tiers import sweep
 
 from validator.check.file import Checker
 from validator.check.replay import Verdict
@@ -74,6 +75,7 @@ def contest(tmp_path: Path) -> Path:
 # -- 1. File names that are not UTF-8 ------------------------------------------------------
 
 
+@pytest.mark.slow  # eight whole processes
 @pytest.mark.skipif(not POSIX or sys.platform == "darwin", reason="names are bytes on Linux")
 def test_a_latin1_file_name_is_shown_escaped_and_every_output_is_utf8(
     contest: Path, tmp_path: Path
@@ -527,6 +529,7 @@ def test_look_alike_names_are_one_player(tmp_path: Path) -> None:
         ("r.yaml", "a" * (CAP // 2) + ": 1\nrounds: []\n"),
         ("r.json", '{"rounds": [], "' + "k" * (CAP // 2) + '": 1}'),
     ],
+    ids=lambda value: value if value.startswith("r.") else str(len(value)),
 )
 def test_a_huge_value_is_quoted_a_line_at_most(name: str, content: str, tmp_path: Path) -> None:
     (tmp_path / name).write_text(content)
@@ -583,12 +586,17 @@ def test_a_full_width_formula_cell_is_guarded_and_read_back(contest: Path, tmp_p
 
 
 @pytest.mark.skipif(not POSIX, reason="POSIX signals")
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+@pytest.mark.parametrize(
+    "sig",
+    sweep(
+        [signal.SIGINT, signal.SIGTERM], ids=lambda s: "Ctrl-C" if s == signal.SIGINT else s.name
+    ),
+)
 def test_an_interrupted_pooled_batch_ends_quietly(tmp_path: Path, sig: int) -> None:
     folder = tmp_path / "many"
     folder.mkdir()
-    for n in range(600):
-        (folder / f"p{n:03d}.yaml").write_text(ALICE_ENTRY)
+    for n in range(3000):  # far more than the moment before the signal can check
+        (folder / f"p{n:04d}.yaml").write_text(ALICE_ENTRY)
     proc = subprocess.Popen(
         cli_command(["batch", str(folder), "--dice", str(CHALLENGE), "--jobs", "2"]),
         env=_env(),
@@ -596,7 +604,7 @@ def test_an_interrupted_pooled_batch_ends_quietly(tmp_path: Path, sig: int) -> N
         stderr=subprocess.PIPE,
         start_new_session=True,  # its own process group, as a terminal's Ctrl-C reaches it
     )
-    _wait_for_workers(proc.pid, 2)  # the pool at work (600 entries take a while)
+    _wait_for_workers(proc.pid, 2)  # the pool at work (3,000 entries take a while)
     if sig == signal.SIGINT:
         os.killpg(proc.pid, sig)  # Ctrl-C: the whole group, workers included
     else:

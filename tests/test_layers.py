@@ -5,6 +5,7 @@ and do not count). The wording module is a leaf every layer that writes sentence
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "validator"
@@ -29,17 +30,25 @@ I18N = "validator.render.i18n"
 RULESETS_ORDER = ("expansions", "files", "names", "describe")
 
 
+def _is_type_checking(test: ast.expr) -> bool:
+    """`if TYPE_CHECKING:` or `if typing.TYPE_CHECKING:`."""
+    name = test.attr if isinstance(test, ast.Attribute) else getattr(test, "id", None)
+    return name == "TYPE_CHECKING"
+
+
+@cache
 def _runtime_imports(path: Path) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = list(ast.walk(tree))
     typing_only = {
         id(sub)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for node in nodes
+        if isinstance(node, ast.If) and _is_type_checking(node.test)
         for sub in ast.walk(node)
     }
     found: list[str] = []
-    for node in ast.walk(tree):
-        if id(node) in typing_only:
+    for node in nodes:
+        if not isinstance(node, (ast.Import, ast.ImportFrom)) or id(node) in typing_only:
             continue
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("validator"):
             if node.module == "validator" and all(a.name == "__version__" for a in node.names):

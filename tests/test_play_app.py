@@ -289,6 +289,7 @@ def test_ctrl_c_mid_game_keeps_the_record_and_resume_finishes_it(tmp_path: Path)
     asyncio.run(second())
 
 
+@pytest.mark.slow  # a whole Textual app (the plain step drives one game and the 80x24 screen)
 def test_help_panel_takes_the_keys_while_open(tmp_path: Path) -> None:
     async def run() -> None:
         app = make_app(tmp_path)
@@ -375,6 +376,7 @@ def _reroll_game(tmp_path: Path, hint: float | None) -> PlayApp:
     return PlayApp(start.game, start.record_file, dice_name=start.dice_name, hint_seconds=hint)
 
 
+@pytest.mark.slow  # a whole Textual app (the plain step drives one game and the 80x24 screen)
 def test_forced_rerolls_and_a_hint_leave_the_prompt_on_screen(tmp_path: Path) -> None:
     async def run() -> None:
         app = _reroll_game(tmp_path, hint=0.3)
@@ -400,6 +402,7 @@ def test_forced_rerolls_and_a_hint_leave_the_prompt_on_screen(tmp_path: Path) ->
     asyncio.run(run())
 
 
+@pytest.mark.slow  # a whole Textual app (the plain step drives one game and the 80x24 screen)
 def test_the_side_panel_warns_when_the_next_reroll_ends_the_game(tmp_path: Path) -> None:
     dice = tmp_path / "two.txt"
     dice.write_text("1: 1 1 1\n2: 1 1 1\n3: 1 1 1\n4: 2 3 4\n5: 5 6 2\n")
@@ -415,6 +418,7 @@ def test_the_side_panel_warns_when_the_next_reroll_ends_the_game(tmp_path: Path)
     asyncio.run(run())
 
 
+@pytest.mark.slow  # a whole Textual app (the plain step drives one game and the 80x24 screen)
 def test_game_over_keeps_score_and_verdict_on_screen(tmp_path: Path) -> None:
     async def run() -> None:
         app = _reroll_game(tmp_path, hint=None)
@@ -430,6 +434,7 @@ def test_game_over_keeps_score_and_verdict_on_screen(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+@pytest.mark.slow  # a whole Textual app (the plain step drives one game and the 80x24 screen)
 def test_undo_mid_round_steps_back_within_the_round(tmp_path: Path) -> None:
     async def run() -> None:
         app = make_app(tmp_path)
@@ -456,6 +461,7 @@ def test_undo_mid_round_steps_back_within_the_round(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+@pytest.mark.slow  # a whole Textual app (the plain step drives one game and the 80x24 screen)
 def test_the_hint_is_marked_on_the_board_and_h_hides_it(tmp_path: Path) -> None:
     async def run() -> None:
         app = _reroll_game(tmp_path, hint=0.3)

@@ -76,6 +76,7 @@ def test_a_count_not_the_clock_decides_what_is_ranked(tmp_path: Path) -> None:
     assert len(Hints(0.05).rank(small).ranked) == len(small.actions())
 
 
+@pytest.mark.slow  # two rankings by the solver
 def test_the_same_position_ranks_the_same_twice(tmp_path: Path) -> None:
     start = start_game(short_dice(tmp_path, 6), None, output=tmp_path / "g.yaml")
     game: GameSession = start.game
@@ -88,6 +89,7 @@ def test_the_same_position_ranks_the_same_twice(tmp_path: Path) -> None:
     assert [r.action for r in again.ranked] == [r.action for r in first.ranked]
 
 
+@pytest.mark.slow  # two rankings by the solver
 def test_the_hint_of_a_position_shown_again_is_the_one_shown_first(tmp_path: Path) -> None:
     start = start_game(short_dice(tmp_path, 5), None, output=tmp_path / "g.yaml")
     app = PlayApp(start.game, start.record_file, dice_name=start.dice_name, hint_seconds=0.3)

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tiers import given_tiered
 
 from validator.check.replay import Result, Verdict, replay
 from validator.engine import (
@@ -44,8 +44,6 @@ FORMAT_MODULES = {
 # Formats that cannot hold a record without each round's roll and dice.
 NEEDS_DETAILS = {"text"}
 EXTENSION = {"yaml": "yaml", "json": "json", "text": "txt", "csv": "csv"}
-
-FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
@@ -85,8 +83,9 @@ def _valid(result: Result, steps: Sequence[Step], rules: Ruleset) -> None:
 
 
 @pytest.mark.parametrize("fmt", list(FORMAT_MODULES))
-@FAST
-@given(rows=dice_rows(), seed=seeds, rules=rulesets, details=st.booleans())
+@given_tiered(
+    plain=8, thorough=60, rows=dice_rows(), seed=seeds, rules=rulesets, details=st.booleans()
+)
 def test_random_games_are_valid(
     fmt: str, rows: list[Dice], seed: int, rules: Ruleset, details: bool
 ) -> None:
@@ -156,8 +155,9 @@ MUTATIONS = {
 }
 
 
-@FAST
-@given(
+@given_tiered(
+    plain=15,
+    thorough=60,
     rows=dice_rows(),
     seed=seeds,
     rules=rulesets,
@@ -195,9 +195,14 @@ def test_mutation_is_reported_at_its_row(
     assert result.score is None
 
 
-@FAST
-@given(
-    rows=dice_rows(), seed=seeds, rules=rulesets, details=st.booleans(), which=st.integers(0, 999)
+@given_tiered(
+    plain=10,
+    thorough=60,
+    rows=dice_rows(),
+    seed=seeds,
+    rules=rulesets,
+    details=st.booleans(),
+    which=st.integers(0, 999),
 )
 def test_dropped_round(
     rows: list[Dice], seed: int, rules: Ruleset, details: bool, which: int

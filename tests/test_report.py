@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from tiers import covering, sweep
 
 from validator.check.explain import BoardMark
 from validator.check.file import Checker
@@ -58,11 +59,7 @@ for _name in ("in-and-out", "escape", "rings"):
 # Each error code with an example: the text and Markdown reports whole, and of the HTML
 # the illegal step's section (the rest of the page is the valid game's, golden above).
 EXAMPLES_INVALID = sorted((ROOT / "examples" / "invalid").glob("*.yaml"))
-CODE_CASES = [
-    (path, fmt, f"codes/{path.stem}.{ext}")
-    for path in EXAMPLES_INVALID
-    for fmt, ext in (("html", "html"), ("md", "md"), ("text", "txt"))
-]
+CODE_FORMATS = {"html": "html", "md": "md", "text": "txt"}
 
 
 def _compare_golden(out: str, golden: str) -> None:
@@ -87,10 +84,16 @@ def test_golden(
     _compare_golden(out, golden)
 
 
-@pytest.mark.parametrize(("path", "fmt", "golden"), CODE_CASES, ids=[c[2] for c in CODE_CASES])
-def test_golden_error_codes(
-    path: Path, fmt: str, golden: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.mark.parametrize(
+    ("path", "fmt"),
+    covering(
+        [(p,) for p in EXAMPLES_INVALID],
+        CODE_FORMATS,
+        ids=lambda case, fmt: f"codes/{case[0].stem}.{CODE_FORMATS[fmt]}",
+    ),
+)
+def test_golden_error_codes(path: Path, fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    golden = f"codes/{path.stem}.{CODE_FORMATS[fmt]}"
     monkeypatch.chdir(ROOT)
     code, out = run("report", str(path.relative_to(ROOT)), "--format", fmt)
     assert code == 1, out
@@ -238,7 +241,7 @@ def _structure(html: str, report: Report) -> None:
         ET.fromstring(picture)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 11])
+@pytest.mark.parametrize("seed", sweep([1, 2, 3, 11], plain=2))
 def test_random_valid_games(seed: int, tmp_path: Path) -> None:
     path = _write(tmp_path, f"game{seed}.yaml", _random_record(seed, player=f"Seed {seed}"))
     report = _check(path)
@@ -293,7 +296,11 @@ def test_illegal_step_marks_the_move(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize(
-    "spec", ["bga", "literal", "standard+escape=20", "standard+in-and-out", "standard+rings=2"]
+    "spec",
+    sweep(
+        ["standard+in-and-out", "standard+rings=2", "bga", "literal", "standard+escape=20"],
+        plain=2,
+    ),
 )
 def test_other_rulesets(spec: str) -> None:
     """Random legal games under every ruleset and expansion render in every format."""

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from tiers import sweep
 
 from validator.cli import main
 
@@ -75,8 +76,10 @@ def test_golden(lang: str, case: str, fmt: str, monkeypatch: pytest.MonkeyPatch)
     _compare(out, f"{lang}/{case}.{FORMATS[fmt]}")
 
 
-@pytest.mark.parametrize("lang", ["de", "fr"])
-@pytest.mark.parametrize("fmt", list(FORMATS))
+@pytest.mark.parametrize(
+    ("lang", "fmt"),
+    sweep([(lang, fmt) for lang in ("de", "fr") for fmt in FORMATS], unpack=True),
+)
 def test_golden_analysed(lang: str, fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """An analysed report (the 7-row dice file: every value proven at once)."""
     monkeypatch.chdir(GOLDEN)

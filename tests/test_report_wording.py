@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from tiers import covering
 
 from validator.check.file import Checker
 from validator.render.html import render_html
 from validator.render.markdown import render_markdown
 from validator.render.report_text import render_plain
-from validator.report.model import build_report
+from validator.report.model import Report, build_report
 
 ROOT = Path(__file__).resolve().parent.parent
 CHALLENGE = ROOT / "examples" / "challenge.txt"
@@ -65,28 +67,36 @@ def visible_text(page: str) -> str:
     return html.unescape(page)
 
 
+RENDER: dict[str, Callable[[Report], str]] = {
+    "text": render_plain,
+    "md": render_markdown,
+    "html": lambda report: visible_text(render_html(report)),
+}
+
+
 def reports(record: Path, dice: Path | None, rules: str | None) -> dict[str, str]:
     """The report of `record` in every format, as a reader sees it."""
     result = Checker.create(dice, rules).check(record, record.name)
     report = build_report(result)
-    return {
-        "text": render_plain(report),
-        "md": render_markdown(report),
-        "html": visible_text(render_html(report)),
-    }
+    return {fmt: render(report) for fmt, render in RENDER.items()}
 
 
-@pytest.mark.parametrize(("name", "record", "dice", "rules"), CASES, ids=[c[0] for c in CASES])
-def test_wording(name: str, record: Path, dice: Path | None, rules: str | None) -> None:
-    for fmt, text in reports(record, dice, rules).items():
-        for line in text.splitlines():
-            assert not PLURAL_GUESS.search(line), (fmt, line)
-            assert not PY_ESCAPE.search(line), (fmt, line)
-            assert not DOUBLED_WORD.search(line), (fmt, line)
-            # Board rows and the move table repeat numbers by nature; clauses are words.
-            words = clause_words(line)
-            assert not DOUBLED_CLAUSE.search(words), (fmt, line)
-        assert "With The magic rings!" not in text
+@pytest.mark.parametrize(
+    ("name", "record", "dice", "rules", "fmt"),
+    covering(CASES, RENDER, ids=lambda case, fmt: f"{case[0]}-{fmt}"),
+)
+def test_wording(name: str, record: Path, dice: Path | None, rules: str | None, fmt: str) -> None:
+    result = Checker.create(dice, rules).check(record, record.name)
+    text = RENDER[fmt](build_report(result))
+    assert text.strip(), (name, fmt)
+    for line in text.splitlines():
+        assert not PLURAL_GUESS.search(line), (fmt, line)
+        assert not PY_ESCAPE.search(line), (fmt, line)
+        assert not DOUBLED_WORD.search(line), (fmt, line)
+        # Board rows and the move table repeat numbers by nature; clauses are words.
+        words = clause_words(line)
+        assert not DOUBLED_CLAUSE.search(words), (fmt, line)
+    assert "With The magic rings!" not in text
 
 
 @pytest.mark.parametrize(

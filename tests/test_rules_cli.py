@@ -130,6 +130,7 @@ def test_bad_spec_exits_2(spec: str, words: str) -> None:
     assert "Traceback" not in out
 
 
+@pytest.mark.slow  # two whole processes
 def test_real_command_line(tmp_path: Path) -> None:
     """Through `python -m validator`, as a user runs it."""
     bad = tmp_path / "contest.yaml"

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tiers import sweep
 
 from validator.check.file import Checker
 from validator.check.replay import Verdict
@@ -48,6 +49,18 @@ RULESETS: tuple[Ruleset, ...] = (
     resolve("standard+in-and-out"),
     resolve("standard+escape=40+rings=1+in-and-out"),
 )
+
+# The plain step searches under the rulesets whose searches are quick; the slow step under all.
+_QUICK = {"standard", "bga", "standard+escape=20", "literal+escape=5", "standard+rings=2"}
+
+
+def _quick(rules: Ruleset) -> bool:
+    return rules.name in _QUICK
+
+
+def _name(rules: Ruleset) -> str:
+    return rules.name
+
 
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -123,7 +136,7 @@ def test_solver_equals_exhaustive_search_from_the_start(case: tuple[list[Dice], 
 
 
 @pytest.mark.parametrize("core", ["python", pytest.param("compiled", marks=pytest.mark.slow)])
-@pytest.mark.parametrize("rules", RULESETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("rules", sweep(RULESETS, plain=_quick, ids=_name))
 def test_mid_game_positions_exact_and_bounded(rules: Ruleset, core: CoreChoice) -> None:
     """Positions after a few random rounds on longer files: bound >= exact == solver,
     with the pure-Python search and with the compiled core."""
@@ -165,7 +178,7 @@ def assert_replays(
     assert score(state, rules) == want
 
 
-@pytest.mark.parametrize("rules", RULESETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("rules", sweep(RULESETS, plain=_quick, ids=_name))
 def test_compact_children_are_the_engine_outcomes(rules: Ruleset) -> None:
     """Every engine action leads to a compact child (and back), with the same score gain."""
     rng = random.Random(7)
@@ -240,7 +253,9 @@ def test_a_finished_game_is_its_own_answer() -> None:
     assert (solution.best_score, solution.proven, solution.actions) == (score(state), True, ())
 
 
-@pytest.mark.parametrize("rules", RULESETS[:4] + RULESETS[5:6] + RULESETS[7:], ids=lambda r: r.name)
+@pytest.mark.parametrize(
+    "rules", sweep(RULESETS[:4] + RULESETS[5:6] + RULESETS[7:], plain=2, ids=_name)
+)
 def test_solved_games_validate_to_their_score(rules: Ruleset, tmp_path: Path) -> None:
     """The record the solver's actions make is valid through the real checker."""
     rng = random.Random(rules.name + "record")

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from record_helpers import assert_same, records, summary
+from tiers import examples
 
 from validator.engine import Field
 from validator.errors import ReadError
@@ -278,10 +279,14 @@ def test_syntax_errors_say_what_was_expected() -> None:
 # --- properties ---------------------------------------------------------------------------
 
 
-@settings(max_examples=200, deadline=None)
-@given(records())
-def test_dump_then_parse_is_the_same_record(record: Record) -> None:
-    assert_same(text_record.parse(text_record.dump(record), "again.txt"), record)
+@pytest.mark.parametrize("examples", examples(20, 200))
+def test_dump_then_parse_is_the_same_record(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(records())
+    def check(record: Record) -> None:
+        assert_same(text_record.parse(text_record.dump(record), "again.txt"), record)
+
+    check()
 
 
 line_parts = st.sampled_from(
@@ -344,14 +349,18 @@ hostile = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
-@given(hostile)
-def test_hostile_input_gives_a_read_error_with_a_line(text: str) -> None:
-    try:
-        text_record.parse(text, "h.txt")
-    except ReadError as exc:
-        assert exc.diagnostic.line is not None and exc.diagnostic.line >= 1
-        assert exc.diagnostic.col is not None and exc.diagnostic.col >= 1
+@pytest.mark.parametrize("examples", examples(30, 300))
+def test_hostile_input_gives_a_read_error_with_a_line(examples: int) -> None:
+    @settings(max_examples=examples, deadline=None)
+    @given(hostile)
+    def check(text: str) -> None:
+        try:
+            text_record.parse(text, "h.txt")
+        except ReadError as exc:
+            assert exc.diagnostic.line is not None and exc.diagnostic.line >= 1
+            assert exc.diagnostic.col is not None and exc.diagnostic.col >= 1
+
+    check()
 
 
 def test_the_documented_example_reads() -> None:

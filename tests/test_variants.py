@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tiers import given_tiered
 
 from validator.check.replay import Result, replay
 from validator.cli import main
@@ -453,8 +453,13 @@ dice_rows = st.lists(
 
 
 @pytest.mark.parametrize("spec", VARIANTS)
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rows=dice_rows, seed=st.integers(0, 2**32 - 1), ring_draw=st.integers(0, 3))
+@given_tiered(
+    plain=5,
+    thorough=25,
+    rows=dice_rows,
+    seed=st.integers(0, 2**32 - 1),
+    ring_draw=st.integers(0, 3),
+)
 def test_random_games_replay_valid(spec: str, rows: list[Dice], seed: int, ring_draw: int) -> None:
     rules = _ruleset(spec)
     rings = min(ring_draw, rules.max_rings)
@@ -469,8 +474,7 @@ def test_random_games_replay_valid(spec: str, rows: list[Dice], seed: int, ring_
     assert result.end is final.end
 
 
-@settings(max_examples=40, deadline=None)
-@given(rows=dice_rows, seed=st.integers(0, 2**32 - 1))
+@given_tiered(plain=10, thorough=40, rows=dice_rows, seed=st.integers(0, 2**32 - 1))
 def test_literal_scores_less_only_by_the_uncrossed_last_circle(rows: list[Dice], seed: int) -> None:
     steps = random_game(rows, STANDARD, random.Random(seed))
     record = to_record(steps)
@@ -488,8 +492,7 @@ def test_literal_scores_less_only_by_the_uncrossed_last_circle(rows: list[Dice],
         )
 
 
-@settings(max_examples=40, deadline=None)
-@given(rows=dice_rows, seed=st.integers(0, 2**32 - 1))
+@given_tiered(plain=10, thorough=40, rows=dice_rows, seed=st.integers(0, 2**32 - 1))
 def test_bga_stops_a_standard_game_at_its_third_pass(rows: list[Dice], seed: int) -> None:
     steps = random_game(rows, STANDARD, random.Random(seed))
     result = replay(rows, to_record(steps), BGA)

@@ -48,6 +48,13 @@ def po_path(lang: str) -> Path:
     return LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+def _in_the_package(directory: str) -> bool:
+    """Messages live in `validator/` only: the walk skips the rest of the repository (its
+    tests, goldens, `.git`, a `.venv`)."""
+    parts = Path(directory).relative_to(ROOT).parts
+    return parts[0] == "validator" and "__pycache__" not in parts
+
+
 def extract() -> Catalog:
     """Every message the sources and templates use, as a fresh template catalog."""
     catalog = Catalog(project="road300", domain=DOMAIN, fuzzy=False)
@@ -58,7 +65,7 @@ def extract() -> Catalog:
         keywords=KEYWORDS,
         comment_tags=COMMENT_TAGS,
         strip_comment_tags=True,
-        directory_filter=lambda d: ".venv" not in Path(d).parts,
+        directory_filter=_in_the_package,
     ):
         catalog.add(
             message,
@@ -114,10 +121,11 @@ def untranslated(catalog: Catalog) -> list[str]:
     return missing
 
 
-def problems() -> list[str]:
-    """Everything that makes the catalogs incomplete or stale, one line each."""
+def problems(used: Catalog | None = None) -> list[str]:
+    """Everything that makes the catalogs incomplete or stale, one line each (`used`: the
+    messages extracted already, if the caller has them)."""
     found: list[str] = []
-    used = extract()
+    used = extract() if used is None else used
     template = read(TEMPLATE)
     ids = {m.id if isinstance(m.id, str) else m.id[0] for m in template if m.id}
     for message in used:

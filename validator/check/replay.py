@@ -29,9 +29,8 @@ from validator.engine import (
     Ruleset,
     State,
     Turn,
-    apply,
+    apply_row,
     available_crosses,
-    exhaust,
     game_goes_on,
     leaves_move,
     movement_die,
@@ -98,6 +97,12 @@ class RoundResult:
             object.__setattr__(self, "_options", found)
             return found
         return self._options
+
+    @property
+    def end_field(self) -> Field | None:
+        """Where the round left the burglar: the field it moved to, or the corner it left
+        the board through; None for a reroll, a ring or a round stuck without a move."""
+        return self.move if self.move is not None else self.corner
 
     @property
     def played(self) -> Action:
@@ -245,13 +250,10 @@ class Rows:
         """Apply `action` to the next row; the engine's refusal, or None when it was legal."""
         before, dice = self.state, self.dice
         try:
-            turn = apply(before, dice, action, self.rules)
+            turn = apply_row(before, self.rows, self.next, action, self.rules)
         except IllegalAction as refusal:
             return refusal
         self.state = turn.state
-        if self.next + 1 >= len(self.rows):
-            # The last row: the game ends here, and this round's state says so.
-            self.state = exhaust(self.state)
         self.done.append(self._round(dice, turn, entry, before))
         if self.state.over and self.end_roll is None:
             self.end_roll = self.next + 1

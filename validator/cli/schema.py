@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from functools import cache
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,12 @@ SHIPPED = ("data", "schemas")
 
 def schemas() -> dict[str, str]:
     """File name -> schema text, for the record format and every JSON output."""
+    return dict(_generated())
+
+
+@cache
+def _generated() -> dict[str, str]:
+    # Generated once per process: pydantic takes a good part of a second for the five.
     from pydantic import BaseModel, TypeAdapter
 
     from validator.check.models import AnalysisOut, SolveOut
@@ -34,7 +41,7 @@ def schemas() -> dict[str, str]:
 
     made: dict[str, dict[str, Any]] = {
         "record.schema.json": schema_of(RecordModel),
-        "result.schema.json": result_schema(schema_of(BatchOut)),
+        "result.schema.json": result_schema(schema_of(BatchOut)),  # from its own copy
         "batch.schema.json": schema_of(BatchOut),
         "solve.schema.json": schema_of(SolveOut),
         "analyze.schema.json": schema_of(AnalysisOut),

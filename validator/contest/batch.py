@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from validator.check.models import JSON_SHAPE, Count, Ordinal
-from validator.check.replay import Result, RoundResult, Verdict, malformed
+from validator.check.replay import Result, Verdict, malformed
 from validator.contest.origin import MailSource
 from validator.engine import STANDARD, End, Field
 from validator.errors import Diagnostic, ReadError
@@ -388,7 +388,7 @@ class Summary:
 @dataclass(frozen=True, slots=True)
 class BatchOut:
     """road300 batch --format json: the entries in ranking order, the summary, and the
-    files passed over (docs/batch.md). The shape of what render/batch_out's JsonReporter
+    files passed over (docs/batch.md). The shape of what render/batch_out's BatchJson
     writes, for the schema."""
 
     __pydantic_config__ = JSON_SHAPE
@@ -652,7 +652,7 @@ def fingerprint(result: Result) -> str | None:
     if result.score is None or not result.rounds:
         return None
     rows = [
-        (r.roll, r.kind, r.cross.field if r.cross else None, _end_field(r)) for r in result.rounds
+        (r.roll, r.kind, r.cross.field if r.cross else None, r.end_field) for r in result.rounds
     ]
     head = result.dice_sha256 or ""
     return min(
@@ -668,10 +668,6 @@ def _game_text(rows: Sequence[tuple[int, str, Field | None, Field | None]], swap
         return f"{f.col}/{f.row}" if swap else f"{f.row}/{f.col}"
 
     return "".join(f"{roll}:{kind}:{name(cross)}:{name(end)};" for roll, kind, cross, end in rows)
-
-
-def _end_field(r: RoundResult) -> Field | None:
-    return r.move or (r.walk[-1] if r.walk else None)
 
 
 def check_entries(

@@ -781,6 +781,18 @@ def exhaust(state: State) -> State:
     return state if state.over else replace(state, end=End.DICE_EXHAUSTED)
 
 
+def apply_row(
+    state: State, rows: Sequence[Dice], row: int, action: Action, rules: Ruleset = STANDARD
+) -> Turn:
+    """`apply` on the dice row `rows[row]` (0-based); the round on the file's last row ends
+    the game there (its state is exhausted), as a replay, a game being played and a solved
+    line all count it. Raises IllegalAction."""
+    turn = apply(state, rows[row], action, rules)
+    if row + 1 >= len(rows):
+        return replace(turn, state=exhaust(turn.state))
+    return turn
+
+
 def score(state: State, rules: Ruleset = STANDARD) -> int:
     mask = state.circled if rules.scoring == "all-circles" else state.circled & state.crossed
     total = sum(VALUES[i] for i in bits(mask))

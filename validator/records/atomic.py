@@ -5,6 +5,7 @@ policy every command follows; the game being played, tui/save.py, writes this wa
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import tempfile
@@ -12,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import FrameType
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 ENCODING_ERRORS = "backslashreplace"
 """How text that cannot be UTF-8 (lone surrogates from undecodable file names) is written:
@@ -24,19 +25,15 @@ def replacing(path: Path) -> Iterator[TextIO]:
     """Write `path` through a temporary file in its folder that replaces it when the block
     ends; on any exception (and on SIGTERM, which ends the block as an exit) the
     temporary file is removed and `path` is left as it was. Raises OSError."""
-    with sigterm_exits():
-        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    with _replacing(path) as handle:
+        text = io.TextIOWrapper(handle, encoding="utf-8", errors=ENCODING_ERRORS, newline="")
         try:
-            with os.fdopen(fd, "w", encoding="utf-8", errors=ENCODING_ERRORS, newline="") as handle:
-                yield handle
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(temporary, _mode_for(path))
-            os.replace(temporary, path)
+            yield text
         except BaseException:
-            with suppress(FileNotFoundError):
-                os.unlink(temporary)
+            with suppress(Exception):
+                text.detach()  # the temporary file goes anyway
             raise
+        text.detach()  # flushes; `_replacing` syncs and closes the file itself
 
 
 def write_file(path: Path, text: str) -> None:
@@ -48,11 +45,19 @@ def write_file(path: Path, text: str) -> None:
 def write_bytes(path: Path, data: bytes) -> None:
     """`data` replacing `path` whole, as `replacing` does for text (a reply's RFC 5322
     bytes); raises OSError."""
+    with _replacing(path) as handle:
+        handle.write(data)
+
+
+@contextmanager
+def _replacing(path: Path) -> Iterator[BinaryIO]:
+    """The one way a file is replaced: bytes to a unique temporary file beside `path`,
+    synced, given `path`'s permissions and renamed over it; removed on any exception."""
     with sigterm_exits():
         fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
+                yield handle
                 handle.flush()
                 os.fsync(handle.fileno())
             os.chmod(temporary, _mode_for(path))

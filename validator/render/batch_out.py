@@ -10,8 +10,7 @@ their control characters as visible escapes, and CSV cells cannot start a formul
 from __future__ import annotations
 
 import csv
-import io
-from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from validator.check.replay import Verdict
@@ -22,6 +21,7 @@ from validator.render.sanitize import csv_cell, json_dumps, plain_text
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.table import Table
 
 CSV_COLUMNS = (
     "rank",
@@ -63,32 +63,25 @@ WIDE = 100_000
 """Width for a table written to a file or a pipe: no column is ever cut or wrapped."""
 
 
-# -- Untrusted text ------------------------------------------------------------------------
+# -- Writers of a whole batch, one per format (registry.BatchWriter) --------------------
 
 
-# -- Reporters -------------------------------------------------------------------------------
+class BatchTable:
+    """The table for a file or a pipe: every cell whole, no trailing blanks. The same text
+    as rich prints of the same table (tests/test_batch.py holds them to it), laid out here
+    because rich renders each of thousands of cells on its own."""
 
-
-class Reporter(ABC):
-    """Writes a whole batch in one format."""
-
-    @abstractmethod
     def write(self, batch: Batch, out: TextIO, label: str) -> None:
-        """Write `batch` (of the folder `label`) to `out`."""
+        if batch.entries:
+            out.writelines(line + "\n" for line in _plain_lines(_table(batch, None)))
+            if any(e.verdict is Verdict.INCOMPLETE for e in batch.entries):
+                out.write(INCOMPLETE_NOTE + "\n")
+            out.write("\n")
+        for line in summary_lines(batch, label):
+            out.writelines(part.rstrip() + "\n" for part in line.split("\n"))
 
 
-class TableReporter(Reporter):
-    def write(self, batch: Batch, out: TextIO, label: str) -> None:
-        from rich.console import Console
-
-        buffer = io.StringIO()
-        console = Console(file=buffer, width=WIDE, no_color=True, highlight=False)
-        render_table(console, batch, label, wide=True)
-        # Rich pads every cell to its column's width; a file needs no trailing blanks.
-        out.writelines(line.rstrip() + "\n" for line in buffer.getvalue().splitlines())
-
-
-class JsonReporter(Reporter):
+class BatchJson:
     def write(self, batch: Batch, out: TextIO, label: str) -> None:
         # One entry per line, written as it goes: a large batch is never one string.
         out.write('{"entries": [')
@@ -100,7 +93,7 @@ class JsonReporter(Reporter):
         out.write(' "skipped": ' + json_dumps(skipped, indent=1) + "\n}\n")
 
 
-class CsvReporter(Reporter):
+class BatchCsv:
     def write(self, batch: Batch, out: TextIO, label: str) -> None:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(CSV_COLUMNS)
@@ -150,54 +143,96 @@ def render_table(console: Console, batch: Batch, folder: str, *, wide: bool = Fa
     On a terminal the first error is cut to one line unless `wide`, where it wraps; on a
     console as wide as WIDE nothing is cut or wrapped.
     """
+    if batch.entries:
+        console.print(_table(batch, None if wide else console.width), soft_wrap=False)
+        if any(e.verdict is Verdict.INCOMPLETE for e in batch.entries):
+            console.print(INCOMPLETE_NOTE)
+        console.print()
+    for line in summary_lines(batch, folder):
+        console.print(line, markup=False, emoji=False)
+
+
+INCOMPLETE_NOTE = "* incomplete: legal so far, but the game could go on"
+
+
+def _table(batch: Batch, width: int | None) -> Table:
+    """The ranked table as rich lays it out: `width` None for every cell whole (a file, a
+    pipe, --wide), else the terminal's width."""
+    from rich import box
     from rich.console import OverflowMethod
     from rich.table import Table
     from rich.text import Text
 
-    if batch.entries:
-        from rich import box
-
-        # On a terminal every entry is one line: names and the error are cut with an
-        # ellipsis to fit its width, and a narrow one leaves out the End column
-        # (--wide folds long cells instead; a file or a pipe gets everything, see above).
-        show_end = wide or console.width >= 110
-        cut: OverflowMethod = "fold" if wide else "ellipsis"
-        table = Table(
-            box=box.SIMPLE_HEAD,
-            show_edge=False,
-            pad_edge=False,
-            header_style="bold",
-            padding=(0, 1, 0, 0),
-            width=None if wide else console.width,
-        )
-        table.add_column("Rank", justify="right", no_wrap=True, min_width=4)
-        table.add_column("Player", overflow=cut, no_wrap=not wide, min_width=6, ratio=2)
-        table.add_column("File", overflow=cut, no_wrap=not wide, min_width=8, ratio=3)
-        table.add_column("Verdict", no_wrap=True, min_width=10)
-        table.add_column("Score", justify="right", no_wrap=True, min_width=5)
+    wide = width is None
+    # On a terminal every entry is one line: names and the error are cut with an
+    # ellipsis to fit its width, and a narrow one leaves out the End column
+    # (--wide folds long cells instead; a file or a pipe gets everything, see above).
+    show_end = width is None or width >= 110
+    cut: OverflowMethod = "fold" if wide else "ellipsis"
+    table = Table(
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        header_style="bold",
+        padding=(0, 1, 0, 0),
+        width=width,
+    )
+    table.add_column("Rank", justify="right", no_wrap=True, min_width=4)
+    table.add_column("Player", overflow=cut, no_wrap=not wide, min_width=6, ratio=2)
+    table.add_column("File", overflow=cut, no_wrap=not wide, min_width=8, ratio=3)
+    table.add_column("Verdict", no_wrap=True, min_width=10)
+    table.add_column("Score", justify="right", no_wrap=True, min_width=5)
+    if show_end:
+        table.add_column("End", overflow=cut, no_wrap=not wide, min_width=7, ratio=2)
+    table.add_column("First error", overflow=cut, no_wrap=not wide, min_width=12, ratio=4)
+    for e in batch.entries:
+        style = {Verdict.VALID: "green", Verdict.INCOMPLETE: "yellow"}.get(e.verdict, "red")
+        # Text, never str: a name like "[bold]" is not markup.
+        cells = [
+            Text(_rank(e)),
+            Text(plain_text(e.player_name)),
+            Text(plain_text(e.file) + _marks(e)),
+            Text(e.verdict.value, style=style),
+            Text("" if e.score is None else str(e.score)),
+        ]
         if show_end:
-            table.add_column("End", overflow=cut, no_wrap=not wide, min_width=7, ratio=2)
-        table.add_column("First error", overflow=cut, no_wrap=not wide, min_width=12, ratio=4)
-        for e in batch.entries:
-            style = {Verdict.VALID: "green", Verdict.INCOMPLETE: "yellow"}.get(e.verdict, "red")
-            # Text, never str: a name like "[bold]" is not markup.
-            cells = [
-                Text(_rank(e)),
-                Text(plain_text(e.player_name)),
-                Text(plain_text(e.file) + _marks(e)),
-                Text(e.verdict.value, style=style),
-                Text("" if e.score is None else str(e.score)),
-            ]
-            if show_end:
-                cells.append(Text(_end(e)))
-            cells.append(Text(first_error(e)))
-            table.add_row(*cells)
-        console.print(table, soft_wrap=False)
-        if any(e.verdict is Verdict.INCOMPLETE for e in batch.entries):
-            console.print("* incomplete: legal so far, but the game could go on")
-        console.print()
-    for line in summary_lines(batch, folder):
-        console.print(line, markup=False, emoji=False)
+            cells.append(Text(_end(e)))
+        cells.append(Text(first_error(e)))
+        table.add_row(*cells)
+    return table
+
+
+def _plain_lines(table: Table) -> Iterator[str]:
+    """`table` at its natural width as rich draws it (box SIMPLE_HEAD without edges: the
+    header, a rule, the rows; one blank after each cell and one between columns), each
+    line without trailing blanks."""
+    from rich.cells import cell_len
+
+    columns = table.columns
+    cells = [[_plain(c) for c in column.cells] for column in columns]
+    headers = [_plain(column.header) for column in columns]
+    widths = [
+        max(column.min_width or 0, cell_len(header), *(cell_len(c) for c in column_cells))
+        for column, header, column_cells in zip(columns, headers, cells, strict=True)
+    ]
+
+    def line(row: Sequence[str]) -> str:
+        parts = []
+        for text, width, column in zip(row, widths, columns, strict=True):
+            pad = " " * (width - cell_len(text))
+            parts.append(pad + text if column.justify == "right" else text + pad)
+        return "  ".join(parts).rstrip()
+
+    yield line(headers)
+    yield "─" * (sum(widths) + 2 * (len(widths) - 1))
+    for row in zip(*cells, strict=True):
+        yield line(row)
+
+
+def _plain(cell: object) -> str:
+    from rich.text import Text
+
+    return cell.plain if isinstance(cell, Text) else str(cell)
 
 
 def no_entries(folder: str) -> str:

@@ -192,10 +192,7 @@ def sheet_title(report: Report) -> tuple[str, str]:
 
 def left_through(rr: ReportRound) -> Field | None:
     """The corner a round's walk left the board through (Escape!, In and Out!), if any."""
-    r = rr.round
-    if r.kind not in ("escape", "leave"):
-        return None
-    return r.walk[-1] if r.walk else r.before.position
+    return rr.round.corner
 
 
 def _burglar(rr: ReportRound | None, state: State) -> tuple[Field | None, Field | None]:

@@ -127,16 +127,16 @@ BATCH: dict[str, Format[BatchRenderer]] = _table(
     Format(
         "table",
         "the ranked table and the summary, for people",
-        _R + "batch_out:TableReporter",
+        _R + "batch_out:BatchTable",
         (".txt",),
     ),
     Format(
         "json",
         "`entries`, `summary` and `skipped` (schemas/batch.schema.json), for programs",
-        _R + "batch_out:JsonReporter",
+        _R + "batch_out:BatchJson",
         (".json",),
     ),
-    Format("csv", "one row per entry, for spreadsheets", _R + "batch_out:CsvReporter", (".csv",)),
+    Format("csv", "one row per entry, for spreadsheets", _R + "batch_out:BatchCsv", (".csv",)),
 )
 """`road300 batch --format`."""
 

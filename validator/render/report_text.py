@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from rich.console import Console
 
@@ -199,6 +199,14 @@ def _illegal(console: Console, x: Explanation, say: Callable[..., None]) -> None
         say(f"- {note}")
 
 
+def _plain_console(buffer: IO[str], width: int) -> Console:
+    """A console into a string, without colour; its size is given, so that no line asks
+    the terminal for it."""
+    return Console(
+        file=buffer, no_color=True, width=width, height=25, highlight=False, soft_wrap=True
+    )
+
+
 def render_plain(
     report: Report, width: int = 100, analysis: AnalysisView | str | None = None
 ) -> str:
@@ -206,11 +214,7 @@ def render_plain(
     import io
 
     buffer = io.StringIO()
-    render_text(
-        Console(file=buffer, no_color=True, width=width, highlight=False, soft_wrap=True),
-        report,
-        analysis,
-    )
+    render_text(_plain_console(buffer, width), report, analysis)
     return buffer.getvalue()
 
 
@@ -220,7 +224,7 @@ def illegal_plain(x: Explanation, width: int = 72) -> str:
     import io
 
     buffer = io.StringIO()
-    console = Console(file=buffer, no_color=True, width=width, highlight=False, soft_wrap=True)
+    console = _plain_console(buffer, width)
 
     def say(text: str, first: str = "  ", rest: str = "    ", style: str = "") -> None:
         for line in _wrap(text, width, first, rest):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from html import escape
 from math import hypot
 from typing import Literal
@@ -42,9 +43,22 @@ _PIPS: dict[int, tuple[tuple[float, float], ...]] = {
 }
 
 
+@lru_cache(maxsize=256)
+def _attr_name(key: str) -> str:
+    """`class_` -> `class`, `stroke_width` -> `stroke-width`."""
+    return key.rstrip("_").replace("_", "-")
+
+
+@lru_cache(maxsize=4096)
+def _attr_value(value: str) -> str:
+    # A board repeats the same few hundred values (colours, coordinates, classes); escaping
+    # each once keeps a report of many boards cheap (bounded, so no input can grow it).
+    return escape(value)
+
+
 def _attrs(attrs: Mapping[str, object]) -> str:
     return "".join(
-        f' {key.rstrip("_").replace("_", "-")}="{escape(str(value))}"'
+        f' {_attr_name(key)}="{_attr_value(str(value))}"'
         for key, value in attrs.items()
         if value is not None
     )
@@ -60,6 +74,7 @@ def _text(x: float, y: float, text: str, **attrs: object) -> str:
     return f"<text{_attrs({'x': _n(x), 'y': _n(y), **attrs})}>{escape(text)}</text>"
 
 
+@lru_cache(maxsize=4096)
 def _n(value: float) -> str:
     """Numbers without trailing zeros, so that the output is short and stable."""
     return f"{value:.1f}".rstrip("0").rstrip(".")

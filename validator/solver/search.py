@@ -23,7 +23,7 @@ from validator.engine import (
     RingReroll,
     Ruleset,
     State,
-    apply,
+    apply_row,
     blocked_after,
     exhaust,
     exit_walks,
@@ -735,9 +735,7 @@ def to_actions(
     for n, code in enumerate(codes):
         dice = rows[row + n]
         action = engine_action(state, dice, code)
-        state = apply(state, dice, action, rules).state
-        if row + n + 1 >= len(rows):
-            state = exhaust(state)
+        state = apply_row(state, rows, row + n, action, rules).state
         actions.append(action)
     return actions, score(state, rules)
 

@@ -3,8 +3,9 @@ a round once a cross-out is chosen.
 
 No Textual here; the app only draws a `GameSession` and turns keys into its calls. Every
 rule is the engine's, and a round ends the game exactly as the replay does it: the round
-on the last dice row exhausts the state, and forced rerolls play themselves. (The
-solver's `solver.position.Game` is another thing: the rules on compact positions.)
+on the last dice row exhausts the state (`engine.apply_row`, which the replay and the
+solver's lines use too), and forced rerolls play themselves. (The solver's
+`solver.position.Game` is another thing: the rules on compact positions.)
 """
 
 from __future__ import annotations
@@ -26,10 +27,9 @@ from validator.engine import (
     Ruleset,
     State,
     all_walks,
-    apply,
+    apply_row,
     available_crosses,
     blocked_after,
-    exhaust,
     game_goes_on,
     legal_actions,
     new_game,
@@ -240,11 +240,8 @@ class GameSession:
         if dice is None:
             raise ValueError("the game is over")
         before = self.state
-        turn = apply(before, dice, action, self.rules)
+        turn = apply_row(before, self.rows, self.row, action, self.rules)
         state = turn.state
-        if self.row + 1 >= len(self.rows):
-            # The last row: the game ends here, and this round's state says so (as the replay).
-            state = exhaust(state)
         walk = _fields(turn.walk or ())
         die = turn.cross.die if turn.cross else None
         step = Step(self.row + 1, dice, action, state, walk, die)
