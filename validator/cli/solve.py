@@ -210,10 +210,12 @@ def _read_from(checker: Any, path: Path) -> Result:
     return result
 
 
-def progress_text(p: Progress) -> str:
+def progress_text(p: Progress, rate: float | None = None) -> str:
     """One progress line: best so far, bound, the round of the search and how many of
-    the root's choices it has settled (the part proven so far), speed, time."""
-    rate = p.nodes / p.seconds if p.seconds > 0 else 0.0
+    the root's choices it has settled (the part proven so far), speed (`rate`, else the
+    average so far), time."""
+    if rate is None:
+        rate = p.nodes / p.seconds if p.seconds > 0 else 0.0
     settled = f"  settled {p.settled}/{p.choices} first choices" if p.choices else ""
     return (
         f"best {p.best_score}  bound {p.upper_bound}  round {p.round}{settled}  "
@@ -230,13 +232,16 @@ def _progress_line(shown: bool | None) -> Iterator[tuple[Any, threading.Event]]:
     tty = sys.stderr.isatty()
     draw = tty if shown is None else shown
 
+    last = [0, 0.0]  # nodes and seconds at the last line: the speed since then
+
     def report(p: Progress) -> None:
         if not draw:
             return
-        if tty:
-            sys.stderr.write(f"\r{progress_text(p)}   ")
-        else:
-            sys.stderr.write(progress_text(p) + "\n")
+        spent = p.seconds - last[1]
+        rate = (p.nodes - last[0]) / spent if spent > 0.05 else None
+        last[:] = [p.nodes, p.seconds]
+        line = progress_text(p, rate)
+        sys.stderr.write(f"\r{line}   " if tty else line + "\n")
         sys.stderr.flush()
 
     def interrupt(signum: int, frame: object) -> None:
