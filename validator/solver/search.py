@@ -64,10 +64,12 @@ space, of which only the pages a search writes take memory). One size for every 
 so that the answer never depends on the time limit. Once full, upper bounds are
 overwritten; exact values stay."""
 
-PROBE_NODES = 16_384
-"""The first round of the search (about 0.15 s in pure Python), before any wider beam
-game; each further round may search as many positions again as all rounds before it.
-The schedule counts positions, never seconds, so it is the same on every machine."""
+PROBE_NODES = 4_096
+"""The first round of the search (0.05-0.2 s in pure Python; measured on the mid-game
+positions of benchmarks/bench_solve.py, 4,096 gave a median of 0.12-0.16 s against
+0.21-0.26 s for 8,192 and 16,384 on the loaded machine), before any wider beam game;
+each further round may search as many positions again as all rounds before it. The
+schedule counts positions, never seconds, so it is the same on every machine."""
 
 BEAM_SHARE = 1 / 3
 """A wider beam game runs between rounds of search when its expected size is at most
