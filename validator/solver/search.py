@@ -59,10 +59,10 @@ TT_LIMIT = 3_000_000
 each); past it, no new ones."""
 
 CORE_TT_ENTRIES = 12_000_000
-"""The compiled core's table (16 bytes an entry, at most 3/4 full: 256 MB of address
-space, of which only the pages a search writes take memory). One size for every search,
-so that the answer never depends on the time limit. Once full, upper bounds are
-overwritten; exact values stay."""
+"""The compiled core's table at its largest (16 bytes an entry, at most 3/4 full: 256
+MB). It starts small and grows with the search (`Core.reserve`), whatever the time
+limit, and keeps every entry until it holds this many, so its size never changes the
+answer. Once full, upper bounds are overwritten; exact values stay."""
 
 PROBE_NODES = 4_096
 """The first round of the search (0.05-0.2 s in pure Python; measured on the mid-game
