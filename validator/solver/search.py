@@ -64,10 +64,12 @@ MB). It starts small and grows with the search (`Core.reserve`), whatever the ti
 limit, and keeps every entry until it holds this many, so its size never changes the
 answer. Once full, upper bounds are overwritten; exact values stay."""
 
-PROBE_NODES = 4_096
-"""The first round of the search (0.05-0.2 s in pure Python; measured on the mid-game
-positions of benchmarks/bench_solve.py, 4,096 gave a median of 0.12-0.16 s against
-0.21-0.26 s for 8,192 and 16,384 on the loaded machine), before any wider beam game;
+PROBE_NODES = 16_384
+"""The first round of the search (0.15-0.5 s in pure Python), before any wider beam game
+and the compiled core (whose loading costs 0.6-1 s a process). Measured on the whole
+`road300 solve --from` runs after 6-8 rounds of benchmarks/bench_solve.py (cli): median
+0.93 s with 16,384, 1.38 s with 4,096, 1.77 s with 1,024 (in one process, where the core
+loads once, smaller is faster: median 0.07 s with 1,024, 0.16-0.17 s with 4,096-16,384);
 each further round may search as many positions again as all rounds before it. The
 schedule counts positions, never seconds, so it is the same on every machine."""
 
