@@ -122,6 +122,17 @@ def _pure_python_solver_outside_the_slow_step(
         monkeypatch.setenv("ROAD300_SOLVER_CORE", "python")
 
 
+@pytest.fixture(autouse=True)
+def _fast_core_note_said(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the compiled core, the first search of a process notes on stderr that
+    road300[fast] would be faster: whichever test searches first would get the note in its
+    output (a golden file with it, or without it, fails by test order). Tests see it as
+    said already; tests/test_solver_cli.py checks the note itself."""
+    from validator.solver import search
+
+    monkeypatch.setattr(search, "_fast_core_noted", True)
+
+
 # A module marked slow as a whole (`pytestmark = pytest.mark.slow`, alone or first in a list)
 # is not even imported by the plain step: importing it would load what only its tests need
 # (numba, the browser, the fuzzer's corpus) in every worker for nothing.

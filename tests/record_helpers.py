@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import strategies as st
 
+from validator.errors import ReadError
 from validator.records.model import build_record
 from validator.records.record import Record, RecordRound
 
@@ -27,6 +29,15 @@ def summary(r: RecordRound) -> dict[str, Any]:
 
 
 HEADER = ("player", "dice_file", "dice_sha256", "rules", "claimed_score", "rings")
+
+
+def assert_located(parse: Callable[[str, str], object], text: str, name: str) -> None:
+    """`text` is read, or refused with a ReadError that names its line and column."""
+    try:
+        parse(text, name)
+    except ReadError as exc:
+        assert exc.diagnostic.line is not None and exc.diagnostic.line >= 1
+        assert exc.diagnostic.col is not None and exc.diagnostic.col >= 1
 
 
 def assert_same(a: Record, b: Record) -> None:

@@ -5,10 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
 from hypothesis import strategies as st
-from record_helpers import assert_same, records, summary
-from tiers import examples
+from record_helpers import assert_located, assert_same, records, summary
+from tiers import given_tiered
 
 from validator.engine import Field
 from validator.errors import ReadError
@@ -175,14 +174,9 @@ def test_broken_cells_name_their_column() -> None:
     assert "reroll" in message and "cell 2" in message and "expected" in message
 
 
-@pytest.mark.parametrize("examples", examples(20, 200))
-def test_dump_then_parse_is_the_same_record(examples: int) -> None:
-    @settings(max_examples=examples, deadline=None)
-    @given(records())
-    def check(record: Record) -> None:
-        assert_same(csv_record.parse(csv_record.dump(record), "again.csv"), record)
-
-    check()
+@given_tiered(plain=20, thorough=200, record=records())
+def test_dump_then_parse_is_the_same_record(record: Record) -> None:
+    assert_same(csv_record.parse(csv_record.dump(record), "again.csv"), record)
 
 
 cell_parts = st.sampled_from(
@@ -218,18 +212,9 @@ hostile = st.one_of(
 )
 
 
-@pytest.mark.parametrize("examples", examples(30, 300))
-def test_hostile_input_gives_a_read_error_with_a_line(examples: int) -> None:
-    @settings(max_examples=examples, deadline=None)
-    @given(hostile)
-    def check(text: str) -> None:
-        try:
-            csv_record.parse(text, "h.csv")
-        except ReadError as exc:
-            assert exc.diagnostic.line is not None and exc.diagnostic.line >= 1
-            assert exc.diagnostic.col is not None and exc.diagnostic.col >= 1
-
-    check()
+@given_tiered(plain=30, thorough=300, text=hostile)
+def test_hostile_input_gives_a_read_error_with_a_line(text: str) -> None:
+    assert_located(csv_record.parse, text, "h.csv")
 
 
 def test_the_documented_example_reads() -> None:

@@ -4,6 +4,7 @@ language, the record's own language, numbers and ordinals in each language's for
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 import pytest
@@ -126,3 +127,22 @@ def test_no_message_hides_in_an_f_string() -> None:
                 if f_string and re.search(r"\{\s*(?:_|gettext|ngettext|N_)\(", text):
                     hidden.append(f"{path.name}:{token.start[0]}")
     assert hidden == []
+
+
+def test_every_translation_fills_the_same_placeholders() -> None:
+    """A translation names exactly the `{placeholders}` of its message (a plural form may
+    leave out `{n}`): a misspelt or missing one would fail, or drop a value, at render time."""
+    found = re.compile(r"\{(\w*)\}")
+    wrong = []
+    for lang in catalogs.languages():
+        for message in catalogs.read(catalogs.po_path(lang), lang):
+            if not message.id:
+                continue
+            ids = message.id if isinstance(message.id, tuple) else (message.id,)
+            names = {n for text in ids for n in found.findall(str(text))}
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            for text in strings:
+                used = set(found.findall(str(text)))
+                if used - names or names - used - {"n"}:
+                    wrong.append(f"{lang}: {ids[0]!r} -> {text!r}")
+    assert wrong == []

@@ -6,9 +6,10 @@ most 4 A4 pages with its summary on page 1.
 
 Pages: a valid game, one invalid record per part (dice, cross-out, path, move, score), an
 expansion game that leaves the board (In and Out!) and one that escapes, and a 40-roll game
-with --analyze. Slow (a browser per check): run with `pytest -m slow`; skipped without
-Chromium. Screenshots of each page are written to the test's folder, for a person to look at
-when a check fails.
+with --analyze; and in German and French (longer words) the pages with the most words: the
+illegal path's key, the expansion game and the analysed 40-roll game. Slow (a browser per
+check): run with `pytest -m slow`; skipped without Chromium. Screenshots of each page are
+written to the test's folder, for a person to look at when a check fails.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from html import escape
 from pathlib import Path
 
@@ -24,6 +25,7 @@ import pytest
 from test_report_browser import CHROMIUM, chromium, console_lines, pdf_pages
 
 from validator.check.file import Checker
+from validator.render import i18n
 from validator.render.html import render_html
 from validator.report.analysis import AnalysisView, run_analysis
 from validator.report.model import build_report
@@ -103,21 +105,24 @@ window.parent.document.body.setAttribute("data-fit", JSON.stringify(bad));
 </script>"""
 
 
-def _report_html(dice: Path, record: Path, *, analyse: bool = False) -> str:
+def _report_html(
+    dice: Path, record: Path, *, analyse: bool = False, lang: i18n.Language = "en"
+) -> str:
     checker = Checker.create(dice, None)
-    report = build_report(checker.check(record, record.name))
-    view = None
-    if analyse:
-        assert checker.dice is not None
-        found = run_analysis(report, checker.dice.rows, time_limit=0.2)
-        assert isinstance(found, AnalysisView)
-        view = found
-    return render_html(report, view)
+    with i18n.speaking(lang):
+        report = build_report(checker.check(record, record.name))
+        view = None
+        if analyse:
+            assert checker.dice is not None
+            found = run_analysis(report, checker.dice.rows, time_limit=0.2)
+            assert isinstance(found, AnalysisView)
+            view = found
+        return render_html(report, view)
 
 
 @cache
-def long_analysed() -> str:
-    return _report_html(LAYOUT / "long-dice.txt", LAYOUT / "long.yaml", analyse=True)
+def long_analysed(lang: i18n.Language = "en") -> str:
+    return _report_html(LAYOUT / "long-dice.txt", LAYOUT / "long.yaml", analyse=True, lang=lang)
 
 
 CHALLENGE = ROOT / "examples" / "challenge.txt"
@@ -132,6 +137,23 @@ PAGES: dict[str, Callable[[], str]] = {
     "in-and-out": lambda: _report_html(GOLDEN / "challenge.txt", GOLDEN / "in-and-out.yaml"),
     "escape": lambda: _report_html(GOLDEN / "challenge.txt", GOLDEN / "escape.yaml"),
     "long-analysed": long_analysed,
+    **{
+        f"{lang}-{name}": page
+        for lang in ("de", "fr")
+        for name, page in (
+            (
+                "path",
+                partial(_report_html, CHALLENGE, INVALID / "e206-path-illegal.yaml", lang=lang),
+            ),
+            (
+                "in-and-out",
+                partial(
+                    _report_html, GOLDEN / "challenge.txt", GOLDEN / "in-and-out.yaml", lang=lang
+                ),
+            ),
+            ("long-analysed", partial(long_analysed, lang)),
+        )
+    },
 }
 VIEWS = {"phone": 390, "desktop": 1280, "print": PRINT_WIDTH}
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -32,7 +33,7 @@ RECORDS = {
 """A valid record, an invalid one per part of the round, an expansion record; paths from
 the repository root (the dice file each one names is found beside it)."""
 
-FORMATS = {"text": "txt", "md": "md"}
+FORMATS = {"text": "txt", "md": "md", "html": "html"}
 
 GERMAN_RECORD = """\
 Spieler: Anna
@@ -102,18 +103,95 @@ ENGLISH = frozenset(
 _CODE = re.compile(r"\b[EWD]\d{3}(?: [a-z]+(?:-[a-z]+)+)?")
 _SPAN = re.compile(r"``.*?``|`[^`]*`")
 _PATH = re.compile(r"\S*[/\\.]\S*(?:yaml|txt|csv|json)\b|\S+\.(?:yaml|txt|csv|json)")
-_KEY = re.compile(r"\b(?:steps|claimed_score|dice|roll|rings|dice_sha256|move|path): \S+")
+_KEY = re.compile(r"\b(?:steps|claimed_score|dice|roll|rings|dice_sha256|move|path) ?: \S+")
+"""A record key and its value (French puts a space before the colon)."""
+_OPTION = re.compile(r"--[a-z][a-z-]*")
+"""A command-line option (`--dice`): its name is the same in every language."""
 _NAMES = re.compile(r"Road to 300|In and Out!|Escape!|The magic rings!|Golden Tester")
 
 
+class _Visible(HTMLParser):
+    """The text a reader of an HTML page sees or hears: text nodes (in SVG pictures too)
+    and the `title`, `aria-label` and `alt` attributes, one line per element; not the
+    style sheet, tags or other attributes, and not the quoted record line (`pre.quote`)
+    or a `.mono` value (paths, checksums)."""
+
+    SKIP = ("style", "script")
+    SAID = ("title", "aria-label", "alt")
+    VOID = frozenset(["meta", "link", "br", "img", "hr", "input"])
+    INLINE = frozenset(
+        [
+            "a",
+            "abbr",
+            "b",
+            "bdi",
+            "code",
+            "em",
+            "i",
+            "mark",
+            "small",
+            "span",
+            "strong",
+            "sub",
+            "sup",
+        ]
+    )
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: list[str] = []
+        self.stack: list[bool] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = dict(attrs)
+        classes = (named.get("class") or "").split()
+        quiet = tag in self.SKIP or "mono" in classes or (tag == "pre" and "quote" in classes)
+        if self.stack and self.stack[-1]:
+            quiet = True
+        if not quiet and tag != "html":  # <html lang> is not prose
+            said = [v for k, v in attrs if k in self.SAID and v]
+            if said:
+                self.lines.extend([*said, ""])
+        if tag not in self.INLINE:
+            self.lines.append("")
+        if tag not in self.VOID:
+            self.stack.append(quiet)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if tag not in self.VOID and self.stack:
+            self.stack.pop()
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in self.VOID and self.stack:
+            self.stack.pop()
+        if tag not in self.INLINE:
+            self.lines.append("")
+
+    def handle_data(self, data: str) -> None:
+        if not (self.stack and self.stack[-1]):
+            self.lines[-1:] = [(self.lines[-1] if self.lines else "") + data]
+
+
+def visible_text(page: str) -> str:
+    """The HTML page's visible text (see `_Visible`), one block (paragraph, cell, item) a line."""
+    parser = _Visible()
+    parser.feed(page)
+    parser.close()
+    return "\n".join(" ".join(line.split()) for line in parser.lines if line.strip())
+
+
 def english_words(out: str) -> set[str]:
-    """The English prose words in `out`, outside quoted record lines, code spans, paths,
-    error codes with their names, record keys and the game's and expansions' names."""
+    """The English prose words in `out` (an HTML page: in its visible text), outside
+    quoted record lines, code spans, paths, error codes with their names, record keys,
+    command-line options and the game's and expansions' names."""
     found: set[str] = set()
+    if out.lstrip().startswith("<!DOCTYPE html>"):
+        out = visible_text(out)
     for line in out.splitlines():
         if re.match(r"\s*\d+ \| ", line):  # a quoted record line
             continue
-        for pattern in (_SPAN, _CODE, _PATH, _KEY, _NAMES):
+        for pattern in (_SPAN, _CODE, _PATH, _KEY, _OPTION, _NAMES):
             line = pattern.sub(" ", line)
         found |= {w for w in re.findall(r"[A-Za-z]+", line) if w.lower() in ENGLISH}
     return found
@@ -126,10 +204,25 @@ def test_no_english_prose(lang: str, case: str, fmt: str, monkeypatch: pytest.Mo
     assert english_words(out) == set()
 
 
-def test_the_english_scan_finds_english() -> None:
+@pytest.mark.parametrize("fmt", list(FORMATS))
+def test_the_english_scan_finds_english(fmt: str) -> None:
     """The scan above can fail: the English report is full of the words it looks for."""
-    _, out = run("report", str(ROOT / RECORDS["path"]), "--format", "text")
+    _, out = run("report", str(ROOT / RECORDS["path"]), "--format", fmt)
     assert {"crossed", "burglar", "the"} <= english_words(out)
+
+
+def test_the_html_scan_reads_text_and_titles_not_tags_or_quotes() -> None:
+    page = (
+        '<!DOCTYPE html><html lang="de"><head><style>.the { color: red }</style></head>'
+        '<body class="board"><p title="the burglar">Wurf <b>1</b></p>'
+        '<svg aria-label="roll 2"><text>walk</text></svg>'
+        '<pre class="quote"><span class="ln">9 | </span>crossed out 1/1</pre>'
+        '<p><code>E206</code> path-illegal <span class="mono">the/path.yaml</span></p>'
+        "</body></html>"
+    )
+    lines = ["the burglar", "Wurf 1", "roll 2", "walk", "E206 path-illegal"]
+    assert visible_text(page).splitlines() == lines
+    assert english_words(page) == {"the", "burglar", "roll", "walk"}
 
 
 @pytest.mark.parametrize("lang", ["de", "fr"])
@@ -191,3 +284,72 @@ def test_json_is_the_same_in_every_language(monkeypatch: pytest.MonkeyPatch) -> 
         for lang in ("en", "de", "fr")
     }
     assert outputs["de"] == outputs["en"] == outputs["fr"]
+
+
+# --- reading errors ------------------------------------------------------------------
+
+MALFORMED = {
+    "anna.txt": "Spieler: Anna\ndice_file: dice.txt\n"
+    "1: 1 1 4   Raum 1/1 gestrichen nach 3/6 (4 Schritte) Weg 6/6 5/6 4/6 3/6\n3: 2 3\n",
+    "bob.yaml": "player: Bob\ndice_file: dice.txt\nrounds:\n"
+    "  - {roll: 1, dice: [1, 1, 4], cross: [1, 1], move: [3, 7]}\n"
+    "  - {roll: 2, dice: [1, 1, 9], reroll: true}\n",
+    "cleo.csv": 'roll,dice,cross,move,steps\n1,1 1 4,1/1,3/6,4\n2,"1 1 1\n',
+    "dan.json": '{"player": "Dan", "dice_file": "nope.txt", "rounds": []}',
+}
+"""Records that cannot be read, one per reader (text, YAML with two problems, CSV, and a
+JSON record whose dice file is missing), with messages that name no record key."""
+
+
+def _malformed(tmp_path: Path) -> list[str]:
+    (tmp_path / "dice.txt").write_text((GOLDEN / "dice.txt").read_text(encoding="utf-8"))
+    for name, text in MALFORMED.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return [str(tmp_path / name) for name in MALFORMED]
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_reading_errors_speak_the_language(lang: str, tmp_path: Path) -> None:
+    paths = _malformed(tmp_path)
+    code, out = run("validate", *paths, "--lang", lang)
+    assert code == 1
+    assert out.count(" E00") + out.count(" D00") == 5, out
+    assert english_words(out) == set(), out
+    said = {
+        "de": ("Feld 3/7 liegt nicht auf dem Spielfeld", "existiert nicht", "Hilfe:"),
+        "fr": ("la case 3/7 est hors du plateau", "n\u2019existe pas", "aide :"),
+    }[lang]
+    assert all(s in out for s in said), out
+    for fmt in FORMATS:
+        code, page = run("report", paths[1], "--format", fmt, "--lang", lang)
+        assert code == 1 and said[0] in page, page
+        assert english_words(page) == set(), page
+
+
+def test_reading_errors_stay_english_in_json(tmp_path: Path) -> None:
+    """Machine outputs never change with the language: JSON keeps the English message."""
+    paths = _malformed(tmp_path)
+    outputs = {
+        lang: run("validate", *paths, "--format", "json", "--lang", lang)[1]
+        for lang in ("en", "de", "fr")
+    }
+    assert outputs["de"] == outputs["en"] == outputs["fr"]
+    assert "field 3/7 is off the board (rows and columns are 1-6)" in outputs["en"]
+    assert "its dice file nope.txt does not exist" in outputs["en"]
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_a_broken_dice_file_is_said_in_the_language(lang: str, tmp_path: Path) -> None:
+    """`--dice` that cannot be used stops the command (exit 2) with its D-code, in words
+    of the language: a row that is no roll, and a record given where the dice belong."""
+    paths = _malformed(tmp_path)
+    broken = tmp_path / "broken.txt"
+    broken.write_text("1 2 3\n4 5 9\n", encoding="utf-8")
+    said = {"de": ("gefunden: '4 5 9'", "sieht wie ein Protokoll aus"), "fr": ("trouvé", "relevé")}
+    for dice, words in ((broken, said[lang][0]), (paths[1], said[lang][1])):
+        for command in ("validate", "report"):
+            code, out = run(command, paths[0], "--dice", str(dice), "--lang", lang)
+            assert code == 2 and " D002 " in out and words in out, out
+            assert english_words(out) == set(), out
+    code, out = run("validate", paths[0], "--dice", str(broken))
+    assert code == 2 and "expected three dice 1-6" in out, out

@@ -6,10 +6,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
 from hypothesis import strategies as st
-from record_helpers import assert_same, records, summary
-from tiers import examples
+from record_helpers import assert_located, assert_same, records, summary
+from tiers import given_tiered
 
 from validator.engine import Field
 from validator.errors import ReadError
@@ -279,14 +278,9 @@ def test_syntax_errors_say_what_was_expected() -> None:
 # --- properties ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("examples", examples(20, 200))
-def test_dump_then_parse_is_the_same_record(examples: int) -> None:
-    @settings(max_examples=examples, deadline=None)
-    @given(records())
-    def check(record: Record) -> None:
-        assert_same(text_record.parse(text_record.dump(record), "again.txt"), record)
-
-    check()
+@given_tiered(plain=20, thorough=200, record=records())
+def test_dump_then_parse_is_the_same_record(record: Record) -> None:
+    assert_same(text_record.parse(text_record.dump(record), "again.txt"), record)
 
 
 line_parts = st.sampled_from(
@@ -349,18 +343,9 @@ hostile = st.one_of(
 )
 
 
-@pytest.mark.parametrize("examples", examples(30, 300))
-def test_hostile_input_gives_a_read_error_with_a_line(examples: int) -> None:
-    @settings(max_examples=examples, deadline=None)
-    @given(hostile)
-    def check(text: str) -> None:
-        try:
-            text_record.parse(text, "h.txt")
-        except ReadError as exc:
-            assert exc.diagnostic.line is not None and exc.diagnostic.line >= 1
-            assert exc.diagnostic.col is not None and exc.diagnostic.col >= 1
-
-    check()
+@given_tiered(plain=30, thorough=300, text=hostile)
+def test_hostile_input_gives_a_read_error_with_a_line(text: str) -> None:
+    assert_located(text_record.parse, text, "h.txt")
 
 
 def test_the_documented_example_reads() -> None:

@@ -10,7 +10,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Literal
 
-from validator.engine.phrase import Phrase
+from validator.engine.phrase import N_, Phrase, Text
 
 Severity = Literal["error", "warning"]
 
@@ -105,11 +105,12 @@ CODES: dict[str, Code] = {
         Code("W001", "incomplete", "warning", "the record ends but the game could go on"),
         Code("W002", "rules-mismatch", "warning", "the record names another ruleset"),
         Code("W003", "encoding", "warning", "the record is not UTF-8 but was read"),
-        # The dice file (the command cannot run, exit 2).
-        Code("D001", "dice-unreadable", "dice", "the dice file cannot be read"),
-        Code("D002", "dice-syntax", "dice", "a dice file line is not a roll of three dice"),
-        Code("D003", "dice-numbering", "dice", "row numbers do not count up from 1"),
-        Code("D004", "dice-empty", "dice", "the dice file has no rolls"),
+        # The dice file (the command cannot run, exit 2). Their summaries are said to the
+        # player when the dice file a record names is broken: marked for translation.
+        Code("D001", "dice-unreadable", "dice", N_("the dice file cannot be read")),
+        Code("D002", "dice-syntax", "dice", N_("a dice file line is not a roll of three dice")),
+        Code("D003", "dice-numbering", "dice", N_("row numbers do not count up from 1")),
+        Code("D004", "dice-empty", "dice", N_("the dice file has no rolls")),
     )
 }
 
@@ -132,6 +133,35 @@ class Diagnostic:
     """`message` as a template and its parameters, for renderers in another language
     (None: the message has no translation and is shown as it is)."""
     hint_phrase: Phrase | None = field(default=None, compare=False)
+
+    @classmethod
+    def said(
+        cls,
+        code: str,
+        message: Text,
+        file: str | None = None,
+        line: int | None = None,
+        col: int | None = None,
+        *,
+        hint: Text = "",
+        roll: int | None = None,
+        round: int | None = None,
+    ) -> Diagnostic:
+        """A diagnostic whose message and hint may be phrases (readers say theirs so):
+        `message` and `hint` are their English text, the phrases are kept for renderers in
+        another language."""
+        return cls(
+            code,
+            str(message),
+            file,
+            line,
+            col,
+            roll=roll,
+            round=round,
+            hint=str(hint),
+            phrase=message if isinstance(message, Phrase) else None,
+            hint_phrase=hint if isinstance(hint, Phrase) else None,
+        )
 
     @property
     def category(self) -> Category:

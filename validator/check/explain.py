@@ -319,7 +319,7 @@ def _explain_used_roll(error: Diagnostic, result: Result, entry: RecordRound) ->
         recorded_path=(),
         legal_walk=(),
         legal=tuple(legal),
-        problem=_sentence(error.message),
+        problem=_sentence(message(error)),
         quote=error.excerpt,
         board_title=(
             _("after roll {roll}, the last one played").format(roll=following - 1)

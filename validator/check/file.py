@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from validator.check.replay import Result, malformed, replay
 from validator.engine import STANDARD, Ruleset
+from validator.engine.phrase import N_, Phrase, Text, phrase
 from validator.errors import CODES, Diagnostic, ReadError
 from validator.records import format_of, parse_record, sniff_format
 from validator.records.dice import DiceFile, read_dice
@@ -30,9 +32,11 @@ than a megabyte of text rounds (95,000), which would cost seconds."""
 class UsageError(Exception):
     """The command cannot run (bad dice file, unknown ruleset); exit status 2."""
 
-    def __init__(self, message: str, diagnostic: Diagnostic | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: Text, diagnostic: Diagnostic | None = None) -> None:
+        super().__init__(str(message))
+        self.message = str(message)
+        self.said = message
+        """The message as a phrase (a dice file's problem), for the reader's language."""
         self.diagnostic = diagnostic
 
 
@@ -47,7 +51,9 @@ class Checker:
     """A contest folder: a record's `dice_file:` must then name a file inside it."""
     max_bytes: int = MAX_BYTES
     """Records larger than this are refused before they are parsed."""
-    _dice_cache: dict[Path, DiceFile | tuple[str, str]] = field(default_factory=dict)
+    _dice_cache: dict[Path, DiceFile | tuple[str, Callable[[str], Phrase]]] = field(
+        default_factory=dict
+    )
 
     @classmethod
     def create(
@@ -90,7 +96,7 @@ class Checker:
         default_rules = self.rules or STANDARD
         problem = None if stdin or data is not None else _not_a_regular_file(path)
         if problem is not None:
-            return malformed(Diagnostic("E001", problem, name), default_rules, name)
+            return malformed(Diagnostic.said("E001", problem, name), default_rules, name)
         try:
             if data is None:
                 data = read_bytes(path, name, self.max_bytes)
@@ -112,12 +118,15 @@ class Checker:
             line, col = record.where("rules") or (None, None)
             if is_rules_file(record.rules.split("+")[0]):
                 # An entry must not make the organizer's machine read files of its choosing.
-                message = (
-                    "rules: a record names a built-in ruleset (like bga+escape=20); "
-                    "house rules files are given with --rules"
+                message = phrase(
+                    N_(
+                        "rules: a record names a built-in ruleset (like bga+escape=20); "
+                        "house rules files are given with --rules"
+                    )
                 )
-                refused = Diagnostic(
-                    "E005", message, name, line, col, excerpt=record.line_text(line)
+                refused = replace(
+                    Diagnostic.said("E005", message, name, line, col),
+                    excerpt=record.line_text(line),
                 )
                 return malformed(refused, default_rules)
             try:
@@ -126,16 +135,15 @@ class Checker:
                 if self.rules is None:
                     # A record may name only a built-in ruleset; a house rules file is the
                     # organizer's to give with --rules.
-                    message = f"rules: {exc}".split(", or a rules file")[0]
-                    hint = "a house rules file is given with --rules, not named by a record"
+                    message = phrase(
+                        N_("rules: {problem}"), problem=str(exc).split(", or a rules file")[0]
+                    )
+                    hint = phrase(
+                        N_("a house rules file is given with --rules, not named by a record")
+                    )
                     return malformed(
-                        Diagnostic(
-                            "E005",
-                            message,
-                            name,
-                            line,
-                            col,
-                            hint=hint,
+                        replace(
+                            Diagnostic.said("E005", message, name, line, col, hint=hint),
                             excerpt=record.line_text(line),
                         ),
                         STANDARD,
@@ -146,10 +154,13 @@ class Checker:
             named is None or not same_rules(named, rules)
         ):
             notes.append(
-                Diagnostic(
+                Diagnostic.said(
                     "W002",
-                    f"the record names the ruleset {record.rules!r}, "
-                    f"but {rules.name!r} is enforced",
+                    phrase(
+                        N_("the record names the ruleset {named}, but {enforced} is enforced"),
+                        named=repr(record.rules),
+                        enforced=repr(rules.name),
+                    ),
                     name,
                     line,
                     col,
@@ -207,25 +218,28 @@ class Checker:
         """The dice file a record names, or why it cannot be used (quoting nothing of it)."""
         line, col = record.where("dice_file") or (None, None)
 
-        def refuse(code: str, message: str, hint: str = "") -> Diagnostic:
-            return Diagnostic(
-                code, message, name, line, col, hint=hint, excerpt=record.line_text(line)
+        def refuse(code: str, message: Text, hint: Text = "") -> Diagnostic:
+            return replace(
+                Diagnostic.said(code, message, name, line, col, hint=hint),
+                excerpt=record.line_text(line),
             )
 
         if dice_file is None:
-            return refuse("E004", "no dice file: give --dice FILE (the record names none)")
+            return refuse(
+                "E004", phrase(N_("no dice file: give --dice FILE (the record names none)"))
+            )
         if os.path.isabs(dice_file) or dice_file.startswith("~"):
             return refuse(
                 "E005",
-                "dice_file: an absolute path is not allowed",
-                "name the dice file relative to the record",
+                phrase(N_("dice_file: an absolute path is not allowed")),
+                phrase(N_("name the dice file relative to the record")),
             )
         dice_path = (path.parent / dice_file).resolve()
         if self.root is not None and not dice_path.is_relative_to(self.root):
             return refuse(
                 "E005",
-                "dice_file: the dice file must be inside the contest folder",
-                "name a dice file in the folder, or give --dice",
+                phrase(N_("dice_file: the dice file must be inside the contest folder")),
+                phrase(N_("name a dice file in the folder, or give --dice")),
             )
         cached = self._dice_cache.get(dice_path)
         if cached is None:
@@ -234,38 +248,51 @@ class Checker:
             return cached
         code, problem = cached
         shown = _shown(dice_path, self.root) if self.root is not None else dice_file
-        return refuse(code, f"its dice file {shown}{problem}")
+        return refuse(code, problem(shown))
 
 
-def _load_record_dice(path: Path, max_bytes: int) -> DiceFile | tuple[str, str]:
-    """A dice file named by a record, or (code, what is wrong) to say after its name:
-    where it is wrong, never what the file holds (it is not the record's to show). It is
-    the entry's file, so the record's size cap holds for it, and a link is not followed."""
+def _load_record_dice(path: Path, max_bytes: int) -> DiceFile | tuple[str, Callable[[str], Phrase]]:
+    """A dice file named by a record, or (code, what is wrong, said with its name): where
+    it is wrong, never what the file holds (it is not the record's to show). It is the
+    entry's file, so the record's size cap holds for it, and a link is not followed."""
     problem = _not_a_regular_file(path)
     if problem is not None:
-        return "D001", f" {problem}"
+        said = problem
+        return "D001", lambda shown: phrase(
+            N_("its dice file {name} {problem}"), name=shown, problem=said
+        )
     try:
         return read_dice(path, max_bytes=max_bytes, follow=False)
     except ReadError as exc:
         d = exc.diagnostic
-        at = f" (line {d.line})" if d.line else ""
-        return d.code, f": {CODES[d.code].summary}{at}"
+        summary = phrase(CODES[d.code].summary)
+        if d.line:
+            line = d.line
+            return d.code, lambda shown: phrase(
+                N_("its dice file {name}: {problem} (line {line})"),
+                name=shown,
+                problem=summary,
+                line=line,
+            )
+        return d.code, lambda shown: phrase(
+            N_("its dice file {name}: {problem}"), name=shown, problem=summary
+        )
 
 
-def _not_a_regular_file(path: Path) -> str | None:
+def _not_a_regular_file(path: Path) -> Phrase | None:
     """Why `path` cannot be read as a file (missing, a folder, a FIFO or device), or None."""
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
-        return "does not exist"
+        return phrase(N_("does not exist"))
     except RuntimeError:  # a symlink loop on older Pythons
-        return "is a symbolic link loop"
+        return phrase(N_("is a symbolic link loop"))
     except OSError as exc:
-        return f"cannot be read ({exc.strerror or type(exc).__name__})"
+        return phrase(N_("cannot be read ({why})"), why=exc.strerror or type(exc).__name__)
     if stat.S_ISDIR(mode):
-        return "is a folder, not a file"
+        return phrase(N_("is a folder, not a file"))
     if not stat.S_ISREG(mode):
-        return "is not a regular file (a device, FIFO or socket)"
+        return phrase(N_("is not a regular file (a device, FIFO or socket)"))
     return None
 
 
@@ -273,7 +300,7 @@ def _shown(path: Path, root: Path) -> str:
     return path.relative_to(root).as_posix()
 
 
-RECORD_NOT_DICE = "give the record first and the dice file with --dice"
+RECORD_NOT_DICE = N_("give the record first and the dice file with --dice")
 """What to do when a record is given where the dice file belongs (validate, report, ...)."""
 
 
@@ -283,14 +310,23 @@ def load_dice(path: Path, record_given: str = RECORD_NOT_DICE) -> DiceFile:
     record instead, in the command's own options."""
     problem = _not_a_regular_file(path)
     if problem is not None:
-        raise UsageError(f"{path}: D001 {problem}", Diagnostic("D001", problem, str(path)))
+        said = Phrase("{where}: D001 {problem}", (("where", str(path)), ("problem", problem)))
+        raise UsageError(said, Diagnostic.said("D001", problem, str(path)))
     try:
         return read_dice(path)
     except ReadError as exc:
         d = exc.diagnostic
-        hint = ""
+        hint: Text = ""
         if d.code != "D001" and sniff_format(
             read_bytes(path, max_bytes=MAX_DICE_BYTES)[:MAX_BYTES]
         ):
-            hint = f" (this looks like a record: {record_given})"
-        raise UsageError(f"{d.location()}: {d.code} {d.message}{hint}", d) from None
+            looks = phrase(N_("this looks like a record: {what}"), what=phrase(record_given))
+            hint = phrase(" ({hint})", hint=looks)
+        said = phrase(
+            "{where}: {code} {message}{hint}",
+            where=d.location(),
+            code=d.code,
+            message=d.phrase if d.phrase is not None else d.message,
+            hint=hint,
+        )
+        raise UsageError(said, d) from None

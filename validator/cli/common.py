@@ -10,6 +10,7 @@ from typing import IO, TYPE_CHECKING, NoReturn, TypeVar
 
 import click
 
+from validator.engine.phrase import Phrase, Text
 from validator.errors import Verdict
 
 if TYPE_CHECKING:
@@ -119,7 +120,13 @@ def make_console(stderr: bool = False, file: IO[str] | None = None) -> Console:
     )
 
 
-def fail_usage(message: str) -> NoReturn:
+def fail_usage(message: Text) -> NoReturn:
+    """`road300: error: ...` on stderr and exit 2; a phrase (a dice file's problem) is
+    said in the language of the current `i18n.speaking`."""
+    if isinstance(message, Phrase):
+        from validator.render import i18n
+
+        message = i18n.say(message)
     click.echo(f"road300: error: {message}", err=True)
     sys.exit(EXIT_USAGE)
 

@@ -33,11 +33,6 @@ if TYPE_CHECKING:
     from validator.report.model import Report
 
 
-HTML_TRANSLATED = False
-"""Whether the HTML template goes through the catalogs (until then an HTML report is
-English whatever the language, so that a page never mixes two)."""
-
-
 @click.command("report", cls=ContestCommand)
 @contest_option
 @click.argument("record", type=click.Path(path_type=Path))
@@ -100,19 +95,17 @@ def command(
     source = click.get_current_context().get_parameter_source("time_limit")
     if not analyze and source is click.core.ParameterSource.COMMANDLINE:
         fail_usage("--time-limit is the analysis's search time: use it with --analyze")
+    from validator.render import i18n
+
     try:
         checker = Checker.create(dice, rules)
         result = checker.check(record)
     except UsageError as exc:
-        fail_usage(exc.message)
-    from validator.render import i18n
+        with i18n.speaking(language(lang)):
+            fail_usage(exc.said)
 
     dice_name = str(dice) if dice is not None else None
-    lang_of = language(lang, result)
-    if chosen == "html" and not HTML_TRANSLATED:
-        # The HTML template speaks English only so far: a page in one language, never two.
-        lang_of = "en"
-    with i18n.speaking(lang_of):
+    with i18n.speaking(language(lang, result)):
         report = build_report(result, dice_name=dice_name)
         if analyze:
             note_fast_core()

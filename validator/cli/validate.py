@@ -94,7 +94,8 @@ def command(
     try:
         checker = Checker.create(dice, rules, max_bytes=max_size)
     except UsageError as exc:
-        fail_usage(exc.message)
+        with i18n.speaking(language(lang)):
+            fail_usage(exc.said)
     results = []
     with target.open() as stream:
         console = make_console(file=stream if target.to_file else None)

@@ -56,6 +56,11 @@ class Items:
     sep: str = ", "
 
 
+Text = str | Phrase
+"""A message as a reader gives it: English text only, or a phrase (which also says it in
+English, as `str()`)."""
+
+
 def phrase(template: str, **values: object) -> Phrase:
     return Phrase(template, tuple(values.items()))
 

@@ -6,6 +6,7 @@ from dataclasses import replace
 from os import PathLike
 from pathlib import Path
 
+from validator.engine.phrase import N_, phrase
 from validator.errors import Diagnostic, ReadError
 from validator.records.record import Record, source_lines
 from validator.records.registry import (
@@ -60,9 +61,13 @@ def parse_record(
     raw = data.encode("utf-8") if isinstance(data, str) else data
     if len(raw) > max_bytes:
         raise ReadError(
-            Diagnostic(
+            Diagnostic.said(
                 "E001",
-                f"the input is {len(raw)} bytes, more than the {max_bytes} allowed",
+                phrase(
+                    N_("the input is {size} bytes, more than the {n} allowed"),
+                    size=len(raw),
+                    n=max_bytes,
+                ),
                 source,
                 1,
             )
@@ -73,7 +78,7 @@ def parse_record(
         decoded = decode_text(data, source)
         text, warning = decoded.text, decoded.warning
     if not text.strip():
-        raise ReadError(Diagnostic("E007", "the file is empty", source, 1, 1))
+        raise ReadError(Diagnostic.said("E007", phrase(N_("the file is empty")), source, 1, 1))
     if fmt is None:
         fmt = sniff_format(raw)
         if fmt is None:
@@ -84,7 +89,7 @@ def parse_record(
         record = RECORD_FORMAT_BY_NAME[fmt].parse(text, source, max_rounds)
     except RecursionError:
         raise ReadError(
-            Diagnostic("E006", "the record is nested too deeply", source, 1, 1)
+            Diagnostic.said("E006", phrase(N_("the record is nested too deeply")), source, 1, 1)
         ) from None
     except ReadError as exc:
         quoted = source_lines(text, (d.line for d in exc.diagnostics if d.line is not None))
@@ -95,13 +100,19 @@ def parse_record(
 
 def _unknown_format(source: str) -> Diagnostic:
     known = ", ".join(RECORD_FORMATS)
-    return Diagnostic(
+    return Diagnostic.said(
         "E002",
-        f"cannot tell the record's format from its name or its content (known extensions: {known})",
+        phrase(
+            N_(
+                "cannot tell the record's format from its name or its content "
+                "(known extensions: {known})"
+            ),
+            known=known,
+        ),
         source,
         1,
         1,
-        hint="rename the file with one of the known extensions",
+        hint=phrase(N_("rename the file with one of the known extensions")),
     )
 
 

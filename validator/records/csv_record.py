@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from typing import NoReturn
 
+from validator.engine.phrase import N_, Text, phrase, plural
 from validator.errors import Diagnostic, ReadError
 from validator.records.header import Header, build, fail, header_lines, key_of, spaces_end
 from validator.records.lexing import (
@@ -99,9 +100,9 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
         numbers.append(len(rounds) + failed_rows)
     if columns is None and not problems:
         code, message = (
-            ("E004", "no row names the columns")
+            ("E004", phrase(N_("no row names the columns")))
             if header.values
-            else ("E007", "the file holds no record")
+            else ("E007", phrase(N_("the file holds no record")))
         )
         fail(
             code,
@@ -109,17 +110,21 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
             source,
             1,
             1,
-            hint="after the # key: value lines, a row naming the columns like "
-            "roll,dice,cross,move,steps,reroll, then one row per round",
+            hint=phrase(
+                N_(
+                    "after the # key: value lines, a row naming the columns like "
+                    "roll,dice,cross,move,steps,reroll, then one row per round"
+                )
+            ),
         )
     if not rounds and not header.values and not problems:
         fail(
             "E007",
-            "the file holds no record: no row after the column names",
+            phrase(N_("the file holds no record: no row after the column names")),
             source,
             columns_line,
             1,
-            hint="one row per round, like 7,3 4 6,3/4,5/5,6,",
+            hint=phrase(N_("one row per round, like 7,3 4 6,3/4,5/5,6,")),
         )
     return build(header, rounds, locations, "csv", problems, numbers)
 
@@ -133,11 +138,15 @@ def _meta(header: Header, line: str, lineno: int, columns_line: int | None, sour
     elif key_of(meta["key"]) is not None:
         fail(
             "E002",
-            f"header line {meta['key']} after the row naming the columns (line {columns_line})",
+            phrase(
+                N_("header line {key} after the row naming the columns (line {line})"),
+                key=meta["key"],
+                line=columns_line,
+            ),
             source,
             lineno,
             meta.start("key") + 1,
-            hint="# key: value lines come before the row naming the columns",
+            hint=phrase(N_("# key: value lines come before the row naming the columns")),
         )
 
 
@@ -152,15 +161,23 @@ def _row(
         cells.pop()  # trailing empty cells, as spreadsheets pad rows
     if len(cells) != len(columns):
         col = cells[len(columns)][1] if len(cells) > len(columns) else len(line) + 1
-        hint = ""
+        hint: Text = ""
         if len(cells) > len(columns) and delimiter == ",":
             hint = _split_field_hint(cells, columns)
         if not columns:
             return None
         fail(
             "E002",
-            f"this row has {_cells_text(len(cells))}, the header row (line "
-            f"{columns_line}) names {len(columns)} columns: {', '.join(columns)}",
+            phrase(
+                N_(
+                    "this row has {cells}, the header row (line {line}) names {n} columns: "
+                    "{columns}"
+                ),
+                cells=_cells_text(len(cells)),
+                line=columns_line,
+                n=len(columns),
+                columns=", ".join(columns),
+            ),
             source,
             lineno,
             col,
@@ -187,19 +204,19 @@ def _row(
     return data, where
 
 
-def _split_field_hint(cells: list[Cell], columns: list[str]) -> str:
+def _split_field_hint(cells: list[Cell], columns: list[str]) -> Text:
     """A field written `3,5` in a comma-separated file splits into two cells: say so,
     preferring a pair that starts at a field's column."""
     pairs = [(i, a, b) for i, ((a, _), (b, _)) in enumerate(itertools.pairwise(cells))]
     digits = [(i, a, b) for i, a, b in pairs if a in _DIE_FACES and b in _DIE_FACES]
     at_field = [p for p in digits if p[0] < len(columns) and columns[p[0]] in ("cross", "move")]
     for _, a, b in at_field or digits:
-        return f'write the field {a},{b} as {a}/{b} (or quote it: "{a},{b}")'
+        return phrase(N_('write the field {a},{b} as {a}/{b} (or quote it: "{a},{b}")'), a=a, b=b)
     return ""
 
 
-def _cells_text(count: int) -> str:
-    return "1 cell" if count == 1 else f"{count} cells"
+def _cells_text(count: int) -> Text:
+    return plural(count, "{n} cell", "{n} cells")
 
 
 def _delimiter(line: str) -> str:
@@ -226,11 +243,11 @@ def _split(line: str, delimiter: str, lineno: int, source: str) -> list[Cell]:
                 if q < 0:
                     fail(
                         "E002",
-                        "a quoted cell is not closed",
+                        phrase(N_("a quoted cell is not closed")),
                         source,
                         lineno,
                         start + 1,
-                        hint='close it with "; a quote inside is written ""',
+                        hint=phrase(N_('close it with "; a quote inside is written ""')),
                     )
                 parts.append(line[k:q])
                 if not line.startswith('"', q + 1):
@@ -243,7 +260,11 @@ def _split(line: str, delimiter: str, lineno: int, source: str) -> list[Cell]:
             if end < len(line) and line[end] != delimiter:
                 fail(
                     "E002",
-                    f"expected {_name(delimiter)} after the quoted cell, found {short(line[end])}",
+                    phrase(
+                        N_("expected {delimiter} after the quoted cell, found {found}"),
+                        delimiter=_name(delimiter),
+                        found=short(line[end]),
+                    ),
                     source,
                     lineno,
                     end + 1,
@@ -261,17 +282,23 @@ def _split(line: str, delimiter: str, lineno: int, source: str) -> list[Cell]:
         if len(cells) >= MAX_CELLS:
             fail(
                 "E002",
-                f"a row of more than {MAX_CELLS} cells",
+                phrase(N_("a row of more than {n} cells"), n=MAX_CELLS),
                 source,
                 lineno,
                 end + 2,
-                hint="a record has at most 8 columns: " + ", ".join(COLUMNS),
+                hint=phrase(
+                    N_("a record has at most 8 columns: {columns}"), columns=", ".join(COLUMNS)
+                ),
             )
         i = end + 1
 
 
-def _name(delimiter: str) -> str:
-    return {",": "a comma", ";": "a semicolon", "\t": "a tab"}[delimiter]
+def _name(delimiter: str) -> Text:
+    return {
+        ",": phrase(N_("a comma")),
+        ";": phrase(N_("a semicolon")),
+        "\t": phrase(N_("a tab")),
+    }[delimiter]
 
 
 def _columns(cells: list[Cell], lineno: int, source: str) -> list[str]:
@@ -283,30 +310,44 @@ def _columns(cells: list[Cell], lineno: int, source: str) -> list[str]:
         if not name:
             fail(
                 "E002",
-                f"column {number_} of the header row has no name",
+                phrase(N_("column {n} of the header row has no name"), n=number_),
                 source,
                 lineno,
                 col,
-                hint="known columns: " + ", ".join(COLUMNS),
+                hint=phrase(N_("known columns: {columns}"), columns=", ".join(COLUMNS)),
             )
         if name not in COLUMNS:
             close = difflib.get_close_matches(name, COLUMNS, n=1)
-            known = "known columns: " + ", ".join(COLUMNS)
+            known = phrase(N_("known columns: {columns}"), columns=", ".join(COLUMNS))
             fail(
                 "E003",
-                f"unknown column {short(value)} (column {number_})"
-                + (f": did you mean {short(close[0])}?" if close else ""),
+                phrase(
+                    N_("unknown column {name} (column {n}): did you mean {close}?"),
+                    name=short(value),
+                    n=number_,
+                    close=short(close[0]),
+                )
+                if close
+                else phrase(N_("unknown column {name} (column {n})"), name=short(value), n=number_),
                 source,
                 lineno,
                 col,
-                hint=f"write {close[0]}   ({known})"
+                hint=phrase(N_("write {name}   ({known})"), name=close[0], known=known)
                 if close
-                else "the first row that is not a # line names the columns; " + known,
+                else phrase(
+                    N_("the first row that is not a # line names the columns; {known}"),
+                    known=known,
+                ),
             )
         if name in names:
             fail(
                 "E002",
-                f"column {name} is named twice (columns {names.index(name) + 1} and {number_})",
+                phrase(
+                    N_("column {name} is named twice (columns {first} and {n})"),
+                    name=name,
+                    first=names.index(name) + 1,
+                    n=number_,
+                ),
                 source,
                 lineno,
                 col,
@@ -330,36 +371,53 @@ class _Cell:
         self.parts: list[int] = []
         """Columns of the entries of a list value (path), for their locations."""
 
-    def fail(self, expected: str, offset: int = 0, code: str = "E002", hint: str = "") -> NoReturn:
+    def fail(
+        self, expected: Text, offset: int = 0, code: str = "E002", hint: Text = ""
+    ) -> NoReturn:
         rest = self.value[offset:]
-        message = f"column {self.name} (cell {self.number}): expected {expected}"
-        if rest:
-            message += f", found {short(rest)}"
+        message = (
+            phrase(
+                N_("column {name} (cell {n}): expected {expected}, found {found}"),
+                name=self.name,
+                n=self.number,
+                expected=expected,
+                found=short(rest),
+            )
+            if rest
+            else phrase(
+                N_("column {name} (cell {n}): expected {expected}"),
+                name=self.name,
+                n=self.number,
+                expected=expected,
+            )
+        )
         fail(code, message, self.source, self.line, self.col + offset, hint=hint)
 
-    def to_int(self, text: str, what: str) -> int:
+    def to_int(self, text: str, what: Text) -> int:
         try:
             return number(text, what)
         except LexError as exc:
-            fail(exc.code, exc.message, self.source, self.line, self.col)
+            fail(exc.code, exc.said, self.source, self.line, self.col)
 
-    def whole(self, what: str, example: str) -> int:
+    def whole(self, what: Text, example: str) -> int:
         if not _DIGITS.fullmatch(self.value):
-            self.fail(f"{what} as a whole number, like {example}")
+            self.fail(
+                phrase(N_("{what} as a whole number, like {example}"), what=what, example=example)
+            )
         return self.to_int(self.value, what)
 
     def field(self) -> str:
         m = FIELD.fullmatch(self.value)
         if m is None:
-            self.fail("a field like 3/4")
+            self.fail(phrase(N_("a field like 3/4")))
         try:
             return field_text(m)
         except LexError as exc:
-            fail(exc.code, exc.message, self.source, self.line, self.col)
+            fail(exc.code, exc.said, self.source, self.line, self.col)
 
 
 def _roll(cell: _Cell) -> object:
-    return cell.whole("the dice row number", "7") if cell.value else None
+    return cell.whole(phrase(N_("the dice row number")), "7") if cell.value else None
 
 
 def _dice(cell: _Cell) -> object:
@@ -367,8 +425,8 @@ def _dice(cell: _Cell) -> object:
         return None
     m = DICE.fullmatch(cell.value)
     if m is None:
-        cell.fail("three dice like 2 4 5")
-    return [cell.to_int(d, "die") for d in m.groups() if d is not None]
+        cell.fail(phrase(N_("three dice like 2 4 5")))
+    return [cell.to_int(d, phrase(N_("die"))) for d in m.groups() if d is not None]
 
 
 def _cross(cell: _Cell) -> object:
@@ -382,12 +440,12 @@ def _move(cell: _Cell) -> object:
     if word in ("escape", "leave"):
         return word
     if not FIELD.fullmatch(cell.value):
-        cell.fail("a field like 6/6, escape, leave or an empty cell")
+        cell.fail(phrase(N_("a field like 6/6, escape, leave or an empty cell")))
     return cell.field()
 
 
 def _steps(cell: _Cell) -> object:
-    return cell.whole("the movement die", "5") if cell.value else None
+    return cell.whole(phrase(N_("the movement die")), "5") if cell.value else None
 
 
 def _flag(cell: _Cell) -> object:
@@ -395,7 +453,7 @@ def _flag(cell: _Cell) -> object:
     if word in YES:
         return True
     if word not in NO:
-        cell.fail("yes, true, 1 or an empty cell")
+        cell.fail(phrase(N_("yes, true, 1 or an empty cell")))
     return None
 
 
@@ -405,7 +463,7 @@ def _path(cell: _Cell) -> object:
     try:
         fields = lex_path(cell.value)
     except LexError as exc:
-        cell.fail("fields like 6/5 5/5", exc.offset, code=exc.code)
+        cell.fail(phrase(N_("fields like 6/5 5/5")), exc.offset, code=exc.code)
     pos = 0
     for _ in fields:
         m = FIELD.search(cell.value, pos)

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from validator.engine import Dice
+from validator.engine.phrase import N_, Text, phrase
 from validator.errors import Diagnostic, ReadError
-from validator.records.lexing import LexError, lex_dice, short, split_lines
+from validator.records.lexing import LexError, either, lex_dice, short, split_lines
 from validator.records.registry import dice_format_of
 from validator.records.source import MAX_DICE_BYTES, decode, read_bytes
 
@@ -33,7 +34,11 @@ _LIST_START = re.compile(r"(?:\s|#[^\n]*(?:\n|\Z))*(?:\[|-(?:\s|\Z)|\Z)")
 """How a YAML or JSON list starts, after blanks and comments (or an empty file, which
 the reader reports as such)."""
 _NUMBER = re.compile(r"^\s*(\d+)\s*[:.)]\s*")
-_EXAMPLES = "three dice 1-6, like `2 4 5`, `2,4,5`, `2;4;5`, `245` or `1: 2 4 5`"
+_EXAMPLES = phrase(
+    N_("three dice 1-6, like {examples}"),
+    examples=either("`2 4 5`, `2,4,5`, `2;4;5`, `245`", "`1: 2 4 5`"),
+)
+_A_LIST = phrase(N_("expected a list of rolls, like {example}"), example="[[2, 4, 5], [1, 3, 6]]")
 
 
 def read_dice(
@@ -64,16 +69,18 @@ def parse_dice(data: bytes, source: str, suffix: str = ".txt") -> DiceFile:
     digest = hashlib.sha256(data).hexdigest()
     rows = dice_format_of(suffix).rows(text, source)
     if not rows:
-        raise ReadError(Diagnostic("D004", "the dice file has no rolls", source, 1, 1))
+        raise ReadError(
+            Diagnostic.said("D004", phrase(N_("the dice file has no rolls")), source, 1, 1)
+        )
     return DiceFile(tuple(dice for dice, _ in rows), digest, source)
 
 
-def _as_dice(d: Diagnostic) -> Diagnostic:
-    return Diagnostic("D001", d.message, d.file, d.line, d.col)
+def _as_dice(d: Diagnostic, code: str = "D001") -> Diagnostic:
+    return Diagnostic(code, d.message, d.file, d.line, d.col, phrase=d.phrase)
 
 
-def _error(code: str, message: str, source: str, line: int, col: int = 1) -> ReadError:
-    return ReadError(Diagnostic(code, message, source, line, col))
+def _error(code: str, message: Text, source: str, line: int, col: int = 1) -> ReadError:
+    return ReadError(Diagnostic.said(code, message, source, line, col))
 
 
 def plain_rows(text: str, source: str) -> list[tuple[Dice, int]]:
@@ -90,15 +97,22 @@ def plain_rows(text: str, source: str) -> list[tuple[Dice, int]]:
         if number:
             if numbered is False:
                 raise _error(
-                    "D003", "a row number here, but earlier rows had none", source, lineno, col
+                    "D003",
+                    phrase(N_("a row number here, but earlier rows had none")),
+                    source,
+                    lineno,
+                    col,
                 )
             numbered = True
             expected = len(rows) + 1
             if number.group(1).lstrip("0") != str(expected):  # no int() of a long number
                 raise _error(
                     "D003",
-                    f"row number {short(number.group(1))}, expected {expected} "
-                    "(rows count up from 1)",
+                    phrase(
+                        N_("row number {number}, expected {expected} (rows count up from 1)"),
+                        number=short(number.group(1)),
+                        expected=expected,
+                    ),
                     source,
                     lineno,
                     col,
@@ -107,7 +121,13 @@ def plain_rows(text: str, source: str) -> list[tuple[Dice, int]]:
             col = number.end() + 1
         else:
             if numbered:
-                raise _error("D003", f"row {len(rows) + 1} has no row number", source, lineno, col)
+                raise _error(
+                    "D003",
+                    phrase(N_("row {row} has no row number"), row=len(rows) + 1),
+                    source,
+                    lineno,
+                    col,
+                )
             numbered = False
         try:
             a, b, c = lex_dice(body)
@@ -115,7 +135,13 @@ def plain_rows(text: str, source: str) -> list[tuple[Dice, int]]:
             a = b = c = 0
         if not all(1 <= d <= 6 for d in (a, b, c)):
             raise _error(
-                "D002", f"expected {_EXAMPLES}, found {short(raw.strip())}", source, lineno, col
+                "D002",
+                phrase(
+                    N_("expected {what}, found {found}"), what=_EXAMPLES, found=short(raw.strip())
+                ),
+                source,
+                lineno,
+                col,
             )
         rows.append(((a, b, c), lineno))
     return rows
@@ -137,27 +163,49 @@ def csv_rows(text: str, source: str) -> list[tuple[Dice, int]]:
                 if header not in (["d1", "d2", "d3"], ["roll", "d1", "d2", "d3"]):
                     raise _error(
                         "D002",
-                        "expected the header `d1,d2,d3` or `roll,d1,d2,d3`, "
-                        f"found {short(','.join(cells))}",
+                        phrase(
+                            N_("expected the header {headers}, found {found}"),
+                            headers=either("`d1,d2,d3`", "`roll,d1,d2,d3`"),
+                            found=short(",".join(cells)),
+                        ),
                         source,
                         lineno,
                     )
                 continue
             if len(cells) != len(header):
                 raise _error(
-                    "D002", f"expected {len(header)} values, found {len(cells)}", source, lineno
+                    "D002",
+                    phrase(
+                        N_("expected {n} values, found {found}"), n=len(header), found=len(cells)
+                    ),
+                    source,
+                    lineno,
                 )
             if len(header) == 4 and cells[0] != str(len(rows) + 1):
                 raise _error(
-                    "D003", f"roll {short(cells[0])}, expected {len(rows) + 1}", source, lineno
+                    "D003",
+                    phrase(
+                        N_("roll {found}, expected {expected}"),
+                        found=short(cells[0]),
+                        expected=len(rows) + 1,
+                    ),
+                    source,
+                    lineno,
                 )
             values = cells[-3:]
             if not all(v in {"1", "2", "3", "4", "5", "6"} for v in values):
-                raise _error("D002", f"dice must be 1-6, found {','.join(values)}", source, lineno)
+                raise _error(
+                    "D002",
+                    phrase(N_("dice must be 1-6, found {found}"), found=",".join(values)),
+                    source,
+                    lineno,
+                )
             a, b, c = (int(v) for v in values)
             rows.append(((a, b, c), lineno))
     except csv.Error as exc:
-        raise _error("D002", f"CSV syntax: {exc}", source, reader.line_num) from None
+        raise _error(
+            "D002", phrase(N_("CSV syntax: {problem}"), problem=exc), source, reader.line_num
+        ) from None
     return rows
 
 
@@ -180,21 +228,24 @@ def _structured(
 ) -> list[tuple[Dice, int]]:
     if not _LIST_START.match(text):
         # A dice file is a list; anything else (a record, say) is not parsed whole.
-        raise _error("D002", "expected a list of rolls, like [[2, 4, 5], [1, 3, 6]]", source, 1)
+        raise _error("D002", _A_LIST, source, 1)
     try:
         data, locations = load(text, source)
     except ReadError as exc:
-        d = exc.diagnostic
-        raise ReadError(Diagnostic("D002", d.message, d.file, d.line, d.col)) from None
+        raise ReadError(_as_dice(exc.diagnostic, "D002")) from None
     if not isinstance(data, list):
-        raise _error("D002", "expected a list of rolls, like [[2, 4, 5], [1, 3, 6]]", source, 1)
+        raise _error("D002", _A_LIST, source, 1)
     rows: list[tuple[Dice, int]] = []
     for i, item in enumerate(data):
         line, col = locations.get((i,), (1, 1))
         if not _is_roll(item):
             raise _error(
                 "D002",
-                f"roll {i + 1}: expected three dice 1-6, found {item!r:.40}",
+                phrase(
+                    N_("roll {roll}: expected three dice 1-6, found {found}"),
+                    roll=i + 1,
+                    found=f"{item!r:.40}",
+                ),
                 source,
                 line,
                 col,

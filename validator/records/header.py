@@ -8,6 +8,7 @@ import json
 import re
 from typing import NoReturn
 
+from validator.engine.phrase import N_, Text, phrase
 from validator.errors import Diagnostic, ReadError
 from validator.records.lexing import LexError, normal, number, short
 from validator.records.model import HEADER_KEYS, Locations, build_record
@@ -36,8 +37,8 @@ _COMMENT = re.compile(r"(?<![^ \t])#(?=[ \t]|\Z)")
 """A comment in a header value: `#` between blanks, so `Team #1` keeps its number."""
 
 
-def fail(code: str, message: str, source: str, line: int, col: int, hint: str = "") -> NoReturn:
-    raise ReadError(Diagnostic(code, message, source, line, col, hint=hint))
+def fail(code: str, message: Text, source: str, line: int, col: int, hint: Text = "") -> NoReturn:
+    raise ReadError(Diagnostic.said(code, message, source, line, col, hint=hint))
 
 
 def spaces_end(text: str, pos: int) -> int:
@@ -68,12 +69,17 @@ class Header:
         if key is None:
             close = difflib.get_close_matches(normal(name), list(SYNONYMS), n=1)
             value = match["rest"].strip() or "..."
-            hint = "known keys: " + ", ".join(HEADER_KEYS)
+            known = phrase(N_("known keys: {keys}"), keys=", ".join(HEADER_KEYS))
+            hint: Text = known
             if close:
-                hint = fix.format(key=SYNONYMS[close[0]], value=value) + f"   ({hint})"
+                hint = phrase(
+                    N_("{line}   ({known})"),
+                    line=fix.format(key=SYNONYMS[close[0]], value=value),
+                    known=known,
+                )
             fail(
                 "E003",
-                f"unknown header key {short(name)}",
+                phrase(N_("unknown header key {key}"), key=short(name)),
                 self.source,
                 line,
                 match.start("key") + 1,
@@ -86,7 +92,7 @@ class Header:
             first = self.locations[(key,)][0]
             fail(
                 "E002",
-                f"{key} is given twice (first on line {first})",
+                phrase(N_("{key} is given twice (first on line {line})"), key=key, line=first),
                 self.source,
                 line,
                 match.start("key") + 1,
@@ -96,7 +102,9 @@ class Header:
             if not re.fullmatch(r"[+-]?\d+", value, re.ASCII):
                 fail(
                     "E005",
-                    f"{key} must be a whole number, not {short(value)}",
+                    phrase(
+                        N_("{key} must be a whole number, not {found}"), key=key, found=short(value)
+                    ),
                     self.source,
                     line,
                     col,
@@ -105,7 +113,7 @@ class Header:
             try:
                 self.values[key] = sign * number(value.lstrip("+-"), key)
             except LexError as exc:
-                fail(exc.code, exc.message, self.source, line, col)
+                fail(exc.code, exc.said, self.source, line, col)
         else:
             self.values[key] = value
         self.locations[(key,)] = (line, col)
@@ -118,35 +126,45 @@ class Header:
             except json.JSONDecodeError:
                 fail(
                     "E002",
-                    f"the quoted value of {key} is broken or not closed",
+                    phrase(N_("the quoted value of {key} is broken or not closed"), key=key),
                     self.source,
                     line,
                     i + 1,
-                    hint='write it as "text", with \\" for a quote inside',
+                    hint=phrase(N_('write it as "text", with \\" for a quote inside')),
                 )
             rest = spaces_end(text, end)
             if rest < len(text) and text[rest] != "#":
                 fail(
                     "E002",
-                    f"expected the end of the line after the quoted value of {key}, "
-                    f"found {short(text[rest:].split()[0])}",
+                    phrase(
+                        N_(
+                            "expected the end of the line after the quoted value of {key}, "
+                            "found {found}"
+                        ),
+                        key=key,
+                        found=short(text[rest:].split()[0]),
+                    ),
                     self.source,
                     line,
                     rest + 1,
                 )
             if not isinstance(value, str) or any("\ud800" <= ch <= "\udfff" for ch in value):
-                fail("E005", f"{key} is not valid text", self.source, line, i + 1)
+                fail(
+                    "E005", phrase(N_("{key} is not valid text"), key=key), self.source, line, i + 1
+                )
             return value, i + 1
         comment = _COMMENT.search(text, i)
         value = text[i : comment.start() if comment else len(text)].rstrip()
         if not value:
             fail(
                 "E004",
-                f"{key} has no value",
+                phrase(N_("{key} has no value"), key=key),
                 self.source,
                 line,
                 i + 1,
-                hint=f'write it as "{key}: value" (quote a value that holds " # ")',
+                hint=phrase(
+                    N_('write it as "{key}: value" (quote a value that holds " # ")'), key=key
+                ),
             )
         return value, i + 1
 

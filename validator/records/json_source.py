@@ -12,8 +12,9 @@ import json
 import re
 from typing import Any
 
+from validator.engine.phrase import N_, Text, phrase
 from validator.errors import Diagnostic, ReadError
-from validator.records.lexing import MAX_NUMBER_CHARS, short
+from validator.records.lexing import MAX_NUMBER_CHARS, too_long, twice
 from validator.records.model import Locations, Path
 
 MAX_DEPTH = 16
@@ -40,24 +41,19 @@ def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Lo
         )
     except _TooLong as exc:
         line, col = _find(text, exc.text)
-        message = f"the number {short(exc.text)} is longer than any value of a record"
-        raise ReadError(Diagnostic("E005", message, source, line, col)) from None
+        raise ReadError(Diagnostic.said("E005", too_long(exc.text), source, line, col)) from None
     except json.JSONDecodeError as exc:
-        raise ReadError(
-            Diagnostic("E002", f"JSON syntax: {_json_problem(exc)}", source, exc.lineno, exc.colno)
-        ) from None
+        message = phrase(N_("JSON syntax: {problem}"), problem=_json_problem(exc))
+        raise ReadError(Diagnostic.said("E002", message, source, exc.lineno, exc.colno)) from None
     except _Duplicate as exc:
         raise ReadError(
-            Diagnostic(
-                "E002", f"the key {short(exc.key)} appears twice", source, *_find_key(text, exc.key)
-            )
+            Diagnostic.said("E002", twice(exc.key), source, *_find_key(text, exc.key))
         ) from None
     except RecursionError:
-        raise ReadError(Diagnostic("E006", "the JSON is nested too deeply", source, 1, 1)) from None
+        raise ReadError(Diagnostic.said("E006", _TOO_DEEP, source, 1, 1)) from None
     except ValueError:  # an integer with more digits than Python converts
-        raise ReadError(
-            Diagnostic("E005", "a number has more than 4300 digits", source, 1, 1)
-        ) from None
+        message = phrase(N_("a number has more than {n} digits"), n=4300)
+        raise ReadError(Diagnostic.said("E005", message, source, 1, 1)) from None
     if (
         max_rounds is not None
         and isinstance(data, dict)
@@ -69,8 +65,11 @@ def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Lo
     try:
         _Scanner(text, locations, max_rounds).scan()
     except RecursionError:
-        raise ReadError(Diagnostic("E006", "the JSON is nested too deeply", source, 1, 1)) from None
+        raise ReadError(Diagnostic.said("E006", _TOO_DEEP, source, 1, 1)) from None
     return data, locations
+
+
+_TOO_DEEP = phrase(N_("the JSON is nested too deeply"))
 
 
 class _TooLong(Exception):
@@ -217,11 +216,21 @@ class _Scanner:
         return value
 
 
-def _json_problem(exc: json.JSONDecodeError) -> str:
-    """The decoder's message as a whole sentence (some of its messages end in "at")."""
+def _json_problem(exc: json.JSONDecodeError) -> Text:
+    """The decoder's message as a whole sentence (some of its messages end in "at"); the
+    decoder's own words stay as they are."""
     message = exc.msg.removesuffix(" at")
     if message.startswith("Invalid control character"):
         char = exc.doc[exc.pos] if 0 <= exc.pos < len(exc.doc) else ""
-        shown = f"\\x{ord(char):02x}" if char and ord(char) < 0x100 else "a control character"
-        return f"the control character {shown} must be written as an escape inside a string"
+        if char and ord(char) < 0x100:
+            return phrase(
+                N_("the control character {shown} must be written as an escape inside a string"),
+                shown=f"\\x{ord(char):02x}",
+            )
+        return phrase(
+            N_(
+                "the control character a control character must be written as an escape "
+                "inside a string"
+            )
+        )
     return message

@@ -12,6 +12,8 @@ import re
 import reprlib
 import unicodedata
 
+from validator.engine.phrase import N_, Phrase, Text, phrase
+
 MAX_DIGITS = 18
 """Numbers longer than this are refused as out of range before int() sees them: every
 limit in a record is far smaller, and int() of a huge digit string is slow or refused."""
@@ -26,12 +28,15 @@ converted (converting a long one is slow, or refused beyond 4,300 digits)."""
 class LexError(ValueError):
     """A value that does not fit its syntax (E002) or is out of range (E005)."""
 
-    def __init__(self, message: str, offset: int = 0, code: str = "E002", hint: str = "") -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: Text, offset: int = 0, code: str = "E002", hint: Text = "") -> None:
+        super().__init__(str(message))
+        self.message = str(message)
+        self.said: Text = message
+        """The message as a phrase, for other languages (or its English text)."""
         self.offset = offset
         self.code = code
-        self.hint = hint
+        self.hint = str(hint)
+        self.hint_said: Text = hint
 
 
 _FIELD_WORD = r"(?:room|raum|zimmer|feld|field|case|salle|pi[eè]ce)[ \t]*:?[ \t]*"
@@ -52,7 +57,15 @@ after a word for it (`room`, `Raum`, `Feld`, `case`); the numbers are checked la
 
 _FIELD_GROUPS = (("br", "bc"), ("rr", "rc"), ("sr", "sc"), ("dr", "dc"), ("pr", "pc"))
 
-FIELD_EXAMPLES = "3/4, 3,4, 34, (3,4), row 3 col 4 or r3c4"
+
+def either(some: str, last: str) -> Phrase:
+    """`3/4, 34 or r3c4`: examples of a syntax, the last after the language's "or"."""
+    return phrase(N_("{some} or {last}"), some=some, last=last)
+
+
+FIELD_EXAMPLES = either("3/4, 3,4, 34, (3,4), row 3 col 4", "r3c4")
+_FIELD_ROW = phrase(N_("a field's row"))
+_FIELD_COLUMN = phrase(N_("a field's column"))
 
 
 def is_packed(match: re.Match[str]) -> bool:
@@ -64,8 +77,8 @@ def field_parts(match: re.Match[str]) -> tuple[int, int]:
     """Row and column numbers of a FIELD match (not yet range-checked)."""
     for r, c in _FIELD_GROUPS:
         if match[r] is not None:
-            return number(match[r], "a field's row", match.start(r)), number(
-                match[c], "a field's column", match.start(c)
+            return number(match[r], _FIELD_ROW, match.start(r)), number(
+                match[c], _FIELD_COLUMN, match.start(c)
             )
     raise AssertionError("FIELD matched without its groups")  # pragma: no cover
 
@@ -81,15 +94,27 @@ def lex_field(text: str) -> tuple[int, int]:
     stripped = text.strip()
     m = FIELD.fullmatch(stripped)
     if m is None:
-        raise LexError(f"expected a field like {FIELD_EXAMPLES}, not {short(text)}")
+        raise LexError(
+            phrase(
+                N_("expected a field like {examples}, not {found}"),
+                examples=FIELD_EXAMPLES,
+                found=short(text),
+            )
+        )
     return field_parts(m)
 
 
-def number(digits: str, what: str = "a number", offset: int = 0) -> int:
-    """A run of ASCII digits as an int; too many digits is a range error (E005)."""
+def number(digits: str, what: Text | None = None, offset: int = 0) -> int:
+    """A run of ASCII digits as an int; too many digits is a range error (E005). `what`
+    names the value (a phrase, or a record key, which stays as it is)."""
     significant = digits.lstrip("0")
     if len(significant) > MAX_DIGITS:
-        raise LexError(f"{what} {short(digits)} is out of range", offset, "E005")
+        named = what if what is not None else phrase(N_("a number"))
+        raise LexError(
+            phrase(N_("{what} {number} is out of range"), what=named, number=short(digits)),
+            offset,
+            "E005",
+        )
     return int(significant or "0")
 
 
@@ -100,15 +125,21 @@ DICE = re.compile(
 )
 """Three dice: `5 5 3`, `5,5,3`, `5;5;3`, `5-5-3`, `[5, 5, 3]`, `553`."""
 
-DICE_EXAMPLES = "5 5 3, 5,5,3, 5-5-3 or 553"
+DICE_EXAMPLES = either("5 5 3, 5,5,3, 5-5-3", "553")
 
 
 def lex_dice(text: str) -> list[int]:
     """A whole value that is three dice; raises LexError (ranges are checked later)."""
     m = DICE.fullmatch(text.strip())
     if m is None:
-        raise LexError(f"expected three dice like {DICE_EXAMPLES}, not {short(text)}")
-    return [number(d, "a die") for d in m.groups() if d is not None]
+        raise LexError(
+            phrase(
+                N_("expected three dice like {examples}, not {found}"),
+                examples=DICE_EXAMPLES,
+                found=short(text),
+            )
+        )
+    return [number(d, phrase(N_("a die"))) for d in m.groups() if d is not None]
 
 
 NONE_WORDS = frozenset(
@@ -151,7 +182,9 @@ def lex_flag(text: str) -> bool:
         return True
     if word in NO:
         return False
-    raise LexError(f"expected yes, true, 1 or an empty value, not {short(text)}")
+    raise LexError(
+        phrase(N_("expected yes, true, 1 or an empty value, not {found}"), found=short(text))
+    )
 
 
 _PATH_SEP = re.compile(r"[ \t,;>→-]*")
@@ -174,9 +207,9 @@ def lex_path(text: str) -> list[str]:
         m = FIELD.match(text, pos)
         if m is None:
             raise LexError(
-                f"expected fields like 6/5 5/5, found {short(text[pos:])}",
+                phrase(N_("expected fields like 6/5 5/5, found {found}"), found=short(text[pos:])),
                 pos,
-                hint="separate the path's fields with blanks, commas or dashes",
+                hint=phrase(N_("separate the path's fields with blanks, commas or dashes")),
             )
         fields.append(field_text(m))
         pos = m.end()
@@ -205,3 +238,24 @@ def short(value: object) -> str:
 _SHORT_REPR = reprlib.Repr()
 _SHORT_REPR.maxlevel, _SHORT_REPR.maxlist, _SHORT_REPR.maxtuple = 2, 4, 4
 _SHORT_REPR.maxdict, _SHORT_REPR.maxstring, _SHORT_REPR.maxother = 4, 24, 24
+
+
+def twice(key: object) -> Text:
+    """`the key 'roll' appears twice` (YAML and JSON)."""
+    return phrase(N_("the key {key} appears twice"), key=short(key))
+
+
+def too_long(value: object) -> Text:
+    """`the number '1111...' is longer than any value of a record` (YAML and JSON)."""
+    return phrase(
+        N_("the number {number} is longer than any value of a record"), number=short(value)
+    )
+
+
+class Refused(ValueError):
+    """A value a validator refuses, with its message as a phrase (pydantic keeps the
+    exception: a reader's message says it in the reader's language)."""
+
+    def __init__(self, message: Text) -> None:
+        super().__init__(str(message))
+        self.said = message

@@ -23,10 +23,13 @@ from pydantic import (
 from pydantic import Field as Constraint
 
 from validator.engine import Field
+from validator.engine.phrase import N_, Items, Phrase, Text, phrase
 from validator.errors import Diagnostic, ReadError
 from validator.records.lexing import (
     EXITS,
     LexError,
+    Refused,
+    either,
     is_none,
     lex_dice,
     lex_field,
@@ -41,7 +44,15 @@ Path = tuple[str | int, ...]
 Locations = dict[Path, Location]
 
 
-_FIELD_HELP = "a field like [3, 4], 3/4 or 34"
+_FIELD_HELP = either("[3, 4], 3/4", "34")
+
+
+def _not_a_field(value: object) -> Phrase:
+    return phrase(
+        N_("expected a field like {examples}, not {found}"),
+        examples=_FIELD_HELP,
+        found=short(value),
+    )
 
 
 _FIELD_AT: dict[tuple[int, int], Field] = {
@@ -63,17 +74,22 @@ def _cell(value: object) -> object:
         try:
             row, col = lex_field(value)
         except LexError as exc:
-            raise ValueError(exc.message) from None
+            raise Refused(exc.said) from None
     elif type(value) is int:
         if not 11 <= value <= 99:
-            raise ValueError(f"expected {_FIELD_HELP}, not {short(value)}")
+            raise Refused(_not_a_field(value))
         row, col = divmod(value, 10)
     elif isinstance(value, list | tuple) and len(value) == 2 and all(type(v) is int for v in value):
         row, col = value
     else:
-        raise ValueError(f"expected {_FIELD_HELP}, not {short(value)}")
+        raise Refused(_not_a_field(value))
     if not (1 <= row <= 6 and 1 <= col <= 6):
-        raise ValueError(f"field {row}/{col} is off the board (rows and columns are 1-6)")
+        raise Refused(
+            phrase(
+                N_("field {field} is off the board (rows and columns are 1-6)"),
+                field=f"{row}/{col}",
+            )
+        )
     return _FIELD_AT[(row, col)]
 
 
@@ -93,15 +109,21 @@ def _dice(value: object) -> object:
         try:
             dice = lex_dice(value)
         except LexError as exc:
-            raise ValueError(exc.message) from None
+            raise Refused(exc.said) from None
     elif type(value) is int and 111 <= value <= 999:
         dice = [int(d) for d in str(value)]
     elif isinstance(value, list | tuple) and len(value) == 3 and all(type(v) is int for v in value):
         dice = list(value)
     else:
-        raise ValueError(f"expected three dice like [5, 5, 3] or 5 5 3, not {short(value)}")
+        raise Refused(
+            phrase(
+                N_("expected three dice like {examples}, not {found}"),
+                examples=either("[5, 5, 3]", "5 5 3"),
+                found=short(value),
+            )
+        )
     if not all(1 <= d <= 6 for d in dice):
-        raise ValueError(f"dice are 1-6, not {' '.join(map(str, dice))}")
+        raise Refused(phrase(N_("dice are 1-6, not {dice}"), dice=" ".join(map(str, dice))))
     return tuple(dice)
 
 
@@ -111,7 +133,7 @@ def _path(value: object) -> object:
         try:
             return lex_path(value)
         except LexError as exc:
-            raise ValueError(exc.message) from None
+            raise Refused(exc.said) from None
     return value
 
 
@@ -122,10 +144,10 @@ def _flag(value: object) -> object:
         try:
             return lex_flag(value)
         except LexError as exc:
-            raise ValueError(exc.message) from None
+            raise Refused(exc.said) from None
     if type(value) is int and value in (0, 1):
         return bool(value)
-    raise ValueError(f"expected true or false, not {short(value)}")
+    raise Refused(phrase(N_("expected true or false, not {found}"), found=short(value)))
 
 
 def _die_number(what: str) -> Any:
@@ -133,9 +155,11 @@ def _die_number(what: str) -> Any:
         if isinstance(value, str) and value.strip().isdigit():
             value = int(value)
         if type(value) is not int:
-            raise ValueError(f"{what} is a number 1-6, not {short(value)}")
+            raise Refused(
+                phrase(N_("{what} is a number 1-6, not {found}"), what=what, found=short(value))
+            )
         if not 1 <= value <= 6:
-            raise ValueError(f"{what} is 1-6, not {short(value)}")
+            raise Refused(phrase(N_("{what} is 1-6, not {found}"), what=what, found=short(value)))
         return value
 
     return check
@@ -196,7 +220,7 @@ def _no_bool(value: object) -> object:
     """A number where a number belongs: true and false are no numbers (pydantic would
     read them as 1 and 0)."""
     if type(value) is bool:
-        raise ValueError(f"must be a whole number, not {str(value).lower()}")
+        raise Refused(phrase(N_("must be a whole number, not {found}"), found=str(value).lower()))
     return value
 
 
@@ -246,12 +270,12 @@ class RoundModel(BaseModel):
     def _one_kind(self) -> RoundModel:
         played = self.cross is not None or self.move is not None or self.path is not None
         if self.reroll and self.ring:
-            raise ValueError("a round is either a reroll or a ring, not both")
+            raise Refused(phrase(N_("a round is either a reroll or a ring, not both")))
         if (self.reroll or self.ring) and (played or self.steps is not None):
             kind = "reroll" if self.reroll else "ring"
-            raise ValueError(f"a {kind} round has no cross, move, steps or path")
+            raise Refused(phrase(N_("a {kind} round has no cross, move, steps or path"), kind=kind))
         if not (self.reroll or self.ring) and self.cross is None:
-            raise ValueError("a round needs a cross (or reroll: true)")
+            raise Refused(phrase(N_("a round needs a cross (or reroll: true)")))
         return self
 
 
@@ -315,13 +339,18 @@ def build_record(
     it could not read, so that messages count the rounds as the file does."""
     problems = list(problems or ())
     if not problems and (data is None or data == {} or data == []):
-        raise ReadError(Diagnostic("E007", "the file holds no record", source, 1, 1))
+        raise ReadError(
+            Diagnostic.said("E007", phrase(N_("the file holds no record")), source, 1, 1)
+        )
     if not isinstance(data, dict):
         line, col = locations.get((), (1, 1))
         raise ReadError(
-            Diagnostic(
+            Diagnostic.said(
                 "E005",
-                f"a record is a mapping with keys like player and rounds, not a {_type_name(data)}",
+                phrase(
+                    N_("a record is a mapping with keys like player and rounds, not a {kind}"),
+                    kind=_type_name(data),
+                ),
                 source,
                 line,
                 col,
@@ -445,21 +474,30 @@ def _diagnostic(
         key = str(loc[-1])
         known = ROUND_KEYS if round_no is not None else (*HEADER_KEYS, "rounds")
         close = difflib.get_close_matches(key, known, n=1)
-        hint = f"write {key_text(close[0], fmt)}; " if close else ""
-        return Diagnostic(
+        keys = ", ".join(known)
+        hint = (
+            phrase(N_("write {key}; known keys: {keys}"), key=key_text(close[0], fmt), keys=keys)
+            if close
+            else phrase(N_("known keys: {keys}"), keys=keys)
+        )
+        return Diagnostic.said(
             "E003",
-            f"unknown key {short(key)}" + (f" in round {round_no}" if round_no else ""),
+            phrase(N_("unknown key {key} in round {round}"), key=short(key), round=round_no)
+            if round_no
+            else phrase(N_("unknown key {key}"), key=short(key)),
             source,
             line,
             col,
             round=round_no,
-            hint=hint + "known keys: " + ", ".join(known),
+            hint=hint,
         )
     if kind == "missing":
-        where = _path_text(data_path[:-1])
-        return Diagnostic(
+        within = _path_text(data_path[:-1])
+        return Diagnostic.said(
             "E004",
-            f"missing key {short(loc[-1])}" + (f" in {where}" if where else ""),
+            phrase(N_("missing key {key} in {where}"), key=short(loc[-1]), where=within)
+            if within
+            else phrase(N_("missing key {key}"), key=short(loc[-1])),
             source,
             line,
             col,
@@ -467,46 +505,51 @@ def _diagnostic(
         )
     msg = _plain_message(err)
     got = err.get("input")
-    plain = isinstance(got, dict | list | bool) or short(got) in msg
-    shown = "" if plain else f" (got {short(got)})"
-    return Diagnostic(
-        "E005", f"{where}: {msg}{shown}" if where else msg, source, line, col, round=round_no
-    )
+    plain = isinstance(got, dict | list | bool) or short(got) in str(msg)
+    message: Text = msg
+    if not plain:
+        message = phrase(N_("{message} (got {got})"), message=msg, got=short(got))
+    if where:
+        message = phrase(N_("{where}: {message}"), where=where, message=message)
+    return Diagnostic.said("E005", message, source, line, col, round=round_no)
 
 
-def _plain_message(err: Any) -> str:
+def _plain_message(err: Any) -> Text:
     """The validation error in the project's words, not the library's."""
     kind, ctx = err["type"], err.get("ctx") or {}
     if kind in ("greater_than_equal", "greater_than"):
         bound = ctx.get("ge", ctx.get("gt"))
         return (
-            f"must be at least {bound}"
+            phrase(N_("must be at least {bound}"), bound=bound)
             if kind == "greater_than_equal"
-            else f"must be more than {bound}"
+            else phrase(N_("must be more than {bound}"), bound=bound)
         )
     if kind in ("less_than_equal", "less_than"):
         bound = ctx.get("le", ctx.get("lt"))
         return (
-            f"must be at most {bound}"
+            phrase(N_("must be at most {bound}"), bound=bound)
             if kind == "less_than_equal"
-            else f"must be less than {bound}"
+            else phrase(N_("must be less than {bound}"), bound=bound)
         )
     if kind == "string_pattern_mismatch":
         if err["loc"][-1:] == ("dice_sha256",):
-            return "must be the dice file's SHA-256: 64 hexadecimal digits"
-        return "does not have the expected form"
+            return phrase(N_("must be the dice file's SHA-256: 64 hexadecimal digits"))
+        return phrase(N_("does not have the expected form"))
     if kind == "string_too_long":
-        return f"is longer than {ctx.get('max_length')} characters"
+        return phrase(N_("is longer than {n} characters"), n=ctx.get("max_length"))
     if kind == "too_long":
-        return f"has more than {ctx.get('max_length')} items"
+        return phrase(N_("has more than {n} items"), n=ctx.get("max_length"))
     if kind == "too_short":
-        return f"has fewer than {ctx.get('min_length')} items"
+        return phrase(N_("has fewer than {n} items"), n=ctx.get("min_length"))
     if kind in ("int_type", "int_parsing", "int_from_float"):
-        return "must be a whole number"
+        return phrase(N_("must be a whole number"))
     if kind in ("string_type",):
-        return "must be text"
+        return phrase(N_("must be text"))
     if kind in ("bool_type", "bool_parsing"):
-        return "must be true or false"
+        return phrase(N_("must be true or false"))
+    refused = ctx.get("error")
+    if isinstance(refused, Refused):
+        return refused.said
     return str(err["msg"]).removeprefix("Value error, ")
 
 
@@ -530,18 +573,20 @@ def _locate(path: Path, locations: Locations) -> Location:
     return (1, 1)
 
 
-def _path_text(path: Path) -> str:
-    """("rounds", 2, "path", 0) -> "round 3, path[0]"."""
-    parts: list[str] = []
+def _path_text(path: Path) -> Text:
+    """("rounds", 2, "path", 0) -> "round 3, path[0]" (keys stay as they are)."""
+    parts: list[Text] = []
     for prev, p in zip((None, *path), path, strict=False):
         if isinstance(p, int):
             if prev == "rounds":
-                parts[-1] = f"round {p + 1}"
+                parts[-1] = phrase(N_("round {n}"), n=p + 1)
             elif parts:
-                parts[-1] += f"[{p}]"
+                parts[-1] = f"{parts[-1]}[{p}]"
         else:
             parts.append(p)
-    return ", ".join(parts)
+    if not parts:
+        return ""
+    return Phrase("{items}", (("items", Items(tuple(parts))),))
 
 
 def _type_name(value: object) -> str:

@@ -14,6 +14,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
+from validator.engine.phrase import N_, Phrase, phrase
 from validator.errors import Diagnostic, ReadError
 
 MAX_BYTES = 1024 * 1024
@@ -89,24 +90,20 @@ def decode(data: bytes, source: str) -> str:
     """UTF-8 text only (a UTF-8 byte-order mark is allowed), as dice files must be;
     anything else is a ReadError (E001) that shows no raw byte."""
 
-    def fail(message: str, line: int | None = None, col: int | None = None) -> ReadError:
-        return ReadError(Diagnostic("E001", message, source, line, col))
+    def fail(message: str | Phrase, line: int | None = None, col: int | None = None) -> ReadError:
+        return ReadError(Diagnostic.said("E001", message, source, line, col))
 
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        raise fail("the file is UTF-16 text; save it as UTF-8", 1, 1)
+        raise fail(phrase(N_("the file is UTF-16 text; save it as UTF-8")), 1, 1)
     if b"\x00" in data:
         line = data.count(b"\n", 0, data.index(b"\x00")) + 1
-        raise fail("the file is binary (it holds NUL bytes), not text", line, 1)
+        raise fail(phrase(N_("the file is binary (it holds NUL bytes), not text")), line, 1)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise fail(
-            f"the file is not UTF-8 text (byte 0x{data[exc.start]:02x}); save it as UTF-8",
-            line,
-            col,
-        ) from None
+        raise fail(_not_utf8(data[exc.start]), line, col) from None
 
 
 def decode_text(data: bytes, source: str) -> Text:
@@ -114,8 +111,8 @@ def decode_text(data: bytes, source: str) -> Text:
     bytes are not UTF-8 but read as text without control characters (both with a warning
     that names the encoding). Anything else is a ReadError (E001) that shows no raw byte."""
 
-    def fail(message: str, line: int | None = None, col: int | None = None) -> ReadError:
-        return ReadError(Diagnostic("E001", message, source, line, col))
+    def fail(message: str | Phrase, line: int | None = None, col: int | None = None) -> ReadError:
+        return ReadError(Diagnostic.said("E001", message, source, line, col))
 
     for bom, encoding in _BOMS:
         if data.startswith(bom):
@@ -123,15 +120,19 @@ def decode_text(data: bytes, source: str) -> Text:
                 text = data.decode(encoding).removeprefix("\ufeff")
             except UnicodeDecodeError:
                 raise fail(
-                    f"the file starts like {_ENCODING_NAMES.get(encoding, encoding)} "
-                    "text but does not decode as it",
+                    phrase(
+                        N_("the file starts like {encoding} text but does not decode as it"),
+                        encoding=_ENCODING_NAMES.get(encoding, encoding),
+                    ),
                     1,
                     1,
                 ) from None
             return Text(text, _warning(encoding, source) if encoding != "utf-8-sig" else None)
     if b"\x00" in data:
         line = data.count(b"\n", 0, data.index(b"\x00")) + 1
-        raise fail("the file is binary (it holds NUL bytes), not a text record", line, 1)
+        raise fail(
+            phrase(N_("the file is binary (it holds NUL bytes), not a text record")), line, 1
+        )
     try:
         return Text(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
@@ -144,9 +145,13 @@ def decode_text(data: bytes, source: str) -> Text:
         text = ""
     if text and not any(_is_control(ch) for ch in text):
         return Text(text, _warning("cp1252", source))
-    raise fail(
-        f"the file is not UTF-8 text (byte 0x{bad:02x}); save it as UTF-8", line, col
-    ) from None
+    raise fail(_not_utf8(bad), line, col) from None
+
+
+def _not_utf8(byte: int) -> Phrase:
+    return phrase(
+        N_("the file is not UTF-8 text (byte {byte}); save it as UTF-8"), byte=f"0x{byte:02x}"
+    )
 
 
 def _is_control(ch: str) -> bool:
@@ -155,13 +160,13 @@ def _is_control(ch: str) -> bool:
 
 def _warning(encoding: str, source: str) -> Diagnostic:
     name = _ENCODING_NAMES.get(encoding, encoding)
-    return Diagnostic(
+    return Diagnostic.said(
         "W003",
-        f"the file is {name} text, not UTF-8; it was read as {name}",
+        phrase(N_("the file is {name} text, not UTF-8; it was read as {name}"), name=name),
         source,
         1,
         1,
-        hint="save it as UTF-8 so that every tool reads it the same way",
+        hint=phrase(N_("save it as UTF-8 so that every tool reads it the same way")),
     )
 
 
@@ -186,34 +191,48 @@ def read_bytes(
         data = sys.stdin.buffer.read(max_bytes + 1)
         if len(data) > max_bytes:
             raise ReadError(
-                Diagnostic("E001", f"the input is more than the {max_bytes} bytes allowed", name, 1)
+                Diagnostic.said(
+                    "E001",
+                    phrase(N_("the input is more than the {n} bytes allowed"), n=max_bytes),
+                    name,
+                    1,
+                )
             )
         return data
     try:
         fd = _open(Path(path), follow, root)
     except OSError as exc:
-        raise ReadError(Diagnostic("E001", _open_problem(exc), name)) from None
+        raise ReadError(Diagnostic.said("E001", _open_problem(exc), name)) from None
     try:
         with os.fdopen(fd, "rb", buffering=0, closefd=True) as handle:
             info = os.fstat(handle.fileno())
             if stat.S_ISDIR(info.st_mode):
-                raise ReadError(Diagnostic("E001", "is a folder, not a file", name))
+                raise ReadError(Diagnostic.said("E001", _FOLDER, name))
             if not stat.S_ISREG(info.st_mode):
-                message = "is not a regular file (a device, FIFO or socket)"
-                raise ReadError(Diagnostic("E001", message, name))
+                message = phrase(N_("is not a regular file (a device, FIFO or socket)"))
+                raise ReadError(Diagnostic.said("E001", message, name))
             if info.st_size > max_bytes:
-                message = f"the file is {info.st_size} bytes, more than the {max_bytes} allowed"
-                raise ReadError(Diagnostic("E001", message, name, 1))
+                message = phrase(
+                    N_("the file is {size} bytes, more than the {n} allowed"),
+                    size=info.st_size,
+                    n=max_bytes,
+                )
+                raise ReadError(Diagnostic.said("E001", message, name, 1))
             # What fstat promised, then whatever a growing file adds, up to the cap
             # (reading max_bytes at once would allocate that much each time).
             data = _read_up_to(handle, info.st_size + 1)
             if len(data) > info.st_size:
                 data += _read_up_to(handle, max_bytes + 1 - len(data))
     except OSError as exc:
-        raise ReadError(Diagnostic("E001", f"cannot read the file: {exc.strerror}", name)) from None
+        raise ReadError(Diagnostic.said("E001", _cannot_read(exc.strerror), name)) from None
     if len(data) > max_bytes:
         raise ReadError(
-            Diagnostic("E001", f"the file is more than the {max_bytes} bytes allowed", name, 1)
+            Diagnostic.said(
+                "E001",
+                phrase(N_("the file is more than the {n} bytes allowed"), n=max_bytes),
+                name,
+                1,
+            )
         )
     return data
 
@@ -242,16 +261,24 @@ def _open(path: Path, follow: bool, root: Path | None) -> int:
         os.close(fd)
 
 
-def _open_problem(exc: OSError) -> str:
+_FOLDER = phrase(N_("is a folder, not a file"))
+
+
+def _cannot_read(why: object) -> Phrase:
+    """`cannot read the file: Permission denied` (the system's own words stay as they are)."""
+    return phrase(N_("cannot read the file: {why}"), why=why)
+
+
+def _open_problem(exc: OSError) -> Phrase:
     if exc.errno == errno.ENOENT:
-        return "does not exist"
+        return phrase(N_("does not exist"))
     if exc.errno == errno.ELOOP or (exc.errno == errno.ENOTDIR and not _DIRECTORY):
-        return "is a symbolic link, not followed"
+        return phrase(N_("is a symbolic link, not followed"))
     if exc.errno == errno.ENOTDIR:
-        return "is inside something that is not a folder (or a link, not followed)"
+        return phrase(N_("is inside something that is not a folder (or a link, not followed)"))
     if exc.errno == errno.EISDIR:
-        return "is a folder, not a file"
-    return f"cannot read the file: {exc.strerror or type(exc).__name__}"
+        return _FOLDER
+    return _cannot_read(exc.strerror or type(exc).__name__)
 
 
 def _read_up_to(handle: io.RawIOBase, size: int) -> bytes:

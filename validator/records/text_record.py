@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import NoReturn
 
+from validator.engine.phrase import N_, Text, phrase
 from validator.errors import Diagnostic, ReadError
 from validator.records.header import AFTER_ROUNDS, Header, build, fail, header_lines, spaces_end
 from validator.records.language import identify_text
@@ -205,11 +206,11 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
     if not rounds and not header.values and not problems:
         fail(
             "E007",
-            "the file holds no record: no dice line is annotated",
+            phrase(N_("the file holds no record: no dice line is annotated")),
             source,
             first_dice_line or 1,
             1,
-            hint=f"annotate the rows you played, like {EXAMPLE}",
+            hint=phrase(N_("annotate the rows you played, like {example}"), example=EXAMPLE),
         )
     record = build(header, rounds, locations, "text", problems, numbers)
     return dataclasses.replace(record, language=identify_text(text))
@@ -225,24 +226,36 @@ def _header_line(
     if first_dice_line is not None and key not in AFTER_ROUNDS:
         fail(
             "E002",
-            f"header line {key} after the first dice line (line {first_dice_line})",
+            phrase(
+                N_("header line {key} after the first dice line (line {line})"),
+                key=key,
+                line=first_dice_line,
+            ),
             source,
             lineno,
             match.start("key") + 1,
-            hint="header lines like player: ... come before the dice lines",
+            hint=phrase(N_("header lines like player: ... come before the dice lines")),
         )
     header.read(key, match, lineno)
 
 
 def _not_a_line(line: str, lineno: int, source: str) -> NoReturn:
     start = spaces_end(line, 0)
-    hint = f"a dice line is like {EXAMPLE}; a header line like player: Alice"
+    hint = phrase(
+        N_("a dice line is like {example}; a header line like player: Alice"), example=EXAMPLE
+    )
     word = re.match(r"[^\W\d_]+", line[start:])
     if word and normal(word.group()) in PHRASES:
-        hint = f"an annotation follows the row's dice on the same line, like {EXAMPLE}"
+        hint = phrase(
+            N_("an annotation follows the row's dice on the same line, like {example}"),
+            example=EXAMPLE,
+        )
     fail(
         "E002",
-        f"expected a dice line or a header line (key: value), found {_found(line, start)}",
+        phrase(
+            N_("expected a dice line or a header line (key: value), found {found}"),
+            found=_found(line, start),
+        ),
         source,
         lineno,
         start + 1,
@@ -250,10 +263,15 @@ def _not_a_line(line: str, lineno: int, source: str) -> NoReturn:
     )
 
 
-def _found(text: str, pos: int) -> str:
+_END = phrase(N_("the end of the line"))
+_EXAMPLE_HINT = phrase(N_("a dice line is like {example}"), example=EXAMPLE)
+_NOTES_HINT = phrase(N_("a dice line is like {example}; notes go after #"), example=EXAMPLE)
+
+
+def _found(text: str, pos: int) -> Text:
     """What stands at pos, for 'expected X, found Y' messages."""
     word = re.match(r"\S{1,24}", text[pos:]) if pos < len(text) else None
-    return short(word.group()) if word else "the end of the line"
+    return short(word.group()) if word else _END
 
 
 class _RollLine:
@@ -268,16 +286,16 @@ class _RollLine:
         self.pos = 0
 
     def fail(
-        self, message: str, pos: int | None = None, hint: str = "", code: str = "E002"
+        self, message: Text, pos: int | None = None, hint: Text = "", code: str = "E002"
     ) -> NoReturn:
         col = (self.pos if pos is None else pos) + 1
-        raise ReadError(Diagnostic(code, message, self.source, self.line, col, hint=hint))
+        raise ReadError(Diagnostic.said(code, message, self.source, self.line, col, hint=hint))
 
-    def number(self, text: str, what: str, pos: int) -> int:
+    def number(self, text: str, what: Text, pos: int) -> int:
         try:
             return number(text, what)
         except LexError as exc:
-            self.fail(exc.message, pos, code=exc.code)
+            self.fail(exc.said, pos, code=exc.code)
 
     def corrected(self, start: int, end: int, replacement: str) -> str:
         """This line with text[start:end] replaced: a hint in the record's own syntax."""
@@ -292,14 +310,20 @@ class _RollLine:
             row = previous + 1
         else:
             self.pos = numbered.end()
-            row = self.number(numbered[1], "row number", numbered.start(1))
+            row = self.number(numbered[1], phrase(N_("row number")), numbered.start(1))
             if row <= previous:
                 self.fail(
-                    f"row number {row} after row {previous}: rows count up"
+                    phrase(
+                        N_("row number {row} after row {previous}: rows count up"),
+                        row=row,
+                        previous=previous,
+                    )
                     if previous
-                    else "row numbers start at 1",
+                    else phrase(N_("row numbers start at 1")),
                     numbered.start(1),
-                    hint=f"give this line row number {previous + 1} or more, or none",
+                    hint=phrase(
+                        N_("give this line row number {row} or more, or none"), row=previous + 1
+                    ),
                 )
         self.pos = spaces_end(self.text, self.pos)
         dice, dice_cols = self._dice(numbered is not None)
@@ -330,20 +354,30 @@ class _RollLine:
             m = tokens[0]
             return [int(d) for d in m[0]], [m.start() + 1 + i for i in range(3)]
         if len(tokens) > 3:
-            hint = "" if numbered else "a row number needs :, . or ) after it, like 7: 3 4 6"
+            hint: Text = (
+                ""
+                if numbered
+                else phrase(N_("a row number needs :, . or ) after it, like 7: 3 4 6"))
+            )
             self.fail(
-                f"expected x 3/4, reroll or ring after the three dice, found {short(tokens[3][0])}",
+                phrase(
+                    N_("expected x 3/4, reroll or ring after the three dice, found {found}"),
+                    found=short(tokens[3][0]),
+                ),
                 tokens[3].start(),
                 hint=hint,
             )
         if len(tokens) != 3:
             at = tokens[0].start() if tokens else self.pos
             self.fail(
-                f"expected the row's three dice, like 3 4 6 or 346, found {_found(self.text, at)}",
+                phrase(
+                    N_("expected the row's three dice, like 3 4 6 or 346, found {found}"),
+                    found=_found(self.text, at),
+                ),
                 at,
-                hint=f"a dice line is like {EXAMPLE}",
+                hint=_EXAMPLE_HINT,
             )
-        return [self.number(m[0], "die", m.start()) for m in tokens], [
+        return [self.number(m[0], phrase(N_("die")), m.start()) for m in tokens], [
             m.start() + 1 for m in tokens
         ]
 
@@ -370,9 +404,9 @@ class _RollLine:
             m = _TOKEN.match(text, pos)
             if m is None:
                 self.fail(
-                    f"unexpected {short(text[pos])} in the annotation",
+                    phrase(N_("unexpected {found} in the annotation"), found=short(text[pos])),
                     pos,
-                    hint=f"a dice line is like {EXAMPLE}; notes go after #",
+                    hint=_NOTES_HINT,
                 )
             kind = "field" if m["field"] is not None else m.lastgroup or "sep"
             pos = m.end()
@@ -382,9 +416,9 @@ class _RollLine:
             tokens.append(self._token(kind, m, paren))
             paren = -1
         self.fail(
-            f"more than {MAX_PIECES} words, numbers and signs on one line",
+            phrase(N_("more than {n} words, numbers and signs on one line"), n=MAX_PIECES),
             pos,
-            hint=f"a dice line is like {EXAMPLE}; notes go after #",
+            hint=_NOTES_HINT,
         )
 
     def _token(self, kind: str, m: re.Match[str], paren: int) -> Token:
@@ -394,7 +428,7 @@ class _RollLine:
             try:
                 text = field_text(inner)
             except LexError as exc:
-                self.fail(exc.message, m.start(), code=exc.code)
+                self.fail(exc.said, m.start(), code=exc.code)
             return Token(
                 "field", m[0], m.start(), m.end(), field=text, packed=is_packed(inner), paren=paren
             )
@@ -422,8 +456,8 @@ class _Annotation:
         self.i = 0
         self.seen: dict[str, int] = {}
 
-    def fail(self, message: str, pos: int, hint: str = "") -> NoReturn:
-        self.line.fail(message, pos, hint=hint or f"a dice line is like {EXAMPLE}")
+    def fail(self, message: Text, pos: int, hint: Text = "") -> NoReturn:
+        self.line.fail(message, pos, hint=hint or _EXAMPLE_HINT)
 
     def peek(self, offset: int = 0) -> Token | None:
         k = self.i + offset
@@ -464,9 +498,15 @@ class _Annotation:
             rest = self.peek()
             if rest is not None:
                 self.fail(
-                    f"a {kind} line has nothing after {kind}, found {short(rest.text)}",
+                    phrase(
+                        N_("a {kind} line has nothing after {kind}, found {found}"),
+                        kind=kind,
+                        found=short(rest.text),
+                    ),
                     rest.start,
-                    hint=f"a {kind} uses the row up: no cross, move, steps or path",
+                    hint=phrase(
+                        N_("a {kind} uses the row up: no cross, move, steps or path"), kind=kind
+                    ),
                 )
             return True
         self.i = 0
@@ -522,7 +562,10 @@ class _Annotation:
                     last_field = None
                     continue
                 if CROSS in self.data:
-                    self.fail("a round crosses out one field; this is a second cross-out", first.at)
+                    self.fail(
+                        phrase(N_("a round crosses out one field; this is a second cross-out")),
+                        first.at,
+                    )
                 pending = (CROSS, first)
             elif role == MOVE:
                 self._once(MOVE, first)
@@ -531,7 +574,10 @@ class _Annotation:
                 nxt = self.peek()
                 if role == STEPS and (nxt is None or nxt.kind not in ("num", "field")):
                     self.fail(
-                        f"{short(first.text)} needs its number, like steps 5 or 5 steps",
+                        phrase(
+                            N_("{word} needs its number, like steps 5 or 5 steps"),
+                            word=short(first.text),
+                        ),
                         first.start,
                     )
                 pending = (STEPS, first)
@@ -556,14 +602,15 @@ class _Annotation:
                 pending = None
             else:  # REROLL or RING after a cross-out
                 self.fail(
-                    "a round crosses out one field, or is a reroll or a ring, not both", first.at
+                    phrase(N_("a round crosses out one field, or is a reroll or a ring, not both")),
+                    first.at,
                 )
             last_field = None
         if pending is not None and (pending[0] != PATH or PATH not in self.data):
             self._missing(pending, None)
         if CROSS not in self.data:
             self.fail(
-                "expected the field crossed out, like x 3/4",
+                phrase(N_("expected the field crossed out, like x 3/4")),
                 self.tokens[0].start,
             )
 
@@ -582,16 +629,23 @@ class _Annotation:
     def _need_cross(self, token: Token) -> None:
         if CROSS not in self.data:
             self.fail(
-                f"expected the field crossed out first, like x 3/4, found {short(token.text)}",
+                phrase(
+                    N_("expected the field crossed out first, like x 3/4, found {found}"),
+                    found=short(token.text),
+                ),
                 token.at,
-                hint="a round names the field crossed out, then the field moved to",
+                hint=phrase(N_("a round names the field crossed out, then the field moved to")),
             )
 
     def _once(self, item: str, token: Token) -> None:
         self._need_cross(token)
         if item in self.seen:
             self.fail(
-                f"{item} is given twice on this line (first at column {self.seen[item]})",
+                phrase(
+                    N_("{item} is given twice on this line (first at column {col})"),
+                    item=item,
+                    col=self.seen[item],
+                ),
                 token.at,
             )
         self.seen[item] = token.at + 1
@@ -607,16 +661,26 @@ class _Annotation:
                 self.seen[MOVE] = token.at + 1
             elif token.packed and STEPS not in self.seen:
                 self.fail(
-                    f"{token.text} reads as the field {token.field} or as steps {token.text}",
+                    phrase(
+                        N_("{text} reads as the field {field} or as steps {text}"),
+                        text=token.text,
+                        field=token.field,
+                    ),
                     token.at,
-                    hint=f"write a field of the path after path, steps as ({token.text})",
+                    hint=phrase(
+                        N_("write a field of the path after path, steps as ({text})"),
+                        text=token.text,
+                    ),
                 )
             else:
                 fixed = self.line.corrected(token.start, token.start, "path ")
                 self.fail(
-                    f"a third field {token.field} after the cross-out and the move",
+                    phrase(
+                        N_("a third field {field} after the cross-out and the move"),
+                        field=token.field,
+                    ),
                     token.at,
-                    hint=f"name a path's fields after path: {fixed}",
+                    hint=phrase(N_("name a path's fields after path: {fixed}"), fixed=fixed),
                 )
         if role == CROSS:
             self.seen[CROSS] = token.at + 1
@@ -646,10 +710,17 @@ class _Annotation:
         bare = token.paren < 0 and nxt is not None and nxt.paren < 0
         if bare and nxt is not None and nxt.kind == "num" and len(token.text + nxt.text) == 2:
             self.fail(
-                f"{token.text} {nxt.text} reads as the field {token.text}/{nxt.text} or as "
-                f"steps {token.text} and then {nxt.text}",
+                phrase(
+                    N_(
+                        "{a} {b} reads as the field {a}/{b} or as steps {a} and then {b}",
+                    ),
+                    a=token.text,
+                    b=nxt.text,
+                ),
                 token.at,
-                hint=f"write a field as {token.text}/{nxt.text}, steps as ({token.text})",
+                hint=phrase(
+                    N_("write a field as {a}/{b}, steps as ({a})"), a=token.text, b=nxt.text
+                ),
             )
         if pending is not None:
             self._missing(pending, token)
@@ -657,28 +728,36 @@ class _Annotation:
             self._need_cross(token)
         if len(token.text) != 1:
             self.fail(
-                f"the number {token.text} is neither a field nor steps",
+                phrase(N_("the number {number} is neither a field nor steps"), number=token.text),
                 token.at,
-                hint="write a field as 3/4, steps as (5) or 5 steps",
+                hint=phrase(N_("write a field as 3/4, steps as (5) or 5 steps")),
             )
         self._steps(token.text, token)
 
     def _steps(self, digits: str, token: Token) -> None:
         self._once(STEPS, token)
-        self.data[STEPS] = self.line.number(digits, "steps", token.start)
+        self.data[STEPS] = self.line.number(digits, STEPS, token.start)
         self.where[(STEPS,)] = token.start + 1
 
     def _missing(self, pending: tuple[str, Token], token: Token | None) -> NoReturn:
         role, word = pending
         what = {
-            CROSS: "the field crossed out, like x 3/4",
-            MOVE: "the field moved to (like -> 5/5), escape, leave or none",
-            STEPS: "the steps, like in 5 steps",
-            PATH: "the fields entered, like path 6/5 5/5",
+            CROSS: phrase(N_("the field crossed out, like x 3/4")),
+            MOVE: phrase(N_("the field moved to (like -> 5/5), escape, leave or none")),
+            STEPS: phrase(N_("the steps, like in 5 steps")),
+            PATH: phrase(N_("the fields entered, like path 6/5 5/5")),
         }[role]
         at = token.start if token is not None else len(self.line.text.rstrip())
-        found = short(token.text) if token is not None else "the end of the line"
-        self.fail(f"expected {what} after {short(word.text)}, found {found}", at)
+        found = short(token.text) if token is not None else _END
+        self.fail(
+            phrase(
+                N_("expected {what} after {word}, found {found}"),
+                what=what,
+                word=short(word.text),
+                found=found,
+            ),
+            at,
+        )
 
     def _unknown(self, token: Token) -> NoReturn:
         word = normal(token.text)
@@ -690,16 +769,27 @@ class _Annotation:
         if close:
             hint = self.line.corrected(token.start, token.end, close[0])
             self.fail(
-                f"expected a word like x, ->, steps or path, found {short(token.text)}: "
-                f"did you mean {short(close[0])}?",
+                phrase(
+                    N_(
+                        "expected a word like x, ->, steps or path, found {found}: "
+                        "did you mean {word}?"
+                    ),
+                    found=short(token.text),
+                    word=short(close[0]),
+                ),
                 token.start,
                 hint=hint,
             )
         self.fail(
-            f"expected -> 5/5, steps like (6), path 6/5 5/5 or the end of the line, "
-            f"found {short(token.text)}",
+            phrase(
+                N_(
+                    "expected -> 5/5, steps like (6), path 6/5 5/5 or the end of the line, "
+                    "found {found}"
+                ),
+                found=short(token.text),
+            ),
             token.start,
-            hint=f"a dice line is like {EXAMPLE}; notes go after #",
+            hint=_NOTES_HINT,
         )
 
 

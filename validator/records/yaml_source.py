@@ -12,8 +12,9 @@ from typing import Any, cast
 
 import yaml
 
+from validator.engine.phrase import N_, Text, phrase
 from validator.errors import Diagnostic, ReadError
-from validator.records.lexing import MAX_NUMBER_CHARS, short
+from validator.records.lexing import MAX_NUMBER_CHARS, short, too_long, twice
 from validator.records.model import Locations, Path
 
 _Base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -56,9 +57,8 @@ def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Lo
         line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
         problem = exc.problem or exc.context or "invalid YAML"
         if "nesting depth" in problem:  # libyaml builds that stop deep nesting themselves
-            message = f"the YAML is nested more than {MAX_DEPTH} levels deep"
-            raise ReadError(Diagnostic("E006", message, source, line, col)) from None
-        raise ReadError(Diagnostic("E002", f"YAML syntax: {problem}", source, line, col)) from None
+            raise ReadError(Diagnostic.said("E006", _TOO_DEEP, source, line, col)) from None
+        raise ReadError(Diagnostic.said("E002", _syntax(problem), source, line, col)) from None
     except yaml.reader.ReaderError as exc:
         # A character YAML does not allow (a raw control character): say where it is.
         at = min(max(exc.position, 0), len(text))
@@ -66,14 +66,25 @@ def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Lo
         line, col = before.count("\n") + 1, at - (before.rfind("\n") + 1) + 1
         code = exc.character if isinstance(exc.character, int) else ord(exc.character)
         shown = f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-        message = f"YAML syntax: the control character {shown} is not allowed in YAML text"
-        hint = "remove it, or write it as an escape inside double quotes"
-        raise ReadError(Diagnostic("E002", message, source, line, col, hint=hint)) from None
+        message = phrase(
+            N_("YAML syntax: the control character {shown} is not allowed in YAML text"),
+            shown=shown,
+        )
+        hint = phrase(N_("remove it, or write it as an escape inside double quotes"))
+        raise ReadError(Diagnostic.said("E002", message, source, line, col, hint=hint)) from None
     except yaml.YAMLError as exc:
-        raise ReadError(Diagnostic("E002", f"YAML syntax: {exc}", source, 1, 1)) from None
+        raise ReadError(Diagnostic.said("E002", _syntax(exc), source, 1, 1)) from None
     finally:
         parser.dispose()
     return data, converter.locations
+
+
+_TOO_DEEP = phrase(N_("the YAML is nested more than {n} levels deep"), n=MAX_DEPTH)
+
+
+def _syntax(problem: object) -> Text:
+    """`YAML syntax: ...` with the YAML library's own words for the problem."""
+    return phrase(N_("YAML syntax: {problem}"), problem=problem)
 
 
 class _Stop(Exception):
@@ -106,9 +117,9 @@ class _Converter:
         self.anchors: dict[str, tuple[int, int]] = {}
         self.partial: dict[str, Any] = {}
 
-    def fail(self, code: str, message: str, event: yaml.Event, hint: str = "") -> ReadError:
+    def fail(self, code: str, message: Text, event: yaml.Event, hint: Text = "") -> ReadError:
         line, col = _where(event)
-        return ReadError(Diagnostic(code, message, self.source, line, col, hint=hint))
+        return ReadError(Diagnostic.said(code, message, self.source, line, col, hint=hint))
 
     def document(self) -> Any:
         get = self.get
@@ -122,7 +133,7 @@ class _Converter:
         get()  # DocumentEndEvent
         extra = get()
         if not isinstance(extra, yaml.StreamEndEvent):
-            raise self.fail("E002", "YAML syntax: expected a single document", extra)
+            raise self.fail("E002", phrase(N_("YAML syntax: expected a single document")), extra)
         return data
 
     def value(self, event: yaml.Event, path: Path | None, depth: int) -> Any:
@@ -137,20 +148,20 @@ class _Converter:
         if kind is _Scalar:
             return self.scalar(cast(yaml.ScalarEvent, event))
         if depth >= MAX_DEPTH:
-            raise self.fail("E006", f"the YAML is nested more than {MAX_DEPTH} levels deep", event)
+            raise self.fail("E006", _TOO_DEEP, event)
         if kind is _SeqStart or kind is _MapStart:
             tag = cast(yaml.CollectionStartEvent, event).tag
             if tag not in _PLAIN_TAGS and tag != (_SEQ if kind is _SeqStart else _MAP):
-                raise self.fail("E006", f"the YAML tag {short(tag)} is not allowed", event)
+                raise self.fail("E006", _tag(tag), event)
             if kind is _SeqStart:
                 return self.sequence(path, depth)
             return self.mapping(path, depth)
         if isinstance(event, yaml.AliasEvent):
             # Point at the anchor, where the repeated value is written.
             line, col = self.anchors.get(str(getattr(event, "anchor", "")), _where(event))
-            message = "YAML anchors and aliases (&name, *name) are not allowed"
-            raise ReadError(Diagnostic("E006", message, self.source, line, col))
-        raise self.fail("E006", "unsupported YAML", event)  # pragma: no cover
+            message = phrase(N_("YAML anchors and aliases (&name, *name) are not allowed"))
+            raise ReadError(Diagnostic.said("E006", message, self.source, line, col))
+        raise self.fail("E006", phrase(N_("unsupported YAML")), event)  # pragma: no cover
 
     def sequence(self, path: Path | None, depth: int) -> list[Any]:
         items: list[Any] = []
@@ -182,13 +193,13 @@ class _Converter:
             if kind is _MapEnd:
                 return out
             if kind is not _Scalar or cast(yaml.ScalarEvent, event).tag not in (*_PLAIN_TAGS, _STR):
-                raise self.fail("E005", "a mapping key must be a plain name", event)
+                raise self.fail("E005", phrase(N_("a mapping key must be a plain name")), event)
             key_event = cast(yaml.ScalarEvent, event)
             key = key_event.value
             if key == "<<" and key_event.implicit[0]:
-                raise self.fail("E006", "YAML merge keys (<<) are not allowed", event)
+                raise self.fail("E006", phrase(N_("YAML merge keys (<<) are not allowed")), event)
             if key in out:
-                raise self.fail("E002", f"the key {short(key)} appears twice", event)
+                raise self.fail("E002", twice(key), event)
             key_path: Path | None = None
             if path is not None:
                 key_path = (*path, key)
@@ -222,17 +233,17 @@ class _Converter:
         if tag == _INT and len(value) < 10 and value.isdigit():
             return int(value)
         if tag not in _SCALARS:
-            raise self.fail("E006", f"the YAML tag {short(tag)} is not allowed", event)
+            raise self.fail("E006", _tag(tag), event)
         if tag in (_INT, _FLOAT) and len(value) > MAX_NUMBER_CHARS:
             # Before PyYAML converts it: a long base-60 or hexadecimal integer costs
             # seconds, and no value of a record is anywhere near this long.
-            message = f"the number {short(value)} is longer than any value of a record"
-            raise self.fail("E005", message, event)
+            raise self.fail("E005", too_long(value), event)
         node = yaml.ScalarNode(tag, value, None, None, event.style)
         try:
             return _SCALARS[tag](_constructor, node)
         except ValueError:
-            raise self.fail("E005", f"the number {short(value)} is too large", event) from None
+            message = phrase(N_("the number {number} is too large"), number=short(value))
+            raise self.fail("E005", message, event) from None
 
 
 _RESOLVER = yaml.SafeLoader("")
@@ -241,3 +252,7 @@ _RESOLVER = yaml.SafeLoader("")
 def _where(event: yaml.Event) -> tuple[int, int]:
     mark = event.start_mark
     return (mark.line + 1, mark.column + 1) if mark else (1, 1)
+
+
+def _tag(tag: object) -> Text:
+    return phrase(N_("the YAML tag {tag} is not allowed"), tag=short(tag))

@@ -11,15 +11,17 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from validator.check.explain import BoardMark, Explanation
 from validator.check.replay import Verdict
 from validator.engine import FIELD_AT, Field, State
-from validator.render import svg
+from validator.engine.phrase import N_
+from validator.render import i18n, svg
+from validator.render.i18n import _, ngettext
 from validator.render.sanitize import html_value
-from validator.render.shared import headline, item_span, moves_text
-from validator.render.wording import analysis_marks, round_kind
+from validator.render.shared import headline, item_span, moves_text, verdict_word
+from validator.render.wording import analysis_marks, points, round_kind
 from validator.report.model import (
     Report,
     ReportRound,
@@ -109,7 +111,7 @@ class IllegalView:
 @cache
 def _environment() -> Environment:
     # One environment per process: compiling the template is most of a page's time.
-    return Environment(
+    env = Environment(
         loader=PackageLoader("validator.render", "templates"),
         autoescape=True,
         finalize=html_value,
@@ -117,6 +119,24 @@ def _environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        extensions=["jinja2.ext.i18n"],
+    )
+    # The templates' `_`, `gettext`, `ngettext` and `pgettext` are the catalogs' (in the
+    # language of `i18n.speaking`); messages use `{name}` placeholders like the code's,
+    # filled with `.format` (plain strings, escaped on output) or `|place` (HTML inside).
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        i18n.gettext, i18n.ngettext, newstyle=False, pgettext=i18n.pgettext
+    )
+    env.filters["place"] = place
+    return env
+
+
+def place(message: str, **values: object) -> Markup:
+    """A translated sentence with HTML at its `{name}` placeholders: the sentence is
+    escaped, and so is each value that is not already Markup (a `{% set %}` block), after
+    `html_value` has made its invisible characters visible."""
+    return Markup(escape(html_value(message))).format(
+        **{k: html_value(str(v)) if not hasattr(v, "__html__") else v for k, v in values.items()}
     )
 
 
@@ -132,10 +152,12 @@ def render_html(report: Report, analysis: AnalysisView | str | None = None) -> s
         for rr, row in zip(report.rounds, rows, strict=True)
     ]
     points = [(rr.round.roll, rr.round.score) for rr in report.rounds]
-    title, caption = sheet_title(report)
-    summary_board = Markup(final_board(report, title)) if report.rounds else None
-    chart_label = "score after each dice roll" + (
-        ", and points lost so far against the best play" if view else ""
+    sheet = sheet_title(report)
+    summary_board = Markup(final_board(report, sheet)) if report.rounds else None
+    chart_label = (
+        _("score after each dice roll, and points lost so far against the best play")
+        if view
+        else _("score after each dice roll")
     )
     links = {rr.round.roll: f"#roll-{rr.round.roll}" for rr in report.rounds}
     # Two pictures of the chart: the page shows the compact one on a phone (CSS).
@@ -147,20 +169,24 @@ def render_html(report: Report, analysis: AnalysisView | str | None = None) -> s
     ]
     chart = Markup("".join(charts)) if points else None
     return template.render(
+        lang=i18n.current(),
         title=f"Road to 300 - {report.player or report.source}",
         player=report.player,
         source=report.source,
         verdict=report.verdict.value,
+        verdict_word=verdict_word(report.verdict),
         summary=headline(report),
         facts=facts(report),
+        mono_facts=(_("Dice SHA-256"), _("Record"), _("Dice file")),
         rules_text=how_to_read(report),
         rounds=rounds,
         blocks=round_blocks(rounds),
-        sheet_caption=caption,
+        sheet_caption=sheet.caption,
         illegal=_illegal_view(report),
         error=_error_text(report),
         warnings=[
-            f"{w.code} {w.message}" + (f" ({w.hint})" if w.hint else "") for w in result.warnings
+            f"{w.code} {i18n.message(w)}" + (f" ({i18n.hint(w)})" if w.hint else "")
+            for w in result.warnings
         ],
         summary_board=summary_board,
         chart=chart,
@@ -168,26 +194,65 @@ def render_html(report: Report, analysis: AnalysisView | str | None = None) -> s
         exits=bool(report.exits),
         analysis=view,
         analysis_left_out=analysis if isinstance(analysis, str) else None,
+        seconds=i18n.number(view.time_limit) if view else "",
         best=_best_view(view) if view else None,
         mark_key=analysis_marks(),
+        index_key=index_key(view is not None, report.illegal is not None),
     )
 
 
-def sheet_title(report: Report) -> tuple[str, str]:
+def index_key(analysed: bool, illegal: bool) -> str:
+    """The sentence under the round index that says what its marks mean."""
+    marks = [_("↻ forced reroll"), _("◯ magic ring")]
+    if not analysed:
+        marks.append(_("◆ a higher-valued field was in reach"))
+    marks.append(_("■ the end"))
+    if illegal:
+        marks.append(_("! the illegal step"))
+    listed = _(", ").join(marks)
+    if analysed:
+        return _("Marks in the index: {marks}; analysis: {analysis}.").format(
+            marks=listed, analysis=analysis_marks()
+        )
+    return _("Marks in the index: {marks}.").format(marks=listed)
+
+
+@dataclass(frozen=True, slots=True)
+class SheetTitle:
+    """A summary sheet's names: its title (`Final sheet`), the title inside a sentence
+    (`the final sheet`) and the first words of its caption."""
+
+    title: str
+    named: str
+    caption: str = ""
+
+
+def sheet_title(report: Report) -> SheetTitle:
     """The summary sheet's title and the first words of its caption: the final sheet of a
     game replayed to its end, else the sheet as far as the replay went."""
     last = report.rounds[-1].round.roll if report.rounds else 0
     if report.illegal is not None:
-        return (
-            f"Sheet after roll {last}",
-            f"The sheet after roll {last}, where the replay stopped (the illegal step is "
-            "not on it).",
+        return SheetTitle(
+            _("Sheet after roll {roll}").format(roll=last),
+            _("the sheet after roll {roll}").format(roll=last),
+            _(
+                "The sheet after roll {roll}, where the replay stopped (the illegal step is "
+                "not on it)."
+            ).format(roll=last),
         )
     if report.verdict is Verdict.VALID:
-        return "Final sheet", "The final sheet."
+        return SheetTitle(_("Final sheet"), _("the final sheet"), _("The final sheet."))
     if report.result.error is not None:
-        return f"Sheet after roll {last}", f"The sheet after roll {last}, as replayed."
-    return "Sheet so far", "The sheet so far: the record ends before the game does."
+        return SheetTitle(
+            _("Sheet after roll {roll}").format(roll=last),
+            _("the sheet after roll {roll}").format(roll=last),
+            _("The sheet after roll {roll}, as replayed.").format(roll=last),
+        )
+    return SheetTitle(
+        _("Sheet so far"),
+        _("the sheet so far"),
+        _("The sheet so far: the record ends before the game does."),
+    )
 
 
 def left_through(rr: ReportRound) -> Field | None:
@@ -204,8 +269,10 @@ def _burglar(rr: ReportRound | None, state: State) -> tuple[Field | None, Field 
     return state.position, None
 
 
-def final_board(report: Report, title: str = "Final sheet") -> str:
+def final_board(report: Report, sheet: SheetTitle | None = None) -> str:
     """The final sheet with every move's number and the walks from light to dark."""
+    if sheet is None:
+        sheet = SheetTitle(_("Final sheet"), _("the final sheet"))
     numbers: dict[Field, list[int]] = {}
     exits: dict[Field, list[int]] = {}
     for n, f in report.moves:
@@ -230,8 +297,10 @@ def final_board(report: Report, title: str = "Final sheet") -> str:
         ],
         burglar=on,
         burglar_left=beside,
-        caption=f"{title} · {report.shown_score} points",
-        label=_final_words(report, title),
+        caption=_("{title} · {points}").format(
+            title=sheet.title, points=points(report.shown_score)
+        ),
+        label=_final_words(report, sheet),
         cls="board final",
     )
 
@@ -250,14 +319,14 @@ def _best_view(view: AnalysisView) -> BestView:
     best = view.best
     if best is None:
         return BestView(
-            view.best_line_text + " The search found no other line: the played game is it.",
+            view.best_line_text + " " + _("The search found no other line: the played game is it."),
             None,
             "",
             (),
         )
     return BestView(
         view.best_line_text,
-        Markup(final_board(best, "Best line")),
+        Markup(final_board(best, SheetTitle(_("Best line"), _("the best line")))),
         moves_text(best),
         tuple(move_rows(best.rounds)),
     )
@@ -267,10 +336,13 @@ def _new_crosses(before: State, after: State) -> list[Field]:
     return [f for f in FIELD_AT if "X" in after.mark(f) and "X" not in before.mark(f)]
 
 
-def _final_words(report: Report, title: str = "Final sheet") -> str:
+def _final_words(report: Report, sheet: SheetTitle) -> str:
     """The summary sheet in words: its title, the moves in order and the score."""
-    named = title[:1].lower() + title[1:]
-    return f"The {named}, {report.shown_score} points. Moves in order: {moves_text(report)}."
+    return _("{sheet}, {points}. Moves in order: {moves}.").format(
+        sheet=sheet.named[:1].upper() + sheet.named[1:],
+        points=points(report.shown_score),
+        moves=moves_text(report),
+    )
 
 
 def _error_text(report: Report) -> tuple[str, str, str] | None:
@@ -279,10 +351,16 @@ def _error_text(report: Report) -> tuple[str, str, str] | None:
     if error is None or report.illegal is not None:
         return None
     return (
-        f"{error.code} {error.name} at {error.location()}",
-        error.message,
-        help_text(error.hint),
+        _("{code} {name} at {where}").format(
+            code=error.code, name=error.name, where=error.location()
+        ),
+        i18n.message(error),
+        help_text(i18n.hint(error)),
     )
+
+
+MISSED_BEST = N_("a higher-valued field was in reach")
+"""What the ◆ of a round says (the round index, a card, the page's key)."""
 
 
 def missed_best(rr: ReportRound) -> bool:
@@ -303,9 +381,13 @@ def _round_view(
     a choice cost, so the ◆ (a guess from the round alone) is left out."""
     r = rr.round
     roles = dice_roles(r.dice, r.cross.field if r.cross else None)
-    dice_label = "dice " + " ".join(map(str, r.dice))
+    shown = " ".join(map(str, r.dice))
     if r.cross is not None:
-        dice_label += f": {r.cross.field} crossed out, moves {r.cross.die}"
+        dice_label = _("dice {dice}: {field} crossed out, moves {die}").format(
+            dice=shown, field=r.cross.field, die=r.cross.die
+        )
+    else:
+        dice_label = _("dice {dice}").format(dice=shown)
     board = None
     if rr.played:
         assert r.cross is not None
@@ -322,42 +404,43 @@ def _round_view(
                 marks.append(svg.FieldMark(better.end, "ring", "alt"))
             if better.walk or better.leaves:
                 walks.append(svg.Walk(better.walk, better.start, better.leaves, style="alt"))
-            label += f" Better: {better.text}."
+            label += " " + _("Better: {choice}.").format(choice=better.text)
         on, beside = _burglar(rr, r.state)
         board = Markup(
             svg.board(
                 r.state, marks=marks, walks=walks, burglar=on, burglar_left=beside, label=label
             )
         )
-    where = (
-        f"record round {r.record_round}"
-        if r.record_round is not None
-        else "played by the validator"
-    )
-    if r.line:
-        where += f", line {r.line}"
+    if r.record_round is not None and r.line:
+        where = _("record round {round}, line {line}").format(round=r.record_round, line=r.line)
+    elif r.record_round is not None:
+        where = _("record round {round}").format(round=r.record_round)
+    elif r.line:
+        where = _("played by the validator, line {line}").format(line=r.line)
+    else:
+        where = _("played by the validator")
     flags: list[str] = []
     missed = missed_best(rr) and not analysed
     if missed:
         flags.append("missed-best")
     if rr.note.ended is not None:
         flags.append("ended")
-    title = f"Roll {r.roll}"
+    title = _("Roll {roll}").format(roll=r.roll)
     if rr.move_number is not None:
-        title += f" · move {rr.move_number}"
+        title = _("{title} · move {n}").format(title=title, n=rr.move_number)
     marker, marker_text = "", ""
     if r.kind == "reroll":
-        marker, marker_text = "↻", "forced reroll"
+        marker, marker_text = "↻", _("forced reroll")
     elif r.kind == "ring":
-        marker, marker_text = "◯", "magic ring spent"
+        marker, marker_text = "◯", _("magic ring spent")
     if missed:
-        marker, marker_text = "◆", "a higher-valued field was in reach"
+        marker, marker_text = "◆", _(MISSED_BEST)
     if rr.note.ended is not None:
-        marker, marker_text = "■", "the game ends here"
+        marker, marker_text = "■", _("the game ends here")
     line = ""
     if not rr.played:
-        line = f"{round_kind(r.kind)}, dice {' '.join(map(str, r.dice))}: " + " ".join(
-            describe_round(rr)
+        line = _("{kind}, dice {dice}: {notes}").format(
+            kind=round_kind(r.kind), dice=shown, notes=" ".join(describe_round(rr))
         )
     return RoundView(
         roll=r.roll,
@@ -367,7 +450,7 @@ def _round_view(
         row=row,
         anchor=f"roll-{r.roll}",
         title=title,
-        subtitle=f"{round_kind(r.kind)} · {where}",
+        subtitle=_("{kind} · {where}").format(kind=round_kind(r.kind), where=where),
         kind=r.kind,
         dice=Markup(svg.dice(r.dice, roles, label=dice_label)),
         board=board,
@@ -378,16 +461,33 @@ def _round_view(
     )
 
 
-# How each mark of the explanation is drawn on the illegal step's board, and the words
-# that name the drawing in the caption (so that the caption says exactly what is drawn).
-_DRAWN: dict[BoardMark, tuple[svg.Shape, svg.Style, str]] = {
-    BoardMark.OPTION: ("square", "option", "green dashed square"),
-    BoardMark.CROSS: ("x", "now", "vermillion X"),
-    BoardMark.REACH: ("ring", "reach", "green dashed ring"),
-    BoardMark.EXIT: ("ring", "exit", "green dotted ring"),
-    BoardMark.MOVE_OK: ("ring", "right", "solid green ring"),
-    BoardMark.USED: ("square", "used", "black dotted square"),
+# How each mark of the explanation is drawn on the illegal step's board.
+_DRAWN: dict[BoardMark, tuple[svg.Shape, svg.Style]] = {
+    BoardMark.OPTION: ("square", "option"),
+    BoardMark.CROSS: ("x", "now"),
+    BoardMark.REACH: ("ring", "reach"),
+    BoardMark.EXIT: ("ring", "exit"),
+    BoardMark.MOVE_OK: ("ring", "right"),
+    BoardMark.USED: ("square", "used"),
 }
+
+
+def _looks(mark: BoardMark, n: int) -> str:
+    """The words that name the drawing of `mark` on `n` fields in the caption (so that the
+    caption says exactly what is drawn)."""
+    if mark is BoardMark.OPTION:
+        return ngettext("green dashed square", "green dashed squares", n)
+    if mark is BoardMark.CROSS:
+        return ngettext("vermillion X", "vermillion Xs", n)
+    if mark is BoardMark.REACH:
+        return ngettext("green dashed ring", "green dashed rings", n)
+    if mark is BoardMark.EXIT:
+        return ngettext("green dotted ring", "green dotted rings", n)
+    if mark is BoardMark.MOVE_OK:
+        return ngettext("solid green ring", "solid green rings", n)
+    return ngettext("black dotted square", "black dotted squares", n)
+
+
 _SWATCH: dict[BoardMark, str] = {
     BoardMark.OPTION: "option",
     BoardMark.CROSS: "xnow",
@@ -422,43 +522,63 @@ def illegal_board(x: Explanation) -> tuple[str, tuple[KeyItem, ...]]:
     key: list[KeyItem] = []
 
     def fields_text(fields: tuple[object, ...]) -> str:
-        return ", ".join(map(str, fields))
+        return _(", ").join(map(str, fields))
+
+    def listed(means: str, fields: tuple[object, ...]) -> str:
+        return _("{means}: {fields}").format(means=means, fields=fields_text(fields))
 
     for mark, means in x.legend:
         fields = x.fields(mark)
         if mark in _DRAWN:
-            shape, style, looks = _DRAWN[mark]
+            shape, style = _DRAWN[mark]
             marks.extend(svg.FieldMark(f, shape, style) for f in fields)
-            plural = "s" if len(fields) > 1 and not looks.endswith("X") else ""
+            looks = _looks(mark, 2 if len(fields) > 1 else 1)
             named = means if len(fields) == 1 and str(fields[0]) in means else None
-            text = named or f"{means}: {fields_text(fields)}"
-            key.append(KeyItem(_SWATCH[mark], looks + plural, text))
+            key.append(KeyItem(_SWATCH[mark], looks, named or listed(means, fields)))
         elif mark is BoardMark.WRONG:
             for f in fields:
                 marks.append(svg.FieldMark(f, _wrong_shape(x), "wrong"))
                 marks.append(svg.FieldMark(f, "bang", "wrong"))
-            shape_word = "square" if _wrong_shape(x) == "square" else "ring"
+            square = _wrong_shape(x) == "square"
             key.append(
                 KeyItem(
-                    "wrong" if shape_word == "square" else "wrong round",
-                    f'vermillion dashed {shape_word} with "!"',
-                    f"{means}: {fields_text(fields)}",
+                    "wrong" if square else "wrong round",
+                    _('vermillion dashed square with "!"')
+                    if square
+                    else _('vermillion dashed ring with "!"'),
+                    listed(means, fields),
                 )
             )
         elif mark is BoardMark.BURGLAR:
-            key.append(KeyItem("pos", "B token", f"{means}, on {fields_text(fields)}"))
+            key.append(
+                KeyItem(
+                    "pos",
+                    _("B token"),
+                    _("{means}, on {fields}").format(means=means, fields=fields_text(fields)),
+                )
+            )
     if x.cross is not None and x.mark_of(x.cross.field) is not BoardMark.CROSS:
         # The cross-out's field carries another mark; its X is drawn all the same.
         marks.append(svg.FieldMark(x.cross.field, "x", "now"))
         key.append(
-            KeyItem("xnow", "vermillion X", f"crossed out ({x.cross.field}, moves {x.cross.die})")
+            KeyItem(
+                "xnow",
+                _looks(BoardMark.CROSS, 1),
+                _("crossed out ({field}, moves {die})").format(
+                    field=x.cross.field, die=x.cross.die
+                ),
+            )
         )
     position = x.before.position
     walks: list[svg.Walk] = []
     if x.legal_walk:
         walks.append(svg.Walk(x.legal_walk, position, style="legal"))
         key.append(
-            KeyItem("legal", "green arrow", "a legal walk: " + " ".join(map(str, x.legal_walk)))
+            KeyItem(
+                "legal",
+                _("green arrow"),
+                _("a legal walk: {walk}").format(walk=" ".join(map(str, x.legal_walk))),
+            )
         )
     if x.recorded_path:
         walks.append(svg.Walk(x.recorded_path, position, style="wrong"))
@@ -466,8 +586,10 @@ def illegal_board(x: Explanation) -> tuple[str, tuple[KeyItem, ...]]:
             0,
             KeyItem(
                 "wrongpath",
-                "vermillion dashed arrow",
-                "the recorded path (illegal): " + " ".join(map(str, x.recorded_path)),
+                _("vermillion dashed arrow"),
+                _("the recorded path (illegal): {path}").format(
+                    path=" ".join(map(str, x.recorded_path))
+                ),
             ),
         )
     # The key is ordered as the eye should read it: what was wrong first.
@@ -505,35 +627,36 @@ def _illegal_view(report: Report) -> IllegalView | None:
         roles = tuple(
             "differs" if a != b else "" for a, b in zip(x.record_dice, x.dice or (), strict=False)
         )
+        theirs = _("the record's dice")
         dice.append(
             (
-                "the record's dice",
-                Markup(
-                    svg.dice(x.record_dice, (*roles, "", "", "")[:3], label="the record's dice")
-                ),
+                theirs,
+                Markup(svg.dice(x.record_dice, (*roles, "", "", "")[:3], label=theirs)),
             )
         )
     if x.dice is not None:
         cross = x.cross.field if x.cross is not None else None
-        name = f"roll {x.roll} in the dice file" if x.record_dice is not None else f"roll {x.roll}"
+        name = (
+            _("roll {roll} in the dice file") if x.record_dice is not None else _("roll {roll}")
+        ).format(roll=x.roll)
         dice.append((name, Markup(svg.dice(x.dice, dice_roles(x.dice, cross), label=name))))
     picture, key = illegal_board(x)
     return IllegalView(
         roll=x.roll,
-        title=f"The first illegal step: {x.where}",
-        short=f"Roll {x.roll}: illegal" if x.roll else "Illegal",
+        title=_("The first illegal step: {where}").format(where=x.where),
+        short=_("Roll {roll}: illegal").format(roll=x.roll) if x.roll else _("Illegal"),
         code=e.code,
         name=e.name,
-        message=e.message,
+        message=i18n.message(e),
         problem=x.problem,
-        hint=help_text(e.hint),
+        hint=help_text(i18n.hint(e)),
         location=e.location(),
         line_ref=x.line_ref,
         line=e.line,
         quote=quote_parts(x),
         dice=tuple(dice),
         board=Markup(picture),
-        board_title=x.board_title or "before this step",
+        board_title=x.board_title or _("before this step"),
         key=key,
         notes=x.legal,
     )

@@ -14,6 +14,8 @@ from math import hypot
 from typing import Literal
 
 from validator.engine import SIZE, Field, State, exit_corner
+from validator.render import wording
+from validator.render.i18n import _, ngettext, pgettext
 
 # Okabe-Ito colours: distinguishable with the common kinds of colour blindness.
 INK = "#222222"
@@ -543,7 +545,15 @@ def _exit_badge(corner: Field, at: Sequence[int], side: float) -> list[str]:
     x = MARGIN + corner.col * CELL - 1 - width
     x = min(max(1.0, x), side - 1 - width)
     y = MARGIN + (corner.row - 1) * CELL + (CELL - 16 if corner.row == 1 else 1)
-    title = _el("title", escape("left here: move " + ", ".join(map(str, at))))
+    # "move 3, 4, 9": English names the moves by number, one or many.
+    title = _el(
+        "title",
+        escape(
+            ngettext("left here: move {moves}", "left here: move {moves}", len(at)).format(
+                moves=_(", ").join(map(str, at))
+            )
+        ),
+    )
     return [_el("g", title + "".join(_badge(x, y, text, hollow=True)), class_="exit-badge")]
 
 
@@ -649,7 +659,11 @@ def dice(values: Sequence[int], roles: Sequence[str] = ("", "", ""), *, label: s
                     fill=INK,
                 )
             )
-        word = {"cross": "cross", "move": "move", "differs": "differs!"}.get(role, "")
+        word = {
+            "cross": pgettext("die", "cross"),
+            "move": pgettext("die", "move"),
+            "differs": pgettext("die", "differs!"),
+        }.get(role, "")
         if word:
             parts.append(
                 _text(
@@ -731,7 +745,7 @@ def score_chart(
         _text(
             10 if compact else 12,
             top + plot_h / 2,
-            "points",
+            _("points"),
             class_="axis",
             text_anchor="middle",
             font_size="11",
@@ -743,7 +757,7 @@ def score_chart(
         _text(
             left + plot_w / 2,
             height - 4,
-            "dice roll",
+            _("dice roll"),
             class_="axis",
             text_anchor="middle",
             font_size="11",
@@ -756,7 +770,7 @@ def score_chart(
         _text(
             width - right - 4,
             gy - 5,
-            f"goal {goal}",
+            _("goal {points}").format(points=goal),
             class_="goal-label",
             text_anchor="end",
             font_size="11",
@@ -785,7 +799,12 @@ def score_chart(
         if value != prev:
             dot = _el(
                 "circle",
-                _el("title", escape(f"roll {roll}: {value} points")),
+                _el(
+                    "title",
+                    escape(
+                        _("roll {roll}: {points}").format(roll=roll, points=wording.points(value))
+                    ),
+                ),
                 class_="score-dot",
                 cx=_n(px(roll)),
                 cy=_n(py(value)),
@@ -814,6 +833,13 @@ def score_chart(
     return _svg(width, height, "".join(parts), label, "chart compact" if compact else "chart")
 
 
+def lost_so_far(roll: int, lost: int) -> str:
+    """`roll 12: 45 points lost so far`: a point of the lost line."""
+    return wording.plural(
+        lost, "roll {roll}: {n} point lost so far", "roll {roll}: {n} points lost so far", roll=roll
+    )
+
+
 def _lost_line(
     lost: Sequence[tuple[int, int]],
     px: Callable[[float], float],
@@ -831,7 +857,7 @@ def _lost_line(
         if value != prev:
             dot = _el(
                 "rect",
-                _el("title", escape(f"roll {roll}: {value} points lost so far")),
+                _el("title", escape(lost_so_far(roll, value))),
                 class_="lost-dot",
                 x=_n(px(roll) - 3.5),
                 y=_n(py(value) - 3.5),
@@ -860,7 +886,7 @@ def _lost_line(
         _text(
             px(roll) - 4,
             py(value) - 8,
-            f"{value} lost",
+            _("{n} lost").format(n=value),
             class_="lost-label",
             text_anchor="end",
             font_size="12",
