@@ -137,8 +137,8 @@ def _degraded(
 
     real = module._value
 
-    def value(search, rows_, state, at, time_limit, cancel):  # type: ignore[no-untyped-def]
-        found = real(search, rows_, state, at, time_limit, cancel)
+    def value(search, rows_, state, at, time_limit, nodes, cancel):  # type: ignore[no-untyped-def]
+        found = real(search, rows_, state, at, time_limit, nodes, cancel)
         if at != row or state.over:
             return found
         rng = random.Random(7)

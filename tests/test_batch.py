@@ -779,3 +779,36 @@ def test_the_examples_folder_table_in_a_file_is_the_one_rich_draws() -> None:
     BATCH["table"].load()().write(batch, out, "examples")
     assert out.getvalue() == _rich_file_table(batch, "examples")
     assert "Alice Example" in out.getvalue()
+
+
+def test_a_par_not_proven_is_at_least_par_with_its_bound_and_says_what_stopped_it(
+    tmp_path: Path,
+) -> None:
+    """Issue 20: par from a search that did not finish is "at least X (bound Y)", in the
+    JSON, the table, the one-line summary and on the site; a node budget (--par-nodes)
+    makes it the same on every machine, and a time limit says it depends on the speed."""
+    from validator.contest.batch import Par
+    from validator.render.site import par_text
+
+    folder = tmp_path / "entries"
+    folder.mkdir()
+    (folder / "short.yaml").write_text("rounds:\n  - {cross: [1, 4], move: [1, 1]}\n")
+    args = ("batch", folder, "--dice", DICE, "--par", "--par-nodes", "3000")
+    first = run(*args, "--format", "json")
+    assert first.exit_code == 0, first.output
+    summary = json.loads(first.stdout)["summary"]
+    assert summary["par_proven"] is False and summary["par_stopped"] == "nodes"
+    assert summary["par"] < summary["par_bound"]
+    assert json.loads(run(*args, "--format", "json").stdout)["summary"] == summary
+    assert f"par: at least {summary['par']} (bound {summary['par_bound']})" in first.stderr
+    table = run(*args).stdout
+    assert f"Par: at least {summary['par']} points for the dice file" in table
+    assert f"bound {summary['par_bound']}: no game scores more" in table
+    assert "machine's speed" not in table
+    timed = run("batch", folder, "--dice", DICE, "--par", "--par-time", "0.2").stdout
+    assert "Par: at least " in timed and "depends on the machine's speed" in timed
+    site = par_text(Par(370, False, 440, "time"))
+    assert "at least 370 points" in site and "bound 440" in site and "machine's speed" in site
+    assert "at least" not in par_text(Par(370, True, 370)) and "370" in par_text(
+        Par(370, True, 370)
+    )

@@ -116,3 +116,15 @@ def test_the_hint_of_a_position_shown_again_is_the_one_shown_first(tmp_path: Pat
             assert app.hint == shown
 
     asyncio.run(run())
+
+
+def test_hint_nodes_rank_the_same_with_no_time_limit(tmp_path: Path) -> None:
+    """--hint-nodes: a node budget per round and no time limit, so the ranking is the
+    same on every machine (tests/test_solver_clock.py shows it for searches that do not
+    finish; here the budget goes through)."""
+    start = start_game(short_dice(tmp_path, 6), None, output=tmp_path / "g.yaml")
+    game: GameSession = start.game
+    first = Hints(None, nodes=1000).rank(game)
+    again = Hints(None, nodes=1000).rank(game)
+    assert [(r.action, r.best) for r in again.ranked] == [(r.action, r.best) for r in first.ranked]
+    assert first.ranked and first.text() == again.text()

@@ -69,7 +69,7 @@ def near_the_end(
         root = root_position(new_game(rules.max_rings), rules, 0)
         path: list[Position] = [root]
         if found % 2 == 0:
-            _, line = Search(rows, rules, core="python").beam(root, 0, 4)
+            _, line, _ = Search(rows, rules, core="python").beam(root, 0, 4)
             for code in line:
                 child = game.child(*path[-1], code)
                 if child is None:

@@ -204,7 +204,7 @@ def test_long_files_and_many_passes_stay_within_the_core_arrays() -> None:
     search = Search(rows, rules, core="compiled")
     search.core = search.compiled()
     assert search.core is not None
-    total, line = search.core.beam(root_position(new_game(), rules, 0), 0, 1 << 14, 3)
+    total, line, _ = search.core.beam(root_position(new_game(), rules, 0), 0, 1 << 14)
     assert len(line) <= search.core.plies
     assert_replays(
         rows, rules, new_game(), 0, to_actions(rows, rules, new_game(), 0, line)[0], total

@@ -102,6 +102,9 @@ class AnalysisOut:
     points_lost: Count
     """best_score minus the best still reachable after the record's last round."""
     seconds: float
+    clock_stopped: Count
+    """How many of the searches (one per round, plus one) the time limit stopped: their
+    values depend on the machine's speed (with --nodes and no --time-limit, none do)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,5 +142,12 @@ class SolveOut:
     """Positions searched."""
     seconds: Annotated[float, Ge(0)]
     """Search time."""
+    stopped: Literal["time", "nodes", "cancel"] | None
+    """What stopped the search before it finished: "time" (the time limit: the answer
+    depends on the machine's speed), "nodes" (the --nodes budget: the same on every
+    machine), "cancel" (Ctrl-C); null when it finished, i.e. proved best_score."""
+    repeat_nodes: Count | None
+    """When "time" or "cancel" stopped it: the --nodes budget that gives this very answer
+    (game and bound) on any machine, without a time limit; else null."""
     stats: SolveStatsOut | None = None
     """With --stats (else left out)."""

@@ -15,8 +15,10 @@ from validator.cli.common import (
     dice_option,
     exit_status,
     fail_usage,
+    nodes_option,
     note_fast_core,
     rules_option,
+    search_limits,
     time_limit_option,
 )
 from validator.cli.output import Target, output_option
@@ -32,6 +34,10 @@ if TYPE_CHECKING:
 @dice_option
 @rules_option
 @time_limit_option(1.0, "Seconds of search per position (each round needs one more position).")
+@nodes_option(
+    "Positions to search per position at most: the values are then the same on every "
+    "machine. With --nodes and no --time-limit, no time limit applies."
+)
 @click.option(
     "--format", "fmt", type=click.Choice(list(ANALYZE)), help=format_help(ANALYZE, "text")
 )
@@ -41,6 +47,7 @@ def command(
     dice: Path | None,
     rules: str | None,
     time_limit: float,
+    nodes: int | None,
     fmt: str | None,
     output: Path | None,
 ) -> None:
@@ -90,13 +97,18 @@ def command(
         dice_file = load_dice((record.parent / result.record.dice_file).resolve())
     rows = dice_file.rows
     note_fast_core()
+    limit = search_limits(nodes, time_limit)
     if sys.stderr.isatty():
         positions = sum(1 for r in result.rounds if r.record_round is not None) + 1
+        each = " and ".join(
+            ([f"{limit:g} s"] if limit is not None else [])
+            + ([f"{nodes:,} positions"] if nodes is not None else [])
+        )
         click.echo(
-            f"analysing {positions - 1} rounds: {positions} searches of up to {time_limit:g} s...",
+            f"analysing {positions - 1} rounds: {positions} searches of up to {each}...",
             err=True,
         )
-    analysis = analyze(rows, result.rules, result, time_limit=time_limit)
+    analysis = analyze(rows, result.rules, result, time_limit=limit, nodes=nodes)
     payload = analysis_dict(analysis, str(record))
     target.write(chosen.load()(payload), f"the analysis ({chosen.name})")
     sys.exit(EXIT_OK)
@@ -131,6 +143,7 @@ def analysis_dict(analysis: Analysis, record: str) -> dict[str, Any]:
         # is its score; an incomplete record has not lost what it can still reach.
         points_lost=analysis.best_score - _reachable(analysis),
         seconds=round(analysis.seconds, 3),
+        clock_stopped=analysis.clock_stopped,
     )
     return asdict(shape)
 

@@ -20,8 +20,10 @@ from validator.cli.common import (
     fail_usage,
     make_console,
     max_size_option,
+    nodes_option,
     note_fast_core,
     rules_option,
+    search_limits,
 )
 from validator.cli.contest_file import ContestCommand, contest_option
 from validator.cli.output import Target, output_option, say, sigterm_exits
@@ -90,7 +92,14 @@ if TYPE_CHECKING:
     default=30.0,
     show_default=True,
     metavar="SECONDS",
-    help="With --par: the solver's time; par is marked proven when the search finishes.",
+    help="With --par: the solver's time; par is marked proven when the search finishes "
+    "(else it is at least par, with the bound no game beats, and depends on the machine's "
+    "speed).",
+)
+@nodes_option(
+    "With --par: positions the solver searches at most, so that par is the same on every "
+    "machine; with --par-nodes and no --par-time, no time limit applies.",
+    name="--par-nodes",
 )
 @max_size_option
 @mail_options
@@ -106,6 +115,7 @@ def command(
     min_score: int,
     par: bool,
     par_time: float,
+    par_nodes: int | None,
     max_size: int | None,
     deadline: datetime | None,
     site: Path | None,
@@ -173,7 +183,8 @@ def command(
             on_result=advance,
         )
     if par:
-        batch = batch.with_par(_solve_par(checker, par_time, err))
+        limit = search_limits(par_nodes, par_time, "par_time")
+        batch = batch.with_par(_solve_par(checker, limit, par_nodes, err))
     if site is not None or replies is not None:
         with sigterm_exits():
             notes = publish(
@@ -214,7 +225,7 @@ def command(
     sys.exit(exit_status(verdicts, strict=True) if strict else EXIT_OK)
 
 
-def _solve_par(checker: Checker, seconds: float, err: Console) -> Par:
+def _solve_par(checker: Checker, seconds: float | None, nodes: int | None, err: Console) -> Par:
     """The dice file's best score under the batch's ruleset, with a note while it runs."""
     from validator.contest.batch import Par
     from validator.engine import STANDARD
@@ -224,9 +235,12 @@ def _solve_par(checker: Checker, seconds: float, err: Console) -> Par:
     rules = checker.rules or STANDARD
     note_fast_core()
     if err.is_terminal:
-        err.print(f"Solving par for the dice file ({rules.name}, up to {seconds:g} s)...")
-    found = solve(checker.dice.rows, rules, time_limit=seconds)
-    return Par(found.best_score, found.proven)
+        limits = ([f"{seconds:g} s"] if seconds is not None else []) + (
+            [f"{nodes:,} positions"] if nodes is not None else []
+        )
+        err.print(f"Solving par for the dice file ({rules.name}, up to {' and '.join(limits)})...")
+    found = solve(checker.dice.rows, rules, time_limit=seconds, nodes=nodes)
+    return Par(found.best_score, found.proven, found.upper_bound, found.stopped)
 
 
 @contextmanager

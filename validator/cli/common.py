@@ -68,6 +68,30 @@ def time_limit_option(default: float, help: str) -> Callable[[F], F]:
     )
 
 
+def nodes_option(help: str, name: str = "--nodes") -> Callable[[F], F]:
+    """`--nodes N` for the commands that search: a budget of positions, which makes the
+    answer the same on every machine (docs/solver.md, "Answers that do not depend on
+    the clock")."""
+    return click.option(
+        name,
+        type=click.IntRange(min=1),
+        default=None,
+        metavar="N",
+        help=help,
+    )
+
+
+def search_limits(
+    nodes: int | None, time_limit: float, parameter: str = "time_limit"
+) -> float | None:
+    """The time limit a search gets: none when a node budget is given and the time limit
+    was left at its default (so that the budget, not the clock, decides); else as given."""
+    if nodes is None:
+        return time_limit
+    source = click.get_current_context().get_parameter_source(parameter)
+    return None if source is click.core.ParameterSource.DEFAULT else time_limit
+
+
 def max_size_option(func: F) -> F:
     return click.option(
         "--max-size",

@@ -7,7 +7,15 @@ from pathlib import Path
 
 import click
 
-from validator.cli.common import EXIT_OK, exit_status, fail_usage, make_console, note_fast_core
+from validator.cli.common import (
+    EXIT_OK,
+    exit_status,
+    fail_usage,
+    make_console,
+    nodes_option,
+    note_fast_core,
+    search_limits,
+)
 from validator.cli.output import Target
 
 DEFAULT_OUTPUT = "game.yaml"
@@ -61,6 +69,12 @@ DEFAULT_OUTPUT = "game.yaml"
     metavar="SECONDS",
     help="With --hint: the solver's time for one round (shared by its choices).",
 )
+@nodes_option(
+    "With --hint: positions the solver searches for one round (shared by its choices), "
+    "so that the hints are the same on every machine; with --hint-nodes and no "
+    "--hint-time, no time limit applies.",
+    name="--hint-nodes",
+)
 def command(
     dice: Path,
     rules: str | None,
@@ -71,6 +85,7 @@ def command(
     with_text: bool,
     hint: bool,
     hint_time: float,
+    hint_nodes: int | None,
     force: bool,
 ) -> None:
     """Play the dice file DICE in the terminal. Only legal choices are offered, and the
@@ -133,7 +148,9 @@ def command(
         dice_name=start.dice_name,
         ask_rings=start.ask_rings,
         welcome=start.welcome,
-        hint_seconds=hint_time if hint else None,
+        hint_seconds=search_limits(hint_nodes, hint_time, "hint_time") if hint else None,
+        hint_nodes=hint_nodes if hint else None,
+        hints=hint,
     )
     final = app.run()
     path = start.record_file.path

@@ -19,8 +19,10 @@ from validator.cli.common import (
     EXIT_FAILED,
     EXIT_OK,
     fail_usage,
+    nodes_option,
     note_fast_core,
     rules_option,
+    search_limits,
     time_limit_option,
 )
 from validator.cli.contest_file import ContestCommand, contest_option
@@ -50,7 +52,13 @@ STATS_BEAM_WIDTH = 200
 )
 @rules_option
 @time_limit_option(
-    30.0, "Seconds to search; then the best game found so far is given (Ctrl-C too)."
+    30.0,
+    "Seconds to search; then the best game found so far is given (Ctrl-C too). The "
+    "answer then depends on the machine's speed, and the output says so.",
+)
+@nodes_option(
+    "Positions to search at most: the answer is then the same on every machine. With "
+    "--nodes and no --time-limit, no time limit applies.",
 )
 @click.option(
     "--format",
@@ -70,6 +78,11 @@ STATS_BEAM_WIDTH = 200
     "legal play, to show how hard it is.",
 )
 @click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show the search's progress line on stderr (default: only on a terminal).",
+)
+@click.option(
     "--games",
     type=click.IntRange(min=1),
     default=1000,
@@ -81,9 +94,11 @@ def command(
     from_record: Path | None,
     rules: str | None,
     time_limit: float,
+    nodes: int | None,
     fmt: str,
     output: Path | None,
     stats: bool,
+    progress: bool | None,
     games: int,
 ) -> None:
     """Find the highest score reachable on the dice file DICE and one game that reaches
@@ -93,8 +108,15 @@ def command(
     \b
     Examples:
       road300 solve examples/challenge.txt --time-limit 60 --output best.yaml
+      road300 solve challenge.txt --nodes 20000000
       road300 solve challenge.txt --from half-played.yaml --format json
       road300 solve challenge.txt --stats
+
+    The search's schedule counts positions, not seconds: with --nodes (and no
+    --time-limit) the same command gives the same game and value on every machine.
+    On a terminal, or with --progress, stderr shows the best score so far, the bound,
+    the round of the search, how many of the first choices it has settled, and the
+    positions searched per second.
 
     Exit status: 0 solved (proven or not), 1 the --from record is invalid or malformed,
     2 the command could not run (bad options, unreadable dice file).
@@ -129,13 +151,14 @@ def command(
     from validator.solver import solve
 
     note_fast_core()
-    with _progress_line() as (report, cancel):
+    with _progress_line(progress) as (report, cancel):
         solution = solve(
             dice_file.rows,
             ruleset,
             state,
             row,
-            time_limit=time_limit,
+            time_limit=search_limits(nodes, time_limit),
+            nodes=nodes,
             progress=report,
             cancel=cancel,
         )
@@ -149,6 +172,8 @@ def command(
         record=_record_data(record),
         nodes=solution.nodes,
         seconds=round(solution.seconds, 3),
+        stopped=solution.stopped,
+        repeat_nodes=solution.repeat_nodes,
         stats=_stats(dice_file, ruleset, games) if stats else None,
     )
     payload = {k: v for k, v in asdict(shape).items() if k != "stats" or v is not None}
@@ -185,21 +210,38 @@ def _read_from(checker: Any, path: Path) -> Result:
     return result
 
 
+def progress_text(p: Progress, rate: float | None = None) -> str:
+    """One progress line: best so far, bound, the round of the search and how many of
+    the root's choices it has settled (the part proven so far), speed (`rate`, else the
+    average so far), time."""
+    if rate is None:
+        rate = p.nodes / p.seconds if p.seconds > 0 else 0.0
+    settled = f"  settled {p.settled}/{p.choices} first choices" if p.choices else ""
+    return (
+        f"best {p.best_score}  bound {p.upper_bound}  round {p.round}{settled}  "
+        f"{p.nodes:,} positions  {rate:,.0f}/s  {p.seconds:.1f} s"
+    )
+
+
 @contextmanager
-def _progress_line() -> Iterator[tuple[Any, threading.Event]]:
-    """A progress callback drawing one line on a terminal's stderr, and an event that
-    Ctrl-C sets so that the search returns its best game instead of dying."""
+def _progress_line(shown: bool | None) -> Iterator[tuple[Any, threading.Event]]:
+    """A progress callback drawing one line on stderr (on a terminal, or when `shown`),
+    and an event that Ctrl-C sets so that the search returns its best game instead of
+    dying. On a terminal the line is redrawn in place; else one line each time."""
     cancel = threading.Event()
     tty = sys.stderr.isatty()
+    draw = tty if shown is None else shown
+
+    last = [0, 0.0]  # nodes and seconds at the last line: the speed since then
 
     def report(p: Progress) -> None:
-        if not tty:
+        if not draw:
             return
-        rate = p.nodes / p.seconds if p.seconds > 0 else 0.0
-        sys.stderr.write(
-            f"\rbest {p.best_score}  bound {p.upper_bound}  {rate:,.0f} nodes/s  "
-            f"{p.seconds:.1f} s   "
-        )
+        spent = p.seconds - last[1]
+        rate = (p.nodes - last[0]) / spent if spent > 0.05 else None
+        last[:] = [p.nodes, p.seconds]
+        line = progress_text(p, rate)
+        sys.stderr.write(f"\r{line}   " if tty else line + "\n")
         sys.stderr.flush()
 
     def interrupt(signum: int, frame: object) -> None:
@@ -210,7 +252,7 @@ def _progress_line() -> Iterator[tuple[Any, threading.Event]]:
         yield report, cancel
     finally:
         signal.signal(signal.SIGINT, previous)
-        if tty:
+        if draw and tty:
             sys.stderr.write("\n")
         if cancel.is_set():
             sys.stderr.write("interrupted: the best game found so far follows\n")

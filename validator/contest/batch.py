@@ -15,7 +15,7 @@ import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from validator.check.models import JSON_SHAPE, Count, Ordinal
 from validator.check.replay import Result, Verdict, malformed
@@ -373,6 +373,13 @@ class Summary:
     """With `batch --par`: the dice file's best possible score (found by the solver)."""
     par_proven: bool | None = None
     """Whether `par` is proven the best (else the best game the solver found in time)."""
+    par_bound: int | None = None
+    """With `batch --par`: no game on the dice file scores more (par itself when proven;
+    else par is "at least par, at most par_bound")."""
+    par_stopped: Literal["time", "nodes", "cancel"] | None = None
+    """With `batch --par`, when par is not proven: what stopped the solver; "time" (the
+    --par-time limit) means par depends on the machine's speed, "nodes" (--par-nodes)
+    that it is the same on every machine."""
 
     def to_json(self) -> dict[str, JSON]:
         return {f.name: _to_json(getattr(self, f.name)) for f in fields(self)}
@@ -431,6 +438,8 @@ class Batch:
             dice_sha256=self.dice_sha256,
             par=self.par.score if self.par else None,
             par_proven=self.par.proven if self.par else None,
+            par_bound=self.par.bound if self.par else None,
+            par_stopped=self.par.stopped if self.par else None,
         )
 
     def with_par(self, par: Par) -> Batch:
@@ -450,7 +459,12 @@ class Par:
     """The best possible score of the contest's dice file, as the solver found it."""
 
     score: int
+    """The best game found: the best possible score when `proven`, else a lower bound."""
     proven: bool
+    bound: int
+    """Sound: no game scores more (equal to `score` when proven)."""
+    stopped: Literal["time", "nodes", "cancel"] | None = None
+    """What stopped the search before it proved `score` (`Solution.stopped`)."""
 
 
 class BatchError(Exception):

@@ -45,7 +45,14 @@ def _summary(p: dict[str, Any]) -> str:
     played = f"played {p['played_score']}"
     if p["rounds"] and reachable != p["played_score"]:
         played += f" so far (the game goes on: {reachable} still reachable)"
-    return f"{played}, best {p['best_score']} ({proven}): {p['points_lost']} points lost"
+    clock = p.get("clock_stopped", 0)
+    timed = (
+        f"; {clock} {'search' if clock == 1 else 'searches'} stopped by the time limit, so "
+        "some values depend on the machine's speed (--nodes makes them the same everywhere)"
+        if clock
+        else ""
+    )
+    return f"{played}, best {p['best_score']} ({proven}): {p['points_lost']} points lost{timed}"
 
 
 def _text(p: dict[str, Any]) -> str:
@@ -62,7 +69,7 @@ def _text(p: dict[str, Any]) -> str:
             + _unproven(r)
         )
     lines.append(
-        "* not proven within the time limit (the values are lower bounds; the cost an\n"
+        "* not proven within the search's limits (the values are lower bounds; the cost an\n"
         "  estimate, marked only by the loss proven); ?! inaccuracy  ? mistake  ?? blunder"
     )
     return "\n".join(lines)
@@ -96,7 +103,7 @@ def _markdown(p: dict[str, Any]) -> str:
         )
     lines += [
         "",
-        "\\* not proven within the time limit: the values are lower bounds, the cost an "
+        "\\* not proven within the search's limits: the values are lower bounds, the cost an "
         "estimate, and a round is marked only by the loss proven.",
     ]
     return "\n".join(lines)

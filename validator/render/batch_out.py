@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, TextIO
 from validator.check.replay import Verdict
 from validator.contest.batch import Batch, Entry
 from validator.records import RECORD_FORMATS
+from validator.render.i18n import gettext as _
 from validator.render.sanitize import csv_cell, json_dumps, plain_text
 
 if TYPE_CHECKING:
@@ -291,11 +292,19 @@ def summary_lines(batch: Batch, folder: str) -> list[str]:
 
 
 def par_line(batch: Batch) -> str:
-    """`Par: 355 points for the dice file (proven the best); the best entry has 96% of it.`"""
+    """`Par: 355 points for the dice file (proven the best); the best entry has 96% of it.`,
+    or, unproven, `Par: at least 355 points for the dice file (bound 440: ...)`."""
     par = batch.par
     assert par is not None
-    how = "proven the best" if par.proven else "the best game the solver found, not proven best"
-    line = f"Par: {par.score} points for the dice file ({how})"
+    if par.proven:
+        line = f"Par: {par.score} points for the dice file (proven the best)"
+    else:
+        line = _(
+            "Par: at least {score} points for the dice file (the best game the solver found; "
+            "bound {bound}: no game scores more)"
+        ).format(score=par.score, bound=par.bound)
+        if par.stopped == "time":
+            line += _("; found within --par-time, so it depends on the machine's speed")
     shares = [e.par_share for e in batch.entries if e.ranked and e.par_share is not None]
     if shares:
         line += f"; the best entry has {max(shares):.0%} of it"
@@ -313,7 +322,11 @@ def one_line(batch: Batch, folder: str) -> str:
     if s.skipped:
         parts.append(f"skipped: {s.skipped}")
     if s.par is not None:
-        parts.append(f"par: {s.par}" + ("" if s.par_proven else " (not proven)"))
+        parts.append(
+            f"par: {s.par}"
+            if s.par_proven
+            else _("par: at least {score} (bound {bound})").format(score=s.par, bound=s.par_bound)
+        )
     if s.malformed == s.entries:
         parts.append(f"none of the {s.entries} entries could be read")
     return "; ".join(parts)

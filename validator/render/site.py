@@ -23,7 +23,7 @@ from markupsafe import Markup
 from validator import __version__
 from validator.check.replay import Verdict
 from validator.contest import texts
-from validator.contest.batch import Batch, Entry
+from validator.contest.batch import Batch, Entry, Par
 from validator.contest.mail import Reading
 from validator.contest.texts import say
 from validator.engine import Ruleset
@@ -175,13 +175,7 @@ class SiteWriter:
                 summary=f"{summary} {texts.reached(len(s.reached), batch.min_score)}",
                 rows=[self._row(e) for e in batch.entries],
                 show_par=par is not None,
-                par_text=say(
-                    "site.par",
-                    points=texts.points(par.score),
-                    how=say("site.par.proven" if par.proven else "site.par.found"),
-                )
-                if par is not None
-                else None,
+                par_text=None if par is None else par_text(par),
                 chart=Markup(score_chart(batch)),
                 dice_link=dice_link,
                 dice_sha=dice_sha,
@@ -233,6 +227,16 @@ class SiteWriter:
         if not name or _ADDRESS.search(name):
             return say("site.player.unnamed", number=self.number[e.file])
         return name
+
+
+def par_text(par: Par) -> str:
+    """The par sentence: proven, or "at least X (bound Y)", and whether the clock decided."""
+    if par.proven:
+        return say("site.par", points=texts.points(par.score), how=say("site.par.proven"))
+    clock = say("site.par.clock") if par.stopped == "time" else ""
+    return say(
+        "site.par.open", points=texts.points(par.score), bound=i18n.number(par.bound), clock=clock
+    )
 
 
 def score_chart(batch: Batch) -> str:

@@ -5,6 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+_STOPPED = {
+    "time": "within the time limit",
+    "nodes": "within the --nodes budget",
+    "cancel": "before the search was interrupted",
+}
+"""Why an unproven answer stopped (SolveOut.stopped)."""
+
 
 def render_json(
     payload: dict[str, Any], *, dice: str, continued: bool, best_game: str | None
@@ -25,12 +32,18 @@ def render_text(
     else:
         verdict = (
             f"best score at least {best} (bound {upper}: no game scores more; not proven "
-            "within the time limit)"
+            f"{_STOPPED.get(payload.get('stopped') or '', 'when the search stopped')})"
         )
     lines = [f"{dice}: {verdict}"]
     nodes = payload["nodes"]
     positions = "position" if nodes == 1 else "positions"
     lines.append(f"searched {nodes:,} {positions} in {payload['seconds']:.1f} s")
+    repeat = payload.get("repeat_nodes")
+    if payload.get("stopped") in ("time", "cancel") and repeat is not None:
+        lines.append(
+            "stopped by the clock, so this answer depends on the machine's speed; "
+            f"--nodes {repeat} gives this same answer on any machine"
+        )
     stats = payload.get("stats")
     if stats:
         lines.append(

@@ -34,6 +34,9 @@ class Value:
     best: int
     upper: int
     line: tuple[Action, ...]
+    clock: bool = False
+    """Whether the time limit or cancel stopped the search (the value then depends on
+    the machine's speed)."""
 
     @property
     def proven(self) -> bool:
@@ -74,6 +77,10 @@ class Analysis:
     first_row: int
     """0-based dice row where `best_line` starts."""
     seconds: float
+    clock_stopped: int = 0
+    """How many of the searches (one per round, plus one) the time limit or cancel
+    stopped: their values depend on the machine's speed (with a node budget and no
+    time limit, none do)."""
 
 
 def analyze(
@@ -82,12 +89,14 @@ def analyze(
     result: Result,
     *,
     time_limit: float | None = 1.0,
+    nodes: int | None = None,
     cancel: threading.Event | None = None,
 ) -> Analysis:
     """Analyse the record rounds of a replay (valid or incomplete) on its dice rows.
 
-    `time_limit` is per position. Values only grow backwards along the played game (the
-    rest of the played game is one continuation), so a cost is never negative.
+    `time_limit` and `nodes` (a budget of positions searched) are per position. Values
+    only grow backwards along the played game (the rest of the played game is one
+    continuation), so a cost is never negative.
     """
     started = time.monotonic()
     search = Search(rows, result.rules if result.rules else rules)
@@ -99,7 +108,8 @@ def analyze(
     # Last position first: the table then holds the values along the played game, which
     # the searches of earlier positions meet on their recorded move.
     values = [
-        _value(search, rows, state, row, time_limit, cancel) for state, row in reversed(positions)
+        _value(search, rows, state, row, time_limit, nodes, cancel)
+        for state, row in reversed(positions)
     ][::-1]
     lower = [v.best for v in values]
     upper = [v.upper for v in values]
@@ -152,6 +162,7 @@ def analyze(
         best_line=lines[0],
         first_row=positions[0][1],
         seconds=time.monotonic() - started,
+        clock_stopped=sum(v.clock for v in values),
     )
 
 
@@ -205,6 +216,7 @@ def _value(
     state: State,
     row: int,
     time_limit: float | None,
+    nodes: int | None,
     cancel: threading.Event | None,
 ) -> Value:
     rules = search.rules
@@ -212,8 +224,12 @@ def _value(
         final = score(exhaust(state), rules)
         return Value(final, final, ())
     best, upper, codes = search.run(
-        root_position(state, rules, row), score(state, rules), time_limit=time_limit, cancel=cancel
+        root_position(state, rules, row),
+        score(state, rules),
+        time_limit=time_limit,
+        nodes=nodes,
+        cancel=cancel,
     )
     actions, final = to_actions(rows, rules, state, row, codes)
     assert final == best
-    return Value(best, upper, tuple(actions))
+    return Value(best, upper, tuple(actions), search.stop_reason in ("time", "cancel"))

@@ -65,8 +65,9 @@ P_EXACT_DEPTH, P_SYMMETRY, P_READ_DICE, P_SIZE = range(7, 11)
 
 # The search's shared counters, one int64 array `S`: read and written by the search
 # thread, read (and STOP set) by the thread that waits for it.
-S_NODES, S_BEST, S_STOP, S_ROOT_UPPER, S_LINE_LEN, S_TT_COUNT, S_TT_LIMIT = range(7)
-S_SIZE = 8
+S_NODES, S_BEST, S_STOP, S_ROOT_UPPER, S_LINE_LEN, S_TT_COUNT, S_TT_LIMIT, S_NODE_LIMIT = range(8)
+S_SETTLED, S_CHOICES, S_STOPPED_AT = 8, 9, 10
+S_SIZE = 11
 
 # Columns of the work array `W[ply, child, column]`.
 W_CODE, W_GAIN, W_TAKEN, W_POS, W_PC, W_RINGS, W_END, W_EST, W_ORDER = range(9)
@@ -265,17 +266,19 @@ def _hash(key: int) -> int:
 
 @njit(cache=True, nogil=True)
 def _slot(keys: np.ndarray, key: int) -> int:
-    """The slot holding `key`, or -1 - (the first empty slot), or -1 - len when none."""
+    """The slot holding `key`, or -1 - (the first empty slot on its probe sequence).
+    The table is never more than 3/4 full, so there always is one."""
     mask: int = keys.shape[0] - 1
     h = _hash(key)
-    for i in range(_PROBES):
+    i = 0
+    while True:
         s = (h + i) & mask
         k = keys[s]
         if k == key:
             return s
         if k == _EMPTY:
             return -1 - s
-    return -1 - mask - 1
+        i += 1
 
 
 @njit(cache=True, nogil=True)
@@ -283,14 +286,17 @@ def _store(
     keys: np.ndarray, vals: np.ndarray, S: np.ndarray, key: int, value: int, code: int, exact: bool
 ) -> None:
     """Write an entry: over its key's, else in the first empty slot while the table is
-    below its limit, else over an upper bound kept for another position. Exact entries
-    are never overwritten by another position's: the best line is read from them (an
-    exact entry's best child was stored before it)."""
+    below its limit (so, until it is full, every entry is kept, as in the pure-Python
+    table: the search does not depend on the table's size), else over an upper bound
+    kept for another position within the first probes. Exact entries are never
+    overwritten by another position's: the best line is read from them (an exact
+    entry's best child was stored before it)."""
     entry = ((value << 14 | code) << 1) | (1 if exact else 0)
     mask: int = keys.shape[0] - 1
     h = _hash(key)
     victim = -1
-    for i in range(_PROBES):
+    i = 0
+    while True:
         s = (h + i) & mask
         k = keys[s]
         if k == key:
@@ -303,12 +309,29 @@ def _store(
                 S[S_TT_COUNT] += 1
                 return
             break
-        if victim < 0 and not vals[s] & 1:
+        if victim < 0 and i < _PROBES and not vals[s] & 1:
             victim = s
+        i += 1
     # Lookups stop at the first empty slot, and a victim always lies before it.
     if victim >= 0:
         keys[victim] = key
         vals[victim] = entry
+
+
+@njit(cache=True, nogil=True)
+def rehash(keys: np.ndarray, vals: np.ndarray, new_keys: np.ndarray, new_vals: np.ndarray) -> None:
+    """Move every entry into a larger (empty) table."""
+    mask: int = new_keys.shape[0] - 1
+    for j in range(keys.shape[0]):
+        key = keys[j]
+        if key == _EMPTY:
+            continue
+        h = _hash(key)
+        i = 0
+        while new_keys[(h + i) & mask] != _EMPTY:
+            i += 1
+        new_keys[(h + i) & mask] = key
+        new_vals[(h + i) & mask] = vals[j]
 
 
 @njit(cache=True, nogil=True)
@@ -527,7 +550,11 @@ def dfs(
 ) -> tuple[int, bool]:
     """`Search.dfs`: the value of a position, exact (True) or an upper bound (False)."""
     S[S_NODES] += 1
+    if S[S_NODES] > S[S_NODE_LIMIT]:
+        S[S_STOP] = 1  # the round's node budget, exactly where Search.dfs stops
     if S[S_STOP] != 0:
+        if S[S_STOPPED_AT] == 0:
+            S[S_STOPPED_AT] = S[S_NODES]
         return ub, False
     key, flipped = make_key(taken, pos, pc, rings, row, P)
     entry = lookup(keys, vals, key)
@@ -594,6 +621,9 @@ def dfs(
     exact_code = 0
     exact_child = -1
     upper = -1
+    if depth == 0:
+        S[S_SETTLED] = 0
+        S[S_CHOICES] = count
     for j in range(count):
         i = out[j, W_ORDER]
         est = out[i, W_EST]
@@ -603,6 +633,8 @@ def dfs(
         if est <= floor:
             if est > exact:
                 upper = max(upper, est)
+            if depth == 0 and S[S_STOP] == 0:
+                S[S_SETTLED] = count
             break
         path[depth] = code
         if out[i, W_END]:
@@ -644,6 +676,8 @@ def dfs(
         if depth == 0:
             rest = out[out[j + 1, W_ORDER], W_EST] if j + 1 < count else -1
             S[S_ROOT_UPPER] = base + max(exact, upper, rest)
+            if S[S_STOP] == 0:
+                S[S_SETTLED] = j + 1
     if exact >= upper:
         # Stored as exact only when its best line can be read on from the table: the
         # best child ends the game or holds an exact entry (once the table is full, a
@@ -682,7 +716,7 @@ def load(
             vals[s] = from_vals[i]
             continue
         s = -1 - s
-        if s < keys.shape[0] and S[S_TT_COUNT] < S[S_TT_LIMIT]:
+        if S[S_TT_COUNT] < S[S_TT_LIMIT]:
             keys[s] = key
             vals[s] = from_vals[i]
             S[S_TT_COUNT] += 1
@@ -697,7 +731,6 @@ def beam(
     row: int,
     base: int,
     width: int,
-    seed: int,
     P: np.ndarray,
     CF: np.ndarray,
     CD: np.ndarray,
@@ -705,11 +738,11 @@ def beam(
     VM: np.ndarray,
     RM: np.ndarray,
     line: np.ndarray,
-) -> tuple[int, int]:
+) -> tuple[int, int, int]:
     """`Search.beam`: keep the `width` most promising positions per row (score so far
-    plus half the bound; ties broken by a seeded random order). Returns (best total,
-    length of its line written to `line`), or (-1, 0) when no game ends."""
-    np.random.seed(seed)
+    plus half the bound; ties broken by the table's hash of the key, as in Python).
+    Returns (best total, length of its line written to `line`, positions weighed), or
+    (-1, 0, weighed) when no game ends."""
     n = P[P_N]
     plies = min(n - row, line.shape[0])
     # The layer being expanded (position and total), and for every layer the (parent,
@@ -722,7 +755,9 @@ def beam(
     best_total, best_layer, best_index, best_code = -1, -1, -1, 0
     out = np.zeros((MAX_CHILDREN, W_COLUMNS), dtype=np.int64)
     capacity = 1024
-    C_promise = np.zeros(capacity, dtype=np.float64)
+    weighed = 0
+    C_promise = np.zeros(capacity, dtype=np.int64)
+    C_hash = np.zeros(capacity, dtype=np.int64)
     C_data = np.zeros((capacity, 7), dtype=np.int64)
     slots = np.full(2 * capacity, -1, dtype=np.int64)
     slot_keys = np.zeros(2 * capacity, dtype=np.int64)
@@ -745,7 +780,8 @@ def beam(
                 region = reachable(ct, cp, P[P_IN_AND_OUT])
                 live = live_rows(ct, cpc, r + 1, P, RM)
                 bound = estimate(region, ct, cp, live, P, VM)
-                promise = now + 0.5 * bound + 0.01 * np.random.random()
+                weighed += 1
+                promise = 2 * now + bound  # twice (score so far plus half the bound)
                 # The candidate of this key, if any (open addressing, as the table).
                 mask = slots.shape[0] - 1
                 h = _hash(key)
@@ -759,9 +795,12 @@ def beam(
                 else:
                     if count == capacity:
                         capacity *= 2
-                        grown_promise = np.zeros(capacity, dtype=np.float64)
+                        grown_promise = np.zeros(capacity, dtype=np.int64)
                         grown_promise[:count] = C_promise[:count]
                         C_promise = grown_promise
+                        grown_hash = np.zeros(capacity, dtype=np.int64)
+                        grown_hash[:count] = C_hash[:count]
+                        C_hash = grown_hash
                         grown_data = np.zeros((capacity, 7), dtype=np.int64)
                         grown_data[:count] = C_data[:count]
                         C_data = grown_data
@@ -784,6 +823,7 @@ def beam(
                     slots[s] = j
                     slot_keys[s] = key
                 C_promise[j] = promise
+                C_hash[j] = h
                 C_data[j, 0] = ct
                 C_data[j, 1] = cp
                 C_data[j, 2] = out[c, W_PC]
@@ -793,7 +833,10 @@ def beam(
                 C_data[j, 6] = key
         if count == 0:
             break
-        order = np.argsort(-C_promise[:count])
+        # Best promise first, ties by the larger hash (a bijection of the key: no two
+        # candidates tie on both), the order Python's sort gives.
+        by_hash = np.argsort(C_hash[:count])[::-1]
+        order = by_hash[np.argsort(-C_promise[:count][by_hash], kind="mergesort")]
         size = min(width, count)
         for q in range(size):
             j = order[q]
@@ -801,14 +844,14 @@ def beam(
             L_parent[d + 1, q] = C_data[j, 5] // 16384
             L_code[d + 1, q] = C_data[j, 5] % 16384
     if best_layer < 0:
-        return -1, 0
+        return -1, 0, weighed
     length = best_layer + 1
     line[best_layer] = best_code
     i = best_index
     for d in range(best_layer, 0, -1):
         line[d - 1] = L_code[d, i]
         i = L_parent[d, i]
-    return best_total, length
+    return best_total, length, weighed
 
 
 # --- the Python side ------------------------------------------------------------------
@@ -851,11 +894,14 @@ class Core:
             for j, (f, d) in enumerate(info.crosses):
                 self.CF[r, j] = f
                 self.CD[r, j] = d
-        size = 1 << max(10, (tt_limit * 4 // 3).bit_length())
-        self.keys = np.zeros(size, dtype=np.int64)
-        self.vals = np.zeros(size, dtype=np.int64)
+        self.tt_limit = tt_limit
+        self.max_size = 1 << max(10, (tt_limit * 4 // 3).bit_length())
+        """The table's size at its limit (at most 3/4 full); it starts small and grows
+        (`reserve`), which changes only the speed, never the search."""
+        self.keys = np.zeros(0, dtype=np.int64)
+        self.vals = np.zeros(0, dtype=np.int64)
         self.S = np.zeros(S_SIZE, dtype=np.int64)
-        self.S[S_TT_LIMIT] = tt_limit
+        self.reserve(1 << 13)
         # Every ply of a game takes a field or is a pass, and passes are limited.
         # The longest game: every row that is not a pass takes a field or spends a ring
         # (at most 36 + 3 of them), and at most pass_limit passes come between two of
@@ -867,8 +913,28 @@ class Core:
         self.path = np.zeros(plies, dtype=np.int64)
         self.best = np.zeros(plies, dtype=np.int64)
 
+    def reserve(self, entries: int) -> None:
+        """Grow the table so that `entries` more keep it at most 3/8 full (short
+        probes), up to its size at the limit."""
+        wanted = (self.count + max(0, entries)) * 8 // 3
+        size = min(self.max_size, 1 << max(10, wanted.bit_length()))
+        if size <= self.keys.shape[0]:
+            return
+        keys = np.zeros(size, dtype=np.int64)
+        vals = np.zeros(size, dtype=np.int64)
+        if self.keys.shape[0]:
+            rehash(self.keys, self.vals, keys, vals)
+        self.keys, self.vals = keys, vals
+        self.S[S_TT_LIMIT] = min(self.tt_limit, size * 3 // 4)
+
+    @property
+    def count(self) -> int:
+        """Entries in the table."""
+        return int(self.S[S_TT_COUNT])
+
     def load(self, table: dict[int, int]) -> None:
         """Take over the entries of the pure-Python search's table."""
+        self.reserve(len(table))
         if table:
             load(
                 self.keys,
@@ -889,6 +955,19 @@ class Core:
     @property
     def best_total(self) -> int:
         return int(self.S[S_BEST])
+
+    @property
+    def stopped_at(self) -> int:
+        """The `nodes` count at which the last `dfs` saw it must stop (0: it did not)."""
+        return int(self.S[S_STOPPED_AT])
+
+    @property
+    def settled(self) -> int:
+        return int(self.S[S_SETTLED])
+
+    @property
+    def choices(self) -> int:
+        return int(self.S[S_CHOICES])
 
     def key(self, position: tuple[int, int, int, int, int]) -> int:
         taken, pos, pc, rings, row = position
@@ -913,17 +992,23 @@ class Core:
         best_total: int,
         root_upper: int,
         *,
+        node_limit: int,
         should_stop: Callable[[], bool],
         poll: float = 0.02,
     ) -> tuple[int, bool, bool]:
         """One search from `position` in a thread that releases the GIL, while this
         thread asks `should_stop` every `poll` seconds and stops the search when it says
-        so (or on KeyboardInterrupt). Returns (value, exact, stopped); a better game is
-        then `best_total` and `line()`."""
+        so (or on KeyboardInterrupt). The search stops by itself at the first position
+        past `node_limit` (this core's `nodes` count). Returns (value, exact, stopped); a
+        better game is then `best_total` and `line()`."""
+        # A position stores at most one entry.
+        self.reserve(min(node_limit - self.nodes, self.max_size))
         S = self.S
         S[S_BEST] = best_total
         S[S_ROOT_UPPER] = root_upper
+        S[S_NODE_LIMIT] = node_limit
         S[S_STOP] = 0
+        S[S_STOPPED_AT] = 0
         S[S_LINE_LEN] = -1
         answer: list[tuple[int, bool]] = []
         taken, pos, pc, rings, row = position
@@ -952,18 +1037,19 @@ class Core:
         return int(value), bool(exact), bool(S[S_STOP])
 
     def beam(
-        self, position: tuple[int, int, int, int, int], base: int, width: int, seed: int
-    ) -> tuple[int, list[int]]:
-        """`Search.beam` compiled: (best total, its line), or (-1, []) if no game ends."""
+        self, position: tuple[int, int, int, int, int], base: int, width: int
+    ) -> tuple[int, list[int], int]:
+        """`Search.beam` compiled: (best total, its line, positions weighed), or (-1, [],
+        weighed) if no game ends."""
         line = np.zeros(self.plies, dtype=np.int64)
         taken, pos, pc, rings, row = position
         # The beam keeps (parent, code) for every ply: at most 64 MB of them.
         width = max(1, min(width, (64 << 20) // (16 * self.plies)))
-        total, length = beam(
-            taken, pos, pc, rings, row, base, width, seed, self.P, self.CF, self.CD, self.CC,
+        total, length, weighed = beam(
+            taken, pos, pc, rings, row, base, width, self.P, self.CF, self.CD, self.CC,
             self.VM, self.RM, line,
         )  # fmt: skip
-        return int(total), [int(c) for c in line[:length]]
+        return int(total), [int(c) for c in line[:length]], int(weighed)
 
     def line(self) -> list[int] | None:
         """The better game the last `dfs` found, as action codes from its root."""
@@ -1019,17 +1105,18 @@ def warm_up() -> float:
 
     started = time.monotonic()
     game = Game([(1, 2, 3), (4, 5, 6)], STANDARD)
-    core = Core(game, tt_limit=1024, symmetry=True, exact_depth=6)
+    core = Core(game, tt_limit=1 << 16, symmetry=True, exact_depth=6)
     core.load({(1 << 60) + 1: 3})  # a key no position of two rows has
     root = (0, NOWHERE, 0, 0, 0)
-    core.dfs(root, 0, 1000, -1, 1000, should_stop=lambda: False)
+    core.dfs(root, 0, 1000, -1, 1000, node_limit=1 << 62, should_stop=lambda: False)
     core.table_line(root)
     core.entry(root)
-    core.beam(root, 0, 4, 1)
+    core.beam(root, 0, 4)
+    core.reserve(core.max_size)  # rehash
     return time.monotonic() - started
 
 
-_ENTRY_POINTS = (dfs, beam, table_line, lookup, make_key, load)
+_ENTRY_POINTS = (dfs, beam, table_line, lookup, make_key, load, rehash)
 
 
 def cache_ready() -> bool:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import importlib.util
 import math
 import os
-import random
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -59,18 +58,33 @@ TT_LIMIT = 3_000_000
 """Transposition-table entries the pure-Python search keeps at most (about 100 bytes
 each); past it, no new ones."""
 
-CORE_ENTRIES_PER_SECOND = 1_500_000
-CORE_TT_RANGE = (1 << 20, 12_000_000)
-"""The compiled core's table (16 bytes an entry, at most 3/4 full) is sized for the time
-limit: about the entries its search makes in that time, within this range (16 MB to
-256 MB). Once full, upper bounds are overwritten; exact values stay."""
+CORE_TT_ENTRIES = 12_000_000
+"""The compiled core's table at its largest (16 bytes an entry, at most 3/4 full: 256
+MB). It starts small and grows with the search (`Core.reserve`), whatever the time
+limit, and keeps every entry until it holds this many, so its size never changes the
+answer. Once full, upper bounds are overwritten; exact values stay."""
 
-PROBE_SECONDS = 0.15
-"""The first round of the search, in pure Python, before any wider beam game."""
+PROBE_NODES = 16_384
+"""The first round of the search (0.15-0.5 s in pure Python), before any wider beam game
+and the compiled core (whose loading costs 0.6-1 s a process). Measured on the whole
+`road300 solve --from` runs after 6-8 rounds of benchmarks/bench_solve.py (cli): median
+0.93 s with 16,384, 1.38 s with 4,096, 1.77 s with 1,024 (in one process, where the core
+loads once, smaller is faster: median 0.07 s with 1,024, 0.16-0.17 s with 4,096-16,384);
+each further round may search as many positions again as all rounds before it. The
+schedule counts positions, never seconds, so it is the same on every machine."""
 
 BEAM_SHARE = 1 / 3
-"""A wider beam game runs between rounds of search when it is expected to take at most
-this share of the time spent so far (see docs/solver.md)."""
+"""A wider beam game runs between rounds of search when its expected size is at most
+this share of the search so far (see docs/solver.md)."""
+
+WEIGHED_PER_NODE = 3
+"""What a search position costs in beam positions weighed, to compare the two: measured
+on 50-row files from the start, a beam weighs 2 (pure Python: 15-21 us each, against
+about 30 us a search position) to 3-4 (compiled: 0.3-0.7 us against 1.4-1.9 us)."""
+
+StopReason = Literal["time", "nodes", "cancel"]
+"""What stopped a search before it finished: the time limit, the node budget, or
+cancel (Ctrl-C)."""
 
 EXACT_DEPTH = 6
 """Down to this many plies below the root, children get their own (tighter) bound."""
@@ -132,6 +146,13 @@ class Solution:
     """The best continuation: one engine action per dice row from `row` to the end."""
     nodes: int
     seconds: float
+    stopped: StopReason | None = None
+    """What stopped the search before it finished, or None when it finished (and so
+    proved `best_score`). Only "time" and "cancel" depend on the clock: with a node
+    budget and no time limit, the answer is the same on every machine and core."""
+    repeat_nodes: int | None = None
+    """When the clock or cancel stopped the search: the node budget (`nodes=`, with no
+    time limit) that gives this very answer on any machine."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +161,14 @@ class Progress:
     upper_bound: int
     nodes: int
     seconds: float
+    round: int = 0
+    """The round of the search under way (1 is the first; each at most doubles the
+    positions searched)."""
+    settled: int = 0
+    """How many of the root's choices the current round has settled (searched to their
+    value or cut off below the best game)."""
+    choices: int = 0
+    """How many choices the root has."""
 
 
 class _Stopped(Exception):
@@ -183,21 +212,24 @@ class Search:
         self.started = 0.0
         self.next_report = 0.0
         self.stopped = False
+        self.stop_reason: StopReason | None = None
+        self.stopped_at: int | None = None
+        """The count of `nodes` at which the search of the last round saw it must stop."""
+        self.repeat_nodes: int | None = None
+        """When the clock or cancel stopped the last run: the node budget with which
+        the run gives the same answer without them (see `run`)."""
+        self.node_limit: float = math.inf
+        """The current round stops at the first position past this count of `nodes`."""
+        self.node_budget: int | None = None
+        self.round = 0
+        self.settled = 0
+        self.choices = 0
         self.root_upper = 0
-        self.beam_seconds = 0.0
+        self.beam_weighed = 0
         if core == "auto" and os.environ.get(CORE_ENV) == "python":
             core = "python"
         self.core_choice: CoreChoice = core
         self.core: Core | None = None
-        self.core_waiting: Callable[[], bool] | None = None
-
-    def core_tt_limit(self) -> int:
-        if self.tt_limit is not None:
-            return self.tt_limit
-        low, high = CORE_TT_RANGE
-        if self.time_limit is None:
-            return high
-        return max(low, min(high, int(CORE_ENTRIES_PER_SECOND * self.time_limit)))
 
     def compiled(self) -> Core | None:
         """The compiled core, with this search's table so far. Under "auto": None while
@@ -217,15 +249,13 @@ class Search:
             return None
         if self.core_choice == "auto" and not cache_ready():
             state = Warmup.state()
-            self.core_waiting = Warmup.ready if state == "running" else None
             if state == "failed":
                 self.core_choice = "python"
             if state != "done":
                 return None
-        self.core_waiting = None
         core = Core(
             self.game,
-            tt_limit=self.core_tt_limit(),
+            tt_limit=CORE_TT_ENTRIES if self.tt_limit is None else self.tt_limit,
             symmetry=self.symmetry,
             exact_depth=self.exact_depth,
         )
@@ -286,23 +316,34 @@ class Search:
     # --- the search ----------------------------------------------------------------
 
     def tick(self) -> None:
+        """The clock's and cancel's check (every 1,024 positions), and the progress line."""
         now = time.monotonic()
-        if (self.deadline is not None and now >= self.deadline) or (
-            self.cancel is not None and self.cancel.is_set()
-        ):
-            self.stopped = True
-        if self.core_waiting is not None and self.core_waiting():
-            self.stopped = True  # end the round: the compiled core takes over
+        if self.cancel is not None and self.cancel.is_set():
+            self.stop(by="cancel")
+        elif self.deadline is not None and now >= self.deadline:
+            self.stop(by="time")
         if self.progress is not None and now >= self.next_report:
             self.next_report = now + 0.25
-            self.progress(
-                Progress(
-                    self.best_total,
-                    max(self.best_total, self.root_upper),
-                    self.nodes,
-                    now - self.started,
-                )
+            self.report(now)
+
+    def report(self, now: float) -> None:
+        assert self.progress is not None
+        self.progress(
+            Progress(
+                self.best_total,
+                max(self.best_total, self.root_upper),
+                self.nodes,
+                now - self.started,
+                self.round,
+                self.settled,
+                self.choices,
             )
+        )
+
+    def stop(self, *, by: StopReason) -> None:
+        self.stopped = True
+        if self.stop_reason is None:
+            self.stop_reason = by
 
     def improve(self, total: int, tail: list[int]) -> None:
         self.best_total = total
@@ -320,7 +361,11 @@ class Search:
         self.nodes += 1
         if not self.nodes & 1023:
             self.tick()
+        if self.nodes > self.node_limit:
+            self.stopped = True  # the round's budget: the compiled core stops here too
         if self.stopped:
+            if self.stopped_at is None:
+                self.stopped_at = self.nodes
             return ub, False
         key, flipped = self.key(taken, pos, pc, rings, row)
         entry = self.tt.get(key)
@@ -376,11 +421,15 @@ class Search:
         exact_code = 0
         upper = -1
         at_root = not self.path
+        if at_root:
+            self.settled, self.choices = 0, len(ranked)
         for i, (estimate, gain, code, child) in enumerate(ranked):
             floor = max(self.best_total - base, exact)
             if estimate <= floor:
                 if estimate > exact:
                     upper = max(upper, estimate)
+                if at_root and not self.stopped:
+                    self.settled = len(ranked)
                 break
             if child is None:
                 value, known = gain, True
@@ -401,6 +450,8 @@ class Search:
             if at_root:
                 rest = max((e for e, *_ in ranked[i + 1 : i + 2]), default=-1)
                 self.root_upper = base + max(exact, upper, rest)
+                if not self.stopped:
+                    self.settled = i + 1
         if exact >= upper:
             if flipped:
                 exact_code = transpose_code(exact_code)
@@ -417,15 +468,23 @@ class Search:
         base: int,
         *,
         time_limit: float | None,
+        nodes: int | None = None,
         progress: Callable[[Progress], None] | None = None,
         cancel: threading.Event | None = None,
         seed: tuple[int, list[int]] | None = None,
     ) -> tuple[int, int, list[int]]:
-        """(best total, upper bound, best line as action codes) from `position`."""
+        """(best total, upper bound, best line as action codes) from `position`, after
+        at most `nodes` positions of search (None: no budget) and `time_limit` seconds.
+        `stop_reason` then says what stopped it, if anything did."""
         self.started = time.monotonic()
         self.time_limit = time_limit
+        self.node_budget = nodes
+        self.stop_reason = None
+        self.repeat_nodes = None
+        self.round = 0
+        self.settled = self.choices = 0
         if self.core is None and self.core_choice == "compiled":
-            self.core = self.compiled()  # sized for this time limit
+            self.core = self.compiled()
         self.deadline = None if time_limit is None else self.started + time_limit
         self.cancel = cancel
         self.progress = progress
@@ -440,68 +499,86 @@ class Search:
             return base + known, base + known, self.table_line(position)
         root_bound = self.game.bound(taken, pos, position[2], row)
         self.root_upper = base + root_bound
-        began = time.monotonic()
-        self.best_total, self.best_line = seed or self.beam(position, base, BEAM_WIDTH)
-        self.beam_seconds = time.monotonic() - began
+        if seed is not None:
+            self.best_total, self.best_line = seed
+        else:
+            self.best_total, self.best_line, self.beam_weighed = self.beam(
+                position, base, BEAM_WIDTH
+            )
         try:
-            value = self.rounds_of_search(position, base, root_bound, time_limit)
+            value = self.rounds_of_search(position, base, root_bound)
             upper = max(self.best_total, base + value)
         except KeyboardInterrupt:
-            self.stopped = True
+            self.stop(by="cancel")
             upper = max(self.best_total, self.root_upper)
+        if upper <= self.best_total:
+            self.stop_reason = None  # proven: whatever came, the search had its answer
+            self.repeat_nodes = None
         if progress is not None:
-            progress(Progress(self.best_total, upper, self.nodes, time.monotonic() - self.started))
+            self.root_upper = upper
+            self.report(time.monotonic())
         return self.best_total, upper, self.best_line
 
-    def rounds_of_search(
-        self, position: Position, base: int, root_bound: int, time_limit: float | None
-    ) -> int:
-        """The search, in rounds of doubling length; between rounds, a wider beam game
-        when it costs at most a third of the time so far.
+    def rounds_of_search(self, position: Position, base: int, root_bound: int) -> int:
+        """The search, in rounds: the first searches `PROBE_NODES` positions, each next
+        one as many as all before it (up to the node budget); between rounds, wider beam
+        games while each is expected to weigh at most `BEAM_SHARE` of the positions
+        searched so far (`WEIGHED_PER_NODE` apiece).
 
+        Everything here counts positions, not seconds, so the rounds, the beams and the
+        answer are the same on every machine; only the time limit and cancel, which
+        stop the search wherever it is, depend on the clock (`stop_reason` says so).
         Most positions are proven in the first round; on the hard ones the beams find
         good games early, and each round goes on from the table the last one filled
-        (its exact values and bounds stay true), so little work is repeated. After the
-        first round the compiled core takes over (`CoreChoice`).
+        (its exact values and bounds stay true), so little work is repeated. Under
+        "auto", the compiled core takes over at the end of a round when it is ready
+        (`CoreChoice`): both cores search the same positions in the same order.
         """
-        final = math.inf if time_limit is None else self.started + time_limit
-        slice_end = self.started + PROBE_SECONDS
-        width, last_beam = BEAM_WIDTH, self.beam_seconds
+        start = self.nodes
+        budget = self.node_budget
+        limit = PROBE_NODES
+        width, last_weighed = BEAM_WIDTH, self.beam_weighed
         while True:
-            self.deadline = min(slice_end, final)
+            self.round += 1
+            if budget is not None:
+                limit = min(limit, budget)
+            self.node_limit = start + limit
+            self.stopped_at = None
             value, stopped = self.search_round(position, base, root_bound)
-            now = time.monotonic()
-            if not stopped or now >= final or self.cancelled():
+            if not stopped or self.stop_reason is not None:
+                # A search stopped by the clock at the n-th position past `start` is the
+                # search a budget of n - 1 stops at the same position (a budget stops at
+                # the first position past it), after the same rounds and beams.
+                if self.stop_reason is not None and self.stopped_at is not None:
+                    self.repeat_nodes = min(limit, self.stopped_at - start - 1)
+                return value
+            if budget is not None and limit >= budget:
+                self.stop(by="nodes")
                 return value
             if self.core is None and self.core_choice == "auto":
                 self.core = self.compiled()
-                if self.core is not None:
-                    # Its beams take a small fraction of the Python ones' time; search
-                    # first, most positions need little more.
-                    last_beam = last_beam / 30
-                    slice_end = self.started + 2 * (time.monotonic() - self.started)
-                    continue
-            # Wider beam games while each costs at most a third of the time so far (the
-            # Python ones one per gap: they can take seconds).
             while width < MAX_BEAM_WIDTH:
-                now = time.monotonic()
                 growth = 4 if width < 1024 else 2
-                expected = 1.2 * growth * last_beam
-                if expected > BEAM_SHARE * (now - self.started) or now + expected > final:
+                expected = 1.2 * growth * last_weighed
+                if expected > BEAM_SHARE * WEIGHED_PER_NODE * (self.nodes - start):
                     break
-                width *= growth
-                total, line = self.beam(
-                    position, base, width, min(final, now + BEAM_SHARE * (now - self.started))
-                )
-                last_beam = time.monotonic() - now
+                if self.cancelled():
+                    self.stop(by="cancel")
+                else:
+                    width *= growth
+                    total, line, last_weighed = self.beam(position, base, width, self.deadline)
+                if self.stop_reason is not None:
+                    # Stopped between rounds (a Python beam cut off by the time limit
+                    # finds nothing): the answer of the rounds so far, as their budget.
+                    self.repeat_nodes = limit
+                    return value
                 if total > self.best_total:
                     self.best_total, self.best_line = total, line
-                if self.core is None or self.cancelled():
-                    break
-            slice_end = self.started + 2 * (time.monotonic() - self.started)
+            limit *= 2
 
     def search_round(self, position: Position, base: int, root_bound: int) -> tuple[int, bool]:
-        """One search from the root until `deadline` (or cancel): (value, stopped)."""
+        """One search from the root until `node_limit`, the time limit or cancel:
+        (value, stopped)."""
         self.path = []
         self.stopped = False
         core = self.core
@@ -516,18 +593,23 @@ class Search:
             self.nodes = nodes + core.nodes - before
             self.best_total = max(best, core.best_total)
             self.root_upper = core.root_upper
+            self.settled, self.choices = core.settled, core.choices
             self.tick()
             self.nodes, self.best_total = nodes, best
             return self.stopped
 
+        limit = self.node_limit - self.nodes + before
         try:
             value, _, stopped = core.dfs(
                 position, base, root_bound, self.best_total, self.root_upper,
-                should_stop=should_stop,
+                node_limit=int(min(limit, 1 << 62)), should_stop=should_stop,
             )  # fmt: skip
         finally:
+            if core.stopped_at:
+                self.stopped_at = self.nodes + core.stopped_at - before
             self.nodes += core.nodes - before
             self.root_upper = core.root_upper
+            self.settled, self.choices = core.settled, core.choices
             line = core.line()
             if line is not None and core.best_total > self.best_total:
                 self.best_total, self.best_line = core.best_total, line
@@ -539,20 +621,23 @@ class Search:
 
     def beam(
         self, position: Position, base: int, width: int, deadline: float | None = None
-    ) -> tuple[int, list[int]]:
+    ) -> tuple[int, list[int], int]:
         """A quick strong game: keep the `width` most promising positions per row
-        (score so far plus half the bound). Past `deadline` it gives up (-1); the
+        (score so far plus half the bound; ties broken by the table's hash of the key,
+        so that both cores play the same game). Returns (best total, its line, positions
+        weighed). Past `deadline` it gives up (-1) and stops the search by time; the
         compiled one, much faster, always finishes."""
         if self.core is not None:
-            return self.core.beam(position, base, width, seed=width)
+            return self.core.beam(position, base, width)
         game = self.game
-        rng = random.Random(width)
         best: tuple[int, list[int]] = (-1, [])  # any finished game beats this
         beam: list[tuple[int, Position, list[int]]] = [(base, position, [])]
+        weighed = 0
         while beam:
             if deadline is not None and time.monotonic() > deadline:
-                return (-1, [])
-            layer: dict[int, tuple[float, int, Position, list[int]]] = {}
+                self.stop(by="time")
+                return -1, [], weighed
+            layer: dict[int, tuple[int, int, int, Position, list[int]]] = {}
             for total, (taken, pos, pc, rings, row), line in beam:
                 for code, gain, child in game.children(taken, pos, pc, rings, row):
                     now = total + gain
@@ -561,15 +646,26 @@ class Search:
                             best = (now, [*line, code])
                         continue
                     key, _ = self.key(*child)
-                    promise = now + 0.5 * game.bound(child[0], child[1], child[2], child[4])
+                    weighed += 1
+                    # Twice (score so far plus half the bound): ints, as in the core.
+                    promise = 2 * now + game.bound(child[0], child[1], child[2], child[4])
                     old = layer.get(key)
                     if old is None or old[0] < promise:
-                        layer[key] = (promise, now, child, [*line, code])
-            # Ties (frequent: scores are multiples of 5) are broken by a seeded shuffle,
-            # which measured better than the order the positions were found in.
-            ranked = sorted(layer.values(), key=lambda item: (item[0], rng.random()), reverse=True)
-            beam = [(now, child, line) for _, now, child, line in ranked[:width]]
-        return best
+                        layer[key] = (promise, key_hash(key + 1), now, child, [*line, code])
+            # Ties (frequent: scores are multiples of 5) are broken by the hash, which
+            # measured better than the order the positions were found in.
+            ranked = sorted(layer.values(), key=lambda item: (item[0], item[1]), reverse=True)
+            beam = [(now, child, line) for _, _, now, child, line in ranked[:width]]
+        return best[0], best[1], weighed
+
+
+def key_hash(key: int) -> int:
+    """The compiled core's `_hash` of a table key (its keys are this module's plus one),
+    on int64 as there: a bijection, so that no two positions tie on it."""
+    h = (key * 0x9E3779B97F4A7C15) & 0xFFFF_FFFF_FFFF_FFFF
+    if h >= 1 << 63:
+        h -= 1 << 64
+    return h ^ ((h >> 29) & 0x7FFFFFFFF)
 
 
 def solve(
@@ -579,16 +675,20 @@ def solve(
     row: int = 0,
     *,
     time_limit: float | None = 30.0,
+    nodes: int | None = None,
     progress: Callable[[Progress], None] | None = None,
     cancel: threading.Event | None = None,
     core: CoreChoice = "auto",
 ) -> Solution:
     """The best continuation of `state` (a new game with every ring the rules allow,
-    when None) on the dice `rows` from row `row` (0-based), within `time_limit` seconds.
+    when None) on the dice `rows` from row `row` (0-based), within `time_limit` seconds
+    and `nodes` positions of search (None: no limit).
 
-    Stopping early (time limit, `cancel`, Ctrl-C) returns the best game found so far
-    and a sound upper bound; `proven` says whether they meet. `core` chooses the
-    pure-Python or the compiled search (`CoreChoice`); both give the same answers.
+    Stopping early (node budget, time limit, `cancel`, Ctrl-C) returns the best game
+    found so far and a sound upper bound; `proven` says whether they meet and `stopped`
+    what stopped it. The schedule counts positions, so without a time limit the answer
+    is the same on every machine. `core` chooses the pure-Python or the compiled search
+    (`CoreChoice`); both give the same answers.
     """
     started = time.monotonic()
     if state is None:
@@ -602,19 +702,32 @@ def solve(
         root_position(state, rules, row),
         base,
         time_limit=time_limit,
+        nodes=nodes,
         progress=progress,
         cancel=cancel,
     )
     actions, final = to_actions(rows, rules, state, row, line)
     assert final == best, f"the solver's line scores {final}, not {best}"
     return Solution(
-        best, upper, best >= upper, tuple(actions), search.nodes, time.monotonic() - started
+        best,
+        upper,
+        best >= upper,
+        tuple(actions),
+        search.nodes,
+        time.monotonic() - started,
+        search.stop_reason,
+        search.repeat_nodes,
     )
 
 
-def par(rows: Sequence[Dice], rules: Ruleset, time_limit: float | None = 30.0) -> Solution:
+def par(
+    rows: Sequence[Dice],
+    rules: Ruleset,
+    time_limit: float | None = 30.0,
+    nodes: int | None = None,
+) -> Solution:
     """A dice file's best score from the start (the organizer's "par")."""
-    return solve(rows, rules, time_limit=time_limit)
+    return solve(rows, rules, time_limit=time_limit, nodes=nodes)
 
 
 def to_actions(

@@ -203,15 +203,19 @@ class PlayApp(App[Result | None]):
         ask_rings: bool = False,
         welcome: str = "",
         hint_seconds: float | None = None,
+        hint_nodes: int | None = None,
+        hints: bool | None = None,
     ) -> None:
         super().__init__()
         self.hint_seconds = hint_seconds
-        """Off when None; else the solver's time for ranking one round's choices."""
+        """The solver's time for ranking one round's choices (None: no time limit)."""
+        if hints is None:
+            hints = hint_seconds is not None or hint_nodes is not None
         self.hint = ""
         self.hint_action: Action | None = None
         """The hint's best choice, marked on the board while `hint_marks` is on."""
         self.hint_marks = True
-        self._hints: Hints | None = None if hint_seconds is None else Hints(hint_seconds)
+        self._hints: Hints | None = Hints(hint_seconds, hint_nodes) if hints else None
         self.game = game
         self.record_file = record_file
         self.dice_name = dice_name

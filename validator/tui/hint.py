@@ -58,13 +58,17 @@ def rank_actions(
     return [Ranked(a, v, top - v) for _, a, v in valued]
 
 
-def solver_evaluator(game: GameSession, seconds: float) -> Evaluator:
+def solver_evaluator(
+    game: GameSession, seconds: float | None, nodes: int | None = None
+) -> Evaluator:
     """The solver as an evaluator: the best final score from a position within `seconds`
-    (a lower bound when the search does not finish; the best it found)."""
+    and `nodes` positions of search (a lower bound when the search does not finish; the
+    best it found). With `nodes` and no `seconds`, the same on every machine."""
     from validator.solver import solve
 
     def evaluate(state: State, row: int) -> int:
-        return solve(game.rows, game.rules, state, row, time_limit=seconds).best_score
+        found = solve(game.rows, game.rules, state, row, time_limit=seconds, nodes=nodes)
+        return found.best_score
 
     return evaluate
 
@@ -90,8 +94,10 @@ class Hints:
 
     LIMIT = 512
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float | None, nodes: int | None = None) -> None:
         self.seconds = seconds
+        self.nodes = nodes
+        """Positions of search for one round (shared by its choices), or None."""
         self._known: dict[tuple[State, int], Hint] = {}
 
     def known(self, game: GameSession) -> Hint | None:
@@ -106,7 +112,12 @@ class Hints:
             return found
         choices = len(game.actions())
         ranked_count = min(choices, FEW)
-        evaluate = solver_evaluator(game, self.seconds / max(1, ranked_count))
+        share = max(1, ranked_count)
+        evaluate = solver_evaluator(
+            game,
+            None if self.seconds is None else self.seconds / share,
+            None if self.nodes is None else max(1, self.nodes // share),
+        )
         hint = Hint(tuple(rank_actions(game, evaluate, most=FEW)), choices)
         if len(self._known) >= self.LIMIT:
             self._known.clear()
