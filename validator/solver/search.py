@@ -625,8 +625,8 @@ class Search:
         """A quick strong game: keep the `width` most promising positions per row
         (score so far plus half the bound; ties broken by the table's hash of the key,
         so that both cores play the same game). Returns (best total, its line, positions
-        weighed). Past `deadline` it gives up (-1) and stops the search by time; the
-        compiled one, much faster, always finishes."""
+        weighed). Past `deadline`, or once cancelled, it gives up (-1) and stops the
+        search; the compiled one, much faster, always finishes."""
         if self.core is not None:
             return self.core.beam(position, base, width)
         game = self.game
@@ -636,6 +636,9 @@ class Search:
         while beam:
             if deadline is not None and time.monotonic() > deadline:
                 self.stop(by="time")
+                return -1, [], weighed
+            if self.cancelled():  # Ctrl-C: no beam runs on to its end first
+                self.stop(by="cancel")
                 return -1, [], weighed
             layer: dict[int, tuple[int, int, int, Position, list[int]]] = {}
             for total, (taken, pos, pc, rings, row), line in beam:
