@@ -296,7 +296,7 @@ def test_subprocess_with_a_pool(contest: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "validator", "batch", str(contest), "--dice", str(DICE),
          "--format", "json", "--jobs", "2"],
-        capture_output=True, text=True, check=False,
+        capture_output=True, text=True, check=False, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["summary"]["entries"] == 9

@@ -614,16 +614,25 @@ def test_an_interrupted_pooled_batch_ends_quietly(tmp_path: Path, sig: int) -> N
     assert b"Traceback" not in err and b"BrokenPipeError" not in err, err.decode()
 
 
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:  # ended meanwhile
+        return []
+
+
 def _wait_for_workers(pid: int, count: int) -> None:
-    """Until the process has `count` children (its pool's workers), on Linux; elsewhere a
-    moment that is usually enough."""
-    children = Path(f"/proc/{pid}/task/{pid}/children")
-    if not children.exists():
+    """Until the process's pool has `count` workers, on Linux; elsewhere a moment that is
+    usually enough. The workers come from a fork server, a child of the process (beside
+    the resource tracker): they are its grandchildren."""
+    if not Path(f"/proc/{pid}/task/{pid}/children").exists():
         time.sleep(2.0)
         return
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        if len(children.read_text().split()) >= count:
+        workers = [g for child in _children(pid) for g in _children(child)]
+        if len(workers) >= count:
             time.sleep(0.3)  # the workers have started checking
             return
         time.sleep(0.05)
+    raise AssertionError(f"no pool of {count} workers under {pid} within 60 s")

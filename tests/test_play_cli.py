@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -82,7 +83,12 @@ def test_help_and_version_do_not_load_textual() -> None:
         "print('textual' in sys.modules)\n"
     )
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        timeout=120,
     )
     assert out.stdout.strip().endswith("False")
     status, output = run("--help")
@@ -96,6 +102,7 @@ def test_real_terminal_ctrl_c_keeps_the_record(tmp_path: Path) -> None:
     import os
     import pty
     import select
+    import signal
     import time
 
     out = tmp_path / "game.yaml"
@@ -105,25 +112,41 @@ def test_real_terminal_ctrl_c_keeps_the_record(tmp_path: Path) -> None:
         os.environ.update(TERM="xterm-256color", PYTHONPATH=str(ROOT))
         os.execv(sys.executable, argv)
 
-    def read_for(seconds: float) -> bytes:
+    def read_until(done: Callable[[bytes], bool], seconds: float) -> bytes:
+        """What the terminal shows until `done` holds of it or `seconds` pass (a slow or
+        busy machine takes longer to start; a fixed pause raced its start-up)."""
         data, end = b"", time.monotonic() + seconds
-        while time.monotonic() < end:
+        while time.monotonic() < end and not done(data):
             ready, _, _ = select.select([fd], [], [], 0.1)
             if ready:
                 try:
                     data += os.read(fd, 65536)
-                except OSError:
+                except OSError:  # the child has closed the terminal: it has ended
                     break
         return data
 
-    read_for(5)
+    def ended() -> int | None:
+        """The child's exit status, waiting for it a while: never forever."""
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return os.waitstatus_to_exitcode(status)
+            time.sleep(0.1)
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        return None
+
+    shown = read_until(lambda data: b"Road to 300" in data, 120)
+    assert b"Road to 300" in shown, shown.decode(errors="replace")[-2000:]
     for _ in range(3):
         os.write(fd, b"\r")
-        read_for(1)
+        read_until(lambda data: False, 1)
     os.write(fd, b"\x03")
-    tail = read_for(5).decode(errors="replace")
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
+    tail = read_until(lambda data: b"--resume" in data, 60).decode(errors="replace")
+    tail += read_until(lambda data: False, 0.5).decode(errors="replace")
+    code = ended()
+    assert code == 0, tail[-2000:]
     assert f"Saved {out} (1 roll(s) played)" in tail
     assert "--resume" in tail and "Traceback" not in tail
     assert out.read_text().count("  - {roll: 1,") == 1

@@ -136,11 +136,17 @@ def test_real_command_line(tmp_path: Path) -> None:
     bad = tmp_path / "contest.yaml"
     bad.write_text("base: bga\nexpansions:\n  escape: {}\n")
     ok = subprocess.run(
-        [sys.executable, "-m", "validator", "rules", "bga"], capture_output=True, text=True
+        [sys.executable, "-m", "validator", "rules", "bga"],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert ok.returncode == 0 and "pass_counting  total" in ok.stdout
     failed = subprocess.run(
-        [sys.executable, "-m", "validator", "rules", str(bad)], capture_output=True, text=True
+        [sys.executable, "-m", "validator", "rules", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert failed.returncode == 2
     assert f"{bad}:3:3:" in failed.stderr and "needs its bonus" in failed.stderr

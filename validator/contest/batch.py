@@ -682,13 +682,13 @@ def check_entries(
         for file in files:
             yield check_file(checker, root, file)
         return
-    import multiprocessing
+    from validator.records.pool import worker_pool
 
     # Chunks big enough to keep the pipes quiet, small enough to balance the load.
     chunksize = max(1, min(64, len(files) // (jobs * 8)))
     # The caller ends the run on SIGTERM as an exit (records.atomic.sigterm_exits), so that
     # leaving this block terminates the workers first.
-    with multiprocessing.get_context().Pool(jobs, _init_worker, (checker, root)) as pool:
+    with worker_pool(jobs, _init_worker, (checker, root)) as pool:
         yield from pool.imap(_check_one, files, chunksize)
 
 

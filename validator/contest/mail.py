@@ -669,10 +669,10 @@ def check_messages(
         for raw in messages:
             yield check_message(checker, raw)
         return
-    import multiprocessing
+    from validator.records.pool import worker_pool
 
     it = iter(messages)
-    with multiprocessing.get_context().Pool(jobs, _init_worker, (checker,)) as pool:
+    with worker_pool(jobs, _init_worker, (checker,)) as pool:
         while window := list(islice(it, WINDOW)):
             chunksize = max(1, min(16, len(window) // (jobs * 4)))
             yield from pool.imap(_check_one, window, chunksize)

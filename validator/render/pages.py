@@ -61,13 +61,13 @@ def pages(
             reading = source.reading(checker, item)
             yield reading, page_of(reading, dice_name, langs)
         return
-    import multiprocessing
+    from validator.records.pool import worker_pool
 
     # The pool gets the source without its open mailbox: workers only read given messages.
     detached = _detached(source)
     items = source.items()
     setup = (checker, detached, dice_name, langs)
-    with multiprocessing.get_context().Pool(jobs, _init, setup) as pool:
+    with worker_pool(jobs, _init, setup) as pool:
         while window := list(islice(items, WINDOW)):
             yield from pool.imap(_one, window, 1)
 
