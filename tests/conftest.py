@@ -39,8 +39,16 @@ def _env() -> dict[str, str]:
     return env
 
 
+_AS_FROM_A_TERMINAL = (
+    "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "runpy.run_module('validator', run_name='__main__', alter_sys=True)"
+)
+
+
 def cli_command(args: Sequence[str]) -> list[str]:
-    return [sys.executable, "-m", "validator", *args]
+    """`python -m validator ARGS`, with Ctrl-C (SIGINT) as a terminal gives it: a test run
+    started in the background has SIGINT ignored, and its children inherit that."""
+    return [sys.executable, "-c", _AS_FROM_A_TERMINAL, *args]
 
 
 def run_cli_many(jobs: Mapping[str, tuple[Sequence[str], Path]]) -> dict[str, CliRun]:

@@ -623,15 +623,16 @@ def _children(pid: int) -> list[int]:
 
 def _wait_for_workers(pid: int, count: int) -> None:
     """Until the process's pool has `count` workers, on Linux; elsewhere a moment that is
-    usually enough. The workers come from a fork server, a child of the process (beside
-    the resource tracker): they are its grandchildren."""
+    usually enough. The workers are its children (forks), or its grandchildren when a
+    fork server, its child, starts them (records/pool.py)."""
     if not Path(f"/proc/{pid}/task/{pid}/children").exists():
         time.sleep(2.0)
         return
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        workers = [g for child in _children(pid) for g in _children(child)]
-        if len(workers) >= count:
+        children = _children(pid)
+        grandchildren = [g for child in children for g in _children(child)]
+        if max(len(children), len(grandchildren)) >= count:
             time.sleep(0.3)  # the workers have started checking
             return
         time.sleep(0.05)

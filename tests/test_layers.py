@@ -5,6 +5,7 @@ and do not count). The wording module is a leaf every layer that writes sentence
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
@@ -36,20 +37,27 @@ def _is_type_checking(test: ast.expr) -> bool:
     return name == "TYPE_CHECKING"
 
 
+def _import_statements(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
+    """The import statements run at import or call time: statements only (an import is
+    never an expression), the bodies of `if TYPE_CHECKING:` left out."""
+    for node in body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+            continue
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            yield from _import_statements(node.orelse)
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            inner = getattr(node, field, None)
+            if isinstance(inner, list):
+                yield from _import_statements(inner)
+
+
 @cache
 def _runtime_imports(path: Path) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    nodes = list(ast.walk(tree))
-    typing_only = {
-        id(sub)
-        for node in nodes
-        if isinstance(node, ast.If) and _is_type_checking(node.test)
-        for sub in ast.walk(node)
-    }
     found: list[str] = []
-    for node in nodes:
-        if not isinstance(node, (ast.Import, ast.ImportFrom)) or id(node) in typing_only:
-            continue
+    for node in _import_statements(tree.body):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("validator"):
             if node.module == "validator" and all(a.name == "__version__" for a in node.names):
                 continue  # the version number only

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import cli_command
 
 from validator.cli import COMMANDS, main
 from validator.cli.dice import dice_text
@@ -307,7 +308,7 @@ def test_a_name_that_is_not_utf8_writes_valid_utf8(tmp_path: Path) -> None:
 def _process(args: list[str]) -> subprocess.Popen[bytes]:
     env = dict(os.environ, NO_COLOR="1", PYTHONPATH=str(ROOT))
     return subprocess.Popen(
-        [sys.executable, "-m", "validator", *args],
+        cli_command(args),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         env=env,

@@ -58,7 +58,7 @@ def test_without_hint_no_solver_runs(tmp_path: Path) -> None:
 
 
 def test_a_count_not_the_clock_decides_what_is_ranked(tmp_path: Path) -> None:
-    start = start_game(short_dice(tmp_path, 6), None, output=tmp_path / "g.yaml")
+    start = start_game(short_dice(tmp_path, 4), None, output=tmp_path / "g.yaml")
     game: GameSession = start.game
     choices = len(game.actions())
     assert choices > FEW, "roll 1 of the challenge has many choices"
@@ -122,7 +122,7 @@ def test_hint_nodes_rank_the_same_with_no_time_limit(tmp_path: Path) -> None:
     """--hint-nodes: a node budget per round and no time limit, so the ranking is the
     same on every machine (tests/test_solver_clock.py shows it for searches that do not
     finish; here the budget goes through)."""
-    start = start_game(short_dice(tmp_path, 6), None, output=tmp_path / "g.yaml")
+    start = start_game(short_dice(tmp_path, 4), None, output=tmp_path / "g.yaml")
     game: GameSession = start.game
     first = Hints(None, nodes=1000).rank(game)
     again = Hints(None, nodes=1000).rank(game)

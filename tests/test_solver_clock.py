@@ -66,6 +66,8 @@ def budgeted(rows: tuple[Dice, ...], core: CoreChoice, nodes: int = BUDGET) -> S
     return solve(rows, STANDARD, new_game(), 0, time_limit=None, nodes=nodes, core=core)
 
 
+@pytest.mark.slow  # two searches of 21,500 positions, one slowed (8 s); the plain step
+# repeats budgets through the command line and after a time limit
 def test_a_node_budget_gives_the_same_game_on_a_slow_machine(
     monkeypatch: pytest.MonkeyPatch, slow_clock: Callable[[float], None]
 ) -> None:
