@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from validator.records.pool import worker_pool
+from validator.records.pool import ITEMS_PER_WORKER, default_jobs, worker_pool
 
 ROOT = Path(__file__).resolve().parent.parent
 STATE = "as imported"
@@ -137,3 +137,10 @@ def _running(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def test_without_jobs_a_process_starts_only_for_enough_work() -> None:
+    cores = os.cpu_count() or 1
+    assert default_jobs(0) == default_jobs(2 * ITEMS_PER_WORKER - 1) == 1
+    assert default_jobs(2 * ITEMS_PER_WORKER) == min(2, cores)
+    assert default_jobs(10**6) == cores

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -27,6 +26,7 @@ from validator.cli.common import (
 )
 from validator.cli.contest_file import ContestCommand, contest_option
 from validator.cli.output import Target, output_option, say, sigterm_exits
+from validator.records.pool import default_jobs
 from validator.records.source import MAX_BYTES
 from validator.render.registry import BATCH, FormatError, choose, suffixes
 
@@ -65,7 +65,7 @@ if TYPE_CHECKING:
     "--jobs",
     "-j",
     type=click.IntRange(min=1),
-    help="Check entries in N processes. Default: the number of cores.",
+    help="Check entries in N processes. Default: one per 50 entries, at most one per core.",
 )
 @click.option(
     "--strict",
@@ -177,7 +177,7 @@ def command(
     with sigterm_exits(), _progress(err, source.count if err.is_terminal else 0) as advance:
         batch = source.check(
             checker,
-            jobs or os.cpu_count() or 1,
+            jobs or default_jobs(source.count),
             min_score=min_score,
             deadline=deadline,
             on_result=advance,
@@ -197,7 +197,7 @@ def command(
                 name=contest_name,
                 dice=dice,
                 deadline=deadline,
-                jobs=jobs or os.cpu_count() or 1,
+                jobs=jobs or default_jobs(source.count),
                 lang=lang,
             )
         for line in notes:

@@ -12,6 +12,16 @@ from contextlib import suppress
 from multiprocessing.pool import Pool
 from typing import Any
 
+ITEMS_PER_WORKER = 50
+"""Below this many files or messages per process, starting a process costs more than it
+saves (one entry is checked in a few milliseconds)."""
+
+
+def default_jobs(items: int) -> int:
+    """The processes for `items` files or messages when none are asked for: one per
+    `ITEMS_PER_WORKER` of them, at most one per core."""
+    return max(1, min(os.cpu_count() or 1, items // ITEMS_PER_WORKER))
+
 
 def worker_pool(jobs: int, initializer: Callable[..., None], initargs: tuple[Any, ...]) -> Pool:
     """A pool of `jobs` processes, each set up once by `initializer(*initargs)`.
