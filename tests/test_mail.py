@@ -26,6 +26,7 @@ from mail_helpers import (
     write_maildir,
     write_mbox,
 )
+from tiers import examples
 
 from validator.cli import main
 from validator.contest.body import find_records, html_text
@@ -377,12 +378,14 @@ def test_every_text_uses_named_placeholders_only() -> None:
                 assert not spec and not conversion, key
 
 
-def test_broken_messages_become_results_never_errors(tmp_path: Path) -> None:
+@pytest.mark.parametrize("every", examples(9, 3))
+def test_broken_messages_become_results_never_errors(tmp_path: Path, every: int) -> None:
+    """Every `every`-th mail of the inbox, cut and spoilt in 15 ways."""
     from validator.check.file import Checker
     from validator.contest.mail import RawMessage, read_message
 
     checker = Checker.create(DICE, None, root=tmp_path, max_bytes=MAX_SIZE)
-    for mail in inbox()[::3]:
+    for mail in inbox()[::every]:
         data = mail.data
         for cut in (0, 7, len(data) // 3, len(data) // 2, len(data) - 5):
             for broken in (
