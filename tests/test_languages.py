@@ -169,3 +169,23 @@ def test_every_translation_fills_the_same_placeholders() -> None:
                 if used - names or names - used - {"n"}:
                     wrong.append(f"{lang}: {ids[0]!r} -> {text!r}")
     assert wrong == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "no legal move on roll 22"),
+        ("de", "kein erlaubter Zug bei Wurf 22"),
+        ("fr", "aucun déplacement permis au lancer 22"),
+    ],
+)
+def test_a_round_after_the_end_names_the_end_in_words(lang: str, said: str) -> None:
+    """E106 says how the game ended in the reader's words, never the raw `no-move`."""
+    from conftest import EXAMPLES, run_in_process
+
+    run = run_in_process(
+        ["validate", str(EXAMPLES / "invalid" / "e106-after-end.yaml"), "--lang", lang]
+    )
+    assert run.status == 1
+    shown = run.stdout + run.stderr
+    assert "no-move" not in shown and said in shown

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from validator.engine import (
+    END_BRIEF,
     FIELD_AT,
     STANDARD,
     Action,
@@ -599,7 +600,8 @@ def _play_round(cursor: Rows, record: Record, entry: RecordRound) -> _Stop | Non
 
 
 def _after_end(cursor: Rows, record: Record, entry: RecordRound, want: int) -> _Stop:
-    end = cursor.state.end.value if cursor.state.end else "over"
+    ended = cursor.state.end
+    end = phrase(END_BRIEF[ended]) if ended else phrase(N_("the game was over"))
     diagnostic = _diagnostic(
         record,
         entry,

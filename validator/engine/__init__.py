@@ -2,6 +2,7 @@
 
 from validator.engine.board import CORNERS, FIELD_AT, SIZE, VALUES, Field, parse_field
 from validator.engine.game import (
+    END_BRIEF,
     OUTSIDE,
     Action,
     Cross,
@@ -43,6 +44,7 @@ from validator.engine.rules import BGA, LITERAL, RULESETS, STANDARD, Ruleset
 __all__ = [
     "BGA",
     "CORNERS",
+    "END_BRIEF",
     "FIELD_AT",
     "LITERAL",
     "OUTSIDE",

@@ -43,6 +43,15 @@ class End(enum.Enum):
     ESCAPED = "escaped"
 
 
+END_BRIEF: dict[End, str] = {
+    End.NO_MOVE: N_("no legal move"),
+    End.REROLLS: N_("forced rerolls"),
+    End.DICE_EXHAUSTED: N_("the dice file ran out"),
+    End.ESCAPED: N_("the burglar escaped"),
+}
+"""How a game ended, in a few words (English; render/wording.end_brief translates it)."""
+
+
 @dataclass(frozen=True, slots=True)
 class State:
     """A position between rounds. Field sets are bit sets over indices 0..35."""

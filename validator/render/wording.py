@@ -12,7 +12,7 @@ A leaf: it imports only the engine's `End`, so any layer that writes sentences f
 
 from __future__ import annotations
 
-from validator.engine import End
+from validator.engine import END_BRIEF, End
 from validator.engine.phrase import N_
 from validator.render import i18n
 from validator.render.i18n import _, ngettext
@@ -93,13 +93,6 @@ _END_REASON: dict[End, str] = {
     End.ESCAPED: N_("the burglar escaped through a corner"),
 }
 
-_END_BRIEF: dict[End, str] = {
-    End.NO_MOVE: N_("no legal move"),
-    End.REROLLS: N_("forced rerolls"),
-    End.DICE_EXHAUSTED: N_("the dice file ran out"),
-    End.ESCAPED: N_("the burglar escaped"),
-}
-
 
 def end_reason(end: End) -> str:
     """How the game ended, as a clause: `the movement die had no legal move`."""
@@ -108,7 +101,7 @@ def end_reason(end: End) -> str:
 
 def end_brief(end: End) -> str:
     """How the game ended in a few words, for a one-line summary: `no legal move`."""
-    return _(_END_BRIEF[end])
+    return _(END_BRIEF[end])
 
 
 def game_over(end: End, roll: int | None) -> str:
