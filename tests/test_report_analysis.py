@@ -259,3 +259,15 @@ def test_analysis_colours_are_readable_in_every_scheme() -> None:
 def test_time_limit_without_analyze_is_refused() -> None:
     code, out = run("report", str(GOLDEN / "short.yaml"), "--time-limit", "2")
     assert code == 2 and "use it with --analyze" in out
+
+
+def test_a_node_budget_gives_the_same_report_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`report --analyze --nodes N`: with no time limit the same HTML on every run (and
+    machine), which names the budget; --nodes without --analyze is refused."""
+    monkeypatch.chdir(GOLDEN)
+    args = ("report", "short.yaml", "--analyze", "--nodes", "300", "--format", "html")
+    (code, first), (_, again) = run(*args), run(*args)
+    assert code == 0 and first == again
+    assert "searched for up to 300 positions, a budget that gives the same values" in first
+    code, out = run("report", "short.yaml", "--nodes", "300")
+    assert code == 2 and "use it with --analyze" in out

@@ -18,8 +18,10 @@ from validator.cli.common import (
     lang_option,
     language,
     make_console,
+    nodes_option,
     note_fast_core,
     rules_option,
+    search_limits,
     time_limit_option,
 )
 from validator.cli.contest_file import ContestCommand, contest_option
@@ -57,6 +59,10 @@ if TYPE_CHECKING:
 @time_limit_option(
     1.0, "With --analyze: seconds of search per position (each round needs one more)."
 )
+@nodes_option(
+    "With --analyze: positions to search per position at most: the analysis is then the "
+    "same on every machine. With --nodes and no --time-limit, no time limit applies."
+)
 @lang_option
 def command(
     record: Path,
@@ -66,6 +72,7 @@ def command(
     output: Path | None,
     analyze: bool,
     time_limit: float,
+    nodes: int | None,
     lang: str | None,
 ) -> None:
     """Replay RECORD and write an annotated report: every round with its board, what
@@ -95,6 +102,9 @@ def command(
     source = click.get_current_context().get_parameter_source("time_limit")
     if not analyze and source is click.core.ParameterSource.COMMANDLINE:
         fail_usage("--time-limit is the analysis's search time: use it with --analyze")
+    if not analyze and nodes is not None:
+        fail_usage("--nodes is the analysis's search budget: use it with --analyze")
+    limit = search_limits(nodes, time_limit)
     from validator.render import i18n
 
     try:
@@ -109,7 +119,7 @@ def command(
         report = build_report(result, dice_name=dice_name)
         if analyze:
             note_fast_core()
-        view = run_analysis(checker, record, result, report, time_limit) if analyze else None
+        view = run_analysis(checker, record, result, report, limit, nodes) if analyze else None
         if chosen == "text" and not target.to_file:
             from validator.render.report_text import render_text
 
@@ -126,7 +136,12 @@ def render(report: Report, fmt: str, analysis: AnalysisView | str | None = None)
 
 
 def run_analysis(
-    checker: Checker, record: Path, result: Result, report: Report, time_limit: float
+    checker: Checker,
+    record: Path,
+    result: Result,
+    report: Report,
+    time_limit: float | None,
+    nodes: int | None = None,
 ) -> AnalysisView | str:
     """The analysis of the record, or why there is none; on a terminal a line on stderr
     tells how long it has run, and Ctrl-C ends the search with what it found so far."""
@@ -162,17 +177,21 @@ def run_analysis(
             elapsed = time.monotonic() - started
             if elapsed >= 1.0:
                 sys.stderr.write(
-                    f"\ranalysing {positions} positions (up to {time_limit:g} s each): "
+                    f"\ranalysing {positions} positions (up to {each} each): "
                     f"{elapsed:.0f} s, Ctrl-C stops   "
                 )
                 sys.stderr.flush()
 
+    each = " and ".join(
+        ([f"{time_limit:g} s"] if time_limit is not None else [])
+        + ([f"{nodes:,} positions"] if nodes is not None else [])
+    )
     ticker = threading.Thread(target=progress, daemon=True) if tty else None
     previous = signal.signal(signal.SIGINT, interrupt)
     try:
         if ticker is not None:
             ticker.start()
-        view = analyse(report, dice_file.rows, time_limit=time_limit, cancel=cancel)
+        view = analyse(report, dice_file.rows, time_limit=time_limit, nodes=nodes, cancel=cancel)
     finally:
         done.set()
         if ticker is not None:

@@ -194,10 +194,42 @@ def render_html(report: Report, analysis: AnalysisView | str | None = None) -> s
         exits=bool(report.exits),
         analysis=view,
         analysis_left_out=analysis if isinstance(analysis, str) else None,
-        seconds=i18n.number(view.time_limit) if view else "",
+        searched=searched_text(view) if view else "",
         best=_best_view(view) if view else None,
         mark_key=analysis_marks(),
         index_key=index_key(view is not None, report.illegal is not None),
+    )
+
+
+def searched_text(view: AnalysisView) -> str:
+    """How long each position was searched: seconds, positions (a node budget) or both;
+    after Ctrl-C, that values not proven are lower bounds."""
+    seconds = i18n.number(view.time_limit) if view.time_limit is not None else None
+    nodes = i18n.number(view.nodes) if view.nodes is not None else None
+    if view.interrupted:
+        if nodes is None:
+            return _(
+                "Each position was searched for up to {seconds} s; the analysis was "
+                "interrupted (Ctrl-C), so values not proven are lower bounds."
+            ).format(seconds=seconds)
+        if seconds is None:
+            return _(
+                "Each position was searched for up to {nodes} positions; the analysis was "
+                "interrupted (Ctrl-C), so values not proven are lower bounds."
+            ).format(nodes=nodes)
+        return _(
+            "Each position was searched for up to {seconds} s and {nodes} positions; the "
+            "analysis was interrupted (Ctrl-C), so values not proven are lower bounds."
+        ).format(seconds=seconds, nodes=nodes)
+    if nodes is None:
+        return _("Each position was searched for up to {seconds} s.").format(seconds=seconds)
+    if seconds is None:
+        return _(
+            "Each position was searched for up to {nodes} positions, a budget that gives "
+            "the same values on every machine."
+        ).format(nodes=nodes)
+    return _("Each position was searched for up to {seconds} s and {nodes} positions.").format(
+        seconds=seconds, nodes=nodes
     )
 
 

@@ -120,8 +120,11 @@ class AnalysisView:
     """The best game found from the record's first roll, replayed like a record."""
     scope: str
     """What the analysis covers, in a sentence."""
-    time_limit: float
+    time_limit: float | None
+    """Seconds of search per position; None when only `nodes` limits it."""
     interrupted: bool = False
+    nodes: int | None = None
+    """Positions searched per position at most (a budget), when one was given."""
     stopped: bool = False
     """The record is invalid: the analysis stops at its illegal step."""
     incomplete: bool = False
@@ -218,7 +221,8 @@ def build_view(
     analysis: Analysis,
     rows: Sequence[Dice],
     *,
-    time_limit: float,
+    time_limit: float | None,
+    nodes: int | None = None,
     interrupted: bool = False,
     cancel: threading.Event | None = None,
 ) -> AnalysisView:
@@ -250,9 +254,12 @@ def build_view(
         played_score=analysis.played_score,
         best_score=analysis.best_score,
         best_proven=analysis.best_proven,
-        best=best_report(analysed, analysis, rows, time_limit=time_limit, cancel=cancel),
+        best=best_report(
+            analysed, analysis, rows, time_limit=time_limit, nodes=nodes, cancel=cancel
+        ),
         scope=scope_text(report.result, analysed),
         time_limit=time_limit,
+        nodes=nodes,
         interrupted=interrupted,
         stopped=report.result.verdict is Verdict.INVALID,
         incomplete=report.result.verdict is Verdict.INCOMPLETE,
@@ -301,7 +308,8 @@ def best_report(
     analysis: Analysis,
     rows: Sequence[Dice],
     *,
-    time_limit: float,
+    time_limit: float | None,
+    nodes: int | None = None,
     cancel: threading.Event | None = None,
 ) -> Report | None:
     """The best game as a report of its own, replayed like a record; None when the
@@ -333,7 +341,7 @@ def best_report(
             state, row = played[-1].state, played[-1].roll
         if state.over or row >= len(rows):
             return None
-        found = solve(rows, rules, state, row, time_limit=time_limit, cancel=cancel)
+        found = solve(rows, rules, state, row, time_limit=time_limit, nodes=nodes, cancel=cancel)
         line = tuple(found.actions)
         if not line:
             return None
@@ -357,23 +365,28 @@ def run_analysis(
     report: Report,
     rows: Sequence[Dice],
     *,
-    time_limit: float,
+    time_limit: float | None,
+    nodes: int | None = None,
     cancel: threading.Event | None = None,
 ) -> AnalysisView | str:
     """Analyse the report's record (the rounds before an illegal step for an invalid one);
-    the reason in a sentence when there is nothing to analyse."""
+    the reason in a sentence when there is nothing to analyse. `time_limit` (seconds)
+    and `nodes` (positions) limit the search of each position."""
     from validator.solver.analysis import analyze
 
     analysed = analysable(report.result)
     if isinstance(analysed, str):
         return analysed
-    analysis = analyze(rows, analysed.rules, analysed, time_limit=time_limit, cancel=cancel)
+    analysis = analyze(
+        rows, analysed.rules, analysed, time_limit=time_limit, nodes=nodes, cancel=cancel
+    )
     return build_view(
         report,
         analysed,
         analysis,
         rows,
         time_limit=time_limit,
+        nodes=nodes,
         interrupted=cancel is not None and cancel.is_set(),
         cancel=cancel,
     )
