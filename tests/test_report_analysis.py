@@ -263,11 +263,14 @@ def test_time_limit_without_analyze_is_refused() -> None:
 
 def test_a_node_budget_gives_the_same_report_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     """`report --analyze --nodes N`: with no time limit the same HTML on every run (and
-    machine), which names the budget; --nodes without --analyze is refused."""
+    machine), which names the budget, and a best not proven says the budget stopped it;
+    --nodes without --analyze is refused."""
     monkeypatch.chdir(GOLDEN)
     args = ("report", "short.yaml", "--analyze", "--nodes", "300", "--format", "html")
     (code, first), (_, again) = run(*args), run(*args)
     assert code == 0 and first == again
     assert "searched for up to 300 positions, a budget that gives the same values" in first
+    code, out = run("report", "short.yaml", "--analyze", "--nodes", "5", "--format", "text")
+    assert code == 0 and "(not proven within the budget of positions)" in out
     code, out = run("report", "short.yaml", "--nodes", "300")
     assert code == 2 and "use it with --analyze" in out

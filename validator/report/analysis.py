@@ -138,7 +138,14 @@ class AnalysisView:
 
     @property
     def summary(self) -> str:
-        proven = _("proven") if self.best_proven else _("not proven within the time limit")
+        if self.best_proven:
+            proven = _("proven")
+        elif self.nodes is None:
+            proven = _("not proven within the time limit")
+        elif self.time_limit is None:
+            proven = _("not proven within the budget of positions")
+        else:
+            proven = _("not proven within the time limit and the budget of positions")
         values = {"played": self.played_score, "best": self.best_score, "proven": proven}
         if self.stopped:
             return _(
