@@ -272,5 +272,7 @@ def test_a_node_budget_gives_the_same_report_and_says_so(monkeypatch: pytest.Mon
     assert "searched for up to 300 positions, a budget that gives the same values" in first
     code, out = run("report", "short.yaml", "--analyze", "--nodes", "5", "--format", "text")
     assert code == 0 and "(not proven within the budget of positions)" in out
+    assert "within the budget of positions, not proven the highest" in " ".join(out.split())
+    assert "time limit" not in out
     code, out = run("report", "short.yaml", "--nodes", "300")
     assert code == 2 and "use it with --analyze" in out

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from validator.check.replay import Result, RoundResult, Verdict
 from validator.engine import (
@@ -105,6 +105,36 @@ class RoundMark:
         )
 
 
+Limits = Literal["time", "nodes", "both"]
+
+_NOT_PROVEN: dict[Limits, str] = {
+    "time": N_("not proven within the time limit"),
+    "nodes": N_("not proven within the budget of positions"),
+    "both": N_("not proven within the time limit and the budget of positions"),
+}
+_BEST_FOUND: dict[Limits, str] = {
+    "time": N_("the best found within the time limit, not proven the highest"),
+    "nodes": N_("the best found within the budget of positions, not proven the highest"),
+    "both": N_(
+        "the best found within the time limit and the budget of positions, not proven the highest"
+    ),
+}
+_SEARCHED_AGAIN: dict[Limits, str] = {
+    "time": N_(
+        "The best total found is {best} (not proven the highest); the line below, "
+        "searched again within the time limit, scores {shown}."
+    ),
+    "nodes": N_(
+        "The best total found is {best} (not proven the highest); the line below, "
+        "searched again within the budget of positions, scores {shown}."
+    ),
+    "both": N_(
+        "The best total found is {best} (not proven the highest); the line below, "
+        "searched again within the time limit and the budget of positions, scores {shown}."
+    ),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class AnalysisView:
     """What `report --analyze` adds to a report, in every format."""
@@ -137,15 +167,16 @@ class AnalysisView:
         return self.lost[-1][1] if self.lost else 0
 
     @property
+    def limits(self) -> Limits:
+        """What limited the search of each position: the clock, a budget of positions, or
+        both."""
+        if self.nodes is None:
+            return "time"
+        return "nodes" if self.time_limit is None else "both"
+
+    @property
     def summary(self) -> str:
-        if self.best_proven:
-            proven = _("proven")
-        elif self.nodes is None:
-            proven = _("not proven within the time limit")
-        elif self.time_limit is None:
-            proven = _("not proven within the budget of positions")
-        else:
-            proven = _("not proven within the time limit and the budget of positions")
+        proven = _("proven") if self.best_proven else _(_NOT_PROVEN[self.limits])
         values = {"played": self.played_score, "best": self.best_score, "proven": proven}
         if self.stopped:
             return _(
@@ -176,15 +207,12 @@ class AnalysisView:
         proven = (
             _("proven the highest score reachable")
             if self.best_proven
-            else _("the best found within the time limit, not proven the highest")
+            else _(_BEST_FOUND[self.limits])
         )
         shown = self.best.shown_score if self.best is not None else self.best_score
         if shown < self.best_score:
-            # The line was searched again and, within the time limit, came out shorter.
-            return _(
-                "The best total found is {best} (not proven the highest); the line below, "
-                "searched again within the time limit, scores {shown}."
-            ).format(best=self.best_score, shown=shown)
+            # The line was searched again and, within the limits, came out shorter.
+            return _(_SEARCHED_AGAIN[self.limits]).format(best=self.best_score, shown=shown)
         return _("The best line from the first roll scores {best}: {proven}.").format(
             best=self.best_score, proven=proven
         )
