@@ -621,18 +621,31 @@ def _children(pid: int) -> list[int]:
         return []
 
 
+def _workers(pid: int) -> list[int]:
+    """The pool workers under `pid`: its children (forks), or the children of its fork
+    server (records/pool.py); the fork server and the resource tracker are no workers."""
+    found: list[int] = []
+    for child in _children(pid):
+        try:
+            command = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"multiprocessing.forkserver" in command:
+            found += _children(child)
+        elif b"multiprocessing.resource_tracker" not in command:
+            found.append(child)
+    return found
+
+
 def _wait_for_workers(pid: int, count: int) -> None:
     """Until the process's pool has `count` workers, on Linux; elsewhere a moment that is
-    usually enough. The workers are its children (forks), or its grandchildren when a
-    fork server, its child, starts them (records/pool.py)."""
+    usually enough."""
     if not Path(f"/proc/{pid}/task/{pid}/children").exists():
         time.sleep(2.0)
         return
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        children = _children(pid)
-        grandchildren = [g for child in children for g in _children(child)]
-        if max(len(children), len(grandchildren)) >= count:
+        if len(_workers(pid)) >= count:
             time.sleep(0.3)  # the workers have started checking
             return
         time.sleep(0.05)

@@ -189,3 +189,19 @@ def test_a_round_after_the_end_names_the_end_in_words(lang: str, said: str) -> N
     assert run.status == 1
     shown = run.stdout + run.stderr
     assert "no-move" not in shown and said in shown
+
+
+def test_remembered_numbers_are_written_as_babel_writes_them() -> None:
+    """`i18n.number` remembers what it wrote, per language and type: a zero is 0, never
+    -0, whatever zero came first."""
+    with i18n.speaking("de"):
+        assert [i18n.number(v) for v in (-0.0, 0, 0.0, 1234, 1.5, 1234)] == [
+            "0",
+            "0",
+            "0",
+            "1.234",
+            "1,5",
+            "1.234",
+        ]
+    with i18n.speaking("en"):
+        assert (i18n.number(1234), i18n.number(2.5)) == ("1,234", "2.5")

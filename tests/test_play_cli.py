@@ -137,15 +137,18 @@ def test_real_terminal_ctrl_c_keeps_the_record(tmp_path: Path) -> None:
         os.waitpid(pid, 0)
         return None
 
-    shown = read_until(lambda data: b"Road to 300" in data, 120)
-    assert b"Road to 300" in shown, shown.decode(errors="replace")[-2000:]
-    for _ in range(3):
-        os.write(fd, b"\r")
-        read_until(lambda data: False, 1)
-    os.write(fd, b"\x03")
-    tail = read_until(lambda data: b"--resume" in data, 60).decode(errors="replace")
-    tail += read_until(lambda data: False, 0.5).decode(errors="replace")
-    code = ended()
+    try:
+        shown = read_until(lambda data: b"Road to 300" in data, 120)
+        assert b"Road to 300" in shown, shown.decode(errors="replace")[-2000:]
+        for _ in range(3):
+            os.write(fd, b"\r")
+            read_until(lambda data: False, 1)
+        os.write(fd, b"\x03")
+        tail = read_until(lambda data: b"--resume" in data, 60).decode(errors="replace")
+        tail += read_until(lambda data: False, 0.5).decode(errors="replace")
+    finally:
+        code = ended()  # the child ended, or killed: never left behind
+        os.close(fd)
     assert code == 0, tail[-2000:]
     assert f"Saved {out} (1 roll(s) played)" in tail
     assert "--resume" in tail and "Traceback" not in tail

@@ -40,7 +40,7 @@ def test_workers_start_from_the_import_not_from_a_copy_of_the_caller(
     waiting.start()
     try:
         with worker_pool(2, _setup, ("the initializer",)) as pool:
-            states = pool.map(_state, range(4))
+            states = list(pool.imap(_state, range(4)))
     finally:
         held.release()
         waiting.join(5)
@@ -57,7 +57,7 @@ def test_a_program_read_from_standard_input_still_gets_its_workers(tmp_path: Pat
         "import operator, os, threading, time\n"
         "threading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n"
         "with worker_pool(2, os.getpid, ()) as pool:\n"
-        "    print(sum(pool.map(operator.neg, range(10))))\n"
+        "    print(sum(pool.imap(operator.neg, range(10))))\n"
     )
     done = subprocess.run(
         [sys.executable, "-"],
@@ -88,7 +88,7 @@ def test_no_worker_outlives_its_command(tmp_path: Path) -> None:
         "    return os.getpid()\n"
         "if __name__ == '__main__':\n"
         "    pool = worker_pool(2, os.getpid, ())\n"
-        "    print(*set(pool.map(pid, range(2), 1)), flush=True)\n"
+        "    print(*set(pool.imap(pid, range(2), 1)), flush=True)\n"
         "    time.sleep(120)\n"
     )
     command = subprocess.Popen(

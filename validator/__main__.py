@@ -2,5 +2,5 @@
 
 from validator.cli import main
 
-if __name__ == "__main__":  # not when a worker process imports the main module again
+if __name__ == "__main__":  # not when something merely imports this module
     main()

@@ -26,7 +26,7 @@ from validator.cli.common import (
 )
 from validator.cli.contest_file import ContestCommand, contest_option
 from validator.cli.output import Target, output_option, say, sigterm_exits
-from validator.records.pool import default_jobs
+from validator.records.pool import ITEMS_PER_WORKER, PAGES_PER_WORKER, default_jobs
 from validator.records.source import MAX_BYTES
 from validator.render.registry import BATCH, FormatError, choose, suffixes
 
@@ -65,7 +65,8 @@ if TYPE_CHECKING:
     "--jobs",
     "-j",
     type=click.IntRange(min=1),
-    help="Check entries in N processes. Default: one per 50 entries, at most one per core.",
+    help=f"Check entries in N processes. Default: one per {ITEMS_PER_WORKER} entries and "
+    "messages, at most one per core.",
 )
 @click.option(
     "--strict",
@@ -197,7 +198,7 @@ def command(
                 name=contest_name,
                 dice=dice,
                 deadline=deadline,
-                jobs=jobs or default_jobs(source.count),
+                jobs=jobs or default_jobs(source.count, PAGES_PER_WORKER),
                 lang=lang,
             )
         for line in notes:

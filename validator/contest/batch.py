@@ -11,7 +11,6 @@ import enum
 import gc
 import hashlib
 import os
-import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -577,10 +576,6 @@ _worker: tuple[Checker, Path] | None = None
 def _init_worker(checker: Checker, root: Path) -> None:
     global _worker
     _worker = (checker, root)
-    # Ctrl-C reaches the whole process group: the parent stops the pool, the workers keep
-    # quiet; SIGTERM (the pool's terminate) ends a worker at once, whatever the parent set.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     # Everything loaded so far lives for the whole run; keep the collector off it.
     gc.freeze()
 

@@ -35,7 +35,7 @@ from validator.report.model import (
 )
 
 if TYPE_CHECKING:
-    from validator.report.analysis import AnalysisView, RoundMark
+    from validator.report.analysis import AnalysisView, Limits, RoundMark
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,35 +201,34 @@ def render_html(report: Report, analysis: AnalysisView | str | None = None) -> s
     )
 
 
+_SEARCHED: dict[tuple[Limits, bool], str] = {
+    ("time", False): N_("Each position was searched for up to {seconds} s."),
+    ("nodes", False): N_(
+        "Each position was searched for up to {nodes} positions, a budget that gives "
+        "the same values on every machine."
+    ),
+    ("both", False): N_("Each position was searched for up to {seconds} s and {nodes} positions."),
+    ("time", True): N_(
+        "Each position was searched for up to {seconds} s; the analysis was "
+        "interrupted (Ctrl-C), so values not proven are lower bounds."
+    ),
+    ("nodes", True): N_(
+        "Each position was searched for up to {nodes} positions; the analysis was "
+        "interrupted (Ctrl-C), so values not proven are lower bounds."
+    ),
+    ("both", True): N_(
+        "Each position was searched for up to {seconds} s and {nodes} positions; the "
+        "analysis was interrupted (Ctrl-C), so values not proven are lower bounds."
+    ),
+}
+
+
 def searched_text(view: AnalysisView) -> str:
-    """How long each position was searched: seconds, positions (a node budget) or both;
-    after Ctrl-C, that values not proven are lower bounds."""
-    seconds = i18n.number(view.time_limit) if view.time_limit is not None else None
-    nodes = i18n.number(view.nodes) if view.nodes is not None else None
-    if view.interrupted:
-        if nodes is None:
-            return _(
-                "Each position was searched for up to {seconds} s; the analysis was "
-                "interrupted (Ctrl-C), so values not proven are lower bounds."
-            ).format(seconds=seconds)
-        if seconds is None:
-            return _(
-                "Each position was searched for up to {nodes} positions; the analysis was "
-                "interrupted (Ctrl-C), so values not proven are lower bounds."
-            ).format(nodes=nodes)
-        return _(
-            "Each position was searched for up to {seconds} s and {nodes} positions; the "
-            "analysis was interrupted (Ctrl-C), so values not proven are lower bounds."
-        ).format(seconds=seconds, nodes=nodes)
-    if nodes is None:
-        return _("Each position was searched for up to {seconds} s.").format(seconds=seconds)
-    if seconds is None:
-        return _(
-            "Each position was searched for up to {nodes} positions, a budget that gives "
-            "the same values on every machine."
-        ).format(nodes=nodes)
-    return _("Each position was searched for up to {seconds} s and {nodes} positions.").format(
-        seconds=seconds, nodes=nodes
+    """How long each position was searched (seconds, positions or both, as
+    `AnalysisView.limits` says); after Ctrl-C, that values not proven are lower bounds."""
+    return _(_SEARCHED[view.limits, view.interrupted]).format(
+        seconds=i18n.number(view.time_limit) if view.time_limit is not None else "",
+        nodes=i18n.number(view.nodes) if view.nodes is not None else "",
     )
 
 

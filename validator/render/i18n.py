@@ -94,10 +94,11 @@ def hint(d: Diagnostic) -> str:
 
 def number(value: float) -> str:
     """`1234` -> `1,234` / `1.234` / `1 234` (Babel's data for the language)."""
-    return _number(value, _current.get())
+    # -0.0 equals 0 as a key (and would print "-0"): every zero is written as 0.
+    return _number(value if value != 0 else 0, _current.get())
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=4096, typed=True)
 def _number(value: float, lang: str) -> str:
     """Remembered: a report writes the same few scores and rolls hundreds of times, and
     Babel takes a tenth of a millisecond for each."""
