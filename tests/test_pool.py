@@ -144,3 +144,14 @@ def test_without_jobs_a_process_starts_only_for_enough_work() -> None:
     assert default_jobs(0) == default_jobs(2 * ITEMS_PER_WORKER - 1) == 1
     assert default_jobs(2 * ITEMS_PER_WORKER) == min(2, cores)
     assert default_jobs(10**6) == cores
+
+
+def test_where_no_worker_can_start_the_work_is_done_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No fork, and a main module that cannot be imported again (a program read from
+    standard input on macOS or Windows): the same answers, from this process."""
+    from validator.records import pool
+
+    monkeypatch.setattr(pool, "_context", lambda: None)
+    monkeypatch.setattr(sys.modules[__name__], "STATE", "here")
+    with worker_pool(2, _setup, ("no worker",)) as serial:
+        assert list(serial.imap(_state, range(3), 1)) == ["here, set up with no worker"] * 3
