@@ -87,28 +87,29 @@ def _view(name: str, cancel: threading.Event | None = None) -> tuple[Report, Ana
 
 def test_a_bad_choice_gets_its_mark_and_the_better_choice_on_its_board() -> None:
     """short.yaml's first round crosses out 1/1 (30) and walks to 3/6 (20), where crossing
-    out 1/4 and stepping onto the corner 6/1 or 1/6 (30 each, equally good: the solver's
-    tie-break picks 6/1) keeps 30 more points reachable: a mistake."""
+    out 1/4 or 4/1 (moves 1) and stepping onto the corner 1/6, 6/1 or 6/6 (30 each, equally
+    good: the solver's tie-break picks 4/1 and 6/6) keeps 30 more points reachable: a
+    mistake."""
     report, view = _analysed("short.yaml")
     first = view.marks[1]
     assert (first.mark, first.symbol, first.cost) == ("mistake", "?", 30)
     assert first.proven and first.best_before - first.best_after == first.cost
     assert first.better is not None
-    assert first.better.cross == Field(1, 4) and first.better.end == Field(6, 1)
+    assert first.better.cross == Field(4, 1) and first.better.end == Field(6, 6)
     # Rounds without a loss get no mark and no better choice.
     assert view.marks[3].mark is None and view.marks[3].better is None
 
     html = render_html(report, view)
     card = html[html.index('id="roll-1"') : html.index('id="roll-2"')]
     assert 'class="amark mistake"' in card and "? -30" in card
-    assert "Better (purple): cross out 1/4, move to 6/1 (30)." in card
-    # On the board: a purple X on 1/4 and the diamond on 1/6, in the style of no other mark.
+    assert "Better (purple): cross out 4/1, move to 6/6 (30)." in card
+    # On the board: a purple X on 4/1 and the diamond on 6/6, in the style of no other mark.
     from validator.render import svg
 
-    x, y = svg.MARGIN + 3.5 * svg.CELL, svg.MARGIN + 0.5 * svg.CELL
+    x, y = svg.MARGIN + 0.5 * svg.CELL, svg.MARGIN + 3.5 * svg.CELL
     assert f'class="alt" d="M{x - 12:g} {y - 12:g}' in card
     assert re.search(r'<polygon class="alt" points="[^"]*"', card)
-    assert '<polyline class="alt"' in card  # the better walk, entering at 6/1
+    assert '<polyline class="alt"' in card  # the better walk, entering at 6/6
     # The round index and the move table carry the mark too.
     nav = html[html.index('<nav class="rolls"') : html.index("</nav>")]
     assert re.search(r'href="#roll-1"[^>]*>1.*?\?</span><span class="sr"> mistake, 30 points', nav)
@@ -118,9 +119,10 @@ def test_a_bad_choice_gets_its_mark_and_the_better_choice_on_its_board() -> None
 
     text = render_plain(report, analysis=view)
     assert "Roll 1, move 1: 20 points (? mistake, 30 points lost)" in text
-    assert "20#" in text and "30*" in text  # the better cross-out and end on the board
+    # The better cross-out and end on the board (6/6 was walked through this round).
+    assert "20#" in text and "30~*" in text
     md = render_markdown(report, view)
-    assert "- Better: cross out 1/4, move to 6/1 (30)." in md
+    assert "- Better: cross out 4/1, move to 6/6 (30)." in md
 
 
 def test_the_best_line_costs_nothing_and_scores_the_best() -> None:

@@ -64,6 +64,11 @@ MB). It starts small and grows with the search (`Core.reserve`), whatever the ti
 limit, and keeps every entry until it holds this many, so its size never changes the
 answer. Once full, upper bounds are overwritten; exact values stay."""
 
+OPENING_NODES = 1_024
+"""The opening round of the search, before the opening beam game: most positions of an
+analysis (a few rows from the end of a file) are proven in it, where the beam of width
+64 alone would weigh thousands of positions (see docs/solver.md)."""
+
 PROBE_NODES = 16_384
 """The first round of the search (0.15-0.5 s in pure Python), before any wider beam game
 and the compiled core (whose loading costs 0.6-1 s a process). Measured on the whole
@@ -90,7 +95,8 @@ EXACT_DEPTH = 6
 """Down to this many plies below the root, children get their own (tighter) bound."""
 
 BEAM_WIDTH = 64
-"""Width of the opening beam game that gives the search its first answer."""
+"""Width of the opening beam game, which gives the search a strong game when the opening
+round did not prove the position."""
 
 MAX_BEAM_WIDTH = 16_384
 """The widest beam game (the compiled one at this width takes about 0.7 s and 150 MB on a
@@ -501,12 +507,10 @@ class Search:
         self.root_upper = base + root_bound
         if seed is not None:
             self.best_total, self.best_line = seed
-        else:
-            self.best_total, self.best_line, self.beam_weighed = self.beam(
-                position, base, BEAM_WIDTH
-            )
+        else:  # the opening beam comes after the opening round (rounds_of_search)
+            self.best_total, self.best_line, self.beam_weighed = -1, [], 0
         try:
-            value = self.rounds_of_search(position, base, root_bound)
+            value = self.rounds_of_search(position, base, root_bound, opening=seed is None)
             upper = max(self.best_total, base + value)
         except KeyboardInterrupt:
             self.stop(by="cancel")
@@ -519,11 +523,15 @@ class Search:
             self.report(time.monotonic())
         return self.best_total, upper, self.best_line
 
-    def rounds_of_search(self, position: Position, base: int, root_bound: int) -> int:
-        """The search, in rounds: the first searches `PROBE_NODES` positions, each next
-        one as many as all before it (up to the node budget); between rounds, wider beam
-        games while each is expected to weigh at most `BEAM_SHARE` of the positions
-        searched so far (`WEIGHED_PER_NODE` apiece).
+    def rounds_of_search(
+        self, position: Position, base: int, root_bound: int, *, opening: bool = False
+    ) -> int:
+        """The search, in rounds: with `opening` (no game to start from), an opening
+        round of `OPENING_NODES` positions and then the opening beam game of
+        `BEAM_WIDTH`; the first round of `PROBE_NODES` positions, each next one as many
+        as all before it (up to the node budget); between rounds, wider beam games while
+        each is expected to weigh at most `BEAM_SHARE` of the positions searched so far
+        (`WEIGHED_PER_NODE` apiece).
 
         Everything here counts positions, not seconds, so the rounds, the beams and the
         answer are the same on every machine; only the time limit and cancel, which
@@ -536,7 +544,7 @@ class Search:
         """
         start = self.nodes
         budget = self.node_budget
-        limit = PROBE_NODES
+        limit = OPENING_NODES if opening else PROBE_NODES
         width, last_weighed = BEAM_WIDTH, self.beam_weighed
         while True:
             self.round += 1
@@ -545,6 +553,12 @@ class Search:
             self.node_limit = start + limit
             self.stopped_at = None
             value, stopped = self.search_round(position, base, root_bound)
+            if opening and stopped and self.best_total < 0:
+                # Stopped before its first game (a budget or a time limit of a few
+                # positions): the opening beam now, whatever the clock, to have a game.
+                opening = False
+                self.best_total, self.best_line, last_weighed = self.beam(position, base, width)
+                self.beam_weighed = last_weighed
             if not stopped or self.stop_reason is not None:
                 # A search stopped by the clock at the n-th position past `start` is the
                 # search a budget of n - 1 stops at the same position (a budget stops at
@@ -555,6 +569,17 @@ class Search:
             if budget is not None and limit >= budget:
                 self.stop(by="nodes")
                 return value
+            if opening:  # not proven at once: the opening beam, then the first round
+                opening = False
+                total, line, self.beam_weighed = self.beam(position, base, width, self.deadline)
+                last_weighed = self.beam_weighed
+                if self.stop_reason is not None:
+                    self.repeat_nodes = limit
+                    return value
+                if total > self.best_total:
+                    self.best_total, self.best_line = total, line
+                limit = PROBE_NODES
+                continue
             if self.core is None and self.core_choice == "auto":
                 self.core = self.compiled()
             while width < MAX_BEAM_WIDTH:
