@@ -143,12 +143,12 @@ def test_solve_stopped_by_the_time_limit_names_the_budget_that_repeats_it(tmp_pa
     dice = tmp_path / "dice.txt"
     dice.write_text(dice_text(30, "clock cli"))
     timed = CliRunner().invoke(
-        main, ["solve", str(dice), "--time-limit", "0.3", "--format", "json"]
+        main, ["solve", str(dice), "--time-limit", "0.15", "--format", "json"]
     )
     data = json.loads(timed.stdout)
     assert data["stopped"] == "time" and not data["proven"]
     repeat = data["repeat_nodes"]
-    text = CliRunner().invoke(main, ["solve", str(dice), "--time-limit", "0.3"])
+    text = CliRunner().invoke(main, ["solve", str(dice), "--time-limit", "0.15"])
     assert "not proven within the time limit" in text.stdout
     assert "stopped by the clock, so this answer depends on the machine's speed" in text.stdout
     again = CliRunner().invoke(
