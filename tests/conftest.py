@@ -3,6 +3,7 @@ or as a subprocess for the few smoke tests of the entry point)."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -153,3 +154,12 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     if not collection_path.name.startswith("test_"):
         return None
     return bool(_SLOW_MODULE.search(collection_path.read_text(encoding="utf-8"))) or None
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """At its end pytest collects garbage five times over the whole heap, to report the
+    exceptions of objects that die late: 0.6-0.7 s a process after a run's 2,000 tests. One
+    collection finds them just as well; then the heap is frozen (`gc.freeze`), so that the
+    five scan only what is made after it."""
+    gc.collect()
+    gc.freeze()
