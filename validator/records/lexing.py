@@ -126,6 +126,7 @@ DICE = re.compile(
 """Three dice: `5 5 3`, `5,5,3`, `5;5;3`, `5-5-3`, `[5, 5, 3]`, `553`."""
 
 DICE_EXAMPLES = either("5 5 3, 5,5,3, 5-5-3", "553")
+_A_DIE = phrase(N_("a die"))
 
 
 def lex_dice(text: str) -> list[int]:
@@ -139,7 +140,7 @@ def lex_dice(text: str) -> list[int]:
                 found=short(text),
             )
         )
-    return [number(d, phrase(N_("a die"))) for d in m.groups() if d is not None]
+    return [number(d, _A_DIE) for d in m.groups() if d is not None]
 
 
 NONE_WORDS = frozenset(
@@ -167,6 +168,8 @@ NO = frozenset({"", "false", "no", "n", "0", "nein", "non"})
 
 def normal(text: str) -> str:
     """Case, accents and inner blanks folded, for comparing words (`Barrée` -> `barree`)."""
+    if text.isascii():  # nothing to decompose
+        return " ".join(text.lower().split())
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return " ".join(plain.split())
