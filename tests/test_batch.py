@@ -793,7 +793,7 @@ def test_a_par_not_proven_is_at_least_par_with_its_bound_and_says_what_stopped_i
     folder = tmp_path / "entries"
     folder.mkdir()
     (folder / "short.yaml").write_text("rounds:\n  - {cross: [1, 4], move: [1, 1]}\n")
-    args = ("batch", folder, "--dice", DICE, "--par", "--par-nodes", "3000")
+    args = ("batch", folder, "--dice", DICE, "--par", "--par-nodes", "1500")
     first = run(*args, "--format", "json")
     assert first.exit_code == 0, first.output
     summary = json.loads(first.stdout)["summary"]
@@ -805,7 +805,7 @@ def test_a_par_not_proven_is_at_least_par_with_its_bound_and_says_what_stopped_i
     assert f"Par: at least {summary['par']} points for the dice file" in table
     assert f"bound {summary['par_bound']}: no game scores more" in table
     assert "machine's speed" not in table
-    timed = run("batch", folder, "--dice", DICE, "--par", "--par-time", "0.2").stdout
+    timed = run("batch", folder, "--dice", DICE, "--par", "--par-time", "0.1").stdout
     assert "Par: at least " in timed and "depends on the machine's speed" in timed
     site = par_text(Par(370, False, 440, "time"))
     assert "at least 370 points" in site and "bound 440" in site and "machine's speed" in site
