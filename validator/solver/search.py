@@ -553,12 +553,17 @@ class Search:
             self.node_limit = start + limit
             self.stopped_at = None
             value, stopped = self.search_round(position, base, root_bound)
-            if opening and stopped and self.best_total < 0:
-                # Stopped before its first game (a budget or a time limit of a few
-                # positions): the opening beam now, whatever the clock, to have a game.
-                opening = False
-                self.best_total, self.best_line, last_weighed = self.beam(position, base, width)
+            if opening and stopped:
+                # Not proven in the opening round: the opening beam game, which, as the
+                # first game always did, runs to its end whatever the clock or the budget
+                # (only cancel stops it), so that a short time limit (a hint's share of
+                # its round) still gets a strong game and a budget repeats it.
+                total, line, last_weighed = self.beam(position, base, width)
                 self.beam_weighed = last_weighed
+                if total > self.best_total:
+                    self.best_total, self.best_line = total, line
+                elif self.stop_reason == "cancel":  # no budget gives a beam cut short
+                    self.stopped_at = None
             if not stopped or self.stop_reason is not None:
                 # A search stopped by the clock at the n-th position past `start` is the
                 # search a budget of n - 1 stops at the same position (a budget stops at
@@ -569,15 +574,8 @@ class Search:
             if budget is not None and limit >= budget:
                 self.stop(by="nodes")
                 return value
-            if opening:  # not proven at once: the opening beam, then the first round
+            if opening:  # on to the first round, from the table the opening one filled
                 opening = False
-                total, line, self.beam_weighed = self.beam(position, base, width, self.deadline)
-                last_weighed = self.beam_weighed
-                if self.stop_reason is not None:
-                    self.repeat_nodes = limit
-                    return value
-                if total > self.best_total:
-                    self.best_total, self.best_line = total, line
                 limit = PROBE_NODES
                 continue
             if self.core is None and self.core_choice == "auto":
