@@ -232,3 +232,20 @@ def test_a_large_budget_gives_the_same_game_under_load() -> None:
         stop.set()
         worker.join()
     assert answer(loaded) == answer(quiet) and loaded.nodes == quiet.nodes
+
+
+def test_a_time_limit_shorter_than_the_opening_round_still_gets_the_beams_game(
+    slow_clock: Callable[[float], None],
+) -> None:
+    """The opening beam game runs to its end whatever the clock (a hint's share of its
+    round is a fraction of a second): a search the clock stopped in its opening round
+    scores at least what that beam alone scores, and its budget repeats it."""
+    rows = rows_of("clock 3", 40)
+    search = search_module.Search(rows, STANDARD, core="python")
+    beam, _, _ = search.beam((0, search_module.NOWHERE, 0, 0, 0), 0, search_module.BEAM_WIDTH)
+    slow_clock(1000.0)  # the time limit passes within the first positions
+    timed = solve(rows, STANDARD, time_limit=0.5, core="python")
+    assert timed.stopped == "time"
+    assert timed.repeat_nodes is not None and timed.repeat_nodes < search_module.OPENING_NODES
+    assert timed.best_score >= beam
+    assert answer(budgeted(rows, "python", nodes=timed.repeat_nodes)) == answer(timed)
