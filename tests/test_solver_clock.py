@@ -20,7 +20,7 @@ from validator.engine import STANDARD, Dice, new_game
 from validator.records.dice import parse_dice
 from validator.solver import Solution, solve
 from validator.solver import search as search_module
-from validator.solver.position import Game
+from validator.solver.position import NOWHERE, Game
 from validator.solver.search import PROBE_NODES, CoreChoice
 
 BUDGET = 2 * PROBE_NODES + 5_000
@@ -242,7 +242,7 @@ def test_a_time_limit_shorter_than_the_opening_round_still_gets_the_beams_game(
     scores at least what that beam alone scores, and its budget repeats it."""
     rows = rows_of("clock 3", 40)
     search = search_module.Search(rows, STANDARD, core="python")
-    beam, _, _ = search.beam((0, search_module.NOWHERE, 0, 0, 0), 0, search_module.BEAM_WIDTH)
+    beam, _, _ = search.beam((0, NOWHERE, 0, 0, 0), 0, search_module.BEAM_WIDTH)
     slow_clock(1000.0)  # the time limit passes within the first positions
     timed = solve(rows, STANDARD, time_limit=0.5, core="python")
     assert timed.stopped == "time"
