@@ -159,7 +159,9 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """At its end pytest collects garbage five times over the whole heap, to report the
     exceptions of objects that die late: 0.6-0.7 s a process after a run's 2,000 tests. One
-    collection finds them just as well; then the heap is frozen (`gc.freeze`), so that the
-    five scan only what is made after it."""
+    collection here finds what is garbage by then; then the heap is frozen (`gc.freeze`),
+    so that the five scan only what is made after it. (An object that is alive now and
+    dies in pytest's own last steps is not collected, so an exception of its finalizer
+    would go unreported; each test's own are reported with the test.)"""
     gc.collect()
     gc.freeze()

@@ -595,7 +595,7 @@ def test_a_full_width_formula_cell_is_guarded_and_read_back(contest: Path, tmp_p
 def test_an_interrupted_pooled_batch_ends_quietly(tmp_path: Path, sig: int) -> None:
     folder = tmp_path / "many"
     folder.mkdir()
-    for n in range(1000):  # far more than the moment before the signal can check
+    for n in range(2000):  # far more than the moment before the signal can check
         (folder / f"p{n:04d}.yaml").write_text(ALICE_ENTRY)
     proc = subprocess.Popen(
         cli_command(["batch", str(folder), "--dice", str(CHALLENGE), "--jobs", "2"]),
@@ -604,7 +604,8 @@ def test_an_interrupted_pooled_batch_ends_quietly(tmp_path: Path, sig: int) -> N
         stderr=subprocess.PIPE,
         start_new_session=True,  # its own process group, as a terminal's Ctrl-C reaches it
     )
-    _wait_for_workers(proc.pid, 2)  # the pool at work (1,000 entries take a while)
+    _wait_for_workers(proc.pid, 2)  # the pool at work (2,000 entries take a while)
+    assert proc.poll() is None, "the batch ended before the signal: give it more entries"
     if sig == signal.SIGINT:
         os.killpg(proc.pid, sig)  # Ctrl-C: the whole group, workers included
     else:

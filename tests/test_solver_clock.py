@@ -6,6 +6,7 @@ clock stopped says so and names the budget that repeats its answer."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -249,3 +250,49 @@ def test_a_time_limit_shorter_than_the_opening_round_still_gets_the_beams_game(
     assert timed.repeat_nodes is not None and timed.repeat_nodes < search_module.OPENING_NODES
     assert timed.best_score >= beam
     assert answer(budgeted(rows, "python", nodes=timed.repeat_nodes)) == answer(timed)
+
+
+class _CancelledLater(threading.Event):
+    """A cancel that is not set the first `after` times it is asked, and set after."""
+
+    def __init__(self, after: int) -> None:
+        super().__init__()
+        self.after = after
+
+    def is_set(self) -> bool:
+        self.after -= 1
+        return self.after < 0
+
+
+def test_ctrl_c_in_the_opening_beam_names_no_budget() -> None:
+    """The clock stops the opening round, then Ctrl-C cuts the pure-Python opening beam: no
+    budget gives that answer (every budget runs the whole beam), so none is named."""
+    rows = rows_of("clock 3", 40)
+    timed = solve(rows, STANDARD, time_limit=0.0, cancel=_CancelledLater(1), core="python")
+    assert timed.stopped == "time" and timed.repeat_nodes is None
+    assert timed.best_score >= 0 and timed.actions
+
+
+def test_ctrl_c_before_the_first_game_still_gives_a_game() -> None:
+    """A search reused from position to position (as `analyze` does) counts on, so its
+    clock and cancel check can come at its very first position: cancelled there, before
+    any game, one greedy game is the answer, below the bound, and no budget is named."""
+    rows = rows_of("clock 4", 40)
+    search = search_module.Search(rows, STANDARD, core="python")
+    search.nodes = 1023  # the next position is a check of the clock and of cancel
+    cancel = threading.Event()
+    cancel.set()
+    position = (0, NOWHERE, 0, 0, 0)
+    best, upper, line = search.run(position, 0, time_limit=None, cancel=cancel)
+    assert search.stop_reason == "cancel" and search.repeat_nodes is None
+    assert 0 < best <= upper and len(line) > 1
+    game = search.game
+    total, at = 0, position
+    for code in line:  # the line is legal and scores `best`
+        gain = next(g for c, g, _ in game.children(*at) if c == code)
+        total += gain
+        child = game.child(*at, code)
+        if child is None:
+            break
+        at = child
+    assert total == best

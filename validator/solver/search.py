@@ -1,7 +1,7 @@
-"""The anytime search for the best game on known dice: a beam game first, then a
-depth-first branch and bound with a transposition table, answering with the best game
-found and a sound upper bound. Pure: no I/O (the compiled core's first compilation,
-in another process, is `core.Warmup`'s)."""
+"""The anytime search for the best game on known dice: a short first round of search and,
+unless it proved the position, a beam game, then a depth-first branch and bound with a
+transposition table, answering with the best game found and a sound upper bound. Pure:
+no I/O (the compiled core's first compilation, in another process, is `core.Warmup`'s)."""
 
 from __future__ import annotations
 
@@ -168,8 +168,8 @@ class Progress:
     nodes: int
     seconds: float
     round: int = 0
-    """The round of the search under way (1 is the first; each at most doubles the
-    positions searched)."""
+    """The round of the search under way (1 is the first: the opening round of 1,024
+    positions; the next searches 16,384, each later one at most doubles them)."""
     settled: int = 0
     """How many of the root's choices the current round has settled (searched to their
     value or cut off below the best game)."""
@@ -515,6 +515,14 @@ class Search:
         except KeyboardInterrupt:
             self.stop(by="cancel")
             upper = max(self.best_total, self.root_upper)
+        if self.best_total < 0:
+            # Cancelled before any complete game: one greedy game, whatever the cancel,
+            # so that there is an answer (below the sound bound, like any game); no
+            # budget repeats it.
+            cancel, self.cancel = self.cancel, None
+            self.best_total, self.best_line, _ = self.beam(position, base, 1)
+            self.cancel = cancel
+            self.repeat_nodes = None
         if upper <= self.best_total:
             self.stop_reason = None  # proven: whatever came, the search had its answer
             self.repeat_nodes = None
@@ -562,7 +570,7 @@ class Search:
                 self.beam_weighed = last_weighed
                 if total > self.best_total:
                     self.best_total, self.best_line = total, line
-                elif self.stop_reason == "cancel":  # no budget gives a beam cut short
+                elif self.cancelled():  # no budget gives a beam cut short
                     self.stopped_at = None
             if not stopped or self.stop_reason is not None:
                 # A search stopped by the clock at the n-th position past `start` is the
