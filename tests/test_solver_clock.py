@@ -21,8 +21,8 @@ from validator.engine import STANDARD, Dice, new_game
 from validator.records.dice import parse_dice
 from validator.solver import Solution, solve
 from validator.solver import search as search_module
-from validator.solver.position import NOWHERE, Game
-from validator.solver.search import PROBE_NODES, CoreChoice
+from validator.solver.position import Game
+from validator.solver.search import PROBE_NODES, CoreChoice, root_position, to_actions
 
 BUDGET = 2 * PROBE_NODES + 5_000
 """Three rounds of search (the last one cut by the budget)."""
@@ -243,7 +243,7 @@ def test_a_time_limit_shorter_than_the_opening_round_still_gets_the_beams_game(
     scores at least what that beam alone scores, and its budget repeats it."""
     rows = rows_of("clock 3", 40)
     search = search_module.Search(rows, STANDARD, core="python")
-    beam, _, _ = search.beam((0, NOWHERE, 0, 0, 0), 0, search_module.BEAM_WIDTH)
+    beam, _, _ = search.beam(root_position(new_game(), STANDARD, 0), 0, search_module.BEAM_WIDTH)
     slow_clock(1000.0)  # the time limit passes within the first positions
     timed = solve(rows, STANDARD, time_limit=0.5, core="python")
     assert timed.stopped == "time"
@@ -282,17 +282,11 @@ def test_ctrl_c_before_the_first_game_still_gives_a_game() -> None:
     search.nodes = 1023  # the next position is a check of the clock and of cancel
     cancel = threading.Event()
     cancel.set()
-    position = (0, NOWHERE, 0, 0, 0)
-    best, upper, line = search.run(position, 0, time_limit=None, cancel=cancel)
+    start = new_game()
+    best, upper, line = search.run(
+        root_position(start, STANDARD, 0), 0, time_limit=None, cancel=cancel
+    )
     assert search.stop_reason == "cancel" and search.repeat_nodes is None
     assert 0 < best <= upper and len(line) > 1
-    game = search.game
-    total, at = 0, position
-    for code in line:  # the line is legal and scores `best`
-        gain = next(g for c, g, _ in game.children(*at) if c == code)
-        total += gain
-        child = game.child(*at, code)
-        if child is None:
-            break
-        at = child
-    assert total == best
+    _, final = to_actions(rows, STANDARD, start, 0, line)  # the engine plays it to `best`
+    assert final == best

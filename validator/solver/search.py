@@ -520,8 +520,10 @@ class Search:
             # so that there is an answer (below the sound bound, like any game); no
             # budget repeats it.
             cancel, self.cancel = self.cancel, None
-            self.best_total, self.best_line, _ = self.beam(position, base, 1)
-            self.cancel = cancel
+            try:
+                self.best_total, self.best_line, _ = self.beam(position, base, 1)
+            finally:
+                self.cancel = cancel
             self.repeat_nodes = None
         if upper <= self.best_total:
             self.stop_reason = None  # proven: whatever came, the search had its answer
