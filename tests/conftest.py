@@ -9,7 +9,7 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -154,6 +154,22 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     if not collection_path.name.startswith("test_"):
         return None
     return bool(_SLOW_MODULE.search(collection_path.read_text(encoding="utf-8"))) or None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session: pytest.Session) -> Generator[None, object, object]:
+    """Collection (importing and assert-rewriting the test modules) makes millions of
+    objects that live: with the collector on, a worker spent 0.8 s of its 2.5 s of
+    collection in it, and 1.5 s more during the tests scanning those same objects again.
+    So it is off while collecting, and what collection leaves is frozen (`gc.freeze`):
+    later collections scan only what the tests make."""
+    gc.disable()
+    try:
+        return (yield)
+    finally:
+        gc.collect()
+        gc.freeze()
+        gc.enable()
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
