@@ -598,7 +598,7 @@ def test_an_interrupted_pooled_batch_ends_quietly(tmp_path: Path, sig: int) -> N
     entry = tmp_path / "entry.yaml"
     entry.write_text(ALICE_ENTRY)
     for n in range(2000):  # far more than the moment before the signal can check
-        # Hard links: 2,000 entries without writing 2,000 files (a second or more here).
+        # Hard links: 2,000 entries without writing 2,000 files (that took 1-1.5 s here).
         os.link(entry, folder / f"p{n:04d}.yaml")
     proc = subprocess.Popen(
         cli_command(["batch", str(folder), "--dice", str(CHALLENGE), "--jobs", "2"]),
