@@ -98,9 +98,9 @@ if TYPE_CHECKING:
     "speed).",
 )
 @nodes_option(
-    "With --par: positions the solver searches at most, so that par is the same on every "
-    "machine; with --par-nodes and no --par-time, no time limit applies.",
+    "With --par: positions the solver searches at most, so that par is the same on every machine.",
     name="--par-nodes",
+    time_name="--par-time",
 )
 @max_size_option
 @mail_options

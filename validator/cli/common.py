@@ -68,16 +68,18 @@ def time_limit_option(default: float, help: str) -> Callable[[F], F]:
     )
 
 
-def nodes_option(help: str, name: str = "--nodes") -> Callable[[F], F]:
+def nodes_option(
+    help: str, name: str = "--nodes", time_name: str = "--time-limit"
+) -> Callable[[F], F]:
     """`--nodes N` for the commands that search: a budget of positions, which makes the
     answer the same on every machine (docs/solver.md, "Answers that do not depend on
-    the clock")."""
+    the clock"). Its help ends with what `search_limits` does with it and `time_name`."""
     return click.option(
         name,
         type=click.IntRange(min=1),
         default=None,
         metavar="N",
-        help=help,
+        help=f"{help} With {name} and no {time_name}, no time limit applies.",
     )
 
 

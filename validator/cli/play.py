@@ -71,9 +71,9 @@ DEFAULT_OUTPUT = "game.yaml"
 )
 @nodes_option(
     "With --hint: positions the solver searches for one round (shared by its choices), "
-    "so that the hints are the same on every machine; with --hint-nodes and no "
-    "--hint-time, no time limit applies.",
+    "so that the hints are the same on every machine.",
     name="--hint-nodes",
+    time_name="--hint-time",
 )
 def command(
     dice: Path,

@@ -61,7 +61,7 @@ if TYPE_CHECKING:
 )
 @nodes_option(
     "With --analyze: positions to search per position at most: the analysis is then the "
-    "same on every machine. With --nodes and no --time-limit, no time limit applies."
+    "same on every machine."
 )
 @lang_option
 def command(
