@@ -231,7 +231,6 @@ class Search:
         self.settled = 0
         self.choices = 0
         self.root_upper = 0
-        self.beam_weighed = 0
         if core == "auto" and os.environ.get(CORE_ENV) == "python":
             core = "python"
         self.core_choice: CoreChoice = core
@@ -477,7 +476,6 @@ class Search:
         nodes: int | None = None,
         progress: Callable[[Progress], None] | None = None,
         cancel: threading.Event | None = None,
-        seed: tuple[int, list[int]] | None = None,
     ) -> tuple[int, int, list[int]]:
         """(best total, upper bound, best line as action codes) from `position`, after
         at most `nodes` positions of search (None: no budget) and `time_limit` seconds.
@@ -505,12 +503,10 @@ class Search:
             return base + known, base + known, self.table_line(position)
         root_bound = self.game.bound(taken, pos, position[2], row)
         self.root_upper = base + root_bound
-        if seed is not None:
-            self.best_total, self.best_line = seed
-        else:  # the opening beam comes after the opening round (rounds_of_search)
-            self.best_total, self.best_line, self.beam_weighed = -1, [], 0
+        # No game yet: the opening beam comes after the opening round (rounds_of_search).
+        self.best_total, self.best_line = -1, []
         try:
-            value = self.rounds_of_search(position, base, root_bound, opening=seed is None)
+            value = self.rounds_of_search(position, base, root_bound)
             upper = max(self.best_total, base + value)
         except KeyboardInterrupt:
             self.stop(by="cancel")
@@ -533,12 +529,10 @@ class Search:
             self.report(time.monotonic())
         return self.best_total, upper, self.best_line
 
-    def rounds_of_search(
-        self, position: Position, base: int, root_bound: int, *, opening: bool = False
-    ) -> int:
-        """The search, in rounds: with `opening` (no game to start from), an opening
-        round of `OPENING_NODES` positions and then the opening beam game of
-        `BEAM_WIDTH`; the first round of `PROBE_NODES` positions, each next one as many
+    def rounds_of_search(self, position: Position, base: int, root_bound: int) -> int:
+        """The search, in rounds: an opening round of `OPENING_NODES` positions and,
+        unless it proved the position, the opening beam game of `BEAM_WIDTH`; the first
+        round of `PROBE_NODES` positions, each next one as many
         as all before it (up to the node budget); between rounds, wider beam games while
         each is expected to weigh at most `BEAM_SHARE` of the positions searched so far
         (`WEIGHED_PER_NODE` apiece).
@@ -554,8 +548,9 @@ class Search:
         """
         start = self.nodes
         budget = self.node_budget
-        limit = OPENING_NODES if opening else PROBE_NODES
-        width, last_weighed = BEAM_WIDTH, self.beam_weighed
+        opening = True
+        limit = OPENING_NODES
+        width, last_weighed = BEAM_WIDTH, 0
         while True:
             self.round += 1
             if budget is not None:
@@ -569,7 +564,6 @@ class Search:
                 # (only cancel stops it), so that a short time limit (a hint's share of
                 # its round) still gets a strong game and a budget repeats it.
                 total, line, last_weighed = self.beam(position, base, width)
-                self.beam_weighed = last_weighed
                 if total > self.best_total:
                     self.best_total, self.best_line = total, line
                 elif self.cancelled():  # no budget gives a beam cut short
