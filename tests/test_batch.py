@@ -228,6 +228,20 @@ def test_only_broken_says_so(tmp_path: Path) -> None:
     json.loads(as_json.stdout)
 
 
+def test_records_whose_dice_file_is_missing_ask_for_dice(tmp_path: Path) -> None:
+    """Records that name a dice file the folder lacks: the summary asks for --dice rather
+    than whether these are record files at all."""
+    folder = tmp_path / "entries"
+    folder.mkdir()
+    for name in ("alice", "bob"):  # alice.yaml names challenge.txt, which is not here
+        shutil.copy(ROOT / "examples" / "alice.yaml", folder / f"{name}.yaml")
+    table = run("batch", folder)
+    assert "2 entries name a dice file that cannot be read (D001)" in table.stdout
+    assert "--dice" in table.stdout and "are these record files" not in table.stdout
+    as_json = run("batch", folder, "--format", "json")
+    assert "2 with a dice file that cannot be read (D001): give --dice" in as_json.stderr
+
+
 @pytest.mark.parametrize(("files", "status"), [(["alice/record.yaml"], 0), (None, 1)])
 def test_strict(contest: Path, files: list[str] | None, status: int) -> None:
     if files is not None:

@@ -247,7 +247,13 @@ def summary_lines(batch: Batch, folder: str) -> list[str]:
         lines.append(no_entries(folder) + ".")
     else:
         lines.append(_counts(batch) + ".")
-        if s.malformed == s.entries:
+        no_dice = _dice_unread(batch)
+        if no_dice:
+            lines.append(
+                f"{no_dice} {_plural(no_dice, 'entry names', 'entries name')} a dice file that "
+                "cannot be read (D001): give the challenge's dice file with --dice."
+            )
+        elif s.malformed == s.entries:
             lines.append(
                 "None of the entries could be read: are these record files? See the first "
                 "error of each above."
@@ -327,9 +333,18 @@ def one_line(batch: Batch, folder: str) -> str:
             if s.par_proven
             else _("par: at least {score} (bound {bound})").format(score=s.par, bound=s.par_bound)
         )
-    if s.malformed == s.entries:
+    no_dice = _dice_unread(batch)
+    if no_dice:
+        parts.append(f"{no_dice} with a dice file that cannot be read (D001): give --dice")
+    elif s.malformed == s.entries:
         parts.append(f"none of the {s.entries} entries could be read")
     return "; ".join(parts)
+
+
+def _dice_unread(batch: Batch) -> int:
+    """The entries whose own dice file could not be read (D001): --dice was not given
+    and the records name one that is not there."""
+    return sum(1 for e in batch.entries if e.error is not None and e.error.code == "D001")
 
 
 def _counts(batch: Batch) -> str:
