@@ -326,6 +326,29 @@ def test_reading_errors_speak_the_language(lang: str, tmp_path: Path) -> None:
         assert english_words(page) == set(), page
 
 
+@pytest.mark.parametrize(
+    ("lang", "line", "said"),
+    [
+        ("de", "1: 1 4 6   Raum 1/4 gestrichen, nach Raum 1/1 in 6 Schriten", "war 'Schritten'"),
+        ("fr", "1: 1 4 6   case 1/4 barr\u00e9e, vers la case 1/1 en 6 pqs", "aide :"),
+    ],
+)
+def test_a_record_that_cannot_be_read_is_answered_in_its_words_language(
+    lang: str, line: str, said: str, tmp_path: Path
+) -> None:
+    """Without --lang, under an English locale: a text record whose words are German (or
+    French) gets its reading error in German (French) though it could not be read."""
+    record = tmp_path / "typo.txt"
+    record.write_text(line + "\n", encoding="utf-8")
+    dice = str(GOLDEN / "dice.txt")
+    for command in ("validate", "report"):
+        code, out = run(command, str(record), "--dice", dice, env={"LANG": "C.UTF-8"})
+        assert code == 1 and "E002" in out, out
+        assert english_words(out) == set(), out
+        if command == "validate":
+            assert said in out, out
+
+
 def test_reading_errors_stay_english_in_json(tmp_path: Path) -> None:
     """Machine outputs never change with the language: JSON keeps the English message."""
     paths = _malformed(tmp_path)

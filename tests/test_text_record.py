@@ -377,6 +377,8 @@ def test_the_documented_spellings_read_as_the_first_round() -> None:
         # an unknown word: did you mean, with the corrected line as the hint
         ("7: 3 4 6 x 3/4 moved ot 5/5", 22, ["'ot'", "'to'"], "7: 3 4 6 x 3/4 moved to 5/5"),
         ("7: 3 4 6 Raum 3/4 gestrichn", 19, ["'gestrichn'"], "7: 3 4 6 Raum 3/4 gestrichen"),
+        # ... written as the player wrote it: capitalised stays capitalised
+        ("7: 3 4 6 Raum 3/4 Gestrichn", 19, ["'Gestrichen'"], "7: 3 4 6 Raum 3/4 Gestrichen"),
         # an ambiguous number: both readings named
         ("7: 3 4 6 x 3 4", 12, ["field 3/4", "steps 3"], "write a field as 3/4, steps as (3)"),
         ("7: 3 4 6 x 3/4 -> 5/5 12", 23, ["field 1/2", "steps 12"], ""),

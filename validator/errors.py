@@ -189,6 +189,9 @@ class ReadError(Exception):
 
     `diagnostic` is the first problem; `diagnostics` all of them in source order (a
     reader reports up to 50), and `omitted` how many more it found but left out.
+    `language` is the language the record's words are written in, when the reader could
+    tell although the record could not be read (a text record), so that its reading
+    errors are said in it.
     """
 
     def __init__(self, diagnostic: Diagnostic, *more: Diagnostic, omitted: int = 0) -> None:
@@ -196,3 +199,4 @@ class ReadError(Exception):
         self.diagnostic = diagnostic
         self.diagnostics: tuple[Diagnostic, ...] = (diagnostic, *more)
         self.omitted = omitted
+        self.language: str | None = None

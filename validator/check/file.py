@@ -112,7 +112,14 @@ class Checker:
             record, dice = self._read(data, path, name, fmt)
         except ReadError as exc:
             more = exc.diagnostics[1:]
-            return malformed(exc.diagnostic, default_rules, name, more=more, omitted=exc.omitted)
+            return malformed(
+                exc.diagnostic,
+                default_rules,
+                name,
+                more=more,
+                omitted=exc.omitted,
+                language=exc.language,
+            )
         named: Ruleset | None = None
         if record.rules is not None:
             line, col = record.where("rules") or (None, None)

@@ -177,10 +177,18 @@ class Result:
     """Reading problems found beyond those kept."""
     rows: tuple[Dice, ...] = field(default=(), repr=False)
     """The dice rows the record was replayed on (empty when it was not replayed)."""
+    read_language: str | None = None
+    """The language of a record that could not be read, when its reader could tell."""
 
     @property
     def ok(self) -> bool:
         return self.verdict.ok
+
+    @property
+    def language(self) -> str | None:
+        """The language the record is written in, when its reader could tell (read or
+        not): what reports and replies answer in (docs/languages.md)."""
+        return self.record.language if self.record is not None else self.read_language
 
     @property
     def errors(self) -> tuple[Diagnostic, ...]:
@@ -201,8 +209,10 @@ def malformed(
     *,
     more: Sequence[Diagnostic] = (),
     omitted: int = 0,
+    language: str | None = None,
 ) -> Result:
-    """The result for a record that could not be read; `more` are its further problems."""
+    """The result for a record that could not be read; `more` are its further problems,
+    `language` the language its reader saw it written in."""
     return Result(
         source or diagnostic.file or "<record>",
         Verdict.MALFORMED,
@@ -210,6 +220,7 @@ def malformed(
         error=diagnostic,
         reading_errors=(diagnostic, *more) if more else (),
         errors_omitted=omitted,
+        read_language=language,
     )
 
 

@@ -173,5 +173,5 @@ def language(lang: str | None, result: Result | None = None) -> Language:
     record's own language, the locale, English."""
     from validator.render import i18n
 
-    record = result.record.language if result is not None and result.record else None
+    record = result.language if result is not None else None
     return i18n.choose(lang, record=record, environ=os.environ)

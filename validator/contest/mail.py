@@ -308,9 +308,8 @@ class Reading:
         the documented order (`i18n.choose`): the record's own language, else the body's,
         else `site` (`batch --lang`), else `contest` (the contest file's `lang`), else the
         locale's (`environ`), else English."""
-        record = self.result.record if self.result is not None else None
         return i18n.choose(
-            record=record.language if record is not None else None,
+            record=self.result.language if self.result is not None else None,
             body=self.language,
             site=site,
             contest=contest,

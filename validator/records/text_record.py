@@ -212,7 +212,11 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
             1,
             hint=phrase(N_("annotate the rows you played, like {example}"), example=EXAMPLE),
         )
-    record = build(header, rounds, locations, "text", problems, numbers)
+    try:
+        record = build(header, rounds, locations, "text", problems, numbers)
+    except ReadError as exc:
+        exc.language = identify_text(text)  # its errors are said in the record's language
+        raise
     return dataclasses.replace(record, language=identify_text(text))
 
 
@@ -767,7 +771,9 @@ class _Annotation:
             or [w for w in _WORDS if len(w) == len(word) and sorted(w) == sorted(word)][:1]
         )
         if close:
-            hint = self.line.corrected(token.start, token.end, close[0])
+            # As the player wrote it: `Schriten` -> `Schritten`, not `schritten`.
+            meant = close[0].capitalize() if token.text[:1].isupper() else close[0]
+            hint = self.line.corrected(token.start, token.end, meant)
             self.fail(
                 phrase(
                     N_(
@@ -775,7 +781,7 @@ class _Annotation:
                         "did you mean {word}?"
                     ),
                     found=short(token.text),
-                    word=short(close[0]),
+                    word=short(meant),
                 ),
                 token.start,
                 hint=hint,
