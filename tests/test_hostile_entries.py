@@ -572,6 +572,16 @@ def test_a_boolean_where_a_number_belongs_is_malformed(fmt: str) -> None:
     }
 
 
+@pytest.mark.parametrize(("fmt", "text"), [("yaml", "cross: true"), ("json", '"cross": false')])
+def test_a_value_is_quoted_as_the_record_spells_it(fmt: str, text: str) -> None:
+    """Not as Python spells it (`'True'`)."""
+    data = f"rounds:\n- {text}\n" if fmt == "yaml" else f'{{"rounds": [{{{text}}}]}}'
+    with pytest.raises(ReadError) as caught:
+        parse_record(data.encode(), fmt, source=f"r.{fmt}")
+    message = caught.value.diagnostic.message
+    assert f"not '{text.split()[-1]}'" in message, message
+
+
 def test_a_full_width_formula_cell_is_guarded_and_read_back(contest: Path, tmp_path: Path) -> None:
     (contest / "good.yaml").write_text('player: "\uff1d1+1"\n' + ALICE_NAMELESS)
     results = tmp_path / "r.csv"

@@ -233,6 +233,8 @@ def short(value: object) -> str:
     by its start only (never built whole as text: it may hold a megabyte)."""
     if isinstance(value, list | tuple | dict):
         value = _SHORT_REPR.repr(value)
+    if isinstance(value, bool) or value is None:  # as the record spelt it, not as Python does
+        value = "null" if value is None else str(value).lower()
     text = value if isinstance(value, str) else str(value)
     quoted = repr(text) if len(text) <= 24 else repr(text[:21] + "...")
     return re.sub(r"\\+u(200[cd]|fe0f)", lambda m: chr(int(m.group(1), 16)), quoted)
