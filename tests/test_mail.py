@@ -291,6 +291,10 @@ def test_a_reply_to_a_hostile_mail_has_exactly_its_headers(tmp_path: Path) -> No
     assert [p.get_filename() for p in hostile.iter_attachments()] == ["report.html"]
     text = question.get_body(("plain",))
     assert text is not None and "We found no record" in text.get_content()
+    # Nothing was checked, so the reply does not say it was.
+    assert "thank you for your message" in text.get_content()
+    assert "entry" not in text.get_content().split("\n\n")[1], text.get_content()
+    assert "We checked it" not in text.get_content()
 
 
 def test_replies_need_an_organizer_and_a_mailbox(mbox: Path, tmp_path: Path) -> None:

@@ -25,6 +25,9 @@ TEXTS: dict[str, str] = {
     "reply.thanks.contest": N_(
         "thank you for your entry to {name}. We checked it against the official dice file."
     ),
+    # A message in which no record was found: nothing was checked.
+    "reply.thanks.message": N_("thank you for your message."),
+    "reply.thanks.message.contest": N_("thank you for your message about {name}."),
     "reply.valid": N_("Your record is valid: {points}."),
     "reply.valid.goal": N_("You reached {points}: well played!"),
     "reply.incomplete": N_(

@@ -146,11 +146,11 @@ class ReplyWriter:
         """The reply's text in the current language, paragraph by paragraph, from the
         sentences in texts.py."""
         greeting = say("reply.greeting", name=name) if name else say("reply.greeting.anonymous")
-        thanks = (
-            say("reply.thanks.contest", name=self.contest) if self.contest else say("reply.thanks")
-        )
-        paragraphs = [greeting, thanks]
         result = reading.result
+        checked = result is not None and entry is not None
+        thanks = "reply.thanks" if checked else "reply.thanks.message"
+        thanks = say(f"{thanks}.contest", name=self.contest) if self.contest else say(thanks)
+        paragraphs = [greeting, thanks]
         if result is None or entry is None:
             reason = i18n.say(reading.why) if reading.why is not None else reading.skipped
             paragraphs.append(say("reply.skipped", reason=reason or ""))
