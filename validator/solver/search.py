@@ -114,7 +114,8 @@ CORE_ENV = "ROAD300_SOLVER_CORE"
 
 FAST_CORE_NOTE = (
     "the compiled solver core is not installed, so the search runs in pure Python "
-    "(10 to 20 times slower on long searches); pip install 'road300[fast]' makes it faster"
+    "(10 to 20 times slower on long searches); installing the extra makes it faster: "
+    "pip install 'road300[fast]', or pip install '.[fast]' in a clone"
 )
 
 
