@@ -171,3 +171,20 @@ def test_readme_console_blocks_print_what_they_show(
 
 def test_readme_has_console_blocks() -> None:
     assert len(CONSOLE) >= 2
+
+
+# -- docs/contest.md -------------------------------------------------------------------------
+
+
+def test_contest_init_prints_what_the_contest_docs_show(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc = (ROOT / "docs" / "contest.md").read_text(encoding="utf-8")
+    block = block_after(doc, "## 1. The contest file", "console").replace("\\\n", " ")
+    after = block.split("$ road300 contest init", 1)[1]
+    command, shown = after.split("\n", 1)
+    monkeypatch.chdir(tmp_path)
+    Path("dice.txt").write_text((ROOT / "examples" / "challenge.txt").read_text())
+    result = CliRunner().invoke(main, ["contest", "init", *shlex.split(command)])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == shown.splitlines()
