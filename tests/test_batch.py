@@ -240,6 +240,12 @@ def test_records_whose_dice_file_is_missing_ask_for_dice(tmp_path: Path) -> None
     assert "--dice" in table.stdout and "are these record files" not in table.stdout
     as_json = run("batch", folder, "--format", "json")
     assert "2 with a dice file that cannot be read (D001): give --dice" in as_json.stderr
+    # The records were read, so their player is known, not guessed from the file name.
+    entries = json.loads(as_json.stdout)["entries"]
+    assert [(e["player"], e["verdict"]) for e in entries] == [("Alice Example", "malformed")] * 2
+    report = run("report", folder / "alice.yaml")
+    assert "Player:       Alice Example" in report.stdout
+    assert "none: the record could not be checked" in report.stdout
 
 
 @pytest.mark.parametrize(("files", "status"), [(["alice/record.yaml"], 0), (None, 1)])

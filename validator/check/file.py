@@ -173,8 +173,8 @@ class Checker:
                     col,
                 )
             )
-        if isinstance(dice, Diagnostic):
-            return malformed(dice, rules, name)
+        if isinstance(dice, Diagnostic):  # the record was read: its player is known
+            return malformed(dice, rules, name, record=record)
         return replay(dice.rows, record, rules, dice_sha256=dice.sha256, notes=notes)
 
     def dice_for(self, path: Path, record: Record) -> DiceFile | Diagnostic:

@@ -210,9 +210,11 @@ def malformed(
     more: Sequence[Diagnostic] = (),
     omitted: int = 0,
     language: str | None = None,
+    record: Record | None = None,
 ) -> Result:
-    """The result for a record that could not be read; `more` are its further problems,
-    `language` the language its reader saw it written in."""
+    """The result for a record that could not be read or checked; `more` are its further
+    problems, `language` the language its reader saw it written in, `record` the record
+    when it was read but cannot be checked (its dice file cannot be read, say)."""
     return Result(
         source or diagnostic.file or "<record>",
         Verdict.MALFORMED,
@@ -221,6 +223,7 @@ def malformed(
         reading_errors=(diagnostic, *more) if more else (),
         errors_omitted=omitted,
         read_language=language,
+        record=record,
     )
 
 

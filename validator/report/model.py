@@ -449,7 +449,11 @@ def facts(report: Report) -> list[tuple[str, str]]:
     """The header of every report format: (name, value) pairs, values as plain text."""
     result = report.result
     claimed = result.record.claimed_score if result.record else None
-    if report.verdict is Verdict.MALFORMED:
+    # A malformed result with a record was read but not checked (its dice file, its rules).
+    unchecked = report.verdict is Verdict.MALFORMED and result.record is not None
+    if unchecked:
+        score = _("none: the record could not be checked")
+    elif report.verdict is Verdict.MALFORMED:
         score = _("none: the record could not be read")
     elif report.score is None:
         score = _("{score} before the illegal step").format(score=report.shown_score)
@@ -464,6 +468,8 @@ def facts(report: Report) -> list[tuple[str, str]]:
         end = report.end_text
     elif report.verdict is Verdict.INCOMPLETE:
         end = _("not over: the game could go on")
+    elif unchecked:
+        end = _("the record could not be checked")
     elif report.verdict is Verdict.MALFORMED:
         end = _("the record could not be read")
     else:
