@@ -64,3 +64,9 @@ def test_an_encoding_warning_is_shown(tmp_path: Path) -> None:
     code, out, _ = run("validate", str(path), "--dice", str(CHALLENGE))
     assert code == 0
     assert "W003" in out and "Jörg Müller" not in out.splitlines()[0]
+
+
+def test_a_folder_points_to_batch() -> None:
+    code, out, _ = run("validate", str(ROOT / "examples"))
+    assert code == 1 and "E001 is a folder, not a file" in out
+    assert "help: a folder of entries is checked with road300 batch FOLDER" in out

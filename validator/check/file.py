@@ -96,7 +96,8 @@ class Checker:
         default_rules = self.rules or STANDARD
         problem = None if stdin or data is not None else _not_a_regular_file(path)
         if problem is not None:
-            return malformed(Diagnostic.said("E001", problem, name), default_rules, name)
+            hint = FOLDER_HINT if path.is_dir() else ""
+            return malformed(Diagnostic.said("E001", problem, name, hint=hint), default_rules, name)
         try:
             if data is None:
                 data = read_bytes(path, name, self.max_bytes)
@@ -306,6 +307,9 @@ def _not_a_regular_file(path: Path) -> Phrase | None:
 def _shown(path: Path, root: Path) -> str:
     return path.relative_to(root).as_posix()
 
+
+FOLDER_HINT = phrase(N_("a folder of entries is checked with road300 batch FOLDER"))
+"""What to do when a folder is given where one record belongs."""
 
 RECORD_NOT_DICE = N_("give the record first and the dice file with --dice")
 """What to do when a record is given where the dice file belongs (validate, report, ...)."""
