@@ -186,5 +186,7 @@ def test_contest_init_writes_a_commented_file_that_reads_back(tmp_path: Path) ->
     assert text.count("\n#") >= 5
     contest = load_contest(target)
     assert contest.name == 'The "big" one' and contest.winners == 3
+    # No placeholder seed that the site would publish and the draw would draw with.
+    assert contest.seed is None and "# seed = " in text
     again = run("contest", "init", target)
     assert again.exit_code == 2 and "--force" in again.output

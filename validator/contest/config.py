@@ -265,6 +265,7 @@ max_size = "1MiB"
 [draw]
 # How many prizes `road300 draw` gives out.
 winners = 3
-# Any text, announced before the draw (a date, a lottery number).
-seed = "announce the seed before the deadline"
+# Any text, announced before the draw (a date, a lottery number): write it here once it is
+# announced. Until then the site says it is still to come, and `road300 draw` asks for one.
+# seed = "2026-12-21 lottery 17 23 42"
 """
