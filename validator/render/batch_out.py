@@ -342,8 +342,8 @@ def one_line(batch: Batch, folder: str) -> str:
 
 
 def _dice_unread(batch: Batch) -> int:
-    """The entries whose own dice file could not be read (D001): --dice was not given
-    and the records name one that is not there."""
+    """The entries whose own dice file could not be read (D001): without --dice, their
+    records name one that is missing or unreadable."""
     return sum(1 for e in batch.entries if e.error is not None and e.error.code == "D001")
 
 
