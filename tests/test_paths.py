@@ -106,7 +106,11 @@ def test_a_record_may_not_name_a_rules_file(tmp_path: Path) -> None:
     assert result.verdict is Verdict.MALFORMED and result.error is not None
     assert result.error.code == "E005" and "--rules" in result.error.message
     assert result.error.excerpt == "rules: house.yaml"
+    # Read but not checked: the record is kept (its player, its claim).
+    assert result.record is not None and result.record.rules == "house.yaml"
     path.write_text(f"rules: spring-contest\ndice_file: challenge.txt\n{ROUND}")
-    unknown = Checker().check(path).error
+    refused = Checker().check(path)
+    unknown = refused.error
     assert unknown is not None and "rules file" not in unknown.message
     assert "--rules" in unknown.hint
+    assert refused.record is not None and refused.record.rules == "spring-contest"

@@ -136,7 +136,7 @@ class Checker:
                     Diagnostic.said("E005", message, name, line, col),
                     excerpt=record.line_text(line),
                 )
-                return malformed(refused, default_rules)
+                return malformed(refused, default_rules, record=record)
             try:
                 named = resolve(record.rules)
             except RulesError as exc:
@@ -155,6 +155,7 @@ class Checker:
                             excerpt=record.line_text(line),
                         ),
                         STANDARD,
+                        record=record,
                     )
         rules = self.rules or named or STANDARD
         notes = []
@@ -174,7 +175,7 @@ class Checker:
                     col,
                 )
             )
-        if isinstance(dice, Diagnostic):  # the record was read: its player is known
+        if isinstance(dice, Diagnostic):
             return malformed(dice, rules, name, record=record)
         return replay(dice.rows, record, rules, dice_sha256=dice.sha256, notes=notes)
 

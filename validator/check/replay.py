@@ -214,7 +214,8 @@ def malformed(
 ) -> Result:
     """The result for a record that could not be read or checked; `more` are its further
     problems, `language` the language its reader saw it written in, `record` the record
-    when it was read but cannot be checked (its dice file cannot be read, say)."""
+    when it was read but cannot be checked (its dice file or its ruleset cannot be used):
+    its player and claim are then known."""
     return Result(
         source or diagnostic.file or "<record>",
         Verdict.MALFORMED,

@@ -449,7 +449,7 @@ def facts(report: Report) -> list[tuple[str, str]]:
     """The header of every report format: (name, value) pairs, values as plain text."""
     result = report.result
     claimed = result.record.claimed_score if result.record else None
-    # A malformed result with a record was read but not checked (its dice file, its rules).
+    # A malformed result with a record was read but not checked (`malformed`'s `record`).
     unchecked = report.verdict is Verdict.MALFORMED and result.record is not None
     if unchecked:
         score = _("none: the record could not be checked")
