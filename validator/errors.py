@@ -194,9 +194,15 @@ class ReadError(Exception):
     errors are said in it.
     """
 
-    def __init__(self, diagnostic: Diagnostic, *more: Diagnostic, omitted: int = 0) -> None:
+    def __init__(
+        self,
+        diagnostic: Diagnostic,
+        *more: Diagnostic,
+        omitted: int = 0,
+        language: str | None = None,
+    ) -> None:
         super().__init__(f"{diagnostic.location()}: {diagnostic.code} {diagnostic.message}")
         self.diagnostic = diagnostic
         self.diagnostics: tuple[Diagnostic, ...] = (diagnostic, *more)
         self.omitted = omitted
-        self.language: str | None = None
+        self.language = language

@@ -94,9 +94,7 @@ def parse_record(
     except ReadError as exc:
         quoted = source_lines(text, (d.line for d in exc.diagnostics if d.line is not None))
         found = [_with_excerpt(d, quoted) for d in exc.diagnostics]
-        quoting = ReadError(*found, omitted=exc.omitted)
-        quoting.language = exc.language
-        raise quoting from None
+        raise ReadError(*found, omitted=exc.omitted, language=exc.language) from None
     return replace(record, text=text, warnings=(warning,) if warning else ())
 
 

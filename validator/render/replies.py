@@ -147,15 +147,14 @@ class ReplyWriter:
         sentences in texts.py."""
         greeting = say("reply.greeting", name=name) if name else say("reply.greeting.anonymous")
         result = reading.result
-        checked = result is not None and entry is not None
-        thanks = "reply.thanks" if checked else "reply.thanks.message"
-        thanks = say(f"{thanks}.contest", name=self.contest) if self.contest else say(thanks)
-        paragraphs = [greeting, thanks]
-        if result is None or entry is None:
+        paragraphs = [greeting]
+        if result is None or entry is None:  # nothing was checked: thanks for the message
+            paragraphs.append(self._thanks("reply.thanks.message"))
             reason = i18n.say(reading.why) if reading.why is not None else reading.skipped
             paragraphs.append(say("reply.skipped", reason=reason or ""))
             paragraphs.append(say("reply.skipped.how", example=EXAMPLE))
         else:
+            paragraphs.append(self._thanks("reply.thanks"))
             paragraphs.extend(self._verdict(reading, entry))
             if entry.late:
                 paragraphs.append(
@@ -179,6 +178,10 @@ class ReplyWriter:
         organizer = self.organizer.display_name or self.organizer.addr_spec
         paragraphs.append(say("reply.closing", organizer=organizer))
         return "\n\n".join(paragraphs) + "\n"
+
+    def _thanks(self, key: str) -> str:
+        """The thanks of `key`, naming the contest when it has a name (`key.contest`)."""
+        return say(f"{key}.contest", name=self.contest) if self.contest else say(key)
 
     def _copied(self, entry: Entry) -> bool:
         """Whether another sender's entry played the same game (a resubmission of one's own
