@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from html import escape
 from math import hypot
 from typing import Literal
@@ -368,6 +368,59 @@ def _walk(w: Walk) -> str:
 _UNDER = ("route", "walk", "alt")
 
 
+@cache
+def _grid() -> str:
+    """The empty sheet (its cells and the row and column numbers), the same under every
+    board: drawn once a process."""
+    cells: list[str] = []
+    labels: list[str] = []
+    for i in range(1, SIZE + 1):
+        x, y = centre(Field(i, i))
+        for lx, ly in ((x, MARGIN - 9), (MARGIN - 11, y + 4)):
+            labels.append(
+                _text(
+                    lx, ly, str(i), class_="coord", text_anchor="middle", font_size="11", fill=INK
+                )
+            )
+    for row in range(1, SIZE + 1):
+        for col in range(1, SIZE + 1):
+            x, y = MARGIN + (col - 1) * CELL, MARGIN + (row - 1) * CELL
+            cells.append(
+                _el(
+                    "rect",
+                    class_="cell",
+                    x=_n(x),
+                    y=_n(y),
+                    width=CELL,
+                    height=CELL,
+                    fill=PAPER,
+                    stroke=GRID,
+                    stroke_width="1",
+                )
+            )
+    return "".join(cells) + "".join(labels)
+
+
+@cache
+def _value(field: Field, taken: bool) -> str:
+    """A field's value, over the marks and walks with a paper halo (full contrast under an
+    X, a circle or a line); bold once the field is taken. One of 72 texts, drawn once."""
+    x, y = MARGIN + (field.col - 1) * CELL, MARGIN + (field.row - 1) * CELL
+    return _text(
+        x + CELL / 2,
+        y + CELL / 2 + 4.5,
+        str(field.value),
+        class_="val" + (" taken" if taken else ""),
+        text_anchor="middle",
+        font_size="13",
+        font_weight="bold" if taken else None,
+        fill=INK,
+        stroke=PAPER,
+        stroke_width="4",
+        paint_order="stroke",
+    )
+
+
 def board(
     state: State,
     *,
@@ -393,53 +446,13 @@ def board(
     height = side + (CAPTION if caption else 0)
     crossed_now = {m.field for m in marks if (m.shape, m.style) == ("x", "now")}
     circled_now = {w.fields[-1] for w in walks if w.style == "walk" and w.fields and not w.leaves}
-    cells: list[str] = []
-    labels: list[str] = []
-    for i in range(1, SIZE + 1):
-        x, y = centre(Field(i, i))
-        for lx, ly in ((x, MARGIN - 9), (MARGIN - 11, y + 4)):
-            labels.append(
-                _text(
-                    lx, ly, str(i), class_="coord", text_anchor="middle", font_size="11", fill=INK
-                )
-            )
     sheet: list[str] = []
     values: list[str] = []
     for row in range(1, SIZE + 1):
         for col in range(1, SIZE + 1):
             f = Field(row, col)
-            x, y = MARGIN + (col - 1) * CELL, MARGIN + (row - 1) * CELL
-            cells.append(
-                _el(
-                    "rect",
-                    class_="cell",
-                    x=_n(x),
-                    y=_n(y),
-                    width=CELL,
-                    height=CELL,
-                    fill=PAPER,
-                    stroke=GRID,
-                    stroke_width="1",
-                )
-            )
             mark = state.mark(f)
-            # Values go over the marks and walks with a paper halo: full contrast under an X,
-            # a circle or a line.
-            values.append(
-                _text(
-                    x + CELL / 2,
-                    y + CELL / 2 + 4.5,
-                    str(f.value),
-                    class_="val" + (" taken" if mark else ""),
-                    text_anchor="middle",
-                    font_size="13",
-                    font_weight="bold" if mark else None,
-                    fill=INK,
-                    stroke=PAPER,
-                    stroke_width="4",
-                    paint_order="stroke",
-                )
-            )
+            values.append(_value(f, bool(mark)))
             if f in crossed_now:
                 sheet.append(_cross_lines(f, "x now", VERMILLION, 3.2))
             elif "X" in mark:
@@ -465,7 +478,7 @@ def board(
     for corner, at in sorted((exit_numbers or {}).items()):
         overlay.extend(_exit_badge(corner, at, side))
     # Earlier walks go under the values so that the numbers stay readable.
-    body = "".join(cells) + "".join(labels) + "".join(under)
+    body = _grid() + "".join(under)
     body += "".join(sheet) + "".join(values) + "".join(overlay)
     if caption:
         body += _text(
