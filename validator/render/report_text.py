@@ -7,7 +7,7 @@ Colour comes from rich and is off when the output is not a terminal or NO_COLOR 
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import IO, TYPE_CHECKING
 
 from rich.console import Console
@@ -62,8 +62,7 @@ def render_text(
 
     def say(text: str, first: str = "  ", rest: str = "    ", style: str = "") -> None:
         width = max(console.width, 40)
-        for line in _wrap(text, width, first, rest):
-            console.print(escape(line), style=style, highlight=False)
+        console.print(_lines(_wrap(text, width, first, rest)), style=style, highlight=False)
 
     console.print(f"[bold]Road to 300: {escape(report.player or report.source)}[/]")
     say(
@@ -128,6 +127,12 @@ def render_text(
         _best_line(console, view, say)
 
 
+def _lines(lines: Iterable[str]) -> str:
+    """Lines for one print (rich's cost is per print, not per line), each escaped for
+    the terminal on its own, so that the breaks between them stay line breaks."""
+    return "\n".join(escape(line) for line in lines)
+
+
 def _wrap(text: str, width: int, first: str, rest: str) -> list[str]:
     """Lines of at most `width` columns, broken between words only (a long file name
     stays whole on a line of its own)."""
@@ -148,8 +153,9 @@ def _board(
     legend: dict[str, str],
     say: Callable[..., None],
 ) -> None:
-    for line in board_lines(state, markers):
-        console.print("  " + escape(line.rstrip()), highlight=False)
+    console.print(
+        _lines("  " + line.rstrip() for line in board_lines(state, markers)), highlight=False
+    )
     if legend:
         say("   ".join(f"{m} {what}" for m, what in legend.items()), "      ", "      ")
 
@@ -227,8 +233,7 @@ def illegal_plain(x: Explanation, width: int = 72) -> str:
     console = _plain_console(buffer, width)
 
     def say(text: str, first: str = "  ", rest: str = "    ", style: str = "") -> None:
-        for line in _wrap(text, width, first, rest):
-            console.print(escape(line), style=style, highlight=False)
+        console.print(_lines(_wrap(text, width, first, rest)), style=style, highlight=False)
 
     _illegal(console, x, say)
     return buffer.getvalue().strip("\n") + "\n"
