@@ -315,13 +315,12 @@ class Game:
         cap = (free.bit_count() >> 1) + 1
         if not self.read_dice:
             return min(self.n - row, cap)
-        masks = self.row_masks
         limit = self.pass_limit
         in_a_row = self.in_a_row
         count = 0
         passes = pc
-        for r in range(row, self.n):
-            if masks[r] & free:
+        for mask in self.row_masks[row:]:
+            if mask & free:
                 count += 1
                 if count >= cap:
                     return cap
