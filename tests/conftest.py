@@ -142,6 +142,17 @@ def _fast_core_note_said(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search, "_fast_core_noted", True)
 
 
+@pytest.fixture
+def quick_pilot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Textual's pilot waits after every key until the app is idle, in steps of 20 ms
+    (`textual._wait.SLEEP_GRANULARITY`) while it burns under 1 ms of CPU a step: most of
+    a short game by keys (1.5 s) was that sleeping. In steps of 4 ms, the same idle test
+    (under a quarter of a step busy) still waits for the app to finish each key."""
+    import textual._wait
+
+    monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", 0.004)
+
+
 # A module marked slow as a whole (`pytestmark = pytest.mark.slow`, alone or first in a list)
 # is not even imported by the plain step: importing it would load what only its tests need
 # (numba, the browser, the fuzzer's corpus) in every worker for nothing.

@@ -26,6 +26,8 @@ SIZE = (80, 24)
 
 Policy = Callable[[GameSession, random.Random], list[str]]
 
+pytestmark = pytest.mark.usefixtures("quick_pilot")
+
 
 def screen_text(app: PlayApp) -> str:
     """The screen as plain text, one line per terminal row."""

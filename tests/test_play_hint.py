@@ -16,6 +16,8 @@ from validator.tui.game import GameSession
 from validator.tui.hint import FEW, Hints, hint_text, rank_actions, solver_evaluator
 from validator.tui.start import start_game
 
+pytestmark = pytest.mark.usefixtures("quick_pilot")
+
 
 @pytest.mark.slow
 def test_the_ranking_agrees_with_the_solver(tmp_path: Path) -> None:
