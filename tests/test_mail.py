@@ -306,6 +306,59 @@ def test_replies_need_an_organizer_and_a_mailbox(mbox: Path, tmp_path: Path) -> 
     assert result.exit_code == 2 and "mbox" in result.output
 
 
+def test_the_results_never_overwrite_the_mailbox(mbox: Path, tmp_path: Path) -> None:
+    """A real mbox often has no suffix: `--output` naming it is refused, the mbox kept."""
+    box = tmp_path / "Inbox"
+    box.write_bytes(mbox.read_bytes())
+    result = run("batch", box, *ARGS, "--format", "json", "--output", box)
+    assert result.exit_code == 2 and "is an input of this command" in result.output
+    assert box.read_bytes() == mbox.read_bytes()
+
+
+def test_site_and_replies_stay_out_of_the_source_and_the_replies_out_of_the_site(
+    mails: list[Mail], tmp_path: Path
+) -> None:
+    folder = write_eml(mails, tmp_path / "eml")
+    before = sorted(p.name for p in folder.iterdir())
+    into_source = run("batch", folder, *ARGS, "--replies", folder, "--organizer", ORGANIZER)
+    assert into_source.exit_code == 2 and "--replies" in into_source.output
+    holding_it = run("batch", folder, *ARGS, "--site", tmp_path)
+    assert holding_it.exit_code == 2 and "--site" in holding_it.output
+    site = tmp_path / "site"
+    for replies in (site, site / "replies"):
+        published = run(
+            "batch", folder, *ARGS, "--site", site, "--replies", replies, "--organizer", ORGANIZER
+        )
+        assert published.exit_code == 2 and "addresses" in published.output
+    assert sorted(p.name for p in folder.iterdir()) == before and not site.exists()
+
+
+def test_a_second_run_leaves_no_reply_or_page_of_the_first(
+    mails: list[Mail], mbox: Path, tmp_path: Path
+) -> None:
+    """Into the same folders, a run with fewer messages removes the earlier run's replies
+    and report pages that it did not write again, and nothing else there."""
+    site, replies = tmp_path / "site", tmp_path / "replies"
+    out = ("--site", site, "--replies", replies, "--organizer", ORGANIZER, "--jobs", "1")
+    assert run("batch", mbox, *ARGS, *out).exit_code == 0
+    first = len(list(replies.glob("reply-*.eml")))
+    (replies / "notes.txt").write_text("mine")
+    (replies / "reply-draft.eml").write_text("mine")
+    fewer = write_mbox(mails[:3], tmp_path / "fewer.mbox")
+    again = run("batch", fewer, *ARGS, *out)
+    assert again.exit_code == 0, again.output
+    kept = sorted(p.name for p in replies.iterdir())
+    assert kept == [
+        "notes.txt", "replies.mbox", "reply-0001.eml", "reply-0002.eml", "reply-0003.eml",
+        "reply-draft.eml",
+    ]  # fmt: skip
+    assert f"removed {first - 3} replies of an earlier run" in again.stderr
+    pages = sorted(p.name for p in (site / "entries").iterdir())
+    entries = json.loads(run("batch", fewer, *ARGS, "--format", "json").stdout)["entries"]
+    assert pages == [f"{n:04d}.html" for n in range(1, len(entries) + 1)]
+    assert "report pages of an earlier run" in again.stderr
+
+
 # -- Bodies --------------------------------------------------------------------------------
 
 

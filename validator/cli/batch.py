@@ -11,7 +11,12 @@ from typing import TYPE_CHECKING
 
 import click
 
-from validator.cli.batch_mail import check_mail_options, mail_options, publish
+from validator.cli.batch_mail import (
+    check_mail_options,
+    check_output_folders,
+    mail_options,
+    publish,
+)
 from validator.cli.common import (
     EXIT_OK,
     dice_option,
@@ -151,8 +156,10 @@ def command(
     from validator.contest.mail import MailError, Source
     from validator.render import batch_out
 
-    target = Target.of(output, "the results", inputs=[dice] if dice is not None else [])
+    # The source is an input too: an mbox written over with the results would be lost.
+    target = Target.of(output, "the results", inputs=[folder, *([dice] if dice else [])])
     target.check()
+    check_output_folders(folder, site, replies)
     try:
         chosen = choose(BATCH, fmt, output, default="table", command="batch")
     except FormatError as exc:
@@ -211,7 +218,8 @@ def command(
         with target.open() as handle:
             reporter.write(batch, handle, label)
         say(batch_out.one_line(batch, label))
-        target.wrote(f"{len(batch.entries)} entries", f" ({chosen.name})")
+        n = len(batch.entries)
+        target.wrote(f"{n} {'entry' if n == 1 else 'entries'}", f" ({chosen.name})")
     elif chosen.name != "table":
         reporter.write(batch, sys.stdout, label)
         say(batch_out.one_line(batch, label))

@@ -102,6 +102,26 @@ def check_mail_options(source: Source, replies: Path | None, organizer: str | No
             fail_usage(f"--organizer: {organizer!r} is not an e-mail address")
 
 
+def check_output_folders(source: Path, site: Path | None, replies: Path | None) -> None:
+    """Stop (exit 2) before anything is read when the site or the replies would be
+    written into the source folder (the next run would read them as entries), or the
+    replies, which hold the players' addresses, into the site that is published as it
+    is."""
+    from validator.cli.output import same_or_inside
+
+    for option, folder in (("--site", site), ("--replies", replies)):
+        if folder is not None and source.is_dir() and same_or_inside(source, folder):
+            fail_usage(
+                f"{option} {folder}: is the folder of entries SOURCE, or holds it; "
+                "write it to a folder of its own"
+            )
+    if site is not None and replies is not None and same_or_inside(replies, site):
+        fail_usage(
+            f"--replies {replies}: is the --site folder or inside it, which is published as it "
+            "is; the replies hold the players' addresses: write them to another folder"
+        )
+
+
 def publish(
     source: Source,
     checker: Checker,
@@ -159,9 +179,24 @@ def publish(
         if site_writer is not None:
             site_writer.finish()
             notes.append(f"wrote the results site to {site}/index.html")
+            if site_writer.removed:
+                n = site_writer.removed
+                notes.append(
+                    f"removed {n} report {'page' if n == 1 else 'pages'} of an earlier run "
+                    f"from {site}/entries"
+                )
         if reply_writer is not None:
-            count = reply_writer.finish()
-            notes.append(f"wrote {count} replies to {replies} (and {replies}/replies.mbox)")
+            n = reply_writer.finish()
+            notes.append(
+                f"wrote {n} {'reply' if n == 1 else 'replies'} to {replies} "
+                f"(and {replies}/replies.mbox)"
+            )
+            if reply_writer.removed:
+                n = reply_writer.removed
+                notes.append(
+                    f"removed {n} {'reply' if n == 1 else 'replies'} of an earlier run "
+                    f"from {replies}"
+                )
             for refused in reply_writer.refused:
                 notes.append(f"no reply to {plain_text(refused.file)}: {refused.reason}")
     except OSError as exc:

@@ -152,6 +152,14 @@ def write_stdout(text: str) -> None:
     sys.stdout.flush()
 
 
+def same_or_inside(path: Path, folder: Path) -> bool:
+    """Whether `path` is `folder` or lies inside it (links resolved)."""
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except OSError:
+        return False
+
+
 def _same_file(a: Path, b: Path) -> bool:
     try:
         return a.resolve() == b.resolve()
@@ -165,6 +173,7 @@ __all__ = [
     "output_option",
     "refusal_for",
     "replacing",
+    "same_or_inside",
     "say",
     "sigterm_exits",
     "write_file",

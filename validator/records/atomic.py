@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import signal
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import FrameType
@@ -47,6 +48,27 @@ def write_bytes(path: Path, data: bytes) -> None:
     bytes); raises OSError."""
     with _replacing(path) as handle:
         handle.write(data)
+
+
+def remove_stale(folder: Path, name: re.Pattern[str], kept: Iterable[Path]) -> int:
+    """Remove the files of `folder` whose whole name matches `name` (the pattern of the
+    files a writer numbers, `reply-0001.eml`) but that are not among `kept` (what this run
+    wrote): left by an earlier, longer run, they would look like this run's. Nothing
+    else in the folder is touched; links are removed, never followed. How many went."""
+    keep = {p.name for p in kept if p.parent == folder}
+    removed = 0
+    try:
+        listed = list(os.scandir(folder))
+    except FileNotFoundError:
+        return 0
+    for item in listed:
+        if item.name in keep or not name.fullmatch(item.name):
+            continue
+        if item.is_file(follow_symlinks=False) or item.is_symlink():
+            with suppress(FileNotFoundError):
+                os.unlink(item.path)
+                removed += 1
+    return removed
 
 
 @contextmanager

@@ -33,13 +33,15 @@ from validator.contest import texts
 from validator.contest.batch import Batch, Entry
 from validator.contest.mail import Reading, one_line
 from validator.contest.texts import say
-from validator.records.atomic import sigterm_exits, write_bytes
+from validator.records.atomic import remove_stale, sigterm_exits, write_bytes
 from validator.records.text_record import EXAMPLE
 from validator.render import i18n
 from validator.render.report_text import illegal_plain
 from validator.report.model import build_report, help_text
 
 _MSG_ID = re.compile(r"<[^<>\s@]+@[^<>\s@]+>")
+_REPLY_NAME = re.compile(r"reply-[0-9]{4,}\.eml")
+"""The replies' file names (`add`), for removing an earlier run's."""
 MAX_SUBJECT = 200
 _REPLY_PREFIXES = ("re:", "aw:", "re :")
 """A subject that is already a reply's (`Re:`, German `AW:`, French `RE :`) is kept."""
@@ -100,6 +102,8 @@ class ReplyWriter:
         self.now = now or datetime.now(UTC)
         self.written: list[Path] = []
         self.refused: list[Refused] = []
+        self.removed = 0
+        """Replies of an earlier run that this one did not write again (`finish`)."""
         folder.mkdir(parents=True, exist_ok=True)
 
     def add(self, reading: Reading, page: str | None, lang: i18n.Language = i18n.DEFAULT) -> None:
@@ -127,7 +131,7 @@ class ReplyWriter:
             message.add_attachment(page.encode("utf-8"), "text", "html", filename="report.html")
         else:
             message.make_mixed()  # every reply has the same headers, attachment or not
-        path = self.folder / f"reply-{len(self.written) + 1:04d}.eml"
+        path = self.folder / f"reply-{len(self.written) + 1:04d}.eml"  # _REPLY_NAME
         write_bytes(path, message.as_bytes())  # whole or not at all
         self.written.append(path)
 
@@ -257,4 +261,5 @@ class ReplyWriter:
                 with suppress(FileNotFoundError):
                     temporary.unlink()
                 raise
+        self.removed = remove_stale(self.folder, _REPLY_NAME, self.written)
         return len(self.written)

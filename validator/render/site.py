@@ -27,7 +27,7 @@ from validator.contest.batch import Batch, Entry, Par
 from validator.contest.mail import Reading
 from validator.contest.texts import say
 from validator.engine import Ruleset
-from validator.records.atomic import write_bytes, write_file
+from validator.records.atomic import remove_stale, write_bytes, write_file
 from validator.records.dice import read_dice
 from validator.render import i18n
 
@@ -78,6 +78,10 @@ class Row:
     css: str
 
 
+_PAGE_NAME = re.compile(r"[0-9]{4,}\.html")
+"""The report pages' file names in entries/ (`SiteWriter.page`)."""
+
+
 class SiteWriter:
     """Writes the report pages as the entries come, then the index page, in `lang` (each
     report page in its entry's own language: pages.py renders it)."""
@@ -106,6 +110,9 @@ class SiteWriter:
             key=len,
             reverse=True,
         )
+        self.written: list[Path] = []
+        self.removed = 0
+        """Report pages of an earlier run that this one did not write again (`finish`)."""
         self.first: Report | None = None
         """The first entry's report: the rules section explains its ruleset."""
         with i18n.speaking(lang):
@@ -126,6 +133,7 @@ class SiteWriter:
         with i18n.speaking(lang or self.lang):
             hidden = say("site.hidden")
         self._write(self.page(entry), page, hidden)
+        self.written.append(self.folder / self.page(entry))
 
     def _write(self, relative: str, text: str, hidden: str | None = None) -> None:
         # Each page whole or not at all: an interrupted run never leaves a cut page.
@@ -150,6 +158,7 @@ class SiteWriter:
         with i18n.speaking(self.lang):
             page = self._index(dice_link, dice_sha)
         self._write("index.html", page)
+        self.removed = remove_stale(self.folder / "entries", _PAGE_NAME, self.written)
 
     def _index(self, dice_link: str | None, dice_sha: str | None) -> str:
         batch = self.batch
