@@ -206,6 +206,27 @@ def test_keep_first_keeps_the_first_file_of_each_game(tmp_path: Path) -> None:
     assert "Note:" not in out.stdout
 
 
+def test_first_counts_numbers_as_numbers_so_mail_keeps_the_mailboxs_order(
+    tmp_path: Path,
+) -> None:
+    """inbox.mbox#2 came before #10 (and Bea's p9.yaml before her p10.yaml), though #10
+    sorts first as text: the earlier one is the first of the game and the player's."""
+    path = tmp_path / "r.json"
+    entries = [
+        {"file": "inbox.mbox#10", "verdict": "valid", "score": 300, "player": "Late",
+         "copies": ["inbox.mbox#2"]},
+        {"file": "inbox.mbox#2", "verdict": "valid", "score": 300, "player": "Early",
+         "copies": ["inbox.mbox#10"]},
+        {"file": "p10.yaml", "verdict": "valid", "score": 300, "player": "Bea", "copies": []},
+        {"file": "p9.yaml", "verdict": "valid", "score": 300, "player": "Bea", "copies": []},
+    ]  # fmt: skip
+    path.write_text(json.dumps({"entries": entries, "summary": {}}))
+    out = draw(path, "-n", "9", "--seed", "s", "--exclude-copies", "--keep-first")
+    assert left_out(out.stdout) == {"inbox.mbox#10": "a copy of inbox.mbox#2"}
+    one = draw(path, "-n", "9", "--seed", "s", "--one-per-player")
+    assert left_out(one.stdout) == {"p10.yaml": "the same player as p9.yaml"}
+
+
 def test_an_entry_removed_by_hand_no_longer_makes_copies(tmp_path: Path) -> None:
     path = contest_results(tmp_path / "r.json", drop=("p01.yaml", "cheat.yaml"))
     noted = draw(path, "-n", "9", "--seed", "s")

@@ -49,7 +49,8 @@ if TYPE_CHECKING:
     "--keep-first",
     is_flag=True,
     help="With --exclude-copies: keep the first entry of each copied game, by file name "
-    "(name files by date of arrival to make that the first sent).",
+    "with numbers as numbers (for mail the mailbox's order; name files by date of arrival "
+    "to make that the first sent).",
 )
 @click.option(
     "--one-per-player",

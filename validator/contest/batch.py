@@ -11,6 +11,7 @@ import enum
 import gc
 import hashlib
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -713,7 +714,10 @@ def collect(
             groups.setdefault(checked.fingerprint, []).append(checked.file)
         if checked.entry.dice_sha256:
             checksums.add(checked.entry.dice_sha256)
-    copies = sorted(tuple(sorted(g)) for g in groups.values() if len(g) > 1)
+    copies = sorted(
+        (tuple(sorted(g, key=file_order)) for g in groups.values() if len(g) > 1),
+        key=lambda group: [file_order(f) for f in group],
+    )
     copy_of = {f: tuple(o for o in group if o != f) for group in copies for f in group}
     ranked = tuple(replace(e, copies=copy_of.get(e.file, ())) for e in rank(entries))
     skipped.sort(key=lambda s: s.file)
@@ -740,10 +744,21 @@ def rank(entries: Iterable[Entry]) -> list[Entry]:
     return out
 
 
+def file_order(file: str) -> tuple[str | int, ...]:
+    """The order of entries by file name with numbers counted as numbers, so that it is
+    the mailbox's order for messages (`inbox.mbox#2` before `inbox.mbox#10`) and
+    `p9.yaml` comes before `p10.yaml`: which of two copies or of a player's entries is
+    the first."""
+    return tuple(int(part) if i % 2 else part for i, part in enumerate(_DIGITS.split(file)))
+
+
+_DIGITS = re.compile(r"([0-9]+)")
+
+
 def copy_groups(entries: Iterable[Entry]) -> list[tuple[str, ...]]:
     """The groups of copies among `entries`, from each entry's `copies`, keeping only files
-    that are among `entries` (a results file may have lost some by hand); each group and the
-    list sorted by file."""
+    that are among `entries` (a results file may have lost some by hand); each group in
+    `file_order` (its first is the first entry of that game), the list sorted."""
     present = {e.file: e for e in entries}
     group_of: dict[str, set[str]] = {}
     for e in present.values():
@@ -752,5 +767,5 @@ def copy_groups(entries: Iterable[Entry]) -> list[tuple[str, ...]]:
             group |= group_of.get(f, set())
         for f in group:
             group_of[f] = group
-    unique = {tuple(sorted(g)) for g in group_of.values() if len(g) > 1}
-    return sorted(unique)
+    unique = {tuple(sorted(g, key=file_order)) for g in group_of.values() if len(g) > 1}
+    return sorted(unique, key=lambda group: [file_order(f) for f in group])

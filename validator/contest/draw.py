@@ -18,7 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from validator.check.replay import Verdict
-from validator.contest.batch import DEFAULT_MIN_SCORE, JSON, Entry, EntryError, copy_groups
+from validator.contest.batch import (
+    DEFAULT_MIN_SCORE,
+    JSON,
+    Entry,
+    EntryError,
+    copy_groups,
+    file_order,
+)
 from validator.records.source import INVISIBLE, formula_start
 
 SALT = "road300-draw"
@@ -86,7 +93,8 @@ def exclude_copies(
     candidates: list[Entry], entries: Iterable[Entry], *, keep_first: bool
 ) -> tuple[list[Entry], list[LeftOut]]:
     """Leave out every entry whose game another entry of the results played too, or with
-    `keep_first` every one but the first of each such game by file name.
+    `keep_first` every one but the first of each such game (`file_order`: by file name,
+    numbers as numbers, so the mailbox's order for messages).
 
     Copies come from the entries' `copies` lists, restricted to the entries the results still
     hold: an entry removed by hand no longer makes its partners copies.
@@ -145,11 +153,11 @@ def _plain(name: str) -> str:
 
 
 def one_per_player(candidates: list[Entry]) -> tuple[list[Entry], list[LeftOut]]:
-    """Keep each player's first entry by file name; leave out the others."""
+    """Keep each player's first entry (`file_order`); leave out the others."""
     first: dict[str, Entry] = {}
     kept: list[Entry] = []
     left: list[LeftOut] = []
-    for c in sorted(candidates, key=lambda e: e.file):
+    for c in sorted(candidates, key=lambda e: file_order(e.file)):
         key = player_key(c)
         if key in first:
             other = first[key]
