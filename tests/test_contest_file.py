@@ -190,3 +190,19 @@ def test_contest_init_writes_a_commented_file_that_reads_back(tmp_path: Path) ->
     assert contest.seed is None and "# seed = " in text
     again = run("contest", "init", target)
     assert again.exit_code == 2 and "--force" in again.output
+    assert "choose another FILE" in again.output  # contest init has no --output
+
+
+@pytest.mark.parametrize(
+    ("option", "words"),
+    [("--organizer", "is not an e-mail address"), ("--name", "must be a non-empty string")],
+)
+def test_contest_init_refuses_values_that_would_not_read_back_and_writes_nothing(
+    tmp_path: Path, option: str, words: str
+) -> None:
+    target = tmp_path / "road300.toml"
+    result = run("contest", "init", target, option, "nobody" if option == "--organizer" else "")
+    assert (
+        result.exit_code == 2 and words in result.output and "nothing was written" in result.output
+    )
+    assert not target.exists()

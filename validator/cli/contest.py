@@ -49,17 +49,18 @@ def command() -> None:
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
 def init(file: Path, name: str, dice: str, organizer: str, deadline: str, force: bool) -> None:
     """Write a commented contest file to FILE (default road300.toml, which the commands find
-    in the current folder and beside their source), then check that it reads back.
+    in the current folder and beside their source), once it is checked to read back.
 
-    Exit status: 0 written, 2 FILE exists (give --force) or cannot be written.
+    Exit status: 0 written, 2 FILE exists (give --force), an option's value would not read
+    back (nothing is written), or FILE cannot be written.
     """
     import json
     from datetime import datetime
 
     from validator.cli.output import Target
-    from validator.contest.config import TEMPLATE, ContestError, load_contest
+    from validator.contest.config import TEMPLATE, ContestError, parse_contest
 
-    target = Target.of(file, "the contest file", precious=True, force=force)
+    target = Target.of(file, "the contest file", precious=True, force=force, named_by="FILE")
     target.check()
     try:
         when = datetime.fromisoformat(deadline)
@@ -74,9 +75,9 @@ def init(file: Path, name: str, dice: str, organizer: str, deadline: str, force:
         organizer=json.dumps(organizer)[1:-1],
         deadline=when.isoformat(),
     )
-    target.write(text)
-    try:
-        load_contest(file)
+    try:  # checked before it is written: a refused file is not left behind
+        parse_contest(text, file)
     except ContestError as exc:
-        fail_usage(str(exc))
+        fail_usage(f"{exc} (from the options given); nothing was written")
+    target.write(text)
     click.echo(f"{file}: edit it, then run road300 batch MAILBOX (docs/contest.md)")

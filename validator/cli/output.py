@@ -70,6 +70,8 @@ class Target:
     force: bool = False
     extra: tuple[Path, ...] = field(default=())
     """Other files this target writes beside `path` (play's --text form)."""
+    named_by: str = "--output"
+    """How the command line names the file, for messages (`contest init`: FILE)."""
 
     @classmethod
     def of(
@@ -80,9 +82,11 @@ class Target:
         inputs: Iterable[Path] = (),
         precious: bool = False,
         force: bool = False,
+        named_by: str = "--output",
     ) -> Target:
         path = None if output is None or str(output) == "-" else output
-        return cls(path, what, tuple(p for p in inputs if str(p) != "-"), precious, force)
+        inputs = tuple(p for p in inputs if str(p) != "-")
+        return cls(path, what, inputs, precious, force, named_by=named_by)
 
     @property
     def to_file(self) -> bool:
@@ -93,7 +97,9 @@ class Target:
         written: one of its inputs, a folder, or an existing precious file without --force."""
         if self.path is None:
             return
-        refusal = refusal_for(self.path, self.what, self.inputs, self.precious, self.force)
+        refusal = refusal_for(
+            self.path, self.what, self.inputs, self.precious, self.force, self.named_by
+        )
         if refusal is not None:
             fail_usage(refusal)
 
@@ -129,7 +135,12 @@ class Target:
 
 
 def refusal_for(
-    path: Path, what: str, inputs: Iterable[Path], precious: bool, force: bool
+    path: Path,
+    what: str,
+    inputs: Iterable[Path],
+    precious: bool,
+    force: bool,
+    named_by: str = "--output",
 ) -> str | None:
     """Why `path` must not be written, or None."""
     if any(_same_file(path, p) for p in inputs):
@@ -137,7 +148,7 @@ def refusal_for(
     if path.is_dir():
         return f"{path}: is a folder; name a file to write {what} to"
     if precious and not force and (path.exists() or path.is_symlink()):
-        return f"{path}: exists; choose another --output, or give --force to replace it"
+        return f"{path}: exists; choose another {named_by}, or give --force to replace it"
     return None
 
 

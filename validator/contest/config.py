@@ -120,6 +120,12 @@ def load_contest(path: Path) -> Contest:
         raise ContestError(f"{path}: not UTF-8 text") from None
     except OSError as exc:
         raise ContestError(f"{path}: cannot read it: {exc.strerror}") from None
+    return parse_contest(text, path)
+
+
+def parse_contest(text: str, path: Path) -> Contest:
+    """Check the text of a contest file (`path` names it in messages); raises ContestError
+    naming the file and line."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
