@@ -205,6 +205,40 @@ def test_an_existing_output_is_replaced_only_as_promised(name: str, tmp_path: Pa
     assert out.read_text() != OLD
 
 
+def _read_into(path: Path, got: list[bytes]) -> None:
+    got.append(path.read_bytes())
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_device_a_pipe_or_a_link_is_written_through_never_replaced(tmp_path: Path) -> None:
+    """`-o /dev/null` replaced the device with a file (run as root, for everyone). What
+    is not a regular file is written through as a shell's `>` would; a link to a file
+    stays a link, the file it points to is replaced. (A named pipe stands for a device
+    here: a test never writes to the machine's /dev/null.)"""
+    import threading
+
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    link_to_pipe = tmp_path / "to-pipe"
+    link_to_pipe.symlink_to(pipe)
+    for target in (pipe, link_to_pipe):
+        got: list[bytes] = []
+        reader = threading.Thread(target=_read_into, args=(pipe, got), daemon=True)
+        reader.start()
+        code, _, stderr = invoke(["validate", str(ALICE), "--format", "json", "-o", str(target)])
+        reader.join(30)
+        assert code == 0, stderr
+        assert json.loads(got[0])["score"] == 340
+        assert pipe.is_fifo() and link_to_pipe.is_symlink()
+    file, link = tmp_path / "results.json", tmp_path / "link.json"
+    file.write_text(OLD)
+    link.symlink_to(file.name)
+    code, _, stderr = invoke(["validate", str(ALICE), "--format", "json", "-o", str(link)])
+    assert code == 0, stderr
+    assert link.is_symlink() and json.loads(file.read_text())["score"] == 340
+    assert leftovers(tmp_path) == []
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_a_command_that_refuses_to_run_writes_nothing(name: str, tmp_path: Path) -> None:
     case = CASES[name]

@@ -8,6 +8,8 @@
   writing the same file at once leave one whole document, never a mix.
 - A command checks its `--output` before it starts (`Target.check`), so a command that
   refuses to run writes nothing.
+- What is not a regular file (a device such as /dev/null, a named pipe) is written
+  through, never replaced; a symbolic link to a file stays a link (records/atomic.py).
 - Precious files (a dice file `road300 dice` wrote, a game `road300 play` is playing) are
   replaced only with `--force`; every other output is replaced. No output replaces one of
   the command's inputs.

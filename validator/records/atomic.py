@@ -9,6 +9,7 @@ import io
 import os
 import re
 import signal
+import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
@@ -74,7 +75,21 @@ def remove_stale(folder: Path, name: re.Pattern[str], kept: Iterable[Path]) -> i
 @contextmanager
 def _replacing(path: Path) -> Iterator[BinaryIO]:
     """The one way a file is replaced: bytes to a unique temporary file beside `path`,
-    synced, given `path`'s permissions and renamed over it; removed on any exception."""
+    synced, given `path`'s permissions and renamed over it; removed on any exception.
+
+    Renaming replaces whatever has the name, so what is not a regular file is written
+    through instead, as a shell's `>` would: a device, a FIFO or a socket (`/dev/null`,
+    `/dev/stdout`, a named pipe) is opened and written, never replaced by a file. A
+    symbolic link to a file stays a link: the file it points to is replaced."""
+    try:
+        status = os.stat(path)  # follows links
+    except OSError:
+        status = None
+    if status is not None and not stat.S_ISREG(status.st_mode):
+        with open(path, "wb") as through:  # a folder raises IsADirectoryError (OSError)
+            yield through
+        return
+    path = Path(os.path.realpath(path))
     with sigterm_exits():
         fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         try:
