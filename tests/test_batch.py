@@ -801,6 +801,38 @@ def test_the_examples_folder_table_in_a_file_is_the_one_rich_draws() -> None:
     assert "Alice Example" in out.getvalue()
 
 
+def test_par_is_at_least_the_best_valid_entry(tmp_path: Path) -> None:
+    """A search cut short by its budget finds 355 on the example dice file; a valid entry
+    played 370 there, so par is at least 370 (a game played proves it), still unproven."""
+    folder = tmp_path / "entries"
+    folder.mkdir()
+    shutil.copy(Path(__file__).parent / "entries" / "best-370.yaml", folder / "best.yaml")
+    shutil.copy(ROOT / "examples" / "alice.yaml", folder / "alice.yaml")
+    result = run(
+        "batch", folder, "--dice", DICE, "--par", "--par-nodes", "1500", "--format", "json"
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    summary = data["summary"]
+    assert (summary["par"], summary["par_proven"], summary["par_bound"]) == (370, False, 440)
+    shares = {e["file"]: e["par_share"] for e in data["entries"]}
+    assert shares == {"best.yaml": 1.0, "alice.yaml": round(340 / 370, 4)}
+    (folder / "best.yaml").unlink()
+    searched = run(
+        "batch", folder, "--dice", DICE, "--par", "--par-nodes", "1500", "--format", "json"
+    )
+    assert json.loads(searched.stdout)["summary"]["par"] == 355  # what the search alone found
+
+
+def test_a_game_at_the_bound_proves_par() -> None:
+    from validator.contest.batch import Par
+
+    found = Par(355, False, 440, "nodes")
+    assert found.at_least(None) == found and found.at_least(340) == found
+    assert found.at_least(370) == Par(370, False, 440, "nodes")
+    assert found.at_least(440) == Par(440, True, 440, None)
+
+
 def test_a_par_not_proven_is_at_least_par_with_its_bound_and_says_what_stopped_it(
     tmp_path: Path,
 ) -> None:

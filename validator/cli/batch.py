@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from validator.check.file import Checker
-    from validator.contest.batch import Par
+    from validator.contest.batch import Batch, Par
 
 
 @click.command("batch", cls=ContestCommand)
@@ -192,7 +192,8 @@ def command(
         )
     if par:
         limit = search_limits(par_nodes, par_time, "par_time")
-        batch = batch.with_par(_solve_par(checker, limit, par_nodes, err))
+        found = _solve_par(checker, limit, par_nodes, err)
+        batch = batch.with_par(found.at_least(_best_played(batch, checker)))
     if site is not None or replies is not None:
         with sigterm_exits():
             notes = publish(
@@ -250,6 +251,25 @@ def _solve_par(checker: Checker, seconds: float | None, nodes: int | None, err: 
         err.print(f"Solving par for the dice file ({rules.name}, up to {' and '.join(limits)})...")
     found = solve(checker.dice.rows, rules, time_limit=seconds, nodes=nodes)
     return Par(found.best_score, found.proven, found.upper_bound, found.stopped)
+
+
+def _best_played(batch: Batch, checker: Checker) -> int | None:
+    """The best score of a valid entry played on the dice file and ruleset of par: par
+    is at least that, whatever the search found."""
+    from validator.check.replay import Verdict
+    from validator.engine import STANDARD
+
+    assert checker.dice is not None
+    rules = (checker.rules or STANDARD).name
+    scores = [
+        e.score
+        for e in batch.entries
+        if e.verdict is Verdict.VALID
+        and e.score is not None
+        and e.rules == rules
+        and e.dice_sha256 == checker.dice.sha256
+    ]
+    return max(scores, default=None)
 
 
 @contextmanager

@@ -466,6 +466,15 @@ class Par:
     stopped: Literal["time", "nodes", "cancel"] | None = None
     """What stopped the search before it proved `score` (`Solution.stopped`)."""
 
+    def at_least(self, played: int | None) -> Par:
+        """This par knowing that a game scoring `played` was played on the same dice file
+        and ruleset (a valid entry): a search that did not finish may have found less, and
+        a game that reaches the bound proves it."""
+        if played is None or played <= self.score:
+            return self
+        proven = played >= self.bound
+        return Par(played, proven, self.bound, None if proven else self.stopped)
+
 
 class BatchError(Exception):
     """The batch cannot run at all (no such folder); exit status 2."""

@@ -95,11 +95,11 @@ TEXTS: dict[str, str] = {
     "site.chart.none": N_("No entry is ranked yet."),
     "site.par": N_("Par (the dice file's best possible score): {points}, {how}."),
     "site.par.proven": N_("proven the best"),
-    "site.par.found": N_("the best game the solver found"),
+    "site.par.found": N_("the best game the solver found or an entry played"),
     # TRANSLATORS: {points} is "at least" this many, {bound} the most any game can score.
     "site.par.open": N_(
         "Par (the dice file's best possible score): at least {points}, the best game the "
-        "solver found (bound {bound}: no game scores more{clock})."
+        "solver found or an entry played (bound {bound}: no game scores more{clock})."
     ),
     "site.par.clock": N_("; found within a time limit, so it depends on the machine's speed"),
     "site.rules.name": N_("Ruleset: {rules}."),

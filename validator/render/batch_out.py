@@ -306,8 +306,8 @@ def par_line(batch: Batch) -> str:
         line = f"Par: {par.score} points for the dice file (proven the best)"
     else:
         line = _(
-            "Par: at least {score} points for the dice file (the best game the solver found; "
-            "bound {bound}: no game scores more)"
+            "Par: at least {score} points for the dice file (the best game the solver found "
+            "or an entry played; bound {bound}: no game scores more)"
         ).format(score=par.score, bound=par.bound)
         if par.stopped == "time":
             line += _("; found within --par-time, so it depends on the machine's speed")
