@@ -234,6 +234,28 @@ def test_validate_speaks_the_language(lang: str, monkeypatch: pytest.MonkeyPatch
     assert ("Hilfe:" if lang == "de" else "aide :") in out
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("de", ["4/4 ist nicht in genau 5 Schritten erreichbar", "* in 5 Schritten erreichbar"]),
+        ("fr", ["4/4 ne peut pas être atteinte en exactement 5 pas", "* atteinte en 5 pas"]),
+    ],
+)
+def test_a_count_of_steps_takes_the_case_of_its_preposition(
+    lang: str, said: list[str], tmp_path: Path
+) -> None:
+    """German "in genau 5 Schritten" (dative), not "5 Schritte": "in exactly N steps" is
+    one phrase to translate, never "in genau" followed by the count said on its own."""
+    record = tmp_path / "e205.txt"
+    record.write_text("1: 1 4 6   x 4/6 -> 6/6\n2: 5 5 3   x 3/5 -> 4/4\n")
+    code, out = run(
+        "validate", str(record), "--dice", str(ROOT / "examples" / "challenge.txt"), "--lang", lang
+    )
+    assert code == 1
+    for words in said:
+        assert words in out, out
+
+
 # --- which language ------------------------------------------------------------------
 
 

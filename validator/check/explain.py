@@ -17,7 +17,7 @@ from validator.engine import Cross, Dice, End, Field, State, candidates
 from validator.errors import Diagnostic, Verdict
 from validator.records.record import RecordRound
 from validator.render.i18n import _, message, say
-from validator.render.wording import end_reason, plural, steps
+from validator.render.wording import end_reason, plural
 
 
 class BoardMark(enum.Enum):
@@ -229,7 +229,9 @@ def explain_failure(
         put(
             tuple(f.reachable),
             BoardMark.REACH,
-            _("reached in {steps}").format(steps=steps(f.cross.die)),
+            _("reached {in_steps}").format(
+                in_steps=plural(f.cross.die, "in {n} step", "in {n} steps")
+            ),
         )
         put(tuple(f.exits), BoardMark.EXIT, _("a corner to leave through"))
         if f.part == "path" and f.path:

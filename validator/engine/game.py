@@ -688,11 +688,12 @@ def _play(
             raise IllegalAction(
                 "E205",
                 phrase(
-                    N_("{field} cannot be reached in exactly {steps}: {field} has an X or a circle")
+                    # TRANSLATORS: {in_exactly} is "in exactly 2 steps".
+                    N_("{field} cannot be reached {in_exactly}: {field} has an X or a circle")
                     if blocked >> target & 1
-                    else N_("{field} cannot be reached in exactly {steps}"),
+                    else N_("{field} cannot be reached {in_exactly}"),
                     field=action.move,
-                    steps=_steps(cross.die),
+                    in_exactly=_in_exactly(cross.die),
                 ),
                 _reach_hint(blocked, start, cross),
             )
@@ -759,8 +760,9 @@ def _leave(
                 raise IllegalAction(
                     "E209",
                     phrase(
-                        N_("no free corner can be reached within {steps}"),
-                        steps=_steps(cross.die),
+                        # TRANSLATORS: {within} is "within 2 steps".
+                        N_("no free corner can be reached {within}"),
+                        within=_within(cross.die),
                     ),
                     _reach_hint(blocked, start, cross),
                 )
@@ -771,9 +773,9 @@ def _leave(
                 raise IllegalAction(
                     "E209",
                     phrase(
-                        N_("the burglar cannot leave through {corner} within {steps}"),
+                        N_("the burglar cannot leave through {corner} {within}"),
                         corner=action.move,
-                        steps=_steps(cross.die),
+                        within=_within(cross.die),
                     ),
                     _exit_hint(blocked, start, cross),
                 )
@@ -815,6 +817,16 @@ def score(state: State, rules: Ruleset = STANDARD) -> int:
 
 def _steps(n: int) -> Phrase:
     return plural(n, "{n} step", "{n} steps")
+
+
+# Whole phrases, not "in exactly" + _steps: the count's case follows the preposition in
+# some languages (German "in genau 2 Schritten", not "2 Schritte").
+def _in_exactly(n: int) -> Phrase:
+    return plural(n, "in exactly {n} step", "in exactly {n} steps")
+
+
+def _within(n: int) -> Phrase:
+    return plural(n, "within {n} step", "within {n} steps")
 
 
 def _step_at(path: Sequence[Field], fault: tuple[Phrase, int | None] | None) -> Field | None:
@@ -869,7 +881,7 @@ def _reach_hint(blocked: int, start: int, cross: Cross) -> Phrase:
 def _exit_hint(blocked: int, start: int, cross: Cross) -> Phrase:
     exits = exit_walks(blocked, start, cross.die)
     if not exits:
-        return phrase(N_("no corner can be left through within {steps}"), steps=_steps(cross.die))
+        return phrase(N_("no corner can be left through {within}"), within=_within(cross.die))
     return phrase(
         N_("corners to leave through: {corners}"),
         corners=Items(tuple(FIELD_AT[c] for c in sorted(exits))),
