@@ -353,6 +353,8 @@ def test_reading_errors_speak_the_language(lang: str, tmp_path: Path) -> None:
     [
         ("de", "1: 1 4 6   Raum 1/4 gestrichen, nach Raum 1/1 in 6 Schriten", "war 'Schritten'"),
         ("fr", "1: 1 4 6   case 1/4 barr\u00e9e, vers la case 1/1 en 6 pqs", "aide :"),
+        # The suggestion is spelled as the player would write it, accents and all.
+        ("fr", "1: 1 4 6   case 1/4 bar\u00e9e, vers la case 1/1 en 6 pas", "dire 'barr\u00e9e'"),
     ],
 )
 def test_a_record_that_cannot_be_read_is_answered_in_its_words_language(

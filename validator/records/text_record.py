@@ -126,6 +126,8 @@ _LONGEST = max(len(p.split()) for p in PHRASES)
 POSTFIX = frozenset({"gestrichen", "durchgestrichen", "barre", "barree", "crossed"})
 """Cross-out words that may follow their field (`Raum 3/4 gestrichen`, `case 3/4 barrée`)."""
 _WORDS = sorted({p for p in PHRASES if p.isascii() and len(p) > 1})
+_SPELLED = {"barre": "barré", "barree": "barrée", "deplacement": "déplacement"}
+"""The words of PHRASES that are written with accents, as a suggestion shows them."""
 
 _TOKEN = re.compile(
     rf"(?P<field>{FIELD.pattern})"
@@ -771,8 +773,10 @@ class _Annotation:
             or [w for w in _WORDS if len(w) == len(word) and sorted(w) == sorted(word)][:1]
         )
         if close:
-            # As the player wrote it: `Schriten` -> `Schritten`, not `schritten`.
-            meant = close[0].capitalize() if token.text[:1].isupper() else close[0]
+            # As the player would write it: `barée` -> `barrée`, not the folded `barree`;
+            # `Schriten` -> `Schritten`, not `schritten`.
+            meant = _SPELLED.get(close[0], close[0])
+            meant = meant.capitalize() if token.text[:1].isupper() else meant
             hint = self.line.corrected(token.start, token.end, meant)
             self.fail(
                 phrase(
