@@ -66,6 +66,8 @@ class RoundMark:
     mark: str | None
     """"inaccuracy", "mistake", "blunder" or None."""
     better: BetterChoice | None
+    forced: bool = False
+    """A forced reroll: the round had no choice to make."""
 
     @property
     def symbol(self) -> str:
@@ -87,6 +89,10 @@ class RoundMark:
     def words(self) -> str:
         """The round's verdict in a sentence (a card's line, a text report's line)."""
         bound = "" if self.proven else " " + _("(not proven: a lower bound)")
+        if self.forced:
+            return _(
+                "Analysis: no choice (a forced reroll); {points} still reachable{bound}."
+            ).format(points=points(self.best_after), bound=bound)
         if self.cost == 0:
             return _("Analysis: a best choice; {points} still reachable{bound}.").format(
                 points=points(self.best_after), bound=bound
@@ -275,6 +281,7 @@ def build_view(
             proven=a.proven,
             mark=a.mark,
             better=better_choice(r, a.better) if a.better is not None else None,
+            forced=not r.available,
         )
     lost: list[tuple[int, int]] = []
     so_far = 0
