@@ -403,6 +403,31 @@ def test_a_sender_without_an_address_gets_no_reply(tmp_path: Path) -> None:
     assert "no reply to inbox.mbox#1: no address to reply to" in result.output
 
 
+def test_a_name_getaddresses_gives_up_on_is_still_the_sender(tmp_path: Path) -> None:
+    """`=?utf-8?q?Zed[x]Br?= <zed@...>`, a bracket in an encoded name, defeats
+    `getaddresses`: the sender was lost, so a resubmission did not supersede the first
+    entry and nobody got a reply."""
+    mails = []
+    for n, day in enumerate(("Thu, 10 Dec 2026 12:00:00 +0100", "Fri, 11 Dec 2026 12:00:00 +0100")):
+        mail = inbox()[0].message
+        for header in ("From", "Date", "Message-ID"):
+            del mail[header]
+        mail["From"] = "=?utf-8?q?Zed[x]Br?= <zed@players.example>"
+        mail["Date"] = day
+        mail["Message-ID"] = f"<zed{n}@players.example>"
+        mails.append(Mail(f"zed{n}", mail))
+    path = write_mbox(mails, tmp_path / "inbox.mbox")
+    entries = batch(path)["entries"]
+    assert {e["source"]["from"] for e in entries} == {"zed@players.example"}
+    assert {e["source"]["name"] for e in entries} == {"Zed[x]Br"}
+    assert sorted(e["superseded"] for e in entries) == [False, True]
+    out = tmp_path / "replies"
+    result = run("batch", path, *ARGS, "--replies", out, "--organizer", ORGANIZER, "-j", "1")
+    assert result.exit_code == 0 and len(list(out.glob("reply-*.eml"))) == 2, result.output
+    reply = BytesParser(policy=policy.default).parsebytes((out / "reply-0001.eml").read_bytes())
+    assert reply["To"].addresses[0].addr_spec == "zed@players.example"
+
+
 def test_a_hostile_body_is_read_no_further_than_its_bounds() -> None:
     from validator.contest.body import MAX_BODY_LINES, MAX_RECORDS
 

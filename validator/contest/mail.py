@@ -437,14 +437,7 @@ def _meta(message: Message) -> Meta:
         if folded in _META_HEADERS and folded not in raw:
             raw[folded] = str(value)
     message_id = one_line(raw.get("message-id", "")) or None
-    name = address = None
-    if "from" in raw:
-        try:
-            pairs = getaddresses([one_line(raw["from"])])
-        except Exception:
-            pairs = []
-        if pairs and "@" in pairs[0][1]:
-            name, address = one_line(decoded(pairs[0][0])) or None, one_line(pairs[0][1]) or None
+    name, address = _sender(one_line(raw["from"])) if "from" in raw else (None, None)
     when = None
     if "date" in raw:
         try:
@@ -455,6 +448,35 @@ def _meta(message: Message) -> Meta:
             when = when.replace(tzinfo=UTC)
     subject = one_line(decoded(raw["subject"])) or None if "subject" in raw else None
     return Meta(message_id, address, name, when, subject)
+
+
+def _sender(value: str) -> tuple[str | None, str | None]:
+    """(display name, address) of a From header. `getaddresses` is quick but gives up on
+    some names mail clients write (`=?utf-8?q?Zed[x]Br?= <zed@...>`: the bracket in an
+    encoded word); then the header registry's parse, slower and more forgiving, reads it,
+    and the last resort reads a name before one <address>, so that the sender still
+    gets a reply and a resubmission still supersedes."""
+    try:
+        pairs = getaddresses([value])
+    except Exception:
+        pairs = []
+    if pairs and "@" in pairs[0][1]:
+        return one_line(decoded(pairs[0][0])) or None, one_line(pairs[0][1]) or None
+    try:
+        found = POLICY.header_factory("from", value).addresses
+    except Exception:
+        found = ()
+    if found and "@" in found[0].addr_spec:
+        return one_line(found[0].display_name) or None, one_line(found[0].addr_spec) or None
+    # The last resort, as lenient mail clients read it: a name, then one <address>
+    # (`Zed[x]Br <zed@...>`, unquoted specials that no parser accepts).
+    angle = _ANGLE_ADDRESS.fullmatch(value.strip())
+    if angle is None:
+        return None, None
+    return one_line(decoded(angle[1].strip().strip('"'))) or None, angle[2]
+
+
+_ANGLE_ADDRESS = re.compile(r"([^<>]*)<([^<>\s@\\\"]+@[^<>\s@\\\"]+)>")
 
 
 def decoded(text: str) -> str:
