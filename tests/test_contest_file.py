@@ -58,13 +58,29 @@ def test_a_good_file_reads(tmp_path: Path) -> None:
     assert (contest.winners, contest.seed, contest.lang) == (3, "announced", "de")
 
 
+def test_a_rules_file_is_relative_to_the_contest_file_as_the_dice_file_is(tmp_path: Path) -> None:
+    shutil.copyfile(ROOT / "examples" / "rules" / "house-rules.yaml", tmp_path / "house.yaml")
+    contest = load_contest(
+        contest_folder(tmp_path, 'rules = "house.yaml+rings=2"\n') / "road300.toml"
+    )
+    assert contest.rules == f"{tmp_path / 'house.yaml'}+rings=2"
+
+
 @pytest.mark.parametrize(
     ("text", "where", "says"),
     [
         ('name = "x"\nnmae = "y"\n', ":2:", "did you mean 'name'"),
         ('name = "x"\n[draw]\nwinner = 2\n', ":3:", "did you mean 'winners'"),
         ("deadline = 2026-12-20T23:59:59\n", ":1:", "offset"),
-        ("deadline = 2026-12-20\n", ":1:", "without a time"),
+        (
+            "deadline = 2026-12-20\n",
+            ":1:",
+            "a date without a time, or a time without a date: give a",
+        ),
+        ('deadline = "soon"\n', ":1:", "deadline: not a TOML datetime with offset"),
+        ('name = "x"\nrules = "standrad"\n', ":2:", "rules: unknown ruleset 'standrad'"),
+        ('rules = "standard+rigns"\n', ":1:", "rules: "),
+        ('rules = "house.yaml"\n', ":1:", "rules: house.yaml: cannot read the rules file"),
         ('\n\nmax_size = "lots"\n', ":3:", "not a size"),
         ('organizer = "nobody"\n', ":1:", "not an e-mail address"),
         ("[draw]\nwinners = 0\n", ":2:", "1 or more"),

@@ -178,6 +178,25 @@ class _Checker:
             raise self.fail(key, f"must be a non-empty string, not {value!r}", section)
         return value
 
+    def rules(self, data: dict[str, object]) -> str | None:
+        """The ruleset, checked here so that a mistake names this file and line (not the
+        --rules it stands in for); a rules file is relative to this file, as `dice` is."""
+        from validator.rulesets.expansions import RulesError
+        from validator.rulesets.files import is_rules_file
+        from validator.rulesets.names import resolve
+
+        rules = self.text(data, "rules")
+        if rules is None:
+            return None
+        try:
+            resolve(rules, self.path.parent)
+        except RulesError as exc:
+            raise self.fail("rules", str(exc)) from None
+        base, plus, rest = rules.strip().partition("+")
+        if is_rules_file(base) and not Path(base).is_absolute():
+            return f"{self.path.parent / base}{plus}{rest}"
+        return rules
+
     def language(self, data: dict[str, object]) -> str | None:
         lang = self.text(data, "lang")
         if lang is not None and not i18n.is_language(lang):
@@ -191,7 +210,11 @@ class _Checker:
         deadline = data.get("deadline")
         if deadline is not None:
             if not isinstance(deadline, datetime):
-                kind = "a date without a time" if isinstance(deadline, date | time) else "not"
+                kind = (
+                    "a date without a time, or a time without a date: give"
+                    if isinstance(deadline, date | time)
+                    else "not"
+                )
                 raise self.fail(
                     "deadline",
                     f"{kind} a TOML datetime with offset, like 2026-12-20T23:59:59+01:00",
@@ -230,7 +253,7 @@ class _Checker:
             path=self.path,
             name=self.text(data, "name"),
             dice=(self.path.parent / dice) if dice is not None else None,
-            rules=self.text(data, "rules"),
+            rules=self.rules(data),
             deadline=deadline,
             organizer=organizer,
             lang=self.language(data),
