@@ -211,10 +211,25 @@ def test_bad_dice_file(contest: Path, tmp_path: Path) -> None:
 def test_empty_folder(tmp_path: Path) -> None:
     result = run("batch", tmp_path, "--dice", DICE)
     assert result.exit_code == 0
-    assert "no record files found" in result.stdout
+    assert "no entries found (no record file, ending in .yaml" in result.stdout
     data = batch_json(tmp_path)
     assert data["entries"] == [] and data["summary"]["entries"] == 0
     assert run("batch", tmp_path, "--dice", DICE, "--strict").exit_code == 1
+
+
+def test_an_empty_mailbox_is_a_source_of_no_entries(tmp_path: Path) -> None:
+    """A 0-byte .mbox (a mail folder emptied) and an empty Maildir are mailboxes of no
+    message, not errors."""
+    (tmp_path / "empty.mbox").write_bytes(b"")
+    for name in ("cur", "new", "tmp"):
+        (tmp_path / "Maildir" / name).mkdir(parents=True)
+    for source in (tmp_path / "empty.mbox", tmp_path / "Maildir"):
+        result = run("batch", source, "--dice", DICE)
+        assert result.exit_code == 0, result.output
+        assert "no entries found" in result.stdout and "message with a record" in result.stdout
+    (tmp_path / "broken.mbox").write_bytes(b"%PDF-1.4\n")
+    refused = run("batch", tmp_path / "broken.mbox", "--dice", DICE)
+    assert refused.exit_code == 2 and "not an mbox file" in refused.stderr
 
 
 def test_only_broken_says_so(tmp_path: Path) -> None:

@@ -497,7 +497,7 @@ def find_entries(root: Path, exclude: dict[Path, str] | None = None) -> Found:
     file); `shown_name` is how every output shows them.
     """
     if not root.exists():
-        raise BatchError(f"{shown_name(str(root))}: no such folder")
+        raise BatchError(f"{shown_name(str(root))}: no such folder or mailbox")
     if not root.is_dir():
         raise BatchError(
             f"{shown_name(str(root))}: is a file, not a folder "

@@ -207,8 +207,8 @@ def open_mailbox(path: Path, eml_files: Iterable[str] = ()) -> Mailbox | None:
                 head = handle.read(5)
         except OSError as exc:
             raise MailError(f"{path}: cannot read it: {exc.strerror}") from None
-        if head == b"From ":
-            return Mailbox("mbox", path, path.name)
+        if head == b"From " or (head == b"" and path.suffix.lower() in (".mbox", ".mbx")):
+            return Mailbox("mbox", path, path.name)  # an empty .mbox: a mailbox of none
         if path.suffix.lower() in (".mbox", ".mbx"):
             raise MailError(f"{path}: not an mbox file (it does not start with a From line)")
     return None

@@ -236,8 +236,13 @@ def _plain(cell: object) -> str:
 
 
 def no_entries(folder: str) -> str:
+    """What a source without entries says: a folder of no record file, or a mailbox (an
+    empty mbox or Maildir) of no message with a record."""
     kinds = ", ".join(RECORD_FORMATS)
-    return f"{plain_text(folder)}: no record files found (records end in {kinds})"
+    return (
+        f"{plain_text(folder)}: no entries found (no record file, ending in {kinds}, and no "
+        "message with a record)"
+    )
 
 
 def summary_lines(batch: Batch, folder: str) -> list[str]:
