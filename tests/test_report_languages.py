@@ -400,3 +400,13 @@ def test_a_broken_dice_file_is_said_in_the_language(lang: str, tmp_path: Path) -
             assert english_words(out) == set(), out
     code, out = run("validate", paths[0], "--dice", str(broken))
     assert code == 2 and "expected three dice 1-6" in out, out
+
+
+def test_only_a_record_given_as_the_dice_file_is_said_to_look_like_one(tmp_path: Path) -> None:
+    """A text with one annotated dice line among prose (the README's example) is no record."""
+    prose = tmp_path / "notes.md"
+    prose.write_text("# Notes\n\nI wrote\n\n    1: 1 4 6   x 1/4 -> 1/1\n\nin my game.\n")
+    record = ROOT / "examples" / "alice.txt"
+    for dice, looks in ((prose, False), (record, True)):
+        code, out = run("validate", str(ROOT / "examples" / "alice.yaml"), "--dice", str(dice))
+        assert code == 2 and ("this looks like a record" in out) is looks, out

@@ -316,6 +316,21 @@ RECORD_NOT_DICE = N_("give the record first and the dice file with --dice")
 """What to do when a record is given where the dice file belongs (validate, report, ...)."""
 
 
+def _reads_as_a_record(path: Path) -> bool:
+    """Whether a file refused as a dice file is a record: a YAML or JSON mapping with
+    rounds or a CSV with record columns (read or not), or a text record that reads
+    whole (a README with one annotated dice line in an example is not one)."""
+    data = read_bytes(path, max_bytes=MAX_DICE_BYTES)[:MAX_BYTES]
+    fmt = sniff_format(data)
+    if fmt != "text":
+        return fmt is not None
+    try:
+        parse_record(data, source=str(path))
+    except ReadError:
+        return False
+    return True
+
+
 def load_dice(path: Path, record_given: str = RECORD_NOT_DICE) -> DiceFile:
     """The dice file of `--dice` (or of a command's DICE argument); raises UsageError
     (exit 2) when it cannot be used. `record_given` says what to do when the file is a
@@ -329,9 +344,7 @@ def load_dice(path: Path, record_given: str = RECORD_NOT_DICE) -> DiceFile:
     except ReadError as exc:
         d = exc.diagnostic
         hint: Text = ""
-        if d.code != "D001" and sniff_format(
-            read_bytes(path, max_bytes=MAX_DICE_BYTES)[:MAX_BYTES]
-        ):
+        if d.code != "D001" and _reads_as_a_record(path):
             looks = phrase(N_("this looks like a record: {what}"), what=phrase(record_given))
             hint = phrase(" ({hint})", hint=looks)
         said = phrase(
