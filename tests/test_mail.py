@@ -19,6 +19,9 @@ from mail_helpers import (
     DICE,
     MAX_SIZE,
     Mail,
+    _message,
+    alice,
+    body_block,
     game,
     inbox,
     read_record_score,
@@ -426,6 +429,28 @@ def test_a_name_getaddresses_gives_up_on_is_still_the_sender(tmp_path: Path) -> 
     assert result.exit_code == 0 and len(list(out.glob("reply-*.eml"))) == 2, result.output
     reply = BytesParser(policy=policy.default).parsebytes((out / "reply-0001.eml").read_bytes())
     assert reply["To"].addresses[0].addr_spec == "zed@players.example"
+
+
+def test_a_reply_lists_every_reading_problem_as_validate_does(tmp_path: Path) -> None:
+    """Three problems in one typed record: the reply names all three, each with its line
+    (the player should not need three rounds of mail to mend one record)."""
+    rows = body_block(alice("text")).splitlines()
+    broken = [row.replace(" path ", " pth ", 1) if row.startswith("3:") else row for row in rows]
+    broken = ["playr: Gina" if row.startswith("player:") else row for row in broken]
+    broken.append("23: 1 1 1   x 2/9 -> 1/1")
+    mail = _message(1, "Gina", "gina@players.example", 3)
+    mail.set_content("Hello,\n\n" + "\n".join(broken) + "\n\nGina\n")
+    path = write_mbox([Mail("gina", mail)], tmp_path / "inbox.mbox")
+    codes = [e["code"] for e in batch(path)["entries"][0]["errors"]]
+    assert len(codes) >= 3, codes
+    out = tmp_path / "replies"
+    result = run("batch", path, *ARGS, "--replies", out, "--organizer", ORGANIZER, "-j", "1")
+    assert result.exit_code == 0, result.output
+    reply = BytesParser(policy=policy.default).parsebytes((out / "reply-0001.eml").read_bytes())
+    body = reply.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    said = [line for line in body.splitlines() if re.match(r"E\d{3} ", line)]
+    assert [line.split()[0] for line in said] == codes, body
+    assert all("(at line " in line for line in said), body
 
 
 def test_a_hostile_body_is_read_no_further_than_its_bounds() -> None:

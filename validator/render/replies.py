@@ -33,13 +33,17 @@ from validator.contest import texts
 from validator.contest.batch import Batch, Entry
 from validator.contest.mail import Reading, one_line
 from validator.contest.texts import say
+from validator.errors import Diagnostic
 from validator.records.atomic import remove_stale, sigterm_exits, write_bytes
 from validator.records.text_record import EXAMPLE
 from validator.render import i18n
 from validator.render.report_text import illegal_plain
+from validator.render.wording import plural
 from validator.report.model import build_report, help_text
 
 _MSG_ID = re.compile(r"<[^<>\s@]+@[^<>\s@]+>")
+REPLY_ERRORS = 10
+"""The reading problems a reply lists (validate lists them all)."""
 _REPLY_NAME = re.compile(r"reply-[0-9]{4,}\.eml")
 """The replies' file names (`add`), for removing an earlier run's."""
 MAX_SUBJECT = 200
@@ -216,26 +220,38 @@ class ReplyWriter:
                 say("reply.illegal.intro") + "\n\n" + illegal_plain(report.illegal).rstrip(),
             ]
         out = [say("reply.malformed" if entry.verdict is Verdict.MALFORMED else "reply.invalid")]
-        if error is not None:
-            part = (
-                say("reply.part.body")
-                if reading.part == "body"
-                else say("reply.part.attachment", name=reading.part)
-            )
-            message = i18n.message(error)
-            if error.line is None:
-                text = say("reply.error.in", code=error.code, message=message, part=part)
-            else:
-                where = (
-                    say("reply.where.line", line=error.line, part=part)
-                    if error.col is None
-                    else say("reply.where.column", line=error.line, col=error.col, part=part)
-                )
-                text = say("reply.error.at", code=error.code, message=message, where=where)
-            if error.hint:
-                text += "\n" + say("reply.error.help", hint=help_text(i18n.hint(error)))
-            out.append(text)
+        if error is None:
+            return out
+        part = (
+            say("reply.part.body")
+            if reading.part == "body"
+            else say("reply.part.attachment", name=reading.part)
+        )
+        # Every reading problem, as validate lists them, so that one reply is enough to
+        # mend the record (up to REPLY_ERRORS; the report lists the rest).
+        errors = result.errors
+        out.extend(self._problem(e, part) for e in errors[:REPLY_ERRORS])
+        more = len(errors[REPLY_ERRORS:]) + result.errors_omitted
+        if more:
+            out.append(plural(more, "and {n} more reading error", "and {n} more reading errors"))
         return out
+
+    @staticmethod
+    def _problem(error: Diagnostic, part: str) -> str:
+        """One problem of the record: its code, message, where (in `part`) and help."""
+        message = i18n.message(error)
+        if error.line is None:
+            text = say("reply.error.in", code=error.code, message=message, part=part)
+        else:
+            where = (
+                say("reply.where.line", line=error.line, part=part)
+                if error.col is None
+                else say("reply.where.column", line=error.line, col=error.col, part=part)
+            )
+            text = say("reply.error.at", code=error.code, message=message, where=where)
+        if error.hint:
+            text += "\n" + say("reply.error.help", hint=help_text(i18n.hint(error)))
+        return text
 
     def finish(self) -> int:
         """Write replies.mbox (whole, then renamed into place); the number of replies."""
