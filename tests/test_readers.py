@@ -177,7 +177,10 @@ def test_unknown_keys_get_a_hint_in_the_records_own_syntax() -> None:
     assert hint("round: []\n", "yaml").startswith("write rounds:")
     assert hint('{"round": []}', "json").startswith('write "rounds":')
     assert hint("roll,crss\n1,1/1\n", "csv").startswith("write cross")
-    assert hint("Playr: Bob\n", "text").startswith("player: Bob")
+    # In the record's own words and case: a German key stays German.
+    assert hint("Playr: Bob\n", "text").startswith("Player: Bob")
+    assert hint("Speiler: Bob\n", "text").startswith("Spieler: Bob")
+    assert hint("joeur: Bob\n", "text").startswith("joueur: Bob")
 
 
 def test_at_most_fifty_errors_then_how_many_more() -> None:

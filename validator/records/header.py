@@ -72,9 +72,11 @@ class Header:
             known = phrase(N_("known keys: {keys}"), keys=", ".join(HEADER_KEYS))
             hint: Text = known
             if close:
+                # In the record's own words: `Speiler` -> `Spieler`, not `player`.
+                word = close[0].capitalize() if name[:1].isupper() else close[0]
                 hint = phrase(
                     N_("{line}   ({known})"),
-                    line=fix.format(key=SYNONYMS[close[0]], value=value),
+                    line=fix.format(key=word, value=value),
                     known=known,
                 )
             fail(
