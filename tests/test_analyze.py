@@ -239,3 +239,18 @@ def test_e205s_stated_best_is_the_score_of_its_best_line(seconds: float) -> None
     for n, action in enumerate(analysis.best_line):
         state = apply(state, rows[analysis.first_row + n], action, analysed.rules).state
     assert score(exhaust(state), analysed.rules) == analysis.best_score
+
+
+def test_the_text_tables_bounds_start_in_the_better_column() -> None:
+    """A round not proven and with no better choice had its bounds under `mark`."""
+    from conftest import run_in_process
+
+    run = run_in_process(["analyze", str(ROOT / "examples" / "alice.yaml"), "--nodes", "2000"])
+    assert run.status == 0, run.stderr
+    lines = run.stdout.splitlines()
+    column = lines[1].index("better")
+    bounds = [line for line in lines[2:] if "(before " in line]
+    assert bounds, run.stdout
+    for line in bounds:
+        better = line[column:]
+        assert better.startswith(("(before ", "x ", "spend", "reroll")), line

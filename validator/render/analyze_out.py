@@ -63,10 +63,10 @@ def _text(p: dict[str, Any]) -> str:
     for r in p["rounds"]:
         mark = SYMBOLS.get(r["mark"] or "", "")
         star = "" if r["proven"] else "*"
+        tail = _better(r)
         lines.append(
             f"{r['round']:>5}  {r['roll']:>4}  {r['best_before']:>5}{star:1}  "
-            f"{r['best_after']:>5}  {r['cost']:>4}  {mark:>4}  {choice_text(r['better'])}".rstrip()
-            + _unproven(r)
+            f"{r['best_after']:>5}  {r['cost']:>4}  {mark:>4}  {tail}".rstrip()
         )
     lines.append(
         "* not proven within the search's limits (the values are lower bounds; the cost an\n"
@@ -75,12 +75,18 @@ def _text(p: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _better(r: dict[str, Any]) -> str:
+    """The better-choice column: the better choice, then what is proven of an unproven
+    round (a round with no better choice starts its bounds in the column too)."""
+    return "  ".join(x for x in (choice_text(r["better"]), _unproven(r)) if x)
+
+
 def _unproven(r: dict[str, Any]) -> str:
     """What is proven of an unproven round: the bounds and the loss at least."""
     if r["proven"]:
         return ""
     return (
-        f"  (before {r['best_before']}-{r['upper_before']}, after {r['best_after']}-"
+        f"(before {r['best_before']}-{r['upper_before']}, after {r['best_after']}-"
         f"{r['upper_after']}: lost at least {r['cost_at_least']})"
     )
 
@@ -99,7 +105,7 @@ def _markdown(p: dict[str, Any]) -> str:
         before = f"{r['best_before']}" + ("" if r["proven"] else "\\*")
         lines.append(
             f"| {r['round']} | {r['roll']} | {before} | {r['best_after']} | {r['cost']} | "
-            f"{mark} | {choice_text(r['better'])}{_unproven(r)} |"
+            f"{mark} | {_better(r)} |"
         )
     lines += [
         "",
