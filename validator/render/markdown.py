@@ -26,6 +26,7 @@ from validator.render.shared import (
     round_legend,
     round_markers,
     round_title,
+    verdict_line,
     verdict_word,
 )
 from validator.report.model import (
@@ -81,7 +82,7 @@ def render_markdown(report: Report, analysis: AnalysisView | str | None = None) 
     out.append(f"# Road to 300: {md_escape(report.player or report.source)}")
     out.append("")
     verdict = verdict_word(report.verdict).upper()
-    out.append(f"**{verdict}**: {md_escape(headline(report))}")
+    out.append(verdict_line(f"**{verdict}**", md_escape(headline(report))))
     out.append("")
     # A header row of words: an empty one renders as a blank bar over the table.
     out.append("| " + _("Fact") + " | " + _("Value") + " |")

@@ -30,6 +30,7 @@ from validator.render.shared import (
     round_legend,
     round_markers,
     round_title,
+    verdict_line,
     verdict_word,
 )
 from validator.render.wording import points, round_kind
@@ -66,7 +67,7 @@ def render_text(
 
     console.print(f"[bold]Road to 300: {escape(report.player or report.source)}[/]")
     say(
-        f"{verdict_word(report.verdict)}: {headline(report)}",
+        verdict_line(verdict_word(report.verdict), headline(report)),
         "",
         "  ",
         _VERDICT_STYLE[report.verdict],

@@ -35,9 +35,16 @@ def verdict_word(verdict: Verdict) -> str:
     return _(_VERDICT_WORD[verdict])
 
 
+def verdict_line(verdict: str, what: str) -> str:
+    """`valid: 315 points, ...`: a verdict and what it says, with the language's
+    punctuation (French `valide : ...`)."""
+    # TRANSLATORS: {verdict} is "valid", "invalid", ...; {what} the rest of the line.
+    return _("{verdict}: {what}").format(verdict=verdict, what=what)
+
+
 def summary_line(result: Result) -> str:
     """`valid: 315 points, game over (no legal move on roll 23)` and its kin, as plain text."""
-    return f"{verdict_word(result.verdict)}: {summary(result)}"
+    return verdict_line(verdict_word(result.verdict), summary(result))
 
 
 def summary(result: Result, *, repeat: bool = True) -> str:
