@@ -710,9 +710,10 @@ class PlayApp(App[Result | None]):
         at_target = c.at_target()
         option = at_target[c.walk_index]
         walk = " ".join(str(f) for f in option.walk) or "(stays on its corner)"
+        other = "  w: next walk" if len(at_target) > 1 else ""
         return (
             f"Walk {c.walk_index + 1} of {len(at_target)}: {walk}\n"
-            f"Enter: {self.option_text(option)}.  w: next walk"
+            f"Enter: {self.option_text(option)}.{other}"
         )
 
     def keys_text(self) -> Text:
@@ -721,7 +722,8 @@ class PlayApp(App[Result | None]):
         if phase == "over":
             line = "Game over.  " + common
         elif phase == "walk":
-            line = "Enter confirm  w/Tab next walk  Esc back  " + common
+            walks = "w/Tab next walk  " if len(self.choice.at_target()) > 1 else ""
+            line = f"Enter confirm  {walks}Esc back  " + common
         elif phase == "move":
             line = "arrows/Tab/3/4 field  Enter choose  Esc back  " + common
         else:
