@@ -538,6 +538,19 @@ def test_usage_errors(args: list[str], message: str) -> None:
     assert "Traceback" not in out
 
 
+def test_a_report_lists_every_reading_problem(tmp_path: Path) -> None:
+    """As validate does: the report of a record that could not be read names each
+    problem with its line, in every format (it named the first only)."""
+    path = _write(
+        tmp_path, "bad.yaml", "player: x\nrounds:\n  - {cross: [9, 9]}\n  - {crss: [1, 1]}\n"
+    )
+    for fmt in ("text", "md", "html"):
+        code, out = run("report", str(path), "--dice", str(CHALLENGE), "--format", fmt)
+        assert code == 1, out
+        assert "E005" in out and "E003" in out, (fmt, out)
+        assert "bad.yaml:3:" in out and "bad.yaml:4:" in out, (fmt, out)
+
+
 def test_malformed_record(tmp_path: Path) -> None:
     path = _write(tmp_path, "bad.yaml", "player: x\nrounds:\n  - {cross: [9, 9]}\n")
     code, html = run("report", str(path), "--dice", str(CHALLENGE), "--format", "html")

@@ -20,7 +20,7 @@ from validator.engine.phrase import N_
 from validator.render import i18n, svg
 from validator.render.i18n import _, ngettext
 from validator.render.sanitize import html_value
-from validator.render.shared import headline, item_span, moves_text, verdict_word
+from validator.render.shared import headline, item_span, more_errors, moves_text, verdict_word
 from validator.render.wording import analysis_marks, points, round_kind
 from validator.report.model import (
     Report,
@@ -183,7 +183,8 @@ def render_html(report: Report, analysis: AnalysisView | str | None = None) -> s
         blocks=round_blocks(rounds),
         sheet_caption=sheet.caption,
         illegal=_illegal_view(report),
-        error=_error_text(report),
+        errors=_error_texts(report),
+        errors_more=more_errors(report.result),
         warnings=[
             f"{w.code} {i18n.message(w)}" + (f" ({i18n.hint(w)})" if w.hint else "")
             for w in result.warnings
@@ -376,18 +377,21 @@ def _final_words(report: Report, sheet: SheetTitle) -> str:
     )
 
 
-def _error_text(report: Report) -> tuple[str, str, str] | None:
-    """(headline, message, hint) for an error with no step to draw."""
-    error = report.result.error
-    if error is None or report.illegal is not None:
-        return None
-    return (
-        _("{code} {name} at {where}").format(
-            code=error.code, name=error.name, where=error.location()
-        ),
-        i18n.message(error),
-        help_text(i18n.hint(error)),
-    )
+def _error_texts(report: Report) -> list[tuple[str, str, str]]:
+    """(headline, message, hint) of each error with no step to draw: every reading
+    problem of a record that could not be read, as validate lists them."""
+    if report.illegal is not None:
+        return []
+    return [
+        (
+            _("{code} {name} at {where}").format(
+                code=error.code, name=error.name, where=error.location()
+            ),
+            i18n.message(error),
+            help_text(i18n.hint(error)),
+        )
+        for error in report.result.errors
+    ]
 
 
 MISSED_BEST = N_("a higher-valued field was in reach")

@@ -22,6 +22,7 @@ from validator.render.shared import (
     dice_text,
     headline,
     mark_title,
+    more_errors,
     moves_text,
     round_legend,
     round_markers,
@@ -105,8 +106,8 @@ def render_markdown(report: Report, analysis: AnalysisView | str | None = None) 
     for sentence in (*how_to_read(report), _(BOARD_KEY), *key):
         out.extend((md_escape(sentence), ""))
     out.pop()
-    error = report.result.error
-    if error is not None and report.illegal is None:
+    # Every reading problem of a record that could not be read, as validate lists them.
+    for error in report.result.errors if report.illegal is None else ():
         out.append("")
         out.append(f"## {error.code} {error.name}")
         out.append("")
@@ -118,6 +119,8 @@ def render_markdown(report: Report, analysis: AnalysisView | str | None = None) 
         if error.hint:
             out.append("")
             out.append(_("help:") + f" {md_escape(help_text(hint(error)))}")
+    if report.illegal is None and more_errors(report.result):
+        out.extend(("", more_errors(report.result)))
     if report.illegal is not None:
         out.extend(_illegal(report.illegal))
     if report.rounds:

@@ -232,7 +232,7 @@ class ReplyWriter:
         errors = result.errors
         out.extend(self._problem(e, part) for e in errors[:REPLY_ERRORS])
         more = len(errors[REPLY_ERRORS:]) + result.errors_omitted
-        if more:
+        if more:  # the wording of more_errors, with those the reply leaves out counted too
             out.append(plural(more, "and {n} more reading error", "and {n} more reading errors"))
         return out
 

@@ -26,6 +26,7 @@ from validator.render.shared import (
     dice_text,
     headline,
     mark_title,
+    more_errors,
     moves_text,
     round_legend,
     round_markers,
@@ -88,8 +89,8 @@ def render_text(
         say(sentence)
     if view is not None:
         say(analysis_key())
-    error = report.result.error
-    if error is not None and report.illegal is None:
+    # Every reading problem of a record that could not be read, as validate lists them.
+    for error in report.result.errors if report.illegal is None else ():
         console.print()
         say(
             _("{code} {name} at {where}").format(
@@ -102,6 +103,8 @@ def render_text(
         say(message(error))
         if error.hint:
             say(_("help:") + f" {help_text(hint(error))}", style="cyan")
+    if report.illegal is None and more_errors(report.result):
+        say(more_errors(report.result))
     if report.illegal is not None:
         _illegal(console, report.illegal, say)
     for rr in report.rounds:

@@ -35,6 +35,12 @@ def verdict_word(verdict: Verdict) -> str:
     return _(_VERDICT_WORD[verdict])
 
 
+def more_errors(result: Result) -> str:
+    """`and 3 more reading errors` beyond those a record's reader kept, or ``."""
+    n = result.errors_omitted
+    return plural(n, "and {n} more reading error", "and {n} more reading errors") if n else ""
+
+
 def verdict_line(verdict: str, what: str) -> str:
     """`valid: 315 points, ...`: a verdict and what it says, with the language's
     punctuation (French `valide : ...`)."""

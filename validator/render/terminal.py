@@ -17,7 +17,7 @@ from validator.render.board_text import board_lines
 from validator.render.i18n import _, hint, message
 from validator.render.sanitize import plain_text
 from validator.render.sanitize import terminal_text as escape
-from validator.render.shared import item_span, summary_line, verdict_word
+from validator.render.shared import item_span, more_errors, summary_line, verdict_word
 from validator.render.wording import plural
 
 _VERDICT_STYLE = {
@@ -40,14 +40,7 @@ def render(console: Console, result: Result) -> None:
         for error in result.reading_errors:
             _diagnostic(console, error)
         if result.errors_omitted:
-            console.print(
-                "  "
-                + plural(
-                    result.errors_omitted,
-                    "and {n} more reading error",
-                    "and {n} more reading errors",
-                )
-            )
+            console.print("  " + more_errors(result))
     elif result.error is not None:
         _diagnostic(console, result.error)
         explanation = explain(result)
