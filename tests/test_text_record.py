@@ -407,3 +407,17 @@ def test_header_synonyms_and_a_total_line_after_the_rounds() -> None:
     record = text_record.parse(text, "t.txt")
     assert (record.player, record.claimed_score, len(record.rounds)) == ("Alice", 335, 1)
     assert record.where("claimed_score") == (3, 8)
+
+
+def test_a_skipped_row_is_located_at_its_own_dice_line(tmp_path: Path) -> None:
+    """E105 in a text record points at the unannotated line of the row it skips (the
+    next round's line, where a YAML record must point, named the wrong roll to a player)."""
+    from validator.check.file import Checker
+
+    record = tmp_path / "r.txt"
+    record.write_text("player: Bo\n1: 1 4 6   x 1/4 -> 1/1\n2: 5 5 3\n3: 2 2 2   x 2/2 -> 2/1\n")
+    result = Checker.create(ROOT / "examples" / "challenge.txt", None).check(record)
+    assert result.error is not None and result.error.code == "E105"
+    assert (result.error.line, result.error.col, result.error.roll) == (3, 1, 2)
+    parsed = text_record.parse(record.read_text(), "r.txt")
+    assert parsed.row_line(2) == (3, 1) and parsed.row_line(1) is None

@@ -508,8 +508,9 @@ def _play_round(cursor: Rows, record: Record, entry: RecordRound) -> _Stop | Non
         key: str | None,
         hint: Phrase | None = None,
         failure: Failure | None = None,
+        at: Location | None = None,
     ) -> _Stop:
-        at = entry.where(key) if key else None
+        at = at or (entry.where(key) if key else None)
         diagnostic = _diagnostic(record, entry, code, message, roll=roll, at=at, hint=hint)
         return _Stop(diagnostic, failure)
 
@@ -547,6 +548,7 @@ def _play_round(cursor: Rows, record: Record, entry: RecordRound) -> _Stop | Non
                     fields=Items(tuple(c.field for c in crosses)),
                 ),
                 cursor.failure("roll"),
+                at=record.row_line(cursor.next + 1),  # the skipped row's own line
             )
         if cursor.next == len(cursor.rows) - 1:
             # Using up the last row would end the game; it need only be skippable.

@@ -368,6 +368,8 @@ def build_record(
     swap = model.coordinates == "col-row"
     rounds = tuple(_round(i, r, locations, swap) for i, r in enumerate(model.rounds, start=1))
     header = tuple((key, locations[(key,)]) for key in HEADER_KEYS if (key,) in locations)
+    # A text record's unplayed dice lines, `row N` (Record.row_line).
+    rows = tuple((f"row {path[1]}", loc) for path, loc in locations.items() if path[:1] == ("row",))
     return Record(
         rounds=rounds,
         source=source,
@@ -379,7 +381,7 @@ def build_record(
         rules=model.rules,
         claimed_score=model.claimed_score,
         rings=model.rings,
-        locations=header,
+        locations=header + rows,
     )
 
 

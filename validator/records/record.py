@@ -74,6 +74,11 @@ class Record:
             return None
         return source_line(self.text, line)
 
+    def row_line(self, row: int) -> Location | None:
+        """Where a text record writes the dice row `row` (1-based) that it did not play:
+        its dice line; None in other forms, which write only the rounds played."""
+        return self.where(f"row {row}")
+
     def where(self, key: str) -> Location | None:
         for name, loc in self.locations:
             if name == key:

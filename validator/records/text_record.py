@@ -191,6 +191,8 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
                 bare = _BARE_DICE_LINE.match(line)
                 if bare is not None and (bare[1] is None or int(bare[1]) > row):
                     row = row + 1 if bare[1] is None else int(bare[1])
+                    # Where the row stands: a round that skips it (E105) points here.
+                    locations[("row", row)] = (lineno, 1)
                     continue  # an unplayed row: no need for the full grammar
                 row, entry = _RollLine(line, lineno, source).parse(row)
                 if entry is not None:
