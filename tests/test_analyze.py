@@ -243,14 +243,21 @@ def test_e205s_stated_best_is_the_score_of_its_best_line(seconds: float) -> None
 
 def test_the_text_tables_bounds_start_in_the_better_column() -> None:
     """A round not proven and with no better choice had its bounds under `mark`."""
-    from conftest import run_in_process
+    from validator.render.analyze_out import render_text
 
-    run = run_in_process(["analyze", str(ROOT / "examples" / "alice.yaml"), "--nodes", "2000"])
-    assert run.status == 0, run.stderr
-    lines = run.stdout.splitlines()
+    def row(n: int, better: dict[str, object] | None) -> dict[str, object]:
+        return {
+            "round": n, "roll": n, "best_before": 350, "best_after": 345, "cost": 5,
+            "proven": False, "upper_before": 440, "upper_after": 430, "cost_at_least": 0,
+            "mark": None, "better": better,
+        }  # fmt: skip
+
+    payload = {
+        "record": "r.yaml", "played_score": 345, "best_score": 350, "best_proven": False,
+        "points_lost": 5, "clock_stopped": 0,
+        "rounds": [row(1, {"cross": [4, 6], "move": [1, 1]}), row(2, None)],
+    }  # fmt: skip
+    lines = render_text(payload).splitlines()
     column = lines[1].index("better")
-    bounds = [line for line in lines[2:] if "(before " in line]
-    assert bounds, run.stdout
-    for line in bounds:
-        better = line[column:]
-        assert better.startswith(("(before ", "x ", "spend", "reroll")), line
+    assert lines[2][column:].startswith("x 4/6 -> 1/1  (before 350-440"), lines
+    assert lines[3][column:].startswith("(before 350-440, after 345-430"), lines

@@ -337,29 +337,35 @@ def test_site_and_replies_stay_out_of_the_source_and_the_replies_out_of_the_site
 
 
 def test_a_second_run_leaves_no_reply_or_page_of_the_first(
-    mails: list[Mail], mbox: Path, tmp_path: Path
+    mails: list[Mail], tmp_path: Path
 ) -> None:
     """Into the same folders, a run with fewer messages removes the earlier run's replies
     and report pages that it did not write again, and nothing else there."""
     site, replies = tmp_path / "site", tmp_path / "replies"
     out = ("--site", site, "--replies", replies, "--organizer", ORGANIZER, "--jobs", "1")
-    assert run("batch", mbox, *ARGS, *out).exit_code == 0
-    first = len(list(replies.glob("reply-*.eml")))
+    more = write_mbox(mails[:4], tmp_path / "more.mbox")
+    assert run("batch", more, *ARGS, *out).exit_code == 0
+    assert len(list(replies.glob("reply-*.eml"))) == 4
+    pages_before = len(list((site / "entries").iterdir()))
     (replies / "notes.txt").write_text("mine")
     (replies / "reply-draft.eml").write_text("mine")
-    fewer = write_mbox(mails[:3], tmp_path / "fewer.mbox")
-    again = run("batch", fewer, *ARGS, *out)
+    fewer = write_mbox(mails[:2], tmp_path / "fewer.mbox")
+    results = tmp_path / "results.json"
+    again = run("batch", fewer, *ARGS, *out, "--format", "json", "--output", results)
     assert again.exit_code == 0, again.output
     kept = sorted(p.name for p in replies.iterdir())
     assert kept == [
-        "notes.txt", "replies.mbox", "reply-0001.eml", "reply-0002.eml", "reply-0003.eml",
+        "notes.txt",
+        "replies.mbox",
+        "reply-0001.eml",
+        "reply-0002.eml",
         "reply-draft.eml",
-    ]  # fmt: skip
-    assert f"removed {first - 3} replies of an earlier run" in again.stderr
+    ]
+    assert "removed 2 replies of an earlier run" in again.stderr
     pages = sorted(p.name for p in (site / "entries").iterdir())
-    entries = json.loads(run("batch", fewer, *ARGS, "--format", "json").stdout)["entries"]
+    entries = json.loads(results.read_text())["entries"]
     assert pages == [f"{n:04d}.html" for n in range(1, len(entries) + 1)]
-    assert "report pages of an earlier run" in again.stderr
+    assert len(pages) < pages_before and "report pages of an earlier run" in again.stderr
 
 
 # -- Bodies --------------------------------------------------------------------------------
