@@ -312,3 +312,24 @@ def test_a_raw_control_character_in_json_is_a_whole_sentence() -> None:
     assert d.message.endswith(
         "the control character \\x1b must be written as an escape inside a string"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "opened", "at"),
+    [
+        ("rounds:\n  - {roll: 1, cross: 1/6, move: 5/1\n", "{", (2, 5)),
+        ("rounds:\n  - [1, 2\n", "[", (2, 5)),
+        ('player: "Bob\nrounds: []\n', "quote", (1, 9)),
+    ],
+)
+def test_a_bracket_or_quote_never_closed_points_where_it_opened(
+    text: str, opened: str, at: tuple[int, int]
+) -> None:
+    """libyaml finds these at the end of the file, a line past the last; the place to
+    look is where the bracket or quote was opened."""
+    with pytest.raises(ReadError) as info:
+        parse_record(text, "yaml", source="r")
+    d = info.value.diagnostic
+    assert (d.code, (d.line, d.col)) == ("E002", at)
+    assert f"the {opened} opened here is never closed" in d.message
+    assert d.excerpt == text.splitlines()[at[0] - 1]

@@ -95,7 +95,7 @@ BAD = [
     ("scoring: best\n", 1, 1, ["'all-circles' or 'crossed-circles'"]),
     ("- base: bga\n", 1, 1, ["mapping of switches"]),
     ("# nothing yet\n", 1, 1, ["empty"]),
-    ("base: [bga\n", 2, 1, ["YAML syntax"]),
+    ("base: [bga\n", 1, 7, ["YAML syntax", "the [ opened here is never closed"]),
     ("base: &b bga\nname: *b\n", 1, 7, ["aliases"]),
     ("base: bga\nbase: literal\n", 2, 1, ["twice"]),
 ]

@@ -54,8 +54,16 @@ def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Lo
         data = converter.document()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
         problem = exc.problem or exc.context or "invalid YAML"
+        opened = exc.context_mark
+        if mark is not None and opened is not None and not text[mark.index :].strip():
+            # Found at the end of the file (a line past the last): a `{` or `[` never
+            # closed. Where it was opened is the place to look.
+            context = (exc.context or "").rsplit(" ", 2)
+            what = _OPENED.get(" ".join(context[-2:]), "bracket")
+            problem = f"the {what} opened here is never closed (the file ends first)"
+            mark = opened
+        line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
         if "nesting depth" in problem:  # libyaml builds that stop deep nesting themselves
             raise ReadError(Diagnostic.said("E006", _TOO_DEEP, source, line, col)) from None
         raise ReadError(Diagnostic.said("E002", _syntax(problem), source, line, col)) from None
@@ -78,6 +86,9 @@ def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Lo
         parser.dispose()
     return data, converter.locations
 
+
+_OPENED = {"flow mapping": "{", "flow sequence": "[", "quoted scalar": "quote"}
+"""What libyaml's context of a problem at the end of the file had opened."""
 
 _TOO_DEEP = phrase(N_("the YAML is nested more than {n} levels deep"), n=MAX_DEPTH)
 
