@@ -362,6 +362,23 @@ def test_screen_fits_80_by_24(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+def test_a_terminal_too_small_says_so_on_the_top_line(tmp_path: Path) -> None:
+    """Below 80x24 the keys and the prompt are cut off: the top line, which stays, says
+    why; at 80x24 it does not."""
+
+    async def run() -> None:
+        app = make_app(tmp_path)
+        async with app.run_test(size=(60, 20)):
+            first = screen_text(app).splitlines()[0]
+            assert "Terminal 60x20: the game needs 80x24" in first, first
+        (tmp_path / "again").mkdir()
+        app = make_app(tmp_path / "again")
+        async with app.run_test(size=SIZE):
+            assert "the game needs" not in screen_text(app)
+
+    asyncio.run(run())
+
+
 # --- 80x24: what must stay on screen (issue 21) ----------------------------------------
 
 # Roll 1 crosses out 1/1 and enters; rolls 2-4 offer only 1/1 again: three forced rerolls,
@@ -459,6 +476,8 @@ def test_undo_mid_round_steps_back_within_the_round(tmp_path: Path) -> None:
             await pilot.press("u")
             assert app.game.rounds == []
             assert f"undid roll 1: cross out {first.action.cross}" in screen_text(app)  # type: ignore[union-attr]
+            await pilot.press("y")  # redo names what it played again, as undo does
+            assert f"redid roll 1: cross out {first.action.cross}" in screen_text(app)  # type: ignore[union-attr]
 
     asyncio.run(run())
 

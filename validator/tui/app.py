@@ -160,6 +160,10 @@ def ring_keys(most: int) -> str:
     return keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " or " + keys[-1]
 
 
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+"""The smallest terminal the whole screen fits in (docs/play.md)."""
+
+
 class PlayApp(App[Result | None]):
     """Play one game on a dice file; returns the final check of the record, if the game ended."""
 
@@ -354,7 +358,8 @@ class PlayApp(App[Result | None]):
         if not self.game.redo():
             self._say("nothing to redo")
             return
-        self.message = "redone"
+        done = self._last_choice()  # the choice just played again, as undo names it
+        self.message = f"redid {done}" if done else "redone"
         self._changed()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -537,10 +542,20 @@ class PlayApp(App[Result | None]):
         self.query_one("#keys", Static).update(self.keys_text())
 
     def _title(self) -> str:
-        return (
+        title = (
             f"Road to 300 | {self.game.rules.name} | {self.dice_name} -> "
             f"{self.record_file.path.name}"
         )
+        width, height = self.size
+        if width < MIN_WIDTH or height < MIN_HEIGHT:
+            # On the top line, which a small terminal still shows: parts of the screen
+            # (the keys, the prompt) are cut off below it.
+            return f"Terminal {width}x{height}: the game needs {MIN_WIDTH}x{MIN_HEIGHT} | " + title
+        return title
+
+    def on_resize(self) -> None:
+        # After the resize is laid out, so that the title reads the new size.
+        self.call_after_refresh(self.refresh_view)
 
     def board_text(self) -> Text:
         marks = self._marks()
