@@ -421,3 +421,23 @@ def test_a_skipped_row_is_located_at_its_own_dice_line(tmp_path: Path) -> None:
     assert (result.error.line, result.error.col, result.error.roll) == (3, 1, 2)
     parsed = text_record.parse(record.read_text(), "r.txt")
     assert parsed.row_line(2) == (3, 1) and parsed.row_line(1) is None
+
+
+@pytest.mark.parametrize(
+    ("line", "fixed"),
+    [("Total: 350", "Total: 340"), ("Summe: 350", "Summe: 340"), ("Points : 350", "Points : 340")],
+)
+def test_a_wrong_total_gets_its_own_line_corrected(tmp_path: Path, line: str, fixed: str) -> None:
+    """E107's help is the record's own claimed-score line with the replayed score (it
+    said `claimed_score: 340` to a player who wrote `Summe: 350`)."""
+    from validator.check.file import Checker
+
+    alice = (ROOT / "examples" / "alice.txt").read_text(encoding="utf-8")
+    record = tmp_path / "r.txt"
+    record.write_text(
+        "\n".join(x for x in alice.splitlines() if not x.startswith("claimed_score"))
+        + f"\n{line}\n"
+    )
+    result = Checker.create(ROOT / "examples" / "challenge.txt", None).check(record)
+    assert result.error is not None and result.error.code == "E107", result.error
+    assert result.error.hint == fixed

@@ -415,7 +415,7 @@ def replay(
                 score=final_score,
             ),
             at=record.where("claimed_score"),
-            hint=phrase("claimed_score: {score}", score=final_score),
+            hint=phrase("{line}", line=_claimed_line(record, final_score)),
         )
     if error is not None:
         # The code's category decides (every replay finding is a record or rules error).
@@ -443,6 +443,21 @@ def replay(
         dice_sha256=dice_sha256,
         rows=tuple(rows),
     )
+
+
+def _claimed_line(record: Record, score: int | None) -> str:
+    """The record's own claimed-score line with the replayed score (`Total: 345`, `Summe:
+    345`, `"claimed_score": 345,`), else `claimed_score: 345`."""
+    at = record.where("claimed_score")
+    line = record.line_text(at[0]) if at is not None else None
+    claimed = str(record.claimed_score)
+    if at is not None and line is not None:
+        start = line.find(claimed, max(at[1] - 1, 0))
+        if start < 0:
+            start = line.find(claimed)
+        if start >= 0:
+            return (line[:start] + str(score) + line[start + len(claimed) :]).strip()
+    return f"claimed_score: {score}"
 
 
 def _diagnostic(
