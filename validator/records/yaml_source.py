@@ -56,11 +56,10 @@ def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Lo
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
         opened = exc.context_mark
-        if mark is not None and opened is not None and not text[mark.index :].strip():
-            # Found at the end of the file (a line past the last): a `{` or `[` never
-            # closed. Where it was opened is the place to look.
-            context = (exc.context or "").rsplit(" ", 2)
-            what = _OPENED.get(" ".join(context[-2:]), "bracket")
+        what = _OPENED.get(" ".join((exc.context or "").split()[-2:]))
+        if mark is not None and opened is not None and what and not text[mark.index :].strip():
+            # Found at the end of the file (a line past the last): a `{`, `[` or quote
+            # never closed. Where it was opened is the place to look.
             problem = f"the {what} opened here is never closed (the file ends first)"
             mark = opened
         line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
