@@ -823,6 +823,8 @@ def test_par_is_at_least_the_best_valid_entry(tmp_path: Path) -> None:
     folder.mkdir()
     shutil.copy(Path(__file__).parent / "entries" / "best-370.yaml", folder / "best.yaml")
     shutil.copy(ROOT / "examples" / "alice.yaml", folder / "alice.yaml")
+    # Invalid, with a replayed score: no share of par (that score is no result).
+    shutil.copy(ROOT / "examples" / "invalid" / "e107-score-mismatch.yaml", folder / "e107.yaml")
     result = run(
         "batch", folder, "--dice", DICE, "--par", "--par-nodes", "1500", "--format", "json"
     )
@@ -831,7 +833,7 @@ def test_par_is_at_least_the_best_valid_entry(tmp_path: Path) -> None:
     summary = data["summary"]
     assert (summary["par"], summary["par_proven"], summary["par_bound"]) == (370, False, 440)
     shares = {e["file"]: e["par_share"] for e in data["entries"]}
-    assert shares == {"best.yaml": 1.0, "alice.yaml": round(340 / 370, 4)}
+    assert shares == {"best.yaml": 1.0, "alice.yaml": round(340 / 370, 4), "e107.yaml": None}
     (folder / "best.yaml").unlink()
     searched = run(
         "batch", folder, "--dice", DICE, "--par", "--par-nodes", "1500", "--format", "json"

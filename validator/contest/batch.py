@@ -137,7 +137,8 @@ class Entry:
     errors_omitted: Count = 0
     """Reading errors found beyond those listed."""
     par_share: float | None = None
-    """With `batch --par`: the score as a share of the dice file's best possible score."""
+    """With `batch --par`: a valid or incomplete game's score as a share of the dice file's best
+    possible score (null for an invalid or unreadable record)."""
     copies: tuple[str, ...] = ()
     """The other entries that played the very same game."""
     # -- entries from mail (contest/mail.py); a record file has no source and is never late
@@ -446,12 +447,17 @@ class Batch:
         """The batch with the dice file's par, and each scored entry's share of it."""
 
         def share(e: Entry) -> float | None:
-            if e.score is None or par.score <= 0:
+            # A legal game's share only: an invalid record's replayed score is no result.
+            if e.score is None or par.score <= 0 or e.verdict not in LEGAL:
                 return None
             return round(e.score / par.score, 4)
 
         entries = tuple(replace(e, par_share=share(e)) for e in self.entries)
         return replace(self, entries=entries, par=par)
+
+
+LEGAL = (Verdict.VALID, Verdict.INCOMPLETE)
+"""The verdicts of a legal game (finished or not): the entries that have a share of par."""
 
 
 @dataclass(frozen=True, slots=True)
