@@ -841,6 +841,12 @@ def test_par_is_at_least_the_best_valid_entry(tmp_path: Path) -> None:
     assert json.loads(searched.stdout)["summary"]["par"] == 355  # what the search alone found
 
 
+@pytest.mark.parametrize("option", [("--par-nodes", "1000"), ("--par-time", "1")])
+def test_a_par_option_without_par_is_refused(option: tuple[str, str]) -> None:
+    result = run("batch", ROOT / "examples", "--dice", DICE, *option)
+    assert result.exit_code == 2 and "use it with --par" in result.stderr
+
+
 def test_a_game_at_the_bound_proves_par() -> None:
     from validator.contest.batch import Par
 

@@ -156,6 +156,11 @@ def command(
     from validator.contest.mail import MailError, Source
     from validator.render import batch_out
 
+    source_of = click.get_current_context().get_parameter_source
+    if not par and source_of("par_time") is click.core.ParameterSource.COMMANDLINE:
+        fail_usage("--par-time is the par search's time: use it with --par")
+    if not par and par_nodes is not None:
+        fail_usage("--par-nodes is the par search's budget: use it with --par")
     # The source is an input too: an mbox written over with the results would be lost.
     target = Target.of(output, "the results", inputs=[folder, *([dice] if dice else [])])
     target.check()
