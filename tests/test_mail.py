@@ -4,7 +4,9 @@ the replies and the results site's files."""
 
 from __future__ import annotations
 
+import base64
 import json
+import mailbox
 import re
 from email import policy
 from email.parser import BytesParser
@@ -298,6 +300,52 @@ def test_a_reply_to_a_hostile_mail_has_exactly_its_headers(tmp_path: Path) -> No
     assert "thank you for your message" in text.get_content()
     assert "entry" not in text.get_content().split("\n\n")[1], text.get_content()
     assert "We checked it" not in text.get_content()
+
+
+def _ew(text: str) -> str:
+    return "=?utf-8?b?" + base64.b64encode(text.encode()).decode() + "?="
+
+
+@pytest.mark.parametrize(
+    ("sender", "subject"),
+    [
+        # An encoded word holding another one, which holds a line break and a header.
+        ("Eve <a0@players.example>", _ew("=?utf-8?q?nested=0D=0ABcc:_victim@x.example?=")),
+        # A line break in an encoded word beside one of an unknown charset.
+        ("Eve <a1@players.example>", "=?utf-8?q?hi=0D=0ABcc:_victim@x.example?= =?x-bogus?q?z?="),
+        # The same in the display name, and a body written through the subject.
+        (_ew("=?utf-8?q?Eve=0D=0ABcc:_victim@x.example?=") + " <a3@players.example>", "dn"),
+        ("Eve <a5@players.example>", "=?utf-8?q?hi=0D=0A=0D=0AInjected_body?= =?x-bogus?q?z?="),
+    ],
+)
+def test_no_encoded_word_a_sender_nests_adds_a_header(
+    sender: str, subject: str, tmp_path: Path
+) -> None:
+    """The email package decodes the encoded words of a header value it is given: text
+    that decodes to another one (or that our decoding left, beside an unknown charset)
+    became a Bcc line, or body text, in the reply."""
+    body = (ROOT / "examples" / "alice.txt").read_text(encoding="utf-8")
+    raw = (
+        f"From: {sender}\nSubject: {subject}\nMessage-ID: <m@p.example>\n"
+        "Date: Mon, 1 Dec 2025 10:00:00 +0000\nContent-Type: text/plain; charset=utf-8\n\n" + body
+    )
+    box = mailbox.mbox(tmp_path / "inbox.mbox")
+    box.add(raw.encode("utf-8"))
+    box.close()
+    out = tmp_path / "replies"
+    result = run(
+        "batch", tmp_path / "inbox.mbox", *ARGS, "--replies", out, "--organizer", ORGANIZER
+    )
+    assert result.exit_code == 0, result.output
+    (reply,) = out.glob("reply-*.eml")
+    data = reply.read_bytes()
+    parsed = BytesParser(policy=policy.default).parsebytes(data)
+    assert set(parsed.keys()) == {
+        "From", "To", "Subject", "Date", "Message-ID", "In-Reply-To", "References",
+        "MIME-Version", "Content-Type",
+    }  # fmt: skip
+    assert b"\nBcc:" not in data and b"\nInjected" not in data
+    assert "victim" not in " ".join(a.addr_spec for a in parsed["To"].addresses)
 
 
 def test_replies_need_an_organizer_and_a_mailbox(mbox: Path, tmp_path: Path) -> None:

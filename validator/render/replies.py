@@ -31,7 +31,7 @@ from pathlib import Path
 from validator.check.replay import Verdict
 from validator.contest import texts
 from validator.contest.batch import Batch, Entry
-from validator.contest.mail import Reading, one_line
+from validator.contest.mail import Reading, decoded, one_line
 from validator.contest.texts import say
 from validator.errors import Diagnostic
 from validator.records.atomic import remove_stale, sigterm_exits, write_bytes
@@ -59,18 +59,33 @@ class Refused:
     reason: str
 
 
+def header_text(text: str) -> str:
+    """Sender text for a header of a reply: on one line, and with no encoded word left in
+    it. The email package decodes the encoded words of a value it is given, so text that
+    decodes to another encoded word holding a line break (or one our decoding left as it
+    was, beside an unknown charset) would become a new header line: `=?` is broken up."""
+    for _ in range(3):  # an encoded word inside one: decode what it holds too
+        if "=?" not in text:
+            break
+        text = decoded(text)
+    return one_line(text).replace("=?", "= ?")
+
+
 def address_of(name: str | None, address: str | None) -> Address | None:
     """The sender as a header address, or None when the email package cannot write it."""
     if not address:
         return None
     try:
-        shown = Address(display_name=one_line(name or ""), addr_spec=one_line(address))
+        shown = Address(display_name=header_text(name or ""), addr_spec=one_line(address))
         str(shown)
     except Exception:  # the email package refuses it: no reply rather than a bad header
         return None
-    if "@" not in shown.addr_spec:
+    if not _ADDRESS.fullmatch(shown.addr_spec):  # a host name after the @, nothing odd
         return None
     return shown
+
+
+_ADDRESS = re.compile(r"[^\s@<>()\[\],;:\\\"]+@[\w-]+(?:\.[\w-]+)*")
 
 
 def organizer_address(text: str) -> Address | None:
@@ -78,6 +93,24 @@ def organizer_address(text: str) -> Address | None:
     when it is no address the email package can write."""
     name, addr = parseaddr(one_line(text))
     return address_of(name, addr)
+
+
+REPLY_HEADERS = (
+    "From", "To", "Subject", "Date", "Message-ID", "In-Reply-To", "References",
+    "MIME-Version", "Content-Type",
+)  # fmt: skip
+"""Every header a reply has at its top, each once (docs/contest.md)."""
+
+
+def _only_our_headers(data: bytes) -> bool:
+    """Whether a reply, read back, has exactly the headers written at its top, each once
+    and each on its own: the last check that nothing a sender wrote added one."""
+    from email.parser import BytesHeaderParser
+
+    headers = BytesHeaderParser(policy=policy.compat32).parsebytes(data)
+    names = [name.lower() for name in headers.keys()]
+    allowed = {name.lower() for name in REPLY_HEADERS}
+    return len(names) == len(set(names)) and set(names) <= allowed and not headers.defects
 
 
 class ReplyWriter:
@@ -135,15 +168,19 @@ class ReplyWriter:
             message.add_attachment(page.encode("utf-8"), "text", "html", filename="report.html")
         else:
             message.make_mixed()  # every reply has the same headers, attachment or not
+        data = message.as_bytes()
+        if not _only_our_headers(data):  # never expected: a sender's text made a header
+            self.refused.append(Refused(reading.message_file, "its headers would not be safe"))
+            return
         path = self.folder / f"reply-{len(self.written) + 1:04d}.eml"  # _REPLY_NAME
-        write_bytes(path, message.as_bytes())  # whole or not at all
+        write_bytes(path, data)  # whole or not at all
         self.written.append(path)
 
     @staticmethod
     def subject(theirs: str | None) -> str:
         """`Re:` and the sender's subject (as it is when it has one), in the current
         language, on one line and cut to MAX_SUBJECT characters."""
-        subject = one_line(theirs or "")[:MAX_SUBJECT]
+        subject = header_text(theirs or "")[:MAX_SUBJECT]
         if not subject:
             return one_line(say("reply.subject.none"))
         if subject.casefold().startswith(_REPLY_PREFIXES):

@@ -153,8 +153,12 @@ class Escape(Expansion):
     )
 
     def parse_value(self, text: str | None) -> int:
-        if text is None or not text.isdigit():
+        if text is None or not text.strip():
             raise RulesError("the Escape! expansion needs its bonus: escape=POINTS (no default)")
+        if not text.isdigit():
+            raise RulesError(
+                f"escape={text}: the bonus is a whole number of points, 0 to {MAX_ESCAPE_BONUS}"
+            )
         bonus = int(text)
         if bonus > MAX_ESCAPE_BONUS:
             raise RulesError(f"escape={text}: the bonus is 0 to {MAX_ESCAPE_BONUS} points")
@@ -232,7 +236,7 @@ class MagicRings(Expansion):
         if not rules.max_rings:
             return "not in play: a record may declare no rings"
         return (
-            f"a record may declare 1-{rules.max_rings} ring(s) (rings: N); a ring rerolls a "
+            f"a record may declare {_up_to(rules.max_rings)} (rings: N); a ring rerolls a "
             "roll that could be played (ring: true); it is not a pass and resets the passes "
             "in a row"
         )
@@ -315,3 +319,8 @@ def find_expansion(key: str) -> Expansion:
 def expansion_sentences(rules: Ruleset) -> tuple[str, ...]:
     """One sentence for each expansion in play, for the report's rules text."""
     return tuple(x.sentence(rules) for x in EXPANSIONS if x.in_play(rules))
+
+
+def _up_to(n: int) -> str:
+    """`1 ring`, `1-2 rings`: how many rings a record may declare."""
+    return "1 ring" if n == 1 else f"1-{n} rings"

@@ -256,7 +256,7 @@ class PlayApp(App[Result | None]):
         if rings is None:
             return
         self.game.declare_rings(rings)
-        self.message = f"{rings} magic ring(s) declared."
+        self.message = f"{rings} magic {'ring' if rings == 1 else 'rings'} declared."
         self._saved()
         self._new_round()
 
