@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import json
 import mailbox
+import os
 import re
 from email import policy
 from email.parser import BytesParser
@@ -346,6 +347,27 @@ def test_no_encoded_word_a_sender_nests_adds_a_header(
     }  # fmt: skip
     assert b"\nBcc:" not in data and b"\nInjected" not in data
     assert "victim" not in " ".join(a.addr_spec for a in parsed["To"].addresses)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="links and named pipes are POSIX")
+def test_a_maildir_follows_no_link_and_reads_no_fifo(mails: list[Mail], tmp_path: Path) -> None:
+    """A message in new/ or cur/ that is a link (to a file outside, to /etc/passwd) was
+    read through it, and a FIFO there held the batch for ever; both are refused now."""
+    box = write_maildir(mails[:1], tmp_path / "Maildir")
+    outside = tmp_path / "outside.eml"
+    outside.write_bytes(bytes(mails[0].message).replace(b"Alice Example", b"SECRETMARK"))
+    (box / "new" / "1.link").symlink_to(outside)
+    (box / "cur" / "2.link:2,S").symlink_to("/etc/passwd")
+    os.mkfifo(box / "new" / "3.fifo")
+    data = batch(box)
+    said = {e["file"]: e["error"]["message"] if e["error"] else None for e in data["entries"]}
+    assert len(said) == 4 and list(said.values()).count(None) == 1, said
+    assert sorted(m for m in said.values() if m) == [
+        "the message file is a symbolic link; links are not followed",
+        "the message file is a symbolic link; links are not followed",
+        "the message file is not a regular file (a device, FIFO or socket)",
+    ]
+    assert "SECRETMARK" not in json.dumps(data) and "root:" not in json.dumps(data)
 
 
 def test_replies_need_an_organizer_and_a_mailbox(mbox: Path, tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ attachment is ever written anywhere. Workers get a message's bytes and send back
 
 from __future__ import annotations
 
+import errno
 import gc
 import mailbox
 import os
@@ -47,7 +48,7 @@ from validator.engine import STANDARD
 from validator.engine.phrase import N_, Items, Phrase, phrase, plural
 from validator.errors import Diagnostic, ReadError
 from validator.records import RECORD_FORMATS, format_of, sniff_format
-from validator.records.source import read_bytes
+from validator.records.source import read_bytes, read_head
 from validator.render import i18n
 
 if TYPE_CHECKING:
@@ -234,8 +235,7 @@ class Messages:
                 self.store = mailbox.mbox(box.path, create=False)
                 self.keys = self.store.keys()
             else:
-                self.store = mailbox.Maildir(box.path, create=False)
-                self.keys = sorted(self.store.keys())
+                self.keys = _maildir_messages(box.path)
         except (OSError, mailbox.Error) as exc:
             raise MailError(f"{box.path}: cannot read the mailbox: {exc}") from None
 
@@ -247,14 +247,26 @@ class Messages:
         if box.kind == "eml":
             for rel in box.eml_files:
                 path = box.path / rel
-                try:
-                    with path.open("rb") as handle:
-                        yield _bounded(f"{rel}#1", handle.read(cap + 1), cap, path.parent)
+                try:  # no link followed, no FIFO or device read (nor waited for)
+                    data = read_head(Path(rel), cap + 1, box.path)
                 except OSError as exc:
                     yield RawMessage(f"{rel}#1", b"", path.parent, size=-(exc.errno or 1))
+                    continue
+                yield _bounded(f"{rel}#1", data, cap, path.parent)
+            return
+        if box.kind == "maildir":
+            folder = box.path.resolve()
+            for n, rel in enumerate(self.keys, start=1):
+                file = f"{box.label}#{n}"
+                try:  # as for .eml files: a link in new/ or cur/ is not followed
+                    data = read_head(Path(rel), cap + 1, box.path)
+                except OSError as exc:
+                    yield RawMessage(file, b"", folder, size=-(exc.errno or 1))
+                    continue
+                yield _bounded(file, data, cap, folder)
             return
         assert self.store is not None
-        folder = box.path.resolve().parent if box.kind == "mbox" else box.path.resolve()
+        folder = box.path.resolve().parent
         for n, key in enumerate(self.keys, start=1):
             file = f"{box.label}#{n}"
             try:
@@ -271,6 +283,26 @@ class Messages:
     def close(self) -> None:
         if self.store is not None:
             self.store.close()
+
+
+def _maildir_messages(path: Path) -> list[str]:
+    """A Maildir's messages, `new/NAME` and `cur/NAME:2,FLAGS`, in the order of their
+    unique names (as mailbox.Maildir keys them): links and all, for the reading to refuse
+    them rather than to pass over them in silence; dot files are not messages."""
+    found: list[str] = []
+    for sub in ("new", "cur"):
+        with os.scandir(path / sub) as entries:
+            found += [f"{sub}/{e.name}" for e in entries if not e.name.startswith(".")]
+    return sorted(found, key=lambda rel: (rel.split("/", 1)[1].split(":", 1)[0], rel))
+
+
+def _unreadable(error: int) -> Phrase:
+    """Why a message file could not be read, from its error number."""
+    if error == errno.ELOOP:
+        return phrase(N_("the message file is a symbolic link; links are not followed"))
+    if error == errno.EINVAL:
+        return phrase(N_("the message file is not a regular file (a device, FIFO or socket)"))
+    return phrase(N_("the message cannot be read (error {error})"), error=error)
 
 
 def _bounded(file: str, data: bytes, cap: int, folder: Path) -> RawMessage:
@@ -358,8 +390,7 @@ def _read_message(checker: Checker, raw: RawMessage, language: bool) -> Reading:
     if raw.size is not None:
         meta = _meta(BytesHeaderParser(policy=POLICY).parsebytes(raw.data))
         if raw.size < 0:
-            problem = phrase(N_("the message cannot be read (error {error})"), error=-raw.size)
-            return refused(raw.file, "E001", problem, meta)
+            return refused(raw.file, "E001", _unreadable(-raw.size), meta)
         problem = phrase(
             N_("the message is more than {cap} bytes; it was not read beyond its headers"),
             cap=message_cap(checker.max_bytes),

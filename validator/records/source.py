@@ -237,6 +237,19 @@ def read_bytes(
     return data
 
 
+def read_head(path: Path, limit: int, root: Path) -> bytes:
+    """The first `limit` bytes of a regular file under `root` (`path` relative to it),
+    opened as `read_bytes` opens a file with `follow=False`: no symbolic link is followed
+    on the way, and a FIFO, socket or device is refused before a byte is read. For a
+    message of a mailbox, whose cap keeps its headers when it is over (contest/mail.py).
+    Raises OSError (ELOOP for a link, EINVAL for what is not a regular file)."""
+    fd = _open(path, False, root)
+    with os.fdopen(fd, "rb", buffering=0, closefd=True) as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        return _read_up_to(handle, limit)
+
+
 _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)

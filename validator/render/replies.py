@@ -108,7 +108,7 @@ def _only_our_headers(data: bytes) -> bool:
     from email.parser import BytesHeaderParser
 
     headers = BytesHeaderParser(policy=policy.compat32).parsebytes(data)
-    names = [name.lower() for name in headers.keys()]
+    names = [name.lower() for name in headers]
     allowed = {name.lower() for name in REPLY_HEADERS}
     return len(names) == len(set(names)) and set(names) <= allowed and not headers.defects
 
