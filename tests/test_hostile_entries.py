@@ -664,3 +664,22 @@ def _wait_for_workers(pid: int, count: int) -> None:
             return
         time.sleep(0.05)
     raise AssertionError(f"no pool of {count} workers under {pid} within 60 s")
+
+
+def test_a_nul_in_the_dice_file_name_is_refused_not_a_traceback(tmp_path: Path) -> None:
+    """`dice_file: "challenge.txt\\0/etc/passwd"`: the path calls raise on a NUL (validate,
+    report and convert printed a traceback; batch --site died in its workers)."""
+    folder = tmp_path / "entries"
+    folder.mkdir()
+    (folder / "challenge.txt").write_text(CHALLENGE.read_text())
+    (folder / "nul.yaml").write_text(
+        'dice_file: "challenge.txt\\0/etc/passwd"\nrounds:\n  - {cross: [1, 4], move: [1, 1]}\n'
+    )
+    for command in ("validate", "report"):
+        run = run_in_process([command, "nul.yaml"], folder)
+        assert run.status == 1 and "a control character is not allowed" in run.stdout + run.stderr
+    site = tmp_path / "site"
+    done = run_in_process(["batch", "entries", "--site", str(site), "--format", "json"], tmp_path)
+    assert done.status == 0, done.stderr
+    (entry,) = json.loads(done.stdout)["entries"]
+    assert entry["error"]["code"] == "E005" and (site / "entries" / "0001.html").exists()

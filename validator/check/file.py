@@ -8,6 +8,7 @@ only the command's own options (`--dice`, `--rules`) raise UsageError.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -237,6 +238,12 @@ class Checker:
             return refuse(
                 "E004", phrase(N_("no dice file: give --dice FILE (the record names none)"))
             )
+        if _CONTROL.search(dice_file):  # a NUL stops the system's path calls themselves
+            return refuse(
+                "E005",
+                phrase(N_("dice_file: a file name with a control character is not allowed")),
+                phrase(N_("name the dice file relative to the record")),
+            )
         if os.path.isabs(dice_file) or dice_file.startswith("~"):
             return refuse(
                 "E005",
@@ -311,6 +318,9 @@ def _shown(path: Path, root: Path) -> str:
 
 FOLDER_HINT = phrase(N_("a folder of entries is checked with road300 batch FOLDER"))
 """What to do when a folder is given where one record belongs."""
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+"""What no file name a record gives may hold (NUL makes the path calls raise)."""
 
 RECORD_NOT_DICE = N_("give the record first and the dice file with --dice")
 """What to do when a record is given where the dice file belongs (validate, report, ...)."""
