@@ -293,3 +293,29 @@ def test_csv_and_json_draw_alike_with_hostile_names(tmp_path: Path) -> None:
     by_csv = draw(tmp_path / "r.csv", "-n", "5", "--seed", "s")
     assert winners(by_json.stdout) == winners(by_csv.stdout)
     assert sorted(winners(by_csv.stdout)) == sorted(names)
+
+
+def test_a_tampered_results_file_is_refused_not_a_traceback(tmp_path: Path) -> None:
+    """Hand-made results: too deep, an unpaired surrogate, a CSV cell past the csv
+    module's limit (three tracebacks), or one entry listed twice (two tickets)."""
+    entry = {"file": "a.yaml", "verdict": "valid", "score": 300}
+    cases = {
+        "deep.json": "[" * 100_000 + "]" * 100_000,
+        "surrogate.json": json.dumps({"entries": [{**entry, "file": "\udce9.yaml"}]}),
+        "twice.json": json.dumps({"entries": [entry, entry]}),
+        "long.csv": "file,verdict,score\n" + "x" * 200_000 + ",valid,300\n",
+        "twice.csv": "file,verdict,score\na.yaml,valid,300\na.yaml,valid,300\n",
+    }
+    said = {
+        "deep.json": "nested too deeply",
+        "surrogate.json": "unpaired surrogate",
+        "twice.json": "a.yaml is listed twice",
+        "long.csv": "field larger than field limit",
+        "twice.csv": "a.yaml is listed twice",
+    }
+    for name, text in cases.items():
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        out = draw(path, "--seed", "s")
+        assert out.exit_code == 2 and said[name] in out.stderr, (name, out.output)
+        assert "Traceback" not in out.output

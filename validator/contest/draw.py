@@ -187,10 +187,24 @@ def load_results(path: Path) -> list[Entry]:
         raise DrawError(f"{path}: cannot read the results: {reason}") from None
     try:
         if path.suffix.lower() == ".csv":
-            return _csv_entries(text, path)
-        return _json_entries(text, path)
+            entries = _csv_entries(text, path)
+        else:
+            entries = _json_entries(text, path)
     except EntryError as exc:
         raise DrawError(str(exc)) from None
+    seen: set[str] = set()
+    for n, e in enumerate(entries, start=1):
+        try:
+            (e.file + (e.player or "")).encode("utf-8")
+        except UnicodeEncodeError:
+            raise DrawError(
+                f"{path}: entry {n}: its file or player holds a character that is not text "
+                "(an unpaired surrogate); not a `road300 batch` output"
+            ) from None
+        if e.file in seen:  # two tickets for one entry
+            raise DrawError(f"{path}: entry {n}: {e.file} is listed twice")
+        seen.add(e.file)
+    return entries
 
 
 def _json_entries(text: str, path: Path) -> list[Entry]:
@@ -198,6 +212,8 @@ def _json_entries(text: str, path: Path) -> list[Entry]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise DrawError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise DrawError(f"{path}: nested too deeply; not a `road300 batch` output") from None
     entries = data.get("entries") if isinstance(data, dict) else None
     if not isinstance(entries, list):
         raise DrawError(f'{path}: not a `road300 batch` output (no "entries" list)')
@@ -211,7 +227,10 @@ def _csv_entries(text: str, path: Path) -> list[Entry]:
         raise DrawError(
             f"{path}:1: not a `road300 batch` CSV (no {', '.join(sorted(missing))} column)"
         )
-    return [_csv_entry(row, f"{path}:{reader.line_num}") for row in reader]
+    try:
+        return [_csv_entry(row, f"{path}:{reader.line_num}") for row in reader]
+    except csv.Error as exc:
+        raise DrawError(f"{path}:{reader.line_num}: not a `road300 batch` CSV: {exc}") from None
 
 
 def _csv_entry(row: dict[str, str], where: str) -> Entry:
