@@ -370,6 +370,27 @@ def test_a_maildir_follows_no_link_and_reads_no_fifo(mails: list[Mail], tmp_path
     assert "SECRETMARK" not in json.dumps(data) and "root:" not in json.dumps(data)
 
 
+def test_no_address_reaches_the_site_not_even_of_a_sender_without_an_entry(
+    mails: list[Mail], tmp_path: Path
+) -> None:
+    """Carol only asked a question (no entry, so her address was not among those hidden);
+    another record names her address as its player: it stood in that entry's page."""
+    question = _message(40, "Carol", "carol@victim.example", 4)
+    question.set_content("Hello, how do I take part?\n")
+    naming = _message(41, "Eve", "eve@players.example", 4)
+    rows = body_block(alice("text")).replace(
+        "player: Alice Example", "player: carol@victim.example"
+    )
+    naming.set_content("Hi,\n\n" + rows + "\n")
+    path = write_mbox([Mail("q", question), Mail("n", naming)], tmp_path / "inbox.mbox")
+    site = tmp_path / "site"
+    assert run("batch", path, *ARGS, "--site", site).exit_code == 0
+    pages = [p.read_text(encoding="utf-8") for p in site.rglob("*.html")]
+    assert len(pages) == 2
+    assert not any(re.search(r"[\w.+-]+@[\w-]+\.[\w.-]+", page) for page in pages)
+    assert any("(address hidden)" in page for page in pages)
+
+
 def test_replies_need_an_organizer_and_a_mailbox(mbox: Path, tmp_path: Path) -> None:
     result = run("batch", mbox, *ARGS, "--replies", tmp_path / "r")
     assert result.exit_code == 2 and "--organizer" in result.output

@@ -78,6 +78,9 @@ class Row:
     css: str
 
 
+_ANY_ADDRESS = re.compile(r"(?<![\w.+%-])[\w.+%-]+@[\w-]+(?:\.[\w-]+)+")
+"""What looks like an e-mail address (`name@host.tld`), for the site to hide."""
+
 _PAGE_NAME = re.compile(r"[0-9]{4,}\.html")
 """The report pages' file names in entries/ (`SiteWriter.page`)."""
 
@@ -140,11 +143,13 @@ class SiteWriter:
         write_file(self.folder / relative, self.blot(text, hidden or self.hidden))
 
     def blot(self, text: str, hidden: str) -> str:
-        """`text` with every sender address (as written, or HTML-escaped) as `hidden`."""
+        """`text` with every sender address (as written, or HTML-escaped) as `hidden`, and
+        then anything else that looks like an address: the address of a sender who sent
+        no entry (a question) can stand in another record, a name or an error's quote."""
         for address in self.addresses:
             for form in {address, html.escape(address)}:
                 text = re.sub(re.escape(form), lambda _: hidden, text, flags=re.IGNORECASE)
-        return text
+        return _ANY_ADDRESS.sub(lambda _: hidden, text)
 
     def finish(self) -> None:
         """Copy the dice file and write index.html."""
