@@ -391,6 +391,26 @@ def test_no_address_reaches_the_site_not_even_of_a_sender_without_an_entry(
     assert any("(address hidden)" in page for page in pages)
 
 
+def test_a_mailed_record_never_has_its_dice_file_read(tmp_path: Path) -> None:
+    """Without --dice, a mailed `dice_file: next-dice.txt` was read from the mailbox's
+    folder (the organizer's): one row of a secret file in the reply, and which files exist
+    by the code they gave."""
+    (tmp_path / "next-dice.txt").write_text((ROOT / "examples" / "challenge.txt").read_text())
+    text = (ROOT / "examples" / "alice.txt").read_text(encoding="utf-8")
+    mails = []
+    for n, named in enumerate(("next-dice.txt", "no-such-file.txt")):
+        mail = _message(50 + n, "Eve", f"eve{n}@players.example", 4)
+        rows = body_block(text).replace("dice_file: challenge.txt", f"dice_file: {named}")
+        mail.set_content("Hi,\n\n" + rows + "\n")
+        mails.append(Mail(named, mail))
+    path = write_mbox(mails, tmp_path / "inbox.mbox")
+    result = run("batch", path, "--format", "json", "--jobs", "1")
+    assert result.exit_code == 0, result.output
+    errors = [e["error"] for e in json.loads(result.stdout)["entries"]]
+    assert [e["code"] for e in errors] == ["E004", "E004"]  # the same, file or no file
+    assert all("mailed record" in e["message"] for e in errors)
+
+
 def test_replies_need_an_organizer_and_a_mailbox(mbox: Path, tmp_path: Path) -> None:
     result = run("batch", mbox, *ARGS, "--replies", tmp_path / "r")
     assert result.exit_code == 2 and "--organizer" in result.output

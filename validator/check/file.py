@@ -106,12 +106,16 @@ class Checker:
             return malformed(exc.diagnostic, default_rules, name)
         return self.check_data(data, path, name, fmt or (None if stdin else format_of(path)))
 
-    def check_data(self, data: bytes, path: Path, name: str, fmt: str | None) -> Result:
+    def check_data(
+        self, data: bytes, path: Path, name: str, fmt: str | None, *, mailed: bool = False
+    ) -> Result:
         """The Result for a record's bytes already read (an e-mail part); `path` is where
-        the record stands, for the `dice_file:` it names. Never raises for the content."""
+        the record stands, for the `dice_file:` it names. A `mailed` record's is never
+        read: it would be a file of the organizer's (the mailbox's folder), so a sender
+        could read or probe it. Never raises for the content."""
         default_rules = self.rules or STANDARD
         try:
-            record, dice = self._read(data, path, name, fmt)
+            record, dice = self._read(data, path, name, fmt, mailed=mailed)
         except ReadError as exc:
             more = exc.diagnostics[1:]
             return malformed(
@@ -189,7 +193,7 @@ class Checker:
         return self._record_dice(path, record.dice_file, record.source, record)
 
     def _read(
-        self, data: bytes, path: Path, name: str, fmt: str | None
+        self, data: bytes, path: Path, name: str, fmt: str | None, *, mailed: bool = False
     ) -> tuple[Record, DiceFile | Diagnostic]:
         """The record, parsed once, and the dice file that bounds it (or why there is none).
 
@@ -209,12 +213,12 @@ class Checker:
                 header = self._parse(data, name, fmt, max_rounds=0)
             except ReadError:
                 raise whole from None
-            dice = self._record_dice(path, header.dice_file, name, header)
+            dice = self._record_dice(path, header.dice_file, name, header, mailed)
             if not isinstance(dice, DiceFile):
                 raise whole from None
             bound = min(len(dice.rows) + 1, ROUNDS_WITHOUT_DICE)
             return self._parse(data, name, fmt, max_rounds=bound), dice
-        dice = self._record_dice(path, record.dice_file, name, record)
+        dice = self._record_dice(path, record.dice_file, name, record, mailed)
         if isinstance(dice, DiceFile) and len(record.rounds) > len(dice.rows) + 1:
             record = replace(record, rounds=record.rounds[: len(dice.rows) + 1])
         return record, dice
@@ -223,7 +227,7 @@ class Checker:
         return parse_record(data, fmt, source=name, max_bytes=self.max_bytes, max_rounds=max_rounds)
 
     def _record_dice(
-        self, path: Path, dice_file: str | None, name: str, record: Record
+        self, path: Path, dice_file: str | None, name: str, record: Record, mailed: bool = False
     ) -> DiceFile | Diagnostic:
         """The dice file a record names, or why it cannot be used (quoting nothing of it)."""
         line, col = record.where("dice_file") or (None, None)
@@ -237,6 +241,12 @@ class Checker:
         if dice_file is None:
             return refuse(
                 "E004", phrase(N_("no dice file: give --dice FILE (the record names none)"))
+            )
+        if mailed:
+            return refuse(
+                "E004",
+                phrase(N_("no dice file: the dice file a mailed record names is not read")),
+                phrase(N_("the organizer checks mail with --dice FILE")),
             )
         if _CONTROL.search(dice_file):  # a NUL stops the system's path calls themselves
             return refuse(

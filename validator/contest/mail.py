@@ -425,7 +425,7 @@ def _read_message(checker: Checker, raw: RawMessage, language: bool) -> Reading:
             cap=checker.max_bytes,
         )
         return refused(file, "E001", problem, meta, record.part)
-    result = checker.check_data(record.data, raw.folder / "message", file, record.fmt)
+    result = checker.check_data(record.data, raw.folder / "message", file, record.fmt, mailed=True)
     return Reading(file, raw.file, meta, record.part, result, language=lang)
 
 
