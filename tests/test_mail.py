@@ -411,6 +411,45 @@ def test_a_mailed_record_never_has_its_dice_file_read(tmp_path: Path) -> None:
     assert all("mailed record" in e["message"] for e in errors)
 
 
+def _raw_mail(headers: str, body: str) -> bytes:
+    head = "From: Eve <eve@players.example>\nSubject: x\nMessage-ID: <h@p.example>\n"
+    return (head + "Date: Mon, 1 Dec 2025 10:00:00 +0000\n" + headers + "\n" + body).encode()
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        # 20,000 parameters: the email package's parse of them grows faster than linearly
+        # (60,000 took 40 s and 500 MB, even for a headers-only parse).
+        (
+            _raw_mail("Content-Type: text/plain" + "; a=b" * 20_000 + "\n", "hi\n"),
+            "a header of the message is longer than",
+        ),
+        # 1,000 multipart parts nested in each other: the parse recursed until it failed.
+        (
+            _raw_mail(
+                'Content-Type: multipart/mixed; boundary="b0"\n',
+                "".join(
+                    f'--b{n}\nContent-Type: multipart/mixed; boundary="b{n + 1}"\n\n'
+                    for n in range(1_000)
+                ),
+            ),
+            "more parts than the",
+        ),
+    ],
+    ids=["parameters", "nesting"],
+)
+def test_a_message_too_heavy_to_parse_is_refused_and_still_answered(
+    data: bytes, said: str, tmp_path: Path
+) -> None:
+    box = mailbox.mbox(tmp_path / "inbox.mbox")
+    box.add(data)
+    box.close()
+    (entry,) = batch(tmp_path / "inbox.mbox")["entries"]
+    assert entry["verdict"] == "malformed" and said in entry["error"]["message"]
+    assert entry["source"]["from"] == "eve@players.example"  # so that a reply goes out
+
+
 def test_replies_need_an_organizer_and_a_mailbox(mbox: Path, tmp_path: Path) -> None:
     result = run("batch", mbox, *ARGS, "--replies", tmp_path / "r")
     assert result.exit_code == 2 and "--organizer" in result.output

@@ -23,7 +23,7 @@ from email.header import decode_header, make_header
 from email.headerregistry import BaseHeader, HeaderRegistry
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser, BytesParser
-from email.policy import EmailPolicy
+from email.policy import EmailPolicy, compat32
 from email.utils import getaddresses, parsedate_to_datetime
 from itertools import islice
 from pathlib import Path
@@ -296,6 +296,39 @@ def _maildir_messages(path: Path) -> list[str]:
     return sorted(found, key=lambda rel: (rel.split("/", 1)[1].split(":", 1)[0], rel))
 
 
+MAX_HEADER_CHARS = 2_000
+"""The longest From, Subject, Date or Message-ID read (an address and a subject are far
+shorter; decoding 80,000 encoded words took the email package seconds)."""
+MAX_FIELD_BYTES = 16 * 1024
+"""The longest header line (with its continuations) of any part that a message may have
+to be read: the email package's parse of 60,000 parameters took half a minute."""
+_HEADER_FIELD = re.compile(rb"^[!-9;-~]+[ \t]*:[^\n]*(?:\n[ \t][^\n]*)*", re.MULTILINE)
+
+
+def _raw_meta(data: bytes) -> Meta:
+    """The headers an entry keeps of a message that is not read further, without the
+    email package's parse of its header values: even a headers-only parse reads the
+    Content-Type's parameters at its end (compat32 splits them as plain text)."""
+    return _meta(BytesHeaderParser(policy=compat32).parsebytes(data))
+
+
+def _too_heavy(data: bytes) -> Phrase | None:
+    """Why a message must not be parsed whole, or None: a header field of some part far
+    longer than any mail needs, or more multipart parts than are ever read (the parse
+    recurses into nested parts)."""
+    if data.count(b"ultipart/") > 2 * MAX_PARTS or data.count(b"\n--") > 10 * MAX_PARTS:
+        return phrase(
+            N_("the message has more parts than the {n} read; it was not read"), n=MAX_PARTS
+        )
+    for field in _HEADER_FIELD.finditer(data):
+        if len(field[0]) > MAX_FIELD_BYTES:
+            return phrase(
+                N_("a header of the message is longer than {n} bytes; it was not read"),
+                n=MAX_FIELD_BYTES,
+            )
+    return None
+
+
 def _unreadable(error: int) -> Phrase:
     """Why a message file could not be read, from its error number."""
     if error == errno.ELOOP:
@@ -388,7 +421,7 @@ def _read_message(checker: Checker, raw: RawMessage, language: bool) -> Reading:
         return Reading(file, raw.file, meta, part, result, language=lang)
 
     if raw.size is not None:
-        meta = _meta(BytesHeaderParser(policy=POLICY).parsebytes(raw.data))
+        meta = _raw_meta(raw.data)
         if raw.size < 0:
             return refused(raw.file, "E001", _unreadable(-raw.size), meta)
         problem = phrase(
@@ -396,6 +429,9 @@ def _read_message(checker: Checker, raw: RawMessage, language: bool) -> Reading:
             cap=message_cap(checker.max_bytes),
         )
         return refused(raw.file, "E001", problem, meta)
+    heavy = _too_heavy(raw.data)
+    if heavy is not None:  # parsing it would cost minutes (the email package's own parse)
+        return refused(raw.file, "E001", heavy, _raw_meta(raw.data))
     message = BytesParser(policy=POLICY).parsebytes(raw.data)
     assert isinstance(message, EmailMessage)
     meta = _meta(message)
@@ -466,7 +502,7 @@ def _meta(message: Message) -> Meta:
     for key, value in message.raw_items():
         folded = key.lower()
         if folded in _META_HEADERS and folded not in raw:
-            raw[folded] = str(value)
+            raw[folded] = str(value)[:MAX_HEADER_CHARS]
     message_id = one_line(raw.get("message-id", "")) or None
     name, address = _sender(one_line(raw["from"])) if "from" in raw else (None, None)
     when = None
