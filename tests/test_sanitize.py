@@ -79,3 +79,16 @@ def test_no_channel_of_validate_or_report_prints_a_raw_control(name: str, tmp_pa
         result = runner.invoke(main, args, env={"NO_COLOR": "1"})
         assert result.exit_code == 1, result.output
         assert raw_controls(result.output, ALLOWED_IN_OUTPUT) == [], args
+
+
+@pytest.mark.parametrize("name", ["x;+1+1", "a; =cmd|' /C calc'!A0", "=x;@y", "a;b"])
+def test_a_cell_guards_what_follows_a_semicolon_and_draw_reads_it_back(name: str) -> None:
+    """A German or French spreadsheet splits a CSV line on `;`: `x;+1+1` became a formula
+    cell there. Each piece that would start one gets its `'`; draw takes them off again."""
+    from validator.contest.draw import _unguard
+    from validator.render.sanitize import csv_cell
+
+    cell = str(csv_cell(name))
+    for piece in cell.split(";"):
+        assert not piece.lstrip(" ").startswith(("=", "+", "-", "@")), cell
+    assert _unguard(cell) == name

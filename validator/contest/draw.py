@@ -12,6 +12,7 @@ import csv
 import hashlib
 import io
 import json
+import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -256,8 +257,13 @@ def _csv_entry(row: dict[str, str], where: str) -> Entry:
 
 
 def _unguard(cell: str) -> str:
-    """A cell as it was before `csv_cell` guarded it with a leading `'`."""
+    """A cell as it was before `csv_cell` guarded it: with a leading `'`, and a `'` after
+    each `;` that a formula would follow."""
+    cell = _SEMICOLON_GUARD.sub(lambda m: m[0].replace("'", "", 1), cell)
     return cell[1:] if cell.startswith("'") and formula_start(cell[1:]) else cell
+
+
+_SEMICOLON_GUARD = re.compile("(?<=;)[ ]*'[=+\\-@\t\r\uff1d\uff0b\uff0d\uff20]")
 
 
 def _number(text: str, key: str, where: str) -> int | None:
