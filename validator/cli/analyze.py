@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 @rules_option
 @time_limit_option(1.0, "Seconds of search per position (each round needs one more position).")
 @nodes_option(
-    "Positions to search per position at most: the values are then the same on every machine."
+    "A budget of positions to search per position: the values are then the same on every machine."
 )
 @click.option(
     "--format", "fmt", type=click.Choice(list(ANALYZE)), help=format_help(ANALYZE, "text")

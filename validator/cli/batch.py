@@ -103,7 +103,7 @@ if TYPE_CHECKING:
     "speed).",
 )
 @nodes_option(
-    "With --par: positions the solver searches at most, so that par is the same on every machine.",
+    "With --par: a budget of positions for the solver, so that par is the same on every machine.",
     name="--par-nodes",
     time_name="--par-time",
 )

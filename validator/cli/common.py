@@ -79,7 +79,9 @@ def nodes_option(
         type=click.IntRange(min=1),
         default=None,
         metavar="N",
-        help=f"{help} With {name} and no {time_name}, no time limit applies.",
+        help=f"{help} The first game the search plays (a beam) always runs to its end, "
+        f"so a small budget searches somewhat more. With {name} and no {time_name}, no time "
+        "limit applies.",
     )
 
 

@@ -26,7 +26,12 @@ def dice_text(rows: int, seed: str) -> str:
 
 
 @click.command("dice")
-@click.option("--rows", type=click.IntRange(min=1, max=100_000), required=True)
+@click.option(
+    "--rows",
+    type=click.IntRange(min=1, max=100_000),
+    required=True,
+    help="How many rolls (rows) the file has; a challenge has about 50 to 80.",
+)
 @click.option("--seed", required=True, help="Any text; the same seed gives the same rolls.")
 @output_option("the dice file (.txt)", precious=True)
 def command(rows: int, seed: str, output: Path | None, force: bool) -> None:

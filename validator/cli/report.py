@@ -60,7 +60,7 @@ if TYPE_CHECKING:
     1.0, "With --analyze: seconds of search per position (each round needs one more)."
 )
 @nodes_option(
-    "With --analyze: positions to search per position at most: the analysis is then the "
+    "With --analyze: a budget of positions to search per position: the analysis is then the "
     "same on every machine."
 )
 @lang_option

@@ -57,7 +57,7 @@ STATS_BEAM_WIDTH = 200
     "answer then depends on the machine's speed, and the output says so.",
 )
 @nodes_option(
-    "Positions to search at most: the answer is then the same on every machine.",
+    "A budget of positions to search: the answer is then the same on every machine.",
 )
 @click.option(
     "--format",

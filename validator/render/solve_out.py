@@ -48,7 +48,7 @@ def render_text(
     if stats:
         lines.append(
             f"beam search (width {stats['beam_width']}): {stats['beam_score']}; "
-            f"random play over {stats['games']} games: median {stats['random_median']}, "
+            f"random play over {stats['games']} games: median {stats['random_median']:g}, "
             f"90th percentile {stats['random_p90']}"
         )
     if best_game is not None:
