@@ -62,7 +62,8 @@ SHOW = [
     ("bga", [" * pass_counting  total", "third counted forced reroll ends the game"]),
     ("literal", [" * scoring        crossed-circles", "both an X and a circle"]),
     ("bga+escape=20", ["Ruleset bga+escape=20", " * escape_bonus   20", "20 bonus points"]),
-    ("standard+rings=2", [" * max_rings      2", "1-2 ring(s)"]),
+    ("standard+rings=2", [" * max_rings      2", "1-2 rings"]),
+    ("standard+rings=1", [" * max_rings      1", "declare 1 ring (rings: N)"]),
     ("standard+rings", [" * max_rings      3"]),
     ("literal+in-and-out", [" * in_and_out     on", "re-enters through a free corner"]),
     (

@@ -231,7 +231,10 @@ def test_expansions_in_any_order_name_the_ruleset_in_one_order() -> None:
 @pytest.mark.parametrize(
     ("spec", "words"),
     [
-        ("standard+escape=x", "needs its bonus"),
+        ("standard+escape=x", "the bonus is a whole number of points"),
+        ("standard+escape=-1", "escape=-1: the bonus is a whole number of points"),
+        ("standard+escape", "needs its bonus"),
+        ("standard+escape=", "needs its bonus"),
         ("standard+escape=10001", "0 to 10000 points"),
         ("standard+rings=two", "1 to 3 rings"),
         ("standard+rings=0", "1 to 3 rings"),
