@@ -304,6 +304,7 @@ def test_a_tampered_results_file_is_refused_not_a_traceback(tmp_path: Path) -> N
         "surrogate.json": json.dumps({"entries": [{**entry, "file": "\udce9.yaml"}]}),
         "twice.json": json.dumps({"entries": [entry, entry]}),
         "long.csv": "file,verdict,score\n" + "x" * 200_000 + ",valid,300\n",
+        "longhead.csv": "file,verdict,score," + "x" * 200_000 + "\na.yaml,valid,300\n",
         "twice.csv": "file,verdict,score\na.yaml,valid,300\na.yaml,valid,300\n",
     }
     said = {
@@ -311,6 +312,7 @@ def test_a_tampered_results_file_is_refused_not_a_traceback(tmp_path: Path) -> N
         "surrogate.json": "unpaired surrogate",
         "twice.json": "a.yaml is listed twice",
         "long.csv": "field larger than field limit",
+        "longhead.csv": "field larger than field limit",
         "twice.csv": "a.yaml is listed twice",
     }
     for name, text in cases.items():
@@ -319,3 +321,19 @@ def test_a_tampered_results_file_is_refused_not_a_traceback(tmp_path: Path) -> N
         out = draw(path, "--seed", "s")
         assert out.exit_code == 2 and said[name] in out.stderr, (name, out.output)
         assert "Traceback" not in out.output
+
+
+def test_the_first_of_copies_does_not_depend_on_the_hash_seed() -> None:
+    """p1.yaml and p01.yaml count as the same number: the name itself breaks the tie, so
+    that --keep-first keeps the same entry on every run (a set's order decided it)."""
+    from validator.contest.batch import Entry, copy_groups
+    from validator.errors import Verdict
+
+    names = ["p1.yaml", "p01.yaml", "p001.yaml"]
+    for order in (names, names[::-1], names[1:] + names[:1]):
+        entries = [
+            Entry(file=f, verdict=Verdict.VALID, score=300, end=None, error=None,
+                  copies=tuple(n for n in names if n != f))
+            for f in order
+        ]  # fmt: skip
+        assert copy_groups(entries) == [("p001.yaml", "p01.yaml", "p1.yaml")]

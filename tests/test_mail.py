@@ -423,7 +423,7 @@ def _raw_mail(headers: str, body: str) -> bytes:
         # (60,000 took 40 s and 500 MB, even for a headers-only parse).
         (
             _raw_mail("Content-Type: text/plain" + "; a=b" * 20_000 + "\n", "hi\n"),
-            "a header of the message is longer than",
+            "the headers of the message are longer than",
         ),
         # 1,000 multipart parts nested in each other: the parse recursed until it failed.
         (
@@ -434,10 +434,30 @@ def _raw_mail(headers: str, body: str) -> bytes:
                     for n in range(1_000)
                 ),
             ),
-            "more parts than the",
+            "far more parts than the",
+        ),
+        # 1,000 forwarded messages nested in each other: the same recursion.
+        (
+            _raw_mail(
+                "Content-Type: message/rfc822\n",
+                "Content-Type: message/rfc822\n\n" * 1_000 + "hi\n",
+            ),
+            "far more parts than the",
+        ),
+        # 20 parts with 15 KiB headers each: no field over its limit, all of them over theirs.
+        (
+            _raw_mail(
+                'Content-Type: multipart/mixed; boundary="b"\n',
+                "".join(
+                    "--b\nContent-Type: text/plain" + "; a=b" * 3_000 + "\n\nhi\n"
+                    for _ in range(20)
+                )
+                + "--b--\n",
+            ),
+            "the headers of the message are longer than",
         ),
     ],
-    ids=["parameters", "nesting"],
+    ids=["parameters", "nesting", "forwarded", "many-headers"],
 )
 def test_a_message_too_heavy_to_parse_is_refused_and_still_answered(
     data: bytes, said: str, tmp_path: Path
@@ -477,6 +497,9 @@ def test_site_and_replies_stay_out_of_the_source_and_the_replies_out_of_the_site
     assert into_source.exit_code == 2 and "--replies" in into_source.output
     holding_it = run("batch", folder, *ARGS, "--site", tmp_path)
     assert holding_it.exit_code == 2 and "--site" in holding_it.output
+    # Inside the source: the next run read the replies (and their reports) as entries.
+    inside = run("batch", folder, *ARGS, "--replies", folder / "r", "--organizer", ORGANIZER)
+    assert inside.exit_code == 2 and "lies inside" in inside.output
     site = tmp_path / "site"
     for replies in (site, site / "replies"):
         published = run(
@@ -693,3 +716,28 @@ def test_a_site_of_record_files_has_a_page_for_every_entry_and_none_for_others(
     assert len(pages) == 2, pages
     for page in pages:
         assert f"entries/{page}" in index
+
+
+def test_the_last_check_of_a_reply_refuses_headers_it_did_not_write() -> None:
+    """The read-back check (replies._only_our_headers): an extra header, a repeated one,
+    or a blank line that pushes the rest into the body all fail it."""
+    from validator.render.replies import _only_our_headers
+
+    written = ["From", "To", "Subject"]
+    good = b"From: a@b.example\nTo: c@d.example\nSubject: x\n\nbody\n"
+    assert _only_our_headers(good, written)
+    assert not _only_our_headers(
+        good.replace(b"Subject: x\n", b"Subject: x\nBcc: e@f.example\n"), written
+    )
+    assert not _only_our_headers(good.replace(b"To:", b"\nTo:"), written)  # headers end early
+    assert not _only_our_headers(b"From: a\nFrom: b\nTo: c\nSubject: x\n\n", written)
+
+
+def test_a_reply_goes_only_to_an_ascii_host_name() -> None:
+    """`jose@exämple.com` was written as `jose@=?utf-8?q?ex=C3=A4mple?=.com`, a broken
+    address; a domain must be an ASCII host name (IDNA) for a reply to go out."""
+    from validator.render.replies import address_of
+
+    assert address_of("Jose", "jose@example.com") is not None
+    assert address_of("Jose", "jose@exämple.com") is None
+    assert address_of("Jose", "x@host?==?x-bogus") is None

@@ -333,3 +333,17 @@ def test_a_bracket_or_quote_never_closed_points_where_it_opened(
     assert (d.code, (d.line, d.col)) == ("E002", at)
     assert f"the {opened} opened here is never closed" in d.message
     assert d.excerpt == text.splitlines()[at[0] - 1]
+
+
+def test_a_wrong_total_on_a_long_line_gets_the_short_help(tmp_path: Path) -> None:
+    """E107's help quotes the record's own line only when it is short: a minified JSON
+    record is one line, the whole record."""
+    from validator.check.file import Checker
+
+    alice = json.loads((ROOT / "examples" / "alice.json").read_text())
+    alice["claimed_score"] = 350
+    record = tmp_path / "r.json"
+    record.write_text(json.dumps(alice, separators=(",", ":")))
+    result = Checker.create(ROOT / "examples" / "challenge.txt", None).check(record)
+    assert result.error is not None and result.error.code == "E107"
+    assert result.error.hint == "claimed_score: 340"

@@ -455,8 +455,9 @@ def _claimed_line(record: Record, score: int | None) -> str:
         start = line.find(claimed, max(at[1] - 1, 0))
         if start < 0:
             start = line.find(claimed)
-        if start >= 0:
-            return (line[:start] + str(score) + line[start + len(claimed) :]).strip()
+        fixed = (line[:start] + str(score) + line[start + len(claimed) :]).strip()
+        if start >= 0 and len(fixed) <= 80:  # a line of minified JSON is the whole record
+            return fixed
     return f"claimed_score: {score}"
 
 

@@ -110,10 +110,12 @@ def check_output_folders(source: Path, site: Path | None, replies: Path | None) 
     from validator.cli.output import same_or_inside
 
     for option, folder in (("--site", site), ("--replies", replies)):
-        if folder is not None and source.is_dir() and same_or_inside(source, folder):
+        if folder is None or not source.is_dir():
+            continue
+        if same_or_inside(source, folder) or same_or_inside(folder, source):
             fail_usage(
-                f"{option} {folder}: is the folder of entries SOURCE, or holds it; "
-                "write it to a folder of its own"
+                f"{option} {folder}: is the folder of entries SOURCE, holds it or lies inside "
+                "it; write it to a folder of its own, outside SOURCE"
             )
     if site is not None and replies is not None and same_or_inside(replies, site):
         fail_usage(

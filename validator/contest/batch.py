@@ -730,8 +730,8 @@ def collect(
         if checked.entry.dice_sha256:
             checksums.add(checked.entry.dice_sha256)
     copies = sorted(
-        (tuple(sorted(g, key=file_order)) for g in groups.values() if len(g) > 1),
-        key=lambda group: [file_order(f) for f in group],
+        (tuple(sorted(g, key=_first_order)) for g in groups.values() if len(g) > 1),
+        key=lambda group: [_first_order(f) for f in group],
     )
     copy_of = {f: tuple(o for o in group if o != f) for group in copies for f in group}
     ranked = tuple(replace(e, copies=copy_of.get(e.file, ())) for e in rank(entries))
@@ -770,6 +770,12 @@ def file_order(file: str) -> tuple[str | int, ...]:
 _DIGITS = re.compile(r"([0-9]+)")
 
 
+def _first_order(file: str) -> tuple[tuple[str | int, ...], str]:
+    """`file_order`, ties (`p1.yaml`, `p01.yaml`) broken by the name itself, so that the
+    first of a group never depends on the order a set gave."""
+    return file_order(file), file
+
+
 def copy_groups(entries: Iterable[Entry]) -> list[tuple[str, ...]]:
     """The groups of copies among `entries`, from each entry's `copies`, keeping only files
     that are among `entries` (a results file may have lost some by hand); each group in
@@ -782,5 +788,5 @@ def copy_groups(entries: Iterable[Entry]) -> list[tuple[str, ...]]:
             group |= group_of.get(f, set())
         for f in group:
             group_of[f] = group
-    unique = {tuple(sorted(g, key=file_order)) for g in group_of.values() if len(g) > 1}
-    return sorted(unique, key=lambda group: [file_order(f) for f in group])
+    unique = {tuple(sorted(g, key=_first_order)) for g in group_of.values() if len(g) > 1}
+    return sorted(unique, key=lambda group: [_first_order(f) for f in group])

@@ -223,15 +223,16 @@ def _json_entries(text: str, path: Path) -> list[Entry]:
 
 def _csv_entries(text: str, path: Path) -> list[Entry]:
     reader = csv.DictReader(io.StringIO(text))
-    missing = {"file", "verdict", "score"} - set(reader.fieldnames or ())
-    if missing:
-        raise DrawError(
-            f"{path}:1: not a `road300 batch` CSV (no {', '.join(sorted(missing))} column)"
-        )
-    try:
+    try:  # the csv module refuses a cell past its limit, in the header row too
+        missing = {"file", "verdict", "score"} - set(reader.fieldnames or ())
+        if missing:
+            raise DrawError(
+                f"{path}:1: not a `road300 batch` CSV (no {', '.join(sorted(missing))} column)"
+            )
         return [_csv_entry(row, f"{path}:{reader.line_num}") for row in reader]
     except csv.Error as exc:
-        raise DrawError(f"{path}:{reader.line_num}: not a `road300 batch` CSV: {exc}") from None
+        line = max(reader.line_num, 1)
+        raise DrawError(f"{path}:{line}: not a `road300 batch` CSV: {exc}") from None
 
 
 def _csv_entry(row: dict[str, str], where: str) -> Entry:

@@ -302,6 +302,9 @@ shorter; decoding 80,000 encoded words took the email package seconds)."""
 MAX_FIELD_BYTES = 16 * 1024
 """The longest header line (with its continuations) of any part that a message may have
 to be read: the email package's parse of 60,000 parameters took half a minute."""
+MAX_HEADERS_BYTES = 256 * 1024
+"""The most header text all the parts of a message may hold together (199 parts with
+16 KiB fields each cost the email package over a minute)."""
 _HEADER_FIELD = re.compile(rb"^[!-9;-~]+[ \t]*:[^\n]*(?:\n[ \t][^\n]*)*", re.MULTILINE)
 
 
@@ -314,17 +317,20 @@ def _raw_meta(data: bytes) -> Meta:
 
 def _too_heavy(data: bytes) -> Phrase | None:
     """Why a message must not be parsed whole, or None: a header field of some part far
-    longer than any mail needs, or more multipart parts than are ever read (the parse
-    recurses into nested parts)."""
-    if data.count(b"ultipart/") > 2 * MAX_PARTS or data.count(b"\n--") > 10 * MAX_PARTS:
+    longer than any mail needs, or all its parts' headers together; or far more multipart
+    or message parts than are ever read (the parse recurses into nested parts)."""
+    nested = data.count(b"ultipart/") + data.count(b"essage/")  # multipart/*, message/*
+    if nested > 2 * MAX_PARTS or data.count(b"\n--") > 10 * MAX_PARTS:
         return phrase(
-            N_("the message has more parts than the {n} read; it was not read"), n=MAX_PARTS
+            N_("the message has far more parts than the {n} read; it was not read"), n=MAX_PARTS
         )
+    total = 0
     for field in _HEADER_FIELD.finditer(data):
-        if len(field[0]) > MAX_FIELD_BYTES:
+        total += len(field[0])
+        if len(field[0]) > MAX_FIELD_BYTES or total > MAX_HEADERS_BYTES:
             return phrase(
-                N_("a header of the message is longer than {n} bytes; it was not read"),
-                n=MAX_FIELD_BYTES,
+                N_("the headers of the message are longer than {n} bytes; it was not read"),
+                n=MAX_FIELD_BYTES if len(field[0]) > MAX_FIELD_BYTES else MAX_HEADERS_BYTES,
             )
     return None
 

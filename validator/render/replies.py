@@ -80,12 +80,12 @@ def address_of(name: str | None, address: str | None) -> Address | None:
         str(shown)
     except Exception:  # the email package refuses it: no reply rather than a bad header
         return None
-    if not _ADDRESS.fullmatch(shown.addr_spec):  # a host name after the @, nothing odd
+    if not _ADDRESS.fullmatch(shown.addr_spec):  # an ASCII host name after the @ (IDNA)
         return None
     return shown
 
 
-_ADDRESS = re.compile(r"[^\s@<>()\[\],;:\\\"]+@[\w-]+(?:\.[\w-]+)*")
+_ADDRESS = re.compile(r"[^\s@<>()\[\],;:\\\"]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*")
 
 
 def organizer_address(text: str) -> Address | None:
@@ -102,15 +102,21 @@ REPLY_HEADERS = (
 """Every header a reply has at its top, each once (docs/contest.md)."""
 
 
-def _only_our_headers(data: bytes) -> bool:
-    """Whether a reply, read back, has exactly the headers written at its top, each once
-    and each on its own: the last check that nothing a sender wrote added one."""
+def _only_our_headers(data: bytes, written: list[str]) -> bool:
+    """Whether a reply, read back, has exactly the headers `written` at its top, in that
+    order, each once and each one of REPLY_HEADERS: the last check that nothing a sender
+    wrote added one (or ended the headers early)."""
     from email.parser import BytesHeaderParser
 
     headers = BytesHeaderParser(policy=policy.compat32).parsebytes(data)
     names = [name.lower() for name in headers]
     allowed = {name.lower() for name in REPLY_HEADERS}
-    return len(names) == len(set(names)) and set(names) <= allowed and not headers.defects
+    return (
+        names == [name.lower() for name in written]
+        and len(set(names)) == len(names)
+        and set(names) <= allowed
+        and not headers.defects
+    )
 
 
 class ReplyWriter:
@@ -169,7 +175,9 @@ class ReplyWriter:
         else:
             message.make_mixed()  # every reply has the same headers, attachment or not
         data = message.as_bytes()
-        if not _only_our_headers(data):  # never expected: a sender's text made a header
+        if not _only_our_headers(
+            data, list(message.keys())
+        ):  # never expected: a sender's text made a header
             self.refused.append(Refused(reading.message_file, "its headers would not be safe"))
             return
         path = self.folder / f"reply-{len(self.written) + 1:04d}.eml"  # _REPLY_NAME
