@@ -38,7 +38,7 @@ from validator.records.atomic import remove_stale, sigterm_exits, write_bytes
 from validator.records.text_record import EXAMPLE
 from validator.render import i18n
 from validator.render.report_text import illegal_plain
-from validator.render.wording import plural
+from validator.render.shared import more_errors
 from validator.report.model import build_report, help_text
 
 _MSG_ID = re.compile(r"<[^<>\s@]+@[^<>\s@]+>")
@@ -276,9 +276,9 @@ class ReplyWriter:
         # mend the record (up to REPLY_ERRORS; the report lists the rest).
         errors = result.errors
         out.extend(self._problem(e, part) for e in errors[:REPLY_ERRORS])
-        more = len(errors[REPLY_ERRORS:]) + result.errors_omitted
-        if more:  # the wording of more_errors, with those the reply leaves out counted too
-            out.append(plural(more, "and {n} more reading error", "and {n} more reading errors"))
+        more = more_errors(result, left_out=len(errors[REPLY_ERRORS:]))
+        if more:
+            out.append(more)
         return out
 
     @staticmethod

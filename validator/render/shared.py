@@ -35,9 +35,10 @@ def verdict_word(verdict: Verdict) -> str:
     return _(_VERDICT_WORD[verdict])
 
 
-def more_errors(result: Result) -> str:
-    """`and 3 more reading errors` beyond those a record's reader kept, or ``."""
-    n = result.errors_omitted
+def more_errors(result: Result, left_out: int = 0) -> str:
+    """`and 3 more reading errors`: beyond those a record's reader kept, plus `left_out`
+    more that an output leaves out of those kept (a reply lists 10); or ``."""
+    n = result.errors_omitted + left_out
     return plural(n, "and {n} more reading error", "and {n} more reading errors") if n else ""
 
 
