@@ -416,6 +416,19 @@ def _raw_mail(headers: str, body: str) -> bytes:
     return (head + "Date: Mon, 1 Dec 2025 10:00:00 +0000\n" + headers + "\n" + body).encode()
 
 
+def test_a_long_line_in_a_body_is_no_header(tmp_path: Path) -> None:
+    """Only header blocks count towards the header limits: a body line of `key: ...`
+    longer than any header may be (a pasted minified JSON) is read as body."""
+    body = (
+        "Hello,\n\nnote: " + "x" * 40_000 + "\n\n" + (ROOT / "examples" / "alice.txt").read_text()
+    )
+    box = mailbox.mbox(tmp_path / "inbox.mbox")
+    box.add(_raw_mail("Content-Type: text/plain; charset=utf-8\n", body))
+    box.close()
+    (entry,) = batch(tmp_path / "inbox.mbox")["entries"]
+    assert entry["verdict"] == "valid", entry["error"]
+
+
 @pytest.mark.parametrize(
     ("data", "said"),
     [

@@ -305,7 +305,6 @@ to be read: the email package's parse of 60,000 parameters took half a minute.""
 MAX_HEADERS_BYTES = 256 * 1024
 """The most header text all the parts of a message may hold together (199 parts with
 16 KiB fields each cost the email package over a minute)."""
-_HEADER_FIELD = re.compile(rb"^[!-9;-~]+[ \t]*:[^\n]*(?:\n[ \t][^\n]*)*", re.MULTILINE)
 
 
 def _raw_meta(data: bytes) -> Meta:
@@ -324,14 +323,22 @@ def _too_heavy(data: bytes) -> Phrase | None:
         return phrase(
             N_("the message has far more parts than the {n} read; it was not read"), n=MAX_PARTS
         )
-    total = 0
-    for field in _HEADER_FIELD.finditer(data):
-        total += len(field[0])
-        if len(field[0]) > MAX_FIELD_BYTES or total > MAX_HEADERS_BYTES:
-            return phrase(
-                N_("the headers of the message are longer than {n} bytes; it was not read"),
-                n=MAX_FIELD_BYTES if len(field[0]) > MAX_FIELD_BYTES else MAX_HEADERS_BYTES,
-            )
+    total = field = 0
+    in_headers = True  # the message's own, then each part's after its boundary line
+    for line in data.split(b"\n"):
+        if in_headers:
+            if not line.strip(b"\r"):
+                in_headers, field = False, 0
+                continue
+            field = field + len(line) if line[:1] in (b" ", b"\t") else len(line)
+            total += len(line)
+            if field > MAX_FIELD_BYTES or total > MAX_HEADERS_BYTES:
+                return phrase(
+                    N_("the headers of the message are longer than {n} bytes; it was not read"),
+                    n=MAX_FIELD_BYTES if field > MAX_FIELD_BYTES else MAX_HEADERS_BYTES,
+                )
+        elif line.startswith(b"--"):
+            in_headers = True
     return None
 
 
