@@ -30,7 +30,7 @@ from validator.cli.common import (
     search_limits,
 )
 from validator.cli.contest_file import ContestCommand, contest_option
-from validator.cli.output import Target, output_option, say, sigterm_exits
+from validator.cli.output import Target, counted, output_option, say, sigterm_exits
 from validator.records.pool import ITEMS_PER_WORKER, PAGES_PER_WORKER, default_jobs
 from validator.records.source import MAX_BYTES
 from validator.render.registry import BATCH, FormatError, choose, suffixes
@@ -224,8 +224,7 @@ def command(
         with target.open() as handle:
             reporter.write(batch, handle, label)
         say(batch_out.one_line(batch, label))
-        n = len(batch.entries)
-        target.wrote(f"{n} {'entry' if n == 1 else 'entries'}", f" ({chosen.name})")
+        target.wrote(counted(len(batch.entries), "entry", "entries"), f" ({chosen.name})")
     elif chosen.name != "table":
         reporter.write(batch, sys.stdout, label)
         say(batch_out.one_line(batch, label))

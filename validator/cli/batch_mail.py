@@ -141,6 +141,7 @@ def publish(
     """Write the site and the replies; the lines to tell on stderr. `lang` is `--lang`."""
     import os
 
+    from validator.cli.output import counted
     from validator.render import i18n
     from validator.render import replies as replying
     from validator.render import site as website
@@ -182,23 +183,14 @@ def publish(
             site_writer.finish()
             notes.append(f"wrote the results site to {site}/index.html")
             if site_writer.removed:
-                n = site_writer.removed
-                notes.append(
-                    f"removed {n} report {'page' if n == 1 else 'pages'} of an earlier run "
-                    f"from {site}/entries"
-                )
+                pages_ = counted(site_writer.removed, "report page", "report pages")
+                notes.append(f"removed {pages_} of an earlier run from {site}/entries")
         if reply_writer is not None:
-            n = reply_writer.finish()
-            notes.append(
-                f"wrote {n} {'reply' if n == 1 else 'replies'} to {replies} "
-                f"(and {replies}/replies.mbox)"
-            )
+            written = counted(reply_writer.finish(), "reply", "replies")
+            notes.append(f"wrote {written} to {replies} (and {replies}/replies.mbox)")
             if reply_writer.removed:
-                n = reply_writer.removed
-                notes.append(
-                    f"removed {n} {'reply' if n == 1 else 'replies'} of an earlier run "
-                    f"from {replies}"
-                )
+                old = counted(reply_writer.removed, "reply", "replies")
+                notes.append(f"removed {old} of an earlier run from {replies}")
             for refused in reply_writer.refused:
                 notes.append(f"no reply to {plain_text(refused.file)}: {refused.reason}")
     except OSError as exc:

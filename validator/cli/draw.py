@@ -11,6 +11,7 @@ import click
 
 from validator.cli.common import EXIT_FAILED, EXIT_OK, fail_usage
 from validator.cli.contest_file import ContestCommand, contest_option
+from validator.cli.output import counted
 
 if TYPE_CHECKING:
     from validator.contest.batch import Entry
@@ -108,8 +109,8 @@ def command(
     result = drawing.draw(candidates, seed, winners)
     out(f"Results: {safe(str(results))} (SHA-256 {drawing.file_sha256(results)})")
     out(
-        f"Eligible: {len(result.eligible)} valid "
-        f"{'entry' if len(result.eligible) == 1 else 'entries'} with {min_score}+ points "
+        f"Eligible: {counted(len(result.eligible), 'valid entry', 'valid entries')} "
+        f"with {min_score}+ points "
         f"(SHA-256 of the sorted list {result.list_sha256})"
     )
     if left_out:
@@ -153,8 +154,8 @@ def nobody_drawn(
     where = f"{safe(results)}: "
     if not eligible:
         return (
-            f"{where}no entry is valid with {min_score} points or more ({entries} "
-            f"{'entry' if entries == 1 else 'entries'}); nobody can be drawn."
+            f"{where}no entry is valid with {min_score} points or more "
+            f"({counted(entries, 'entry', 'entries')}); nobody can be drawn."
         )
     why = []
     if copies:

@@ -154,6 +154,12 @@ def refusal_for(
     return None
 
 
+def counted(n: int, one: str, many: str) -> str:
+    """`1 entry`, `3 entries`: a count in a note to the person running the command (the
+    notes are English; what players read goes through wording.plural)."""
+    return f"{n} {one if n == 1 else many}"
+
+
 def say(line: str) -> None:
     """A note for the person running the command, on standard error."""
     click.echo(f"road300: {line}", err=True)
@@ -183,6 +189,7 @@ def _same_file(a: Path, b: Path) -> bool:
 __all__ = [
     "ENCODING_ERRORS",
     "Target",
+    "counted",
     "output_option",
     "refusal_for",
     "replacing",

@@ -18,7 +18,7 @@ from validator.cli.common import (
     rules_option,
 )
 from validator.cli.contest_file import ContestCommand, contest_option
-from validator.cli.output import Target, output_option
+from validator.cli.output import Target, counted, output_option
 from validator.render.registry import VALIDATE, FormatError, choose, format_help
 
 
@@ -112,5 +112,5 @@ def command(
                     reporter.result(result)
         with i18n.speaking(language(lang)):
             reporter.finish(results)
-    target.wrote(f"{len(results)} {'result' if len(results) == 1 else 'results'}")
+    target.wrote(counted(len(results), "result", "results"))
     sys.exit(exit_status((r.verdict for r in results), strict=strict))
