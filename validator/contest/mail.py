@@ -246,24 +246,12 @@ class Messages:
         box, cap = self.box, self.cap
         if box.kind == "eml":
             for rel in box.eml_files:
-                path = box.path / rel
-                try:  # no link followed, no FIFO or device read (nor waited for)
-                    data = read_head(Path(rel), cap + 1, box.path)
-                except OSError as exc:
-                    yield RawMessage(f"{rel}#1", b"", path.parent, size=-(exc.errno or 1))
-                    continue
-                yield _bounded(f"{rel}#1", data, cap, path.parent)
+                yield self._file(f"{rel}#1", rel, (box.path / rel).parent)
             return
         if box.kind == "maildir":
             folder = box.path.resolve()
             for n, rel in enumerate(self.keys, start=1):
-                file = f"{box.label}#{n}"
-                try:  # as for .eml files: a link in new/ or cur/ is not followed
-                    data = read_head(Path(rel), cap + 1, box.path)
-                except OSError as exc:
-                    yield RawMessage(file, b"", folder, size=-(exc.errno or 1))
-                    continue
-                yield _bounded(file, data, cap, folder)
+                yield self._file(f"{box.label}#{n}", rel, folder)
             return
         assert self.store is not None
         folder = box.path.resolve().parent
@@ -279,6 +267,16 @@ class Messages:
                 yield RawMessage(file, b"", folder, size=-(getattr(exc, "errno", 0) or 1))
                 continue
             yield _bounded(file, data, cap, folder)
+
+    def _file(self, file: str, rel: str, folder: Path) -> RawMessage:
+        """The message in the file `rel` of the mailbox's folder (an `.eml` file, a Maildir's
+        `new/NAME`), read as a record file is: no link followed, no FIFO or device read
+        (nor waited for)."""
+        try:
+            data = read_head(Path(rel), self.cap + 1, self.box.path)
+        except OSError as exc:
+            return RawMessage(file, b"", folder, size=-(exc.errno or 1))
+        return _bounded(file, data, self.cap, folder)
 
     def close(self) -> None:
         if self.store is not None:
