@@ -12,7 +12,6 @@ import csv
 import hashlib
 import io
 import json
-import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -260,11 +259,17 @@ def _csv_entry(row: dict[str, str], where: str) -> Entry:
 def _unguard(cell: str) -> str:
     """A cell as it was before `csv_cell` guarded it: with a leading `'`, and a `'` after
     each `;` that a formula would follow."""
-    cell = _SEMICOLON_GUARD.sub(lambda m: m[0].replace("'", "", 1), cell)
-    return cell[1:] if cell.startswith("'") and formula_start(cell[1:]) else cell
+    first, *rest = cell.split(";")
+    first = first[1:] if first.startswith("'") and formula_start(first[1:]) else first
+    return ";".join([first, *map(_unguarded_piece, rest)])
 
 
-_SEMICOLON_GUARD = re.compile("(?<=;)[ ]*'[=+\\-@\t\r\uff1d\uff0b\uff0d\uff20]")
+def _unguarded_piece(piece: str) -> str:
+    """A piece of a cell after a `;` without the `'` that `csv_cell` put before it."""
+    text = piece.lstrip(" ")
+    if text.startswith("'") and formula_start(text[1:]):
+        return piece[: len(piece) - len(text)] + text[1:]
+    return piece
 
 
 def _number(text: str, key: str, where: str) -> int | None:

@@ -84,14 +84,16 @@ def csv_cell(value: str | int | None) -> str | int:
         return value
     if formula_start(value) and not _NUMBER.fullmatch(value):
         value = "'" + value
-    # A spreadsheet of a German or French locale splits on `;`: each piece is a cell there.
-    value = _SEMICOLON_FORMULA.sub(lambda m: m[0][:-1] + "'" + m[0][-1], value)
-    return plain_text(value)
+    # A spreadsheet of a German or French locale splits on `;`: each piece is a cell there,
+    # so each that would start a formula gets its `'` too (`road300 draw` takes it off).
+    first, *rest = value.split(";")
+    return plain_text(";".join([first, *map(_guarded_piece, rest)]))
 
 
-_SEMICOLON_FORMULA = re.compile("(?<=;)[ ]*[=+\\-@\t\r\uff1d\uff0b\uff0d\uff20]")
-"""A `;` followed by what starts a formula (as `formula_start` reads it, full width too):
-`csv_cell` puts a `'` before it, and `road300 draw` takes it off again."""
+def _guarded_piece(piece: str) -> str:
+    """A piece of a cell after a `;`, with a `'` before it when it would start a formula."""
+    text = piece.lstrip(" ")
+    return piece[: len(piece) - len(text)] + "'" + text if formula_start(text) else piece
 
 
 def markdown_text(text: str) -> str:
