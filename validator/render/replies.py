@@ -175,9 +175,8 @@ class ReplyWriter:
         else:
             message.make_mixed()  # every reply has the same headers, attachment or not
         data = message.as_bytes()
-        if not _only_our_headers(
-            data, list(message.keys())
-        ):  # never expected: a sender's text made a header
+        # Never expected (header_text stops it): a sender's text made or ended a header.
+        if not _only_our_headers(data, list(message.keys())):
             self.refused.append(Refused(reading.message_file, "its headers would not be safe"))
             return
         path = self.folder / f"reply-{len(self.written) + 1:04d}.eml"  # _REPLY_NAME

@@ -135,8 +135,9 @@ class SiteWriter:
         entry = self.batch.entries[self.number[reading.file] - 1]
         with i18n.speaking(lang or self.lang):
             hidden = say("site.hidden")
-        self._write(self.page(entry), page, hidden)
-        self.written.append(self.folder / self.page(entry))
+        relative = self.page(entry)
+        self._write(relative, page, hidden)
+        self.written.append(self.folder / relative)
 
     def _write(self, relative: str, text: str, hidden: str | None = None) -> None:
         # Each page whole or not at all: an interrupted run never leaves a cut page.
