@@ -754,3 +754,29 @@ def test_a_reply_goes_only_to_an_ascii_host_name() -> None:
     assert address_of("Jose", "jose@example.com") is not None
     assert address_of("Jose", "jose@exämple.com") is None
     assert address_of("Jose", "x@host?==?x-bogus") is None
+
+
+def test_a_reply_to_a_long_name_with_specials_still_goes_to_its_sender(tmp_path: Path) -> None:
+    """`Mallory \\x1b[2J AAA...` folded by the email package read back as the address
+    `Mallory`: the reply then goes to the address alone, and the greeting keeps the name."""
+    body = (ROOT / "examples" / "alice.txt").read_text(encoding="utf-8")
+    name = "Mallory \x1b[2J " + "A" * 300
+    raw = (
+        f"From: {name} <mallory@evil.example>\nSubject: x\nMessage-ID: <m@p.example>\n"
+        "Date: Mon, 1 Dec 2025 10:00:00 +0000\nContent-Type: text/plain; charset=utf-8\n\n" + body
+    )
+    box = mailbox.mbox(tmp_path / "inbox.mbox")
+    box.add(raw.encode("utf-8"))
+    box.close()
+    out = tmp_path / "replies"
+    assert (
+        run(
+            "batch", tmp_path / "inbox.mbox", *ARGS, "--replies", out, "--organizer", ORGANIZER
+        ).exit_code
+        == 0
+    )
+    (reply,) = out.glob("reply-*.eml")
+    parsed = BytesParser(policy=policy.default).parsebytes(reply.read_bytes())
+    assert [a.addr_spec for a in parsed["To"].addresses] == ["mallory@evil.example"]
+    text = parsed.get_body(("plain",))
+    assert text is not None and text.get_content().startswith("Hello Mallory")

@@ -102,6 +102,15 @@ REPLY_HEADERS = (
 """Every header a reply has at its top, each once (docs/contest.md)."""
 
 
+def _addressed_to(data: bytes, address: str) -> bool:
+    """Whether a reply, read back, goes to `address` and to it alone."""
+    from email.parser import BytesHeaderParser
+
+    to = BytesHeaderParser(policy=policy.default).parsebytes(data)["To"]
+    found = getattr(to, "addresses", ())
+    return [a.addr_spec for a in found] == [address]
+
+
 def _only_our_headers(data: bytes, written: list[str]) -> bool:
     """Whether a reply, read back, has exactly the headers `written` at its top, in that
     order, each once and each one of REPLY_HEADERS: the last check that nothing a sender
@@ -175,6 +184,11 @@ class ReplyWriter:
         else:
             message.make_mixed()  # every reply has the same headers, attachment or not
         data = message.as_bytes()
+        if not _addressed_to(data, to.addr_spec):
+            # The email package folds a long name holding specials (`Mallory [2J AAA...`)
+            # so that it no longer reads back: its first word came out as the address.
+            message.replace_header("To", Address(addr_spec=to.addr_spec))
+            data = message.as_bytes()
         # Never expected (header_text stops it): a sender's text made or ended a header.
         if not _only_our_headers(data, list(message.keys())):
             self.refused.append(Refused(reading.message_file, "its headers would not be safe"))
