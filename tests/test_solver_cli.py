@@ -14,7 +14,9 @@ from validator.cli import main
 from validator.cli.dice import dice_text
 from validator.engine import STANDARD
 from validator.records import dump_record
+from validator.contest.config import parse_size, size_text
 from validator.records.dice import read_dice
+from validator.render.solve_out import render_text
 from validator.solver.playout import random_game, to_record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,6 +97,8 @@ def test_invalid_from_record_exits_1_with_its_diagnostic(tmp_path: Path) -> None
         ["solve", "{dice}", "--output", "best.exe"],
         ["solve", "{dice}", "--rules", "nosuchrules"],
         ["solve", "{dice}", "--stats", "--from", "{dice}"],
+        ["solve", "{dice}", "--memory", "lots"],
+        ["solve", "{dice}", "--memory", "0"],
         ["dice", "--rows", "0", "--seed", "x"],
     ],
 )
@@ -190,3 +194,47 @@ def test_an_unproven_best_is_shown_as_at_least_with_its_bound() -> None:
     payload = json.loads(raw)
     assert not payload["proven"]  # 80 rows from the first roll: far from proven in 0.05 s
     assert "best score at least " in first and " (bound " in first and "not proven" in first
+
+
+def test_a_full_table_is_named_with_the_memory_that_repeats_the_answer() -> None:
+    """A search that filled the compiled table depends on its size: the text names the
+    --memory that repeats it beside the --nodes, and says so for a budget too."""
+    payload = {
+        "best_score": 380, "upper_bound": 440, "proven": False, "nodes": 5_000_000,
+        "seconds": 9.5, "stopped": "time", "repeat_nodes": 4_999_000,
+        "memory": 256 << 20, "table_full": True,
+    }  # fmt: skip
+    text = render_text(payload, dice="d.txt", continued=False, best_game=None)
+    assert "--nodes 4999000 --memory 256MiB gives this same answer on any machine" in text
+    budget = render_text(
+        payload | {"stopped": "nodes", "repeat_nodes": None},
+        dice="d.txt", continued=False, best_game=None,
+    )  # fmt: skip
+    assert "filled its table (256MiB): the same budget gives this answer with --memory 256MiB" in (
+        budget
+    )
+    roomy = render_text(
+        payload | {"table_full": False}, dice="d.txt", continued=False, best_game=None
+    )
+    assert "--memory" not in roomy and "--nodes 4999000 gives" in roomy
+
+
+def test_sizes_read_back_as_written() -> None:
+    for size in (100, 1536 << 10, 512 << 20, 2 << 30, 3 << 30):
+        assert parse_size(size_text(size)) == size
+    assert parse_size("2GiB") == parse_size("2 g") == 2 << 30
+    assert parse_size("1GB") == 10**9
+
+
+@pytest.mark.slow
+def test_solve_memory_on_the_command_line_caps_the_table(dice: Path, tmp_path: Path) -> None:
+    long_dice = tmp_path / "long.txt"
+    long_dice.write_text(dice_text(40, "memory cli"))
+    args = ["solve", str(long_dice), "--nodes", "40000", "--memory", "16KiB"]
+    code, out = run(*args, "--format", "json")
+    payload = json.loads(out)
+    assert code == 0 and payload["table_full"] and payload["memory"] == 16 << 10
+    code, text = run(*args)
+    assert "filled its table (16KiB)" in text
+    code, out = run("solve", str(long_dice), "--nodes", "40000", "--format", "json")
+    assert not json.loads(out)["table_full"]

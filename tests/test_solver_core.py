@@ -243,3 +243,40 @@ def test_a_tiny_table_reused_for_many_positions_gives_readable_best_lines() -> N
         assert to_actions(rows, rules, state, k, line)[1] == best
         reference = Search(rows, rules, core="python").run(root, base, time_limit=None)
         assert (best, upper) == reference[:2]
+
+
+def test_a_search_that_fills_a_small_memory_says_so_and_the_same_memory_repeats_it() -> None:
+    """`memory` caps the compiled table; a search that fills it says so (`table_full`),
+    and the same budget with the same memory gives the same answer."""
+    rows = random_rows(random.Random(31), 40)
+    tiny = 1 << 14  # 1,024 slots: 768 entries
+    first = solve(rows, STANDARD, time_limit=None, nodes=40_000, core="compiled", memory=tiny)
+    assert first.table_full and first.memory == tiny
+    again = solve(rows, STANDARD, time_limit=None, nodes=40_000, core="compiled", memory=tiny)
+    assert (again.best_score, again.upper_bound, again.actions, again.nodes) == (
+        first.best_score,
+        first.upper_bound,
+        first.actions,
+        first.nodes,
+    )
+    roomy = solve(rows, STANDARD, time_limit=None, nodes=40_000, core="compiled")
+    assert not roomy.table_full
+
+
+def test_a_table_the_machine_cannot_grow_stays_as_it_is_and_fills(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """When numpy cannot give the table more memory, the search goes on in the table it
+    has, and says that it filled (its size, not --memory, decided)."""
+    rows = random_rows(random.Random(31), 40)
+    real_zeros = np.zeros
+
+    def zeros(shape: int, dtype: object = float) -> object:
+        if isinstance(shape, int) and shape > 1 << 15:  # the first table has 1 << 15
+            raise MemoryError
+        return real_zeros(shape, dtype=dtype)
+
+    monkeypatch.setattr(compiled.np, "zeros", zeros)
+    s = solve(rows, STANDARD, time_limit=None, nodes=200_000, core="compiled")
+    assert s.table_full and s.memory == (1 << 15) * 16
+    assert_replays(rows, STANDARD, new_game(), 0, s.actions, s.best_score)

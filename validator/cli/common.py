@@ -107,6 +107,20 @@ def max_size_option(func: F) -> F:
     )(func)
 
 
+def memory_option(func: F) -> F:
+    """`--memory SIZE` of solve: the compiled search's table at its largest."""
+    return click.option(
+        "--memory",
+        metavar="SIZE",
+        callback=_size,
+        help="The most memory the compiled search's table may take (bytes, or with "
+        "KiB/MiB/GiB). Default: 2GiB, or a quarter of the machine's memory if that is "
+        "less. The table grows as the search needs it; a bigger one proves long searches "
+        "in fewer positions. Only a search that fills it depends on its size, and the "
+        "output then says so.",
+    )(func)
+
+
 def make_console(stderr: bool = False, file: IO[str] | None = None) -> Console:
     """A rich console; colour and bold only on a terminal, and never when NO_COLOR is set
     to a value (an empty NO_COLOR does not count, as no-color.org says). With `file` (an

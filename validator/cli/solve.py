@@ -19,6 +19,7 @@ from validator.cli.common import (
     EXIT_FAILED,
     EXIT_OK,
     fail_usage,
+    memory_option,
     nodes_option,
     note_fast_core,
     rules_option,
@@ -59,6 +60,7 @@ STATS_BEAM_WIDTH = 200
 @nodes_option(
     "A budget of positions to search: the answer is then the same on every machine.",
 )
+@memory_option
 @click.option(
     "--format",
     "fmt",
@@ -94,6 +96,7 @@ def command(
     rules: str | None,
     time_limit: float,
     nodes: int | None,
+    memory: int | None,
     fmt: str,
     output: Path | None,
     stats: bool,
@@ -160,6 +163,7 @@ def command(
             nodes=nodes,
             progress=report,
             cancel=cancel,
+            memory=memory,
         )
     record = _record(dice_file, ruleset, prefix, state, row, solution.actions, solution.best_score)
     from validator.check.models import SolveOut
@@ -173,6 +177,8 @@ def command(
         seconds=round(solution.seconds, 3),
         stopped=solution.stopped,
         repeat_nodes=solution.repeat_nodes,
+        memory=solution.memory,
+        table_full=solution.table_full,
         stats=_stats(dice_file, ruleset, games) if stats else None,
     )
     payload = {k: v for k, v in asdict(shape).items() if k != "stats" or v is not None}

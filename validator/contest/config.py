@@ -34,17 +34,29 @@ _UNITS = {
     "M": 1024**2,
     "MB": 1000**2,
     "MIB": 1024**2,
+    "G": 1024**3,
+    "GB": 1000**3,
+    "GIB": 1024**3,
 }
 
 
 def parse_size(value: str) -> int:
-    """Bytes from `1048576`, `512KiB`, `4MiB`, `1 MB`; ValueError otherwise."""
+    """Bytes from `1048576`, `512KiB`, `4MiB`, `1 MB`, `2GiB`; ValueError otherwise."""
     text = value.strip().upper().replace(" ", "")
-    number = text.rstrip("KMIB")
+    number = text.rstrip("KMGIB")
     unit = text[len(number) :]
     if not number.isdigit() or unit not in _UNITS or int(number) == 0:
         raise ValueError(f"{value!r} is not a size like 1048576, 512KiB or 4MiB")
     return int(number) * _UNITS[unit]
+
+
+def size_text(size: int) -> str:
+    """`size` bytes as `parse_size` reads them back: `2GiB`, `512MiB`, `1536KiB`, `100`."""
+    for unit in ("GiB", "MiB", "KiB"):
+        factor = _UNITS[unit.upper()]
+        if size >= factor and size % factor == 0:
+            return f"{size // factor}{unit}"
+    return str(size)
 
 
 def _address(text: str) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from validator.contest.config import size_text
+
 _STOPPED = {
     "time": "within the time limit",
     "nodes": "within the --nodes budget",
@@ -39,10 +41,17 @@ def render_text(
     positions = "position" if nodes == 1 else "positions"
     lines.append(f"searched {nodes:,} {positions} in {payload['seconds']:.1f} s")
     repeat = payload.get("repeat_nodes")
+    # A search that filled its table depends on the table's size too (SolveOut.table_full).
+    memory = f" --memory {size_text(payload['memory'])}" if payload.get("table_full") else ""
     if payload.get("stopped") in ("time", "cancel") and repeat is not None:
         lines.append(
             "stopped by the clock, so this answer depends on the machine's speed; "
-            f"--nodes {repeat} gives this same answer on any machine"
+            f"--nodes {repeat}{memory} gives this same answer on any machine"
+        )
+    elif memory:
+        lines.append(
+            f"the search filled its table ({size_text(payload['memory'])}): the same "
+            f"budget gives this answer with{memory}, and a bigger --memory may prove more"
         )
     stats = payload.get("stats")
     if stats:

@@ -895,7 +895,7 @@ class Core:
                 self.CF[r, j] = f
                 self.CD[r, j] = d
         self.tt_limit = tt_limit
-        self.max_size = 1 << max(10, (tt_limit * 4 // 3).bit_length())
+        self.max_size = 1 << max(10, (tt_limit * 4 // 3 - 1).bit_length())
         """The table's size at its limit (at most 3/4 full); it starts small and grows
         (`reserve`), which changes only the speed, never the search."""
         self.keys = np.zeros(0, dtype=np.int64)
@@ -920,8 +920,18 @@ class Core:
         size = min(self.max_size, 1 << max(10, wanted.bit_length()))
         if size <= self.keys.shape[0]:
             return
-        keys = np.zeros(size, dtype=np.int64)
-        vals = np.zeros(size, dtype=np.int64)
+        try:
+            keys = np.zeros(size, dtype=np.int64)
+            vals = np.zeros(size, dtype=np.int64)
+        except MemoryError:
+            # The machine has less memory free than --memory allows: the table stays at
+            # the size it has, and that is now its limit (`full` says when it fills).
+            if not self.keys.shape[0]:
+                raise  # not even the first small table
+            self.max_size = self.keys.shape[0]
+            self.tt_limit = min(self.tt_limit, self.max_size * 3 // 4)
+            self.S[S_TT_LIMIT] = min(self.S[S_TT_LIMIT], self.tt_limit)
+            return
         if self.keys.shape[0]:
             rehash(self.keys, self.vals, keys, vals)
         self.keys, self.vals = keys, vals
@@ -931,6 +941,12 @@ class Core:
     def count(self) -> int:
         """Entries in the table."""
         return int(self.S[S_TT_COUNT])
+
+    @property
+    def full(self) -> bool:
+        """Whether the table holds as many entries as it may (`tt_limit`): from then on
+        it overwrites upper bounds, and the search depends on its size."""
+        return self.count >= self.tt_limit
 
     def load(self, table: dict[int, int]) -> None:
         """Take over the entries of the pure-Python search's table."""

@@ -58,11 +58,34 @@ TT_LIMIT = 3_000_000
 """Transposition-table entries the pure-Python search keeps at most (about 100 bytes
 each); past it, no new ones."""
 
-CORE_TT_ENTRIES = 12_000_000
-"""The compiled core's table at its largest (16 bytes an entry, at most 3/4 full: 256
-MB). It starts small and grows with the search (`Core.reserve`), whatever the time
-limit, and keeps every entry until it holds this many, so its size never changes the
-answer. Once full, upper bounds are overwritten; exact values stay."""
+TABLE_BYTES = 2 << 30
+"""The compiled core's table at its largest by default (2 GiB: 16 bytes a slot, at most
+3/4 of the slots used, so about 100 million entries), or a quarter of the machine's
+memory where that is less (`default_table_bytes`); `solve(memory=...)` and `solve
+--memory` choose another. It starts small and grows with the search (`Core.reserve`),
+whatever the time limit, and keeps every entry until it is full, so its size changes
+the answer only of a search that fills it (`Solution.table_full`). Once full, upper
+bounds are overwritten; exact values stay."""
+
+ENTRY_BYTES = 16
+"""One slot of the compiled table: an int64 key and an int64 entry."""
+
+
+def default_table_bytes() -> int:
+    """`TABLE_BYTES`, or a quarter of the machine's memory where that is less."""
+    try:
+        physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # no sysconf (Windows)
+        return TABLE_BYTES
+    return min(TABLE_BYTES, max(physical // 4, 1 << 24))
+
+
+def table_entries(memory: int) -> int:
+    """The entries a compiled table of at most `memory` bytes holds: the largest power
+    of two of slots that fits, at most 3/4 of them used."""
+    slots = 1 << max(10, (max(memory, 1) // ENTRY_BYTES).bit_length() - 1)
+    return slots * 3 // 4
+
 
 OPENING_NODES = 1_024
 """The opening round of the search, before the opening beam game: most positions of an
@@ -160,6 +183,12 @@ class Solution:
     repeat_nodes: int | None = None
     """When the clock or cancel stopped the search: the node budget (`nodes=`, with no
     time limit) that gives this very answer on any machine."""
+    memory: int = 0
+    """The compiled table's size at its largest, in bytes (`Search.table_memory`; 0 when
+    there was nothing to search)."""
+    table_full: bool = False
+    """Whether the compiled table filled up: then the same budget gives this answer only
+    with the same `memory` (a search that never fills it does not depend on it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,12 +227,15 @@ class Search:
         tt_limit: int | None = None,
         symmetry: bool = True,
         core: CoreChoice = "auto",
+        memory: int | None = None,
     ) -> None:
         self.game = Game(rows, rules)
         self.rows = tuple(rows)
         self.rules = rules
         self.tt: dict[int, int] = {}
         self.tt_limit = tt_limit
+        self.memory = default_table_bytes() if memory is None else memory
+        """The compiled table's size at its largest, in bytes (`TABLE_BYTES`)."""
         self.time_limit: float | None = None
         self.symmetry = symmetry
         self.exact_depth = EXACT_DEPTH
@@ -261,7 +293,7 @@ class Search:
                 return None
         core = Core(
             self.game,
-            tt_limit=CORE_TT_ENTRIES if self.tt_limit is None else self.tt_limit,
+            tt_limit=table_entries(self.memory) if self.tt_limit is None else self.tt_limit,
             symmetry=self.symmetry,
             exact_depth=self.exact_depth,
         )
@@ -283,6 +315,20 @@ class Search:
         if flipped < plain:
             return rest | flipped, True
         return rest | plain, False
+
+    @property
+    def table_memory(self) -> int:
+        """The compiled table's size at its largest, in bytes: `memory`, or less when the
+        machine could not give the table more (`Core.reserve`)."""
+        if self.core is None:
+            return table_entries(self.memory) * 4 // 3 * ENTRY_BYTES
+        return self.core.max_size * ENTRY_BYTES
+
+    @property
+    def table_full(self) -> bool:
+        """Whether the compiled table filled up (`Core.full`): its size (`memory`) then
+        decides the answer too. The pure-Python table's limit is the same everywhere."""
+        return self.core is not None and self.core.full
 
     def store(self, key: int, value: int, code: int, exact: bool) -> None:
         # Once full, nothing is written: an exact entry's best child must stay in the
@@ -710,16 +756,19 @@ def solve(
     progress: Callable[[Progress], None] | None = None,
     cancel: threading.Event | None = None,
     core: CoreChoice = "auto",
+    memory: int | None = None,
 ) -> Solution:
     """The best continuation of `state` (a new game with every ring the rules allow,
     when None) on the dice `rows` from row `row` (0-based), within `time_limit` seconds
-    and `nodes` positions of search (None: no limit).
+    and `nodes` positions of search (None: no limit), with a compiled table of at most
+    `memory` bytes (None: `default_table_bytes`).
 
     Stopping early (node budget, time limit, `cancel`, Ctrl-C) returns the best game
     found so far and a sound upper bound; `proven` says whether they meet and `stopped`
     what stopped it. The schedule counts positions, so without a time limit the answer
-    is the same on every machine. `core` chooses the pure-Python or the compiled search
-    (`CoreChoice`); both give the same answers.
+    is the same on every machine (with the same `memory`, if the search fills its table:
+    `table_full`). `core` chooses the pure-Python or the compiled search (`CoreChoice`);
+    both give the same answers.
     """
     started = time.monotonic()
     if state is None:
@@ -727,8 +776,8 @@ def solve(
     base = score(state, rules)
     if state.over or row >= len(rows):
         final = score(exhaust(state), rules)
-        return Solution(final, final, True, (), 0, time.monotonic() - started)
-    search = Search(rows, rules, core=core)
+        return Solution(final, final, True, (), 0, time.monotonic() - started, memory=0)
+    search = Search(rows, rules, core=core, memory=memory)
     best, upper, line = search.run(
         root_position(state, rules, row),
         base,
@@ -748,6 +797,8 @@ def solve(
         time.monotonic() - started,
         search.stop_reason,
         search.repeat_nodes,
+        search.table_memory,
+        search.table_full,
     )
 
 
