@@ -12,9 +12,9 @@ from click.testing import CliRunner
 
 from validator.cli import main
 from validator.cli.dice import dice_text
+from validator.contest.config import parse_size, size_text
 from validator.engine import STANDARD
 from validator.records import dump_record
-from validator.contest.config import parse_size, size_text
 from validator.records.dice import read_dice
 from validator.render.solve_out import render_text
 from validator.solver.playout import random_game, to_record

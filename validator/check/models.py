@@ -150,8 +150,8 @@ class SolveOut:
     """When "time" or "cancel" stopped it: the --nodes budget that gives this very answer
     (game and bound) on any machine, without a time limit; else null."""
     memory: Count
-    """The compiled search's table at its largest, in bytes (--memory, or its default: 2
-    GiB, or a quarter of the machine's memory if less); 0 when nothing was searched."""
+    """The compiled search's table at its largest, in bytes (--memory, or its default:
+    512 MiB, or a quarter of the machine's memory if less); 0 when nothing was searched."""
     table_full: bool
     """true when the compiled table filled up: the same --nodes then repeats the answer
     only with the same --memory (a search that never fills it does not depend on it)."""

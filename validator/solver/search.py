@@ -58,9 +58,9 @@ TT_LIMIT = 3_000_000
 """Transposition-table entries the pure-Python search keeps at most (about 100 bytes
 each); past it, no new ones."""
 
-TABLE_BYTES = 2 << 30
-"""The compiled core's table at its largest by default (2 GiB: 16 bytes a slot, at most
-3/4 of the slots used, so about 100 million entries), or a quarter of the machine's
+TABLE_BYTES = 512 << 20
+"""The compiled core's table at its largest by default (512 MiB: 16 bytes a slot, at
+most 3/4 of the slots used, so about 25 million entries), or a quarter of the machine's
 memory where that is less (`default_table_bytes`); `solve(memory=...)` and `solve
 --memory` choose another. It starts small and grows with the search (`Core.reserve`),
 whatever the time limit, and keeps every entry until it is full, so its size changes
