@@ -213,6 +213,8 @@ def test_a_full_table_is_named_with_the_memory_that_repeats_the_answer() -> None
     assert "filled its table (256MiB): the same budget gives this answer with --memory 256MiB" in (
         budget
     )
+    proven = payload | {"stopped": None, "repeat_nodes": None, "proven": True, "upper_bound": 380}
+    assert "--memory" not in render_text(proven, dice="d.txt", continued=False, best_game=None)
     roomy = render_text(
         payload | {"table_full": False}, dice="d.txt", continued=False, best_game=None
     )
