@@ -99,6 +99,8 @@ def test_invalid_from_record_exits_1_with_its_diagnostic(tmp_path: Path) -> None
         ["solve", "{dice}", "--stats", "--from", "{dice}"],
         ["solve", "{dice}", "--memory", "lots"],
         ["solve", "{dice}", "--memory", "0"],
+        ["solve", "{dice}", "--memory", "1KiB"],
+        ["solve", "{dice}", "--memory", "99999999GiB"],
         ["dice", "--rows", "0", "--seed", "x"],
     ],
 )
@@ -230,6 +232,9 @@ def test_sizes_read_back_as_written() -> None:
 
 @pytest.mark.slow
 def test_solve_memory_on_the_command_line_caps_the_table(dice: Path, tmp_path: Path) -> None:
+    from validator.solver.core import warm_up
+
+    warm_up()  # numba's cache filled, so that "auto" takes the compiled core
     long_dice = tmp_path / "long.txt"
     long_dice.write_text(dice_text(40, "memory cli"))
     args = ["solve", str(long_dice), "--nodes", "40000", "--memory", "16KiB"]

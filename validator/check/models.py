@@ -151,7 +151,8 @@ class SolveOut:
     (game and bound) on any machine, without a time limit; else null."""
     memory: Count
     """The compiled search's table at its largest, in bytes (--memory, or its default:
-    512 MiB, or a quarter of the machine's memory if less); 0 when nothing was searched."""
+    512 MiB, or a quarter of the machine's memory if less); 0 when the compiled core did
+    not search (pure Python, or nothing to search)."""
     table_full: bool
     """true when the compiled table filled up: the same --nodes then repeats the answer
     only with the same --memory (a search that never fills it does not depend on it)."""

@@ -114,10 +114,11 @@ def memory_option(func: F) -> F:
         metavar="SIZE",
         callback=_size,
         help="The most memory the compiled search's table may take (bytes, or with "
-        "KiB/MiB/GiB). Default: 512MiB, or a quarter of the machine's memory if that is "
-        "less. The table grows as the search needs it; a bigger one proves long searches "
-        "in fewer positions. Only a search that fills it depends on its size, and the "
-        "output then says so.",
+        "KiB/MiB/GiB; rounded down to a power of two, at least 16KiB, at most the "
+        "machine's memory). Default: 512MiB, or a quarter of the machine's memory if "
+        "that is less. The table grows as the search needs it; a bigger one proves long "
+        "searches in fewer positions. Only a compiled search that fills it depends on "
+        "its size, and the output then says so.",
     )(func)
 
 

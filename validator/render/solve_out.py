@@ -48,7 +48,9 @@ def render_text(
             "stopped by the clock, so this answer depends on the machine's speed; "
             f"--nodes {repeat}{memory} gives this same answer on any machine"
         )
-    elif memory and payload.get("stopped") == "nodes":  # a proven answer depends on nothing
+    elif memory and payload.get("stopped") == "nodes":
+        # A proven score and bound are the same whatever the table (the positions it
+        # took to prove them are not).
         lines.append(
             f"the search filled its table ({size_text(payload['memory'])}): the same "
             f"budget gives this answer with{memory}, and a bigger --memory may prove more"

@@ -71,13 +71,25 @@ ENTRY_BYTES = 16
 """One slot of the compiled table: an int64 key and an int64 entry."""
 
 
-def default_table_bytes() -> int:
-    """`TABLE_BYTES`, or a quarter of the machine's memory where that is less."""
+def physical_memory() -> int | None:
+    """The machine's memory in bytes, where the system says (not on Windows)."""
     try:
-        physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):  # no sysconf (Windows)
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def default_table_bytes() -> int:
+    """`TABLE_BYTES`, or a quarter of the machine's memory where that is less (at least
+    16 MiB)."""
+    physical = physical_memory()
+    if physical is None:
         return TABLE_BYTES
     return min(TABLE_BYTES, max(physical // 4, 1 << 24))
+
+
+MIN_TABLE_BYTES = 1 << 14
+"""The smallest compiled table: 1,024 slots."""
 
 
 def table_entries(memory: int) -> int:
@@ -185,7 +197,7 @@ class Solution:
     time limit) that gives this very answer on any machine."""
     memory: int = 0
     """The compiled table's size at its largest, in bytes (`Search.table_memory`; 0 when
-    there was nothing to search)."""
+    the compiled core did not search)."""
     table_full: bool = False
     """Whether the compiled table filled up: then the same budget gives this answer only
     with the same `memory` (a search that never fills it does not depend on it)."""
@@ -318,10 +330,11 @@ class Search:
 
     @property
     def table_memory(self) -> int:
-        """The compiled table's size at its largest, in bytes: `memory`, or less when the
-        machine could not give the table more (`Core.reserve`)."""
+        """The compiled table's size at its largest, in bytes: `memory` (rounded down to
+        a power of two), or less when the machine could not give the table more
+        (`Core.reserve`); 0 when the search never used the compiled core."""
         if self.core is None:
-            return table_entries(self.memory) * 4 // 3 * ENTRY_BYTES
+            return 0  # no compiled table was used
         return self.core.max_size * ENTRY_BYTES
 
     @property
