@@ -307,6 +307,25 @@ def _ew(text: str) -> str:
     return "=?utf-8?b?" + base64.b64encode(text.encode()).decode() + "?="
 
 
+def _the_reply(sender: str, subject: str, tmp_path: Path) -> bytes:
+    """The one reply to a mail from `sender` (a From value) with Alice's game in its body."""
+    body = (ROOT / "examples" / "alice.txt").read_text(encoding="utf-8")
+    raw = (
+        f"From: {sender}\nSubject: {subject}\nMessage-ID: <m@p.example>\n"
+        "Date: Mon, 1 Dec 2025 10:00:00 +0000\nContent-Type: text/plain; charset=utf-8\n\n" + body
+    )
+    box = mailbox.mbox(tmp_path / "inbox.mbox")
+    box.add(raw.encode("utf-8"))
+    box.close()
+    out = tmp_path / "replies"
+    result = run(
+        "batch", tmp_path / "inbox.mbox", *ARGS, "--replies", out, "--organizer", ORGANIZER
+    )
+    assert result.exit_code == 0, result.output
+    (reply,) = out.glob("reply-*.eml")
+    return reply.read_bytes()
+
+
 @pytest.mark.parametrize(
     ("sender", "subject"),
     [
@@ -325,21 +344,7 @@ def test_no_encoded_word_a_sender_nests_adds_a_header(
     """The email package decodes the encoded words of a header value it is given: text
     that decodes to another one (or that our decoding left, beside an unknown charset)
     became a Bcc line, or body text, in the reply."""
-    body = (ROOT / "examples" / "alice.txt").read_text(encoding="utf-8")
-    raw = (
-        f"From: {sender}\nSubject: {subject}\nMessage-ID: <m@p.example>\n"
-        "Date: Mon, 1 Dec 2025 10:00:00 +0000\nContent-Type: text/plain; charset=utf-8\n\n" + body
-    )
-    box = mailbox.mbox(tmp_path / "inbox.mbox")
-    box.add(raw.encode("utf-8"))
-    box.close()
-    out = tmp_path / "replies"
-    result = run(
-        "batch", tmp_path / "inbox.mbox", *ARGS, "--replies", out, "--organizer", ORGANIZER
-    )
-    assert result.exit_code == 0, result.output
-    (reply,) = out.glob("reply-*.eml")
-    data = reply.read_bytes()
+    data = _the_reply(sender, subject, tmp_path)
     parsed = BytesParser(policy=policy.default).parsebytes(data)
     assert set(parsed.keys()) == {
         "From", "To", "Subject", "Date", "Message-ID", "In-Reply-To", "References",
@@ -759,24 +764,9 @@ def test_a_reply_goes_only_to_an_ascii_host_name() -> None:
 def test_a_reply_to_a_long_name_with_specials_still_goes_to_its_sender(tmp_path: Path) -> None:
     """`Mallory \\x1b[2J AAA...` folded by the email package read back as the address
     `Mallory`: the reply then goes to the address alone, and the greeting keeps the name."""
-    body = (ROOT / "examples" / "alice.txt").read_text(encoding="utf-8")
     name = "Mallory \x1b[2J " + "A" * 300
-    raw = (
-        f"From: {name} <mallory@evil.example>\nSubject: x\nMessage-ID: <m@p.example>\n"
-        "Date: Mon, 1 Dec 2025 10:00:00 +0000\nContent-Type: text/plain; charset=utf-8\n\n" + body
-    )
-    box = mailbox.mbox(tmp_path / "inbox.mbox")
-    box.add(raw.encode("utf-8"))
-    box.close()
-    out = tmp_path / "replies"
-    assert (
-        run(
-            "batch", tmp_path / "inbox.mbox", *ARGS, "--replies", out, "--organizer", ORGANIZER
-        ).exit_code
-        == 0
-    )
-    (reply,) = out.glob("reply-*.eml")
-    parsed = BytesParser(policy=policy.default).parsebytes(reply.read_bytes())
+    data = _the_reply(f"{name} <mallory@evil.example>", "x", tmp_path)
+    parsed = BytesParser(policy=policy.default).parsebytes(data)
     assert [a.addr_spec for a in parsed["To"].addresses] == ["mallory@evil.example"]
     text = parsed.get_body(("plain",))
     assert text is not None and text.get_content().startswith("Hello Mallory")
