@@ -107,12 +107,29 @@ def max_size_option(func: F) -> F:
     )(func)
 
 
+def _memory(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
+    """A `--memory` size (`_size`) the compiled table can have on this machine."""
+    from validator.solver.search import MIN_TABLE_BYTES, physical_memory
+
+    memory = _size(ctx, param, value)
+    if memory is None:
+        return None
+    if memory < MIN_TABLE_BYTES:
+        raise click.BadParameter(f"{value}: the table needs at least 16KiB")
+    physical = physical_memory()
+    if physical is not None and memory > physical:
+        raise click.BadParameter(
+            f"{value}: more than this machine's memory ({physical / (1 << 30):.1f} GiB)"
+        )
+    return memory
+
+
 def memory_option(func: F) -> F:
     """`--memory SIZE` of solve: the compiled search's table at its largest."""
     return click.option(
         "--memory",
         metavar="SIZE",
-        callback=_size,
+        callback=_memory,
         help="The most memory the compiled search's table may take (bytes, or with "
         "KiB/MiB/GiB; rounded down to a power of two, at least 16KiB, at most the "
         "machine's memory). Default: 512MiB, or a quarter of the machine's memory if "

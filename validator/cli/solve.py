@@ -133,18 +133,6 @@ def command(
     if target.path is not None and format_of(target.path) is None:
         fail_usage(f"--output {output}: use a .yaml, .json, .txt or .csv file name")
     target.check()
-    if memory is not None:
-        from validator.contest.config import size_text
-        from validator.solver.search import MIN_TABLE_BYTES, physical_memory
-
-        physical = physical_memory()
-        if memory < MIN_TABLE_BYTES:
-            fail_usage(f"--memory {size_text(memory)}: the table needs at least 16KiB")
-        if physical is not None and memory > physical:
-            fail_usage(
-                f"--memory {size_text(memory)}: more than this machine's memory "
-                f"({physical / (1 << 30):.1f} GiB)"
-            )
     if stats and from_record is not None:
         fail_usage("--stats looks at the dice file from the start; leave out --from")
     try:
