@@ -231,13 +231,13 @@ def bench_bound(files: int, limit: float) -> None:
         print(f"  total, rows {label}: {nodes:,} nodes, {seconds:.1f} s, {unproven} not proven")
 
 
-def bench_rounds(files: int, limit: float) -> None:
+def bench_rounds(files: int, limit: float, jobs: int) -> None:
     """Issue 20's table: positions after 0-3 rounds of a strong (beam) game on 50-row
-    files, each solved within `limit` seconds (compiled core): CPU seconds and nodes to
-    prove it, or the best game and bound when not proven. The search's schedule counts
-    nodes, so the nodes (and what is found by then) are the same on every machine; the
-    seconds are this machine's."""
-    print(f"\n## Positions after 0-3 rounds of a beam game (time limit {limit:g} s)")
+    files, each solved within `limit` seconds (compiled core) in `jobs` threads: wall and
+    CPU seconds and nodes to prove it, or the best game and bound when not proven. The
+    search's schedule counts nodes, so the nodes (and what is found by then) are the
+    same on every machine; the seconds are this machine's."""
+    print(f"\n## Positions after 0-3 rounds of a beam game (time limit {limit:g} s, {jobs} jobs)")
     for n in range(files):
         rows = dice(f"bench {n}", 50)
         strong = beam_game(rows, STANDARD, 50)
@@ -245,18 +245,17 @@ def bench_rounds(files: int, limit: float) -> None:
         for k in (0, 1, 2, 3):
             state = strong[k - 1].state if k else new_game()
             started = time.process_time()
-            s = solve(rows, STANDARD, state, k, time_limit=limit)
+            s = solve(rows, STANDARD, state, k, time_limit=limit, jobs=jobs)
             cpu = time.process_time() - started
+            spent = f"{s.seconds:.1f} s ({cpu:.1f} s CPU), {s.nodes:,} nodes"
             if s.proven:
-                cells.append(f"{cpu:.2f} s CPU, {s.nodes:,} nodes: {s.best_score}")
+                cells.append(f"{spent}: {s.best_score}")
             else:
-                cells.append(
-                    f"> {cpu:.0f} s CPU, {s.nodes:,} nodes: {s.best_score} / {s.upper_bound}"
-                )
+                cells.append(f"> {spent}: {s.best_score} / {s.upper_bound}")
         print(f"  | file {n} | " + " | ".join(cells) + " |")
 
 
-def bench_repeat(nodes: int, limit: float, runs: int = 3) -> None:
+def bench_repeat(nodes: int, limit: float, jobs: int, runs: int = 3) -> None:
     """The 60-row file from the start, `runs` times with a node budget (the same game every
     time) and `runs` times with a time limit (which may differ; `repeat_nodes` names the
     budget that gives each one again)."""
@@ -265,13 +264,13 @@ def bench_repeat(nodes: int, limit: float, runs: int = 3) -> None:
         f"\n## 60-row file from the start: {runs} runs of --nodes {nodes:,}, {runs} of {limit:g} s"
     )
     for _ in range(runs):
-        s = solve(rows, STANDARD, time_limit=None, nodes=nodes)
+        s = solve(rows, STANDARD, time_limit=None, nodes=nodes, jobs=jobs)
         print(
             f"  --nodes: best {s.best_score}, bound {s.upper_bound}, {s.nodes:,} nodes, "
             f"{s.seconds:.1f} s, game {hashlib.sha256(repr(s.actions).encode()).hexdigest()[:8]}"
         )
     for _ in range(runs):
-        s = solve(rows, STANDARD, time_limit=limit)
+        s = solve(rows, STANDARD, time_limit=limit, jobs=jobs)
         print(
             f"  {limit:g} s: best {s.best_score}, bound {s.upper_bound}, {s.nodes:,} nodes, "
             f"stopped by {s.stopped}, repeat with --nodes {s.repeat_nodes}"
@@ -292,6 +291,12 @@ def main() -> None:
         "--rounds-limit", type=float, default=60.0, help="seconds per position (rounds section)"
     )
     parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="threads per search in the rounds and repeat sections (solve --jobs)",
+    )
+    parser.add_argument(
         "--cold", action="store_true", help="empty numba's cache of the core first (cli section)"
     )
     args = parser.parse_args()
@@ -309,9 +314,9 @@ def main() -> None:
     if "bound" not in args.skip:
         bench_bound(args.files, 25.0)
     if "rounds" not in args.skip:
-        bench_rounds(args.files, args.rounds_limit)
+        bench_rounds(args.files, args.rounds_limit, args.jobs)
     if "repeat" not in args.skip:
-        bench_repeat(5_000_000, 10.0)
+        bench_repeat(5_000_000, 10.0, args.jobs)
     if "sixty" not in args.skip:
         bench_sixty(10.0)
     if "moon" not in args.skip:

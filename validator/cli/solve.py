@@ -38,6 +38,10 @@ if TYPE_CHECKING:
     from validator.records.record import Record
     from validator.solver import Progress
 
+SOLVE_JOBS = 2
+"""`--jobs`' default: the same on every machine (not its number of cores), so that the
+same command gives the same answer everywhere; on one core, the two threads take turns."""
+
 STATS_BEAM_WIDTH = 200
 """The beam width of `--stats`' "strong player" (validator.solver.playout.beam_game)."""
 
@@ -61,6 +65,17 @@ STATS_BEAM_WIDTH = 200
     "A budget of positions to search: the answer is then the same on every machine.",
 )
 @memory_option
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1, max=64),
+    default=SOLVE_JOBS,
+    show_default=True,
+    help="Search in N threads, one per core: once a search passes 1,048,576 positions, "
+    "the first choices are shared among them, each with its share of --memory. The "
+    "default is the same on every machine, so that the same command gives the same "
+    "answer everywhere (the same --nodes repeats an answer only with the same --jobs).",
+)
 @click.option(
     "--format",
     "fmt",
@@ -97,6 +112,7 @@ def command(
     time_limit: float,
     nodes: int | None,
     memory: int | None,
+    jobs: int,
     fmt: str,
     output: Path | None,
     stats: bool,
@@ -164,6 +180,7 @@ def command(
             progress=report,
             cancel=cancel,
             memory=memory,
+            jobs=jobs,
         )
     record = _record(dice_file, ruleset, prefix, state, row, solution.actions, solution.best_score)
     from validator.check.models import SolveOut
@@ -179,6 +196,7 @@ def command(
         repeat_nodes=solution.repeat_nodes,
         memory=solution.memory,
         table_full=solution.table_full,
+        jobs=solution.jobs,
         stats=_stats(dice_file, ruleset, games) if stats else None,
     )
     payload = {k: v for k, v in asdict(shape).items() if k != "stats" or v is not None}

@@ -43,10 +43,20 @@ def render_text(
     repeat = payload.get("repeat_nodes")
     # A search that filled its table depends on the table's size too (SolveOut.table_full).
     memory = f" --memory {size_text(payload['memory'])}" if payload.get("table_full") else ""
+    jobs = payload.get("jobs", 1)
     if payload.get("stopped") in ("time", "cancel") and repeat is not None:
+        # A search that split depends on how many threads shared it (SolveOut.jobs).
+        threads = f" --jobs {jobs}" if jobs > 1 else ""
         lines.append(
             "stopped by the clock, so this answer depends on the machine's speed; "
-            f"--nodes {repeat}{memory} gives this same answer on any machine"
+            f"--nodes {repeat}{threads}{memory} gives this same answer on any machine"
+        )
+    elif payload.get("stopped") in ("time", "cancel"):
+        # Ctrl-C in the first game, or a split search whose threads the machine kept
+        # from stopping together (Search.split_repeat).
+        lines.append(
+            "stopped by the clock, so this answer depends on the machine's speed, and no "
+            "--nodes budget repeats it"
         )
     elif memory and payload.get("stopped") == "nodes":
         # A proven score and bound are the same whatever the table (the positions it

@@ -18,7 +18,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -1008,31 +1008,38 @@ class Core:
         best_total: int,
         root_upper: int,
         *,
-        node_limit: int,
+        node_limit: int | None,
         should_stop: Callable[[], bool],
         poll: float = 0.02,
+        prefix: Sequence[int] = (),
     ) -> tuple[int, bool, bool]:
         """One search from `position` in a thread that releases the GIL, while this
         thread asks `should_stop` every `poll` seconds and stops the search when it says
         so (or on KeyboardInterrupt). The search stops by itself at the first position
-        past `node_limit` (this core's `nodes` count). Returns (value, exact, stopped); a
-        better game is then `best_total` and `line()`."""
-        # A position stores at most one entry.
-        self.reserve(min(node_limit - self.nodes, self.max_size))
+        past `node_limit` (this core's `nodes` count; None: the limit `set_node_limit`
+        gave, which another thread may lower while it runs). `prefix` is the line from
+        the search's root to `position` (its depth: a share of the root's choices starts
+        at depth 1). Returns (value, exact, stopped); a better game is then `best_total`
+        and `line()`, from the root."""
         S = self.S
+        if node_limit is not None:
+            S[S_NODE_LIMIT] = node_limit
+        # A position stores at most one entry.
+        self.reserve(min(int(S[S_NODE_LIMIT]) - self.nodes, self.max_size))
         S[S_BEST] = best_total
         S[S_ROOT_UPPER] = root_upper
-        S[S_NODE_LIMIT] = node_limit
         S[S_STOP] = 0
         S[S_STOPPED_AT] = 0
         S[S_LINE_LEN] = -1
         answer: list[tuple[int, bool]] = []
         taken, pos, pc, rings, row = position
+        depth = len(prefix)
+        self.path[:depth] = prefix
 
         def work() -> None:
             answer.append(
                 dfs(
-                    taken, pos, pc, rings, row, base, ub, 0, self.P, self.CF, self.CD,
+                    taken, pos, pc, rings, row, base, ub, depth, self.P, self.CF, self.CD,
                     self.CC, self.VM, self.RM, self.keys, self.vals, S, self.path, self.best,
                     self.W,
                 )
@@ -1051,6 +1058,11 @@ class Core:
                 worker.join()
         value, exact = answer[0]
         return int(value), bool(exact), bool(S[S_STOP])
+
+    def set_node_limit(self, limit: int) -> None:
+        """The first position past which `dfs` (started with `node_limit=None`) stops,
+        in this core's `nodes` count; the search reads it at every position."""
+        self.S[S_NODE_LIMIT] = limit
 
     def beam(
         self, position: tuple[int, int, int, int, int], base: int, width: int

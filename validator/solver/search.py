@@ -137,6 +137,28 @@ MAX_BEAM_WIDTH = 16_384
 """The widest beam game (the compiled one at this width takes about 0.7 s and 150 MB on a
 60-row file)."""
 
+JOBS = 1
+"""Threads a `Search` (and `solve`) searches in by default; `road300 solve --jobs`
+has its own default (`validator.cli.solve.SOLVE_JOBS`)."""
+
+SPLIT_NODES = 1 << 20
+"""A search with more than one job splits from the first round whose budget is over
+this many positions: before, every position is searched in one thread (most positions
+are proven by then, and a split of a small search costs more positions than it saves:
+the threads do not see each other's games until the round ends)."""
+
+STOP_MARGIN = 1 << 16
+"""How many positions past the furthest thread every thread of a split search may still
+search when the clock or cancel stops it, so that all stop at the same count: about
+0.05 s of the compiled core. The pure-Python threads take turns under one lock (the
+GIL), a few hundred positions a turn, so they get `PYTHON_STOP_MARGIN` (a few hundredths
+of a second)."""
+
+PYTHON_STOP_MARGIN = 1 << 12
+
+Option = tuple[int, int, "Position | None"]
+"""One of a position's choices: (action code, gain, child or None when the game ends)."""
+
 CoreChoice = Literal["auto", "python", "compiled"]
 """Which search runs: "python" only the pure-Python one; "compiled" the compiled core
 (numba) from the start; "auto" the pure-Python one for its first round (most positions
@@ -201,6 +223,9 @@ class Solution:
     table_full: bool = False
     """Whether the compiled table filled up: then the same budget gives this answer only
     with the same `memory` (a search that never fills it does not depend on it)."""
+    jobs: int = 1
+    """The threads that searched (1 when the search never split, `SPLIT_NODES`): the
+    same budget gives this answer with the same `jobs`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,12 +265,15 @@ class Search:
         symmetry: bool = True,
         core: CoreChoice = "auto",
         memory: int | None = None,
+        jobs: int = JOBS,
     ) -> None:
         self.game = Game(rows, rules)
         self.rows = tuple(rows)
         self.rules = rules
         self.tt: dict[int, int] = {}
         self.tt_limit = tt_limit
+        self.tt_cap = TT_LIMIT if tt_limit is None else tt_limit
+        """The pure-Python table's limit (a split search's threads share it)."""
         self.memory = default_table_bytes() if memory is None else memory
         """The compiled table's size at its largest, in bytes (`TABLE_BYTES`)."""
         self.time_limit: float | None = None
@@ -280,6 +308,19 @@ class Search:
             core = "python"
         self.core_choice: CoreChoice = core
         self.core: Core | None = None
+        self.jobs = jobs
+        """Threads the search from the root splits into (`split_round`)."""
+        self.workers: list[Search] = []
+        """The split search's threads, each a search of its share of the root's choices
+        (`shares`) with its own table; empty before the split (and with one job)."""
+        self.shares: list[list[Option]] = []
+        self.split_start = 0
+        """`nodes` when the split began: the threads' budgets count from there."""
+        self.limit_lock = threading.Lock()
+        """Guards `node_limit` and the count of a compiled search under way, which the
+        thread that runs a split search reads and lowers while this one searches."""
+        self.core_before: int | None = None
+        """The compiled core's `nodes` when its search under way began (None: none is)."""
 
     def compiled(self) -> Core | None:
         """The compiled core, with this search's table so far. Under "auto": None while
@@ -333,27 +374,30 @@ class Search:
         """The compiled table's size at its largest, in bytes: `memory` (rounded down to
         a power of two), or less when the machine could not give the table more
         (`Core.reserve`); 0 when the search never used the compiled core."""
-        if self.core is None:
-            return 0  # no compiled table was used
-        return self.core.max_size * ENTRY_BYTES
+        own = 0 if self.core is None else self.core.max_size * ENTRY_BYTES
+        return own + sum(worker.table_memory for worker in self.workers)
 
     @property
     def table_full(self) -> bool:
         """Whether the compiled table filled up (`Core.full`): its size (`memory`) then
         decides the answer too. The pure-Python table's limit is the same everywhere."""
-        return self.core is not None and self.core.full
+        own = self.core is not None and self.core.full
+        return own or any(worker.table_full for worker in self.workers)
 
     def store(self, key: int, value: int, code: int, exact: bool) -> None:
         # Once full, nothing is written: an exact entry's best child must stay in the
         # table for table_line(), and it was stored before its parent.
-        if len(self.tt) < (TT_LIMIT if self.tt_limit is None else self.tt_limit):
+        if len(self.tt) < self.tt_cap:
             self.tt[key] = ((value << 14 | code) << 1) | exact
 
-    def exact_value(self, position: Position) -> int | None:
+    def entry(self, position: Position) -> int | None:
+        """The table's entry for a position (either core's), or None."""
         if self.core is not None:
-            entry = self.core.entry(position)
-        else:
-            entry = self.tt.get(self.key(*position)[0])
+            return self.core.entry(position)
+        return self.tt.get(self.key(*position)[0])
+
+    def exact_value(self, position: Position) -> int | None:
+        entry = self.entry(position)
         if entry is None or not entry & 1:
             return None
         return entry >> 15
@@ -555,6 +599,7 @@ class Search:
         self.next_report = self.started + 0.25
         self.stopped = False
         self.path = []
+        self.workers, self.shares = [], []
         taken, pos, _, _, row = position
         if row >= self.game.n:
             return base, base, []
@@ -617,7 +662,11 @@ class Search:
                 limit = min(limit, budget)
             self.node_limit = start + limit
             self.stopped_at = None
-            value, stopped = self.search_round(position, base, root_bound)
+            split = not opening and self.jobs > 1 and limit > SPLIT_NODES
+            if split and (self.workers or self.start_split(position)):
+                value, stopped = self.split_round(position, base, start)
+            else:
+                value, stopped = self.search_round(position, base, root_bound)
             if opening and stopped:
                 # Not proven in the opening round: the opening beam game, which, as the
                 # first game always did, runs to its end whatever the clock or the budget
@@ -642,8 +691,9 @@ class Search:
                 opening = False
                 limit = PROBE_NODES
                 continue
-            if self.core is None and self.core_choice == "auto":
-                self.core = self.compiled()
+            for search in (self, *self.workers):
+                if search.core is None and search.core_choice == "auto":
+                    search.core = search.compiled()
             while width < MAX_BEAM_WIDTH:
                 growth = 4 if width < 1024 else 2
                 expected = 1.2 * growth * last_weighed
@@ -702,6 +752,231 @@ class Search:
                 self.best_total, self.best_line = core.best_total, line
         self.stopped = stopped
         return value, stopped
+
+    # --- the split search: the root's choices shared among threads -------------------
+
+    def start_split(self, position: Position) -> bool:
+        """Share the root's choices among `jobs` threads (`workers`), each a search with
+        its own table (`memory // jobs` bytes, or the pure-Python table's share), or
+        False when the root has fewer than two choices. The shares are dealt in turn
+        from the choices ranked by gain plus bound, so that each gets strong and weak
+        ones; they stay the same for the rest of the run."""
+        game = self.game
+        options: list[Option] = [
+            (code, gain, None if child is None or child[4] >= game.n else child)
+            for code, gain, child in game.children(*position)
+        ]
+        if len(options) < 2:
+            return False
+        jobs = min(self.jobs, len(options))
+        ranked = sorted(options, key=lambda o: (self.option_bound(o), o[1], o[0]), reverse=True)
+        self.shares = [ranked[i::jobs] for i in range(jobs)]
+        self.workers = []
+        for _ in range(jobs):
+            worker = Search(
+                self.rows, self.rules, tt_limit=self.tt_limit, symmetry=self.symmetry,
+                core=self.core_choice, memory=self.memory // jobs,
+            )  # fmt: skip
+            worker.game = game
+            worker.exact_depth = self.exact_depth
+            worker.tt_cap = self.tt_cap // jobs
+            if self.core is not None:  # the compiled core already searches
+                worker.core = worker.compiled()
+            self.workers.append(worker)
+        self.split_start = self.nodes
+        return True
+
+    def option_bound(self, option: Option) -> int:
+        """A choice's gain plus its child's own bound (as `dfs` ranks the root's)."""
+        _, gain, child = option
+        if child is None:
+            return gain
+        game = self.game
+        taken, pos, pc, _, row = child
+        region = game.reachable(taken, pos)
+        return gain + game.estimate(region, taken, pos, game.live_rows(taken, pc, row))
+
+    def split_round(self, position: Position, base: int, start: int) -> tuple[int, bool]:
+        """One round of the split search: every thread searches its share until its
+        budget, `(node_limit - split_start) // jobs` of its own positions, all at the
+        same time, each from the best game known when the round began; then the best
+        of their games and the root's value or bound. Everything counts positions, so
+        the answer is the same however the threads ran. When the clock or cancel stops
+        it, every thread stops at the same count (`halt`), and `repeat_nodes` is the
+        budget that gives the same answer."""
+        workers = self.workers
+        jobs = len(workers)
+        budget = (int(min(self.node_limit, 1 << 62)) - self.split_start) // jobs
+        for worker in workers:
+            worker.node_limit = budget
+            worker.stopped, worker.stopped_at = False, None
+            worker.best_total, worker.best_line = self.best_total, list(self.best_line)
+            worker.root_upper = self.root_upper
+        answers: list[tuple[int, bool]] = [(-1, True)] * jobs
+        failures: list[BaseException] = []
+
+        def work(i: int) -> None:
+            try:
+                answers[i] = workers[i].search_share(self.shares[i], base)
+            except BaseException as failure:  # re-raised in this thread below
+                failures.append(failure)
+
+        threads = [
+            threading.Thread(target=work, args=(i,), name=f"road300-solver-{i}", daemon=True)
+            for i in range(jobs)
+        ]
+        for thread in threads:
+            thread.start()
+        halted: int | None = None
+        alive = threads
+        while alive:
+            try:
+                alive[0].join(0.02)
+                if halted is None:
+                    self.split_tick()
+            except KeyboardInterrupt:
+                self.stop(by="cancel")
+            if halted is None and self.stop_reason is not None:
+                halted = self.halt()
+            alive = [thread for thread in threads if thread.is_alive()]
+        if failures:
+            raise failures[0]
+        self.nodes = self.split_start + sum(worker.nodes for worker in workers)
+        for worker in workers:
+            if worker.best_total > self.best_total:
+                self.best_total, self.best_line = worker.best_total, worker.best_line
+        self.stopped_at = None
+        if halted is not None:
+            self.repeat_nodes = self.split_repeat(start, min(budget, halted))
+        exact = max((value for value, known in answers if known), default=-1)
+        upper = max((value for value, known in answers if not known), default=-1)
+        self.root_upper = base + max(exact, upper)
+        return max(exact, upper), any(worker.stopped for worker in workers)
+
+    def split_tick(self) -> None:
+        """`tick` for a split search: the clock, cancel and the progress line, with the
+        threads' counts."""
+        nodes, best = self.nodes, self.best_total
+        self.nodes = self.split_start + sum(worker.live_nodes() for worker in self.workers)
+        for worker in self.workers:
+            core = worker.core
+            running = core.best_total if core is not None and worker.core_before else -1
+            self.best_total = max(self.best_total, worker.best_total, running)
+        self.root_upper = max(worker.root_upper for worker in self.workers)
+        self.settled = sum(worker.settled for worker in self.workers)
+        self.choices = sum(worker.choices for worker in self.workers)
+        self.tick()
+        self.nodes, self.best_total = nodes, best
+
+    def halt(self) -> int:
+        """Stop every thread of a split search at the same count of its positions: a
+        little past the furthest one's (`STOP_MARGIN`), so that a budget repeats the
+        answer (`split_repeat`). Returns that count."""
+        furthest = max(worker.live_nodes() for worker in self.workers)
+        compiled = all(worker.core is not None for worker in self.workers)
+        margin = STOP_MARGIN if compiled else PYTHON_STOP_MARGIN
+        common = -(-(furthest + margin) // 1024) * 1024
+        for worker in self.workers:
+            worker.lower_limit(common)
+        return common
+
+    def split_repeat(self, start: int, budget: int) -> int | None:
+        """The node budget that gives a split search stopped with `budget` positions a
+        thread the same answer, or None when a thread ran past it before it was told to
+        stop (a machine too busy for `STOP_MARGIN`)."""
+        for worker in self.workers:
+            if worker.stopped and worker.stopped_at != budget + 1:
+                return None
+        return self.split_start - start + len(self.workers) * budget
+
+    def live_nodes(self) -> int:
+        """`nodes`, with the compiled search's under way (read from another thread)."""
+        with self.limit_lock:
+            if self.core is not None and self.core_before is not None:
+                return self.nodes + self.core.nodes - self.core_before
+            return self.nodes
+
+    def lower_limit(self, limit: int) -> None:
+        """Lower `node_limit` while this search runs in another thread (either core)."""
+        with self.limit_lock:
+            if limit >= self.node_limit:
+                return
+            self.node_limit = limit
+            if self.core is not None and self.core_before is not None:
+                self.core.set_node_limit(limit - self.nodes + self.core_before)
+
+    def search_share(self, share: list[Option], base: int) -> tuple[int, bool]:
+        """One round of one thread of a split search: its share of the root's choices,
+        searched as `dfs` searches the root's (the same ranking, cut-offs and table),
+        until `node_limit`; (value, exact) of the best of them."""
+        ranked: list[tuple[int, int, int, Position | None]] = []
+        for option in share:
+            code, gain, child = option
+            estimate = self.option_bound(option)
+            if child is not None:
+                known = self.entry(child)  # what an earlier round learnt about it
+                if known is not None:
+                    estimate = min(estimate, gain + (known >> 15))
+            ranked.append((estimate, gain, code, child))
+        ranked.sort(key=lambda choice: choice[:3], reverse=True)
+        exact = upper = -1
+        self.settled, self.choices = 0, len(ranked)
+        for i, (estimate, gain, code, child) in enumerate(ranked):
+            if self.stopped or estimate <= max(self.best_total - base, exact):
+                # The rest cannot beat the best game, or the budget is spent: each is
+                # worth at most its estimate, and this one's is the highest of them.
+                if estimate > exact:
+                    upper = max(upper, estimate)
+                if not self.stopped:
+                    self.settled = len(ranked)
+                break
+            if child is None:
+                value, known_value = gain, True
+                if base + gain > self.best_total:
+                    self.improve(base + gain, [code])
+            else:
+                sub, known_value = self.search_choice(code, child, base + gain, estimate - gain)
+                value = gain + sub
+            if known_value:
+                exact = max(exact, value)
+            else:
+                upper = max(upper, value)
+            rest = ranked[i + 1][0] if i + 1 < len(ranked) else -1
+            self.root_upper = base + max(exact, upper, rest)
+            if not self.stopped:
+                self.settled = i + 1
+        if exact >= upper:
+            return exact, True
+        return upper, False
+
+    def search_choice(self, code: int, child: Position, base: int, ub: int) -> tuple[int, bool]:
+        """`dfs` of one of the root's choices, in either core, one ply below the root."""
+        core = self.core
+        if core is None:
+            self.path = [code]
+            try:
+                return self.dfs(*child, base, ub)
+            finally:
+                self.path = []
+        with self.limit_lock:
+            before = self.core_before = core.nodes
+            core.set_node_limit(int(min(self.node_limit - self.nodes + before, 1 << 62)))
+        try:
+            value, exact, stopped = core.dfs(
+                child, base, ub, self.best_total, self.root_upper,
+                node_limit=None, should_stop=lambda: False, prefix=(code,),
+            )  # fmt: skip
+        finally:
+            with self.limit_lock:
+                if core.stopped_at:
+                    self.stopped_at = self.nodes + core.stopped_at - before
+                self.nodes += core.nodes - before
+                self.core_before = None
+            line = core.line()
+            if line is not None and core.best_total > self.best_total:
+                self.best_total, self.best_line = core.best_total, line
+        self.stopped = self.stopped or stopped
+        return value, exact
 
     def cancelled(self) -> bool:
         return self.cancel is not None and self.cancel.is_set()
@@ -770,11 +1045,12 @@ def solve(
     cancel: threading.Event | None = None,
     core: CoreChoice = "auto",
     memory: int | None = None,
+    jobs: int = JOBS,
 ) -> Solution:
     """The best continuation of `state` (a new game with every ring the rules allow,
     when None) on the dice `rows` from row `row` (0-based), within `time_limit` seconds
     and `nodes` positions of search (None: no limit), with a compiled table of at most
-    `memory` bytes (None: `default_table_bytes`).
+    `memory` bytes (None: `default_table_bytes`), in `jobs` threads (`Search.split_round`).
 
     Stopping early (node budget, time limit, `cancel`, Ctrl-C) returns the best game
     found so far and a sound upper bound; `proven` says whether they meet and `stopped`
@@ -790,7 +1066,7 @@ def solve(
     if state.over or row >= len(rows):
         final = score(exhaust(state), rules)
         return Solution(final, final, True, (), 0, time.monotonic() - started, memory=0)
-    search = Search(rows, rules, core=core, memory=memory)
+    search = Search(rows, rules, core=core, memory=memory, jobs=jobs)
     best, upper, line = search.run(
         root_position(state, rules, row),
         base,
@@ -812,6 +1088,7 @@ def solve(
         search.repeat_nodes,
         search.table_memory,
         search.table_full,
+        max(1, len(search.workers)),
     )
 
 
