@@ -960,6 +960,19 @@ class Core:
                 np.fromiter(table.values(), dtype=np.int64, count=len(table)),
             )
 
+    def copy_from(self, other: Core) -> None:
+        """Take over every entry of another core's table, when they fit below this one's
+        limit (else none: part of them could keep an exact value without the best child
+        its line is read from). A split search's thread starts from what the search
+        learnt before."""
+        if other.count > self.tt_limit:
+            return
+        used = other.keys != _EMPTY
+        self.reserve(other.count)
+        if other.count:
+            # `load` takes keys as the pure-Python table has them, without the one added.
+            load(self.keys, self.vals, self.S, other.keys[used] - 1, other.vals[used])
+
     @property
     def nodes(self) -> int:
         return int(self.S[S_NODES])

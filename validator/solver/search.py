@@ -374,8 +374,9 @@ class Search:
         """The compiled table's size at its largest, in bytes: `memory` (rounded down to
         a power of two), or less when the machine could not give the table more
         (`Core.reserve`); 0 when the search never used the compiled core."""
-        own = 0 if self.core is None else self.core.max_size * ENTRY_BYTES
-        return own + sum(worker.table_memory for worker in self.workers)
+        if self.workers:  # the split search's tables (this one's stopped growing)
+            return sum(worker.table_memory for worker in self.workers)
+        return 0 if self.core is None else self.core.max_size * ENTRY_BYTES
 
     @property
     def table_full(self) -> bool:
@@ -780,8 +781,13 @@ class Search:
             worker.game = game
             worker.exact_depth = self.exact_depth
             worker.tt_cap = self.tt_cap // jobs
+            # Each starts from what the rounds before the split learnt (its own copy).
             if self.core is not None:  # the compiled core already searches
                 worker.core = worker.compiled()
+                assert worker.core is not None
+                worker.core.copy_from(self.core)
+            elif len(self.tt) <= worker.tt_cap:  # all or none, as `Core.copy_from`
+                worker.tt = dict(self.tt)
             self.workers.append(worker)
         self.split_start = self.nodes
         return True
