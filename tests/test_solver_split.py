@@ -79,11 +79,11 @@ def test_a_split_search_proves_what_one_thread_proves(name: str, seed: int, leng
 @pytest.mark.usefixtures("split_early")
 def test_a_budget_gives_a_split_search_the_same_answer_every_time() -> None:
     rows = rows_of("split budget", 30)
-    first, second = split(rows, 2, nodes=24_000), split(rows, 2, nodes=24_000)
+    first, second = split(rows, 2, nodes=20_000), split(rows, 2, nodes=20_000)
     assert first.stopped == "nodes" and first.jobs == 2
     assert answer(first) == answer(second) and first.nodes == second.nodes
     # Each thread gets its share of the budget: about as many positions as one thread.
-    assert 24_000 < first.nodes < 24_000 + 2_000
+    assert 20_000 < first.nodes < 20_000 + 2_000
 
 
 def test_a_search_splits_only_past_a_million_positions() -> None:
@@ -91,7 +91,7 @@ def test_a_search_splits_only_past_a_million_positions() -> None:
     thread whatever `jobs`, and gives the one-thread answer."""
     rows = rows_of("split budget", 30)
     assert search_module.SPLIT_NODES == 1 << 20
-    one, two = split(rows, 1, nodes=24_000), split(rows, 2, nodes=24_000)
+    one, two = split(rows, 1, nodes=20_000), split(rows, 2, nodes=20_000)
     assert two.jobs == 1 and answer(two) == answer(one) and two.nodes == one.nodes
 
 

@@ -74,7 +74,8 @@ STATS_BEAM_WIDTH = 200
     help="Search in N threads, one per core: once a search passes 1,048,576 positions, "
     "the first choices are shared among them, each with its share of --memory. The "
     "default is the same on every machine, so that the same command gives the same "
-    "answer everywhere (the same --nodes repeats an answer only with the same --jobs).",
+    "answer everywhere (the same --nodes repeats an answer only with the same --jobs). "
+    "Without the compiled core the threads take turns: --jobs 1 is quicker there.",
 )
 @click.option(
     "--format",

@@ -866,7 +866,8 @@ class Search:
         self.nodes = self.split_start + sum(worker.live_nodes() for worker in self.workers)
         for worker in self.workers:
             core = worker.core
-            running = core.best_total if core is not None and worker.core_before else -1
+            under_way = core is not None and worker.core_before is not None
+            running = core.best_total if core is not None and under_way else -1
             self.best_total = max(self.best_total, worker.best_total, running)
         self.root_upper = max(worker.root_upper for worker in self.workers)
         self.settled = sum(worker.settled for worker in self.workers)
