@@ -101,6 +101,7 @@ def test_invalid_from_record_exits_1_with_its_diagnostic(tmp_path: Path) -> None
         ["solve", "{dice}", "--memory", "0"],
         ["solve", "{dice}", "--memory", "1KiB"],
         ["solve", "{dice}", "--memory", "99999999GiB"],
+        ["solve", "{dice}", "--jobs", "0"],
         ["dice", "--rows", "0", "--seed", "x"],
     ],
 )
@@ -221,6 +222,24 @@ def test_a_full_table_is_named_with_the_memory_that_repeats_the_answer() -> None
         payload | {"table_full": False}, dice="d.txt", continued=False, best_game=None
     )
     assert "--memory" not in roomy and "--nodes 4999000 gives" in roomy
+
+
+def test_a_split_search_names_its_jobs_or_that_no_budget_repeats_it() -> None:
+    """A search split among threads repeats only with as many: the text names --jobs
+    beside --nodes; when no budget repeats a clock-stopped answer, it says so."""
+    payload = {
+        "best_score": 380, "upper_bound": 440, "proven": False, "nodes": 5_000_000,
+        "seconds": 9.5, "stopped": "time", "repeat_nodes": 4_999_000,
+        "memory": 256 << 20, "table_full": False, "jobs": 2,
+    }  # fmt: skip
+    text = render_text(payload, dice="d.txt", continued=False, best_game=None)
+    assert "--nodes 4999000 --jobs 2 gives this same answer on any machine" in text
+    one = render_text(payload | {"jobs": 1}, dice="d.txt", continued=False, best_game=None)
+    assert "--nodes 4999000 gives" in one and "--jobs" not in one
+    lost = render_text(
+        payload | {"repeat_nodes": None}, dice="d.txt", continued=False, best_game=None
+    )
+    assert "depends on the machine's speed, and no --nodes budget repeats it" in lost
 
 
 def test_sizes_read_back_as_written() -> None:

@@ -67,13 +67,22 @@ def test_a_split_search_proves_what_one_thread_proves(name: str, seed: int, leng
     rows = rows_of(f"split {name} {seed}", length)
     one = split(rows, 1, rules=rules)
     assert one.proven and one.jobs == 1
+    needed = 0  # positions two threads took to prove it
     for jobs in (2, 3) if (name, seed, length) == PLAIN_CASES[0] else (2,):
         many = split(rows, jobs, rules=rules)
+        needed = needed or many.nodes
         assert (many.best_score, many.upper_bound, many.proven) == (
             one.best_score, one.upper_bound, True,
         )  # fmt: skip
         assert many.jobs == jobs  # it did split
         assert_replays(rows, rules, new_game(rules.max_rings), 0, many.actions, one.best_score)
+    # Cut by a budget within the split rounds: a game and a bound around the value (the
+    # bounds a thread reached when its budget stopped it can prove it too).
+    opening = search_module.OPENING_NODES
+    cut = split(rows, 2, rules=rules, nodes=opening + (needed - opening) // 2)
+    assert cut.jobs == 2 and cut.stopped == (None if cut.proven else "nodes")
+    assert cut.best_score <= one.best_score <= cut.upper_bound
+    assert_replays(rows, rules, new_game(rules.max_rings), 0, cut.actions, cut.best_score)
 
 
 @pytest.mark.usefixtures("split_early")
@@ -127,6 +136,31 @@ def test_threads_that_cannot_stop_together_name_no_budget(
     assert timed.best_score <= timed.upper_bound
 
 
+@pytest.mark.parametrize(
+    ("stopped", "stopped_at", "nodes", "repeats"),
+    [
+        (True, 5_001, 5_003, True),  # stopped at its first position past the budget
+        (False, None, 4_800, True),  # finished within it
+        (True, 5_300, 5_302, False),  # told too late: it stopped past the budget
+        (False, None, 5_200, False),  # finished past it: a budget would have stopped it
+    ],
+)
+def test_a_budget_repeats_a_split_search_only_if_every_thread_kept_to_it(
+    stopped: bool, stopped_at: int | None, nodes: int, repeats: bool
+) -> None:
+    search = search_module.Search(rows_of("split repeat", 10), STANDARD, core="python", jobs=2)
+    search.split_start = 1_100
+    fine, other = (
+        search_module.Search(search.rows, STANDARD),
+        search_module.Search(search.rows, STANDARD),
+    )
+    fine.stopped, fine.stopped_at, fine.nodes = True, 5_001, 5_002
+    other.stopped, other.stopped_at, other.nodes = stopped, stopped_at, nodes
+    search.workers = [fine, other]
+    expected = 1_100 - 100 + 2 * 5_000 if repeats else None
+    assert search.split_repeat(100, 5_000) == expected
+
+
 @pytest.mark.usefixtures("split_early")
 def test_solve_jobs_on_the_command_line(tmp_path: Path) -> None:
     dice = tmp_path / "dice.txt"
@@ -143,11 +177,6 @@ def test_solve_jobs_on_the_command_line(tmp_path: Path) -> None:
     same = json.loads(default.stdout)
     del same["seconds"], two["seconds"]
     assert same == two  # the default is two threads, on every machine
-    # Stopped by the clock after the split (past the first 17,408 positions): the budget
-    # that repeats it is for two threads.
-    timed = CliRunner().invoke(main, ["solve", str(dice), "--time-limit", "0.6"])
-    assert "not proven within the time limit" in timed.stdout
-    assert "--jobs 2 gives this same answer on any machine" in timed.stdout, timed.stdout
     bad = CliRunner().invoke(main, ["solve", str(dice), "--jobs", "0"])
     assert bad.exit_code == 2 and "Invalid value for '--jobs'" in bad.stderr
 

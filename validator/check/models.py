@@ -156,7 +156,7 @@ class SolveOut:
     table_full: bool
     """true when the compiled table filled up: the same --nodes then repeats the answer
     only with the same --memory (a search that never fills it does not depend on it)."""
-    jobs: Count
+    jobs: Annotated[int, Ge(1)]
     """The threads that searched (--jobs; 1 when the search never split: it splits the
     root's choices among them once it passes 1,048,576 positions). The same --nodes
     repeats the answer with the same --jobs."""

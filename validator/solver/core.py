@@ -966,12 +966,19 @@ class Core:
         its line is read from). A split search's thread starts from what the search
         learnt before."""
         if other.count > self.tt_limit:
-            return
+            return  # (Search.start_split decides before)
         used = other.keys != _EMPTY
         self.reserve(other.count)
         if other.count:
             # `load` takes keys as the pure-Python table has them, without the one added.
             load(self.keys, self.vals, self.S, other.keys[used] - 1, other.vals[used])
+
+    def clear(self) -> None:
+        """Empty the table, back to its smallest size."""
+        self.keys = np.zeros(0, dtype=np.int64)
+        self.vals = np.zeros(0, dtype=np.int64)
+        self.S[S_TT_COUNT] = 0
+        self.reserve(1 << 13)
 
     @property
     def nodes(self) -> int:

@@ -728,12 +728,14 @@ class Search:
         def should_stop() -> bool:
             # tick() reports this object's counters: show it the core's for a moment.
             nodes, best = self.nodes, self.best_total
-            self.nodes = nodes + core.nodes - before
-            self.best_total = max(best, core.best_total)
-            self.root_upper = core.root_upper
-            self.settled, self.choices = core.settled, core.choices
-            self.tick()
-            self.nodes, self.best_total = nodes, best
+            try:
+                self.nodes = nodes + core.nodes - before
+                self.best_total = max(best, core.best_total)
+                self.root_upper = core.root_upper
+                self.settled, self.choices = core.settled, core.choices
+                self.tick()
+            finally:
+                self.nodes, self.best_total = nodes, best
             return self.stopped
 
         limit = self.node_limit - self.nodes + before
@@ -772,23 +774,36 @@ class Search:
         jobs = min(self.jobs, len(options))
         ranked = sorted(options, key=lambda o: (self.option_bound(o), o[1], o[0]), reverse=True)
         self.shares = [ranked[i::jobs] for i in range(jobs)]
+        # Each thread has its share of both tables' limits, and starts from a copy of what
+        # the rounds before the split learnt: all of it or none (part of it could keep an
+        # exact value without the best child its line is read from), decided on the
+        # smaller of the two limits, so that both cores decide alike.
+        tt_limit = None if self.tt_limit is None else self.tt_limit // jobs
+        memory = self.memory // jobs
+        compiled_limit = table_entries(memory) if tt_limit is None else tt_limit
+        count = len(self.tt) if self.core is None else self.core.count
+        copy = count <= min(self.tt_cap // jobs, compiled_limit)
         self.workers = []
         for _ in range(jobs):
             worker = Search(
-                self.rows, self.rules, tt_limit=self.tt_limit, symmetry=self.symmetry,
-                core=self.core_choice, memory=self.memory // jobs,
+                self.rows, self.rules, tt_limit=tt_limit, symmetry=self.symmetry,
+                core=self.core_choice, memory=memory,
             )  # fmt: skip
             worker.game = game
             worker.exact_depth = self.exact_depth
             worker.tt_cap = self.tt_cap // jobs
-            # Each starts from what the rounds before the split learnt (its own copy).
             if self.core is not None:  # the compiled core already searches
                 worker.core = worker.compiled()
                 assert worker.core is not None
-                worker.core.copy_from(self.core)
-            elif len(self.tt) <= worker.tt_cap:  # all or none, as `Core.copy_from`
+                if copy:
+                    worker.core.copy_from(self.core)
+            elif copy:
                 worker.tt = dict(self.tt)
             self.workers.append(worker)
+        # This search's own table is no longer read (its beams need none): free it.
+        self.tt = {}
+        if self.core is not None:
+            self.core.clear()
         self.split_start = self.nodes
         return True
 
@@ -835,16 +850,23 @@ class Search:
             thread.start()
         halted: int | None = None
         alive = threads
-        while alive:
-            try:
-                alive[0].join(0.02)
-                if halted is None:
-                    self.split_tick()
-            except KeyboardInterrupt:
-                self.stop(by="cancel")
-            if halted is None and self.stop_reason is not None:
-                halted = self.halt()
-            alive = [thread for thread in threads if thread.is_alive()]
+        try:
+            while alive:
+                try:
+                    alive[0].join(0.02)
+                    if halted is None:
+                        self.split_tick()
+                except KeyboardInterrupt:
+                    self.stop(by="cancel")
+                if halted is None and (self.stop_reason is not None or failures):
+                    halted = self.halt()
+                alive = [thread for thread in threads if thread.is_alive()]
+        finally:
+            if alive:  # leaving on an error: no thread searches on after the search
+                for worker in workers:
+                    worker.lower_limit(-1)
+                for thread in alive:
+                    thread.join()
         if failures:
             raise failures[0]
         self.nodes = self.split_start + sum(worker.nodes for worker in workers)
@@ -863,24 +885,26 @@ class Search:
         """`tick` for a split search: the clock, cancel and the progress line, with the
         threads' counts."""
         nodes, best = self.nodes, self.best_total
-        self.nodes = self.split_start + sum(worker.live_nodes() for worker in self.workers)
-        for worker in self.workers:
-            core = worker.core
-            under_way = core is not None and worker.core_before is not None
-            running = core.best_total if core is not None and under_way else -1
-            self.best_total = max(self.best_total, worker.best_total, running)
-        self.root_upper = max(worker.root_upper for worker in self.workers)
-        self.settled = sum(worker.settled for worker in self.workers)
-        self.choices = sum(worker.choices for worker in self.workers)
-        self.tick()
-        self.nodes, self.best_total = nodes, best
+        try:
+            self.nodes = self.split_start + sum(worker.live_nodes() for worker in self.workers)
+            for worker in self.workers:
+                core = worker.core
+                under_way = core is not None and worker.core_before is not None
+                running = core.best_total if core is not None and under_way else -1
+                self.best_total = max(self.best_total, worker.best_total, running)
+            self.root_upper = max(worker.root_upper for worker in self.workers)
+            self.settled = sum(worker.settled for worker in self.workers)
+            self.choices = sum(worker.choices for worker in self.workers)
+            self.tick()
+        finally:
+            self.nodes, self.best_total = nodes, best
 
     def halt(self) -> int:
         """Stop every thread of a split search at the same count of its positions: a
         little past the furthest one's (`STOP_MARGIN`), so that a budget repeats the
         answer (`split_repeat`). Returns that count."""
         furthest = max(worker.live_nodes() for worker in self.workers)
-        compiled = all(worker.core is not None for worker in self.workers)
+        compiled = any(worker.core is not None for worker in self.workers)
         margin = STOP_MARGIN if compiled else PYTHON_STOP_MARGIN
         common = -(-(furthest + margin) // 1024) * 1024
         for worker in self.workers:
@@ -892,7 +916,9 @@ class Search:
         thread the same answer, or None when a thread ran past it before it was told to
         stop (a machine too busy for `STOP_MARGIN`)."""
         for worker in self.workers:
-            if worker.stopped and worker.stopped_at != budget + 1:
+            # A budget stops a thread at its first position past it: one that stopped
+            # elsewhere, or finished past it, searched what the budget would not.
+            if worker.stopped_at != budget + 1 if worker.stopped else worker.nodes > budget:
                 return None
         return self.split_start - start + len(self.workers) * budget
 
