@@ -208,7 +208,9 @@ def test_a_full_table_is_named_with_the_memory_that_repeats_the_answer() -> None
         "memory": 256 << 20, "table_full": True,
     }  # fmt: skip
     text = render_text(payload, dice="d.txt", continued=False, best_game=None)
-    assert "--nodes 4999000 --memory 256MiB gives this same answer on any machine" in text
+    assert "--nodes 4999000 --jobs 1 --memory 256MiB gives this same answer on any machine" in (
+        text
+    )
     budget = render_text(
         payload | {"stopped": "nodes", "repeat_nodes": None},
         dice="d.txt", continued=False, best_game=None,
@@ -221,7 +223,7 @@ def test_a_full_table_is_named_with_the_memory_that_repeats_the_answer() -> None
     roomy = render_text(
         payload | {"table_full": False}, dice="d.txt", continued=False, best_game=None
     )
-    assert "--memory" not in roomy and "--nodes 4999000 gives" in roomy
+    assert "--memory" not in roomy and "--nodes 4999000 --jobs 1 gives" in roomy
 
 
 def test_a_split_search_names_its_jobs_or_that_no_budget_repeats_it() -> None:
@@ -234,8 +236,9 @@ def test_a_split_search_names_its_jobs_or_that_no_budget_repeats_it() -> None:
     }  # fmt: skip
     text = render_text(payload, dice="d.txt", continued=False, best_game=None)
     assert "--nodes 4999000 --jobs 2 gives this same answer on any machine" in text
+    # One thread is named too: the command's default is two.
     one = render_text(payload | {"jobs": 1}, dice="d.txt", continued=False, best_game=None)
-    assert "--nodes 4999000 gives" in one and "--jobs" not in one
+    assert "--nodes 4999000 --jobs 1 gives" in one
     lost = render_text(
         payload | {"repeat_nodes": None}, dice="d.txt", continued=False, best_game=None
     )

@@ -138,6 +138,20 @@ def test_threads_that_cannot_stop_together_name_no_budget(
     assert timed.best_score <= timed.upper_bound
 
 
+@pytest.mark.usefixtures("split_early")
+def test_a_split_that_memory_decided_says_so() -> None:
+    """With a table too small for its threads to take a copy of the search's (here 16KiB,
+    in pure Python too: the rule is the same for both cores), the split depends on
+    --memory, so the answer names it (`table_full`, `memory`)."""
+    rows = rows_of("split budget", 30)
+    small = solve(rows, STANDARD, time_limit=None, nodes=18_000, core="python", jobs=2,
+                  memory=16 << 10)  # fmt: skip
+    roomy = split(rows, 2, nodes=18_000)
+    assert small.jobs == roomy.jobs == 2
+    assert (small.table_full, small.memory) == (True, 16 << 10)
+    assert not roomy.table_full and roomy.memory == search_module.default_table_bytes()
+
+
 @pytest.mark.parametrize(
     ("stopped", "stopped_at", "nodes", "repeats"),
     [

@@ -152,9 +152,11 @@ class SolveOut:
     memory: Count
     """The compiled search's table at its largest, in bytes (--memory, or its default:
     512 MiB, or a quarter of the machine's memory if less); 0 when the compiled core did
-    not search (pure Python, or nothing to search)."""
+    not search (pure Python, or nothing to search); for a search split among threads
+    (jobs above 1), the memory they shared, in either core."""
     table_full: bool
-    """true when the compiled table filled up: the same --nodes then repeats the answer
+    """true when the compiled table filled up (or, for a split search, was full or too
+    big for its threads' share at the split): the same --nodes then repeats the answer
     only with the same --memory (a search that never fills it does not depend on it)."""
     jobs: Annotated[int, Ge(1)]
     """The threads that searched (--jobs; 1 when the search never split: it splits the

@@ -43,10 +43,11 @@ def render_text(
     repeat = payload.get("repeat_nodes")
     # A search that filled its table depends on the table's size too (SolveOut.table_full).
     memory = f" --memory {size_text(payload['memory'])}" if payload.get("table_full") else ""
-    jobs = payload.get("jobs", 1)
     if payload.get("stopped") in ("time", "cancel") and repeat is not None:
-        # A search that split depends on how many threads shared it (SolveOut.jobs).
-        threads = f" --jobs {jobs}" if jobs > 1 else ""
+        # A search that split depends on how many threads shared it (SolveOut.jobs), and
+        # one that did not may have needed one thread past the split's threshold: named
+        # always, as --jobs' default is not one.
+        threads = f" --jobs {payload.get('jobs', 1)}"
         lines.append(
             "stopped by the clock, so this answer depends on the machine's speed; "
             f"--nodes {repeat}{threads}{memory} gives this same answer on any machine"

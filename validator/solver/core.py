@@ -969,6 +969,8 @@ class Core:
             return  # (Search.start_split decides before)
         used = other.keys != _EMPTY
         self.reserve(other.count)
+        if other.count > self.tt_limit:  # reserve met a MemoryError and lowered it
+            return
         if other.count:
             # `load` takes keys as the pure-Python table has them, without the one added.
             load(self.keys, self.vals, self.S, other.keys[used] - 1, other.vals[used])

@@ -316,6 +316,9 @@ class Search:
         self.shares: list[list[Option]] = []
         self.split_start = 0
         """`nodes` when the split began: the threads' budgets count from there."""
+        self.split_full = False
+        """Whether the split depended on the table's size: this search's table was full,
+        or the threads' share of it too small for a copy (`start_split`)."""
         self.limit_lock = threading.Lock()
         """Guards `node_limit` and the count of a compiled search under way, which the
         thread that runs a split search reads and lowers while this one searches."""
@@ -374,8 +377,11 @@ class Search:
         """The compiled table's size at its largest, in bytes: `memory` (rounded down to
         a power of two), or less when the machine could not give the table more
         (`Core.reserve`); 0 when the search never used the compiled core."""
-        if self.workers:  # the split search's tables (this one's stopped growing)
-            return sum(worker.table_memory for worker in self.workers)
+        if self.workers:
+            # A split search: the memory it was given, which its threads share (their
+            # tables' sizes, each rounded down, need not add up to one `--memory`), and
+            # which decides in either core whether they start from a copy (`start_split`).
+            return self.memory
         return 0 if self.core is None else self.core.max_size * ENTRY_BYTES
 
     @property
@@ -383,7 +389,7 @@ class Search:
         """Whether the compiled table filled up (`Core.full`): its size (`memory`) then
         decides the answer too. The pure-Python table's limit is the same everywhere."""
         own = self.core is not None and self.core.full
-        return own or any(worker.table_full for worker in self.workers)
+        return own or self.split_full or any(worker.table_full for worker in self.workers)
 
     def store(self, key: int, value: int, code: int, exact: bool) -> None:
         # Once full, nothing is written: an exact entry's best child must stay in the
@@ -601,6 +607,7 @@ class Search:
         self.stopped = False
         self.path = []
         self.workers, self.shares = [], []
+        self.split_full = False
         taken, pos, _, _, row = position
         if row >= self.game.n:
             return base, base, []
@@ -783,6 +790,10 @@ class Search:
         compiled_limit = table_entries(memory) if tt_limit is None else tt_limit
         count = len(self.tt) if self.core is None else self.core.count
         copy = count <= min(self.tt_cap // jobs, compiled_limit)
+        # Then --memory decided what the threads start from (the search's own table is
+        # emptied below, so `table_full` remembers it here).
+        full_before = self.core is not None and self.core.full
+        self.split_full = full_before or (not copy and count <= self.tt_cap // jobs)
         self.workers = []
         for _ in range(jobs):
             worker = Search(
@@ -846,11 +857,12 @@ class Search:
             threading.Thread(target=work, args=(i,), name=f"road300-solver-{i}", daemon=True)
             for i in range(jobs)
         ]
-        for thread in threads:
-            thread.start()
         halted: int | None = None
-        alive = threads
+        alive: list[threading.Thread] = []
         try:
+            for thread in threads:
+                thread.start()
+                alive.append(thread)
             while alive:
                 try:
                     alive[0].join(0.02)
@@ -918,7 +930,7 @@ class Search:
         for worker in self.workers:
             # A budget stops a thread at its first position past it: one that stopped
             # elsewhere, or finished past it, searched what the budget would not.
-            if worker.stopped_at != budget + 1 if worker.stopped else worker.nodes > budget:
+            if (worker.stopped_at != budget + 1) if worker.stopped else (worker.nodes > budget):
                 return None
         return self.split_start - start + len(self.workers) * budget
 
