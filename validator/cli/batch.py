@@ -19,6 +19,7 @@ from validator.cli.batch_mail import (
 )
 from validator.cli.common import (
     EXIT_OK,
+    SEARCH_JOBS,
     dice_option,
     exit_status,
     fail_usage,
@@ -253,7 +254,7 @@ def _solve_par(checker: Checker, seconds: float | None, nodes: int | None, err: 
             [f"{nodes:,} positions"] if nodes is not None else []
         )
         err.print(f"Solving par for the dice file ({rules.name}, up to {' and '.join(limits)})...")
-    found = solve(checker.dice.rows, rules, time_limit=seconds, nodes=nodes)
+    found = solve(checker.dice.rows, rules, time_limit=seconds, nodes=nodes, jobs=SEARCH_JOBS)
     return Par(found.best_score, found.proven, found.upper_bound, found.stopped)
 
 

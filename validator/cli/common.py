@@ -124,6 +124,12 @@ def _memory(ctx: click.Context, param: click.Parameter, value: str | None) -> in
     return memory
 
 
+SEARCH_JOBS = 2
+"""Threads of the commands' long searches (`solve --jobs`' default, `batch --par`): the
+same on every machine (not its number of cores), so that the same command gives the same
+answer everywhere; on one core, the two threads take turns."""
+
+
 def memory_option(func: F) -> F:
     """`--memory SIZE` of solve: the compiled search's table at its largest."""
     return click.option(

@@ -18,6 +18,7 @@ import click
 from validator.cli.common import (
     EXIT_FAILED,
     EXIT_OK,
+    SEARCH_JOBS,
     fail_usage,
     memory_option,
     nodes_option,
@@ -37,10 +38,6 @@ if TYPE_CHECKING:
     from validator.records.dice import DiceFile
     from validator.records.record import Record
     from validator.solver import Progress
-
-SOLVE_JOBS = 2
-"""`--jobs`' default: the same on every machine (not its number of cores), so that the
-same command gives the same answer everywhere; on one core, the two threads take turns."""
 
 STATS_BEAM_WIDTH = 200
 """The beam width of `--stats`' "strong player" (validator.solver.playout.beam_game)."""
@@ -69,7 +66,7 @@ STATS_BEAM_WIDTH = 200
     "--jobs",
     "-j",
     type=click.IntRange(min=1, max=64),
-    default=SOLVE_JOBS,
+    default=SEARCH_JOBS,
     show_default=True,
     help="Search in N threads, one per core: once a search passes 1,048,576 positions, "
     "the first choices are shared among them, each with its share of --memory. The "

@@ -139,7 +139,7 @@ MAX_BEAM_WIDTH = 16_384
 
 JOBS = 1
 """Threads a `Search` (and `solve`) searches in by default; `road300 solve --jobs`
-has its own default (`validator.cli.solve.SOLVE_JOBS`)."""
+and `batch --par` have their own (`validator.cli.common.SEARCH_JOBS`)."""
 
 SPLIT_NODES = 1 << 20
 """A search with more than one job splits from the first round whose budget is over
