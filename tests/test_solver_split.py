@@ -102,7 +102,7 @@ def test_a_search_splits_only_past_a_million_positions() -> None:
     thread whatever `jobs`, and gives the one-thread answer."""
     rows = rows_of("split budget", 30)
     assert search_module.SPLIT_NODES == 1 << 20
-    one, two = split(rows, 1, nodes=10_000), split(rows, 2, nodes=10_000)
+    one, two = split(rows, 1, nodes=3_000), split(rows, 2, nodes=3_000)
     assert two.jobs == 1 and answer(two) == answer(one) and two.nodes == one.nodes
 
 
