@@ -243,6 +243,9 @@ def test_a_split_search_names_its_jobs_or_that_no_budget_repeats_it() -> None:
         payload | {"repeat_nodes": None}, dice="d.txt", continued=False, best_game=None
     )
     assert "depends on the machine's speed, and no --nodes budget repeats it" in lost
+    ctrl_c = render_text(payload | {"stopped": "cancel"}, dice="d.txt", continued=False,
+                         best_game=None)  # fmt: skip
+    assert "stopped by Ctrl-C, so this answer depends on when it came; --nodes 4999000" in ctrl_c
 
 
 def test_sizes_read_back_as_written() -> None:

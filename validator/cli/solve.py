@@ -68,7 +68,8 @@ STATS_BEAM_WIDTH = 200
     type=click.IntRange(min=1, max=64),
     default=SEARCH_JOBS,
     show_default=True,
-    help="Search in N threads, one per core: once a search passes 1,048,576 positions, "
+    help="Search in N threads (the compiled core runs them on separate cores; more than "
+    "the machine has take turns): once a search passes 1,048,576 positions, "
     "the first choices are shared among them, each with its share of --memory. The "
     "default is the same on every machine, so that the same command gives the same "
     "answer everywhere (the same --nodes repeats an answer only with the same --jobs). "

@@ -43,23 +43,23 @@ def render_text(
     repeat = payload.get("repeat_nodes")
     # A search that filled its table depends on the table's size too (SolveOut.table_full).
     memory = f" --memory {size_text(payload['memory'])}" if payload.get("table_full") else ""
-    if payload.get("stopped") in ("time", "cancel") and repeat is not None:
+    stopped = payload.get("stopped")
+    by = {
+        "time": "stopped by the clock, so this answer depends on the machine's speed",
+        "cancel": "stopped by Ctrl-C, so this answer depends on when it came",
+    }.get(stopped or "")
+    if by and repeat is not None:
         # A search that split depends on how many threads shared it (SolveOut.jobs), and
         # one that did not may have needed one thread past the split's threshold: named
         # always, as --jobs' default is not one.
         threads = f" --jobs {payload.get('jobs', 1)}"
-        lines.append(
-            "stopped by the clock, so this answer depends on the machine's speed; "
-            f"--nodes {repeat}{threads}{memory} gives this same answer on any machine"
-        )
-    elif payload.get("stopped") in ("time", "cancel"):
+        budget = f"--nodes {repeat}{threads}{memory}"
+        lines.append(f"{by}; {budget} gives this same answer on any machine")
+    elif by:
         # Ctrl-C in the first game, or a split search whose threads the machine kept
         # from stopping together (Search.split_repeat).
-        lines.append(
-            "stopped by the clock, so this answer depends on the machine's speed, and no "
-            "--nodes budget repeats it"
-        )
-    elif memory and payload.get("stopped") == "nodes":
+        lines.append(f"{by}, and no --nodes budget repeats it")
+    elif memory and stopped == "nodes":
         # A proven score and bound are the same whatever the table (the positions it
         # took to prove them are not).
         lines.append(
