@@ -504,7 +504,6 @@ class Search:
         n = game.n
         ranked: list[tuple[int, int, int, Position | None]] = []
         bound_of = game.estimate
-        reachable = game.reachable
         live_rows = game.live_rows
         shallow = len(self.path) < self.exact_depth
         options = game.children(taken, pos, pc, rings, row)
@@ -519,18 +518,11 @@ class Search:
             else:
                 # The parent's region less the new X and circle contains the child's;
                 # near the root, where ordering and pruning pay most, the child's own.
-                child_taken = child[0]
-                child_region = region & ~child_taken
-                live = live_next
                 if shallow:
-                    child_region = reachable(child_taken, child[1])
-                    live = live_rows(child_taken, child[2], child[4])
-                bound = bound_of(child_region, child_taken, child[1], live)
-                if shallow:
-                    # What an earlier round of the search learnt about the child.
-                    known = self.tt.get(self.key(*child)[0])
-                    if known is not None:
-                        bound = min(bound, known >> 15)
+                    bound = self.known_bound(child)
+                else:
+                    child_taken = child[0]
+                    bound = bound_of(region & ~child_taken, child_taken, child[1], live_next)
                 ranked.append((gain + bound, gain, code, child))
         ranked.sort(reverse=True)
         exact = -1
@@ -752,16 +744,21 @@ class Search:
                 node_limit=int(min(limit, 1 << 62)), should_stop=should_stop,
             )  # fmt: skip
         finally:
-            if core.stopped_at:
-                self.stopped_at = self.nodes + core.stopped_at - before
-            self.nodes += core.nodes - before
+            self.take_from(core, before)
             self.root_upper = core.root_upper
             self.settled, self.choices = core.settled, core.choices
-            line = core.line()
-            if line is not None and core.best_total > self.best_total:
-                self.best_total, self.best_line = core.best_total, line
         self.stopped = stopped
         return value, stopped
+
+    def take_from(self, core: Core, before: int) -> None:
+        """After a compiled search that began at the core's count `before`: where it saw
+        it must stop, its positions, and a better game it found, in this search's."""
+        if core.stopped_at:
+            self.stopped_at = self.nodes + core.stopped_at - before
+        self.nodes += core.nodes - before
+        line = core.line()
+        if line is not None and core.best_total > self.best_total:
+            self.best_total, self.best_line = core.best_total, line
 
     # --- the split search: the root's choices shared among threads -------------------
 
@@ -819,14 +816,24 @@ class Search:
         return True
 
     def option_bound(self, option: Option) -> int:
-        """A choice's gain plus its child's own bound (as `dfs` ranks the root's)."""
+        """A choice's gain plus its child's own bound (`own_bound`)."""
         _, gain, child = option
-        if child is None:
-            return gain
+        return gain if child is None else gain + self.own_bound(child)
+
+    def own_bound(self, child: Position) -> int:
+        """A position's bound from its own region and live rows (what `dfs` gives the
+        children near the root; deeper, the parent's serve)."""
         game = self.game
         taken, pos, pc, _, row = child
         region = game.reachable(taken, pos)
-        return gain + game.estimate(region, taken, pos, game.live_rows(taken, pc, row))
+        return game.estimate(region, taken, pos, game.live_rows(taken, pc, row))
+
+    def known_bound(self, child: Position) -> int:
+        """`own_bound`, or the table's entry for the position if lower: what an earlier
+        round of the search learnt about it (exact value or upper bound)."""
+        bound = self.own_bound(child)
+        known = self.entry(child)
+        return bound if known is None else min(bound, known >> 15)
 
     def split_round(self, position: Position, base: int, start: int) -> tuple[int, bool]:
         """One round of the split search: every thread searches its share until its
@@ -955,13 +962,8 @@ class Search:
         searched as `dfs` searches the root's (the same ranking, cut-offs and table),
         until `node_limit`; (value, exact) of the best of them."""
         ranked: list[tuple[int, int, int, Position | None]] = []
-        for option in share:
-            code, gain, child = option
-            estimate = self.option_bound(option)
-            if child is not None:
-                known = self.entry(child)  # what an earlier round learnt about it
-                if known is not None:
-                    estimate = min(estimate, gain + (known >> 15))
+        for code, gain, child in share:
+            estimate = gain if child is None else gain + self.known_bound(child)
             ranked.append((estimate, gain, code, child))
         ranked.sort(key=lambda choice: choice[:3], reverse=True)
         exact = upper = -1
@@ -1013,13 +1015,8 @@ class Search:
             )  # fmt: skip
         finally:
             with self.limit_lock:
-                if core.stopped_at:
-                    self.stopped_at = self.nodes + core.stopped_at - before
-                self.nodes += core.nodes - before
+                self.take_from(core, before)
                 self.core_before = None
-            line = core.line()
-            if line is not None and core.best_total > self.best_total:
-                self.best_total, self.best_line = core.best_total, line
         self.stopped = self.stopped or stopped
         return value, exact
 
