@@ -42,55 +42,65 @@ def split(
                  core=core, jobs=jobs)  # fmt: skip
 
 
-# Short files from the first roll (ruleset, seed, rows) that the opening round does not
-# prove: 1,500-40,000 positions in one thread.
-PLAIN_CASES = (("standard", 0, 10),)
+# Short files from the first roll (ruleset, seed, rows, threads) that the opening round
+# does not prove: 1,500-40,000 positions in one thread. The plain step's file is searched
+# in three threads too in the slow step.
+PLAIN_CASES = (("standard", 0, 10, 2),)
 SLOW_CASES = (
-    ("bga", 2, 11),
-    ("standard+rings=2", 2, 11),
-    ("literal", 0, 5),
-    ("literal+escape=5", 2, 5),
-    ("standard+in-and-out", 0, 11),
-    ("bga+rings=1+in-and-out", 0, 11),
-    ("standard+escape=40+rings=1+in-and-out", 1, 10),
+    ("standard", 0, 10, 3),
+    ("bga", 2, 11, 2),
+    ("standard+rings=2", 2, 11, 2),
+    ("literal", 0, 5, 2),
+    ("literal+escape=5", 2, 5, 2),
+    ("standard+in-and-out", 0, 11, 2),
+    ("bga+rings=1+in-and-out", 0, 11, 2),
+    ("standard+escape=40+rings=1+in-and-out", 1, 10, 2),
 )
 BY_NAME = {rules.name: rules for rules in RULESETS}
 
 
 @pytest.mark.usefixtures("split_early")
 @pytest.mark.parametrize(
-    ("name", "seed", "length"),
+    ("name", "seed", "length", "jobs"),
     [*PLAIN_CASES, *(pytest.param(*case, marks=pytest.mark.slow) for case in SLOW_CASES)],
 )
-def test_a_split_search_proves_what_one_thread_proves(name: str, seed: int, length: int) -> None:
-    """Two threads (and, for the first case, three) prove the value one thread proves,
-    with a game that replays to it."""
+def test_a_split_search_proves_what_one_thread_proves(
+    name: str, seed: int, length: int, jobs: int
+) -> None:
+    """`jobs` threads prove the value one thread proves, with a game that replays to it."""
     rules = BY_NAME[name]
     rows = rows_of(f"split {name} {seed}", length)
     one = split(rows, 1, rules=rules)
     assert one.proven and one.jobs == 1
-    needed = 0  # positions two threads took to prove it
-    for jobs in (2, 3) if (name, seed, length) == PLAIN_CASES[0] else (2,):
-        many = split(rows, jobs, rules=rules)
-        needed = needed or many.nodes
-        assert (many.best_score, many.upper_bound, many.proven) == (
-            one.best_score, one.upper_bound, True,
-        )  # fmt: skip
-        assert many.jobs == jobs  # it did split
-        assert_replays(rows, rules, new_game(rules.max_rings), 0, many.actions, one.best_score)
+    many = split(rows, jobs, rules=rules)
+    assert (many.best_score, many.upper_bound, many.proven) == (
+        one.best_score, one.upper_bound, True,
+    )  # fmt: skip
+    assert many.jobs == jobs  # it did split
+    assert_replays(rows, rules, new_game(rules.max_rings), 0, many.actions, one.best_score)
     # Cut by a budget within the split rounds: a game and a bound around the value (the
     # bounds a thread reached when its budget stopped it can prove it too).
     opening = search_module.OPENING_NODES
-    cut = split(rows, 2, rules=rules, nodes=opening + (needed - opening) // 2)
-    assert cut.jobs == 2 and cut.stopped == (None if cut.proven else "nodes")
+    cut = split(rows, jobs, rules=rules, nodes=opening + (many.nodes - opening) // 2)
+    assert cut.jobs == jobs and cut.stopped == (None if cut.proven else "nodes")
     assert cut.best_score <= one.best_score <= cut.upper_bound
     assert_replays(rows, rules, new_game(rules.max_rings), 0, cut.actions, cut.best_score)
 
 
-@pytest.mark.usefixtures("split_early")
-def test_a_budget_gives_a_split_search_the_same_answer_every_time() -> None:
-    rows = rows_of("split budget", 30)
-    first, second = split(rows, 2, nodes=10_000), split(rows, 2, nodes=10_000)
+@pytest.fixture(scope="module")
+def budgeted_twice() -> tuple[Solution, Solution]:
+    """The same split search run twice with a budget of 10,000 positions (shared by the
+    tests below, which only read them)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search_module, "SPLIT_NODES", 0)
+        rows = rows_of("split budget", 30)
+        return split(rows, 2, nodes=10_000), split(rows, 2, nodes=10_000)
+
+
+def test_a_budget_gives_a_split_search_the_same_answer_every_time(
+    budgeted_twice: tuple[Solution, Solution],
+) -> None:
+    first, second = budgeted_twice
     assert first.stopped == "nodes" and first.jobs == 2
     assert answer(first) == answer(second) and first.nodes == second.nodes
     # Each thread gets its share of the budget: about as many positions as one thread.
@@ -141,14 +151,14 @@ def test_threads_that_cannot_stop_together_name_no_budget(
 
 
 @pytest.mark.usefixtures("split_early")
-def test_a_split_that_memory_decided_says_so() -> None:
+def test_a_split_that_memory_decided_says_so(budgeted_twice: tuple[Solution, Solution]) -> None:
     """With a table too small for its threads to take a copy of the search's (here 16KiB,
     in pure Python too: the rule is the same for both cores), the split depends on
     --memory, so the answer names it (`table_full`, `memory`)."""
     rows = rows_of("split budget", 30)
     small = solve(rows, STANDARD, time_limit=None, nodes=10_000, core="python", jobs=2,
                   memory=16 << 10)  # fmt: skip
-    roomy = split(rows, 2, nodes=10_000)
+    roomy = budgeted_twice[0]  # the same search, with the default table
     assert small.jobs == roomy.jobs == 2
     assert (small.table_full, small.memory) == (True, 16 << 10)
     assert not roomy.table_full and roomy.memory == search_module.default_table_bytes()
@@ -184,16 +194,13 @@ def test_solve_jobs_on_the_command_line(tmp_path: Path) -> None:
     dice = tmp_path / "dice.txt"
     dice.write_text(dice_text(10, "split standard 0"))  # PLAIN_CASES[0]: it splits
     runs = {
-        jobs: CliRunner().invoke(main, ["solve", str(dice), "--jobs", jobs, "--format", "json"])
-        for jobs in ("1", "2")
+        jobs: CliRunner().invoke(main, ["solve", str(dice), *jobs, "--format", "json"])
+        for jobs in (("--jobs", "1"), ())
     }
-    one, two = (json.loads(runs[j].stdout) for j in ("1", "2"))
-    assert (one["jobs"], two["jobs"]) == (1, 2)
-    assert one["best_score"] == two["best_score"] and one["proven"] and two["proven"]
-    default = CliRunner().invoke(main, ["solve", str(dice), "--format", "json"])
-    same = json.loads(default.stdout)
-    del same["seconds"], two["seconds"]
-    assert same == two  # the default is two threads, on every machine
+    one, default = (json.loads(run.stdout) for run in runs.values())
+    # The default is two threads, on every machine; --jobs 1 is one.
+    assert (one["jobs"], default["jobs"]) == (1, 2)
+    assert one["best_score"] == default["best_score"] and one["proven"] and default["proven"]
     bad = CliRunner().invoke(main, ["solve", str(dice), "--jobs", "0"])
     assert bad.exit_code == 2 and "Invalid value for '--jobs'" in bad.stderr
 
