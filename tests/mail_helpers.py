@@ -3,8 +3,11 @@ and the same messages as an mbox file, a Maildir and a folder of .eml files."""
 
 from __future__ import annotations
 
+import copy
+import functools
 import mailbox
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from email import policy
@@ -42,13 +45,16 @@ class Mail:
         return self.raw or self.message.as_bytes()
 
 
+@functools.cache
 def game(seed: int, fmt: str, player: str | None) -> str:
-    """A random legal game on the challenge dice, written in `fmt`."""
+    """A random legal game on the challenge dice, written in `fmt` (the same for the same
+    arguments, so it is made once a process: a string, which no test can change)."""
     rows = read_dice(DICE).rows
     record = to_record(random_game(rows, STANDARD, random.Random(seed)), player=player or "")
     return dump_record(record, fmt)
 
 
+@functools.cache
 def alice(fmt: str, player: str = "Alice Example") -> str:
     record = read_record(ALICE)
     from dataclasses import replace
@@ -73,12 +79,24 @@ def body_block(record_text: str) -> str:
     return "\n".join(line for line in record_text.splitlines() if not line.startswith("#"))
 
 
-def inbox() -> list[Mail]:
-    mails: list[Mail] = []
+def inbox(*keys: str) -> list[Mail]:
+    """Every kind of mail (or those of `keys`, in the inbox's order), as new messages of
+    the caller's own (a test may change them): deep copies of the mails made once a
+    process, as far into the inbox as the keys asked for (copying costs a tenth of
+    making them again)."""
+    wanted = set(keys)
+    while not wanted or not wanted <= {m.key for m in _MADE}:
+        mail = next(_MAKING, None)
+        if mail is None:
+            break
+        _MADE.append(mail)
+    unknown = wanted - {m.key for m in _MADE}
+    assert not unknown, unknown
+    return copy.deepcopy([m for m in _MADE if not wanted or m.key in wanted])
 
-    def add(key: str, m: EmailMessage) -> None:
-        mails.append(Mail(key, m))
 
+def _making() -> Iterator[Mail]:
+    """The inbox's mails in order, each made when it is asked for."""
     # 1 English body between a greeting and a signature
     m = _message(1, "Alice Example", "alice@players.example", 3)
     m.set_content(
@@ -86,7 +104,7 @@ def inbox() -> list[Mail]:
         + body_block(alice("text"))
         + "\n\nThanks a lot,\nAlice\n-- \nAlice Example\nalice@players.example\n"
     )
-    add("alice-first", m)
+    yield Mail("alice-first", m)
     # 2 German body, quoted-printable latin-1, a header line Spieler:
     m = _message(2, "Bernd Müller", "bernd@players.example", 4, "Mein Spiel")
     block = body_block(game(2, "text", None))
@@ -97,7 +115,7 @@ def inbox() -> list[Mail]:
         charset="iso-8859-1",
         cte="quoted-printable",
     )
-    add("german-qp", m)
+    yield Mail("german-qp", m)
     # 3 French body, base64, with a total line
     m = _message(3, "Chloé Durand", "chloe@players.example", 5, "Ma partie")
     text = game(3, "text", "Chloé Durand")
@@ -108,7 +126,7 @@ def inbox() -> list[Mail]:
         + f"\nTotal: {score}\n\nCordialement,\nChloé\n-- \nChloé Durand\n",
         cte="base64",
     )
-    add("french-b64", m)
+    yield Mail("french-b64", m)
     # 4-7 attachments in every record format
     for n, (fmt, ext, name) in enumerate(
         [
@@ -124,14 +142,14 @@ def inbox() -> list[Mail]:
         m.add_attachment(
             game(n, fmt, name).encode(), "application", "octet-stream", filename=f"game.{ext}"
         )
-        add(f"attach-{fmt}", m)
+        yield Mail(f"attach-{fmt}", m)
     # 8 an attachment whose name says nothing, recognised by content
     m = _message(8, "Hana", "hana@players.example", 6)
     m.set_content("See attachment.\n")
     m.add_attachment(
         game(8, "yaml", "Hana").encode(), "application", "octet-stream", filename="record"
     )
-    add("attach-sniffed", m)
+    yield Mail("attach-sniffed", m)
     # 9 HTML only
     m = _message(9, "Ivo", "ivo@players.example", 7)
     rows = body_block(game(9, "text", "Ivo")).splitlines()
@@ -142,13 +160,13 @@ def inbox() -> list[Mail]:
         + '</div><p>Bye <img src="http://tracker.example/x.png"></p></body></html>',
         subtype="html",
     )
-    add("html-only", m)
+    yield Mail("html-only", m)
     # 10 multipart/alternative: read once, from its plain part
     m = _message(10, "Jan", "jan@players.example", 7)
     text = body_block(game(10, "text", "Jan"))
     m.set_content("Hi,\n\n" + text + "\n\nJan\n")
     m.add_alternative("<p>Hi,</p><pre>" + text + "</pre><p>Jan</p>", subtype="html")
-    add("alternative", m)
+    yield Mail("alternative", m)
     # 11 a reply quoting an older record
     m = _message(11, "Kim", "kim@players.example", 8, "Re: My Road to 300 game")
     old = body_block(game(110, "text", "Kim"))
@@ -159,29 +177,29 @@ def inbox() -> list[Mail]:
         + "\n".join("> " + line for line in old.splitlines())
         + "\n"
     )
-    add("quoting", m)
+    yield Mail("quoting", m)
     # 12 two records in one mail
     m = _message(12, "Leo", "leo@players.example", 8)
     m.set_content("Two games, pick the better one!\n")
     m.add_attachment(game(12, "yaml", "Leo").encode(), "text", "plain", filename="first.yaml")
     m.add_attachment(game(120, "text", "Leo").encode(), "text", "plain", filename="second.txt")
-    add("two-records", m)
+    yield Mail("two-records", m)
     # 13 a question without a record
     m = _message(13, "Mia", "mia@players.example", 9, "Question")
     m.set_content("Hello, do forced rerolls count as rounds? Thanks, Mia\n")
-    add("question", m)
+    yield Mail("question", m)
     # 14 Alice's resubmission, before the deadline
     m = _message(14, "Alice Example", "Alice@Players.example", 10, "Corrected game")
     m.add_attachment(alice("yaml").encode(), "application", "octet-stream", filename="alice.yaml")
-    add("alice-resubmission", m)
+    yield Mail("alice-resubmission", m)
     # 15 a late mail
     m = _message(15, "Nora", "nora@players.example", 21)
     m.set_content("Sorry I am late:\n\n" + body_block(game(15, "text", "Nora")) + "\n")
-    add("late", m)
+    yield Mail("late", m)
     # 16 a copy of Alice's game under another name
     m = _message(16, "Oscar", "oscar@players.example", 11)
     m.add_attachment(alice("json", "Oscar").encode(), "application", "json", filename="oscar.json")
-    add("copy", m)
+    yield Mail("copy", m)
     # 17 a hostile display name and subject
     m = EmailMessage(policy=policy.default)
     m["From"] = Address(display_name=HOSTILE_NAME, addr_spec="evil@players.example")
@@ -190,42 +208,43 @@ def inbox() -> list[Mail]:
     m["Message-ID"] = "<msg17@players.example>"
     m.set_content(body_block(game(17, "text", None)) + "\n")
     del m["Subject"]
-    add("hostile", m)
+    # The hostile subject goes in raw (the email package would write the header it hides).
+    raw = m.as_bytes().replace(
+        b"\nMessage-ID:", b"\nSubject: " + HOSTILE_SUBJECT.encode() + b"\nMessage-ID:", 1
+    )
+    yield Mail("hostile", m, raw)
     # 18 an attachment named ../../x.yaml
     m = _message(18, "Pat", "pat@players.example", 12)
     m.add_attachment(
         game(18, "yaml", "Pat").encode(), "application", "octet-stream", filename="../../x.yaml"
     )
-    add("traversal", m)
+    yield Mail("traversal", m)
     # 19 an oversized part
     m = _message(19, "Quin", "quin@players.example", 12)
     m.set_content("Big one.\n")
     big = game(19, "yaml", "Quin") + "# padding\n" * (MAX_SIZE // 8)
     m.add_attachment(big.encode(), "application", "octet-stream", filename="big.yaml")
-    add("oversized", m)
+    yield Mail("oversized", m)
     # 20 a zip, never opened
     m = _message(20, "Rosa", "rosa@players.example", 13)
     m.set_content("My game is in the zip.\n")
     m.add_attachment(b"PK\x03\x04" + b"\0" * 100, "application", "zip", filename="game.zip")
-    add("zip", m)
+    yield Mail("zip", m)
     # 21 a typo in a body record: an error at its line, with did-you-mean
     m = _message(21, "Sam", "sam@players.example", 13)
     lines = body_block(game(21, "text", "Sam")).splitlines()
     bad = next(i for i, line in enumerate(lines) if "->" in line)
     lines[bad] = lines[bad].replace("->", "ot", 1)
     m.set_content("Hi!\n\n" + "\n".join(lines) + "\n\nSam\n")
-    add("typo", m)
+    yield Mail("typo", m)
     # 22 an illegal step, attached
     m = _message(22, "Tom", "tom@players.example", 14)
     m.add_attachment(ILLEGAL.read_bytes(), "application", "octet-stream", filename="tom.yaml")
-    add("illegal", m)
-    # The hostile subject goes in raw (the email package would write the header it hides).
-    n, hostile = next((n, x) for n, x in enumerate(mails) if x.key == "hostile")
-    raw = hostile.message.as_bytes().replace(
-        b"\nMessage-ID:", b"\nSubject: " + HOSTILE_SUBJECT.encode() + b"\nMessage-ID:", 1
-    )
-    mails[n] = Mail(hostile.key, hostile.message, raw)
-    return mails
+    yield Mail("illegal", m)
+
+
+_MAKING = _making()
+_MADE: list[Mail] = []
 
 
 def read_record_score(text: str) -> int:

@@ -7,6 +7,7 @@ tests/test_report_languages.py` and review the diff (tests/golden/lang/).
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from html.parser import HTMLParser
@@ -65,13 +66,21 @@ def _compare(out: str, name: str) -> None:
 CASES = [(lang, case, fmt) for lang in ("de", "fr") for case in RECORDS for fmt in FORMATS]
 
 
+@functools.cache
 def _report(lang: str, case: str, fmt: str) -> tuple[int, str]:
-    return run("report", RECORDS[case], "--format", fmt, "--lang", lang)
+    """`road300 report` of a case, from the repository root: made once a process, for the
+    golden test and the prose scan of the same case (an exit status and a string, which
+    neither test can change)."""
+    old = Path.cwd()
+    os.chdir(ROOT)
+    try:
+        return run("report", RECORDS[case], "--format", fmt, "--lang", lang)
+    finally:
+        os.chdir(old)
 
 
 @pytest.mark.parametrize(("lang", "case", "fmt"), CASES)
-def test_golden(lang: str, case: str, fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)
+def test_golden(lang: str, case: str, fmt: str) -> None:
     code, out = _report(lang, case, fmt)
     assert code == (0 if case in ("valid", "expansion") else 1), out
     _compare(out, f"{lang}/{case}.{FORMATS[fmt]}")
@@ -198,8 +207,7 @@ def english_words(out: str) -> set[str]:
 
 
 @pytest.mark.parametrize(("lang", "case", "fmt"), CASES)
-def test_no_english_prose(lang: str, case: str, fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)
+def test_no_english_prose(lang: str, case: str, fmt: str) -> None:
     _, out = _report(lang, case, fmt)
     assert english_words(out) == set()
 
