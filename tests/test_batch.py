@@ -70,6 +70,28 @@ def contest(tmp_path: Path) -> Path:
     return folder
 
 
+@pytest.fixture(scope="module")
+def contest_output(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """`batch --format json` of an untouched copy of the contest case, run once for the
+    tests that only read it (it names no path of the copy; each test parses its own)."""
+    folder = tmp_path_factory.mktemp("contest") / "entries"
+    shutil.copytree(CASES / "contest" / "entries", folder)
+    with pytest.MonkeyPatch.context() as env:
+        for name in ("LC_ALL", "LC_MESSAGES", "LANG"):  # as conftest's _english_locale
+            env.delenv(name, raising=False)
+        result = run("batch", folder, "--dice", DICE, "--format", "json")
+    assert result.exit_code == 0, result.output
+    text: str = result.stdout
+    return text
+
+
+@pytest.fixture
+def contest_json(contest_output: str) -> dict[str, Any]:
+    """That output, parsed afresh for each test (one may spoil it)."""
+    data: dict[str, Any] = json.loads(contest_output)
+    return data
+
+
 @pytest.mark.parametrize("case", CASE_NAMES)
 def test_case(case: str, tmp_path: Path) -> None:
     folder = tmp_path / "entries"
@@ -98,23 +120,23 @@ def test_case(case: str, tmp_path: Path) -> None:
     assert [s["file"] for s in data["skipped"]] == expected["skipped"]
 
 
-def test_fixed_fields_come_first(contest: Path) -> None:
-    data = batch_json(contest)
+def test_fixed_fields_come_first(contest_json: dict[str, Any]) -> None:
+    data = contest_json
     assert list(data)[:2] == ["entries", "summary"]
     assert list(data["summary"])[:5] == ["entries", "valid", "incomplete", "invalid", "malformed"]
     for entry in data["entries"]:
         assert list(entry)[:5] == ["file", "verdict", "score", "end", "error"]
 
 
-def test_ranked_order(contest: Path) -> None:
-    verdicts = [e["verdict"] for e in batch_json(contest)["entries"]]
+def test_ranked_order(contest_json: dict[str, Any]) -> None:
+    verdicts = [e["verdict"] for e in contest_json["entries"]]
     order = {"valid": 0, "incomplete": 0, "invalid": 1, "malformed": 2}
     assert [order[v] for v in verdicts] == sorted(order[v] for v in verdicts)
 
 
-def test_batch_and_validate_agree(contest: Path) -> None:
+def test_batch_and_validate_agree(contest: Path, contest_json: dict[str, Any]) -> None:
     """Each batch entry carries what `validate --format json` says of the same file."""
-    for entry in batch_json(contest)["entries"]:
+    for entry in contest_json["entries"]:
         result = run("validate", contest / entry["file"], "--dice", DICE, "--format", "json")
         alone = json.loads(result.stdout)
         for key in ("verdict", "score", "end", "end_roll", "player", "rounds_played", "rerolls"):
@@ -144,13 +166,15 @@ def test_table(contest: Path) -> None:
     assert "3*" in out
 
 
-def test_output_json_file_equals_stdout(contest: Path, tmp_path: Path) -> None:
+def test_output_json_file_equals_stdout(
+    contest: Path, tmp_path: Path, contest_json: dict[str, Any]
+) -> None:
     target = tmp_path / "results.json"
     result = run("batch", contest, "--dice", DICE, "--output", target)
     assert result.exit_code == 0
     assert result.stdout == ""
     assert f"road300: wrote 9 entries to {target} (json)" in result.stderr
-    assert json.loads(target.read_text()) == batch_json(contest)
+    assert json.loads(target.read_text()) == contest_json
 
 
 def test_output_inside_the_folder_is_not_an_entry(contest: Path) -> None:
@@ -169,11 +193,11 @@ def test_dice_inside_the_folder_is_not_an_entry(contest: Path) -> None:
     assert {"file": "challenge.txt", "reason": "the dice file (--dice)"} in data["skipped"]
 
 
-def test_output_csv(contest: Path, tmp_path: Path) -> None:
+def test_output_csv(contest: Path, tmp_path: Path, contest_json: dict[str, Any]) -> None:
     target = tmp_path / "results.csv"
     assert run("batch", contest, "--dice", DICE, "--output", target).exit_code == 0
     rows = list(csv.DictReader(io.StringIO(target.read_text())))
-    entries = batch_json(contest)["entries"]
+    entries = contest_json["entries"]
     assert [r["file"] for r in rows] == [e["file"] for e in entries]
     for row, entry in zip(rows, entries, strict=True):
         assert row["verdict"] == entry["verdict"]
@@ -571,6 +595,9 @@ def test_output_in_the_format_it_names(
 # -- Schema -------------------------------------------------------------------------------
 
 SCHEMA = json.loads((ROOT / "schemas" / "batch.schema.json").read_text())
+VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+"""One validator for every test: `jsonschema.validate` checks the schema itself each
+time first (30 ms), which test_schema_is_a_schema_with_an_id does once."""
 
 
 @pytest.mark.parametrize("case", [*CASE_NAMES, "empty"])
@@ -581,7 +608,7 @@ def test_output_matches_the_schema(case: str, tmp_path: Path) -> None:
     else:
         shutil.copytree(CASES / case / "entries", folder)
     (folder / "notes.md").write_text("not a record\n")
-    jsonschema.Draft202012Validator(SCHEMA).validate(batch_json(folder))
+    VALIDATOR.validate(batch_json(folder))
 
 
 def test_schema_is_a_schema_with_an_id() -> None:
@@ -608,11 +635,11 @@ def test_schema_entry_fields_are_the_entry_class_and_the_result_fields() -> None
         lambda d: d["skipped"].append({"file": "x"}),
     ],
 )
-def test_schema_refuses_spoiled_output(contest: Path, spoil: Any) -> None:
-    data = batch_json(contest)
-    spoil(data)
+def test_schema_refuses_spoiled_output(contest_json: dict[str, Any], spoil: Any) -> None:
+    VALIDATOR.validate(contest_json)  # as it was, it passes
+    spoil(contest_json)
     with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate(data, SCHEMA)
+        VALIDATOR.validate(contest_json)
 
 
 # -- Hostile text ----------------------------------------------------------------------------

@@ -81,13 +81,16 @@ def test_no_worker_outlives_its_command(tmp_path: Path) -> None:
     parent."""
     program = tmp_path / "program.py"
     program.write_text(
-        "import os, time\n"
+        "import multiprocessing, os, time\n"
         "from validator.records.pool import worker_pool\n"
+        "def meet(barrier):\n"
+        "    global BARRIER\n"
+        "    BARRIER = barrier\n"
         "def pid(_):\n"
-        "    time.sleep(0.2)  # each worker takes one\n"
+        "    BARRIER.wait(60)  # each worker takes one: no task ends before both have one\n"
         "    return os.getpid()\n"
         "if __name__ == '__main__':\n"
-        "    pool = worker_pool(2, os.getpid, ())\n"
+        "    pool = worker_pool(2, meet, (multiprocessing.Barrier(2),))\n"
         "    print(*set(pool.imap(pid, range(2), 1)), flush=True)\n"
         "    time.sleep(120)\n"
     )
@@ -107,7 +110,7 @@ def test_no_worker_outlives_its_command(tmp_path: Path) -> None:
         waiting: list[int] = []
         while time.monotonic() < deadline and len(waiting) != 1:
             waiting = [pid for pid in workers if "futex" in _wait_channel(pid)]
-            time.sleep(0.05)
+            time.sleep(0.01)
         if len(waiting) != 1:
             pytest.skip("this kernel does not say which worker waits for the lock")
         (reader,) = set(workers) - set(waiting)
@@ -117,7 +120,7 @@ def test_no_worker_outlives_its_command(tmp_path: Path) -> None:
         command.wait(30)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and _running(waiting[0]):
-        time.sleep(0.05)
+        time.sleep(0.01)
     if _running(waiting[0]):
         os.kill(waiting[0], signal.SIGKILL)
         raise AssertionError("the waiting worker outlived its command")
