@@ -88,6 +88,32 @@ def test_invalid_from_record_exits_1_with_its_diagnostic(tmp_path: Path) -> None
     )
     assert result.exit_code == 1
     assert "E203" in result.stderr
+    assert "rounds are legal" not in result.stderr  # the note of a cut record only
+
+
+def test_a_record_cut_from_a_finished_game_is_told_to_drop_its_claim(
+    dice: Path, tmp_path: Path
+) -> None:
+    """solve's own --output claims its final score; the first rounds of it, given to
+    --from, are refused (E107) with what to do about it."""
+    best = tmp_path / "best.yaml"
+    assert (
+        CliRunner().invoke(main, ["solve", str(dice), "--nodes", "1", "-o", str(best)]).exit_code
+        == 0
+    )
+    lines = best.read_text().splitlines()
+    first = lines.index("rounds:") + 3
+    cut = tmp_path / "cut.yaml"
+    cut.write_text("\n".join(lines[:first]) + "\n")
+    result = CliRunner().invoke(main, ["solve", str(dice), "--from", str(cut)])
+    assert result.exit_code == 1
+    assert "E107" in result.stderr
+    assert "its rounds are legal" in result.stderr and "remove the line" in result.stderr
+    cut.write_text("\n".join(line for line in lines[:first] if "claimed_score" not in line))
+    assert (
+        CliRunner().invoke(main, ["solve", str(dice), "--from", str(cut), "--nodes", "1"]).exit_code
+        == 0
+    )
 
 
 @pytest.mark.parametrize(

@@ -222,10 +222,19 @@ def _read_from(checker: Any, path: Path) -> Result:
     if result.verdict in (Verdict.INVALID, Verdict.MALFORMED):
         d = result.error
         assert d is not None
+        # E107 alone: every round is legal, only the claim is not what they score, as
+        # when the record was cut from a finished game (solve's own --output claims its
+        # final score).
+        cut = (
+            "\n  (its rounds are legal: a record cut from a finished game keeps that "
+            "game's claimed_score; remove the line)"
+            if d.code == "E107"
+            else ""
+        )
         click.echo(
             f"{d.location()}: {d.code} {d.message}"
             + (f"\n  help: {d.hint}" if d.hint else "")
-            + f"\n{path}: {result.verdict.value}: --from needs a legal record",
+            + f"\n{path}: {result.verdict.value}: --from needs a legal record{cut}",
             err=True,
         )
         sys.exit(EXIT_FAILED)
