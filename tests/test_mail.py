@@ -655,6 +655,12 @@ def test_a_hostile_body_is_read_no_further_than_its_bounds() -> None:
     late = "Hi\n" * MAX_BODY_LINES + "1: 1 4 6 x 1/4 -> 1/1\n"
     assert find_records(late) == []
     assert len(find_records("Hi\n" * (MAX_BODY_LINES - 1) + "1: 1 4 6 x 1/4\n")) == 1
+    # Past its bound a body is not even split into lines (one more is read, as an
+    # attribution may wrap onto it).
+    from validator.contest.body import own_lines
+
+    assert len(own_lines("Hi\r\n" * (10 * MAX_BODY_LINES))) == MAX_BODY_LINES + 1
+    assert own_lines("Hi\nthere\n") == ["Hi", "there", ""]
 
 
 def test_every_verdict_and_end_has_its_words_for_the_site() -> None:

@@ -61,8 +61,11 @@ class BodyRecord:
 
 
 def own_lines(text: str) -> list[str]:
-    """The body's lines with quoted text, the quoted message and the signature blanked."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    """The body's first `MAX_BODY_LINES` lines (and the one after, which an attribution
+    may wrap onto) with quoted text, the quoted message and the signature blanked; the
+    rest of a longer body is not split into lines at all."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n", MAX_BODY_LINES + 1)
+    lines = lines[: MAX_BODY_LINES + 1]
     out: list[str] = []
     for n, line in enumerate(lines):
         if _SIGNATURE.match(line) or _attribution(lines, n):
