@@ -132,6 +132,16 @@ def can_exit(blocked: int, pos: int, steps: int) -> bool:
     )
 
 
+WALK_CACHE = 1_000_000
+"""The most walks `Game.ends` and `Game.exits` remember (then they start again)."""
+_ENDS: dict[int, int] = {}
+_EXITS: dict[int, bool] = {}
+"""The walks' ends and exits, by the board near the walk, its start and its length: the
+board's geometry only, the same for every dice file and ruleset, so every `Game` of the
+process (a search per position, or per test) shares them. A thread's lookups and
+stores are single dict operations, which the GIL makes whole."""
+
+
 @dataclass(frozen=True, slots=True)
 class RowInfo:
     """One dice row's cross-out candidates: (field index, movement die) each."""
@@ -178,30 +188,28 @@ class Game:
         self.value_masks = VALUE_MASKS
         """The bound's field values, bucket by bucket (a test may weaken them, to show that
         the soundness tests catch a bound that is too low)."""
-        self._ends: dict[int, int] = {}
         self._best_fields: dict[int, int] = {}
-        self._exits: dict[int, bool] = {}
 
     # --- children ------------------------------------------------------------------
 
     def ends(self, blocked: int, pos: int, steps: int) -> int:
         key = ((blocked & BALL[pos][steps]) << 9) | (pos << 3) | steps
-        found = self._ends.get(key)
+        found = _ENDS.get(key)
         if found is None:
             found = walk_ends(blocked, pos, steps)
-            if len(self._ends) > 1_000_000:
-                self._ends.clear()
-            self._ends[key] = found
+            if len(_ENDS) > WALK_CACHE:
+                _ENDS.clear()
+            _ENDS[key] = found
         return found
 
     def exits(self, blocked: int, pos: int, steps: int) -> bool:
         key = ((blocked & BALL[pos][steps]) << 9) | (pos << 3) | steps
-        found = self._exits.get(key)
+        found = _EXITS.get(key)
         if found is None:
             found = can_exit(blocked, pos, steps)
-            if len(self._exits) > 1_000_000:
-                self._exits.clear()
-            self._exits[key] = found
+            if len(_EXITS) > WALK_CACHE:
+                _EXITS.clear()
+            _EXITS[key] = found
         return found
 
     def children(
