@@ -108,7 +108,7 @@ def test_a_record_cut_from_a_finished_game_is_told_to_drop_its_claim(
     result = CliRunner().invoke(main, ["solve", str(dice), "--from", str(cut)])
     assert result.exit_code == 1
     assert "E107" in result.stderr
-    assert "its rounds are legal" in result.stderr and "remove the line" in result.stderr
+    assert "its rounds are legal" in result.stderr and "remove that line" in result.stderr
     cut.write_text("\n".join(line for line in lines[:first] if "claimed_score" not in line))
     assert (
         CliRunner().invoke(main, ["solve", str(dice), "--from", str(cut), "--nodes", "1"]).exit_code

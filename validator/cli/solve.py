@@ -227,7 +227,7 @@ def _read_from(checker: Any, path: Path) -> Result:
         # final score).
         cut = (
             "\n  (its rounds are legal: a record cut from a finished game keeps that "
-            "game's claimed_score; remove the line)"
+            "game's claimed_score; remove that line, or set it as above)"
             if d.code == "E107"
             else ""
         )
