@@ -90,6 +90,8 @@ def inbox(*keys: str) -> list[Mail]:
         if mail is None:
             break
         _MADE.append(mail)
+    # A mail that failed to be made ends the generator early: never a shorter inbox.
+    assert wanted or _MADE_ALL, "the inbox was not made whole"
     unknown = wanted - {m.key for m in _MADE}
     assert not unknown, unknown
     return copy.deepcopy([m for m in _MADE if not wanted or m.key in wanted])
@@ -241,10 +243,13 @@ def _making() -> Iterator[Mail]:
     m = _message(22, "Tom", "tom@players.example", 14)
     m.add_attachment(ILLEGAL.read_bytes(), "application", "octet-stream", filename="tom.yaml")
     yield Mail("illegal", m)
+    _MADE_ALL.append(True)
 
 
 _MAKING = _making()
 _MADE: list[Mail] = []
+_MADE_ALL: list[bool] = []
+"""Not empty once the generator has made its last mail."""
 
 
 def read_record_score(text: str) -> int:

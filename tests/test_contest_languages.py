@@ -5,7 +5,8 @@ golden files of the site's index page and of one reply per language, and machine
 that never change with the language.
 
 Refresh the golden files after an intended change with `REFRESH_GOLDEN=1 pytest
-tests/test_contest_languages.py -k golden` and review the diff (tests/golden/lang/site/).
+tests/test_contest_languages.py -k golden -m "slow or not slow"` (the German ones are in the
+slow step) and review the diff (tests/golden/lang/site/).
 """
 
 from __future__ import annotations

@@ -156,8 +156,7 @@ def _remove_chain(top: Path) -> None:
     """Remove a deep chain of folders `top/d/d/...` from its bottom up, through open
     folders (shutil.rmtree recurses, and so does pytest's own clean-up of its temporary
     folders): go down the chain, remove the files at its end, then remove each folder
-    from its parent (`..`): three calls a level, where moving each child up took four
-    and a listing."""
+    from its parent (`..`): no listing a level, where moving each child up took one."""
     fd = os.open(top, os.O_RDONLY)
     depth = 0
     try:
@@ -651,7 +650,7 @@ def test_an_interrupted_pooled_batch_ends_quietly(tmp_path: Path, sig: int) -> N
         stderr=subprocess.PIPE,
         start_new_session=True,  # its own process group, as a terminal's Ctrl-C reaches it
     )
-    _wait_for_workers(proc.pid, 2)  # the pool at work (2,000 entries take a while)
+    _wait_for_workers(proc, 2)  # the pool at work (2,000 entries take a while)
     assert proc.poll() is None, "the batch ended before the signal: give it more entries"
     if sig == signal.SIGINT:
         os.killpg(proc.pid, sig)  # Ctrl-C: the whole group, workers included
@@ -700,15 +699,22 @@ CHECKING_TICKS = 3
 entries: its start, before the first entry, takes a few milliseconds."""
 
 
-def _wait_for_workers(pid: int, count: int) -> None:
+def _wait_for_workers(proc: subprocess.Popen[bytes], count: int) -> None:
     """Until the process's pool has `count` workers that have started checking (each has
     used `CHECKING_TICKS` of CPU: a fixed sleep would be too short on a busy machine and
-    idle on a quiet one), on Linux; elsewhere a moment that is usually enough."""
+    idle on a quiet one), on Linux; elsewhere a moment that is usually enough. A process
+    that ends first fails the test with its own output."""
+    pid = proc.pid
     if not Path(f"/proc/{pid}/task/{pid}/children").exists():
         time.sleep(2.0)
         return
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            _, err = proc.communicate()
+            raise AssertionError(
+                f"the batch ended ({proc.returncode}) before its pool worked: {err!r}"
+            )
         workers = _workers(pid)
         if len(workers) >= count and all(_cpu_ticks(w) >= CHECKING_TICKS for w in workers):
             return

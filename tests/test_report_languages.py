@@ -59,7 +59,8 @@ def _compare(out: str, name: str) -> None:
         if not REFRESH:
             pytest.fail(f"lang/{name} did not exist and was written; review and commit it")
     assert out == expected.read_text(encoding="utf-8"), (
-        f"lang/{name} differs; if the change is intended, run REFRESH_GOLDEN=1 pytest {__file__}"
+        f"lang/{name} differs; if the change is intended, run "
+        f"REFRESH_GOLDEN=1 pytest {__file__} -m 'slow or not slow'"
     )
 
 

@@ -205,6 +205,20 @@ def test_solve_jobs_on_the_command_line(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "Invalid value for '--jobs'" in bad.stderr
 
 
+@pytest.mark.slow  # two more searches; the plain step checks the default's 2 threads
+@pytest.mark.usefixtures("split_early")
+def test_solve_jobs_2_is_the_default_search(tmp_path: Path) -> None:
+    """The repeat line names `--jobs 2`: given, it is the default's search exactly."""
+    dice = tmp_path / "dice.txt"
+    dice.write_text(dice_text(10, "split standard 0"))
+    given, default = (
+        json.loads(CliRunner().invoke(main, ["solve", str(dice), *jobs, "--format", "json"]).stdout)
+        for jobs in (("--jobs", "2"), ())
+    )
+    del given["seconds"], default["seconds"]
+    assert given == default and given["jobs"] == 2
+
+
 # -- the compiled core (slow step: it loads numba) ------------------------------------------
 
 
