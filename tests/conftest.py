@@ -91,6 +91,15 @@ def run_subprocess(args: Sequence[str], cwd: Path = ROOT) -> CliRun:
     return CliRun(proc.returncode, proc.stdout, proc.stderr)
 
 
+def proc_stat(pid: int) -> list[str] | None:
+    """The fields of Linux's /proc/PID/stat after the command's name (the process's
+    state first), or None once the process has gone (or off Linux)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
 def run_cli(args: Sequence[str], cwd: Path = ROOT) -> CliRun:
     return run_cli_many({"job": (args, cwd)})["job"]
 

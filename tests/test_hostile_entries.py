@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import CHALLENGE, EXAMPLES, ROOT, _env, cli_command, run_in_process
+from conftest import CHALLENGE, EXAMPLES, ROOT, _env, cli_command, proc_stat, run_in_process
 from tiers import sweep
 
 from validator.check.file import Checker
@@ -687,11 +687,8 @@ def _workers(pid: int) -> list[int]:
 def _cpu_ticks(pid: int) -> int:
     """The CPU time `pid` has used, in clock ticks (utime and stime of /proc/PID/stat);
     0 once it has ended."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0
-    return int(fields[11]) + int(fields[12])
+    fields = proc_stat(pid)
+    return 0 if fields is None else int(fields[11]) + int(fields[12])
 
 
 CHECKING_TICKS = 3

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import proc_stat
 
 from validator.records.pool import ITEMS_PER_WORKER, default_jobs, worker_pool
 
@@ -135,11 +136,8 @@ def _wait_channel(pid: int) -> str:
 
 def _running(pid: int) -> bool:
     """Whether `pid` runs (a zombie, ended but not yet reaped by init, does not)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
+    fields = proc_stat(pid)
+    return fields is not None and fields[0] != "Z"
 
 
 def test_without_jobs_a_process_starts_only_for_enough_work() -> None:
