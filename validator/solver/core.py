@@ -66,8 +66,8 @@ P_EXACT_DEPTH, P_SYMMETRY, P_READ_DICE, P_SIZE = range(7, 11)
 # The search's shared counters, one int64 array `S`: read and written by the search
 # thread, read (and STOP set) by the thread that waits for it.
 S_NODES, S_BEST, S_STOP, S_ROOT_UPPER, S_LINE_LEN, S_TT_COUNT, S_TT_LIMIT, S_NODE_LIMIT = range(8)
-S_SETTLED, S_CHOICES, S_STOPPED_AT = 8, 9, 10
-S_SIZE = 11
+S_SETTLED, S_CHOICES, S_STOPPED_AT, S_AIM = 8, 9, 10, 11
+S_SIZE = 12
 
 # Columns of the work array `W[ply, child, column]`.
 W_CODE, W_GAIN, W_TAKEN, W_POS, W_PC, W_RINGS, W_END, W_EST, W_ORDER = range(9)
@@ -568,11 +568,13 @@ def dfs(
                 )  # fmt: skip
             return value, True
         ub = min(ub, value)
-    if ub <= S[S_BEST] - base:
+    # Cut what cannot beat the best game, nor the aim of an aimed round (`Search.aim`).
+    cut = max(S[S_BEST], S[S_AIM])
+    if ub <= cut - base:
         return ub, False
     region = reachable(taken, pos, P[P_IN_AND_OUT])
     ub = min(ub, estimate(region, taken, pos, live_rows(taken, pc, row, P, RM), P, VM))
-    if ub <= S[S_BEST] - base:
+    if ub <= cut - base:
         if entry < 0:
             _store(keys, vals, S, key, ub, 0, False)
         return ub, False
@@ -629,7 +631,7 @@ def dfs(
         est = out[i, W_EST]
         gain = out[i, W_GAIN]
         code = out[i, W_CODE]
-        floor = max(S[S_BEST] - base, exact)
+        floor = max(max(S[S_BEST], S[S_AIM]) - base, exact)
         if est <= floor:
             if est > exact:
                 upper = max(upper, est)
@@ -1034,6 +1036,7 @@ class Core:
         should_stop: Callable[[], bool],
         poll: float = 0.02,
         prefix: Sequence[int] = (),
+        aim: int = -1,
     ) -> tuple[int, bool, bool]:
         """One search from `position` in a thread that releases the GIL, while this
         thread asks `should_stop` every `poll` seconds and stops the search when it says
@@ -1041,14 +1044,16 @@ class Core:
         past `node_limit` (this core's `nodes` count; None: the limit `set_node_limit`
         gave, which another thread may lower while it runs). `prefix` is the line from
         the search's root to `position` (its depth: a share of the root's choices starts
-        at depth 1). Returns (value, exact, stopped); a better game is then `best_total`
-        and `line()`, from the root."""
+        at depth 1), and `aim` the total an aimed round cuts at (`Search.aim`). Returns
+        (value, exact, stopped); a better game is then `best_total` and `line()`, from
+        the root."""
         S = self.S
         if node_limit is not None:
             S[S_NODE_LIMIT] = node_limit
         # A position stores at most one entry.
         self.reserve(min(int(S[S_NODE_LIMIT]) - self.nodes, self.max_size))
         S[S_BEST] = best_total
+        S[S_AIM] = aim
         S[S_ROOT_UPPER] = root_upper
         S[S_STOP] = 0
         S[S_STOPPED_AT] = 0

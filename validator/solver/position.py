@@ -8,6 +8,7 @@ agree on every legal action.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -181,6 +182,8 @@ class Game:
         self.escape_bonus = rules.escape_bonus
         self.in_and_out = rules.in_and_out
         self.can_leave = rules.can_leave
+        self.grain = math.gcd(*VALUES, rules.escape_bonus or 0)
+        """Every total is a multiple of this (the fields' values and the escape bonus)."""
         self.row_masks = tuple(info.mask for info in self.rows)
         self.read_dice = True
         """Whether `live_rows` reads the dice rows (else it counts every row left, the

@@ -104,6 +104,15 @@ OPENING_NODES = 1_024
 analysis (a few rows from the end of a file) are proven in it, where the beam of width
 64 alone would weigh thousands of positions (see docs/solver.md)."""
 
+AIM_GRAINS = 5
+"""An aimed round (`Search.aimed_round`) runs only when the bound is more than this many
+grains (5 points each, on the standard board) above the best game: closer, a round
+aimed halfway costs nearly as much as the one that proves the best game. Chosen on the
+eight positions after 2-3 rounds of `benchmarks/bench_solve.py` with a first version
+that aimed every round (and kept no game found below its aim): positions to prove them
+all, 76.5 million without aimed rounds, 93.0, 89.7 and 96.3 million aiming above 3, 5
+and 7 grains."""
+
 PROBE_NODES = 16_384
 """The first round of the search (0.15-0.5 s in pure Python), before any wider beam game
 and the compiled core (whose loading costs 0.6-1 s a process). Measured on the whole
@@ -304,6 +313,11 @@ class Search:
         self.settled = 0
         self.choices = 0
         self.root_upper = 0
+        self.proven_upper = 0
+        """The lowest bound on the root's total that a round of the run has proven."""
+        self.aim = -1
+        """The total the round under way aims above (`aimed_round`): it cuts what
+        cannot beat this, nor the best game (-1: the best game only)."""
         if core == "auto" and os.environ.get(CORE_ENV) == "python":
             core = "python"
         self.core_choice: CoreChoice = core
@@ -447,7 +461,7 @@ class Search:
         self.progress(
             Progress(
                 self.best_total,
-                max(self.best_total, self.root_upper),
+                max(self.best_total, min(self.root_upper, self.proven_upper)),
                 self.nodes,
                 now - self.started,
                 self.round,
@@ -492,12 +506,14 @@ class Search:
                     self.improve(base + value, self.table_line((taken, pos, pc, rings, row)))
                 return value, True
             ub = min(ub, value)
-        if ub <= self.best_total - base:
+        # Cut what cannot beat the best game, nor the aim of an aimed round.
+        cut = max(self.best_total, self.aim) - base
+        if ub <= cut:
             return ub, False
         game = self.game
         region = game.reachable(taken, pos)
         ub = min(ub, game.estimate(region, taken, pos, game.live_rows(taken, pc, row)))
-        if ub <= self.best_total - base:
+        if ub <= cut:
             if entry is None:
                 self.store(key, ub, 0, False)
             return ub, False
@@ -532,7 +548,7 @@ class Search:
         if at_root:
             self.settled, self.choices = 0, len(ranked)
         for i, (estimate, gain, code, child) in enumerate(ranked):
-            floor = max(self.best_total - base, exact)
+            floor = max(self.best_total - base, self.aim - base, exact)
             if estimate <= floor:
                 if estimate > exact:
                     upper = max(upper, estimate)
@@ -607,7 +623,7 @@ class Search:
         if known is not None:
             return base + known, base + known, self.table_line(position)
         root_bound = self.game.bound(taken, pos, position[2], row)
-        self.root_upper = base + root_bound
+        self.root_upper = self.proven_upper = base + root_bound
         # No game yet: the opening beam comes after the opening round (rounds_of_search).
         self.best_total, self.best_line = -1, []
         try:
@@ -615,7 +631,7 @@ class Search:
             upper = max(self.best_total, base + value)
         except KeyboardInterrupt:
             self.stop(by="cancel")
-            upper = max(self.best_total, self.root_upper)
+            upper = max(self.best_total, min(self.root_upper, self.proven_upper))
         if self.best_total < 0:
             # Cancelled before any complete game: one greedy game, whatever the cancel,
             # so that there is an answer (below the sound bound, like any game); no
@@ -640,7 +656,11 @@ class Search:
         round of `PROBE_NODES` positions, each next one as many
         as all before it (up to the node budget); between rounds, wider beam games while
         each is expected to weigh at most `BEAM_SHARE` of the positions searched so far
-        (`WEIGHED_PER_NODE` apiece).
+        (`WEIGHED_PER_NODE` apiece). From the first round over `PROBE_NODES` on, while
+        the bound is more than `AIM_GRAINS` grains above the best game, every other
+        round is aimed halfway between them (`aim_of`, `aimed_round`); one that finishes
+        lowers the bound (or raises the best game) and the next aims again, within the
+        same budget. The answer's bound is the lowest any round proved.
 
         Everything here counts positions, not seconds, so the rounds, the beams and the
         answer are the same on every machine; only the time limit and cancel, which
@@ -656,17 +676,29 @@ class Search:
         opening = True
         limit = OPENING_NODES
         width, last_weighed = BEAM_WIDTH, 0
+        aimed = False
         while True:
             self.round += 1
             if budget is not None:
                 limit = min(limit, budget)
             self.node_limit = start + limit
             self.stopped_at = None
+            # Unproven rounds alternate: one aimed above the best game, to bring the bound
+            # down (`aimed_round`), one that aims at the best game, which can prove it
+            # and finds better games on the way.
+            aim = None if aimed or limit <= PROBE_NODES else self.aim_of(base + root_bound)
+            aimed = aim is not None
             split = not opening and self.jobs > 1 and limit > SPLIT_NODES
-            if split and (self.workers or self.start_split(position)):
-                value, stopped = self.split_round(position, base, start)
-            else:
-                value, stopped = self.search_round(position, base, root_bound)
+            value, stopped = self.aimed_round(position, base, root_bound, start, split, aim)
+            # Every round's answer is a sound bound on the root, finished or not: keep
+            # the lowest (an aimed round may prove less than an earlier one did).
+            value = root_bound = min(value, root_bound)
+            self.root_upper = self.proven_upper = base + root_bound
+            if aim is not None and not stopped and self.best_total < base + root_bound:
+                # An aimed round finished: it proved the bound below its aim, or found a
+                # game above it. The next one aims lower, within the same budget.
+                aimed = False
+                continue
             if opening and stopped:
                 # Not proven in the opening round: the opening beam game, which, as the
                 # first game always did, runs to its end whatever the clock or the budget
@@ -713,6 +745,39 @@ class Search:
                     self.best_total, self.best_line = total, line
             limit *= 2
 
+    def aim_of(self, upper: int) -> int | None:
+        """The total the next round aims above (`aimed_round`), halfway between the best
+        game and the bound `upper`, on the scores' grain; None (aim at the best game: the
+        round that can prove it) when they are at most `AIM_GRAINS` grains apart."""
+        grain = self.game.grain
+        steps = (upper - self.best_total) // grain
+        if self.best_total < 0 or steps <= AIM_GRAINS:
+            return None
+        return self.best_total + steps // 2 * grain
+
+    def aimed_round(
+        self,
+        position: Position,
+        base: int,
+        root_bound: int,
+        start: int,
+        split: bool,
+        aim: int | None,
+    ) -> tuple[int, bool]:
+        """One round of the search (split or not) that looks only for games above `aim`
+        (None: above the best game): it cuts every position whose bound is not, so it
+        finishes much sooner than the round that proves the best game, and then it has
+        proven the root's bound at most `aim` or found a game above it (a better game it
+        meets on the way is kept too). What the table learns (exact values and upper
+        bounds) stays true for every aim. (value, stopped) as `search_round`."""
+        self.aim = -1 if aim is None else aim
+        try:
+            if split and (self.workers or self.start_split(position)):
+                return self.split_round(position, base, start)
+            return self.search_round(position, base, root_bound)
+        finally:
+            self.aim = -1
+
     def search_round(self, position: Position, base: int, root_bound: int) -> tuple[int, bool]:
         """One search from the root until `node_limit`, the time limit or cancel:
         (value, stopped)."""
@@ -741,7 +806,7 @@ class Search:
         try:
             value, _, stopped = core.dfs(
                 position, base, root_bound, self.best_total, self.root_upper,
-                node_limit=int(min(limit, 1 << 62)), should_stop=should_stop,
+                node_limit=int(min(limit, 1 << 62)), should_stop=should_stop, aim=self.aim,
             )  # fmt: skip
         finally:
             self.take_from(core, before)
@@ -850,6 +915,7 @@ class Search:
             worker.node_limit = budget
             worker.stopped, worker.stopped_at = False, None
             worker.best_total, worker.best_line = self.best_total, list(self.best_line)
+            worker.aim = self.aim
             worker.root_upper = self.root_upper
         answers: list[tuple[int, bool]] = [(-1, True)] * jobs
         failures: list[BaseException] = []
@@ -969,7 +1035,7 @@ class Search:
         exact = upper = -1
         self.settled, self.choices = 0, len(ranked)
         for i, (estimate, gain, code, child) in enumerate(ranked):
-            if self.stopped or estimate <= max(self.best_total - base, exact):
+            if self.stopped or estimate <= max(self.best_total - base, self.aim - base, exact):
                 # The rest cannot beat the best game, or the budget is spent: each is
                 # worth at most its estimate, and this one's is the highest of them.
                 if estimate > exact:
@@ -1011,7 +1077,7 @@ class Search:
         try:
             value, exact, stopped = core.dfs(
                 child, base, ub, self.best_total, self.root_upper,
-                node_limit=None, should_stop=lambda: False, prefix=(code,),
+                node_limit=None, should_stop=lambda: False, prefix=(code,), aim=self.aim,
             )  # fmt: skip
         finally:
             with self.limit_lock:
