@@ -106,12 +106,12 @@ analysis (a few rows from the end of a file) are proven in it, where the beam of
 
 AIM_GRAINS = 5
 """An aimed round (`Search.aimed_round`) runs only when the bound is more than this many
-grains (5 points each, on the standard board) above the best game: closer, a round
-aimed halfway costs nearly as much as the one that proves the best game. Chosen on the
-eight positions after 2-3 rounds of `benchmarks/bench_solve.py` with a first version
-that aimed every round (and kept no game found below its aim): positions to prove them
-all, 76.5 million without aimed rounds, 93.0, 89.7 and 96.3 million aiming above 3, 5
-and 7 grains."""
+grains (`Game.grain`: 5 points, unless an escape bonus is not a multiple of 5) above the
+best game: closer, a round aimed halfway costs nearly as much as the one that proves
+the best game. Chosen on the eight positions after 2-3 rounds of
+`benchmarks/bench_solve.py` with a first version that aimed every round (and kept no
+game found below its aim): positions to prove them all, 76.5 million without aimed
+rounds, 93.0, 89.7 and 96.3 million aiming above 3, 5 and 7 grains."""
 
 PROBE_NODES = 16_384
 """The first round of the search (0.15-0.5 s in pure Python), before any wider beam game
@@ -656,11 +656,14 @@ class Search:
         round of `PROBE_NODES` positions, each next one as many
         as all before it (up to the node budget); between rounds, wider beam games while
         each is expected to weigh at most `BEAM_SHARE` of the positions searched so far
-        (`WEIGHED_PER_NODE` apiece). From the first round over `PROBE_NODES` on, while
-        the bound is more than `AIM_GRAINS` grains above the best game, every other
-        round is aimed halfway between them (`aim_of`, `aimed_round`); one that finishes
-        lowers the bound (or raises the best game) and the next aims again, within the
-        same budget. The answer's bound is the lowest any round proved.
+        (`WEIGHED_PER_NODE` apiece). From the first round whose budget is over
+        `PROBE_NODES` on, while the bound is more than `AIM_GRAINS` grains above the
+        best game, a round that searches up to the best game is followed by one aimed
+        halfway between them (`aim_of`, `aimed_round`). One that finishes brings the
+        bound down to its aim or below (or proves the position), and the next round,
+        within the same budget, aims again or, once the gap is narrow, at the best game;
+        one that does not is followed by a round up to the best game with the doubled
+        budget. The answer's bound is the lowest any round proved.
 
         Everything here counts positions, not seconds, so the rounds, the beams and the
         answer are the same on every machine; only the time limit and cancel, which
@@ -694,9 +697,14 @@ class Search:
             # the lowest (an aimed round may prove less than an earlier one did).
             value = root_bound = min(value, root_bound)
             self.root_upper = self.proven_upper = base + root_bound
-            if aim is not None and not stopped and self.best_total < base + root_bound:
-                # An aimed round finished: it proved the bound below its aim, or found a
-                # game above it. The next one aims lower, within the same budget.
+            unproven = self.best_total < base + root_bound
+            if aim is not None and not stopped and unproven and self.stop_reason is None:
+                # An aimed round finished without a proof: it brought the bound down to
+                # its aim or below (a game above the aim would have proven the position).
+                # The next round aims again if the gap is still wide, else at the best
+                # game, within the same budget. (A split round the clock halted may
+                # finish too: it is the last, as a budget of its `repeat_nodes` gives
+                # the same answer after one more round that stops at once.)
                 aimed = False
                 continue
             if opening and stopped:
