@@ -11,17 +11,20 @@ found) fail these tests.
 
 from __future__ import annotations
 
+import itertools
 import random
+import time
 
 import pytest
 
 from validator.cli.dice import dice_text
+from validator.cli.solve import progress_text
 from validator.engine import STANDARD, Dice, State, score
 from validator.records.dice import parse_dice
 from validator.solver import Solution, solve
 from validator.solver import search as search_module
 from validator.solver.playout import random_game
-from validator.solver.search import Position, Search, root_position
+from validator.solver.search import Position, Progress, Search, root_position
 
 CASES = (("bench 4", 6), ("bench 6", 6), ("bench 7", 7), ("bench 8", 6))
 """Positions after a few rounds of a seeded random game on 50-row files, proven in
@@ -207,3 +210,22 @@ def test_both_cores_search_the_same_aimed_rounds(monkeypatch: pytest.MonkeyPatch
         answers[core] = (s.best_score, s.upper_bound, s.nodes, s.actions)
     assert answers["python"] == answers["compiled"]
     assert answers["python"][:2] == (265, 310)
+
+
+def test_the_progress_line_names_an_aimed_round(monkeypatch: pytest.MonkeyPatch) -> None:
+    rows, state = position("bench 6", 5)
+    seen: list[Progress] = []
+    # A clock a second further on at every look: every check (each 1,024 positions)
+    # draws the line.
+    ticks = itertools.count()
+    monkeypatch.setattr(time, "monotonic", lambda: float(next(ticks)))
+    solve(
+        rows, STANDARD, state, 5, nodes=10_000, time_limit=None, core="python", progress=seen.append
+    )
+    aimed = [p for p in seen if p.aim is not None]
+    assert aimed and any(p.aim is None and p.round > 1 for p in seen)
+    for p in aimed:
+        assert p.aim is not None and p.best_score < p.aim < p.upper_bound
+        assert f"round {p.round} (aimed above {p.aim})  settled " in progress_text(p, 1.0)
+    plain = next(p for p in seen if p.aim is None)
+    assert "aimed" not in progress_text(plain, 1.0)

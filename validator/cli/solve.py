@@ -132,7 +132,8 @@ def command(
     The search's schedule counts positions, not seconds: with --nodes (and no
     --time-limit) the same command gives the same game and value on every machine.
     On a terminal, or with --progress, stderr shows the best score so far, the bound,
-    the round of the search, how many of the first choices it has settled, and the
+    the round of the search (and the total it aims above, when it is a round that
+    brings the bound down), how many of the first choices it has settled, and the
     positions searched per second.
 
     Exit status: 0 solved (proven or not), 1 the --from record is invalid or malformed,
@@ -242,14 +243,15 @@ def _read_from(checker: Any, path: Path) -> Result:
 
 
 def progress_text(p: Progress, rate: float | None = None) -> str:
-    """One progress line: best so far, bound, the round of the search and how many of
-    the root's choices it has settled (the part proven so far), speed (`rate`, else the
-    average so far), time."""
+    """One progress line: best so far, bound, the round of the search (and its aim, for
+    an aimed round) and how many of the root's choices it has settled (the part proven
+    so far), speed (`rate`, else the average so far), time."""
     if rate is None:
         rate = p.nodes / p.seconds if p.seconds > 0 else 0.0
     settled = f"  settled {p.settled}/{p.choices} first choices" if p.choices else ""
+    aim = "" if p.aim is None else f" (aimed above {p.aim})"
     return (
-        f"best {p.best_score}  bound {p.upper_bound}  round {p.round}{settled}  "
+        f"best {p.best_score}  bound {p.upper_bound}  round {p.round}{aim}{settled}  "
         f"{p.nodes:,} positions  {rate:,.0f}/s  {p.seconds:.1f} s"
     )
 

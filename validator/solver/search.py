@@ -251,6 +251,9 @@ class Progress:
     value or cut off below the best game)."""
     choices: int = 0
     """How many choices the root has."""
+    aim: int | None = None
+    """The total the round under way aims above, when it is an aimed round (its settled
+    choices are those cut off below the aim)."""
 
 
 class _Stopped(Exception):
@@ -467,6 +470,7 @@ class Search:
                 self.round,
                 self.settled,
                 self.choices,
+                None if self.aim < 0 else self.aim,
             )
         )
 
