@@ -301,8 +301,10 @@ def relaxed_game(game: Game, taken: int, pc: int, row: int, width: int) -> int:
 def walking_game(game: Game, taken: int, pos: int, row: int, width: int) -> int:
     """What a beam of `width` scores from a position in the *walk relaxation*: the walks
     as the rules have them (any die of the row may be the one that moves), but the
-    cross-out may be any free field and no row passes. Every game of the rules is one of
-    it, so a bound that reasons only about the walks cannot be below what this finds.
+    cross-out may be any free field and any row may pass. Every game of the rules is one of
+    it (a row that really passes is one where the relaxation moves nowhere, which it may
+    do on any row), so a bound that reasons only about the walks cannot be below what
+    this finds.
     (Cross-outs tried: the 4 cheapest free fields; the promise is the total plus the
     position's bound.)"""
     beam = {(taken, pos): 0}
@@ -312,6 +314,7 @@ def walking_game(game: Game, taken: int, pos: int, row: int, width: int) -> int:
         after: dict[tuple[int, int], int] = {}
         for (done, at), total in beam.items():
             best = max(best, total)
+            after[done, at] = max(after.get((done, at), -1), total)  # as if it passed
             free = [f for f in range(len(VALUES)) if not done >> f & 1]
             for x in sorted(free, key=lambda f: VALUES[f])[:4]:
                 blocked = done | 1 << x
