@@ -32,12 +32,13 @@ sys.path.insert(0, str(ROOT))
 from validator.check.file import Checker  # noqa: E402
 from validator.cli.dice import dice_text  # noqa: E402
 from validator.engine import STANDARD, VALUES, Dice, Ruleset, State, new_game, score  # noqa: E402
+from validator.engine.board import bits  # noqa: E402
 from validator.records import dump_record  # noqa: E402
 from validator.records.dice import parse_dice, read_dice  # noqa: E402
 from validator.solver import Search, solve  # noqa: E402
 from validator.solver.analysis import analyze  # noqa: E402
 from validator.solver.playout import beam_game, random_game  # noqa: E402
-from validator.solver.position import Game  # noqa: E402
+from validator.solver.position import FULL, Game  # noqa: E402
 from validator.solver.record import action_rounds, game_record  # noqa: E402
 from validator.solver.search import root_position  # noqa: E402
 
@@ -266,6 +267,7 @@ def relaxed_game(game: Game, taken: int, pc: int, row: int, width: int) -> int:
     below what this finds. (Circles tried: the 5 best free fields and the free candidates
     of the next 5 rows, which it may circle to make those rows passes; the promise is the
     total plus the best half of the free fields.)"""
+    assert game.escape_bonus is None and not game.rules.max_rings
     beam = {(taken, pc): 0}
     best = 0
     for r in range(row, game.n):
@@ -279,8 +281,7 @@ def relaxed_game(game: Game, taken: int, pc: int, row: int, width: int) -> int:
                     key = (done, passes + 1)
                     after[key] = max(after.get(key, -1), total)
                 continue
-            free = [f for f in range(len(VALUES)) if not done >> f & 1]
-            circles = set(sorted(free, key=lambda f: -VALUES[f])[:5])
+            circles = set(sorted(bits(~done & FULL), key=lambda f: -VALUES[f])[:5])
             for ahead in game.rows[r + 1 : r + 6]:
                 circles.update(f for f, _ in ahead.crosses if not done >> f & 1)
             for x in crosses:
@@ -289,10 +290,8 @@ def relaxed_game(game: Game, taken: int, pc: int, row: int, width: int) -> int:
                     after[key] = max(after.get(key, -1), total + VALUES[c])
 
         def promise(item: tuple[tuple[int, int], int]) -> int:
-            values = sorted(
-                (VALUES[f] for f in range(len(VALUES)) if not item[0][0] >> f & 1), reverse=True
-            )
-            return item[1] + sum(values[: len(values) // 2])
+            free = ~item[0][0] & FULL
+            return item[1] + game.best_fields(free, free.bit_count() // 2)
 
         beam = dict(sorted(after.items(), key=promise, reverse=True)[:width])
     return max(best, *beam.values()) if beam else best
@@ -304,9 +303,10 @@ def walking_game(game: Game, taken: int, pos: int, row: int, width: int) -> int:
     cross-out may be any free field and any row may pass. Every game of the rules is one of
     it (a row that really passes is one where the relaxation moves nowhere, which it may
     do on any row), so a bound that reasons only about the walks cannot be below what
-    this finds.
-    (Cross-outs tried: the 4 cheapest free fields; the promise is the total plus the
-    position's bound.)"""
+    this finds (rules without rings or Escape!). (Cross-outs tried: the 2 cheapest free
+    fields the burglar can no longer reach, which cost the walks nothing, and the 2
+    cheapest of all; the promise is the total plus the position's bound.)"""
+    assert game.escape_bonus is None and not game.rules.max_rings
     beam = {(taken, pos): 0}
     best = 0
     for r in range(row, game.n):
@@ -315,16 +315,14 @@ def walking_game(game: Game, taken: int, pos: int, row: int, width: int) -> int:
         for (done, at), total in beam.items():
             best = max(best, total)
             after[done, at] = max(after.get((done, at), -1), total)  # as if it passed
-            free = [f for f in range(len(VALUES)) if not done >> f & 1]
-            for x in sorted(free, key=lambda f: VALUES[f])[:4]:
+            free = ~done & FULL
+            cheap = sorted(bits(free), key=lambda f: VALUES[f])[:2]
+            away = sorted(bits(free & ~game.reachable(done, at)), key=lambda f: VALUES[f])[:2]
+            for x in {*cheap, *away}:
                 blocked = done | 1 << x
                 for die in dies:
-                    ends = game.ends(blocked, at, die)
-                    while ends:
-                        low = ends & -ends
-                        end = low.bit_length() - 1
-                        ends ^= low
-                        key = (blocked | low, end)
+                    for end in bits(game.ends(blocked, at, die)):
+                        key = (blocked | 1 << end, end)
                         after[key] = max(after.get(key, -1), total + VALUES[end])
 
         def promise(item: tuple[tuple[int, int], int], r: int = r) -> int:
@@ -340,7 +338,10 @@ def bench_relaxed(files: int, width: int) -> None:
     games of the cross-out relaxation (`relaxed_game`, beam `width`) and of the walk
     relaxation (`walking_game`, beam `width` // 3) from the same position: how far a
     bound from the cross-outs alone, or from the walks alone, could come down, at best."""
-    print(f"\n## The cross-out and walk relaxations (beam width {width}) against the bound")
+    print(
+        f"\n## The cross-out and walk relaxations (beam widths {width} and {width // 3})"
+        " against the bound"
+    )
     for n in range(files):
         rows = dice(f"bench {n}", 50)
         game = Search(rows, STANDARD).game
