@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -257,6 +257,30 @@ def bench_rounds(files: int, limit: float, jobs: int) -> None:
         print(f"  | file {n} | " + " | ".join(cells) + " |")
 
 
+def relaxation_beam(
+    start: tuple[int, int],
+    rows: range,
+    width: int,
+    moves: Callable[[tuple[int, int], int], Iterator[tuple[tuple[int, int], int]]],
+    promise: Callable[[tuple[int, int], int, int], int],
+) -> int:
+    """The best total a beam of `width` reaches in a relaxation of the game, from the
+    state `start` (total 0) over the dice `rows`: `moves(state, row)` gives each next
+    state with the points it gains, `promise(state, total, row)` ranks the states after
+    `row`. Every state reached counts, as the relaxed game may stop anywhere."""
+    beam = {start: 0}
+    best = 0
+    for r in rows:
+        after: dict[tuple[int, int], int] = {}
+        for state, total in beam.items():
+            best = max(best, total)
+            for key, gain in moves(state, r):
+                after[key] = max(after.get(key, -1), total + gain)
+        ranked = sorted(after.items(), key=lambda item: promise(item[0], item[1], r), reverse=True)
+        beam = dict(ranked[:width])
+    return max(best, *beam.values()) if beam else best
+
+
 def relaxed_game(game: Game, taken: int, pc: int, row: int, width: int) -> int:
     """What a beam of `width` scores from a position in the *cross-out relaxation* (rules
     without rings or Escape!): the dice rows, cross-outs and passes as the rules have them
@@ -268,33 +292,26 @@ def relaxed_game(game: Game, taken: int, pc: int, row: int, width: int) -> int:
     of the next 5 rows, which it may circle to make those rows passes; the promise is the
     total plus the best half of the free fields.)"""
     assert game.escape_bonus is None and not game.rules.max_rings
-    beam = {(taken, pc): 0}
-    best = 0
-    for r in range(row, game.n):
-        info = game.rows[r]
-        after: dict[tuple[int, int], int] = {}
-        for (done, passes), total in beam.items():
-            best = max(best, total)
-            crosses = [f for f, _ in info.crosses if not done >> f & 1]
-            if not crosses:
-                if passes + 1 < game.pass_limit:
-                    key = (done, passes + 1)
-                    after[key] = max(after.get(key, -1), total)
-                continue
-            circles = set(sorted(bits(~done & FULL), key=lambda f: -VALUES[f])[:5])
-            for ahead in game.rows[r + 1 : r + 6]:
-                circles.update(f for f, _ in ahead.crosses if not done >> f & 1)
-            for x in crosses:
-                for c in circles - {x}:
-                    key = (done | 1 << x | 1 << c, 0 if game.in_a_row else passes)
-                    after[key] = max(after.get(key, -1), total + VALUES[c])
 
-        def promise(item: tuple[tuple[int, int], int]) -> int:
-            free = ~item[0][0] & FULL
-            return item[1] + game.best_fields(free, free.bit_count() // 2)
+    def moves(state: tuple[int, int], r: int) -> Iterator[tuple[tuple[int, int], int]]:
+        done, passes = state
+        crosses = [f for f, _ in game.rows[r].crosses if not done >> f & 1]
+        if not crosses:
+            if passes + 1 < game.pass_limit:
+                yield (done, passes + 1), 0
+            return
+        circles = set(sorted(bits(~done & FULL), key=lambda f: -VALUES[f])[:5])
+        for ahead in game.rows[r + 1 : r + 6]:
+            circles.update(f for f, _ in ahead.crosses if not done >> f & 1)
+        for x in crosses:
+            for c in circles - {x}:
+                yield (done | 1 << x | 1 << c, 0 if game.in_a_row else passes), VALUES[c]
 
-        beam = dict(sorted(after.items(), key=promise, reverse=True)[:width])
-    return max(best, *beam.values()) if beam else best
+    def promise(state: tuple[int, int], total: int, r: int) -> int:
+        free = ~state[0] & FULL
+        return total + game.best_fields(free, free.bit_count() // 2)
+
+    return relaxation_beam((taken, pc), range(row, game.n), width, moves, promise)
 
 
 def walking_game(game: Game, taken: int, pos: int, row: int, width: int) -> int:
@@ -307,30 +324,23 @@ def walking_game(game: Game, taken: int, pos: int, row: int, width: int) -> int:
     fields the burglar can no longer reach, which cost the walks nothing, and the 2
     cheapest of all; the promise is the total plus the position's bound.)"""
     assert game.escape_bonus is None and not game.rules.max_rings
-    beam = {(taken, pos): 0}
-    best = 0
-    for r in range(row, game.n):
-        dies = sorted(set(game.rows[r].dice))
-        after: dict[tuple[int, int], int] = {}
-        for (done, at), total in beam.items():
-            best = max(best, total)
-            after[done, at] = max(after.get((done, at), -1), total)  # as if it passed
-            free = ~done & FULL
-            cheap = sorted(bits(free), key=lambda f: VALUES[f])[:2]
-            away = sorted(bits(free & ~game.reachable(done, at)), key=lambda f: VALUES[f])[:2]
-            for x in {*cheap, *away}:
-                blocked = done | 1 << x
-                for die in dies:
-                    for end in bits(game.ends(blocked, at, die)):
-                        key = (blocked | 1 << end, end)
-                        after[key] = max(after.get(key, -1), total + VALUES[end])
 
-        def promise(item: tuple[tuple[int, int], int], r: int = r) -> int:
-            (done, at), total = item
-            return total + game.bound(done, at, 0, r + 1)
+    def moves(state: tuple[int, int], r: int) -> Iterator[tuple[tuple[int, int], int]]:
+        done, at = state
+        yield state, 0  # as if it passed
+        free = ~done & FULL
+        cheap = sorted(bits(free), key=lambda f: VALUES[f])[:2]
+        away = sorted(bits(free & ~game.reachable(done, at)), key=lambda f: VALUES[f])[:2]
+        for x in {*cheap, *away}:
+            blocked = done | 1 << x
+            for die in sorted(set(game.rows[r].dice)):
+                for end in bits(game.ends(blocked, at, die)):
+                    yield (blocked | 1 << end, end), VALUES[end]
 
-        beam = dict(sorted(after.items(), key=promise, reverse=True)[:width])
-    return max(best, *beam.values()) if beam else best
+    def promise(state: tuple[int, int], total: int, r: int) -> int:
+        return total + game.bound(state[0], state[1], 0, r + 1)
+
+    return relaxation_beam((taken, pos), range(row, game.n), width, moves, promise)
 
 
 def bench_relaxed(files: int, width: int) -> None:
