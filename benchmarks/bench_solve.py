@@ -1,13 +1,22 @@
 """Benchmark of the solver against the speed figures of docs/solver.md.
 
-    python benchmarks/bench_solve.py                  # everything (about 15 minutes)
+    python benchmarks/bench_solve.py                  # every section
     python benchmarks/bench_solve.py --files 4 --moonshot 30
+    python benchmarks/bench_solve.py --files 4 --skip rounds moon   # the rest of them
 
-Sections: mid-game positions (6-8 rounds played on 50-row files, target: proven < 1 s),
-positions after 4-5 rounds (proven < 10 s), a 60-row file from the start for 10 s against
-three beam searches of width 5,000 with different tie-breaks, the moonshot (the proven
-best of examples/challenge.txt from the start, as it stands), and `analyze` of the
-22-round examples/alice.yaml with default limits (target < 30 s). Dice files come from
+Every section is run unless `--skip` names it; `rounds` (4 positions per file, up
+to `--rounds-limit`, 60 s, each) and `moon` (`--moonshot`, 300 s) take the longest.
+
+Sections, by their `--skip` names: `mid`, mid-game positions (6-8 rounds played on 50-row
+files, target: proven < 1 s); `early`, positions after 4-5 rounds (proven < 10 s); `bound`,
+the bound that reads the dice rows against the one that does not; `rounds`, issue 20's
+table (positions after 0-3 rounds); `relaxed`, the cross-out and walk relaxations against
+the bound; `flow`, the flow relaxation against the bound (needs SciPy, else skipped);
+`repeat`, the 60-row file again with a node budget and a time limit; `sixty`, the 60-row
+file for 10 s against three beam searches of width 5,000 with different tie-breaks;
+`moon`, the moonshot (the proven best of examples/challenge.txt from the start, as it
+stands); `analyze`, `analyze` of the 22-round examples/alice.yaml with default limits
+(target < 30 s); `cli`, whole `road300 solve --from` runs. Dice files come from
 `road300 dice` seeds, so every run sees the same positions.
 """
 
@@ -15,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
 import json
 import random
 import shutil
@@ -368,6 +378,99 @@ def bench_relaxed(files: int, width: int) -> None:
         print(f"  | file {n} | " + " | ".join(cells) + " |")
 
 
+def flow_relaxation(game: Game, taken: int, pos: int, row: int) -> float:
+    """The value of the *flow relaxation* from a position (rules without rings or
+    Escape!), a linear programme that follows the walks and the cross-outs together: one
+    unit of flow runs through the layers (row, field), each dice row taking it from the
+    burglar's field `p` either nowhere (a pass, or the end) or, for a candidate `c` of the
+    row free now and not `p`, to an end field `q` of a walk of the row's movement die from
+    `p` around the fields taken now and `c`, gaining `q`'s value; every field may be used
+    (crossed out or circled) at most once in all, counted with the flow's fractions. Every
+    game of the rules is a path of it (its walks avoid more fields, and its crosses and
+    circles are distinct), so its value bounds every game, and it is the best that a
+    Lagrangian bound over these walks (a price on each field, the rows read as a shortest
+    path) can reach. Needs SciPy (its HiGHS solver), which the project does not
+    install."""
+    assert game.escape_bonus is None and not game.rules.max_rings
+    import numpy as np
+
+    optimize = importlib.import_module("scipy.optimize")
+    sparse = importlib.import_module("scipy.sparse")
+    arcs: list[tuple[int, int, int, int]] = []  # (row, from, cross-out or -1, to)
+    layer = {pos}
+    node = {(row, pos): 0}
+    for r in range(row, game.n):
+        after: set[int] = set()
+        for p in layer:
+            arcs.append((r, p, -1, p))
+            after.add(p)
+            for c, die in game.rows[r].crosses:
+                if not taken >> c & 1 and c != p:
+                    for q in bits(game.ends(taken | 1 << c, p, die)):
+                        arcs.append((r, p, c, q))
+                        after.add(q)
+        layer = after
+        if r + 1 < game.n:
+            for q in layer:
+                node[(r + 1, q)] = len(node)
+    # Flow conservation: out - in = 1 at the start, 0 elsewhere (the last row's arcs end).
+    rows_, cols, signs = [], [], []
+    uses, used_by = [], []
+    for j, (r, p, c, q) in enumerate(arcs):
+        rows_.append(node[(r, p)])
+        cols.append(j)
+        signs.append(1.0)
+        if (r + 1, q) in node:
+            rows_.append(node[(r + 1, q)])
+            cols.append(j)
+            signs.append(-1.0)
+        if c >= 0:
+            uses += [c, q]
+            used_by += [j, j]
+    conserve = sparse.coo_matrix((signs, (rows_, cols)), shape=(len(node), len(arcs)))
+    once = sparse.coo_matrix((np.ones(len(uses)), (uses, used_by)), shape=(36, len(arcs)))
+    start = np.zeros(len(node))
+    start[0] = 1.0
+    gains = np.array([-VALUES[q] if c >= 0 else 0.0 for _, _, c, q in arcs])
+    result = optimize.linprog(
+        gains,
+        A_ub=once.tocsr(),
+        b_ub=np.ones(36),
+        A_eq=conserve.tocsr(),
+        b_eq=start,
+        bounds=(0, None),
+        method="highs",
+    )
+    assert result.status == 0, result.message
+    return float(-result.fun)
+
+
+def bench_flow(files: int, rounds: Sequence[int]) -> None:
+    """The bound against the flow relaxation (`flow_relaxation`) at positions along the
+    rounds section's beam games: whether pricing the fields could bring the bound down."""
+    try:
+        importlib.import_module("scipy.optimize")
+    except ImportError:
+        print("\n## The flow relaxation: skipped (it needs SciPy: pip install scipy)")
+        return
+    print("\n## The flow relaxation against the bound (total points; seconds of HiGHS)")
+    for n in range(files):
+        rows = dice(f"bench {n}", 50)
+        game = Search(rows, STANDARD).game
+        strong = beam_game(rows, STANDARD, 50)
+        cells = []
+        for k in rounds:
+            state = strong[k - 1].state if k else new_game()
+            taken, pos, pc, _, row = root_position(state, STANDARD, k)
+            base = score(state, STANDARD)
+            started = time.perf_counter()
+            flow = base + flow_relaxation(game, taken, pos, row)
+            spent = time.perf_counter() - started
+            bound = base + game.bound(taken, pos, pc, row)
+            cells.append(f"after {k}: bound {bound}, flow {flow:.1f} ({spent:.1f} s)")
+        print(f"  | file {n} | " + " | ".join(cells) + " |")
+
+
 def bench_repeat(nodes: int, limit: float, jobs: int, runs: int = 3) -> None:
     """The 60-row file from the start, `runs` times with a node budget (the same game every
     time) and `runs` times with a time limit (which may differ; `repeat_nodes` names the
@@ -404,6 +507,7 @@ def main() -> None:
             "bound",
             "rounds",
             "relaxed",
+            "flow",
             "repeat",
             "sixty",
             "moon",
@@ -441,6 +545,8 @@ def main() -> None:
         bench_rounds(args.files, args.rounds_limit, args.jobs)
     if "relaxed" not in args.skip:
         bench_relaxed(min(args.files, 4), 1000)
+    if "flow" not in args.skip:
+        bench_flow(min(args.files, 4), (0, 1, 2, 3, 4, 6, 8))
     if "repeat" not in args.skip:
         bench_repeat(5_000_000, 10.0, args.jobs)
     if "sixty" not in args.skip:
