@@ -379,19 +379,20 @@ def bench_relaxed(files: int, width: int) -> None:
 
 
 def flow_relaxation(game: Game, taken: int, pos: int, row: int) -> float:
-    """The value of the *flow relaxation* from a position (rules without rings or
-    Escape!), a linear programme that follows the walks and the cross-outs together: one
-    unit of flow runs through the layers (row, field), each dice row taking it from the
-    burglar's field `p` either nowhere (a pass, or the end) or, for a candidate `c` of the
-    row free now and not `p`, to an end field `q` of a walk of the row's movement die from
-    `p` around the fields taken now and `c`, gaining `q`'s value; every field may be used
-    (crossed out or circled) at most once in all, counted with the flow's fractions. Every
-    game of the rules is a path of it (its walks avoid more fields, and its crosses and
-    circles are distinct), so its value bounds every game, and it is the best that a
-    Lagrangian bound over these walks (a price on each field, the rows read as a shortest
-    path) can reach. Needs SciPy (its HiGHS solver), which the project does not
-    install."""
+    """The value of the *flow relaxation* from a position (standard scoring, without
+    rings, Escape! or In and Out!), a linear programme that follows the walks and the
+    cross-outs together: one unit of flow runs through the layers (row, field), each dice
+    row taking it from the burglar's field `p` either nowhere (a pass, or the end) or, for
+    a candidate `c` of the row free now and not `p`, to an end field `q` of a walk of the
+    row's movement die from `p` around the fields taken now and `c`, gaining `q`'s value;
+    every field may be used (crossed out or circled) at most once in all, counted with the
+    flow's fractions. Every game of the rules is a path of it (its walks avoid more
+    fields, and its crosses and circles are distinct), so its value bounds every game, and
+    it is the best that a Lagrangian bound over these walks (a price on each field, the
+    rows read as a longest path) can reach. Needs SciPy (its HiGHS solver), which the
+    project does not install."""
     assert game.escape_bonus is None and not game.rules.max_rings
+    assert not game.literal and not game.in_and_out
     import numpy as np
 
     optimize = importlib.import_module("scipy.optimize")
