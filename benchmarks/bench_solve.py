@@ -12,7 +12,7 @@ files, target: proven < 1 s); `early`, positions after 4-5 rounds (proven < 10 s
 the bound that reads the dice rows against the one that does not; `rounds`, issue 20's
 table (positions after 0-3 rounds); `relaxed`, the cross-out and walk relaxations against
 the bound; `flow`, the flow relaxation against the bound (needs SciPy, else skipped);
-`repeat`, the 60-row file again with a node budget and a time limit; `sixty`, the 60-row
+`repeat`, the 60-row file with node budgets and a time limit; `sixty`, the 60-row
 file for 10 s against three beam searches of width 5,000 with different tie-breaks;
 `moon`, the moonshot (the proven best of examples/challenge.txt from the start, as it
 stands); `analyze`, `analyze` of the 22-round examples/alice.yaml with default limits
@@ -378,7 +378,7 @@ def bench_relaxed(files: int, width: int) -> None:
         print(f"  | file {n} | " + " | ".join(cells) + " |")
 
 
-def flow_relaxation(game: Game, taken: int, pos: int, row: int) -> float:
+def flow_relaxation(game: Game, taken: int, pos: int, row: int, whole: bool = False) -> float:
     """The value of the *flow relaxation* from a position (standard scoring, without
     rings, Escape! or In and Out!), a linear programme that follows the walks and the
     cross-outs together: one unit of flow runs through the layers (row, field), each dice
@@ -389,10 +389,13 @@ def flow_relaxation(game: Game, taken: int, pos: int, row: int) -> float:
     flow's fractions. Every game of the rules is a path of it (its walks avoid more
     fields, and its crosses and circles are distinct), so its value bounds every game, and
     it is the best that a Lagrangian bound over these walks (a price on each field, the
-    rows read as a longest path) can reach. Needs SciPy (its HiGHS solver), which the
+    rows read as a longest path) can reach. With `whole`, the flow must be one path (a
+    mixed-integer programme): one relaxed game. Needs SciPy (its HiGHS solver), which the
     project does not install."""
     assert game.escape_bonus is None and not game.rules.max_rings
     assert not game.literal and not game.in_and_out
+    if row >= game.n:
+        return 0.0
     import numpy as np
 
     optimize = importlib.import_module("scipy.optimize")
@@ -441,14 +444,16 @@ def flow_relaxation(game: Game, taken: int, pos: int, row: int) -> float:
         b_eq=start,
         bounds=(0, None),
         method="highs",
+        integrality=np.ones(len(arcs)) if whole else None,
     )
     assert result.status == 0, result.message
     return float(-result.fun)
 
 
-def bench_flow(files: int, rounds: Sequence[int]) -> None:
+def bench_flow(files: int, rounds: Sequence[int], whole: Sequence[int]) -> None:
     """The bound against the flow relaxation (`flow_relaxation`) at positions along the
-    rounds section's beam games: whether pricing the fields could bring the bound down."""
+    rounds section's beam games: whether pricing the fields could bring the bound down;
+    after the rounds in `whole` also the best single path of it (one relaxed game)."""
     try:
         importlib.import_module("scipy.optimize")
     except ImportError:
@@ -460,15 +465,17 @@ def bench_flow(files: int, rounds: Sequence[int]) -> None:
         game = Search(rows, STANDARD).game
         strong = beam_game(rows, STANDARD, 50)
         cells = []
-        for k in rounds:
+        for k in sorted({*rounds, *whole}):
             state = strong[k - 1].state if k else new_game()
             taken, pos, pc, _, row = root_position(state, STANDARD, k)
             base = score(state, STANDARD)
-            started = time.perf_counter()
-            flow = base + flow_relaxation(game, taken, pos, row)
-            spent = time.perf_counter() - started
-            bound = base + game.bound(taken, pos, pc, row)
-            cells.append(f"after {k}: bound {bound}, flow {flow:.1f} ({spent:.1f} s)")
+            cell = f"after {k}: bound {base + game.bound(taken, pos, pc, row)}"
+            for kind, wanted in (("flow", k in rounds), ("one path", k in whole)):
+                if wanted:
+                    started = time.perf_counter()
+                    value = base + flow_relaxation(game, taken, pos, row, whole=kind != "flow")
+                    cell += f", {kind} {value:.1f} ({time.perf_counter() - started:.1f} s)"
+            cells.append(cell)
         print(f"  | file {n} | " + " | ".join(cells) + " |")
 
 
@@ -526,6 +533,15 @@ def main() -> None:
         help="threads per search in the rounds and repeat sections (solve --jobs)",
     )
     parser.add_argument(
+        "--flow-whole",
+        type=int,
+        nargs="*",
+        default=[8],
+        metavar="ROUNDS",
+        help="rounds after which the flow section also finds the best single path (slow:"
+        " 10-60 s after 8 rounds, 1-2.5 min after 3, 3.5-5 min from the first roll)",
+    )
+    parser.add_argument(
         "--cold", action="store_true", help="empty numba's cache of the core first (cli section)"
     )
     args = parser.parse_args()
@@ -547,7 +563,7 @@ def main() -> None:
     if "relaxed" not in args.skip:
         bench_relaxed(min(args.files, 4), 1000)
     if "flow" not in args.skip:
-        bench_flow(min(args.files, 4), (0, 1, 2, 3, 4, 6, 8))
+        bench_flow(min(args.files, 4), (0, 1, 2, 3, 4, 6, 8), args.flow_whole)
     if "repeat" not in args.skip:
         bench_repeat(5_000_000, 10.0, args.jobs)
     if "sixty" not in args.skip:
