@@ -353,6 +353,20 @@ def walking_game(game: Game, taken: int, pos: int, row: int, width: int) -> int:
     return relaxation_beam((taken, pos), range(row, game.n), width, moves, promise)
 
 
+def beam_positions(
+    n: int, rounds: Sequence[int]
+) -> Iterator[tuple[int, Game, tuple[int, int, int, int, int], int]]:
+    """The positions after each of `rounds` rounds of the rounds section's beam game on the
+    50-row file `bench n`: (rounds, the file's `Game`, the compact position, the score so
+    far)."""
+    rows = dice(f"bench {n}", 50)
+    game = Search(rows, STANDARD).game
+    strong = beam_game(rows, STANDARD, 50)
+    for k in rounds:
+        state = strong[k - 1].state if k else new_game()
+        yield k, game, root_position(state, STANDARD, k), score(state, STANDARD)
+
+
 def bench_relaxed(files: int, width: int) -> None:
     """The bound at positions after 0-3 rounds of a beam game (the rounds section's) against
     games of the cross-out relaxation (`relaxed_game`, beam `width`) and of the walk
@@ -363,14 +377,8 @@ def bench_relaxed(files: int, width: int) -> None:
         " against the bound"
     )
     for n in range(files):
-        rows = dice(f"bench {n}", 50)
-        game = Search(rows, STANDARD).game
-        strong = beam_game(rows, STANDARD, 50)
         cells = []
-        for k in (0, 1, 2, 3):
-            state = strong[k - 1].state if k else new_game()
-            taken, pos, pc, _, row = root_position(state, STANDARD, k)
-            base = score(state, STANDARD)
+        for _, game, (taken, pos, pc, _, row), base in beam_positions(n, (0, 1, 2, 3)):
             bound = base + game.bound(taken, pos, pc, row)
             relaxed = base + relaxed_game(game, taken, pc, row, width)
             walking = base + walking_game(game, taken, pos, row, width // 3)
@@ -461,14 +469,8 @@ def bench_flow(files: int, rounds: Sequence[int], whole: Sequence[int]) -> None:
         return
     print("\n## The flow relaxation against the bound (total points; seconds of HiGHS)")
     for n in range(files):
-        rows = dice(f"bench {n}", 50)
-        game = Search(rows, STANDARD).game
-        strong = beam_game(rows, STANDARD, 50)
         cells = []
-        for k in sorted({*rounds, *whole}):
-            state = strong[k - 1].state if k else new_game()
-            taken, pos, pc, _, row = root_position(state, STANDARD, k)
-            base = score(state, STANDARD)
+        for k, game, (taken, pos, pc, _, row), base in beam_positions(n, sorted({*rounds, *whole})):
             cell = f"after {k}: bound {base + game.bound(taken, pos, pc, row)}"
             for kind, wanted in (("flow", k in rounds), ("one path", k in whole)):
                 if wanted:
