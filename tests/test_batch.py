@@ -914,3 +914,13 @@ def test_a_par_not_proven_is_at_least_par_with_its_bound_and_says_what_stopped_i
     assert "at least" not in par_text(Par(370, True, 370)) and "370" in par_text(
         Par(370, True, 370)
     )
+
+
+def test_help_says_what_each_output_is_for() -> None:
+    """The JSON holds the senders' addresses (docs/contest.md: not for publishing), so
+    `--help` does not offer it to the website: it names the site as what is published."""
+    out = " ".join(run("batch", "--help").output.split())
+    assert "for the website" not in out
+    assert "json: `entries`, `summary` and `skipped`" in out
+    assert "it holds the senders' addresses: the organizer's file, not for publishing" in out
+    assert "What to publish is the site (--site DIR), which shows no address." in out

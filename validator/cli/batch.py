@@ -54,7 +54,8 @@ if TYPE_CHECKING:
     "--format",
     "fmt",
     type=click.Choice(sorted(BATCH)),
-    help="table for people; json or csv for the website and `road300 draw`. "
+    help="; ".join(f"{f.name}: {f.help}" for f in BATCH.values())
+    + ". What to publish is the site (--site DIR), which shows no address. "
     f"Default: from the --output file's extension ({_SUFFIXES}), else table.",
 )
 @output_option(

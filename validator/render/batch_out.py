@@ -1,4 +1,5 @@
-"""A batch's results: a ranked table for people, JSON or CSV for the website and the draw.
+"""A batch's results: a ranked table for the organizer, JSON or CSV for the draw and programs
+(the organizer's files: they may hold senders' addresses; the site is what is published).
 
 One reporter class per output format, each named in validator.render.registry.BATCH, where
 `--format`'s choices, the suffix an `--output` file must have, and docs/batch.md's table

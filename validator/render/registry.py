@@ -126,17 +126,24 @@ REPORT: dict[str, Format[ReportRenderer]] = _table(
 BATCH: dict[str, Format[BatchRenderer]] = _table(
     Format(
         "table",
-        "the ranked table and the summary, for people",
+        "the ranked table and the summary, for the organizer to read",
         _R + "batch_out:BatchTable",
         (".txt",),
     ),
     Format(
         "json",
-        "`entries`, `summary` and `skipped` (schemas/batch.schema.json), for programs",
+        "`entries`, `summary` and `skipped` (schemas/batch.schema.json), for `road300 draw` "
+        "and programs; it holds the senders' addresses: the organizer's file, not for publishing",
         _R + "batch_out:BatchJson",
         (".json",),
     ),
-    Format("csv", "one row per entry, for spreadsheets", _R + "batch_out:BatchCsv", (".csv",)),
+    Format(
+        "csv",
+        "one row per entry, for a spreadsheet or `road300 draw`; a player known only by "
+        "their address is named by it: the organizer's file, not for publishing",
+        _R + "batch_out:BatchCsv",
+        (".csv",),
+    ),
 )
 """`road300 batch --format`."""
 
