@@ -924,3 +924,21 @@ def test_help_says_what_each_output_is_for() -> None:
     assert "json: `entries`, `summary` and `skipped`" in out
     assert "it holds the senders' addresses: the organizer's file, not for publishing" in out
     assert "What to publish is the site (--site DIR), which shows no address." in out
+
+
+def test_readme_help_and_code_agree_on_the_exit_status(contest: Path) -> None:
+    """The README's sentence on batch's exit status, `batch --help` and the code say the
+    same: 0 with an invalid entry, 1 for it only with --strict."""
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    said = re.search(
+        r"`batch` exits 0 whatever the verdicts; with `--strict`, 1 when an (.+?)\.", readme
+    )
+    assert said is not None, "the README says when batch exits 1"
+    assert said[1] == "entry is invalid, malformed or incomplete, or there is none"
+    helped = " ".join(run("batch", "--help").output.split())
+    assert "Exit status: 0 the batch ran, whatever the verdicts (with --strict" in helped
+    assert f"1 when any {said[1]})" in helped
+    verdicts = {e["verdict"] for e in batch_json(contest)["entries"]}
+    assert "invalid" in verdicts
+    assert run("batch", contest, "--dice", DICE).exit_code == 0
+    assert run("batch", contest, "--dice", DICE, "--strict").exit_code == 1
