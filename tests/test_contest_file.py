@@ -225,3 +225,50 @@ def test_contest_init_refuses_values_that_would_not_read_back_and_writes_nothing
         result.exit_code == 2 and words in result.output and "nothing was written" in result.output
     )
     assert not target.exists()
+
+
+def test_contest_init_leaves_unknown_values_commented_out(tmp_path: Path) -> None:
+    """No made-up deadline or organizer taken for real values: without the options they
+    are commented out, so no mail is late and `batch --replies` names the key to set."""
+    folder = tmp_path
+    result = run("contest", "init", folder / "road300.toml")
+    assert result.exit_code == 0, result.output
+    text = (folder / "road300.toml").read_text()
+    assert "\n# deadline = 2026-12-20T23:59:59+01:00\n" in text
+    assert '\n# organizer = "Winter challenge <challenge@organizers.example>"\n' in text
+    contest = load_contest(folder / "road300.toml")
+    assert (contest.deadline, contest.organizer) == (None, None)
+    shutil.copyfile(DICE, folder / "dice.txt")
+    mbox = write_mbox(inbox("alice-first"), folder / "inbox.mbox")
+    replies = run("batch", mbox, "--replies", folder / "replies", "-j", "1")
+    assert replies.exit_code == 2
+    assert (
+        "--replies needs the replies' From: give --organizer ADDRESS, or set organizer = "
+        f'"Winter challenge <challenge@organizers.example>" in {folder / "road300.toml"}'
+    ) in " ".join(replies.stderr.split())
+    assert not (folder / "replies").exists()
+    given = run(
+        "contest", "init", folder / "other.toml", "--organizer", "a@b.example",
+        "--deadline", "2026-12-20T23:59:59+01:00",
+    )  # fmt: skip
+    assert given.exit_code == 0, given.output
+    other = load_contest(folder / "other.toml")
+    assert other.organizer == "a@b.example"
+    assert other.deadline is not None and other.deadline.isoformat() == "2026-12-20T23:59:59+01:00"
+
+
+def test_draw_without_a_seed_says_where_to_set_it(tmp_path: Path) -> None:
+    """`road300 draw results.json`, as docs/contest.md writes it, before the seed is in
+    the contest file: the message points to [draw] seed in that file, not only --seed."""
+    folder = contest_folder(tmp_path, GOOD.replace('seed = "announced"\n', ""))
+    mbox = write_mbox(inbox("alice-first"), folder / "inbox.mbox")
+    out = folder / "results.json"
+    assert run("batch", mbox, "--output", out, "-j", "1").exit_code == 0
+    result = run("draw", out)
+    assert result.exit_code == 2
+    said = " ".join(result.stderr.split())
+    assert "Missing option" not in said
+    assert (
+        "no seed for the draw: announce one before it, then give --seed TEXT, or set "
+        f'seed = "2026-12-21 lottery 17 23 42" under [draw] in {folder / "road300.toml"}'
+    ) in said

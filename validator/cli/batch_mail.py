@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, TypeVar
 import click
 
 from validator.cli.common import fail_usage
+from validator.contest.config import ORGANIZER_EXAMPLE
 from validator.render.i18n import LANGUAGES
 from validator.render.sanitize import plain_text
 
@@ -95,7 +96,12 @@ def check_mail_options(source: Source, replies: Path | None, organizer: str | No
         if source.messages is None:
             fail_usage("--replies answers e-mail: SOURCE must be an mbox, a Maildir or .eml files")
         if not organizer:
-            fail_usage("--replies needs --organizer ADDRESS (or organizer in the contest file)")
+            from validator.cli.contest_file import where_to_set
+
+            fail_usage(
+                "--replies needs the replies' From: "
+                + where_to_set("--organizer ADDRESS", "organizer", ORGANIZER_EXAMPLE)
+            )
         from validator.render.replies import organizer_address
 
         if organizer_address(organizer) is None:

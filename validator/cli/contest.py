@@ -36,18 +36,20 @@ def command() -> None:
 )
 @click.option(
     "--organizer",
-    default="challenge@organizers.example",
-    show_default=True,
-    help="The From: of the replies.",
+    metavar="ADDRESS",
+    help="The From: of the replies. Default: left out (commented), for you to set before "
+    "`batch --replies`.",
 )
 @click.option(
     "--deadline",
-    default="2026-12-20T23:59:59+01:00",
-    show_default=True,
-    help="ISO 8601 with offset: mails dated later are late.",
+    metavar="DATETIME",
+    help="ISO 8601 with offset: mails dated later are late. Default: left out (commented): "
+    "no mail is late until it is set.",
 )
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
-def init(file: Path, name: str, dice: str, organizer: str, deadline: str, force: bool) -> None:
+def init(
+    file: Path, name: str, dice: str, organizer: str | None, deadline: str | None, force: bool
+) -> None:
     """Write a commented contest file to FILE (default road300.toml, which the commands find
     in the current folder and beside their source), once it is checked to read back.
 
@@ -58,22 +60,33 @@ def init(file: Path, name: str, dice: str, organizer: str, deadline: str, force:
     from datetime import datetime
 
     from validator.cli.output import Target
-    from validator.contest.config import TEMPLATE, ContestError, parse_contest
+    from validator.contest.config import (
+        SEED_EXAMPLE,
+        TEMPLATE,
+        UNSET_DEADLINE,
+        UNSET_ORGANIZER,
+        ContestError,
+        parse_contest,
+    )
 
     target = Target.of(file, "the contest file", precious=True, force=force, named_by="FILE")
     target.check()
-    try:
-        when = datetime.fromisoformat(deadline)
-    except ValueError:
-        fail_usage(f"--deadline: {deadline!r} is not ISO 8601, like 2026-12-20T23:59:59+01:00")
-    if when.tzinfo is None:
-        fail_usage("--deadline: give its offset, like 2026-12-20T23:59:59+01:00")
+    deadline_line = UNSET_DEADLINE
+    if deadline is not None:
+        try:
+            when = datetime.fromisoformat(deadline)
+        except ValueError:
+            fail_usage(f"--deadline: {deadline!r} is not ISO 8601, like 2026-12-20T23:59:59+01:00")
+        if when.tzinfo is None:
+            fail_usage("--deadline: give its offset, like 2026-12-20T23:59:59+01:00")
+        deadline_line = f"deadline = {when.isoformat()}"
     # JSON strings are TOML basic strings: quotes and backslashes stay text.
     text = TEMPLATE.format(
         name=json.dumps(name)[1:-1],
         dice=json.dumps(dice)[1:-1],
-        organizer=json.dumps(organizer)[1:-1],
-        deadline=when.isoformat(),
+        organizer=UNSET_ORGANIZER if organizer is None else f"organizer = {json.dumps(organizer)}",
+        deadline=deadline_line,
+        seed_example=SEED_EXAMPLE,
     )
     try:  # checked before it is written: a refused file is not left behind
         parse_contest(text, file)

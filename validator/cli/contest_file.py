@@ -76,3 +76,15 @@ def _first_argument(command: click.Command, opts: dict[str, object]) -> Path | N
 def current_contest() -> object | None:
     """The contest file the running command read, if any (a `Contest`)."""
     return click.get_current_context().meta.get(META_KEY)
+
+
+def where_to_set(option: str, key: str, example: str) -> str:
+    """Where to give a value a command needs and was not given: its option, or the key
+    in the contest file it read (else in the one `road300 contest init` writes)."""
+    from validator.contest.config import FILE_NAME, Contest
+
+    contest = current_contest()
+    where = plain_text(str(contest.path)) if isinstance(contest, Contest) else FILE_NAME
+    section, _, name = key.rpartition(".")
+    under = f" under [{section}]" if section else ""
+    return f"give {option}, or set {name} = {example}{under} in {where} (docs/contest.md)"

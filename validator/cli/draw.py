@@ -30,9 +30,9 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--seed",
-    required=True,
     help="Any text, announced before the draw (a date, a lottery number); the same seed "
-    "and results give the same winners on any machine.",
+    "and results give the same winners on any machine. Default: the contest file's "
+    "seed (under [draw]); the draw needs one of them.",
 )
 @click.option(
     "--min-score",
@@ -62,7 +62,7 @@ if TYPE_CHECKING:
 def command(
     results: Path,
     winners: int,
-    seed: str,
+    seed: str | None,
     min_score: int,
     exclude_copies: bool,
     keep_first: bool,
@@ -78,13 +78,22 @@ def command(
     The draw sorts the eligible files, then orders them by SHA-256 of the seed, the
     list and each file (see docs/batch.md), so anyone can check it.
 
-    Exit status: 0 winners drawn, 1 no entry can take part, 2 unusable results file.
+    Exit status: 0 winners drawn, 1 no entry can take part, 2 no seed or an unusable
+    results file.
     """
     from validator.contest import draw as drawing
     from validator.render.sanitize import plain_text as safe
 
     if keep_first and not exclude_copies:
         fail_usage("--keep-first goes with --exclude-copies")
+    if seed is None:
+        from validator.cli.contest_file import where_to_set
+        from validator.contest.config import SEED_EXAMPLE
+
+        fail_usage(
+            "no seed for the draw: announce one before it, then "
+            + where_to_set("--seed TEXT", "draw.seed", SEED_EXAMPLE)
+        )
     try:
         entries = drawing.load_results(results)
     except drawing.DrawError as exc:

@@ -275,6 +275,14 @@ class _Checker:
         )
 
 
+DEADLINE_EXAMPLE = "2026-12-20T23:59:59+01:00"
+ORGANIZER_EXAMPLE = '"Winter challenge <challenge@organizers.example>"'
+SEED_EXAMPLE = '"2026-12-21 lottery 17 23 42"'
+UNSET_DEADLINE = f"# deadline = {DEADLINE_EXAMPLE}"
+UNSET_ORGANIZER = f"# organizer = {ORGANIZER_EXAMPLE}"
+"""The lines `road300 contest init` writes for a value it was not given: an example,
+commented out, so that no made-up deadline or address is taken for the organizer's."""
+
 TEMPLATE = """\
 # The contest file of a Road to 300 challenge (docs/contest.md).
 # road300 validate, report, batch, draw and solve read it when it is named with
@@ -290,11 +298,11 @@ dice = "{dice}"
 rules = "standard"
 
 # Mails dated after this are late: checked and shown, but not ranked or drawn.
-# A TOML datetime with its offset.
-deadline = {deadline}
+# A TOML datetime with its offset. Until it is set, no mail is late.
+{deadline}
 
-# The From: of the replies (`road300 batch --replies DIR`).
-organizer = "{organizer}"
+# The From: of the replies (`road300 batch --replies DIR` needs it).
+{organizer}
 
 # The language of the results site (en, de or fr), and of the replies whose record and
 # mail body do not tell their own (docs/languages.md).
@@ -308,5 +316,5 @@ max_size = "1MiB"
 winners = 3
 # Any text, announced before the draw (a date, a lottery number): write it here once it is
 # announced. Until then the site says it is still to come, and `road300 draw` asks for one.
-# seed = "2026-12-21 lottery 17 23 42"
+# seed = {seed_example}
 """
