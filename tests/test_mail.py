@@ -774,3 +774,34 @@ def test_a_reply_to_a_long_name_with_specials_still_goes_to_its_sender(tmp_path:
     assert [a.addr_spec for a in parsed["To"].addresses] == ["mallory@evil.example"]
     text = parsed.get_body(("plain",))
     assert text is not None and text.get_content().startswith("Hello Mallory")
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "about 1.2 MB"), ("de", "etwa 1,2 MB")])
+def test_a_refused_attachment_gives_its_size_as_an_estimate(
+    tmp_path: Path, lang: str, said: str
+) -> None:
+    """A 1,201,243-byte attachment over a 1 MiB cap: its size is estimated from the encoded
+    text without decoding it (1,217,051 here), so it is said as an estimate, as a person
+    reads it, never as an exact count of bytes."""
+    m = _message(1, "Quin", "quin@players.example", 3)
+    m.set_content("Big one.\n")
+    data = (game(1, "yaml", "Quin") + "# padding padding\n" * 70_000).encode()[:1_201_243]
+    assert len(data) == 1_201_243
+    m.add_attachment(data, "application", "octet-stream", filename="big.yaml")
+    mbox = write_mbox([Mail("big", m)], tmp_path / "inbox.mbox")
+    result = run("batch", mbox, "--dice", DICE, "--max-size", "1MiB", "-j", "1", "--format", "json")
+    assert result.exit_code == 0, result.output
+    (entry,) = json.loads(result.stdout)["entries"]
+    assert entry["error"]["message"] == (
+        "the attachment big.yaml is about 1.2 MB, more than the 1 MiB allowed; it was not read"
+    )
+    replies = tmp_path / "replies"
+    run(
+        "batch", mbox, "--dice", DICE, "--max-size", "1MiB", "-j", "1", "--lang", lang,
+        "--replies", replies, "--organizer", ORGANIZER,
+    )  # fmt: skip
+    reply = BytesParser(policy=policy.default).parsebytes((replies / "reply-0001.eml").read_bytes())
+    body = reply.get_body(("plain",))
+    assert body is not None
+    text = " ".join(body.get_content().split())
+    assert said in text and "1217051" not in text and "bytes or more" not in text

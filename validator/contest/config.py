@@ -15,6 +15,7 @@ from datetime import date, datetime, time
 from email.utils import parseaddr
 from pathlib import Path
 
+from validator.engine.phrase import N_, Phrase, phrase, plural
 from validator.render import i18n
 
 FILE_NAME = "road300.toml"
@@ -57,6 +58,27 @@ def size_text(size: int) -> str:
         if size >= factor and size % factor == 0:
             return f"{size // factor}{unit}"
     return str(size)
+
+
+def about_size(size: int) -> Phrase:
+    """An estimated size as a person says it: `about 1.2 MB`, `about 84 kB`, `about 900
+    bytes` (decimal units, two figures: an estimate is no more exact than that)."""
+    if size >= 999_500:
+        tenths = round(size / 100_000)
+        if tenths >= 100:
+            return phrase(N_("about {whole} MB"), whole=round(size / 1_000_000))
+        return phrase(N_("about {whole}.{tenth} MB"), whole=tenths // 10, tenth=tenths % 10)
+    if size >= 1000:
+        return phrase(N_("about {whole} kB"), whole=round(size / 1000))
+    return plural(size, "about {n} byte", "about {n} bytes")
+
+
+def exact_size(size: int) -> Phrase:
+    """A limit as it was set: `1 MiB`, `512 KiB`, `65000 bytes`."""
+    text = size_text(size)
+    if text.isdigit():
+        return plural(size, "{n} byte", "{n} bytes")
+    return phrase(N_("{whole} {unit}"), whole=text.rstrip("KMGiB"), unit=text.lstrip("0123456789"))
 
 
 def _address(text: str) -> str:

@@ -43,6 +43,7 @@ from validator.contest.batch import (
     shown_name,
 )
 from validator.contest.body import find_records, html_text, language_of
+from validator.contest.config import about_size, exact_size
 from validator.contest.origin import MailSource
 from validator.engine import STANDARD
 from validator.engine.phrase import N_, Items, Phrase, phrase, plural
@@ -466,10 +467,10 @@ def _read_message(checker: Checker, raw: RawMessage, language: bool) -> Reading:
     file = raw.file if record.part == "body" else f"{raw.file}/{record.part}"
     if record.data is None:
         problem = phrase(
-            N_("the {part} is {size} bytes or more, more than the {cap} allowed; it was not read"),
+            N_("the {part} is {size}, more than the {cap} allowed; it was not read"),
             part=_part_label(record),
-            size=record.size,
-            cap=checker.max_bytes,
+            size=about_size(record.size),
+            cap=exact_size(checker.max_bytes),
         )
         return refused(file, "E001", problem, meta, record.part)
     result = checker.check_data(record.data, raw.folder / "message", file, record.fmt, mailed=True)
