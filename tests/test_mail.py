@@ -805,3 +805,33 @@ def test_a_refused_attachment_gives_its_size_as_an_estimate(
     assert body is not None
     text = " ".join(body.get_content().split())
     assert said in text and "1217051" not in text and "bytes or more" not in text
+
+
+def test_every_file_holding_addresses_is_the_owners_alone(
+    mails: list[Mail], mbox: Path, tmp_path: Path
+) -> None:
+    """The replies (each .eml and replies.mbox) and a mailbox's results hold senders'
+    addresses: mode 600 whatever the umask, also when they replace a readable file; the
+    results of a folder of records keep the usual mode."""
+    results = tmp_path / "results.json"
+    results.write_text("{}")
+    results.chmod(0o644)
+    replies = tmp_path / "replies"
+    previous = os.umask(0o022)
+    try:
+        out = run(
+            "batch", mbox, *ARGS, "-j", "1", "--output", results,
+            "--replies", replies, "--organizer", ORGANIZER,
+        )  # fmt: skip
+        assert out.exit_code == 0, out.output
+        folder = tmp_path / "entries"
+        folder.mkdir()
+        (folder / "alice.yaml").write_text(alice("yaml"))
+        plain = tmp_path / "plain.json"
+        assert run("batch", folder, "--dice", DICE, "-j", "1", "--output", plain).exit_code == 0
+    finally:
+        os.umask(previous)
+    written = [results, replies / "replies.mbox", *sorted(replies.glob("reply-*.eml"))]
+    assert len(written) == len(mails) + 2
+    assert {oct(p.stat().st_mode & 0o777) for p in written} == {oct(0o600)}
+    assert plain.stat().st_mode & 0o777 == 0o644

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -185,6 +186,8 @@ def command(
     if par and checker.dice is None:
         fail_usage("--par needs --dice: par is solved on the contest's dice file")
     check_mail_options(source, replies, organizer)
+    if source.messages is not None:  # the results hold the senders' addresses
+        target = dataclasses.replace(target, private=True)
 
     err = make_console(stderr=True)
     # SIGTERM ends the run as an exit, so that the pool is stopped and nothing half-written

@@ -74,6 +74,8 @@ class Target:
     """Other files this target writes beside `path` (play's --text form)."""
     named_by: str = "--output"
     """How the command line names the file, for messages (`contest init`: FILE)."""
+    private: bool = False
+    """The file holds e-mail addresses: its owner's alone (records/atomic.PRIVATE)."""
 
     @classmethod
     def of(
@@ -125,7 +127,7 @@ class Target:
             yield sys.stdout
             return
         try:
-            with replacing(self.path) as handle:
+            with replacing(self.path, private=self.private) as handle:
                 yield handle
         except OSError as exc:
             fail_usage(f"{self.path}: cannot write {self.what}: {exc.strerror or exc}")

@@ -17,17 +17,22 @@ from pathlib import Path
 from types import FrameType
 from typing import BinaryIO, TextIO
 
+PRIVATE = 0o600
+"""The permissions of a file that holds e-mail addresses (the replies, a batch's results
+from a mailbox): its owner's alone, whatever the umask or the file it replaces."""
+
 ENCODING_ERRORS = "backslashreplace"
 """How text that cannot be UTF-8 (lone surrogates from undecodable file names) is written:
 as visible escapes, so the output stays valid UTF-8."""
 
 
 @contextmanager
-def replacing(path: Path) -> Iterator[TextIO]:
+def replacing(path: Path, *, private: bool = False) -> Iterator[TextIO]:
     """Write `path` through a temporary file in its folder that replaces it when the block
     ends; on any exception (and on SIGTERM, which ends the block as an exit) the
-    temporary file is removed and `path` is left as it was. Raises OSError."""
-    with _replacing(path) as handle:
+    temporary file is removed and `path` is left as it was. `private`: the file gets
+    `PRIVATE` permissions. Raises OSError."""
+    with _replacing(path, private) as handle:
         text = io.TextIOWrapper(handle, encoding="utf-8", errors=ENCODING_ERRORS, newline="")
         try:
             yield text
@@ -38,16 +43,16 @@ def replacing(path: Path) -> Iterator[TextIO]:
         text.detach()  # flushes; `_replacing` syncs and closes the file itself
 
 
-def write_file(path: Path, text: str) -> None:
+def write_file(path: Path, text: str, *, private: bool = False) -> None:
     """`text` replacing `path` whole (see `replacing`); raises OSError."""
-    with replacing(path) as handle:
+    with replacing(path, private=private) as handle:
         handle.write(text)
 
 
-def write_bytes(path: Path, data: bytes) -> None:
+def write_bytes(path: Path, data: bytes, *, private: bool = False) -> None:
     """`data` replacing `path` whole, as `replacing` does for text (a reply's RFC 5322
     bytes); raises OSError."""
-    with _replacing(path) as handle:
+    with _replacing(path, private) as handle:
         handle.write(data)
 
 
@@ -73,9 +78,10 @@ def remove_stale(folder: Path, name: re.Pattern[str], kept: Iterable[Path]) -> i
 
 
 @contextmanager
-def _replacing(path: Path) -> Iterator[BinaryIO]:
+def _replacing(path: Path, private: bool = False) -> Iterator[BinaryIO]:
     """The one way a file is replaced: bytes to a unique temporary file beside `path`,
-    synced, given `path`'s permissions and renamed over it; removed on any exception.
+    synced, given `path`'s permissions (`PRIVATE` ones when `private`) and renamed over
+    it; removed on any exception.
 
     Renaming replaces whatever has the name, so what is not a regular file is written
     through instead, as a shell's `>` would: a device, a FIFO or a socket (`/dev/null`,
@@ -97,7 +103,7 @@ def _replacing(path: Path) -> Iterator[BinaryIO]:
                 yield handle
                 handle.flush()
                 os.fsync(handle.fileno())
-            os.chmod(temporary, _mode_for(path))
+            os.chmod(temporary, PRIVATE if private else _mode_for(path))
             os.replace(temporary, path)
         except BaseException:
             with suppress(FileNotFoundError):

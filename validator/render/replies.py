@@ -34,7 +34,7 @@ from validator.contest.batch import Batch, Entry
 from validator.contest.mail import Reading, decoded, one_line
 from validator.contest.texts import say
 from validator.errors import Diagnostic
-from validator.records.atomic import remove_stale, sigterm_exits, write_bytes
+from validator.records.atomic import PRIVATE, remove_stale, sigterm_exits, write_bytes
 from validator.records.text_record import EXAMPLE
 from validator.render import i18n
 from validator.render.report_text import illegal_plain
@@ -194,7 +194,7 @@ class ReplyWriter:
             self.refused.append(Refused(reading.message_file, "its headers would not be safe"))
             return
         path = self.folder / f"reply-{len(self.written) + 1:04d}.eml"  # _REPLY_NAME
-        write_bytes(path, data)  # whole or not at all
+        write_bytes(path, data, private=True)  # whole or not at all; it holds addresses
         self.written.append(path)
 
     @staticmethod
@@ -330,6 +330,7 @@ class ReplyWriter:
                 finally:
                     box.unlock()
                     box.close()
+                os.chmod(temporary, PRIVATE)  # it holds the players' addresses
                 os.replace(temporary, target)
             except BaseException:
                 with suppress(FileNotFoundError):
