@@ -144,7 +144,7 @@ def test_options_override_it(tmp_path: Path) -> None:
     # are small, the first message's record is over 1 KiB.
     assert {e["late"] for e in data["entries"]} == {False}
     assert any(
-        "more than the 1024 allowed" in (e["error"] or {}).get("message", "")
+        "more than the 1 KiB allowed" in (e["error"] or {}).get("message", "")
         for e in data["entries"]
     )
     data = json.loads(

@@ -244,7 +244,12 @@ def test_the_draw_leaves_out_late_and_superseded(mbox: Path, tmp_path: Path) -> 
     drawn = run("draw", out, "--winners", "20", "--seed", "s", "--min-score", "0")
     assert drawn.exit_code == 0, drawn.output
     late = next(e.file for e in entries if e.late)
-    assert late not in drawn.output
+    superseded = next(e.file for e in entries if e.superseded)
+    won = re.findall(r"^  \d+\. .*?(\S+)  \(\d+ points\)$", drawn.output, re.M)
+    assert won and late not in won and superseded not in won
+    # Said why, where the draw lists what it left out.
+    assert f"  {late}: late: its message is dated after the deadline, or not dated" in drawn.output
+    assert f"  {superseded}: superseded: the same sender sent a later entry in time" in drawn.output
 
 
 def test_the_draw_reads_late_and_superseded_back_from_csv(mbox: Path, tmp_path: Path) -> None:
@@ -835,3 +840,40 @@ def test_every_file_holding_addresses_is_the_owners_alone(
     assert len(written) == len(mails) + 2
     assert {oct(p.stat().st_mode & 0o777) for p in written} == {oct(0o600)}
     assert plain.stat().st_mode & 0o777 == 0o644
+
+
+def test_a_deadline_before_every_message_is_warned_about_and_counted(
+    mails: list[Mail], mbox: Path, tmp_path: Path
+) -> None:
+    """A deadline in the past of all mails (a wrong year): batch warns, its summary line
+    counts the late entries, and the draw says they are left out as late, not that no
+    entry is valid with 300 points."""
+    out = tmp_path / "results.json"
+    early = "2025-12-20T23:59:59+01:00"
+    result = run("batch", mbox, *ARGS, "--deadline", early, "--output", out, "-j", "1")
+    assert result.exit_code == 0, result.output
+    entries = load_results(out)
+    assert entries and all(e.late for e in entries)
+    stderr = " ".join(result.stderr.split())
+    first = min(e.source.date for e in entries if e.source is not None and e.source.date)
+    assert (
+        f"Warning: the deadline {early} is before every message (the earliest is dated "
+        f"{first}): every dated entry ({len(entries)}) is late, none is ranked or drawn."
+    ) in stderr
+    assert f"not ranked: {len(entries)} late, 0 superseded" in stderr
+    in_time = run("batch", mbox, *ARGS, "--output", tmp_path / "in-time.json", "-j", "1")
+    assert "Warning: the deadline" not in in_time.stderr
+    assert "not ranked: 1 late, 1 superseded" in in_time.stderr
+    reached = [e for e in entries if e.verdict.value == "valid" and (e.score or 0) >= 300]
+    assert reached
+    drawn = run("draw", out, "--seed", "s")
+    assert drawn.exit_code == 1
+    said = " ".join(drawn.output.split())
+    assert "no entry is valid with 300 points or more" not in said
+    assert (
+        f"{len(reached)} {'entry is' if len(reached) == 1 else 'entries are'} valid with 300 "
+        f"points or more ({len(entries)} entries in all), but"
+    ) in said
+    assert "late or superseded (listed above); nobody can be drawn." in said
+    for e in reached:
+        assert f"{e.file}: late: its message is dated after the deadline" in said

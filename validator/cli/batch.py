@@ -200,6 +200,10 @@ def command(
             deadline=deadline,
             on_result=advance,
         )
+    if deadline is not None:
+        warning = batch_out.deadline_warning(batch, deadline)
+        if warning is not None:
+            say(warning)
     if par:
         limit = search_limits(par_nodes, par_time, "par_time")
         found = _solve_par(checker, limit, par_nodes, err)

@@ -99,7 +99,8 @@ def command(
     except drawing.DrawError as exc:
         fail_usage(safe(str(exc)))
     candidates = eligible = drawing.eligible(entries, min_score)
-    left_out: list[drawing.LeftOut] = []
+    left_out = drawing.not_counting(entries, min_score)
+    not_counting = len(left_out)
     copies_left = players_left = 0
     if exclude_copies:
         candidates, left = drawing.exclude_copies(candidates, entries, keep_first=keep_first)
@@ -111,8 +112,20 @@ def command(
         players_left = len(left)
     out = click.echo
     if not candidates:
+        if left_out:
+            out(f"Left out: {len(left_out)}")
+            for gone in left_out:
+                out(f"  {safe(gone.entry.file)}: {safe(gone.reason)}")
         out(
-            nobody_drawn(str(results), len(entries), min_score, eligible, copies_left, players_left)
+            nobody_drawn(
+                str(results),
+                len(entries),
+                min_score,
+                eligible,
+                copies_left,
+                players_left,
+                not_counting,
+            )
         )
         sys.exit(EXIT_FAILED)
     result = drawing.draw(candidates, seed, winners)
@@ -154,17 +167,32 @@ def command(
 
 
 def nobody_drawn(
-    results: str, entries: int, min_score: int, eligible: list[Entry], copies: int, players: int
+    results: str,
+    entries: int,
+    min_score: int,
+    eligible: list[Entry],
+    copies: int,
+    players: int,
+    not_counting: int = 0,
 ) -> str:
     """Why nobody can be drawn: no entry is valid with enough points, or every one that is
-    was left out (by --exclude-copies or --one-per-player), as many as each filter."""
+    was left out (late or superseded, by --exclude-copies or --one-per-player), as many
+    as each reason."""
     from validator.render.sanitize import plain_text as safe
 
     where = f"{safe(results)}: "
-    if not eligible:
+    if not eligible and not not_counting:
         return (
             f"{where}no entry is valid with {min_score} points or more "
             f"({counted(entries, 'entry', 'entries')}); nobody can be drawn."
+        )
+    if not eligible:
+        n = not_counting
+        return (
+            f"{where}{n} {'entry is' if n == 1 else 'entries are'} valid with {min_score} points "
+            f"or more ({counted(entries, 'entry', 'entries')} in all), but "
+            f"{'it is' if n == 1 else 'every one is'} late or superseded (listed above); "
+            "nobody can be drawn. Is the deadline right?"
         )
     why = []
     if copies:

@@ -83,6 +83,20 @@ def eligible(entries: Iterable[Entry], min_score: int = DEFAULT_MIN_SCORE) -> li
     )
 
 
+def not_counting(entries: Iterable[Entry], min_score: int = DEFAULT_MIN_SCORE) -> list[LeftOut]:
+    """The entries that are valid with at least `min_score` points but take no part, late
+    or superseded, each with why, sorted by file."""
+    left = []
+    for e in sorted(entries, key=lambda e: e.file):
+        if e.verdict is not Verdict.VALID or e.counts or e.score is None or e.score < min_score:
+            continue
+        if e.late:
+            left.append(LeftOut(e, "late: its message is dated after the deadline, or not dated"))
+        else:
+            left.append(LeftOut(e, "superseded: the same sender sent a later entry in time"))
+    return left
+
+
 def copied(candidates: Iterable[Entry], entries: Iterable[Entry]) -> list[Entry]:
     """The candidates that played the same game as another entry still in the results."""
     in_groups = {f for group in copy_groups(entries) for f in group}

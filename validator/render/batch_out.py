@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Iterator, Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, TextIO
 
 from validator.check.replay import Verdict
@@ -329,6 +330,10 @@ def one_line(batch: Batch, folder: str) -> str:
         return no_entries(folder)
     s = batch.summary()
     parts = [_counts(batch), f"reached {s.min_score}: {len(s.reached)}"]
+    late = sum(1 for e in batch.entries if e.late)
+    superseded = sum(1 for e in batch.entries if e.superseded)
+    if late or superseded:
+        parts.append(f"not ranked: {late} late, {superseded} superseded")
     if s.copies:
         parts.append(f"copies: {len(s.copies)} {_plural(len(s.copies), 'game', 'games')}")
     if s.skipped:
@@ -345,6 +350,25 @@ def one_line(batch: Batch, folder: str) -> str:
     elif s.malformed == s.entries:
         parts.append(f"none of the {s.entries} entries could be read")
     return "; ".join(parts)
+
+
+def deadline_warning(batch: Batch, deadline: datetime) -> str | None:
+    """A warning when the deadline is before every dated message: every entry is late,
+    which is more likely a wrong deadline (a year, an offset) than a challenge nobody
+    entered in time."""
+    dates = [
+        datetime.fromisoformat(e.source.date)
+        for e in batch.entries
+        if e.source is not None and e.source.date is not None
+    ]
+    if not dates or min(dates) <= deadline:
+        return None
+    return (
+        f"Warning: the deadline {deadline.isoformat()} is before every message (the earliest "
+        f"is dated {min(dates).isoformat()}): every dated entry ({len(dates)}) is late, "
+        "none is ranked or drawn. "
+        "Check --deadline, or deadline in the contest file."
+    )
 
 
 def _dice_unread(batch: Batch) -> int:
