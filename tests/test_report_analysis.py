@@ -278,3 +278,27 @@ def test_a_node_budget_gives_the_same_report_and_says_so(monkeypatch: pytest.Mon
     assert "time limit" not in out
     code, out = run("report", "short.yaml", "--nodes", "300")
     assert code == 2 and "use it with --analyze" in out
+
+
+def test_no_higher_field_note_where_the_analysis_finds_no_loss() -> None:
+    """agreed.yaml's roll 5 moves to 6/5 (25) with 1/6 (30) in reach, and the analysis finds
+    that it loses nothing: with the analysis, no note holds the move against the higher
+    field (neither the sentence nor the ◆); without it, the note says "highest in reach"."""
+    report, view = _view("agreed.yaml")
+    mark = view.marks[5]
+    assert (mark.cost, mark.mark) == (0, None)
+    (fifth,) = [rr for rr in report.rounds if rr.round.roll == 5]
+    assert fifth.note.took_best is False
+    said = "Moved to 6/5 (25); the highest in reach was 1/6 (30)."
+    plain = render_plain(report)
+    assert said in plain and "the best in reach" not in plain
+    for out in (render_plain(report, analysis=view), render_markdown(report, view)):
+        section = out[out.index("Roll 5") : out.index("Roll 6")]
+        assert "in reach was" not in section and "would have reached" not in section
+        assert "a best choice" in section
+    html = render_html(report, view)
+    card = html[html.index('id="roll-5"') : html.index('id="roll-6"')]
+    assert "in reach was" not in card and "◆" not in card
+    unanalysed = render_html(report)
+    card = unanalysed[unanalysed.index('id="roll-5"') : unanalysed.index('id="roll-6"')]
+    assert said in card and "◆" in card

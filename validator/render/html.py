@@ -20,7 +20,14 @@ from validator.engine.phrase import N_
 from validator.render import i18n, svg
 from validator.render.i18n import _, ngettext
 from validator.render.sanitize import html_value
-from validator.render.shared import headline, item_span, more_errors, moves_text, verdict_word
+from validator.render.shared import (
+    agreed,
+    headline,
+    item_span,
+    more_errors,
+    moves_text,
+    verdict_word,
+)
 from validator.render.wording import analysis_marks, points, round_kind
 from validator.report.model import (
     Report,
@@ -489,7 +496,7 @@ def _round_view(
         kind=r.kind,
         dice=Markup(svg.dice(r.dice, roles, label=dice_label)),
         board=board,
-        notes=tuple(describe_round(rr)),
+        notes=tuple(describe_round(rr, agreed=agreed(analysis))),
         score=r.score,
         flags=tuple(flags),
         analysis=analysis,

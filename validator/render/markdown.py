@@ -16,6 +16,7 @@ from validator.render.i18n import _, hint, message
 from validator.render.sanitize import markdown_text, plain_text
 from validator.render.shared import (
     BOARD_KEY,
+    agreed,
     analysis_key,
     analysis_lines,
     better_markers,
@@ -155,7 +156,8 @@ def render_markdown(report: Report, analysis: AnalysisView | str | None = None) 
             out.append(_("Dice {dice}").format(dice=md_escape(dice_text(rr))))
             out.append("")
             out.extend(
-                f"- {md_escape(note)}" for note in (*describe_round(rr), *analysis_lines(mark))
+                f"- {md_escape(note)}"
+                for note in (*describe_round(rr, agreed=agreed(mark)), *analysis_lines(mark))
             )
             if rr.played:
                 out.append("")

@@ -20,6 +20,7 @@ from validator.render.i18n import _, hint, message
 from validator.render.sanitize import terminal_text as escape
 from validator.render.shared import (
     BOARD_KEY,
+    agreed,
     analysis_key,
     analysis_lines,
     better_markers,
@@ -115,7 +116,7 @@ def render_text(
         if rr.played:
             markers = better_markers(round_markers(rr), mark)
             _board(console, rr.round.state, markers, round_legend(markers), say)
-        for note in (*describe_round(rr), *analysis_lines(mark)):
+        for note in (*describe_round(rr, agreed=agreed(mark)), *analysis_lines(mark)):
             say(f"- {note}", "  ", "    ")
     if report.rounds:
         console.print()

@@ -149,6 +149,11 @@ def mark_title(mark: RoundMark | None) -> str:
     )
 
 
+def agreed(mark: RoundMark | None) -> bool:
+    """The analysis found that the round's choice loses nothing (see `describe_round`)."""
+    return mark is not None and not mark.forced and mark.cost == 0
+
+
 def analysis_lines(mark: RoundMark | None) -> list[str]:
     """The analysis of one round as notes."""
     if mark is None:

@@ -244,8 +244,12 @@ def _best(ends: dict[Field, Walk], cross: Cross) -> Best | None:
     return Best(top, cross.field, cross.die)
 
 
-def describe_round(rr: ReportRound) -> list[str]:
-    """The annotations of one round as short sentences, shared by every renderer."""
+def describe_round(rr: ReportRound, *, agreed: bool = False) -> list[str]:
+    """The annotations of one round as short sentences, shared by every renderer.
+
+    `agreed`: the analysis found the round's choice loses nothing, so the sentences that
+    compare it with a higher field in reach (a guess from this round alone, which reads as
+    criticism of a good move) are left out."""
     r, n = rr.round, rr.note
     lines: list[str] = []
     if r.kind == "reroll":
@@ -309,20 +313,21 @@ def describe_round(rr: ReportRound) -> list[str]:
     if r.move is not None and n.best is not None:
         if n.took_best:
             lines.append(
-                _("Moved to {field} ({value}): the best-valued field in reach.").format(
+                _("Moved to {field} ({value}): the highest-valued field in reach.").format(
                     field=r.move, value=r.move.value
                 )
             )
-        else:
+        elif not agreed:
             lines.append(
                 _(
-                    "Moved to {field} ({value}); the best in reach was {best} ({best_value})."
+                    "Moved to {field} ({value}); the highest in reach was {best} ({best_value})."
                 ).format(
                     field=r.move, value=r.move.value, best=n.best.field, best_value=n.best.value
                 )
             )
     if (
-        n.best_any is not None
+        not agreed
+        and n.best_any is not None
         and r.cross is not None
         and (n.best is None or n.best_any.value > n.best.value)
     ):
