@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 
 from validator.check.file import Checker
 from validator.check.replay import Verdict
-from validator.engine import Play, RingReroll
+from validator.engine import Field, Play, RingReroll
 from validator.tui.app import PlayApp, cell_origin, ring_keys
 from validator.tui.drive import keys_for
 from validator.tui.game import GameSession, Option
@@ -23,6 +23,7 @@ from validator.tui.start import start_game
 ROOT = Path(__file__).resolve().parent.parent
 CHALLENGE = ROOT / "examples" / "challenge.txt"
 SIZE = (80, 24)
+ALL_FIELDS = [Field(r, c) for r in range(1, 7) for c in range(1, 7)]
 
 Policy = Callable[[GameSession, random.Random], list[str]]
 
@@ -297,12 +298,19 @@ def test_help_panel_takes_the_keys_while_open(tmp_path: Path) -> None:
         app = make_app(tmp_path)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("question_mark")
-            assert "Keys (road300 play)" in screen_text(app)
+            assert "How a round goes" in screen_text(app)
+            await pilot.press("enter")  # turns to the keys; plays nothing
+            assert "The keys (road300 play" in screen_text(app)
             await pilot.press("enter")  # closes the panel; plays nothing
-            assert "Keys (road300 play)" not in screen_text(app)
+            assert "The keys (road300 play" not in screen_text(app)
             assert phase(app) == "cross"
-            await pilot.press("f1", "u")
+            await pilot.press("f1", "u")  # u turns the page: it undoes nothing
             assert phase(app) == "cross" and "nothing to undo" not in screen_text(app)
+            assert "The keys (road300 play" in screen_text(app)
+            await pilot.press("escape")  # closes from either page
+            assert "The keys (road300 play" not in screen_text(app)
+            await pilot.press("f1", "escape")
+            assert "How a round goes" not in screen_text(app) and phase(app) == "cross"
 
     asyncio.run(run())
 
@@ -491,10 +499,10 @@ def test_the_hint_is_marked_on_the_board_and_h_hides_it(tmp_path: Path) -> None:
             assert isinstance(best, Play)
             board = app.board_text().plain
             assert board.count("H") == 1 and "H" in screen_text(app)
-            marks = app._marks()
-            assert marks[best.cross][0] == "H"
+            letters = app._hint_marks()
+            assert letters[best.cross] == "H"
             if best.move is not None and best.move != best.cross:
-                assert marks[best.move][0] == "h"
+                assert letters[best.move] == "h"
             await pilot.press("h")
             assert "H" not in app.board_text().plain
             assert "hint's marks (H, h) hidden" in screen_text(app)
@@ -508,3 +516,86 @@ def test_the_rings_question_names_its_keys() -> None:
     assert ring_keys(1) == "1"
     assert ring_keys(2) == "1 or 2"
     assert ring_keys(3) == "1, 2 or 3"
+
+
+def board_cell(app: PlayApp, field: Field) -> str:
+    """The seven characters of one field on the board, as the screen draws them."""
+    from validator.tui.app import CELL, LABEL
+
+    line = app.board_text().plain.splitlines()[1 + 2 * (field.row - 1)].ljust(LABEL + 6 * CELL)
+    start = LABEL + (field.col - 1) * CELL
+    return line[start : start + CELL]
+
+
+def test_the_hint_letters_stand_beside_the_fields_own_marks(tmp_path: Path) -> None:
+    """With --hint, the hinted cross-out keeps its `+` beside its `H`, and once it is
+    chosen the hinted field keeps its `*` beside its `h`: "Choose a field marked *" shows
+    the `*` there too."""
+
+    async def run() -> None:
+        start = start_game(CHALLENGE, None, output=tmp_path / "game.yaml")
+        app = PlayApp(start.game, start.record_file, dice_name=start.dice_name, hint_seconds=0.3)
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            best = app.hint_action
+            assert isinstance(best, Play) and best.move is not None
+            away = next(f for f in ALL_FIELDS if f not in (best.cross, best.move))
+            app.cursor = away  # the cursor's brackets are not what is tested
+            cross = board_cell(app, best.cross)
+            assert cross == f" + {best.cross.value:>2}H ", cross
+            assert board_cell(app, best.move) == f"   {best.move.value:>2}h "
+            await pilot.press(*str(best.cross.row), *str(best.cross.col))
+            assert phase(app) == "move"
+            app.cursor = away
+            shown = board_cell(app, best.move)
+            assert shown == f" * {best.move.value:>2}h ", shown
+            assert "marked *" in screen_text(app)
+            await pilot.press("h")  # hidden: the * stays
+            assert board_cell(app, best.move) == f" * {best.move.value:>2}  "
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize(
+    ("rules", "rerolls"),
+    [(None, "a forced reroll; 3 in a row end the game."), ("bga", "3 in the whole game end it.")],
+)
+def test_help_gives_the_rules_and_the_marks_then_the_keys(
+    tmp_path: Path, rules: str | None, rerolls: str
+) -> None:
+    """`?` first says how a round goes (its steps, how the game ends under the game's
+    rules) and what every mark means, then the keys; both pages fit the 80x24 screen."""
+
+    async def run() -> None:
+        app = make_app(tmp_path, rules)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("question_mark")
+            screen = screen_text(app)
+            lines = screen.splitlines()
+            assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
+            said = " ".join(screen.replace("│", " ").split())
+            for words in (
+                "1. Three dice are rolled. Cross out a free field that two of them name",
+                "The third die is how far you move.",
+                "2. From your second move on, the field you start from gets its X.",
+                "3. Walk exactly that many steps, up, down, left or right",
+                "the field you end on gets a circle and scores its points",
+                "move enters the board through a corner.",
+                rerolls,
+                "When the moving die has no walk, the game ends. Aim: 300 points.",
+                "+ a field you may cross out",
+                "* a field the moving die reaches",
+                "(30) circled: your points",
+                "H, h the hint: cross-out, field",
+            ):
+                assert words in said, words
+            assert "Enter, Space" not in said
+            await pilot.press("x")
+            assert "Enter, Space choose the field under the cursor" in " ".join(
+                screen_text(app).replace("│", " ").split()
+            )
+            await pilot.press("x")
+            assert "Enter, Space" not in screen_text(app) and phase(app) == "cross"
+
+    asyncio.run(run())

@@ -42,7 +42,11 @@ def test_the_hint_is_shown_on_screen(tmp_path: Path) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await app.workers.wait_for_complete()
             await pilot.pause()
-            assert re.search(r"Hint( \(\d+ of \d+ choices ranked\))?: cross out", screen_text(app))
+            shown = " ".join(screen_text(app).split())
+            assert re.search(
+                r"Hint( \(compared the \d+ of your \d+ choices that score most now\))?: cross out",
+                shown,
+            )
 
     asyncio.run(run())
 
@@ -66,7 +70,10 @@ def test_a_count_not_the_clock_decides_what_is_ranked(tmp_path: Path) -> None:
     assert choices > FEW, "roll 1 of the challenge has many choices"
     ranked = rank_actions(game, lambda state, row: 0, most=1)
     assert len(ranked) == 1
-    assert hint_text(ranked, choices=choices).startswith(f"Hint (1 of {choices} choices ranked):")
+    # Said in a player's words: which choices were compared, not "ranked".
+    assert hint_text(ranked, choices=choices).startswith(
+        f"Hint (compared the 1 of your {choices} choices that score most now):"
+    )
     # A slow evaluator changes nothing: FEW are ranked, the most points at once first.
     hint = Hints(0.05).rank(game)
     assert len(hint.ranked) == FEW and hint.choices == choices

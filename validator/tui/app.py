@@ -18,7 +18,16 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from validator.check.replay import Result
-from validator.engine import SIZE, Action, Cross, Field, IllegalAction, Play, RingReroll
+from validator.engine import (
+    SIZE,
+    Action,
+    Cross,
+    Field,
+    IllegalAction,
+    Play,
+    RingReroll,
+    Ruleset,
+)
 from validator.render.wording import end_brief
 from validator.tui.game import GameSession, Option
 from validator.tui.hint import Hint, Hints, describe
@@ -41,12 +50,12 @@ LEGEND = (
 HINT_LEGEND = "H/h the hint: cross, field"
 
 KEYS_HELP = """\
-Keys (road300 play)
+The keys (road300 play, help page 2 of 2)
 
   arrows        move the cursor on the board
   Enter, Space  choose the field under the cursor; on the chosen field
                 again: confirm the walk shown
-  3/4 or 34     type a field: the same as choosing it
+  3/4 or 34     type a field (row, column): the same as choosing it
   mouse click   choose a field (click it again to confirm)
   Tab, S-Tab    next / previous marked field; with a walk shown: walk
   w / W         next / previous walk to the chosen field
@@ -57,10 +66,43 @@ Keys (road300 play)
   h             with --hint: show or hide the hint on the board
   ?, F1         this help;  q, Ctrl+C  quit (the record is saved)
 
-Marks: + cross-out, * reachable, 1-6 the walk drawn, ^ a corner to
-leave through, @ the burglar, # crossed out this round, XX crossed,
-(30) circled, H the hint's cross-out and h its field.
 Press any key to close."""
+
+RULES_HELP = """\
+How a round goes (road300 play, help page 1 of 2)
+
+ 1. Three dice are rolled. Cross out a free field that two of them
+    name, as row and column in either order (marked +). The third
+    die is how far you move.
+ 2. From your second move on, the field you start from gets its X.
+ 3. Walk exactly that many steps, up, down, left or right, never onto
+    a field with an X or a circle, nor twice onto the same field; the
+    field you end on gets a circle and scores its points. Your first
+    move enters the board through a corner.
+ {rerolls}
+ When the moving die has no walk, the game ends. Aim: 300 points.
+
+Marks on the board
+  +  a field you may cross out     *  a field the moving die reaches
+  1-6 the walk shown, step by step ^  a corner to leave through
+  @  the burglar: you              #  the field crossed out now
+   XX  crossed out                 (30) circled: your points
+  x(30) circled, then crossed      H, h  the hint: cross-out, field
+
+Any key: the keys (page 2).  Esc: close."""
+
+
+def rules_help(rules: Ruleset) -> str:
+    """Help page 1: a round's steps, the end of the game under `rules`, and the marks."""
+    if rules.pass_counting == "in-a-row":
+        rerolls = (
+            f"No field to cross out: a forced reroll; {rules.pass_limit} in a row end the game."
+        )
+    else:
+        rerolls = (
+            f"No field to cross out: a forced reroll; {rules.pass_limit} in the whole game end it."
+        )
+    return RULES_HELP.format(rerolls=rerolls)
 
 
 @dataclass
@@ -112,12 +154,21 @@ class HelpScreen(ModalScreen[None]):
                           background: $surface; }
     """
 
+    def __init__(self, rules: Ruleset) -> None:
+        super().__init__()
+        self.pages = [rules_help(rules), KEYS_HELP]
+
     def compose(self) -> ComposeResult:
-        yield Static(KEYS_HELP, id="help")
+        yield Static(self.pages[0], id="help")
 
     def on_key(self, event: events.Key) -> None:
+        """Any key turns to the keys, then closes; Esc closes at once."""
         event.stop()
-        self.dismiss()
+        self.pages.pop(0)
+        if event.key == "escape" or not self.pages:
+            self.dismiss()
+            return
+        self.query_one("#help", Static).update(self.pages[0])
 
     def on_click(self) -> None:
         self.dismiss()
@@ -372,7 +423,7 @@ class PlayApp(App[Result | None]):
         self.exit(self.result)
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen())
+        self.push_screen(HelpScreen(self.game.rules))
 
     def on_key(self, event: events.Key) -> None:
         char = event.character
@@ -559,6 +610,7 @@ class PlayApp(App[Result | None]):
 
     def board_text(self) -> Text:
         marks = self._marks()
+        hinted = self._hint_marks()
         state = self.game.state
         pending = self.choice.cross.field if self.choice.cross else None
         text = Text()
@@ -586,7 +638,14 @@ class PlayApp(App[Result | None]):
                 if cursor:
                     style = f"{style} reverse".strip()
                 text.append("[" if cursor else " ", style="bold" if cursor else "")
-                text.append((marker or " ") + inner, style=style)
+                letter = hinted.get(field)
+                if letter is not None and inner.endswith(" "):
+                    # The hint's letter takes the field's last blank: the mark it shares
+                    # the field with (+, *, a step of the walk) stays in front.
+                    text.append((marker or " ") + inner[:-1], style=style)
+                    text.append(letter, style="bold on purple" + (" reverse" if cursor else ""))
+                else:
+                    text.append((marker or " ") + inner, style=style)
                 text.append("]" if cursor else " ", style="bold" if cursor else "")
             text.append("\n" if row == SIZE else "\n\n")
         text.rstrip()
@@ -595,15 +654,9 @@ class PlayApp(App[Result | None]):
     def _marks(self) -> dict[Field, tuple[str, str]]:
         c = self.choice
         marks: dict[Field, tuple[str, str]] = {}
-        hint = self.hint_action if self.hint_marks else None
-        hinted = hint if isinstance(hint, Play) else None
         if c.phase == "cross":
             for x in self.game.crosses():
                 marks[x.field] = ("+", "on dark_goldenrod")
-            if hinted is not None:
-                marks[hinted.cross] = ("H", "bold on purple")
-                if hinted.move is not None and hinted.move != hinted.cross:
-                    marks[hinted.move] = ("h", "bold on purple")
         elif c.phase in ("move", "walk"):
             assert c.cross is not None
             marks[c.cross.field] = ("#", "")
@@ -614,18 +667,34 @@ class PlayApp(App[Result | None]):
                     marks[option.target] = ("^", "on dark_magenta")
                 elif option.target not in marks:
                     marks[option.target] = ("*", "on dark_green")
-            if (
-                hinted is not None
-                and hinted.cross == c.cross.field
-                and hinted.move is not None
-                and (c.phase == "move" or hinted.move != c.target)
-            ):
-                marks[hinted.move] = ("H", "bold on purple")
             if c.phase == "walk":
                 walk = c.at_target()[c.walk_index].walk
                 for n, field in enumerate(walk, 1):
                     marks[field] = (str(n), "bold on dark_cyan")
         return marks
+
+    def _hint_marks(self) -> dict[Field, str]:
+        """The hint's letters, drawn beside the field's own mark, never instead of it: `H`
+        on its cross-out while a cross-out is chosen, `h` on its field while that cross-out
+        is the one chosen (and the walk drawn does not already go there)."""
+        c = self.choice
+        hint = self.hint_action if self.hint_marks else None
+        if not isinstance(hint, Play):
+            return {}
+        letters: dict[Field, str] = {}
+        if c.phase == "cross":
+            letters[hint.cross] = "H"
+            if hint.move is not None and hint.move != hint.cross:
+                letters[hint.move] = "h"
+        elif (
+            c.phase in ("move", "walk")
+            and c.cross is not None
+            and hint.cross == c.cross.field
+            and hint.move is not None
+            and (c.phase == "move" or hint.move != c.target)
+        ):
+            letters[hint.move] = "h"
+        return letters
 
     def status_text(self) -> Text:
         game, rules = self.game, self.game.rules

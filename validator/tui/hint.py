@@ -162,7 +162,8 @@ def hint_text(ranked: list[Ranked], shown: int = 3, choices: int | None = None) 
     best = ranked[0]
     text = f"Hint: {describe(best.action)} (best total {best.best})."
     if choices is not None and choices > len(ranked):
-        text = text.replace("Hint:", f"Hint ({len(ranked)} of {choices} choices ranked):", 1)
+        compared = f"compared the {len(ranked)} of your {choices} choices that score most now"
+        text = text.replace("Hint:", f"Hint ({compared}):", 1)
     others = [r for r in ranked[1:] if r.loss > 0]
     ties = len(ranked) - 1 - len(others)
     if ties:
