@@ -95,61 +95,116 @@ def test_help_and_version_do_not_load_textual() -> None:
     assert status == 0 and "--resume RECORD" in output and "docs/play.md" in output
 
 
+class PtyGame:
+    """The real command in a pseudo-terminal: a child process whose screen is read back."""
+
+    def __init__(self, argv: list[str]) -> None:
+        import os
+        import pty
+
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: the command, in the pseudo-terminal
+            os.environ.update(TERM="xterm-256color", PYTHONPATH=str(ROOT))
+            os.execv(sys.executable, argv)
+
+    def read_until(self, done: Callable[[bytes], bool], seconds: float) -> bytes:
+        """What the terminal shows until `done` holds of it or `seconds` pass (a slow or
+        busy machine takes longer to start; a fixed pause raced its start-up)."""
+        import os
+        import select
+        import time
+
+        data, end = b"", time.monotonic() + seconds
+        while time.monotonic() < end and not done(data):
+            ready, _, _ = select.select([self.fd], [], [], 0.1)
+            if ready:
+                try:
+                    data += os.read(self.fd, 65536)
+                except OSError:  # the child has closed the terminal: it has ended
+                    break
+        return data
+
+    def ended(self) -> int | None:
+        """The child's exit status, waiting for it a while: never forever."""
+        import os
+        import signal
+        import time
+
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            done, status = os.waitpid(self.pid, os.WNOHANG)
+            if done:
+                return os.waitstatus_to_exitcode(status)
+            time.sleep(0.1)
+        os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+        return None
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 def test_real_terminal_ctrl_c_keeps_the_record(tmp_path: Path) -> None:
     """The real command in a pseudo-terminal: three Enters play a round, Ctrl-C quits."""
     import os
-    import pty
-    import select
-    import signal
-    import time
 
     out = tmp_path / "game.yaml"
-    argv = [sys.executable, "-m", "validator", "play", str(CHALLENGE), "--output", str(out)]
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: the command, in the pseudo-terminal
-        os.environ.update(TERM="xterm-256color", PYTHONPATH=str(ROOT))
-        os.execv(sys.executable, argv)
-
-    def read_until(done: Callable[[bytes], bool], seconds: float) -> bytes:
-        """What the terminal shows until `done` holds of it or `seconds` pass (a slow or
-        busy machine takes longer to start; a fixed pause raced its start-up)."""
-        data, end = b"", time.monotonic() + seconds
-        while time.monotonic() < end and not done(data):
-            ready, _, _ = select.select([fd], [], [], 0.1)
-            if ready:
-                try:
-                    data += os.read(fd, 65536)
-                except OSError:  # the child has closed the terminal: it has ended
-                    break
-        return data
-
-    def ended() -> int | None:
-        """The child's exit status, waiting for it a while: never forever."""
-        end = time.monotonic() + 60
-        while time.monotonic() < end:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                return os.waitstatus_to_exitcode(status)
-            time.sleep(0.1)
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-        return None
-
+    game = PtyGame(
+        [sys.executable, "-m", "validator", "play", str(CHALLENGE), "--output", str(out)]
+    )
     try:
-        shown = read_until(lambda data: b"Road to 300" in data, 120)
+        shown = game.read_until(lambda data: b"Road to 300" in data, 120)
         assert b"Road to 300" in shown, shown.decode(errors="replace")[-2000:]
         for _ in range(3):
-            os.write(fd, b"\r")
-            read_until(lambda data: False, 1)
-        os.write(fd, b"\x03")
-        tail = read_until(lambda data: b"--resume" in data, 60).decode(errors="replace")
-        tail += read_until(lambda data: False, 0.5).decode(errors="replace")
+            os.write(game.fd, b"\r")
+            game.read_until(lambda data: False, 1)
+        os.write(game.fd, b"\x03")
+        tail = game.read_until(lambda data: b"--resume" in data, 60).decode(errors="replace")
+        tail += game.read_until(lambda data: False, 0.5).decode(errors="replace")
     finally:
-        code = ended()  # the child ended, or killed: never left behind
-        os.close(fd)
+        code = game.ended()  # the child ended, or killed: never left behind
+        os.close(game.fd)
     assert code == 0, tail[-2000:]
     assert f"Saved {out} (1 roll(s) played)" in tail
     assert "--resume" in tail and "Traceback" not in tail
     assert out.read_text().count("  - {roll: 1,") == 1
+
+
+RESTORE = {
+    "the alternate screen left": b"\x1b[?1049l",
+    "the cursor shown": b"\x1b[?25h",
+    "mouse reporting off": b"\x1b[?1000l",
+    "SGR mouse reporting off": b"\x1b[?1006l",
+}
+"""What a terminal needs back from a full-screen game, as the game set it on start."""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP", "SIGINT", "SIGQUIT"])
+def test_a_signal_from_outside_restores_the_terminal(tmp_path: Path, name: str) -> None:
+    """`kill` (SIGTERM), a closed terminal window (SIGHUP), and SIGINT or SIGQUIT sent from
+    outside the game: the terminal gets its screen, cursor and mouse back, the record is
+    kept, and the exit status is 128 + the signal's number, as a shell expects."""
+    import os
+    import signal
+
+    signum = getattr(signal, name)
+    out = tmp_path / "game.yaml"
+    game = PtyGame(
+        [sys.executable, "-m", "validator", "play", str(CHALLENGE), "--output", str(out)]
+    )
+    try:
+        shown = game.read_until(lambda data: b"Cross out a field" in data, 120)
+        assert b"\x1b[?1049h" in shown and b"\x1b[?1000h" in shown and b"\x1b[?25l" in shown
+        os.kill(game.pid, signum)
+        tail = game.read_until(lambda data: b"--resume" in data, 60)
+        tail += game.read_until(lambda data: False, 0.5)
+    finally:
+        code = game.ended()
+        os.close(game.fd)
+    text = tail.decode(errors="replace")
+    for what, sequence in RESTORE.items():
+        assert sequence in tail, f"{what}: {text[-2000:]!r}"
+    assert code == 128 + signum, text[-2000:]
+    assert f"Saved {out} (0 roll(s) played)" in text and "Traceback" not in text
+    assert out.exists()

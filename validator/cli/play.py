@@ -102,7 +102,9 @@ def command(
 
     Exit status: 0 when the game was played (or saved to resume), 1 if the finished record
     does not check as valid, 2 the command could not run (bad options, dice or record, no
-    terminal, an existing --output without --force); then no file is written.
+    terminal, an existing --output without --force); then no file is written. Ended by
+    SIGTERM, SIGHUP, SIGINT or SIGQUIT: the terminal restored, the record kept, 128 + the
+    signal's number.
     """
     from validator.tui.start import StartError, start_game
 
@@ -152,18 +154,21 @@ def command(
         hint_nodes=hint_nodes if hint else None,
         hints=hint,
     )
+    app.catch_signals()
     final = app.run()
     path = start.record_file.path
+    # Ended by a signal from outside: the terminal is restored; the shell gets 128 + N.
+    stopped = EXIT_OK if app.signalled is None else 128 + app.signalled
     if final is None:
         click.echo(
             f"Saved {path} ({start.game.row} roll(s) played); continue with: "
             f"road300 play {dice} --resume {path}",
             err=True,
         )
-        sys.exit(EXIT_OK)
+        sys.exit(stopped)
     from validator.render.terminal import render
 
     render(make_console(), final)
     also = f" and {start.record_file.text_path}" if with_text else ""
     click.echo(f"Record: {path}{also}", err=True)
-    sys.exit(exit_status([final.verdict], strict=True))
+    sys.exit(stopped or exit_status([final.verdict], strict=True))

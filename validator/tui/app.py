@@ -6,7 +6,10 @@ game is a `GameSession` and the record a `RecordFile`, written after every chang
 
 from __future__ import annotations
 
+import asyncio
+import signal
 from dataclasses import dataclass
+from types import FrameType
 from typing import ClassVar, Literal
 
 from rich.text import Text
@@ -48,6 +51,14 @@ LEGEND = (
     "x(30) circled and crossed"
 )
 HINT_LEGEND = "H/h the hint: cross, field"
+
+CAUGHT_SIGNALS = tuple(
+    getattr(signal, name)
+    for name in ("SIGTERM", "SIGHUP", "SIGINT", "SIGQUIT")
+    if hasattr(signal, name)
+)
+"""The signals from outside the game that end it with the terminal restored (SIGKILL and
+SIGSTOP cannot be caught; Textual itself handles SIGTSTP and SIGCONT)."""
 
 KEYS_HELP = """\
 The keys (road300 play, help page 2 of 2)
@@ -283,6 +294,8 @@ class PlayApp(App[Result | None]):
         self.result: Result | None = None
         """The record's check once the game is over."""
         self._shown = False
+        self.signalled: int | None = None
+        """The signal that ended the game from outside (SIGTERM, SIGHUP, ...), if one did."""
 
     # --- layout ------------------------------------------------------------------
 
@@ -295,8 +308,30 @@ class PlayApp(App[Result | None]):
         yield Static(id="prompt")
         yield Static(id="keys")
 
+    def catch_signals(self) -> None:
+        """Before `run`: the signals that would end the process with the terminal still in
+        the game's screen (the alternate screen, mouse reporting on, the cursor hidden)
+        end the game instead, as `q` does, so that Textual gives the terminal back. Until
+        the app runs, one is only remembered (`on_mount` acts on it)."""
+
+        def remember(signum: int, frame: FrameType | None) -> None:
+            self.signalled = self.signalled or signum
+
+        for signum in CAUGHT_SIGNALS:
+            signal.signal(signum, remember)
+
+    def _stop_by_signal(self, signum: int) -> None:
+        self.signalled = self.signalled or signum
+        self.exit(self.result)  # the record is already saved
+
     def on_mount(self) -> None:
         self._shown = True
+        loop = asyncio.get_running_loop()
+        for signum in CAUGHT_SIGNALS:
+            loop.add_signal_handler(signum, self._stop_by_signal, signum)
+        if self.signalled is not None:  # it came while the screen was being set up
+            self._stop_by_signal(self.signalled)
+            return
         if self.ask_rings and not self.game.rounds:
             self.push_screen(RingsScreen(self.game.rules.max_rings), self._rings_declared)
         else:
