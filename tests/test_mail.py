@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from mail_helpers import (
     DEADLINE,
     DICE,
+    ILLEGAL,
     MAX_SIZE,
     Mail,
     _message,
@@ -877,3 +878,43 @@ def test_a_deadline_before_every_message_is_warned_about_and_counted(
     assert "late or superseded (listed above); nobody can be drawn." in said
     for e in reached:
         assert f"{e.file}: late: its message is dated after the deadline" in said
+
+
+def test_a_reply_says_the_illegal_step_in_words_where_the_player_wrote_it(
+    tmp_path: Path,
+) -> None:
+    """The first illegal step of a record typed into the body and of one attached: where
+    the player's own message has it ("line 16 ... of your message", "of the attachment
+    tom.yaml"), never the mailbox's name for it (`inbox.mbox#2:16:44`), and no board drawn
+    in text: that is the attached report's."""
+    from validator.records import dump_record, parse_record
+
+    illegal = ILLEGAL.read_text()
+    m = _message(1, "Tom", "tom@players.example", 3)
+    m.add_attachment(illegal.encode(), "application", "octet-stream", filename="tom.yaml")
+    record = parse_record(illegal, "yaml")
+    block = body_block(dump_record(record, "text"))
+    body = "Hi!\n\nMy game:\n\n" + block + "\n\nTom\n"
+    typed = _message(2, "Tina", "tina@players.example", 3)
+    typed.set_content(body)
+    mbox = write_mbox([Mail("attached", m), Mail("typed", typed)], tmp_path / "inbox.mbox")
+    replies = tmp_path / "replies"
+    out = run("batch", mbox, *ARGS, "-j", "1", "--replies", replies, "--organizer", ORGANIZER)
+    assert out.exit_code == 0, out.output
+    line = 1 + next(n for n, text in enumerate(body.splitlines()) if text.startswith("4:"))
+    wheres = {
+        "reply-0001.eml": "(at line 9, column 47 of the attachment tom.yaml)",
+        "reply-0002.eml": f"(at line {line}, column ",
+    }
+    for name, where in wheres.items():
+        reply = BytesParser(policy=policy.default).parsebytes((replies / name).read_bytes())
+        part = reply.get_body(("plain",))
+        assert part is not None
+        text = part.get_content()
+        assert "The first illegal step is on roll 4, record round 4 (dice 5 1 1):" in text
+        assert "E205 6/3 cannot be reached in exactly 1 step " + where in text, text
+        assert "of your message)" in text if name == "reply-0002.eml" else True
+        assert "- Available cross-outs: 1/5 (moves 1), 5/1 (moves 1)." in text
+        assert "inbox.mbox" not in text
+        assert "@ the burglar" not in text and "(X30)" not in text, text
+        assert "and the board before the illegal step." in text

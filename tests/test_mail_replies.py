@@ -91,7 +91,7 @@ def test_reply_bodies(mails: list[Mail], replies: Path) -> None:
     text, _ = _body(replies, mails, "late")
     assert "after the deadline" in text
     text, _ = _body(replies, mails, "illegal")
-    assert "The first illegal step: roll 4" in text and "E205" in text
+    assert "The first illegal step is on roll 4" in text and "E205" in text
     assert "Available cross-outs" in text
     text, _ = _body(replies, mails, "typo")
     assert "did you mean 'to'" in text and "of your message" in text

@@ -43,7 +43,9 @@ TEXTS: dict[str, str] = {
     "reply.part.attachment": N_("the attachment {name}"),
     "reply.where.line": N_("line {line} of {part}"),
     "reply.where.column": N_("line {line}, column {col} of {part}"),
-    "reply.illegal.intro": N_("The first illegal step, as the report shows it:"),
+    # TRANSLATORS: {step} is "roll 4, record round 4"; {dice} "5 1 1".
+    "reply.illegal.step": N_("The first illegal step is on {step} (dice {dice}):"),
+    "reply.illegal.record": N_("The first illegal step is in the record as a whole:"),
     "reply.rank": N_("Your entry is ranked {rank} of {ranked}."),
     "reply.late": N_(
         "Your message arrived after the deadline ({deadline}): it is checked and shown on the "
@@ -67,6 +69,10 @@ TEXTS: dict[str, str] = {
         "or typed into the mail as the dice lines of the challenge, like: {example}"
     ),
     "reply.report": N_("The attached report (report.html) shows every round of your game."),
+    "reply.report.illegal": N_(
+        "The attached report (report.html) shows every round of your game, and the board "
+        "before the illegal step."
+    ),
     "reply.report.malformed": N_("The attached report (report.html) shows what could not be read."),
     "reply.closing": N_("Best regards,\n{organizer}"),
     # -- results site ----------------------------------------------------------------------

@@ -37,7 +37,6 @@ from validator.errors import Diagnostic
 from validator.records.atomic import PRIVATE, remove_stale, sigterm_exits, write_bytes
 from validator.records.text_record import EXAMPLE
 from validator.render import i18n
-from validator.render.report_text import illegal_plain
 from validator.render.shared import more_errors
 from validator.report.model import build_report, help_text
 
@@ -234,13 +233,12 @@ class ReplyWriter:
                 paragraphs.append(say("reply.copy"))
             if entry.rank is not None:
                 paragraphs.append(say("reply.rank", rank=entry.rank, ranked=self.ranked))
-            paragraphs.append(
-                say(
-                    "reply.report.malformed"
-                    if entry.verdict is Verdict.MALFORMED
-                    else "reply.report"
-                )
-            )
+            if entry.verdict is Verdict.MALFORMED:
+                paragraphs.append(say("reply.report.malformed"))
+            elif build_report(result).illegal is not None:
+                paragraphs.append(say("reply.report.illegal"))
+            else:
+                paragraphs.append(say("reply.report"))
         organizer = self.organizer.display_name or self.organizer.addr_spec
         paragraphs.append(say("reply.closing", organizer=organizer))
         return "\n\n".join(paragraphs) + "\n"
@@ -272,19 +270,25 @@ class ReplyWriter:
             return [say("reply.incomplete", points=texts.points(entry.score or 0))]
         report = build_report(result)
         error = result.error
-        if report.illegal is not None:
-            return [
-                say("reply.invalid"),
-                say("reply.illegal.intro") + "\n\n" + illegal_plain(report.illegal).rstrip(),
-            ]
-        out = [say("reply.malformed" if entry.verdict is Verdict.MALFORMED else "reply.invalid")]
-        if error is None:
-            return out
         part = (
             say("reply.part.body")
             if reading.part == "body"
             else say("reply.part.attachment", name=reading.part)
         )
+        x = report.illegal
+        if x is not None:
+            # In words, where the player's own message has it (never the mailbox's name for
+            # it); the board is drawn in the attached report, not in a mail's plain text.
+            step = (
+                say("reply.illegal.step", step=x.where, dice=" ".join(map(str, x.dice)))
+                if x.roll and x.dice is not None
+                else say("reply.illegal.record")
+            )
+            told = [self._problem(x.error, part), *(f"- {note}" for note in x.legal)]
+            return [say("reply.invalid"), step + "\n" + "\n".join(told)]
+        out = [say("reply.malformed" if entry.verdict is Verdict.MALFORMED else "reply.invalid")]
+        if error is None:
+            return out
         # Every reading problem, as validate lists them, so that one reply is enough to
         # mend the record (up to REPLY_ERRORS; the report lists the rest).
         errors = result.errors

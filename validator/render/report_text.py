@@ -227,18 +227,3 @@ def render_plain(
     buffer = io.StringIO()
     render_text(_plain_console(buffer, width), report, analysis)
     return buffer.getvalue()
-
-
-def illegal_plain(x: Explanation, width: int = 72) -> str:
-    """The first illegal step as the text report writes it, without colour: the board
-    before it, what was wrong and what was legal (a reply to a player quotes it)."""
-    import io
-
-    buffer = io.StringIO()
-    console = _plain_console(buffer, width)
-
-    def say(text: str, first: str = "  ", rest: str = "    ", style: str = "") -> None:
-        console.print(_lines(_wrap(text, width, first, rest)), style=style, highlight=False)
-
-    _illegal(console, x, say)
-    return buffer.getvalue().strip("\n") + "\n"
