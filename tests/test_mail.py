@@ -918,3 +918,35 @@ def test_a_reply_says_the_illegal_step_in_words_where_the_player_wrote_it(
         assert "inbox.mbox" not in text
         assert "@ the burglar" not in text and "(X30)" not in text, text
         assert "and the board before the illegal step." in text
+
+
+def test_the_original_and_the_copy_are_told_apart(tmp_path: Path) -> None:
+    """Hanna sends a game, Copy Cat the same game later (under another name): Hanna is told
+    that a later entry copies hers, Copy Cat that theirs is a copy of an earlier one; which
+    came first is the mailbox's order, as `draw --keep-first` takes it."""
+    first = _message(1, "Hanna", "hanna@players.example", 3)
+    first.add_attachment(alice("yaml", "Hanna").encode(), "application", "yaml", filename="h.yaml")
+    later = _message(2, "Copy Cat", "cat@players.example", 2)  # dated earlier: not what counts
+    later.add_attachment(
+        alice("json", "Copy Cat").encode(), "application", "json", filename="c.json"
+    )
+    mbox = write_mbox([Mail("hanna", first), Mail("cat", later)], tmp_path / "inbox.mbox")
+    replies = tmp_path / "replies"
+    out = run("batch", mbox, *ARGS, "-j", "1", "--replies", replies, "--organizer", ORGANIZER)
+    assert out.exit_code == 0, out.output
+    said = {}
+    for name in ("reply-0001.eml", "reply-0002.eml"):
+        reply = BytesParser(policy=policy.default).parsebytes((replies / name).read_bytes())
+        part = reply.get_body(("plain",))
+        assert part is not None
+        said[name] = " ".join(part.get_content().split())
+    assert (
+        "Another player sent the very same game after you did: that entry is marked as a copy "
+        "of yours." in said["reply-0001.eml"]
+    )
+    assert (
+        "Another player sent the very same game before you did: your entry is marked as a copy "
+        "of theirs." in said["reply-0002.eml"]
+    )
+    assert "before you did" not in said["reply-0001.eml"]
+    assert "after you did" not in said["reply-0002.eml"]

@@ -59,9 +59,13 @@ TEXTS: dict[str, str] = {
         "You sent a later entry before the deadline: that one counts, and this one is shown "
         "as superseded."
     ),
-    "reply.copy": N_(
-        "The same game was sent by another entry too; the organizers decide how copies take "
-        "part in the draw."
+    "reply.copy.original": N_(
+        "Another player sent the very same game after you did: that entry is marked as a copy "
+        "of yours. The organizers decide how copies take part in the draw."
+    ),
+    "reply.copy.later": N_(
+        "Another player sent the very same game before you did: your entry is marked as a copy "
+        "of theirs. The organizers decide how copies take part in the draw."
     ),
     "reply.skipped": N_("We found no record in your message: {reason}."),
     "reply.skipped.how": N_(

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from validator.check.replay import Verdict
 from validator.contest import texts
-from validator.contest.batch import Batch, Entry
+from validator.contest.batch import Batch, Entry, file_order
 from validator.contest.mail import Reading, decoded, one_line
 from validator.contest.texts import say
 from validator.errors import Diagnostic
@@ -229,8 +229,9 @@ class ReplyWriter:
                 )
             if entry.superseded:
                 paragraphs.append(say("reply.superseded"))
-            if self._copied(entry):
-                paragraphs.append(say("reply.copy"))
+            copied = self._copied(entry)
+            if copied is not None:
+                paragraphs.append(say(copied))
             if entry.rank is not None:
                 paragraphs.append(say("reply.rank", rank=entry.rank, ranked=self.ranked))
             if entry.verdict is Verdict.MALFORMED:
@@ -247,16 +248,22 @@ class ReplyWriter:
         """The thanks of `key`, naming the contest when it has a name (`key.contest`)."""
         return say(f"{key}.contest", name=self.contest) if self.contest else say(key)
 
-    def _copied(self, entry: Entry) -> bool:
-        """Whether another sender's entry played the same game (a resubmission of one's own
-        game is no copy to mention)."""
+    def _copied(self, entry: Entry) -> str | None:
+        """What to say when another sender's entry played the same game (a resubmission of
+        one's own game is no copy to mention): to the first of them to arrive (the
+        mailbox's order, as `draw --keep-first` takes it; a Date is the sender's to write),
+        that a later entry is a copy of theirs; to a later one, that theirs is a copy."""
         mine = entry.source.address.casefold() if entry.source and entry.source.address else None
+        others = []
         for file in entry.copies:
             other = self.entries.get(file)
             theirs = other.source.address if other is not None and other.source else None
             if theirs is None or theirs.casefold() != mine:
-                return True
-        return False
+                others.append(file)
+        if not others:
+            return None
+        first = min([entry.file, *others], key=file_order)
+        return "reply.copy.original" if first == entry.file else "reply.copy.later"
 
     def _verdict(self, reading: Reading, entry: Entry) -> list[str]:
         result = reading.result
