@@ -461,3 +461,30 @@ def test_a_translated_subject_is_one_header_encoded_by_email(
     assert b"\nBcc:" not in raw
     parsed = BytesParser(policy=policy.default).parsebytes(raw)
     assert parsed["Subject"] == expected and parsed["Bcc"] is None
+
+
+@pytest.mark.parametrize(
+    ("body", "site", "said"),
+    [
+        ("two versions, sorry\n", "de", "en"),
+        ("Sorry, I sent two games. Which one counts?\n", "fr", "en"),
+        ("zwei Versionen, Entschuldigung\n", "en", "de"),
+        ("deux versions, désolé\n", "de", "fr"),
+    ],
+)
+def test_a_short_mail_is_answered_in_its_own_words(
+    tmp_path: Path, body: str, site: str, said: str
+) -> None:
+    """A few words are enough when they are clear: a short English mail ("two versions,
+    sorry") with two records gets an English reply under `--lang de`, not the site's."""
+    assert language_of(body) == said
+    m = _message(1, "Ivy", "ivy@players.example", 10)
+    m.set_content(body)
+    alice = (ROOT / "examples" / "alice.yaml").read_bytes()
+    for name in ("one.yaml", "two.yaml"):
+        m.add_attachment(alice, "application", "octet-stream", filename=name)
+    mbox = write_mbox([Mail("short", m)], tmp_path / "inbox.mbox")
+    out = tmp_path / "out"
+    run("batch", mbox, *ARGS, "--lang", site, "--replies", out, "--organizer", ORGANIZER)
+    (path,) = sorted(out.glob("reply-*.eml"))
+    assert language(BytesParser(policy=policy.default).parsebytes(path.read_bytes())) == said

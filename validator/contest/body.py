@@ -192,7 +192,9 @@ PROSE: dict[str, frozenset[str]] = {
         {
             "the", "and", "my", "is", "here", "hello", "hi", "dear", "thanks", "thank", "you",
             "with", "attached", "please", "regards", "best", "of", "for", "this", "it",
-            "am", "got", "result", "entry", "cheers",
+            "am", "got", "result", "entry", "cheers", "sorry", "two", "three", "game", "games",
+            "sent", "again", "mine", "one", "i", "oops", "new", "corrected", "which", "are",
+            "to",
         }
     ),
     "de": frozenset(
@@ -200,7 +202,9 @@ PROSE: dict[str, frozenset[str]] = {
             "und", "ich", "mein", "meine", "meinen", "ist", "hallo", "danke", "vielen", "viele",
             "grusse", "gruss", "liebe", "lieber", "mit", "anbei", "bitte", "das", "der", "ein",
             "eine", "spiel", "ergebnis", "habe", "hab", "nicht", "auf", "fur", "zu", "dem",
-            "beste", "freundlichen", "hier",
+            "beste", "freundlichen", "hier", "zwei", "drei", "entschuldigung", "tut", "leid",
+            "nochmal", "neue", "neues", "korrigiert", "korrigierte", "spiele", "gesendet",
+            "geschickt", "welche", "sind",
         }
     ),
     "fr": frozenset(
@@ -208,6 +212,8 @@ PROSE: dict[str, frozenset[str]] = {
             "le", "la", "les", "et", "je", "ma", "mes", "est", "voici", "bonjour", "salut",
             "merci", "avec", "joint", "cordialement", "pour", "ce", "une", "un", "jeu", "partie",
             "resultat", "du", "ai", "suis", "bien", "dans", "sur", "que", "qui", "vous",
+            "deux", "trois", "desole", "desolee", "excusez", "encore", "nouvelle", "corrigee",
+            "parties", "envoye", "envoyee", "laquelle",
         }
     ),
 }  # fmt: skip
