@@ -66,6 +66,14 @@ def batch(source: Path, *more: object) -> dict[str, Any]:
     return data
 
 
+def reply_text(path: Path) -> str:
+    """The plain text of a reply `batch --replies` wrote, as a mail client shows it."""
+    reply = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+    part = reply.get_body(("plain",))
+    assert part is not None, path
+    return str(part.get_content())
+
+
 @pytest.fixture(scope="module")
 def results(mbox: Path) -> dict[str, Any]:
     return batch(mbox)
@@ -806,10 +814,7 @@ def test_a_refused_attachment_gives_its_size_as_an_estimate(
         "batch", mbox, "--dice", DICE, "--max-size", "1MiB", "-j", "1", "--lang", lang,
         "--replies", replies, "--organizer", ORGANIZER,
     )  # fmt: skip
-    reply = BytesParser(policy=policy.default).parsebytes((replies / "reply-0001.eml").read_bytes())
-    body = reply.get_body(("plain",))
-    assert body is not None
-    text = " ".join(body.get_content().split())
+    text = " ".join(reply_text(replies / "reply-0001.eml").split())
     assert said in text and "1217051" not in text and "bytes or more" not in text
 
 
@@ -907,10 +912,7 @@ def test_a_reply_says_the_illegal_step_in_words_where_the_player_wrote_it(
         "reply-0002.eml": f"(at line {line}, column ",
     }
     for name, where in wheres.items():
-        reply = BytesParser(policy=policy.default).parsebytes((replies / name).read_bytes())
-        part = reply.get_body(("plain",))
-        assert part is not None
-        text = part.get_content()
+        text = reply_text(replies / name)
         assert "The first illegal step is on roll 4, record round 4 (dice 5 1 1):" in text
         assert "E205 6/3 cannot be reached in exactly 1 step " + where in text, text
         assert "of your message)" in text if name == "reply-0002.eml" else True
@@ -936,10 +938,7 @@ def test_the_original_and_the_copy_are_told_apart(tmp_path: Path) -> None:
     assert out.exit_code == 0, out.output
     said = {}
     for name in ("reply-0001.eml", "reply-0002.eml"):
-        reply = BytesParser(policy=policy.default).parsebytes((replies / name).read_bytes())
-        part = reply.get_body(("plain",))
-        assert part is not None
-        said[name] = " ".join(part.get_content().split())
+        said[name] = " ".join(reply_text(replies / name).split())
     assert (
         "Another player sent the very same game after you did: that entry is marked as a copy "
         "of yours." in said["reply-0001.eml"]
