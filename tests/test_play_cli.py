@@ -180,28 +180,45 @@ RESTORE = {
 
 @pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
-@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP", "SIGINT", "SIGQUIT"])
-def test_a_signal_from_outside_restores_the_terminal(tmp_path: Path, name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "extra"),
+    [
+        ("SIGTERM", ()),
+        ("SIGHUP", ()),
+        ("SIGINT", ()),
+        ("SIGQUIT", ()),
+        # A hint's search of two minutes under way: stopped, not waited for.
+        ("SIGTERM", ("--hint", "--hint-time", "120")),
+    ],
+)
+def test_a_signal_from_outside_restores_the_terminal(
+    tmp_path: Path, name: str, extra: tuple[str, ...]
+) -> None:
     """`kill` (SIGTERM), a closed terminal window (SIGHUP), and SIGINT or SIGQUIT sent from
-    outside the game: the terminal gets its screen, cursor and mouse back, the record is
-    kept, and the exit status is 128 + the signal's number, as a shell expects."""
+    outside the game: the terminal gets its screen, cursor and mouse back at once, the
+    record is kept, and the exit status is 128 + the signal's number, as a shell expects."""
     import os
     import signal
+    import time
 
     signum = getattr(signal, name)
     out = tmp_path / "game.yaml"
-    game = PtyGame(
-        [sys.executable, "-m", "validator", "play", str(CHALLENGE), "--output", str(out)]
-    )
+    argv = [sys.executable, "-m", "validator", "play", str(CHALLENGE), "--output", str(out)]
+    game = PtyGame([*argv, *extra])
     try:
         shown = game.read_until(lambda data: b"Cross out a field" in data, 120)
         assert b"\x1b[?1049h" in shown and b"\x1b[?1000h" in shown and b"\x1b[?25l" in shown
+        if extra:
+            assert b"thinking" in shown
         os.kill(game.pid, signum)
+        sent = time.monotonic()
         tail = game.read_until(lambda data: b"--resume" in data, 60)
+        took = time.monotonic() - sent
         tail += game.read_until(lambda data: False, 0.5)
     finally:
         code = game.ended()
         os.close(game.fd)
+    assert took < 20, f"{took:.1f} s from the signal to the terminal given back"
     text = tail.decode(errors="replace")
     for what, sequence in RESTORE.items():
         assert sequence in tail, f"{what}: {text[-2000:]!r}"

@@ -322,6 +322,13 @@ class PlayApp(App[Result | None]):
 
     def _stop_by_signal(self, signum: int) -> None:
         self.signalled = self.signalled or signum
+        self._end()
+
+    def _end(self) -> None:
+        """Leave the game (`q`, or a signal): a hint's search still running stops at once,
+        so that the terminal is given back now, not when the search's time is up."""
+        if self._hints is not None:
+            self._hints.cancel.set()
         self.exit(self.result)  # the record is already saved
 
     def on_mount(self) -> None:
@@ -455,7 +462,7 @@ class PlayApp(App[Result | None]):
 
     async def action_quit(self) -> None:
         # The return value is the record's check, so that the command can print it.
-        self.exit(self.result)
+        self._end()
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.game.rules))
@@ -602,7 +609,8 @@ class PlayApp(App[Result | None]):
 
         def work() -> None:
             hint = hints.rank(game)
-            self.call_from_thread(self._show_hint, position, hint)
+            if not hints.cancel.is_set():  # else the app is closing: nothing to show
+                self.call_from_thread(self._show_hint, position, hint)
 
         self.run_worker(work, thread=True, exclusive=True, group="hint")
 

@@ -12,6 +12,7 @@ long the solver had the second time.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -59,15 +60,21 @@ def rank_actions(
 
 
 def solver_evaluator(
-    game: GameSession, seconds: float | None, nodes: int | None = None
+    game: GameSession,
+    seconds: float | None,
+    nodes: int | None = None,
+    cancel: threading.Event | None = None,
 ) -> Evaluator:
     """The solver as an evaluator: the best final score from a position within `seconds`
     and `nodes` positions of search (a lower bound when the search does not finish; the
-    best it found). With `nodes` and no `seconds`, the same on every machine."""
+    best it found). With `nodes` and no `seconds`, the same on every machine. `cancel`
+    stops it at once (the game is ending)."""
     from validator.solver import solve
 
     def evaluate(state: State, row: int) -> int:
-        found = solve(game.rows, game.rules, state, row, time_limit=seconds, nodes=nodes)
+        found = solve(
+            game.rows, game.rules, state, row, time_limit=seconds, nodes=nodes, cancel=cancel
+        )
         return found.best_score
 
     return evaluate
@@ -99,6 +106,8 @@ class Hints:
         self.nodes = nodes
         """Positions of search for one round (shared by its choices), or None."""
         self._known: dict[tuple[State, int], Hint] = {}
+        self.cancel = threading.Event()
+        """Set when the game ends: a search still running stops at once, unremembered."""
 
     def known(self, game: GameSession) -> Hint | None:
         return self._known.get((game.state, game.row))
@@ -117,8 +126,11 @@ class Hints:
             game,
             None if self.seconds is None else self.seconds / share,
             None if self.nodes is None else max(1, self.nodes // share),
+            self.cancel,
         )
         hint = Hint(tuple(rank_actions(game, evaluate, most=FEW)), choices)
+        if self.cancel.is_set():  # cut short: not the ranking to show again
+            return hint
         if len(self._known) >= self.LIMIT:
             self._known.clear()
         return self._known.setdefault(key, hint)
