@@ -93,4 +93,8 @@ def init(
     except ContestError as exc:
         fail_usage(f"{exc} (from the options given); nothing was written")
     target.write(text)
+    unset = [key for key, value in (("deadline", deadline), ("organizer", organizer)) if not value]
+    if unset:
+        keys = " and ".join(unset)
+        click.echo(f"{file}: {keys} left commented out: set {'them' if len(unset) > 1 else 'it'}")
     click.echo(f"{file}: edit it, then run road300 batch MAILBOX (docs/contest.md)")
