@@ -295,8 +295,12 @@ def _maildir_messages(path: Path) -> list[str]:
 
 
 MAX_HEADER_CHARS = 2_000
-"""The longest From, Subject, Date or Message-ID read (an address and a subject are far
-shorter; decoding 80,000 encoded words took the email package seconds)."""
+"""The longest Subject, Date or Message-ID read (a subject is far shorter; decoding 80,000
+encoded words took the email package seconds). From is never cut: see MAX_FROM_CHARS."""
+MAX_FROM_CHARS = 4_000
+"""The longest From read, whole: a cut one may end inside its address
+(`<bob@victim.example.attacker.example>` read as bob@victim.example), so a longer one
+gives no sender at all (no reply, and it supersedes nothing)."""
 MAX_FIELD_BYTES = 16 * 1024
 """The longest header line (with its continuations) of any part that a message may have
 to be read: the email package's parse of 60,000 parameters took half a minute."""
@@ -499,8 +503,32 @@ class Meta:
 
 def one_line(text: str) -> str:
     """Decoded header text with its line breaks and control characters (bidi controls too)
-    turned into spaces: what may go into a header of a reply or a field of the results."""
-    return " ".join(_CONTROLS.sub(" ", _LINE_BREAKS.sub(" ", text)).split())
+    turned into spaces, and raw 8-bit bytes decoded (`eight_bit`): what may go into a
+    header of a reply or a field of the results."""
+    return " ".join(_CONTROLS.sub(" ", _LINE_BREAKS.sub(" ", eight_bit(text))).split())
+
+
+_ESCAPED = re.compile("[\udc80-\udcff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def eight_bit(text: str) -> str:
+    """Header text with the raw 8-bit bytes the email package keeps as lone surrogates
+    (`J\\udcc3\\udcbcrgen`, common in real mail) decoded as UTF-8, else as Latin-1; no
+    lone surrogate is left, for none can be written as UTF-8."""
+    if not _SURROGATE.search(text):
+        return text
+    if _ESCAPED.search(text):
+        try:
+            data = text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:
+            data = None  # surrogates that are no escaped bytes
+        if data is not None:
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                text = "".join(chr(ord(c) - 0xDC00) if _ESCAPED.fullmatch(c) else c for c in text)
+    return _SURROGATE.sub("\ufffd", text)
 
 
 _META_HEADERS = ("message-id", "from", "date", "subject")
@@ -513,9 +541,12 @@ def _meta(message: Message) -> Meta:
     for key, value in message.raw_items():
         folded = key.lower()
         if folded in _META_HEADERS and folded not in raw:
-            raw[folded] = str(value)[:MAX_HEADER_CHARS]
+            # From whole (a cut one may end inside its address), the others cut.
+            raw[folded] = eight_bit(str(value)[: None if folded == "from" else MAX_HEADER_CHARS])
     message_id = one_line(raw.get("message-id", "")) or None
-    name, address = _sender(one_line(raw["from"])) if "from" in raw else (None, None)
+    name, address = None, None
+    if "from" in raw and len(raw["from"]) <= MAX_FROM_CHARS:
+        name, address = _sender(one_line(raw["from"]))
     when = None
     if "date" in raw:
         try:
@@ -533,21 +564,34 @@ def _sender(value: str) -> tuple[str | None, str | None]:
     some names mail clients write (`=?utf-8?q?Zed[x]Br?= <zed@...>`: the bracket in an
     encoded word); then the header registry's parse, slower and more forgiving, reads it,
     and the last resort reads a name before one <address>, so that the sender still
-    gets a reply and a resubmission still supersedes."""
+    gets a reply and a resubmission still supersedes.
+
+    The sender is one address: a From that reads as more than one (`bob@victim.example
+    <eve@evil.example>`, a display name that looks like an address) is the address in
+    its angle brackets when it is written `name <address>`, and no sender otherwise, so
+    that a reply never goes to a third party named in the header."""
     try:
         pairs = getaddresses([value])
     except Exception:
         pairs = []
+    if len(pairs) > 1 and sum(1 for p in pairs if p[1]) > 1:
+        return _angle_sender(value)
     if pairs and "@" in pairs[0][1]:
         return one_line(decoded(pairs[0][0])) or None, one_line(pairs[0][1]) or None
     try:
         found = POLICY.header_factory("from", value).addresses
     except Exception:
         found = ()
+    if len(found) > 1:
+        return _angle_sender(value)
     if found and "@" in found[0].addr_spec:
         return one_line(found[0].display_name) or None, one_line(found[0].addr_spec) or None
-    # The last resort, as lenient mail clients read it: a name, then one <address>
-    # (`Zed[x]Br <zed@...>`, unquoted specials that no parser accepts).
+    return _angle_sender(value)
+
+
+def _angle_sender(value: str) -> tuple[str | None, str | None]:
+    """A From read as lenient mail clients read it: a name, then one <address>
+    (`Zed[x]Br <zed@...>`, unquoted specials that no parser accepts); else no sender."""
     angle = _ANGLE_ADDRESS.fullmatch(value.strip())
     if angle is None:
         return None, None
