@@ -160,3 +160,139 @@ def test_the_sender_is_the_address_in_angle_brackets(
         assert entry["source"]["name"] == name
     sent = [reply_to(p) for p in sorted(replies.glob("reply-*.eml"))]
     assert sent == ([[address]] if address else [])
+
+
+# -- 5. 6. 12. Output folders: whole, one writer, no link followed -------------------------
+
+
+def _games(count: int, first: int) -> list[bytes]:
+    """`count` messages from distinct senders, each a different legal game in its body."""
+    from mail_helpers import game
+
+    out = []
+    for n in range(first, first + count):
+        record = game(n, "text", f"Player {n}").encode()
+        out.append(message(b"P%d <p%d@players.example>" % (n, n), record, n=n))
+    return out
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    """Every file under `folder` (relative name: bytes); a link as its target."""
+    out: dict[str, bytes] = {}
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder).as_posix()
+        if path.is_symlink():
+            out[rel] = b"-> " + os.fsencode(os.readlink(path))
+        elif path.is_file():
+            out[rel] = path.read_bytes()
+    return out
+
+
+def _publishing(box: Path, site: Path, replies: Path) -> subprocess.Popen[bytes]:
+    args = ["batch", str(box), "--dice", str(CHALLENGE), "--jobs", "1"]
+    args += ["--site", str(site), "--replies", str(replies), "--organizer", ORGANIZER]
+    return subprocess.Popen(
+        cli_command(args),
+        env=_env(),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+
+
+def _writing(proc: subprocess.Popen[bytes], parent: Path, before: dict[str, bytes]) -> None:
+    """Wait until the run writes the site: a folder being made beside it, or (as runs
+    that write in place do) a file of the site changed."""
+    site = parent / "site"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if any(p.name.endswith(".new") for p in parent.iterdir()) or _tree(site) != before:
+            return
+        time.sleep(0.02)
+    raise AssertionError("the run never wrote the site")
+
+
+@pytest.mark.parametrize(
+    "sig",
+    [signal.SIGTERM, pytest.param(signal.SIGINT, marks=pytest.mark.slow)],
+    ids=lambda s: signal.Signals(s).name,
+)
+def test_an_interrupted_run_leaves_the_site_and_replies_as_they_were(
+    sig: int, tmp_path: Path
+) -> None:
+    """Ctrl-C or SIGTERM while the site and the replies were written left the old index
+    linking to pages the new run had rewritten, and replies of both runs. Each folder is
+    made beside the old one and swapped in whole."""
+    site, replies = tmp_path / "site", tmp_path / "replies"
+    old = write_box(tmp_path / "old.mbox", *_games(3, 100))
+    first = run("batch", old, *ARGS, "--site", site, "--replies", replies, "--organizer", ORGANIZER)
+    assert first.exit_code == 0, first.output
+    site_before, replies_before = _tree(site), _tree(replies)
+    new = write_box(tmp_path / "new.mbox", *_games(14, 200))
+    proc = _publishing(new, site, replies)
+    _writing(proc, tmp_path, site_before)
+    time.sleep(0.6)  # a few pages into the new site
+    assert proc.poll() is None, "the run ended before the signal: give it more messages"
+    os.killpg(proc.pid, sig)
+    _, err = proc.communicate(timeout=60)
+    # SIGTERM ends the run as an exit (143); Ctrl-C as click's "Aborted!" (1).
+    assert proc.returncode == (143 if sig == signal.SIGTERM else 1), err.decode(errors="replace")
+    assert b"Traceback" not in err
+    assert _tree(site) == site_before
+    assert _tree(replies) == replies_before
+    leftovers = [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]
+    assert all(name.endswith(".lock") for name in leftovers), leftovers
+
+
+def test_a_second_writer_of_the_same_folders_is_refused(tmp_path: Path) -> None:
+    """Two runs writing the same --site and --replies left index and pages, replies and
+    replies.mbox disagreeing, or one failed on a file the other deleted. The second is
+    refused (exit 2, naming the folder) and the first writes its folders whole."""
+    site, replies = tmp_path / "site", tmp_path / "replies"
+    box = write_box(tmp_path / "inbox.mbox", *_games(8, 300))
+    proc = _publishing(box, site, replies)
+    try:
+        _writing(proc, tmp_path, {})
+        other = write_box(tmp_path / "other.mbox", *_games(2, 400))
+        second = run(
+            "batch", other, *ARGS, "--site", site, "--replies", replies, "--organizer", ORGANIZER
+        )
+    finally:
+        _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err.decode(errors="replace")
+    assert second.exit_code == 2, second.output
+    assert f"{site}: another road300 run is writing it" in second.output
+    assert sorted(p.name for p in (site / "entries").iterdir()) == [
+        f"{n:04d}.html" for n in range(1, 9)
+    ]
+    assert len(list(replies.glob("reply-*.eml"))) == len(mailbox.mbox(replies / "replies.mbox"))
+    assert len(list(replies.glob("reply-*.eml"))) == 8
+
+
+def test_no_write_into_an_output_folder_follows_a_planted_link(tmp_path: Path) -> None:
+    """`ln -s elsewhere/victim.txt replies/reply-0001.eml` made the next run overwrite
+    victim.txt: writes into the output folders never follow a link (the folders are
+    made anew, what is ours is never carried over, the rest is carried as it is)."""
+    site, replies = tmp_path / "site", tmp_path / "replies"
+    box = write_box(tmp_path / "inbox.mbox", message(b"Alice <alice@players.example>"))
+    out = ("--site", site, "--replies", replies, "--organizer", ORGANIZER)
+    assert run("batch", box, *ARGS, *out).exit_code == 0
+    victims = {}
+    for n, planted in enumerate(
+        (replies / "reply-0001.eml", replies / "replies.mbox", site / "index.html",
+         site / "entries" / "0001.html", site / "dice.txt")
+    ):  # fmt: skip
+        victim = tmp_path / f"victim{n}.txt"
+        victim.write_text("precious")
+        planted.unlink()
+        planted.symlink_to(victim)
+        victims[planted] = victim
+    (replies / "notes").symlink_to(tmp_path / "victim0.txt")  # not ours: carried as a link
+    result = run("batch", box, *ARGS, *out)
+    assert result.exit_code == 0, result.output
+    for planted, victim in victims.items():
+        assert victim.read_text() == "precious"
+        assert planted.is_file() and not planted.is_symlink()
+    assert (replies / "notes").is_symlink()
+    assert reply_to(replies / "reply-0001.eml") == ["alice@players.example"]

@@ -14,6 +14,7 @@ import click
 from validator.cli.batch_mail import (
     check_mail_options,
     check_output_folders,
+    lock_output_folders,
     mail_options,
     publish,
 )
@@ -184,6 +185,7 @@ def command(
     if par and checker.dice is None:
         fail_usage("--par needs --dice: par is solved on the contest's dice file")
     check_mail_options(source, replies, organizer)
+    lock_output_folders(site, replies)
 
     err = make_console(stderr=True)
     # SIGTERM ends the run as an exit, so that the pool is stopped and nothing half-written

@@ -27,7 +27,7 @@ from validator.contest.batch import Batch, Entry, Par
 from validator.contest.mail import Reading
 from validator.contest.texts import say
 from validator.engine import Ruleset
-from validator.records.atomic import remove_stale, write_bytes, write_file
+from validator.records.atomic import write_bytes, write_file
 from validator.records.dice import read_dice
 from validator.render import i18n
 
@@ -81,8 +81,23 @@ class Row:
 _ANY_ADDRESS = re.compile(r"(?<![\w.+%-])[\w.+%-]+@[\w-]+(?:\.[\w-]+)+")
 """What looks like an e-mail address (`name@host.tld`), for the site to hide."""
 
-_PAGE_NAME = re.compile(r"[0-9]{4,}\.html")
-"""The report pages' file names in entries/ (`SiteWriter.page`)."""
+_PAGE_NAME = re.compile(r"entries/[0-9]{4,}\.html")
+"""The report pages in the site (`SiteWriter.page`)."""
+_SITE_FILES = re.compile(
+    r"index\.html|dice\.(?:txt|csv|json|yaml|yml)|entries/[0-9]{4,}\.html|(?:.*/)?\..*\.tmp"
+)
+"""Every file the site writer makes (a temporary one too), relative to the site."""
+
+
+def site_file(rel: str) -> bool:
+    """Whether `rel` (relative to the site, `/` separators) is a file a site writer makes;
+    a new site carries over everything else (records/atomic.NewFolder)."""
+    return _SITE_FILES.fullmatch(rel) is not None
+
+
+def report_page(rel: str) -> bool:
+    """Whether `rel` (relative to the site) is an entry's report page."""
+    return _PAGE_NAME.fullmatch(rel) is not None
 
 
 class SiteWriter:
@@ -114,8 +129,6 @@ class SiteWriter:
             reverse=True,
         )
         self.written: list[Path] = []
-        self.removed = 0
-        """Report pages of an earlier run that this one did not write again (`finish`)."""
         self.first: Report | None = None
         """The first entry's report: the rules section explains its ruleset."""
         with i18n.speaking(lang):
@@ -164,7 +177,6 @@ class SiteWriter:
         with i18n.speaking(self.lang):
             page = self._index(dice_link, dice_sha)
         self._write("index.html", page)
-        self.removed = remove_stale(self.folder / "entries", _PAGE_NAME, self.written)
 
     def _index(self, dice_link: str | None, dice_sha: str | None) -> str:
         batch = self.batch
