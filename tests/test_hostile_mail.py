@@ -296,3 +296,111 @@ def test_no_write_into_an_output_folder_follows_a_planted_link(tmp_path: Path) -
         assert planted.is_file() and not planted.is_symlink()
     assert (replies / "notes").is_symlink()
     assert reply_to(replies / "reply-0001.eml") == ["alice@players.example"]
+
+
+# -- 9. 13. The mailbox: giant messages, bounces, forged From lines -----------------------
+
+
+def test_a_giant_sparse_mbox_is_read_in_bounded_pieces(tmp_path: Path) -> None:
+    """A 2 GB sparse mbox was read as one 2 GB line: 4.3 GB of memory, or a MemoryError
+    traceback under a limit. Read in pieces, its giant message is one malformed entry and
+    the message before it is checked as ever, in well under the memory limit set here."""
+    import resource
+
+    path = tmp_path / "inbox.mbox"
+    with path.open("wb") as handle:
+        handle.write(b"From alice@players.example Mon Dec  7 10:00:00 2026\n")
+        handle.write(message(b"Alice <alice@players.example>", n=1) + b"\n")
+        handle.write(b"From bob@players.example Mon Dec  7 10:00:00 2026\n")
+        handle.write(message(b"Bob <bob@players.example>", b"", n=2))
+        handle.truncate(2 * 1024**3)
+
+    def limited() -> None:
+        limit = 1_200 * 1024**2
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    args = ["batch", str(path), "--dice", str(CHALLENGE), "--jobs", "1", "--format", "json"]
+    started = time.monotonic()
+    proc = subprocess.run(
+        cli_command(args),
+        env=_env(),
+        cwd=ROOT,
+        capture_output=True,
+        timeout=120,
+        check=False,
+        preexec_fn=limited,  # a limit of this child only, set before it runs
+    )
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+    assert time.monotonic() - started < 30
+    alice, bob = json.loads(proc.stdout)["entries"]
+    assert alice["verdict"] == "valid"
+    assert bob["verdict"] == "malformed" and "it was not read beyond" in bob["error"]["message"]
+    assert bob["source"]["from"] == "bob@players.example"
+
+
+def test_bounces_and_auto_replies_are_skipped_and_never_answered(tmp_path: Path) -> None:
+    """A bounce from mailer-daemon@ or postmaster@ quoting an entry, and an auto-reply
+    (Auto-Submitted other than `no`, RFC 3834) became entries and got replies: answering a
+    machine starts a loop. They are listed as skipped, unanswered."""
+    box = write_box(
+        tmp_path / "inbox.mbox",
+        message(b"Alice <alice@players.example>", n=1),
+        message(b"Mail Delivery System <MAILER-DAEMON@mx.players.example>", n=2),
+        message(b"postmaster@players.example", n=3),
+        message(b"Bob <bob@players.example>", extra=b"Auto-Submitted: auto-replied\n", n=4),
+        message(b"Carl <carl@players.example>", extra=b"Auto-Submitted: no\n", n=5),
+    )
+    replies = tmp_path / "replies"
+    result = run(
+        "batch", box, *ARGS, "--format", "json", "--replies", replies, "--organizer", ORGANIZER
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [e["source"]["from"] for e in data["entries"]] == [
+        "alice@players.example",
+        "carl@players.example",
+    ]
+    skipped = {s["file"]: s["reason"] for s in data["skipped"]}
+    assert "a bounce" in skipped["inbox.mbox#2"] and "a bounce" in skipped["inbox.mbox#3"]
+    assert "Auto-Submitted: auto-replied" in skipped["inbox.mbox#4"]
+    sent = [reply_to(p) for p in sorted(replies.glob("reply-*.eml"))]
+    assert sent == [["alice@players.example"], ["carl@players.example"]]
+    for n in (2, 3, 4):
+        assert f"no reply to inbox.mbox#{n}: " in result.stderr
+
+
+FORGED = (
+    b"Hello, my game is below.\n\n"
+    b"From eve@evil.example Mon Dec  7 10:00:00 2026\n"  # not escaped as >From
+    b"From: Bob <bob@victim.example>\nSubject: my game\n\n"
+)
+
+
+@pytest.mark.parametrize("length", [True, False], ids=["content-length", "no-length"])
+def test_an_unescaped_from_line_forges_no_message(length: bool, tmp_path: Path) -> None:
+    """An unescaped `From ` line inside a body split the message into a second one, from
+    any address it liked, which was answered. A Content-Length the mailbox gives is used;
+    without one, a split with no Date and no Message-ID of its own is flagged, unanswered."""
+    body = FORGED + ALICE
+    extra = b"Content-Length: %d\n" % len(body) if length else b""
+    data = b"From alice@players.example Mon Dec  7 10:00:00 2026\n"
+    data += message(b"Alice <alice@players.example>", body, extra=extra) + b"\n"
+    data += b"From carl@players.example Mon Dec  7 10:00:00 2026\n"
+    data += message(b"Carl <carl@players.example>", n=2) + b"\n"
+    (tmp_path / "inbox.mbox").write_bytes(data)
+    replies = tmp_path / "replies"
+    result = run(
+        "batch", tmp_path / "inbox.mbox", *ARGS, "--format", "json",
+        "--replies", replies, "--organizer", ORGANIZER,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)
+    senders = [e["source"]["from"] for e in found["entries"]]
+    sent = sorted(reply_to(p)[0] for p in replies.glob("reply-*.eml"))
+    assert "bob@victim.example" not in senders and "bob@victim.example" not in sent
+    assert "carl@players.example" in senders and "carl@players.example" in sent
+    if length:  # the body read whole: Alice's record is in it
+        assert senders == ["alice@players.example", "carl@players.example"]
+    else:
+        (forged,) = [s for s in found["skipped"] if s["file"] == "inbox.mbox#2"]
+        assert "looks split off the message before it" in forged["reason"]

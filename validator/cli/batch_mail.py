@@ -252,10 +252,15 @@ def publish(
 
 
 def _reply(writer: ReplyWriter, reading: Reading, page: str | None, lang: Language) -> None:
-    """The reply to one message; a message that defeats the reply's making costs its
-    reply, never the run (a disk that fails is another matter: OSError goes on)."""
+    """The reply to one message, unless no reply may go to it (`Reading.answer`); a
+    message that defeats the reply's making costs its reply, never the run (a disk that
+    fails is another matter: OSError goes on)."""
     from validator.render.replies import Refused
 
+    if not reading.answer:  # a bounce, an auto-reply, a forgery: the reason says which
+        why = reading.why if reading.why is not None else "it gets no reply"
+        writer.refused.append(Refused(reading.message_file, str(why)))
+        return
     try:
         writer.add(reading, page, lang)
     except OSError:

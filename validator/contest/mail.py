@@ -2,8 +2,9 @@
 
 Each message is at most one entry. Its record is the one attachment a record format claims
 (by name or by content), else the block of dice lines in its body (contest/body.py finds
-it). Messages are read with the standard library's `mailbox` and `email` (policy
-`default`), every part bounded by the size cap before it is decoded; archives and
+it). An mbox is split in bounded pieces (contest/mbox.py), messages are parsed with the
+standard library's `email` (policy `default`), every part bounded by the size cap before
+it is decoded; bounces and auto-replies are neither entries nor answered; archives and
 forwarded messages are never opened, nothing in a message is run or fetched, and no
 attachment is ever written anywhere. Workers get a message's bytes and send back one small
 `Arrival`, as contest/batch.py's workers do for files.
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import errno
 import gc
-import mailbox
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -43,6 +43,7 @@ from validator.contest.batch import (
     shown_name,
 )
 from validator.contest.body import find_records, html_text, language_of
+from validator.contest.mbox import Span, spans
 from validator.contest.origin import MailSource
 from validator.engine import STANDARD
 from validator.engine.phrase import N_, Items, Phrase, phrase, plural
@@ -162,6 +163,9 @@ class RawMessage:
     folder: Path
     size: int | None = None
     """Set when the message is over the cap: its size, or a lower bound."""
+    split: bool = False
+    """An mbox's message after the first that began at a `From ` line (not where the
+    previous one's Content-Length ended): it may be a forgery inside that one's body."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,20 +230,21 @@ class Messages:
     def __init__(self, box: Mailbox, max_bytes: int) -> None:
         self.box = box
         self.cap = message_cap(max_bytes)
-        self.store: mailbox.Mailbox[mailbox.Message] | None = None
+        self.spans: list[Span] = []
         self.keys: list[str] = []
         if box.kind == "eml":
             return
         try:
             if box.kind == "mbox":
-                self.store = mailbox.mbox(box.path, create=False)
-                self.keys = self.store.keys()
+                self.spans = spans(box.path)
             else:
                 self.keys = _maildir_messages(box.path)
-        except (OSError, mailbox.Error) as exc:
-            raise MailError(f"{box.path}: cannot read the mailbox: {exc}") from None
+        except OSError as exc:
+            raise MailError(f"{box.path}: cannot read the mailbox: {exc.strerror}") from None
 
     def __len__(self) -> int:
+        if self.box.kind == "mbox":
+            return len(self.spans)
         return len(self.box.eml_files) if self.box.kind == "eml" else len(self.keys)
 
     def __iter__(self) -> Iterator[RawMessage]:
@@ -253,20 +258,29 @@ class Messages:
             for n, rel in enumerate(self.keys, start=1):
                 yield self._file(f"{box.label}#{n}", rel, folder)
             return
-        assert self.store is not None
         folder = box.path.resolve().parent
-        for n, key in enumerate(self.keys, start=1):
-            file = f"{box.label}#{n}"
-            try:
-                stream = self.store.get_file(key)
+        try:
+            handle = os.open(box.path, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError as exc:
+            for n in range(1, len(self.spans) + 1):
+                yield RawMessage(f"{box.label}#{n}", b"", folder, size=-(exc.errno or 1))
+            return
+        try:
+            for n, span in enumerate(self.spans, start=1):
+                file = f"{box.label}#{n}"
                 try:
-                    data = stream.read(cap + 1)
-                finally:
-                    stream.close()
-            except (OSError, KeyError) as exc:
-                yield RawMessage(file, b"", folder, size=-(getattr(exc, "errno", 0) or 1))
-                continue
-            yield _bounded(file, data, cap, folder)
+                    # No more than the cap of any message: a larger one is read no further
+                    # than its headers (`_bounded`), whatever its size.
+                    data = os.pread(handle, min(span.size, cap + 1), span.start)
+                except OSError as exc:
+                    yield RawMessage(file, b"", folder, size=-(exc.errno or 1))
+                    continue
+                raw = _bounded(file, data, cap, folder)
+                if raw.size is not None:
+                    raw = replace(raw, size=span.size)
+                yield replace(raw, split=span.split)
+        finally:
+            os.close(handle)
 
     def _file(self, file: str, rel: str, folder: Path) -> RawMessage:
         """The message in the file `rel` of the mailbox's folder (an `.eml` file, a Maildir's
@@ -279,8 +293,7 @@ class Messages:
         return _bounded(file, data, self.cap, folder)
 
     def close(self) -> None:
-        if self.store is not None:
-            self.store.close()
+        """Nothing stays open between readings (kept for the callers)."""
 
 
 def _maildir_messages(path: Path) -> list[str]:
@@ -309,11 +322,11 @@ MAX_HEADERS_BYTES = 256 * 1024
 16 KiB fields each cost the email package over a minute)."""
 
 
-def _raw_meta(data: bytes) -> Meta:
+def _raw_meta(data: bytes, split: bool = False) -> Meta:
     """The headers an entry keeps of a message that is not read further, without the
     email package's parse of its header values: even a headers-only parse reads the
     Content-Type's parameters at its end (compat32 splits them as plain text)."""
-    return _meta(BytesHeaderParser(policy=compat32).parsebytes(data))
+    return _meta(BytesHeaderParser(policy=compat32).parsebytes(data), split)
 
 
 def _too_heavy(data: bytes) -> Phrase | None:
@@ -380,6 +393,8 @@ class Reading:
     """The language the message's body is written in (body.language_of), when it tells."""
     why: Phrase | None = None
     """Why no record was found (`skipped` without its `no record:`), for the reply."""
+    answer: bool = True
+    """False for a message no reply may go to (a bounce, an auto-reply: `unanswered`)."""
 
     def reply_language(
         self, site: str | None, contest: str | None, environ: Mapping[str, str]
@@ -436,7 +451,9 @@ def _read_message(checker: Checker, raw: RawMessage, language: bool) -> Reading:
         return Reading(file, raw.file, meta, part, result, language=lang)
 
     if raw.size is not None:
-        meta = _raw_meta(raw.data)
+        meta = _raw_meta(raw.data, raw.split)
+        if meta.unanswered is not None:
+            return _unanswered(raw, meta)
         if raw.size < 0:
             return refused(raw.file, "E001", _unreadable(-raw.size), meta)
         problem = phrase(
@@ -446,10 +463,15 @@ def _read_message(checker: Checker, raw: RawMessage, language: bool) -> Reading:
         return refused(raw.file, "E001", problem, meta)
     heavy = _too_heavy(raw.data)
     if heavy is not None:  # parsing it would cost minutes (the email package's own parse)
-        return refused(raw.file, "E001", heavy, _raw_meta(raw.data))
+        meta = _raw_meta(raw.data, raw.split)
+        if meta.unanswered is not None:
+            return _unanswered(raw, meta)
+        return refused(raw.file, "E001", heavy, meta)
     message = BytesParser(policy=POLICY).parsebytes(raw.data)
     assert isinstance(message, EmailMessage)
-    meta = _meta(message)
+    meta = _meta(message, raw.split)
+    if meta.unanswered is not None:
+        return _unanswered(raw, meta)
     lang = body_language(message, checker.max_bytes) if language else None
     found, notes = candidates(message, checker.max_bytes)
     if not found:
@@ -480,6 +502,13 @@ def _read_message(checker: Checker, raw: RawMessage, language: bool) -> Reading:
     return Reading(file, raw.file, meta, record.part, result, language=lang)
 
 
+def _unanswered(raw: RawMessage, meta: Meta) -> Reading:
+    """A message that is no entry and gets no reply (`Meta.unanswered` says why)."""
+    assert meta.unanswered is not None
+    why = meta.unanswered
+    return Reading(raw.file, raw.file, meta, "body", None, str(why), None, why, answer=False)
+
+
 def _part_label(c: Candidate) -> Phrase:
     if c.part != "body":
         return phrase(N_("attachment {name}"), name=c.part)
@@ -495,6 +524,9 @@ class Meta:
     name: str | None
     datetime: datetime | None
     subject: str | None = None
+    unanswered: Phrase | None = None
+    """Why no reply may go to the message: a machine sent it (a bounce, an auto-reply),
+    or it looks forged (`unanswered`)."""
 
     def source(self, part: str) -> MailSource:
         date = self.datetime.isoformat() if self.datetime is not None else None
@@ -531,10 +563,12 @@ def eight_bit(text: str) -> str:
     return _SURROGATE.sub("\ufffd", text)
 
 
-_META_HEADERS = ("message-id", "from", "date", "subject")
+_META_HEADERS = ("message-id", "from", "date", "subject", "auto-submitted")
+MACHINES = frozenset({"mailer-daemon", "postmaster"})
+"""The local parts of the addresses bounces come from (RFC 5321's postmaster)."""
 
 
-def _meta(message: Message) -> Meta:
+def _meta(message: Message, split: bool = False) -> Meta:
     """The headers an entry keeps, decoded with the email package's utilities from their
     raw text (the header registry's full parse costs more than checking the record)."""
     raw: dict[str, str] = {}
@@ -556,7 +590,38 @@ def _meta(message: Message) -> Meta:
         if when is not None and when.tzinfo is None:
             when = when.replace(tzinfo=UTC)
     subject = one_line(decoded(raw["subject"])) or None if "subject" in raw else None
-    return Meta(message_id, address, name, when, subject)
+    meta = Meta(message_id, address, name, when, subject)
+    return replace(meta, unanswered=unanswered(meta, raw.get("auto-submitted"), split))
+
+
+def unanswered(meta: Meta, auto_submitted: str | None, split: bool) -> Phrase | None:
+    """Why a message must get no reply, or None. A machine sent it: a bounce (from
+    mailer-daemon@ or postmaster@), or `Auto-Submitted` other than `no` (RFC 3834: an
+    auto-reply, a notification), and answering it starts a loop between machines. Or the
+    mbox split it off the message before at a `From ` line of that one's body (`split`)
+    and it has no Date and no Message-ID of its own: a message forged inside another,
+    from any address it likes."""
+    local = meta.address.rsplit("@", 1)[0].casefold() if meta.address else ""
+    if local in MACHINES:
+        return phrase(
+            N_("a message from {sender}, a bounce: it is no entry and gets no reply"),
+            sender=local + "@",
+        )
+    value = one_line(auto_submitted).split(";")[0].strip().casefold() if auto_submitted else ""
+    if value and value != "no":
+        return phrase(
+            N_("an automatic message (Auto-Submitted: {value}): it is no entry and gets no reply"),
+            value=value[:40],
+        )
+    if split and meta.message_id is None and meta.datetime is None:
+        return phrase(
+            N_(
+                "no Date and no Message-ID of its own: it looks split off the message before "
+                'it at a line starting with "From " in that one\'s body, so it is no entry '
+                "and gets no reply"
+            )
+        )
+    return None
 
 
 def _sender(value: str) -> tuple[str | None, str | None]:
