@@ -404,3 +404,110 @@ def test_an_unescaped_from_line_forges_no_message(length: bool, tmp_path: Path) 
     else:
         (forged,) = [s for s in found["skipped"] if s["file"] == "inbox.mbox#2"]
         assert "looks split off the message before it" in forged["reason"]
+
+
+# -- 4. 7. 8. 11. What a message costs ----------------------------------------------------
+
+HEADERS = message(b"Eve <eve@players.example>", b"").split(b"MIME-Version")[0]
+
+
+def _read(data: bytes) -> tuple[float, str]:
+    """One message read as a batch reads it: the CPU seconds it took, and what it became
+    (the first error's message, or why it was skipped)."""
+    from validator.check.file import Checker
+    from validator.contest.mail import RawMessage, read_message
+
+    checker = Checker.create(CHALLENGE, None, root=ROOT)
+    started = time.process_time()
+    reading = read_message(checker, RawMessage("inbox.mbox#1", data, ROOT))
+    spent = time.process_time() - started
+    error = reading.result.error if reading.result is not None else None
+    return spent, error.message if error is not None else reading.skipped or "valid"
+
+
+@pytest.mark.parametrize(
+    "html",
+    ["<x" * 50_000, '<a b="' * 20_000, "<!--" * 50_000, "<![CDATA[" * 20_000, "<" + "a" * 200_000],
+    ids=["unclosed-tags", "unclosed-quotes", "comments", "cdata", "one-long-tag"],
+)
+def test_an_html_body_costs_linear_time_and_is_made_text_once(
+    html: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A text/html body of `<x` 50,000 times (100 KB) cost 9.6 s in the HTML-to-text step,
+    800 KB of CDATA-like text 514 s, and it was made text twice per reading. Linear now,
+    and once: the record and the language read the same text."""
+    from validator.contest import mail
+    from validator.contest.body import html_text as real
+
+    made: list[int] = []
+
+    def counted(text: str) -> str:
+        made.append(len(text))
+        return real(text)
+
+    monkeypatch.setattr(mail, "html_text", counted)
+    data = HEADERS + b"MIME-Version: 1.0\nContent-Type: text/html; charset=utf-8\n\n"
+    record = b"<p>" + ALICE.replace(b"\n", b"<br>") + b"</p>"
+    spent, said = _read(data + record + html.encode())
+    assert said == "valid" and len(made) == 1
+    assert spent < 1.0, f"{spent:.2f} s"
+
+
+def test_the_html_text_is_what_a_browser_shows() -> None:
+    from validator.contest.body import html_text
+
+    text = html_text(
+        "<style>p { x: '<p>' }</style><SCRIPT>if (a<b) { '</p>' }</SCRIPT><!-- <p>1: 6 6 6 -->"
+        "<P class=a>1: 1 4 6<BR/>2: 5 5 3</P><pre>3:  4 4 1</pre><table><tr><td>a</td><td>b"
+        "</td></tr></table>x &lt;y&gt; &amp; <![CDATA[ 6 6 6 ]]>z"
+    )
+    assert [line for line in text.splitlines() if line] == [
+        "1: 1 4 6",
+        "2: 5 5 3",
+        "3:  4 4 1",
+        "a b",
+        "x <y> & z",
+    ]
+
+
+def _parts(count: int, newline: bytes, ctype: bytes = b"text/plain") -> bytes:
+    body = b"".join(
+        b"--b" + newline + b"Content-Type: " + ctype + newline + newline + b"hi" + newline
+        for _ in range(count)
+    )
+    head = HEADERS + b'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="b"\n\n'
+    return head + body + b"--b--" + newline
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        # Bare CR line ends: the parts guard counted `\n--` only (500,000 parts: 8.5 s).
+        (_parts(200_000, b"\r"), "far more parts than the 200 read"),
+        # A Content-Type of 16,000 `;` in each of 15 parts (0.75 s a part).
+        (_parts(15, b"\n", b"text/plain" + b";" * 16_000), "more than 100 parameters"),
+        # Nesting written in capitals: the guard counted `multipart/` in lower case only.
+        (
+            HEADERS
+            + b'Content-Type: MULTIPART/MIXED; boundary="b0"\n\n'
+            + b"".join(
+                b'--b%d\nContent-Type: MULTIPART/MIXED; boundary="b%d"\n\n' % (n, n + 1)
+                for n in range(1_000)
+            ),
+            "far more parts than the 200 read",
+        ),
+        (
+            HEADERS
+            + b"Content-Type: MESSAGE/RFC822\n\n"
+            + b"Content-Type: Message/Rfc822\n\n" * 1_000,
+            "far more parts than the 200 read",
+        ),
+        # 4,000 `(` in a Content-Type: the parse of its comments recursed until it failed.
+        (HEADERS + b"Content-Type: text/plain" + b"(" * 4_000 + b"\n\nhi\n", "parameters"),
+    ],
+    ids=["bare-cr-parts", "semicolons", "upper-case-nesting", "upper-case-forwards", "parens"],
+)
+def test_mime_that_costs_more_than_linear_time_is_refused_quickly(data: bytes, said: str) -> None:
+    spent, message_ = _read(data)
+    assert said in message_ and "please report it" not in message_
+    assert spent < 1.0, f"{spent:.2f} s"

@@ -317,6 +317,10 @@ gives no sender at all (no reply, and it supersedes nothing)."""
 MAX_FIELD_BYTES = 16 * 1024
 """The longest header line (with its continuations) of any part that a message may have
 to be read: the email package's parse of 60,000 parameters took half a minute."""
+MAX_PARAMETERS = 100
+"""The most `;` and `(` a Content-* header field may hold (a real one has a handful): the
+email package's parse of 16,000 `;` took 0.75 s a part, and 4,000 nested `(` exceeded
+its recursion limit."""
 MAX_HEADERS_BYTES = 256 * 1024
 """The most header text all the parts of a message may hold together (199 parts with
 16 KiB fields each cost the email package over a minute)."""
@@ -331,29 +335,48 @@ def _raw_meta(data: bytes, split: bool = False) -> Meta:
 
 def _too_heavy(data: bytes) -> Phrase | None:
     """Why a message must not be parsed whole, or None: a header field of some part far
-    longer than any mail needs, or all its parts' headers together; or far more multipart
-    or message parts than are ever read (the parse recurses into nested parts)."""
-    nested = data.count(b"ultipart/") + data.count(b"essage/")  # multipart/*, message/*
-    if nested > 2 * MAX_PARTS or data.count(b"\n--") > 10 * MAX_PARTS:
+    longer than any mail needs, or all its parts' headers together; a Content-* field
+    with far more parameters or comments than any mail needs; or far more multipart or
+    message parts than are ever read (the parse recurses into nested parts). Lines end
+    as the email package ends them: at LF, CRLF or a bare CR."""
+    folded = data.lower()  # `MULTIPART/MIXED` nests as deep as `multipart/mixed`
+    nested = folded.count(b"multipart/") + folded.count(b"message/")
+    boundaries = data.count(b"\n--") + data.count(b"\r--")
+    if nested > 2 * MAX_PARTS or boundaries > 10 * MAX_PARTS:
         return phrase(
             N_("the message has far more parts than the {n} read; it was not read"), n=MAX_PARTS
         )
-    total = field = 0
+    total = field = marks = 0
+    content = crowded = False  # a Content-* field (their parameters are parsed); too many
     in_headers = True  # the message's own, then each part's after its boundary line
-    for line in data.split(b"\n"):
+    for line in data.splitlines():
         if in_headers:
-            if not line.strip(b"\r"):
-                in_headers, field = False, 0
+            if not line:
+                in_headers, field, marks = False, 0, 0
                 continue
-            field = field + len(line) if line[:1] in (b" ", b"\t") else len(line)
+            if line[:1] in (b" ", b"\t"):
+                field += len(line)
+            else:
+                field, marks, content = len(line), 0, line[:8].lower() == b"content-"
+            if content:
+                marks += line.count(b";") + line.count(b"(")
             total += len(line)
             if field > MAX_FIELD_BYTES or total > MAX_HEADERS_BYTES:
                 return phrase(
                     N_("the headers of the message are longer than {n} bytes; it was not read"),
                     n=MAX_FIELD_BYTES if field > MAX_FIELD_BYTES else MAX_HEADERS_BYTES,
                 )
+            crowded = crowded or marks > MAX_PARAMETERS
         elif line.startswith(b"--"):
             in_headers = True
+    if crowded:  # said after the lengths: a header too long is too long whatever it holds
+        return phrase(
+            N_(
+                "a Content header of the message has more than {n} parameters and "
+                "comments; it was not read"
+            ),
+            n=MAX_PARAMETERS,
+        )
     return None
 
 
@@ -472,8 +495,9 @@ def _read_message(checker: Checker, raw: RawMessage, language: bool) -> Reading:
     meta = _meta(message, raw.split)
     if meta.unanswered is not None:
         return _unanswered(raw, meta)
-    lang = body_language(message, checker.max_bytes) if language else None
-    found, notes = candidates(message, checker.max_bytes)
+    body = Body.of(message, checker.max_bytes)  # its text made once, for both uses
+    lang = language_of(body.text) if language and body.text is not None else None
+    found, notes = candidates(message, body, checker.max_bytes)
     if not found:
         why = phrase(N_("no attachment a record format reads, and no dice lines in the body"))
         if notes:
@@ -677,22 +701,45 @@ def decoded(text: str) -> str:
         return text
 
 
-def candidates(message: EmailMessage, max_bytes: int) -> tuple[list[Candidate], list[Phrase]]:
+@dataclass(frozen=True, slots=True)
+class Body:
+    """A message's body (its plain, else HTML, text part) and the text it shows, made once
+    for both the record and the language (an HTML body's text is the dearest part)."""
+
+    part: Message | None
+    size: int
+    """Its decoded size, estimated from the encoded payload."""
+    text: str | None
+    """None: no body, one over the size cap, or no text in it."""
+
+    @classmethod
+    def of(cls, message: EmailMessage, max_bytes: int) -> Body:
+        try:
+            part = message.get_body(preferencelist=("plain", "html"))
+        except Exception:
+            part = None
+        if part is None:
+            return cls(None, 0, None)
+        size = _encoded_size(part)
+        if not isinstance(part, EmailMessage) or size > max_bytes:
+            return cls(part, size, None)
+        return cls(part, size, _body_text(part))
+
+
+def candidates(
+    message: EmailMessage, body: Body, max_bytes: int
+) -> tuple[list[Candidate], list[Phrase]]:
     """The parts that may hold the record: the attachments a record format claims, else the
     records found in the body; and notes on what was passed over (an archive, ...)."""
     notes: list[Phrase] = []
-    try:
-        body = message.get_body(preferencelist=("plain", "html"))
-    except Exception:
-        body = None
     found: list[Candidate] = []
     for leaf in _leaves(message, notes):
-        if leaf is body:
+        if leaf is body.part:
             continue
         found.extend(_attachment(leaf, max_bytes, notes))
     if found:
         return found, notes
-    if body is not None and isinstance(body, EmailMessage):
+    if isinstance(body.part, EmailMessage):
         found.extend(_body(body, max_bytes))
     return found, notes
 
@@ -798,14 +845,13 @@ def _content(part: Message) -> bytes | None:
     return data if isinstance(data, bytes) else None
 
 
-def _body(body: EmailMessage, max_bytes: int) -> list[Candidate]:
-    size = _encoded_size(body)
+def _body(body: Body, max_bytes: int) -> list[Candidate]:
+    size = body.size
     if size > max_bytes:
         return [Candidate("body", "text", None, size)]
-    content = _body_text(body)
-    if content is None:
+    if body.text is None:
         return []
-    records = find_records(content)
+    records = find_records(body.text)
     return [
         Candidate("body", "text", r.text.encode("utf-8", "surrogateescape"), size, r.first_line)
         for r in records
@@ -825,19 +871,6 @@ def _body_text(body: EmailMessage) -> str | None:
     if body.get_content_subtype() == "html":
         content = html_text(content)
     return content
-
-
-def body_language(message: EmailMessage, max_bytes: int) -> str | None:
-    """The language the message's body is written in (body.language_of), or None: no
-    body, one over the size cap, or words that do not tell."""
-    try:
-        body = message.get_body(preferencelist=("plain", "html"))
-    except Exception:
-        return None
-    if not isinstance(body, EmailMessage) or _encoded_size(body) > max_bytes:
-        return None
-    content = _body_text(body)
-    return language_of(content) if content is not None else None
 
 
 def _payload_text(part: Message) -> str | None:
