@@ -262,7 +262,7 @@ def test_a_second_writer_of_the_same_folders_is_refused(tmp_path: Path) -> None:
         _, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err.decode(errors="replace")
     assert second.exit_code == 2, second.output
-    assert f"{site}: another road300 run is writing it" in second.output
+    assert f"{site}: another road300 run is writing it (process {proc.pid} holds" in second.output
     assert sorted(p.name for p in (site / "entries").iterdir()) == [
         f"{n:04d}.html" for n in range(1, 9)
     ]

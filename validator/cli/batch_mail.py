@@ -141,11 +141,12 @@ def lock_output_folders(*folders: Path | None) -> None:
             continue
         try:
             locks.enter_context(folder_lock(folder))
-        except FolderBusy:
+        except FolderBusy as busy:
             locks.close()
+            who = f"process {busy.holder}" if busy.holder else "it"
             fail_usage(
-                f"{folder}: another road300 run is writing it (it holds {lock_path(folder)}); "
-                "run again when that one has ended"
+                f"{folder}: another road300 run is writing it ({who} holds "
+                f"{lock_path(folder)}); run again when that one has ended"
             )
         except OSError as exc:
             locks.close()

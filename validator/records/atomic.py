@@ -121,7 +121,10 @@ def sigterm_exits() -> Iterator[None]:
 
 
 class FolderBusy(OSError):
-    """Another run holds the lock of an output folder."""
+    """Another run holds the lock of an output folder; `holder` is its process id, when
+    its lock file says."""
+
+    holder: int | None = None
 
 
 def lock_path(folder: Path) -> Path:
@@ -147,7 +150,12 @@ def folder_lock(folder: Path) -> Iterator[Path]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise FolderBusy(errno.EAGAIN, "another run is writing it", str(folder)) from None
+            busy = FolderBusy(errno.EAGAIN, "another run is writing it", str(folder))
+            said = os.pread(fd, 20, 0).strip()
+            busy.holder = int(said) if said.isdigit() else None
+            raise busy from None
+        os.ftruncate(fd, 0)  # who holds it, for a run that finds it held
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         yield path
     finally:
         os.close(fd)  # closing the only descriptor releases the lock
