@@ -556,3 +556,22 @@ def test_the_site_hides_every_sender_in_one_pass_whatever_their_number(tmp_path:
     assert blotted.startswith("<p>mail [hidden] or [hidden] or [hidden]</p>")
     assert blotted.endswith("[hidden]") and "@localhost" not in blotted
     assert spent < 1.0, f"{spent:.2f} s"
+
+
+def test_a_run_killed_in_the_middle_of_the_swap_loses_no_folder(tmp_path: Path) -> None:
+    """A run killed outright (SIGKILL, nothing to hold it back) between the swap's two
+    renames left the old site only in its hidden `.site.XXXX.old` folder: the next run
+    takes it back, carries over what it holds, and leaves nothing hidden behind."""
+    site = tmp_path / "site"
+    left = tmp_path / ".site.k1ll3d.old" / "folder"
+    (left / "entries").mkdir(parents=True)
+    (left / "CNAME").write_text("results.example")
+    (left / "entries" / "0007.html").write_text("an earlier run's page")
+    (tmp_path / ".site.k1ll3d.new").mkdir()  # the new one it was about to swap in
+    box = write_box(tmp_path / "inbox.mbox", message(b"Alice <alice@players.example>"))
+    result = run("batch", box, *ARGS, "--site", site)
+    assert result.exit_code == 0, result.output
+    assert (site / "CNAME").read_text() == "results.example"
+    assert sorted(p.name for p in (site / "entries").iterdir()) == ["0001.html"]
+    assert "removed 1 report page of an earlier run" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == [".site.lock"]

@@ -1,6 +1,8 @@
 """Writing a file whole or not at all: through a temporary file with a unique name in the
 same folder, renamed over the target once complete (validator/cli/output.py holds the
 policy every command follows; the game being played, tui/save.py, writes this way too).
+An output folder (the results site, the replies) is written the same way, as a whole: made
+beside the old one and swapped in, by one run at a time (`NewFolder`, `folder_lock`).
 """
 
 from __future__ import annotations
@@ -175,8 +177,14 @@ class NewFolder:
         """The paths of the old folder that were ours and that this run did not write."""
         parent = self.target.parent
         parent.mkdir(parents=True, exist_ok=True)
-        for stale in parent.glob(f".{glob.escape(self.target.name)}.*.new"):
-            # A run killed outright (SIGKILL) left it; under the lock nobody else writes it.
+        # What a run killed outright (SIGKILL) left; under the lock nobody else writes it.
+        name = glob.escape(self.target.name)
+        for stale in parent.glob(f".{name}.*.new"):
+            shutil.rmtree(stale, ignore_errors=True)
+        for stale in parent.glob(f".{name}.*.old"):
+            kept = stale / "folder"
+            if not os.path.lexists(self.target) and kept.is_dir() and not kept.is_symlink():
+                os.rename(kept, self.target)  # killed between the swap's two renames
             shutil.rmtree(stale, ignore_errors=True)
         self.path = Path(
             tempfile.mkdtemp(prefix=f".{self.target.name}.", suffix=".new", dir=parent)
