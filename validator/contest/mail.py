@@ -479,10 +479,10 @@ def _read_message(checker: Checker, raw: RawMessage, language: bool) -> Reading:
 
     if raw.size is not None:
         meta = _raw_meta(raw.data, raw.split)
-        if meta.unanswered is not None:
-            return _unanswered(raw, meta)
         if raw.size < 0:
             return refused(raw.file, "E001", _unreadable(-raw.size), meta)
+        if meta.unanswered is not None:
+            return _unanswered(raw, meta)
         problem = phrase(
             N_("the message is more than {cap} bytes; it was not read beyond its headers"),
             cap=message_cap(checker.max_bytes),
