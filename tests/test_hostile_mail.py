@@ -229,10 +229,10 @@ def test_an_interrupted_run_leaves_the_site_and_replies_as_they_were(
     first = run("batch", old, *ARGS, "--site", site, "--replies", replies, "--organizer", ORGANIZER)
     assert first.exit_code == 0, first.output
     site_before, replies_before = _tree(site), _tree(replies)
-    new = write_box(tmp_path / "new.mbox", *_games(14, 200))
+    new = write_box(tmp_path / "new.mbox", *_games(40, 200))
     proc = _publishing(new, site, replies)
     _writing(proc, tmp_path, site_before)
-    time.sleep(0.6)  # a few pages into the new site
+    time.sleep(0.4)  # a few pages into the new site (40 take seconds)
     assert proc.poll() is None, "the run ended before the signal: give it more messages"
     os.killpg(proc.pid, sig)
     _, err = proc.communicate(timeout=60)
@@ -250,7 +250,7 @@ def test_a_second_writer_of_the_same_folders_is_refused(tmp_path: Path) -> None:
     replies.mbox disagreeing, or one failed on a file the other deleted. The second is
     refused (exit 2, naming the folder) and the first writes its folders whole."""
     site, replies = tmp_path / "site", tmp_path / "replies"
-    box = write_box(tmp_path / "inbox.mbox", *_games(8, 300))
+    box = write_box(tmp_path / "inbox.mbox", *_games(16, 300))
     proc = _publishing(box, site, replies)
     try:
         _writing(proc, tmp_path, {})
@@ -264,10 +264,10 @@ def test_a_second_writer_of_the_same_folders_is_refused(tmp_path: Path) -> None:
     assert second.exit_code == 2, second.output
     assert f"{site}: another road300 run is writing it (process {proc.pid} holds" in second.output
     assert sorted(p.name for p in (site / "entries").iterdir()) == [
-        f"{n:04d}.html" for n in range(1, 9)
+        f"{n:04d}.html" for n in range(1, 17)
     ]
     assert len(list(replies.glob("reply-*.eml"))) == len(mailbox.mbox(replies / "replies.mbox"))
-    assert len(list(replies.glob("reply-*.eml"))) == 8
+    assert len(list(replies.glob("reply-*.eml"))) == 16
 
 
 def test_no_write_into_an_output_folder_follows_a_planted_link(tmp_path: Path) -> None:
