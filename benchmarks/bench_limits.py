@@ -20,6 +20,16 @@ wrong-kind values, a record that names itself or a huge file as its dice file, .
 `check_file` checks it in a batch: at most 3 s of CPU and 300 MB (peak RSS of the whole
 process). Then, for each kind, one batch of that entry among `--good` (1,000) good ones,
 with a pool of two workers: it must finish with every good entry checked and valid.
+
+Messages (issues 24 and 35, docs/batch.md "Limits"): each hostile message (8-bit headers,
+From headers cut or naming two addresses, HTML and MIME that cost more than linear time,
+bare-CR parts, bounces, a 2 GB sparse mbox) read from an mbox as a batch reads it, and
+read again as the site and the replies read it: at most 3 s of CPU and 300 MB. Then
+`--hostile` (50) copies of it among `--good-mail` (200) good messages, in a batch with a
+pool of two workers: every good message's entry must be valid.
+
+    python benchmarks/bench_limits.py --part messages
+
 Exit status 1 when a case misses its target.
 """
 
@@ -115,8 +125,10 @@ def _run(name: str, cap: int, max_rounds: int | None) -> dict[str, object]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cap", type=int, default=1024 * 1024, help="the size cap in bytes")
-    parser.add_argument("--part", choices=("all", "readers", "entries"), default="all")
+    parser.add_argument("--part", choices=("all", "readers", "entries", "messages"), default="all")
     parser.add_argument("--good", type=int, default=1000, help="good entries per batch")
+    parser.add_argument("--good-mail", type=int, default=200, help="good messages per batch")
+    parser.add_argument("--hostile", type=int, default=50, help="hostile messages per batch")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     missed = 0
@@ -124,6 +136,8 @@ def main() -> int:
         missed += _readers(args.cap)
     if args.part in ("all", "entries"):
         missed += _entries(args.good)
+    if args.part in ("all", "messages"):
+        missed += _messages(args.good_mail, args.hostile)
     return 1 if missed else 0
 
 
@@ -351,6 +365,170 @@ def _entries(good: int) -> int:
             missed.append(name)
         print(
             f"{name:40} {seconds:5.2f} s {mb:6.0f} MB  {one['outcome']!s:28} "
+            f"{float(str(many['seconds'])):6.1f} s  {many['valid']}/{good}"
+            + ("" if ok else "  <- MISSED")
+        )
+    print("target: " + ("met" if not missed else f"missed by {', '.join(missed)}"))
+    return len(missed)
+
+
+# -- Messages (issues 24 and 35) -------------------------------------------------------------
+
+_MAIL_HEAD = (
+    b"To: challenge@organizers.example\nSubject: my game\nMessage-ID: <m@players.example>\n"
+    b"Date: Mon, 7 Dec 2026 10:00:00 +0100\nMIME-Version: 1.0\n"
+)
+_EVE = b"From: Eve <eve@players.example>\n"
+
+
+def _mail(ctype: bytes, body: bytes, sender: bytes = _EVE, extra: bytes = b"") -> bytes:
+    return sender + _MAIL_HEAD + extra + b"Content-Type: " + ctype + b"\n\n" + body
+
+
+def _parts(count: int, newline: bytes, ctype: bytes = b"text/plain") -> bytes:
+    part = b"--b" + newline + b"Content-Type: " + ctype + newline + newline + b"hi" + newline
+    return _mail(b'multipart/mixed; boundary="b"', part * count + b"--b--" + newline)
+
+
+_ALICE_BODY = (ROOT / "examples" / "alice.txt").read_bytes()
+_MAIL_CASES: dict[str, Callable[[], bytes]] = {
+    "8-bit display name": lambda: _mail(
+        b"text/plain", _ALICE_BODY, b'From: "J\xc3\xbcrgen \xe9" <j@players.example>\n'
+    ),
+    "From of 4,000 characters": lambda: _mail(
+        b"text/plain", _ALICE_BODY, b"From: " + b"B" * 3_990 + b" <bob@victim.example>\n"
+    ),
+    "From naming two addresses": lambda: _mail(
+        b"text/plain", _ALICE_BODY, b"From: bob@victim.example <eve@evil.example>\n"
+    ),
+    "HTML: <x 500,000 times": lambda: _mail(b"text/html", b"<x" * 500_000),
+    "HTML: 800 KB of CDATA": lambda: _mail(b"text/html", b"<![CDATA[" * 90_000),
+    "HTML: unclosed quotes": lambda: _mail(b"text/html", b'<a b="' * 160_000),
+    "HTML: unclosed comments": lambda: _mail(b"text/html", b"<!--" * 250_000),
+    "bare-CR parts (500,000)": lambda: _parts(500_000, b"\r"),
+    "Content-Type of 16,000 ; (15 parts)": lambda: _parts(15, b"\n", b"text/plain" + b";" * 16_000),
+    "MULTIPART/MIXED 1,000 deep": lambda: _mail(
+        b'MULTIPART/MIXED; boundary="b0"',
+        b"".join(
+            b'--b%d\nContent-Type: MULTIPART/MIXED; boundary="b%d"\n\n' % (n, n + 1)
+            for n in range(1_000)
+        ),
+    ),
+    "Content-Type with 4,000 (": lambda: _mail(b"text/plain" + b"(" * 4_000, b"hi\n"),
+    "bounce from MAILER-DAEMON": lambda: _mail(
+        b"text/plain", _ALICE_BODY, b"From: MAILER-DAEMON@mx.players.example\n"
+    ),
+    "Auto-Submitted: auto-replied": lambda: _mail(
+        b"text/plain", _ALICE_BODY, extra=b"Auto-Submitted: auto-replied\n"
+    ),
+    "unescaped From line in a body": lambda: _mail(
+        b"text/plain",
+        b"hi\n\nFrom eve@evil.example Mon Dec  7 10:00:00 2026\nFrom: x@y.example\n\n",
+    ),
+}
+"""Each hostile message, built only when asked (some are 16 MiB)."""
+MAIL_CASES = (*_MAIL_CASES, "2 GB sparse mbox")
+SPARSE = 2 * 1024**3
+
+
+def write_mbox(path: Path, case: str, good: int, copies: int = 1) -> None:
+    """An mbox of `good` good messages, then `copies` of the hostile `case` (the sparse
+    case: one message, the file then extended to 2 GB with a hole)."""
+    with path.open("wb") as out:
+        for n in range(good):
+            sender = b"From: P%d <p%d@players.example>\n" % (n, n)
+            out.write(b"From p@players.example Mon Dec  7 10:00:00 2026\n")
+            out.write(_mail(b"text/plain", _ALICE_BODY, sender).replace(b"<m@", b"<m%d@" % n))
+            out.write(b"\n")
+        if case == "2 GB sparse mbox":
+            out.write(
+                b"From eve@players.example Mon Dec  7 10:00:00 2026\n" + _mail(b"text/plain", b"")
+            )
+            out.truncate(SPARSE)
+            return
+        data = _MAIL_CASES[case]()
+        for _ in range(copies):
+            out.write(b"From eve@players.example Mon Dec  7 10:00:00 2026\n" + data + b"\n")
+
+
+# One hostile message in a fresh process, read from an mbox as a batch reads it (after a
+# good one, to warm the checker), then again as the site and the replies read it.
+MAIL_RUN = """
+import json, resource, sys, tempfile, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from benchmarks.bench_limits import DICE, write_mbox
+from validator.check.file import Checker
+from validator.contest.mail import Source, check_message, read_message
+with tempfile.TemporaryDirectory() as tmp:
+    box = Path(tmp) / "inbox.mbox"
+    write_mbox(box, sys.argv[2], 1)
+    checker = Checker.create(DICE, None, root=Path(tmp))
+    t = time.process_time()
+    source = Source.find(box, checker.max_bytes)
+    good, *hostile = list(source.messages)
+    seconds = time.process_time() - t
+    assert check_message(checker, good).checked.entry.verdict.value == "valid"
+    t = time.process_time()
+    outcome = ""
+    for raw in hostile:
+        arrival = check_message(checker, raw)
+        reading = read_message(checker, raw)
+        e = arrival.checked.entry
+        outcome = arrival.checked.skipped or f"{e.verdict.value} {e.error.code if e.error else ''}"
+    seconds += time.process_time() - t
+rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+rss_mb = rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
+print(json.dumps({"seconds": seconds, "mb": rss_mb, "outcome": outcome.strip()[:36]}))
+"""
+
+# Copies of one hostile message among good ones, checked as a batch checks a mailbox.
+MAIL_BATCH_RUN = """
+import json, sys, tempfile, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from benchmarks.bench_limits import DICE, write_mbox
+from validator.check.file import Checker
+from validator.contest.mail import Source
+good, copies = int(sys.argv[3]), int(sys.argv[4])
+with tempfile.TemporaryDirectory() as tmp:
+    box = Path(tmp) / "inbox.mbox"
+    write_mbox(box, sys.argv[2], good, copies)
+    t = time.perf_counter()
+    checker = Checker.create(DICE, None, root=Path(tmp))
+    source = Source.find(box, checker.max_bytes)
+    batch = source.check(checker, 2, min_score=300)
+    seconds = time.perf_counter() - t
+valid = sum(
+    1 for e in batch.entries
+    if e.source and (e.source.address or "").startswith("p") and e.verdict.value == "valid"
+)
+print(json.dumps({"seconds": seconds, "valid": valid}))
+"""
+
+
+def _messages(good: int, copies: int) -> int:
+    """Each hostile message alone, then copies of it among good ones; the cases missed."""
+    print(
+        f"\nhostile messages, each read as a batch and then the site read it (target: at "
+        f"most {ENTRY_SECONDS:g} s of CPU and {ENTRY_MB} MB), then {copies} of it among "
+        f"{good} good ones"
+    )
+    print(f"{'case':40} {'CPU':>7} {'peak RSS':>9}  {'outcome':36} {'batch':>8}  good valid")
+    missed = []
+    for name in MAIL_CASES:
+        one = _subprocess(MAIL_RUN, name)
+        many = _subprocess(MAIL_BATCH_RUN, name, str(good), str(copies))
+        if "error" in one or "error" in many:
+            missed.append(name)
+            print(f"{name:40} FAILED: {one.get('error') or many.get('error')}")
+            continue
+        seconds, mb = float(str(one["seconds"])), float(str(one["mb"]))
+        ok = seconds <= ENTRY_SECONDS and mb <= ENTRY_MB and many["valid"] == good
+        if not ok:
+            missed.append(name)
+        print(
+            f"{name:40} {seconds:5.2f} s {mb:6.0f} MB  {one['outcome']!s:36} "
             f"{float(str(many['seconds'])):6.1f} s  {many['valid']}/{good}"
             + ("" if ok else "  <- MISSED")
         )

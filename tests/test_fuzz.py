@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -108,10 +109,21 @@ def _batch_entry(data: bytes) -> object:
 
 def _mail_inputs() -> list[bytes]:
     """The test inbox's messages (tests/mail_helpers.py: bodies in three languages,
-    attachments in every format, HTML, alternatives, quotes, hostile headers)."""
+    attachments in every format, HTML, alternatives, quotes, hostile headers), and some of
+    them as odd real mail comes: raw 8-bit bytes (UTF-8, Latin-1) in the From and Subject,
+    and bare CR line ends."""
     from mail_helpers import inbox
 
-    return [m.message.as_bytes() for m in inbox()]
+    made = [m.message.as_bytes() for m in inbox()]
+    odd = []
+    for data in made[:8]:
+        head, blank, body = data.partition(b"\n\n")
+        for name in (b"J\xc3\xbcrgen \xe9", b"Fran\xe7oise \xff\xfe"):
+            odd.append(
+                re.sub(rb"(?m)^(From|Subject): ", rb"\g<0>" + name + b" ", head) + blank + body
+            )
+        odd.append(data.replace(b"\n", b"\r"))
+    return made + odd
 
 
 def _mail_message(data: bytes) -> object:
@@ -125,7 +137,13 @@ def _mail_message(data: bytes) -> object:
     error = reading.result.error if reading.result is not None else None
     message = error.message if error is not None else ""
     assert "please report it" not in message, message
+    meta = reading.meta  # what goes into the JSON, the site and the replies' headers
+    for text in (meta.name, meta.address, meta.subject, meta.message_id):
+        assert text is None or not _SURROGATE.search(text), text
     return reading
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 RECORDS = {

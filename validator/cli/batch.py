@@ -15,6 +15,7 @@ import click
 from validator.cli.batch_mail import (
     check_mail_options,
     check_output_folders,
+    lock_output_folders,
     mail_options,
     publish,
 )
@@ -188,6 +189,7 @@ def command(
     check_mail_options(source, replies, organizer)
     if source.messages is not None:  # the results hold the senders' addresses
         target = dataclasses.replace(target, private=True)
+    lock_output_folders(site, replies)
 
     err = make_console(stderr=True)
     # SIGTERM ends the run as an exit, so that the pool is stopped and nothing half-written

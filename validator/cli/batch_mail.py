@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     from validator.check.file import Checker
     from validator.contest.batch import Batch
     from validator.contest.config import Contest
-    from validator.contest.mail import Source
+    from validator.contest.mail import Reading, Source
+    from validator.render.i18n import Language
+    from validator.render.replies import ReplyWriter
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -130,6 +132,33 @@ def check_output_folders(source: Path, site: Path | None, replies: Path | None) 
         )
 
 
+def lock_output_folders(*folders: Path | None) -> None:
+    """Hold the lock of every output folder until the command ends, or stop (exit 2)
+    when another run writes one of them: two runs writing the same site or replies would
+    leave them a mix of both."""
+    from contextlib import ExitStack
+
+    from validator.records.atomic import FolderBusy, folder_lock, lock_path
+
+    locks = ExitStack()
+    click.get_current_context().call_on_close(locks.close)
+    for folder in folders:
+        if folder is None:
+            continue
+        try:
+            locks.enter_context(folder_lock(folder))
+        except FolderBusy as busy:
+            locks.close()
+            who = f"process {busy.holder}" if busy.holder else "it"
+            fail_usage(
+                f"{folder}: another road300 run is writing it ({who} holds "
+                f"{lock_path(folder)}); run again when that one has ended"
+            )
+        except OSError as exc:
+            locks.close()
+            fail_usage(f"{folder}: cannot lock it ({lock_path(folder)}): {exc.strerror}")
+
+
 def publish(
     source: Source,
     checker: Checker,
@@ -144,10 +173,15 @@ def publish(
     jobs: int = 1,
     lang: str | None = None,
 ) -> list[str]:
-    """Write the site and the replies; the lines to tell on stderr. `lang` is `--lang`."""
+    """Write the site and the replies; the lines to tell on stderr. `lang` is `--lang`.
+
+    Each folder is made anew beside the old one and swapped in when both are whole
+    (records/atomic.replace_folders): an interrupted run leaves the old ones as they were;
+    what the old ones hold that no writer makes is carried over."""
     import os
 
     from validator.cli.output import counted
+    from validator.records.atomic import NewFolder, replace_folders
     from validator.render import i18n
     from validator.render import replies as replying
     from validator.render import site as website
@@ -158,50 +192,89 @@ def publish(
     draw = (contest.winners, contest.seed) if contest is not None else (None, None)
     # The fallbacks of every page's and reply's language (docs/languages.md).
     langs = (lang, contest.lang if contest is not None else None)
-    site_writer = (
-        website.SiteWriter(
-            site,
-            batch,
-            name=name,
-            dice=dice,
-            rules=checker.rules,
-            draw=draw,
-            lang=i18n.choose(site=langs[0], contest=langs[1], environ=os.environ),
-        )
-        if site is not None
-        else None
-    )
-    reply_writer = (
-        replying.ReplyWriter(replies, batch, organizer or "", contest=name, deadline=deadline)
-        if replies is not None
-        else None
-    )
+    new_site = new_replies = None
     try:
-        dice_name = dice.name if dice else None
-        for reading, page in pages(source, checker, dice_name, jobs, langs):
-            # The language of the entry's page (rendered by pages.py) and of its reply.
-            lang = reading.reply_language(*langs, os.environ)
+        if site is not None:
+            new_site = NewFolder(site, website.site_file)
+        if replies is not None:
+            new_replies = NewFolder(replies, replying.replies_file)
+    except OSError as exc:
+        for folder in (new_site, new_replies):
+            if folder is not None:
+                folder.discard()
+        fail_usage(f"cannot write {exc.filename or 'the output'}: {exc.strerror}")
+    made = [f for f in (new_site, new_replies) if f is not None]
+    try:
+        with replace_folders(made):
+            site_writer = (
+                website.SiteWriter(
+                    new_site.path,
+                    batch,
+                    name=name,
+                    dice=dice,
+                    rules=checker.rules,
+                    draw=draw,
+                    lang=i18n.choose(site=langs[0], contest=langs[1], environ=os.environ),
+                )
+                if new_site is not None
+                else None
+            )
+            reply_writer = (
+                replying.ReplyWriter(
+                    new_replies.path, batch, organizer or "", contest=name, deadline=deadline
+                )
+                if new_replies is not None
+                else None
+            )
+            dice_name = dice.name if dice else None
+            for reading, page in pages(source, checker, dice_name, jobs, langs):
+                # The language of the entry's page (rendered by pages.py) and of its reply.
+                lang = reading.reply_language(*langs, os.environ)
+                if site_writer is not None:
+                    site_writer.add(reading, page, lang)
+                if reply_writer is not None and reading.part != "file":
+                    _reply(reply_writer, reading, page, lang)
             if site_writer is not None:
-                site_writer.add(reading, page, lang)
-            if reply_writer is not None and reading.part != "file":
-                reply_writer.add(reading, page, lang)
-        if site_writer is not None:
-            site_writer.finish()
-            notes.append(f"wrote the results site to {site}/index.html")
-            if site_writer.removed:
-                pages_ = counted(site_writer.removed, "report page", "report pages")
-                notes.append(f"removed {pages_} of an earlier run from {site}/entries")
-        if reply_writer is not None:
-            written = counted(reply_writer.finish(), "reply", "replies")
-            notes.append(f"wrote {written} to {replies} (and {replies}/replies.mbox)")
-            if reply_writer.removed:
-                old = counted(reply_writer.removed, "reply", "replies")
-                notes.append(f"removed {old} of an earlier run from {replies}")
-            for refused in reply_writer.refused:
-                notes.append(f"no reply to {plain_text(refused.file)}: {refused.reason}")
+                site_writer.finish()
+            written = reply_writer.finish() if reply_writer is not None else 0
     except OSError as exc:
         fail_usage(f"cannot write {exc.filename or 'the output'}: {exc.strerror}")
+    if new_site is not None:
+        notes.append(f"wrote the results site to {site}/index.html")
+        removed = sum(1 for rel in new_site.removed if website.report_page(rel))
+        if removed:
+            pages_ = counted(removed, "report page", "report pages")
+            notes.append(f"removed {pages_} of an earlier run from {site}/entries")
+    if new_replies is not None and reply_writer is not None:
+        sent = counted(written, "reply", "replies")
+        notes.append(f"wrote {sent} to {replies} (and {replies}/replies.mbox)")
+        removed = sum(1 for rel in new_replies.removed if replying.reply_file(rel))
+        if removed:
+            notes.append(
+                f"removed {counted(removed, 'reply', 'replies')} of an earlier run from {replies}"
+            )
+        for refused in reply_writer.refused:
+            notes.append(f"no reply to {plain_text(refused.file)}: {refused.reason}")
     return notes
+
+
+def _reply(writer: ReplyWriter, reading: Reading, page: str | None, lang: Language) -> None:
+    """The reply to one message, unless no reply may go to it (`Reading.answer`); a
+    message that defeats the reply's making costs its reply, never the run (a disk that
+    fails is another matter: OSError goes on)."""
+    from validator.render.replies import Refused
+
+    if not reading.answer:  # a bounce, an auto-reply, a forgery: the reason says which
+        why = reading.why if reading.why is not None else "it gets no reply"
+        writer.refused.append(Refused(reading.message_file, str(why)))
+        return
+    try:
+        writer.add(reading, page, lang)
+    except OSError:
+        raise
+    except Exception as exc:
+        why = f"the reply could not be made ({type(exc).__name__}); please report it"
+        writer.refused.append(Refused(reading.message_file, why))
 
 
 def _contest() -> Contest | None:

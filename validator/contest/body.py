@@ -15,7 +15,7 @@ import difflib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from html.parser import HTMLParser
+from html import unescape
 
 from validator.records.header import AFTER_ROUNDS, SYNONYMS, key_of
 from validator.records.language import MAX_WORDS, WORDS
@@ -285,51 +285,65 @@ _BLOCKS = frozenset(
 _HIDDEN = frozenset({"script", "style", "head", "title", "template", "noscript", "object"})
 
 
-class _TextOf(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.out: list[str] = []
-        self.hidden = 0
-        self.quoted = 0
-        self.pre = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _HIDDEN:
-            self.hidden += 1
-        elif tag == "blockquote":
-            self.quoted += 1
-        if tag == "pre":
-            self.pre += 1
-        if tag == "br" or tag in _BLOCKS:
-            self.out.append("\n")
-        elif tag in ("td", "th"):
-            self.out.append(" ")
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "br" or tag in _BLOCKS:
-            self.out.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in _HIDDEN:
-            self.hidden = max(0, self.hidden - 1)
-        elif tag == "blockquote":
-            self.quoted = max(0, self.quoted - 1)
-        if tag == "pre":
-            self.pre = max(0, self.pre - 1)
-        if tag in _BLOCKS:
-            self.out.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if self.hidden or self.quoted:
-            return
-        self.out.append(data if self.pre else re.sub(r"\s+", " ", data))
+_MARKUP = re.compile(
+    r"<!--(?:.*?-->|.*\Z)"  # a comment, to its end (or the body's)
+    r"|<!\[CDATA\[(?:.*?\]\]>|.*\Z)"  # a CDATA section, left out the same way
+    r"|<[!?][^<>]*+>?"  # a declaration or processing instruction
+    r"|<(/?)([a-zA-Z][^\s/<>]*+)([^<>]*+)>",  # a tag; attributes are never read
+    re.DOTALL,
+)
+"""HTML's markup, found in one pass: each quantifier is possessive and stops at the next
+`<`, so no text costs more than linear time (the standard library's HTMLParser took 9.6 s
+for `<x` 50,000 times, and minutes for unclosed quotes)."""
+_SPACES = re.compile(r"\s+")
+_RAW_TEXT = {tag: re.compile(rf"</{tag}(?=[\s/>])", re.IGNORECASE) for tag in ("script", "style")}
+"""Elements whose content is text up to their end tag (found by this), as HTMLParser and
+browsers read it."""
 
 
 def html_text(html: str) -> str:
     """The text an HTML body shows: block elements and `<br>` become line breaks, scripts,
-    styles and quoted parts (`<blockquote>`) are left out. Nothing is run or fetched."""
-    parser = _TextOf()
-    parser.feed(html)
-    parser.close()
-    text = "".join(parser.out).replace("\xa0", " ")
+    styles and quoted parts (`<blockquote>`) are left out. Nothing is run or fetched,
+    and the cost is linear in the body's size."""
+    out: list[str] = []
+    hidden = quoted = pre = 0
+
+    def data(text: str) -> None:
+        if text and not hidden and not quoted:
+            text = unescape(text)
+            out.append(text if pre else _SPACES.sub(" ", text))
+
+    at = 0
+    while (markup := _MARKUP.search(html, at)) is not None:
+        data(html[at : markup.start()])
+        at = markup.end()
+        if markup[2] is None:
+            continue  # a comment, a declaration
+        tag = markup[2].lower()
+        if not markup[1]:  # a start tag (or one that closes itself: `<br/>`)
+            closed = markup[3].rstrip().endswith("/")
+            if not closed:
+                hidden += tag in _HIDDEN
+                quoted += tag == "blockquote"
+                pre += tag == "pre"
+            if tag == "br" or tag in _BLOCKS:
+                out.append("\n")
+            elif tag in ("td", "th") and not closed:
+                out.append(" ")
+            if tag in _RAW_TEXT and not closed:
+                # Its content is text up to its end tag, never markup (as browsers read it).
+                end = _RAW_TEXT[tag].search(html, at)
+                data(html[at : end.start() if end else len(html)])
+                at = end.start() if end else len(html)
+            continue
+        if tag in _HIDDEN:
+            hidden = max(0, hidden - 1)
+        elif tag == "blockquote":
+            quoted = max(0, quoted - 1)
+        if tag == "pre":
+            pre = max(0, pre - 1)
+        if tag in _BLOCKS:
+            out.append("\n")
+    data(html[at:])
+    text = "".join(out).replace("\xa0", " ")
     return "\n".join(line.strip(" ") for line in text.split("\n"))

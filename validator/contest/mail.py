@@ -2,8 +2,9 @@
 
 Each message is at most one entry. Its record is the one attachment a record format claims
 (by name or by content), else the block of dice lines in its body (contest/body.py finds
-it). Messages are read with the standard library's `mailbox` and `email` (policy
-`default`), every part bounded by the size cap before it is decoded; archives and
+it). An mbox is split in bounded pieces (contest/mbox.py), messages are parsed with the
+standard library's `email` (policy `default`), every part bounded by the size cap before
+it is decoded; bounces and auto-replies are neither entries nor answered; archives and
 forwarded messages are never opened, nothing in a message is run or fetched, and no
 attachment is ever written anywhere. Workers get a message's bytes and send back one small
 `Arrival`, as contest/batch.py's workers do for files.
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import errno
 import gc
-import mailbox
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -44,6 +44,7 @@ from validator.contest.batch import (
 )
 from validator.contest.body import find_records, html_text, language_of
 from validator.contest.config import about_size, exact_size
+from validator.contest.mbox import Span, spans
 from validator.contest.origin import MailSource
 from validator.engine import STANDARD
 from validator.engine.phrase import N_, Items, Phrase, phrase, plural
@@ -163,6 +164,9 @@ class RawMessage:
     folder: Path
     size: int | None = None
     """Set when the message is over the cap: its size, or a lower bound."""
+    split: bool = False
+    """An mbox's message after the first that began at a `From ` line (not where the
+    previous one's Content-Length ended): it may be a forgery inside that one's body."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,20 +231,21 @@ class Messages:
     def __init__(self, box: Mailbox, max_bytes: int) -> None:
         self.box = box
         self.cap = message_cap(max_bytes)
-        self.store: mailbox.Mailbox[mailbox.Message] | None = None
+        self.spans: list[Span] = []
         self.keys: list[str] = []
         if box.kind == "eml":
             return
         try:
             if box.kind == "mbox":
-                self.store = mailbox.mbox(box.path, create=False)
-                self.keys = self.store.keys()
+                self.spans = spans(box.path)
             else:
                 self.keys = _maildir_messages(box.path)
-        except (OSError, mailbox.Error) as exc:
-            raise MailError(f"{box.path}: cannot read the mailbox: {exc}") from None
+        except OSError as exc:
+            raise MailError(f"{box.path}: cannot read the mailbox: {exc.strerror}") from None
 
     def __len__(self) -> int:
+        if self.box.kind == "mbox":
+            return len(self.spans)
         return len(self.box.eml_files) if self.box.kind == "eml" else len(self.keys)
 
     def __iter__(self) -> Iterator[RawMessage]:
@@ -254,20 +259,29 @@ class Messages:
             for n, rel in enumerate(self.keys, start=1):
                 yield self._file(f"{box.label}#{n}", rel, folder)
             return
-        assert self.store is not None
         folder = box.path.resolve().parent
-        for n, key in enumerate(self.keys, start=1):
-            file = f"{box.label}#{n}"
-            try:
-                stream = self.store.get_file(key)
+        try:
+            handle = os.open(box.path, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError as exc:
+            for n in range(1, len(self.spans) + 1):
+                yield RawMessage(f"{box.label}#{n}", b"", folder, size=-(exc.errno or 1))
+            return
+        try:
+            for n, span in enumerate(self.spans, start=1):
+                file = f"{box.label}#{n}"
                 try:
-                    data = stream.read(cap + 1)
-                finally:
-                    stream.close()
-            except (OSError, KeyError) as exc:
-                yield RawMessage(file, b"", folder, size=-(getattr(exc, "errno", 0) or 1))
-                continue
-            yield _bounded(file, data, cap, folder)
+                    # No more than the cap of any message: a larger one is read no further
+                    # than its headers (`_bounded`), whatever its size.
+                    data = os.pread(handle, min(span.size, cap + 1), span.start)
+                except OSError as exc:
+                    yield RawMessage(file, b"", folder, size=-(exc.errno or 1))
+                    continue
+                raw = _bounded(file, data, cap, folder)
+                if raw.size is not None:
+                    raw = replace(raw, size=span.size)
+                yield replace(raw, split=span.split)
+        finally:
+            os.close(handle)
 
     def _file(self, file: str, rel: str, folder: Path) -> RawMessage:
         """The message in the file `rel` of the mailbox's folder (an `.eml` file, a Maildir's
@@ -280,8 +294,7 @@ class Messages:
         return _bounded(file, data, self.cap, folder)
 
     def close(self) -> None:
-        if self.store is not None:
-            self.store.close()
+        """Nothing stays open between readings (kept for the callers)."""
 
 
 def _maildir_messages(path: Path) -> list[str]:
@@ -296,48 +309,79 @@ def _maildir_messages(path: Path) -> list[str]:
 
 
 MAX_HEADER_CHARS = 2_000
-"""The longest From, Subject, Date or Message-ID read (an address and a subject are far
-shorter; decoding 80,000 encoded words took the email package seconds)."""
+"""The longest Subject, Date or Message-ID read (a subject is far shorter; decoding 80,000
+encoded words took the email package seconds). From is never cut: see MAX_FROM_CHARS."""
+MAX_FROM_CHARS = 4_000
+"""The longest From read, whole: a cut one may end inside its address
+(`<bob@victim.example.attacker.example>` read as bob@victim.example), so a longer one
+gives no sender at all (no reply, and it supersedes nothing)."""
 MAX_FIELD_BYTES = 16 * 1024
 """The longest header line (with its continuations) of any part that a message may have
 to be read: the email package's parse of 60,000 parameters took half a minute."""
+MAX_PARAMETERS = 100
+"""The most `;` and `(` a Content-* header field may hold (a real one has a handful): the
+email package's parse of 16,000 `;` took 0.75 s a part, and 4,000 nested `(` exceeded
+its recursion limit."""
 MAX_HEADERS_BYTES = 256 * 1024
 """The most header text all the parts of a message may hold together (199 parts with
 16 KiB fields each cost the email package over a minute)."""
 
 
-def _raw_meta(data: bytes) -> Meta:
+def _raw_meta(data: bytes, split: bool = False) -> Meta:
     """The headers an entry keeps of a message that is not read further, without the
     email package's parse of its header values: even a headers-only parse reads the
     Content-Type's parameters at its end (compat32 splits them as plain text)."""
-    return _meta(BytesHeaderParser(policy=compat32).parsebytes(data))
+    # Its header block only: even a headers-only parse splits the whole message into lines
+    # (500,000 bare-CR parts: 200 MB).
+    ends = [data.find(blank) for blank in (b"\n\n", b"\r\n\r\n", b"\r\r")]
+    end = min([e + 4 for e in ends if e >= 0] + [MAX_HEADERS_BYTES])
+    return _meta(BytesHeaderParser(policy=compat32).parsebytes(data[:end]), split)
 
 
 def _too_heavy(data: bytes) -> Phrase | None:
     """Why a message must not be parsed whole, or None: a header field of some part far
-    longer than any mail needs, or all its parts' headers together; or far more multipart
-    or message parts than are ever read (the parse recurses into nested parts)."""
-    nested = data.count(b"ultipart/") + data.count(b"essage/")  # multipart/*, message/*
-    if nested > 2 * MAX_PARTS or data.count(b"\n--") > 10 * MAX_PARTS:
+    longer than any mail needs, or all its parts' headers together; a Content-* field
+    with far more parameters or comments than any mail needs; or far more multipart or
+    message parts than are ever read (the parse recurses into nested parts). Lines end
+    as the email package ends them: at LF, CRLF or a bare CR."""
+    folded = data.lower()  # `MULTIPART/MIXED` nests as deep as `multipart/mixed`
+    nested = folded.count(b"multipart/") + folded.count(b"message/")
+    boundaries = data.count(b"\n--") + data.count(b"\r--")
+    if nested > 2 * MAX_PARTS or boundaries > 10 * MAX_PARTS:
         return phrase(
             N_("the message has far more parts than the {n} read; it was not read"), n=MAX_PARTS
         )
-    total = field = 0
+    total = field = marks = 0
+    content = crowded = False  # a Content-* field (their parameters are parsed); too many
     in_headers = True  # the message's own, then each part's after its boundary line
-    for line in data.split(b"\n"):
+    for line in data.splitlines():
         if in_headers:
-            if not line.strip(b"\r"):
-                in_headers, field = False, 0
+            if not line:
+                in_headers, field, marks = False, 0, 0
                 continue
-            field = field + len(line) if line[:1] in (b" ", b"\t") else len(line)
+            if line[:1] in (b" ", b"\t"):
+                field += len(line)
+            else:
+                field, marks, content = len(line), 0, line[:8].lower() == b"content-"
+            if content:
+                marks += line.count(b";") + line.count(b"(")
             total += len(line)
             if field > MAX_FIELD_BYTES or total > MAX_HEADERS_BYTES:
                 return phrase(
                     N_("the headers of the message are longer than {n} bytes; it was not read"),
                     n=MAX_FIELD_BYTES if field > MAX_FIELD_BYTES else MAX_HEADERS_BYTES,
                 )
+            crowded = crowded or marks > MAX_PARAMETERS
         elif line.startswith(b"--"):
             in_headers = True
+    if crowded:  # said after the lengths: a header too long is too long whatever it holds
+        return phrase(
+            N_(
+                "a Content header of the message has more than {n} parameters and "
+                "comments; it was not read"
+            ),
+            n=MAX_PARAMETERS,
+        )
     return None
 
 
@@ -377,6 +421,8 @@ class Reading:
     """The language the message's body is written in (body.language_of), when it tells."""
     why: Phrase | None = None
     """Why no record was found (`skipped` without its `no record:`), for the reply."""
+    answer: bool = True
+    """False for a message no reply may go to (a bounce, an auto-reply: `unanswered`)."""
 
     def reply_language(
         self, site: str | None, contest: str | None, environ: Mapping[str, str]
@@ -433,9 +479,11 @@ def _read_message(checker: Checker, raw: RawMessage, language: bool) -> Reading:
         return Reading(file, raw.file, meta, part, result, language=lang)
 
     if raw.size is not None:
-        meta = _raw_meta(raw.data)
+        meta = _raw_meta(raw.data, raw.split)
         if raw.size < 0:
             return refused(raw.file, "E001", _unreadable(-raw.size), meta)
+        if meta.unanswered is not None:
+            return _unanswered(raw, meta)
         problem = phrase(
             N_("the message is more than {cap} bytes; it was not read beyond its headers"),
             cap=message_cap(checker.max_bytes),
@@ -443,12 +491,18 @@ def _read_message(checker: Checker, raw: RawMessage, language: bool) -> Reading:
         return refused(raw.file, "E001", problem, meta)
     heavy = _too_heavy(raw.data)
     if heavy is not None:  # parsing it would cost minutes (the email package's own parse)
-        return refused(raw.file, "E001", heavy, _raw_meta(raw.data))
+        meta = _raw_meta(raw.data, raw.split)
+        if meta.unanswered is not None:
+            return _unanswered(raw, meta)
+        return refused(raw.file, "E001", heavy, meta)
     message = BytesParser(policy=POLICY).parsebytes(raw.data)
     assert isinstance(message, EmailMessage)
-    meta = _meta(message)
-    lang = body_language(message, checker.max_bytes) if language else None
-    found, notes = candidates(message, checker.max_bytes)
+    meta = _meta(message, raw.split)
+    if meta.unanswered is not None:
+        return _unanswered(raw, meta)
+    body = Body.of(message, checker.max_bytes)  # its text made once, for both uses
+    lang = language_of(body.text) if language and body.text is not None else None
+    found, notes = candidates(message, body, checker.max_bytes)
     if not found:
         why = phrase(N_("no attachment a record format reads, and no dice lines in the body"))
         if notes:
@@ -477,6 +531,13 @@ def _read_message(checker: Checker, raw: RawMessage, language: bool) -> Reading:
     return Reading(file, raw.file, meta, record.part, result, language=lang)
 
 
+def _unanswered(raw: RawMessage, meta: Meta) -> Reading:
+    """A message that is no entry and gets no reply (`Meta.unanswered` says why)."""
+    assert meta.unanswered is not None
+    why = meta.unanswered
+    return Reading(raw.file, raw.file, meta, "body", None, str(why), None, why, answer=False)
+
+
 def _part_label(c: Candidate) -> Phrase:
     if c.part != "body":
         return phrase(N_("attachment {name}"), name=c.part)
@@ -492,6 +553,9 @@ class Meta:
     name: str | None
     datetime: datetime | None
     subject: str | None = None
+    unanswered: Phrase | None = None
+    """Why no reply may go to the message: a machine sent it (a bounce, an auto-reply),
+    or it looks forged (`unanswered`)."""
 
     def source(self, part: str) -> MailSource:
         date = self.datetime.isoformat() if self.datetime is not None else None
@@ -500,23 +564,52 @@ class Meta:
 
 def one_line(text: str) -> str:
     """Decoded header text with its line breaks and control characters (bidi controls too)
-    turned into spaces: what may go into a header of a reply or a field of the results."""
-    return " ".join(_CONTROLS.sub(" ", _LINE_BREAKS.sub(" ", text)).split())
+    turned into spaces, and raw 8-bit bytes decoded (`eight_bit`): what may go into a
+    header of a reply or a field of the results."""
+    return " ".join(_CONTROLS.sub(" ", _LINE_BREAKS.sub(" ", eight_bit(text))).split())
 
 
-_META_HEADERS = ("message-id", "from", "date", "subject")
+_ESCAPED = re.compile("[\udc80-\udcff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _meta(message: Message) -> Meta:
+def eight_bit(text: str) -> str:
+    """Header text with the raw 8-bit bytes the email package keeps as lone surrogates
+    (`J\\udcc3\\udcbcrgen`, common in real mail) decoded as UTF-8, else as Latin-1; no
+    lone surrogate is left, for none can be written as UTF-8."""
+    if not _SURROGATE.search(text):
+        return text
+    if _ESCAPED.search(text):
+        try:
+            data = text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:
+            data = None  # surrogates that are no escaped bytes
+        if data is not None:
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                text = "".join(chr(ord(c) - 0xDC00) if _ESCAPED.fullmatch(c) else c for c in text)
+    return _SURROGATE.sub("\ufffd", text)
+
+
+_META_HEADERS = ("message-id", "from", "date", "subject", "auto-submitted")
+MACHINES = frozenset({"mailer-daemon", "postmaster"})
+"""The local parts of the addresses bounces come from (RFC 5321's postmaster)."""
+
+
+def _meta(message: Message, split: bool = False) -> Meta:
     """The headers an entry keeps, decoded with the email package's utilities from their
     raw text (the header registry's full parse costs more than checking the record)."""
     raw: dict[str, str] = {}
     for key, value in message.raw_items():
         folded = key.lower()
         if folded in _META_HEADERS and folded not in raw:
-            raw[folded] = str(value)[:MAX_HEADER_CHARS]
+            # From whole (a cut one may end inside its address), the others cut.
+            raw[folded] = eight_bit(str(value)[: None if folded == "from" else MAX_HEADER_CHARS])
     message_id = one_line(raw.get("message-id", "")) or None
-    name, address = _sender(one_line(raw["from"])) if "from" in raw else (None, None)
+    name, address = None, None
+    if "from" in raw and len(raw["from"]) <= MAX_FROM_CHARS:
+        name, address = _sender(one_line(raw["from"]))
     when = None
     if "date" in raw:
         try:
@@ -526,7 +619,38 @@ def _meta(message: Message) -> Meta:
         if when is not None and when.tzinfo is None:
             when = when.replace(tzinfo=UTC)
     subject = one_line(decoded(raw["subject"])) or None if "subject" in raw else None
-    return Meta(message_id, address, name, when, subject)
+    meta = Meta(message_id, address, name, when, subject)
+    return replace(meta, unanswered=unanswered(meta, raw.get("auto-submitted"), split))
+
+
+def unanswered(meta: Meta, auto_submitted: str | None, split: bool) -> Phrase | None:
+    """Why a message must get no reply, or None. A machine sent it: a bounce (from
+    mailer-daemon@ or postmaster@), or `Auto-Submitted` other than `no` (RFC 3834: an
+    auto-reply, a notification), and answering it starts a loop between machines. Or the
+    mbox split it off the message before at a `From ` line of that one's body (`split`)
+    and it has no Date and no Message-ID of its own: a message forged inside another,
+    from any address it likes."""
+    local = meta.address.rsplit("@", 1)[0].casefold() if meta.address else ""
+    if local in MACHINES:
+        return phrase(
+            N_("a message from {sender}, a bounce: it is no entry and gets no reply"),
+            sender=local + "@",
+        )
+    value = one_line(auto_submitted).split(";")[0].strip().casefold() if auto_submitted else ""
+    if value and value != "no":
+        return phrase(
+            N_("an automatic message (Auto-Submitted: {value}): it is no entry and gets no reply"),
+            value=value[:40],
+        )
+    if split and meta.message_id is None and meta.datetime is None:
+        return phrase(
+            N_(
+                "no Date and no Message-ID of its own: it looks split off the message before "
+                'it at a line starting with "From " in that one\'s body, so it is no entry '
+                "and gets no reply"
+            )
+        )
+    return None
 
 
 def _sender(value: str) -> tuple[str | None, str | None]:
@@ -534,21 +658,34 @@ def _sender(value: str) -> tuple[str | None, str | None]:
     some names mail clients write (`=?utf-8?q?Zed[x]Br?= <zed@...>`: the bracket in an
     encoded word); then the header registry's parse, slower and more forgiving, reads it,
     and the last resort reads a name before one <address>, so that the sender still
-    gets a reply and a resubmission still supersedes."""
+    gets a reply and a resubmission still supersedes.
+
+    The sender is one address: a From that reads as more than one (`bob@victim.example
+    <eve@evil.example>`, a display name that looks like an address) is the address in
+    its angle brackets when it is written `name <address>`, and no sender otherwise, so
+    that a reply never goes to a third party named in the header."""
     try:
         pairs = getaddresses([value])
     except Exception:
         pairs = []
+    if len(pairs) > 1 and sum(1 for p in pairs if p[1]) > 1:
+        return _angle_sender(value)
     if pairs and "@" in pairs[0][1]:
         return one_line(decoded(pairs[0][0])) or None, one_line(pairs[0][1]) or None
     try:
         found = POLICY.header_factory("from", value).addresses
     except Exception:
         found = ()
+    if len(found) > 1:
+        return _angle_sender(value)
     if found and "@" in found[0].addr_spec:
         return one_line(found[0].display_name) or None, one_line(found[0].addr_spec) or None
-    # The last resort, as lenient mail clients read it: a name, then one <address>
-    # (`Zed[x]Br <zed@...>`, unquoted specials that no parser accepts).
+    return _angle_sender(value)
+
+
+def _angle_sender(value: str) -> tuple[str | None, str | None]:
+    """A From read as lenient mail clients read it: a name, then one <address>
+    (`Zed[x]Br <zed@...>`, unquoted specials that no parser accepts); else no sender."""
     angle = _ANGLE_ADDRESS.fullmatch(value.strip())
     if angle is None:
         return None, None
@@ -569,22 +706,45 @@ def decoded(text: str) -> str:
         return text
 
 
-def candidates(message: EmailMessage, max_bytes: int) -> tuple[list[Candidate], list[Phrase]]:
+@dataclass(frozen=True, slots=True)
+class Body:
+    """A message's body (its plain, else HTML, text part) and the text it shows, made once
+    for both the record and the language (an HTML body's text is the dearest part)."""
+
+    part: Message | None
+    size: int
+    """Its decoded size, estimated from the encoded payload."""
+    text: str | None
+    """None: no body, one over the size cap, or no text in it."""
+
+    @classmethod
+    def of(cls, message: EmailMessage, max_bytes: int) -> Body:
+        try:
+            part = message.get_body(preferencelist=("plain", "html"))
+        except Exception:
+            part = None
+        if part is None:
+            return cls(None, 0, None)
+        size = _encoded_size(part)
+        if not isinstance(part, EmailMessage) or size > max_bytes:
+            return cls(part, size, None)
+        return cls(part, size, _body_text(part))
+
+
+def candidates(
+    message: EmailMessage, body: Body, max_bytes: int
+) -> tuple[list[Candidate], list[Phrase]]:
     """The parts that may hold the record: the attachments a record format claims, else the
     records found in the body; and notes on what was passed over (an archive, ...)."""
     notes: list[Phrase] = []
-    try:
-        body = message.get_body(preferencelist=("plain", "html"))
-    except Exception:
-        body = None
     found: list[Candidate] = []
     for leaf in _leaves(message, notes):
-        if leaf is body:
+        if leaf is body.part:
             continue
         found.extend(_attachment(leaf, max_bytes, notes))
     if found:
         return found, notes
-    if body is not None and isinstance(body, EmailMessage):
+    if isinstance(body.part, EmailMessage):
         found.extend(_body(body, max_bytes))
     return found, notes
 
@@ -690,14 +850,13 @@ def _content(part: Message) -> bytes | None:
     return data if isinstance(data, bytes) else None
 
 
-def _body(body: EmailMessage, max_bytes: int) -> list[Candidate]:
-    size = _encoded_size(body)
+def _body(body: Body, max_bytes: int) -> list[Candidate]:
+    size = body.size
     if size > max_bytes:
         return [Candidate("body", "text", None, size)]
-    content = _body_text(body)
-    if content is None:
+    if body.text is None:
         return []
-    records = find_records(content)
+    records = find_records(body.text)
     return [
         Candidate("body", "text", r.text.encode("utf-8", "surrogateescape"), size, r.first_line)
         for r in records
@@ -717,19 +876,6 @@ def _body_text(body: EmailMessage) -> str | None:
     if body.get_content_subtype() == "html":
         content = html_text(content)
     return content
-
-
-def body_language(message: EmailMessage, max_bytes: int) -> str | None:
-    """The language the message's body is written in (body.language_of), or None: no
-    body, one over the size cap, or words that do not tell."""
-    try:
-        body = message.get_body(preferencelist=("plain", "html"))
-    except Exception:
-        return None
-    if not isinstance(body, EmailMessage) or _encoded_size(body) > max_bytes:
-        return None
-    content = _body_text(body)
-    return language_of(content) if content is not None else None
 
 
 def _payload_text(part: Message) -> str | None:

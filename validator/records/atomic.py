@@ -1,17 +1,21 @@
 """Writing a file whole or not at all: through a temporary file with a unique name in the
 same folder, renamed over the target once complete (validator/cli/output.py holds the
 policy every command follows; the game being played, tui/save.py, writes this way too).
+An output folder (the results site, the replies) is written the same way, as a whole: made
+beside the old one and swapped in, by one run at a time (`NewFolder`, `folder_lock`).
 """
 
 from __future__ import annotations
 
+import errno
+import glob
 import io
 import os
-import re
+import shutil
 import signal
 import stat
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import FrameType
@@ -54,27 +58,6 @@ def write_bytes(path: Path, data: bytes, *, private: bool = False) -> None:
     bytes); raises OSError."""
     with _replacing(path, private) as handle:
         handle.write(data)
-
-
-def remove_stale(folder: Path, name: re.Pattern[str], kept: Iterable[Path]) -> int:
-    """Remove the files of `folder` whose whole name matches `name` (the pattern of the
-    files a writer numbers, `reply-0001.eml`) but that are not among `kept` (what this run
-    wrote): left by an earlier, longer run, they would look like this run's. Nothing
-    else in the folder is touched; links are removed, never followed. How many went."""
-    keep = {p.name for p in kept if p.parent == folder}
-    removed = 0
-    try:
-        listed = list(os.scandir(folder))
-    except FileNotFoundError:
-        return 0
-    for item in listed:
-        if item.name in keep or not name.fullmatch(item.name):
-            continue
-        if item.is_file(follow_symlinks=False) or item.is_symlink():
-            with suppress(FileNotFoundError):
-                os.unlink(item.path)
-                removed += 1
-    return removed
 
 
 @contextmanager
@@ -140,3 +123,167 @@ def sigterm_exits() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+# -- Folders: replaced whole, by one writer at a time ----------------------------------------
+
+
+class FolderBusy(OSError):
+    """Another run holds the lock of an output folder; `holder` is its process id, when
+    its lock file says."""
+
+    holder: int | None = None
+
+
+def lock_path(folder: Path) -> Path:
+    """The lock file of the output folder `folder`: beside it, so that it is never part
+    of what is published (`.site.lock` beside `site/`)."""
+    real = Path(os.path.realpath(folder))
+    return real.parent / f".{real.name}.lock"
+
+
+@contextmanager
+def folder_lock(folder: Path) -> Iterator[Path]:
+    """Hold the lock of the output folder `folder` (an `fcntl.flock` on `lock_path`) until
+    the block ends; another run that asks for it meanwhile gets FolderBusy at once, never
+    a folder half its own. The lock file stays (removing it would race with a third run);
+    the lock ends with the process, however it ends. Yields the lock file; raises
+    FolderBusy, or OSError when the lock file cannot be made."""
+    import fcntl
+
+    path = lock_path(folder)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            busy = FolderBusy(errno.EAGAIN, "another run is writing it", str(folder))
+            said = os.pread(fd, 20, 0).strip()
+            busy.holder = int(said) if said.isdigit() else None
+            raise busy from None
+        os.ftruncate(fd, 0)  # who holds it, for a run that finds it held
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield path
+    finally:
+        os.close(fd)  # closing the only descriptor releases the lock
+
+
+class NewFolder:
+    """A folder being made to replace `target` whole: written as a hidden sibling
+    (`.site.XXXX.new`), then swapped in (`replace_folders`). Nothing in it exists before
+    this run writes it, so no write can follow a link someone planted in the old folder."""
+
+    def __init__(self, target: Path, ours: Callable[[str], bool]) -> None:
+        self.target = Path(os.path.realpath(target))
+        self.ours = ours
+        """Whether a path of the old folder (relative, `/` separators) is one this writer
+        makes: the rest (a `CNAME`, notes) is carried over as it is."""
+        self.removed: list[str] = []
+        """The paths of the old folder that were ours and that this run did not write."""
+        parent = self.target.parent
+        parent.mkdir(parents=True, exist_ok=True)
+        # What a run killed outright (SIGKILL) left; under the lock nobody else writes it.
+        name = glob.escape(self.target.name)
+        for stale in parent.glob(f".{name}.*.new"):
+            shutil.rmtree(stale, ignore_errors=True)
+        for stale in parent.glob(f".{name}.*.old"):
+            kept = stale / "folder"
+            if not os.path.lexists(self.target) and kept.is_dir() and not kept.is_symlink():
+                os.rename(kept, self.target)  # killed between the swap's two renames
+            shutil.rmtree(stale, ignore_errors=True)
+        self.path = Path(
+            tempfile.mkdtemp(prefix=f".{self.target.name}.", suffix=".new", dir=parent)
+        )
+        try:
+            mode = os.stat(self.target).st_mode & 0o7777
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o777 & ~umask
+        os.chmod(self.path, mode)
+        self.done = False
+
+    def carry_over(self) -> None:
+        """Copy into the new folder what the old one holds that is not ours (links as
+        links, never followed); note what is ours and was not written again."""
+        if os.path.isdir(self.target) and not os.path.islink(self.target):
+            self._carry(self.target, self.path, "")
+
+    def _carry(self, old: Path, new: Path, prefix: str) -> None:
+        """Carry the old folder's items (`old`, at `prefix`) into `new`: what the new
+        folder has is left as it is, and inside a folder both have, item by item."""
+        with os.scandir(old) as listed:
+            items = sorted(listed, key=lambda e: e.name)
+        for item in items:
+            rel = prefix + item.name
+            there = new / item.name
+            if item.is_dir(follow_symlinks=False) and there.is_dir() and not there.is_symlink():
+                self._carry(Path(item.path), there, rel + "/")
+                continue
+            if os.path.lexists(there):
+                continue
+            if self.ours(rel):
+                self.removed.append(rel)
+            elif item.is_symlink():
+                os.symlink(os.readlink(item.path), there)
+            elif item.is_dir(follow_symlinks=False):
+                shutil.copytree(item.path, there, symlinks=True)
+            elif item.is_file(follow_symlinks=False):
+                shutil.copy2(item.path, there, follow_symlinks=False)
+
+    def swap_in(self) -> None:
+        """Put the new folder in the old one's place and remove the old one (call with
+        signals held: `replace_folders`)."""
+        old: Path | None = None
+        if os.path.lexists(self.target):
+            old = Path(
+                tempfile.mkdtemp(
+                    prefix=f".{self.target.name}.", suffix=".old", dir=self.target.parent
+                )
+            )
+            os.rename(self.target, old / "folder")
+        os.rename(self.path, self.target)
+        self.done = True
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+
+    def discard(self) -> None:
+        """Remove the new folder unless it was swapped in."""
+        if not self.done:
+            shutil.rmtree(self.path, ignore_errors=True)
+
+
+@contextmanager
+def replace_folders(folders: Iterable[NewFolder]) -> Iterator[None]:
+    """Swap in every folder of `folders` when the block ends, all at once: SIGINT and
+    SIGTERM wait until every swap is done, so an interrupted run leaves each folder whole
+    (all old or all new). On any exception in the block they are removed, and the old
+    folders stay as they were."""
+    made = list(folders)
+    try:
+        yield
+        for folder in made:
+            folder.carry_over()
+        with _signals_held():
+            for folder in made:
+                folder.swap_in()
+    finally:
+        for folder in made:
+            folder.discard()
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM held back until the block ends (then delivered)."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

@@ -34,7 +34,7 @@ from validator.contest.batch import Batch, Entry, file_order
 from validator.contest.mail import Reading, decoded, one_line
 from validator.contest.texts import say
 from validator.errors import Diagnostic
-from validator.records.atomic import PRIVATE, remove_stale, sigterm_exits, write_bytes
+from validator.records.atomic import PRIVATE, sigterm_exits, write_bytes
 from validator.records.text_record import EXAMPLE
 from validator.render import i18n
 from validator.render.shared import more_errors
@@ -44,7 +44,21 @@ _MSG_ID = re.compile(r"<[^<>\s@]+@[^<>\s@]+>")
 REPLY_ERRORS = 10
 """The reading problems a reply lists (validate lists them all)."""
 _REPLY_NAME = re.compile(r"reply-[0-9]{4,}\.eml")
-"""The replies' file names (`add`), for removing an earlier run's."""
+"""The replies' file names (`add`)."""
+_REPLIES_FILES = re.compile(r"reply-[0-9]{4,}\.eml|replies\.mbox|\..*\.tmp")
+
+
+def reply_file(rel: str) -> bool:
+    """Whether `rel` (relative to the replies folder) is a reply (`reply-0001.eml`)."""
+    return _REPLY_NAME.fullmatch(rel) is not None
+
+
+def replies_file(rel: str) -> bool:
+    """Whether `rel` is a file a reply writer makes (a temporary one too); a new replies
+    folder carries over everything else (records/atomic.NewFolder)."""
+    return _REPLIES_FILES.fullmatch(rel) is not None
+
+
 MAX_SUBJECT = 200
 _REPLY_PREFIXES = ("re:", "aw:", "re :")
 """A subject that is already a reply's (`Re:`, German `AW:`, French `RE :`) is kept."""
@@ -153,8 +167,6 @@ class ReplyWriter:
         self.now = now or datetime.now(UTC)
         self.written: list[Path] = []
         self.refused: list[Refused] = []
-        self.removed = 0
-        """Replies of an earlier run that this one did not write again (`finish`)."""
         folder.mkdir(parents=True, exist_ok=True)
 
     def add(self, reading: Reading, page: str | None, lang: i18n.Language = i18n.DEFAULT) -> None:
@@ -347,5 +359,4 @@ class ReplyWriter:
                 with suppress(FileNotFoundError):
                     temporary.unlink()
                 raise
-        self.removed = remove_stale(self.folder, _REPLY_NAME, self.written)
         return len(self.written)

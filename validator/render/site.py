@@ -27,7 +27,7 @@ from validator.contest.batch import Batch, Entry, Par
 from validator.contest.mail import Reading
 from validator.contest.texts import say
 from validator.engine import Ruleset
-from validator.records.atomic import remove_stale, write_bytes, write_file
+from validator.records.atomic import write_bytes, write_file
 from validator.records.dice import read_dice
 from validator.render import i18n
 
@@ -81,8 +81,23 @@ class Row:
 _ANY_ADDRESS = re.compile(r"(?<![\w.+%-])[\w.+%-]+@[\w-]+(?:\.[\w-]+)+")
 """What looks like an e-mail address (`name@host.tld`), for the site to hide."""
 
-_PAGE_NAME = re.compile(r"[0-9]{4,}\.html")
-"""The report pages' file names in entries/ (`SiteWriter.page`)."""
+_PAGE_NAME = re.compile(r"entries/[0-9]{4,}\.html")
+"""The report pages in the site (`SiteWriter.page`)."""
+_SITE_FILES = re.compile(
+    r"index\.html|dice\.(?:txt|csv|json|yaml|yml)|entries/[0-9]{4,}\.html|(?:.*/)?\..*\.tmp"
+)
+"""Every file the site writer makes (a temporary one too), relative to the site."""
+
+
+def site_file(rel: str) -> bool:
+    """Whether `rel` (relative to the site, `/` separators) is a file a site writer makes;
+    a new site carries over everything else (records/atomic.NewFolder)."""
+    return _SITE_FILES.fullmatch(rel) is not None
+
+
+def report_page(rel: str) -> bool:
+    """Whether `rel` (relative to the site) is an entry's report page."""
+    return _PAGE_NAME.fullmatch(rel) is not None
 
 
 class SiteWriter:
@@ -108,14 +123,11 @@ class SiteWriter:
         self.draw = draw
         self.lang = lang
         self.number = {e.file: n for n, e in enumerate(batch.entries, start=1)}
-        self.addresses = sorted(
-            {e.source.address for e in batch.entries if e.source and e.source.address},
-            key=len,
-            reverse=True,
-        )
+        addresses = {e.source.address for e in batch.entries if e.source and e.source.address}
+        self.senders = any_of({form for a in addresses for form in (a, html.escape(a))})
+        """Every sender address, as written or HTML-escaped, found in one pass of a page
+        (one pattern per sender made the site's cost grow with senders times pages)."""
         self.written: list[Path] = []
-        self.removed = 0
-        """Report pages of an earlier run that this one did not write again (`finish`)."""
         self.first: Report | None = None
         """The first entry's report: the rules section explains its ruleset."""
         with i18n.speaking(lang):
@@ -147,9 +159,8 @@ class SiteWriter:
         """`text` with every sender address (as written, or HTML-escaped) as `hidden`, and
         then anything else that looks like an address: the address of a sender who sent
         no entry (a question) can stand in another record, a name or an error's quote."""
-        for address in self.addresses:
-            for form in {address, html.escape(address)}:
-                text = re.sub(re.escape(form), lambda _: hidden, text, flags=re.IGNORECASE)
+        if self.senders is not None:
+            text = self.senders.sub(lambda _: hidden, text)
         return _ANY_ADDRESS.sub(lambda _: hidden, text)
 
     def finish(self) -> None:
@@ -164,7 +175,6 @@ class SiteWriter:
         with i18n.speaking(self.lang):
             page = self._index(dice_link, dice_sha)
         self._write("index.html", page)
-        self.removed = remove_stale(self.folder / "entries", _PAGE_NAME, self.written)
 
     def _index(self, dice_link: str | None, dice_sha: str | None) -> str:
         batch = self.batch
@@ -242,6 +252,40 @@ class SiteWriter:
         if not name or _ADDRESS.search(name):
             return say("site.player.unnamed", number=self.number[e.file])
         return name
+
+
+def any_of(words: set[str]) -> re.Pattern[str] | None:
+    """One case-insensitive pattern matching any of `words` (the longest at each place),
+    or None for none: a trie of them, so that a text costs one pass whatever their number;
+    words so alike that the trie nests too deep for `re` (hundreds of levels) get a plain
+    alternation, longest first, which is slower but still one pass."""
+    if not words:
+        return None
+    trie: dict[str, Any] = {}
+    for word in words:
+        node = trie
+        for char in word.lower():
+            node = node.setdefault(char, {})
+        node[""] = {}  # a word ends here
+    try:
+        return re.compile(_trie_pattern(trie), re.IGNORECASE)
+    except RecursionError:
+        plain = sorted(words, key=len, reverse=True)
+        return re.compile("|".join(map(re.escape, plain)), re.IGNORECASE)
+
+
+def _trie_pattern(node: dict[str, Any]) -> str:
+    branches = []
+    for char in sorted(k for k in node if k):
+        child, text = node[char], char
+        while len(child) == 1 and "" not in child:  # a chain of single children: literal
+            ((more, child),) = child.items()
+            text += more
+        branches.append(re.escape(text) + _trie_pattern(child))
+    if not branches:
+        return ""
+    body = "(?:" + "|".join(branches) + ")"
+    return body + "?" if "" in node else body
 
 
 def par_text(par: Par) -> str:
