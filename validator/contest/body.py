@@ -20,7 +20,7 @@ from html.parser import HTMLParser
 from validator.records.header import AFTER_ROUNDS, SYNONYMS, key_of
 from validator.records.language import MAX_WORDS, WORDS
 from validator.records.lexing import normal
-from validator.records.text_record import HEADER_LINE, PHRASES
+from validator.records.text_record import PHRASES, header_match
 
 _ROUND = re.compile(
     r"[ \t]*(?:(?P<row>\d{1,4})[ \t]*[:.)][ \t]*)?\d(?:[ \t]*[,;-]?[ \t]*\d){2}(?!\d)"
@@ -108,7 +108,7 @@ def _round_row(line: str) -> tuple[bool, int | None]:
 def _header_key(line: str) -> str | None:
     """The key a `key: value` line means (a close misspelling counts, so that the grammar
     can say what it meant), else None."""
-    m = HEADER_LINE.match(line)
+    m = header_match(line)
     if m is None or not m["rest"].strip():
         return None
     key = key_of(m["key"])

@@ -13,20 +13,14 @@ from validator.errors import Diagnostic, ReadError
 from validator.records.lexing import LexError, normal, number, short
 from validator.records.model import HEADER_KEYS, Locations, build_record
 from validator.records.record import Record
+from validator.records.vocabulary import union
 
 INT_KEYS = frozenset({"claimed_score", "rings"})
 
 SYNONYMS: dict[str, str] = {
     **{key: key for key in HEADER_KEYS},
-    "name": "player",
-    "spieler": "player",
-    "joueur": "player",
-    "nom": "player",
-    "total": "claimed_score",
-    "score": "claimed_score",
-    "summe": "claimed_score",
-    "punkte": "claimed_score",
-    "points": "claimed_score",
+    **{word.replace(" ", "_"): "player" for word in union("player")},
+    **{word.replace(" ", "_"): "claimed_score" for word in union("total")},
 }
 """Header key spellings (folded: lower case, `-` and blanks as `_`) -> the key."""
 
@@ -35,6 +29,16 @@ AFTER_ROUNDS = frozenset({"claimed_score"})
 
 _COMMENT = re.compile(r"(?<![^ \t])#(?=[ \t]|\Z)")
 """A comment in a header value: `#` between blanks, so `Team #1` keeps its number."""
+
+
+_UNITS = union("points")
+_WITH_UNIT = re.compile(r"([+-]?[0-9]+)[ \t]*([^\W\d_]+)\.?")
+
+
+def _without_unit(value: str) -> str:
+    """A total without its unit: `335 points`, `335 Punkte`, `335 pts` are 335."""
+    m = _WITH_UNIT.fullmatch(value)
+    return m[1] if m is not None and normal(m[2]) in _UNITS else value
 
 
 def fail(code: str, message: Text, source: str, line: int, col: int, hint: Text = "") -> NoReturn:
@@ -100,6 +104,8 @@ class Header:
                 match.start("key") + 1,
             )
         value, col = self._value(key, match.string, match.start("rest"), line)
+        if key == "claimed_score":
+            value = _without_unit(value)
         if key in INT_KEYS:
             if not re.fullmatch(r"[+-]?\d+", value, re.ASCII):
                 fail(

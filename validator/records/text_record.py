@@ -12,7 +12,15 @@ from typing import NoReturn
 
 from validator.engine.phrase import N_, Text, phrase
 from validator.errors import Diagnostic, ReadError
-from validator.records.header import AFTER_ROUNDS, Header, build, fail, header_lines, spaces_end
+from validator.records.header import (
+    AFTER_ROUNDS,
+    Header,
+    build,
+    fail,
+    header_lines,
+    key_of,
+    spaces_end,
+)
 from validator.records.language import identify_text
 from validator.records.lexing import (
     FIELD,
@@ -27,10 +35,24 @@ from validator.records.lexing import (
 )
 from validator.records.model import MAX_DIAGNOSTICS, Locations
 from validator.records.record import Record, RecordRound
+from validator.records.vocabulary import COMMON_CROSS, COMMON_EXITS, ORDINAL_SUFFIXES, union
 
 HEADER_LINE = re.compile(
     r"[ \t]*(?P<key>[^\W\d_][\w-]*)[ \t]*:(?P<rest>.*)\Z",
 )
+_TWO_WORD_HEADER = re.compile(
+    r"[ \t]*(?P<key>[^\W\d_][\w-]*[ \t]+[^\W\d_][\w-]*)[ \t]*:(?P<rest>.*)\Z",
+)
+
+
+def header_match(line: str) -> re.Match[str] | None:
+    """A `key: value` line; a key of two words only when it is a known one (`Score final :
+    335`), so that any other line keeps its reading."""
+    two = _TWO_WORD_HEADER.match(line)
+    if two is not None and key_of(two["key"]) is not None:
+        return two
+    return HEADER_LINE.match(line)
+
 
 EXAMPLE = "7: 3 4 6   x 3/4 -> 5/5 (6)"
 
@@ -47,11 +69,32 @@ _BARE_DICE_LINE = re.compile(
 """A dice line without an annotation (the common line of an annotated dice file), read
 without the full grammar; anything else on a line takes the full path."""
 _DIE = re.compile(r"\d+", re.ASCII)
+_WORD_AT = re.compile(r"[^\W\d_]{1,40}")
+_ROLL_WORDS = union("roll")
+_AFTER_ROLL_WORD = re.compile(r"[ \t]*\.?[ \t]*#?[ \t]*(?=\d)", re.ASCII)
+"""Between a roll word and its number or dice: `Roll 1`, `Wurf #3`, `Nr. 4`."""
+_DICE_ONLY = re.compile(
+    rf"(?:\d{_SEP}\d{_SEP}\d|\d{{3}})(?![0-9])(?!{_SEP}\d)(?![ \t]*[:.)(])", re.ASCII
+)
+"""Three dice and nothing that makes the first of them a roll number (`Rolled 1, 4, 6`)."""
+_ROLL_NUMBER = re.compile(r"(\d+)[ \t]*[:.)\-\u2013\u2014]?", re.ASCII)
+_ORDINAL = re.compile(r"(\d+)[ \t]*([^\W\d_]{1,3})\.?[ \t]+(?=[^\W\d_])")
+"""`1er lancer`, `2e tour`, `3rd roll`: a roll number as an ordinal, before a roll word."""
+
+
+def round_start(line: str, pos: int = 0) -> int | None:
+    """Where the dice of a line that starts with a roll word stand (`Roll 1: 1 4 6`,
+    `Wurf 3 - 2 2 2`), else None."""
+    word = _WORD_AT.match(line, pos)
+    if word is None or normal(word[0]) not in _ROLL_WORDS:
+        return None
+    after = _AFTER_ROLL_WORD.match(line, word.end())
+    return after.end() if after is not None else None
 _DIE_SEP = re.compile(r"[ \t]*[,;-][ \t]*|[ \t]+")
 
 # --- the words of the annotation -----------------------------------------------------------
 
-CROSS, MOVE, STEPS, IN, PATH, REROLL, RING, NOMOVE, EXIT = (
+CROSS, MOVE, STEPS, IN, PATH, REROLL, RING, NOMOVE, EXIT, FILLER = (
     "cross",
     "move",
     "steps",
@@ -61,69 +104,23 @@ CROSS, MOVE, STEPS, IN, PATH, REROLL, RING, NOMOVE, EXIT = (
     "ring",
     "no move",
     "exit",
+    "filler",
 )
 PHRASES: dict[str, str] = {
-    **dict.fromkeys(
-        [
-            "x",
-            "×",  # noqa: RUF001 - the multiplication sign players use for a cross
-            "cross",
-            "crossed",
-            "cross off",
-            "cross out",
-            "crossed off",
-            "crossed of",
-            "crossed out",
-            "gestrichen",
-            "durchgestrichen",
-            "streiche",
-            "barre",
-            "barree",
-            "barrer",
-        ],
-        CROSS,
-    ),
-    **dict.fromkeys(
-        [
-            "move",
-            "moves",
-            "moved",
-            "move to",
-            "moves to",
-            "moved to",
-            "to",
-            "nach",
-            "vers",
-            "deplacement",
-            "deplacement vers",
-        ],
-        MOVE,
-    ),
-    **dict.fromkeys(["step", "steps", "schritt", "schritte", "schritten", "pas"], STEPS),
-    **dict.fromkeys(["in", "en"], IN),
-    **dict.fromkeys(["path", "via", "weg", "chemin"], PATH),
-    **dict.fromkeys(
-        [
-            "reroll",
-            "re-roll",
-            "rerolled",
-            "re-rolled",
-            "forced reroll",
-            "forced re-roll",
-            "pass",
-            "neu gewurfelt",
-            "wurf wiederholt",
-            "relance",
-        ],
-        REROLL,
-    ),
+    **dict.fromkeys(COMMON_CROSS | union("cross"), CROSS),
+    **dict.fromkeys(union("move"), MOVE),
+    **dict.fromkeys(union("steps"), STEPS),
+    **dict.fromkeys(union("before_steps"), IN),
+    **dict.fromkeys(union("path"), PATH),
+    **dict.fromkeys(union("reroll"), REROLL),
     "ring": RING,
     **dict.fromkeys((w for w in NONE_WORDS if w[0].isalpha()), NOMOVE),
-    **dict.fromkeys(["escape", "leave"], EXIT),
+    **dict.fromkeys(COMMON_EXITS, EXIT),
+    **dict.fromkeys(union("filler"), FILLER),
 }
 """Every word and phrase of the annotation (folded: lower case, no accents) -> its role."""
 _LONGEST = max(len(p.split()) for p in PHRASES)
-POSTFIX = frozenset({"gestrichen", "durchgestrichen", "barre", "barree", "crossed"})
+POSTFIX = union("cross_after")
 """Cross-out words that may follow their field (`Raum 3/4 gestrichen`, `case 3/4 barrée`)."""
 _WORDS = sorted({p for p in PHRASES if p.isascii() and len(p) > 1})
 _SPELLED = {"barre": "barré", "barree": "barrée", "deplacement": "déplacement"}
@@ -184,7 +181,8 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
         if len(problems) > MAX_DIAGNOSTICS:
             break
         try:
-            if stripped[0] in "0123456789":
+            dice_line = stripped[0] in "0123456789" or round_start(stripped) is not None
+            if dice_line:
                 if max_rounds is not None and len(rounds) >= max_rounds:
                     break  # the rest is not read: the replay judges what was
                 first_dice_line = first_dice_line or lineno
@@ -195,7 +193,9 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
                     locations[("row", row)] = (lineno, 1)
                     continue  # an unplayed row: no need for the full grammar
                 row, entry = _RollLine(line, lineno, source).parse(row)
-                if entry is not None:
+                if entry is None:
+                    locations[("row", row)] = (lineno, 1)
+                else:
                     data, where = entry
                     index = len(rounds)
                     rounds.append(data)
@@ -206,7 +206,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
             _header_line(header, line, lineno, first_dice_line, source)
         except ReadError as exc:
             problems.extend(exc.diagnostics)
-            failed_lines += stripped[0] in "0123456789"
+            failed_lines += stripped[0] in "0123456789" or round_start(stripped) is not None
     if not rounds and not header.values and not problems:
         fail(
             "E007",
@@ -227,7 +227,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
 def _header_line(
     header: Header, line: str, lineno: int, first_dice_line: int | None, source: str
 ) -> None:
-    match = HEADER_LINE.match(line)
+    match = header_match(line)
     if match is None:
         _not_a_line(line, lineno, source)
     key = header.key(match, lineno)
@@ -313,11 +313,10 @@ class _RollLine:
         """The row number and, for an annotated line, the round's data and columns."""
         self.pos = spaces_end(self.text, 0)
         start = self.pos
-        numbered = _ROW.match(self.text, self.pos)
+        numbered, worded = self._prefix()
         if numbered is None:
             row = previous + 1
         else:
-            self.pos = numbered.end()
             row = self.number(numbered[1], phrase(N_("row number")), numbered.start(1))
             if row <= previous:
                 self.fail(
@@ -334,16 +333,58 @@ class _RollLine:
                     ),
                 )
         self.pos = spaces_end(self.text, self.pos)
-        dice, dice_cols = self._dice(numbered is not None)
-        where: Where = {(): start + 1, ("roll",): start + 1, ("dice",): dice_cols[0]}
-        for i, col in enumerate(dice_cols):
-            where[("dice", i)] = col
-        data: dict[str, object] = {"roll": row, "dice": dice}
+        where: Where = {(): start + 1, ("roll",): start + 1}
+        data: dict[str, object] = {"roll": row}
+        if not (worded and _WORD_AT.match(self.text, self.pos)):
+            # `Roll 3: crossed out 6/4 ...`: no dice typed; the dice file has them
+            dice, dice_cols = self._dice(numbered is not None)
+            where[("dice",)] = dice_cols[0]
+            for i, col in enumerate(dice_cols):
+                where[("dice", i)] = col
+            data["dice"] = dice
         if not _Annotation(self, self._tokens(), data, where).read():
             return row, None
         return row, (data, where)
 
+    def _prefix(self) -> tuple[re.Match[str] | None, bool]:
+        """The roll number (its match, group 1 the digits) and whether a roll word stood
+        before the dice: `7:`, `Roll 7:`, `Wurf 7 -`, `7. Wurf`, `1er lancer`, `1) Rolled`."""
+        text = self.text
+        numbered = _ROW.match(text, self.pos)
+        if numbered is None:
+            ordinal = _ORDINAL.match(text, self.pos)
+            if ordinal is not None and normal(ordinal[2]) in ORDINAL_SUFFIXES:
+                word = _WORD_AT.match(text, ordinal.end())
+                if word is not None and normal(word[0]) in _ROLL_WORDS:
+                    self.pos = word.end()
+                    return ordinal, True
+        else:
+            self.pos = numbered.end()
+        word = _WORD_AT.match(text, spaces_end(text, self.pos))
+        if word is None or normal(word[0]) not in _ROLL_WORDS:
+            return numbered, False
+        self.pos = word.end()
+        after = _AFTER_ROLL_WORD.match(text, self.pos)
+        if numbered is not None or after is None:
+            return numbered, True
+        self.pos = after.end()
+        if _DICE_ONLY.match(text, self.pos):
+            return None, True  # `Rolled 1, 4, 6`: the dice, no roll number
+        number = _ROLL_NUMBER.match(text, self.pos)
+        assert number is not None  # a digit follows
+        self.pos = number.end()
+        return number, True
+
     def _dice(self, numbered: bool) -> tuple[list[int], list[int]]:
+        if self.pos < len(self.text) and self.text[self.pos] in "([":
+            # `(1, 4, 6)`, `[1-4-6]`
+            close = ")" if self.text[self.pos] == "(" else "]"
+            self.pos = spaces_end(self.text, self.pos + 1)
+            dice = self._dice(numbered)
+            end = spaces_end(self.text, self.pos)
+            if end < len(self.text) and self.text[end] == close:
+                self.pos = end + 1
+            return dice
         tokens: list[re.Match[str]] = []
         while (m := _DIE.match(self.text, self.pos)) is not None:
             if len(tokens) == 3:
@@ -498,6 +539,12 @@ class _Annotation:
             self.data["reroll"] = True
             self.where[("reroll",)] = first.start + 1
             return True
+        # `6 6 6 - reroll`, `6,6,6 ; on relance`: dashes and filler words before a word
+        while (lead := self.peek()) is not None and (
+            lead.kind == "dash" or (lead.kind == "word" and lead.role == FILLER)
+        ):
+            self.i += 1
+        first = self.peek() or first
         found = self.phrase()
         if found is not None and found[0] in (REROLL, RING):
             kind = found[0]
@@ -523,6 +570,8 @@ class _Annotation:
 
     def _play(self) -> None:
         pending: tuple[str, Token] | None = None
+        resume: tuple[str, Token] | None = None
+        """A move word whose field follows the steps (`avancé de 1 jusqu'à 1/1`)."""
         last_field: str | None = None
         while (token := self.peek()) is not None:
             if token.kind == "dash":  # a separator, also between a path's fields
@@ -545,7 +594,7 @@ class _Annotation:
                 if token.packed and (steps_word or (pending is not None and pending[0] == STEPS)):
                     self.i += 1 if steps_word else 0
                     self._steps(token.text, token)
-                    pending = None
+                    pending, resume = resume, None
                     continue
                 if pending is not None and pending[0] == STEPS:
                     self._missing(pending, token)
@@ -555,18 +604,38 @@ class _Annotation:
                 continue
             if token.kind == "num":
                 self.i += 1
+                unit = self.peek()
+                if (
+                    pending is not None
+                    and pending[0] == MOVE
+                    and unit is not None
+                    and unit.kind == "word"
+                    and unit.role == STEPS
+                ):
+                    self.i += 1  # `moved 1 step to 1/1`: the steps inside the move
+                    self._steps(token.text, token)
+                    continue
                 self._number(token, pending)
-                pending = None
+                pending, resume = resume, None
                 last_field = None
                 continue
             found = self.phrase()
             if found is None:
                 self._unknown(token)
-            role, first, _last = found
+            role, first, last = found
+            if role == FILLER:  # `and`, `je`, `und`: nothing to read
+                continue
+            if pending is not None and pending[0] == MOVE and role == MOVE:
+                continue  # `moved 1 step to 1/1`: one move, said twice
+            if pending is not None and pending[0] == MOVE and role in (STEPS, IN):
+                resume = pending  # `avancé de 1 jusqu'à 1/1`: the steps inside the move
+                pending = None
             if pending is not None and not (pending[0] == MOVE and role in (EXIT, NOMOVE)):
                 self._missing(pending, first)
             if role == CROSS:
-                if last_field == CROSS and normal(first.text) in POSTFIX:
+                if last_field == CROSS and (
+                    normal(first.text) in POSTFIX or normal(f"{first.text} {last.text}") in POSTFIX
+                ):
                     last_field = None
                     continue
                 if CROSS in self.data:
