@@ -99,7 +99,6 @@ _ANNOTATED = re.compile(
 )
 """An annotated dice line. Each run of blanks has one way to match (two optional runs
 side by side would try every split of a long one)."""
-_CSV_HEADER_CELLS = frozenset({"roll", "dice", "cross", "move", "steps", "reroll", "path", "ring"})
 _YAML_ROUNDS = re.compile(r"^(?:rounds|\{.*\brounds)[ \t]*:", re.MULTILINE)
 
 
@@ -150,11 +149,17 @@ def _is_csv(text: str) -> bool:
         stripped = line.strip()
         if not stripped or stripped.startswith("#") or stripped.lower().startswith("sep="):
             continue
-        cells = [c.strip().strip('"').lower() for c in re.split(r"[,;\t]", stripped)]
+        from validator.records.csv_record import column_of
+
+        cells = [c.strip().strip('"').lower() for c in re.split(r"[,;\t]", stripped[:2000])]
         cells = [c for c in cells if c]
-        return len(cells) >= 2 and all(c in _CSV_HEADER_CELLS for c in cells)
+        return len(cells) >= 2 and all(column_of(c) for c in cells)
     return False
 
 
 def _is_text(text: str) -> bool:
-    return _ANNOTATED.search(text) is not None
+    if _ANNOTATED.search(text) is not None:
+        return True
+    from validator.records.table import is_pipe_table
+
+    return is_pipe_table(text)

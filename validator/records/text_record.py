@@ -35,6 +35,7 @@ from validator.records.lexing import (
 )
 from validator.records.model import MAX_DIAGNOSTICS, Locations
 from validator.records.record import Record, RecordRound
+from validator.records.table import Table, column_row
 from validator.records.vocabulary import COMMON_CROSS, COMMON_EXITS, ORDINAL_SUFFIXES, union
 
 HEADER_LINE = re.compile(
@@ -71,8 +72,9 @@ without the full grammar; anything else on a line takes the full path."""
 _DIE = re.compile(r"\d+", re.ASCII)
 _WORD_AT = re.compile(r"[^\W\d_]{1,40}")
 _ROLL_WORDS = union("roll")
-_AFTER_ROLL_WORD = re.compile(r"[ \t]*\.?[ \t]*#?[ \t]*(?=\d)", re.ASCII)
-"""Between a roll word and its number or dice: `Roll 1`, `Wurf #3`, `Nr. 4`."""
+_AFTER_ROLL_WORD = re.compile(r"[ \t]*\.?[ \t]*(?=\d)", re.ASCII)
+"""Between a roll word and its number or dice: `Roll 1`, `Nr. 4`."""
+_DICE_AHEAD = re.compile(rf"[(\[]?[ \t]*(?:\d{_SEP}\d{_SEP}\d|\d{{3}})(?![0-9])", re.ASCII)
 _DICE_ONLY = re.compile(
     rf"(?:\d{_SEP}\d{_SEP}\d|\d{{3}})(?![0-9])(?!{_SEP}\d)(?![ \t]*[:.)(])", re.ASCII
 )
@@ -80,6 +82,28 @@ _DICE_ONLY = re.compile(
 _ROLL_NUMBER = re.compile(r"(\d+)[ \t]*[:.)\-\u2013\u2014]?", re.ASCII)
 _ORDINAL = re.compile(r"(\d+)[ \t]*([^\W\d_]{1,3})\.?[ \t]+(?=[^\W\d_])")
 """`1er lancer`, `2e tour`, `3rd roll`: a roll number as an ordinal, before a roll word."""
+
+
+def typed_round(line: str) -> tuple[bool, int | None]:
+    """Whether a line reads as a round typed with a roll word or an ordinal before its
+    dice or its annotation (`Roll 1: 1 4 6 ...`, `1. Wurf (1, 4, 6): ...`, `1er lancer
+    ...`), and its roll number when it gives one."""
+    reader = _RollLine(line[:MAX_TYPED_LINE], 0, "")
+    reader.pos = spaces_end(reader.text, 0)
+    numbered, worded = reader._prefix()
+    if not worded:
+        return False, None
+    pos = spaces_end(reader.text, reader.pos)
+    word = _WORD_AT.match(reader.text, pos)
+    read = _DICE_AHEAD.match(reader.text, pos) is not None or (
+        word is not None and normal(word[0]) in PHRASES
+    )
+    row = int(numbered[1]) if read and numbered is not None and len(numbered[1]) < 7 else None
+    return read, row
+
+
+MAX_TYPED_LINE = 2000
+"""How much of a line `typed_round` looks at (a round line is far shorter)."""
 
 
 def round_start(line: str, pos: int = 0) -> int | None:
@@ -174,6 +198,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
     failed_lines = 0
     row = 0
     first_dice_line: int | None = None
+    table: Table | None = None
     for lineno, line in enumerate(split_lines(text.removeprefix("\ufeff")), start=1):
         stripped = line.lstrip(" \t")
         if not stripped or stripped.startswith("#") or stripped.startswith("//"):
@@ -181,6 +206,23 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
         if len(problems) > MAX_DIAGNOSTICS:
             break
         try:
+            if table is None and (found := column_row(line, lineno)) is not None:
+                table = found  # `| Roll | Dice | Cross | Move | Steps |`
+                first_dice_line = first_dice_line or lineno
+                continue
+            if table is not None and table.holds(line):
+                if max_rounds is not None and len(rounds) >= max_rounds:
+                    break
+                cells = table.row(line, lineno, source)
+                if cells is not None:
+                    data, where = cells
+                    index = len(rounds)
+                    rounds.append(data)
+                    numbers.append(len(rounds) + failed_lines)
+                    locations[("rounds", index)] = (lineno, spaces_end(line, 0) + 1)
+                    for path, col in where.items():
+                        locations[("rounds", index, *path)] = (lineno, col)
+                continue
             dice_line = stripped[0] in "0123456789" or round_start(stripped) is not None
             if dice_line:
                 if max_rounds is not None and len(rounds) >= max_rounds:
@@ -206,7 +248,11 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
             _header_line(header, line, lineno, first_dice_line, source)
         except ReadError as exc:
             problems.extend(exc.diagnostics)
-            failed_lines += stripped[0] in "0123456789" or round_start(stripped) is not None
+            failed_lines += (
+                stripped[0] in "0123456789"
+                or round_start(stripped) is not None
+                or (table is not None and table.holds(line))
+            )
     if not rounds and not header.values and not problems:
         fail(
             "E007",

@@ -78,11 +78,12 @@ EN: Final = Vocabulary(
         "roll": _w("roll|round|no|nr|#|throw|turn"),
         "dice": _w("dice|die|rolled"),
         "cross": _w("cross|crossed|crossed out|cross-out|cross out|x"),
-        "move": _w("move|moved|moved to|to|destination|target"),
+        "move": _w("move|moved|moved to|move to|to|destination|target|moves to"),
         "steps": _w("steps|step"),
         "path": _w("path|route|via"),
         "reroll": _w("reroll"),
         "ring": _w("ring"),
+        "ignored": _w("points|score|total|notes|note|comment|comments|value"),
     },
     marks=_w(
         "cross|crossed|move|moved|moves|step|steps|path|via|reroll|rerolled|forced|pass"
@@ -122,6 +123,7 @@ DE: Final = Vocabulary(
         "path": _w("weg|pfad"),
         "reroll": _w("neuwurf|neu gewurfelt"),
         "ring": _w("ring"),
+        "ignored": _w("punkte|wert|summe|notiz|bemerkung|anmerkung|kommentar"),
     },
     marks=_w(
         "gestrichen|durchgestrichen|streiche|nach|schritt|schritte|schritten|weg|gewurfelt"
@@ -159,6 +161,7 @@ FR: Final = Vocabulary(
         "path": _w("chemin"),
         "reroll": _w("relance"),
         "ring": _w("anneau"),
+        "ignored": _w("points|valeur|total|note|notes|remarque|commentaire"),
     },
     marks=_w(
         "barre|barree|barrer|vers|deplacement|pas|chemin|relance|case|joueur|nom|aucun"
@@ -186,11 +189,17 @@ def union(attribute: str) -> frozenset[str]:
     return frozenset(words)
 
 
-def column_names() -> dict[str, str]:
-    """Every language's column names -> the record key they mean."""
+IGNORED: Final = "ignored"
+"""The key of a table's columns that hold nothing a record needs (`Points`, `Notes`)."""
+
+
+def column_names(*, ignored: bool = False) -> dict[str, str]:
+    """Every language's column names -> the record key they mean; with `ignored`, also
+    the names of columns a typed table may hold beside them (-> IGNORED)."""
     names: dict[str, str] = {}
     for vocabulary in LANGUAGES.values():
         for key, words in vocabulary.columns.items():
-            for word in words:
-                names.setdefault(word, key)
+            if key != IGNORED or ignored:
+                for word in words:
+                    names.setdefault(word, key)
     return names
