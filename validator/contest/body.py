@@ -199,7 +199,7 @@ def find_records(text: str) -> list[BodyRecord]:
         top = first
         n = first - 1
         while n >= 0 and (_is_note(lines[n]) or _header_key(lines[n]) is not None):
-            if _header_key(lines[n]) is not None:
+            if _header_key(lines[n]) is not None or column_row(lines[n], 0) is not None:
                 top = n
             n -= 1
         bottom = end

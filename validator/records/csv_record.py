@@ -44,6 +44,7 @@ def column_of(name: str, *, table: bool = False) -> str | None:
     folded = normal(name)
     return names.get(folded) or names.get(folded.rstrip(".: "))
 
+
 META_LINE = re.compile(r"[ \t]*#(?!#)[ \t]*(?P<key>[^\W\d_][\w-]*)[ \t]*:(?P<rest>.*)\Z")
 """`# key: value`; a line starting `##` is always a comment."""
 

@@ -123,6 +123,8 @@ def sniff_format(data: bytes) -> str | None:
         )
         if fits(text)
     ]
+    if not candidates and _is_table(text):
+        return "text"  # a typed table with `Player: ...` or `Total: ...` lines around it
     return candidates[0] if len(candidates) == 1 else None
 
 
@@ -145,6 +147,13 @@ def _is_yaml(text: str) -> bool:
 
 
 def _is_csv(text: str) -> bool:
+    from validator.records.header import key_of
+    from validator.records.text_record import header_match
+
+    for line in text.split("\n", _SNIFF_LINES)[:_SNIFF_LINES]:
+        plain = header_match(line)
+        if plain is not None and key_of(plain["key"]) is not None:
+            return False  # CSV writes its header as `# key: value`; this is a typed table
     for line in text.splitlines():
         stripped = line.strip()
         if not stripped or stripped.startswith("#") or stripped.lower().startswith("sep="):
@@ -161,5 +170,18 @@ def _is_text(text: str) -> bool:
     if _ANNOTATED.search(text) is not None:
         return True
     from validator.records.table import is_pipe_table
+    from validator.records.text_record import typed_round
 
-    return is_pipe_table(text)
+    lines = text.split("\n", _SNIFF_LINES)[:_SNIFF_LINES]
+    return is_pipe_table(text) or any(typed_round(line)[0] for line in lines)
+
+
+def _is_table(text: str) -> bool:
+    from validator.records.table import column_row
+
+    lines = text.split("\n", _SNIFF_LINES)[:_SNIFF_LINES]
+    return any(column_row(line, n) is not None for n, line in enumerate(lines, 1))
+
+
+_SNIFF_LINES = 200
+"""Lines looked at for a round typed with a roll word (`Roll 1: 1 4 6 ...`)."""

@@ -79,18 +79,18 @@ def column_row(line: str, lineno: int) -> Table | None:
             # `| # | Roll | ... |`: the number, then the dice rolled
             named[len(named) - 1 - named[::-1].index("roll")] = "dice"
         kept = [k for k in named if k != IGNORED]
-        if 2 <= len(cells) <= MAX_CELLS and len(named) == len(keys) and len(kept) == len(
-            set(kept)
-        ) >= 2:
+        if (
+            2 <= len(cells) <= MAX_CELLS
+            and len(named) == len(keys)
+            and len(kept) == len(set(kept)) >= 2
+        ):
             return Table(delimiter, tuple(named), lineno)
     return None
 
 
 def is_pipe_table(text: str) -> bool:
     """Whether a text holds a Markdown table that names a record's columns."""
-    for n, line in enumerate(text.splitlines()):
-        if n > 200:
-            return False
+    for n, line in enumerate(text.split("\n", 200)[:200]):
         if line.lstrip().startswith("|") and column_row(line, n + 1) is not None:
             return True
     return False

@@ -114,6 +114,8 @@ def round_start(line: str, pos: int = 0) -> int | None:
         return None
     after = _AFTER_ROLL_WORD.match(line, word.end())
     return after.end() if after is not None else None
+
+
 _DIE_SEP = re.compile(r"[ \t]*[,;-][ \t]*|[ \t]+")
 
 # --- the words of the annotation -----------------------------------------------------------

@@ -63,8 +63,7 @@ EN: Final = Vocabulary(
     before_steps=_w("in|by"),
     path=_w("path|via|route"),
     reroll=_w(
-        "reroll|re-roll|rerolled|re-rolled|forced reroll|forced re-roll|pass|passed"
-        "|roll again"
+        "reroll|re-roll|rerolled|re-rolled|forced reroll|forced re-roll|pass|passed|roll again"
     ),
     no_move=_w(
         "no move|no move possible|stuck|game over|blocked|no moves|cannot move|can't move"

@@ -1,0 +1,412 @@
+"""A game typed the way a person types it (issue 34): roll words, ordinals, dice in any
+spelling, sentences and tables in three languages, read as the same game as a file, on
+stdin and as a mail body between a greeting and a signature."""
+
+from __future__ import annotations
+
+import json
+import mailbox
+import random
+from collections.abc import Callable
+from email import policy
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from record_helpers import summary
+
+from validator.check.file import Checker
+from validator.cli import main
+from validator.errors import ReadError
+from validator.records import read_record, text_record
+from validator.records.record import RecordRound
+
+ROOT = Path(__file__).resolve().parent.parent
+DICE = ROOT / "examples" / "challenge.txt"
+ALICE = read_record(ROOT / "examples" / "alice.yaml")
+"""The bundled winning game (340): plays, forced rerolls, and a last round without a move."""
+
+Writer = Callable[[RecordRound], str]
+
+
+def _dice(r: RecordRound, sep: str = " ") -> str:
+    assert r.dice is not None
+    return sep.join(str(d) for d in r.dice)
+
+
+def _f(field: object, style: str = "/") -> str:
+    row, col = str(field).split("/")
+    return {"/": f"{row}/{col}", "()": f"({row},{col})", "rc": f"row {row} col {col}"}[style]
+
+
+def _plural(n: int | None, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def roll_en(r: RecordRound) -> str:
+    head = f"Roll {r.roll}: {_dice(r)} - "
+    if r.reroll:
+        return head + "reroll"
+    if r.move is None:
+        return head + f"crossed out {_f(r.cross)}, no move"
+    return (
+        head
+        + f"crossed out {_f(r.cross)}, moved to {_f(r.move)} ({_plural(r.steps, 'step', 'steps')})"
+    )
+
+
+def wurf_de(r: RecordRound) -> str:
+    head = f"Wurf {r.roll}: {_dice(r)} - "
+    if r.reroll:
+        return head + "neu würfeln"
+    if r.move is None:
+        return head + f"Kreuz {_f(r.cross)}, kein Zug"
+    return (
+        head + f"Kreuz {_f(r.cross)}, Zug {_f(r.move)} ({_plural(r.steps, 'Schritt', 'Schritte')})"
+    )
+
+
+def lancer_fr(r: RecordRound) -> str:
+    if r.reroll:
+        return f"Tour {r.roll} : {_dice(r, ',')} ; on relance"
+    head = f"Lancer {r.roll} : {_dice(r)} \u2013 je barre {_f(r.cross)}, "
+    if r.move is None:
+        return head + "bloqué"
+    return head + f"je vais en {_f(r.move)} ({_plural(r.steps, 'case', 'cases')})"
+
+
+def round_en(r: RecordRound) -> str:
+    head = f"Round {r.roll} ({_dice(r, ',')}): "
+    if r.reroll:
+        return head + "pass"
+    if r.move is None:
+        return head + f"cross {_f(r.cross)}, stuck"
+    return head + f"cross {_f(r.cross)}, move to {_f(r.move)}, {_plural(r.steps, 'step', 'steps')}"
+
+
+def rolled_en(r: RecordRound) -> str:
+    head = f"{r.roll}) Rolled {_dice(r, ', ')}. "
+    if r.reroll:
+        return head + "Rerolled."
+    if r.move is None:
+        return head + f"Crossed out {_f(r.cross)}, game over."
+    steps = _plural(r.steps, "step", "steps")
+    return head + f"Crossed out {_f(r.cross)} and moved {steps} to {_f(r.move)}."
+
+
+def punkt_de(r: RecordRound) -> str:
+    head = f"{r.roll}. Wurf ({_dice(r, ', ')}): "
+    if r.reroll:
+        return head + "Neuwurf"
+    if r.move is None:
+        return head + f"{_f(r.cross)} durchgestrichen, kein Zug möglich"
+    steps = _plural(r.steps, "Schritt", "Schritte")
+    return head + f"{_f(r.cross)} durchgestrichen, {steps} nach {_f(r.move)}"
+
+
+def ordinal_fr(r: RecordRound) -> str:
+    head = f"{r.roll}{'er' if r.roll == 1 else 'e'} lancer ({_dice(r, '-')}) : "
+    if r.reroll:
+        return head + "relance"
+    if r.move is None:
+        return head + f"barré {_f(r.cross)}, fin de partie"
+    return head + f"barré {_f(r.cross)}, avancé de {r.steps} jusqu'à {_f(r.move)}"
+
+
+def signs(r: RecordRound) -> str:
+    head = f"{r.roll}: {_dice(r)}  "
+    if r.reroll:
+        return head + "-"
+    if r.move is None:
+        return head + f"X {_f(r.cross, '()')}  -> none"
+    return (
+        head + f"X {_f(r.cross, '()')}  -> {_f(r.move, '()')}  {_plural(r.steps, 'step', 'steps')}"
+    )
+
+
+def zeile_de(r: RecordRound) -> str:
+    head = f"Runde {r.roll}: {_dice(r, '-')} | "
+    if r.reroll:
+        return head + "Wurf wiederholt"
+    cross = _f(r.cross).replace("/", " Spalte ")
+    if r.move is None:
+        return head + f"Zeile {cross} gestrichen, blockiert"
+    move = _f(r.move).replace("/", " Spalte ")
+    return head + f"Zeile {cross} gestrichen, nach Zeile {move} in {r.steps} Schritten"
+
+
+def _table(header: list[str], delimiter: str, pipes: bool) -> Callable[[], list[str]]:
+    def lines() -> list[str]:
+        out = []
+        wrap = (lambda cells: "| " + " | ".join(cells) + " |") if pipes else delimiter.join
+        out.append(wrap(header))
+        if pipes:
+            out.append("|" + "|".join("---" for _ in header) + "|")
+        for r in ALICE.rounds:
+            cells = [
+                str(r.roll),
+                _dice(r),
+                "reroll" if r.reroll else _f(r.cross),
+                "" if r.move is None else _f(r.move),
+                "" if r.steps is None or r.move is None else str(r.steps),
+            ]
+            out.append(wrap(cells))
+        return out
+
+    return lines
+
+
+SENTENCES: dict[str, tuple[str, Writer, list[str], list[str]]] = {
+    # name: (language, writer, lines above the rounds, lines below)
+    "roll-en": ("en", roll_en, ["Player: Sam"], ["Total: 340 points"]),
+    "wurf-de": ("de", wurf_de, ["Spielerin: Klara"], ["Gesamt: 340 Punkte"]),
+    "lancer-fr": ("fr", lancer_fr, ["Joueuse : Léa"], ["Score final : 340"]),
+    "round-en": ("en", round_en, ["Name: Sam"], ["Total: 340 pts"]),
+    "rolled-en": ("en", rolled_en, [], ["Total: 340"]),
+    "punkt-de": ("de", punkt_de, ["Spieler: Klaus"], ["Summe: 340"]),
+    "ordinal-fr": ("fr", ordinal_fr, ["Joueur : Luc"], ["Total : 340 points"]),
+    "signs": ("en", signs, [], []),
+    "zeile-de": ("de", zeile_de, ["Spielerin: Klara"], ["Gesamt: 340"]),
+}
+TABLES: dict[str, tuple[str, Callable[[], list[str]], list[str], list[str]]] = {
+    "markdown-de": (
+        "de",
+        _table(["Wurf", "Würfel", "Kreuz", "Ziel", "Schritte"], "|", pipes=True),
+        ["Spielerin: Klara"],
+        ["Gesamt: 340 Punkte"],
+    ),
+    "markdown-en": (
+        "en",
+        _table(["#", "Roll", "Crossed out", "Moved to", "Steps"], "|", pipes=True),
+        ["Player: Sam"],
+        [],
+    ),
+    "tabs-en": (
+        "en",
+        _table(["Roll", "Dice", "Cross", "Move", "Steps"], "\t", pipes=False),
+        [],
+        ["Total: 340"],
+    ),
+    "semicolons-fr": (
+        "fr",
+        _table(["Lancer", "Dés", "Barré", "Déplacement", "Pas"], ";", pipes=False),
+        ["Joueuse : Léa"],
+        ["Score final : 340"],
+    ),
+}
+
+
+def typed(form: str) -> str:
+    """Alice's game typed in one form."""
+    if form in SENTENCES:
+        _, writer, above, below = SENTENCES[form]
+        rounds = [writer(r) for r in ALICE.rounds]
+    else:
+        _, table, above, below = TABLES[form]
+        rounds = table()
+    return "\n".join([*above, "", *rounds, *below]) + "\n"
+
+
+FORMS = [*SENTENCES, *TABLES]
+GAME = [summary(r) for r in ALICE.rounds]
+
+
+def _without_paths(rounds: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The game as typed: no paths, and no steps on the last round, which has no move."""
+    return [
+        {k: v for k, v in r.items() if k != "path" and (k != "steps" or "move" in r)}
+        for r in rounds
+    ]
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_each_form_reads_as_the_same_game(form: str) -> None:
+    record = text_record.parse(typed(form), f"{form}.txt")
+    assert [summary(r) for r in record.rounds] == _without_paths(GAME)
+    if form in ("rolled-en", "signs", "tabs-en"):
+        return
+    assert record.player is not None
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_each_form_validates_as_a_file_and_on_stdin(form: str, tmp_path: Path) -> None:
+    path = tmp_path / "game.txt"
+    path.write_text(typed(form), encoding="utf-8")
+    result = Checker.create(DICE, None).check(path)
+    assert (result.verdict.value, result.score) == ("valid", 340), result.error
+    out = CliRunner().invoke(
+        main, ["validate", "-", "--dice", str(DICE), "--format", "json"], input=typed(form)
+    )
+    data = json.loads(out.stdout)
+    assert (out.exit_code, data["verdict"], data["score"]) == (0, "valid", 340), out.output
+
+
+GREETINGS = {
+    "en": ("Hi,\n\nhere is my game from last night:\n", "Cheers,\nSam\n-- \nSam Player\n"),
+    "de": ("Hallo,\n\nanbei mein Spiel von gestern:\n", "Viele Grüße\nKlara\n-- \nKlara K.\n"),
+    "fr": ("Bonjour,\n\nvoici ma partie d'hier soir :\n", "Merci et à bientôt,\nLéa\n-- \nLéa\n"),
+}
+
+
+def _mail(n: int, lang: str, body: str) -> EmailMessage:
+    m = EmailMessage(policy=policy.default)
+    m["From"] = f"player{n}@players.example"
+    m["To"] = "challenge@organizers.example"
+    m["Subject"] = "My game"
+    m["Date"] = "Mon, 07 Dec 2026 09:00:00 +0100"
+    m["Message-ID"] = f"<typed{n}@players.example>"
+    hello, bye = GREETINGS[lang]
+    m.set_content(f"{hello}\n{body}\n{bye}")
+    return m
+
+
+def _batch(mails: list[EmailMessage], tmp_path: Path) -> dict[str, Any]:
+    box = mailbox.mbox(tmp_path / "inbox.mbox")
+    for m in mails:
+        box.add(m)
+    box.close()
+    out = CliRunner().invoke(
+        main,
+        ["batch", str(tmp_path / "inbox.mbox"), "--dice", str(DICE), "--format", "json"],
+        catch_exceptions=False,
+    )
+    data: dict[str, Any] = json.loads(out.stdout)
+    return data
+
+
+def test_each_form_is_an_entry_as_a_mail_body(tmp_path: Path) -> None:
+    forms = FORMS
+    mails = [_mail(n, (SENTENCES.get(f) or TABLES[f])[0], typed(f)) for n, f in enumerate(forms)]
+    data = _batch(mails, tmp_path)
+    assert data["skipped"] == []
+    got = {e["source"]["message_id"]: e for e in data["entries"]}
+    for n, form in enumerate(forms):
+        entry = got[f"<typed{n}@players.example>"]
+        assert (entry["verdict"], entry["score"]) == ("valid", 340), (form, entry["error"])
+
+
+# --- a generator of typed forms -------------------------------------------------------------
+
+PREFIXES = {
+    "en": ["Roll {n}: ", "Round {n} - ", "Throw {n}. ", "{n}) ", "{n}. ", "Turn {n}: "],
+    "de": ["Wurf {n}: ", "Runde {n} - ", "Zug {n}: ", "{n}. Wurf ", "{n}) "],
+    "fr": ["Lancer {n} : ", "Tour {n} : ", "Coup {n} - ", "{n}e lancer ", "{n}. "],
+}
+DICE_SPELLINGS = ["{a} {b} {c}", "{a},{b},{c}", "{a}-{b}-{c}", "({a}, {b}, {c})", "{a}{b}{c}"]
+AFTER_DICE = [" - ", ": ", " \u2013 ", " | ", "  ", " ; "]
+CROSS = {
+    "en": ["x {f}", "crossed out {f}", "cross {f}", "X {f}", "I crossed {f}"],
+    "de": ["Kreuz {f}", "{f} gestrichen", "{f} durchgestrichen", "streiche {f}"],
+    "fr": ["je barre {f}", "barré {f}", "case {f} barrée", "{f} barrée"],
+}
+MOVE = {
+    "en": ["-> {f}", "moved to {f}", "move to {f}", "then went to {f}", "and moved to {f}"],
+    "de": ["nach {f}", "Zug {f}", "-> {f}", "und dann nach {f}"],
+    "fr": ["je vais en {f}", "vers {f}", "-> {f}", "puis déplacement vers {f}"],
+}
+STEPS = {
+    "en": ["({s})", "in {s} steps", "{s} steps", "(steps: {s})"],
+    "de": ["({s})", "in {s} Schritten", "{s} Schritte", "({s} Schritte)"],
+    "fr": ["({s})", "en {s} pas", "({s} cases)", "{s} pas"],
+}
+REROLL = {
+    "en": ["reroll", "pass", "rerolled", "- reroll", "forced reroll"],
+    "de": ["neu würfeln", "Neuwurf", "neu gewürfelt", "- Wurf wiederholt"],
+    "fr": ["relance", "on relance", "je relance", "- relance"],
+}
+NO_MOVE = {
+    "en": ["no move", "stuck", "game over", "blocked"],
+    "de": ["kein Zug", "blockiert", "kein Zug möglich"],
+    "fr": ["bloqué", "fin de partie", "aucun déplacement"],
+}
+FIELD_STYLES = ["{r}/{c}", "({r},{c})", "{r},{c}", "row {r} col {c}", "{r}-{c}"]
+FIELD_WORDS = {"de": "Zeile {r} Spalte {c}", "fr": "ligne {r} colonne {c}", "en": "row {r} col {c}"}
+
+
+def generated(seed: int) -> tuple[str, str]:
+    """Alice's game typed with random choices of one language's words and signs."""
+    rng = random.Random(seed)
+    lang = rng.choice(["en", "de", "fr"])
+    prefix = rng.choice(PREFIXES[lang])
+    dice_spelling = rng.choice(DICE_SPELLINGS)
+    after = rng.choice(AFTER_DICE)
+    lines = []
+    for r in ALICE.rounds:
+        assert r.dice is not None
+        a, b, c = r.dice
+        line = prefix.format(n=r.roll) + dice_spelling.format(a=a, b=b, c=c) + after
+        if r.reroll:
+            lines.append(line + rng.choice(REROLL[lang]))
+            continue
+
+        def field(value: object) -> str:
+            row, col = str(value).split("/")
+            style = rng.choice([*FIELD_STYLES, FIELD_WORDS[lang]])
+            return style.format(r=row, c=col)
+
+        parts = [rng.choice(CROSS[lang]).format(f=field(r.cross))]
+        if r.move is None:
+            parts.append(rng.choice(NO_MOVE[lang]))
+        else:
+            parts.append(rng.choice(MOVE[lang]).format(f=field(r.move)))
+            parts.append(rng.choice(STEPS[lang]).format(s=r.steps))
+        lines.append(line + rng.choice([", ", " ", "; "]).join(parts))
+    return lang, "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_generated_forms_read_as_the_same_game(seed: int) -> None:
+    lang, text = generated(seed)
+    try:
+        record = text_record.parse(text, "generated.txt")
+    except ReadError as exc:
+        raise AssertionError(
+            f"{lang}: {exc.diagnostic.location()}: {exc.diagnostic.message}\n{text}"
+        ) from exc
+    assert [summary(r) for r in record.rounds] == _without_paths(GAME), text
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_generated_tables_with_their_columns_in_any_order(seed: int) -> None:
+    rng = random.Random(seed)
+    lang = rng.choice(["en", "de", "fr"])
+    names = {
+        "en": {"roll": "Roll", "dice": "Dice", "cross": "Cross", "move": "Move", "steps": "Steps"},
+        "de": {
+            "roll": "Wurf",
+            "dice": "Würfel",
+            "cross": "Kreuz",
+            "move": "Ziel",
+            "steps": "Schritte",
+        },
+        "fr": {
+            "roll": "Lancer",
+            "dice": "Dés",
+            "cross": "Barré",
+            "move": "Déplacement",
+            "steps": "Pas",
+        },
+    }[lang]
+    order = list(names)
+    rng.shuffle(order)
+    delimiter = rng.choice(["|", "\t", ";"])
+
+    def row(cells: list[str]) -> str:
+        if delimiter == "|":
+            return "| " + " | ".join(cells) + " |"
+        return delimiter.join(cells)
+
+    lines = [row([names[k] for k in order])]
+    for r in ALICE.rounds:
+        value = {
+            "roll": str(r.roll),
+            "dice": _dice(r),
+            "cross": "reroll" if r.reroll else _f(r.cross),
+            "move": "" if r.move is None else _f(r.move),
+            "steps": "" if r.move is None or r.steps is None else str(r.steps),
+        }
+        lines.append(row([value[k] for k in order]))
+    record = text_record.parse("\n".join(lines) + "\n", "table.txt")
+    assert [summary(r) for r in record.rounds] == _without_paths(GAME), lines[0]
