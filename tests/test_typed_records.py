@@ -4,9 +4,11 @@ stdin and as a mail body between a greeting and a signature."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import mailbox
 import random
+import re
 from collections.abc import Callable
 from email import policy
 from email.message import EmailMessage
@@ -19,6 +21,7 @@ from record_helpers import summary
 
 from validator.check.file import Checker
 from validator.cli import main
+from validator.engine import Field
 from validator.errors import ReadError
 from validator.records import read_record, text_record
 from validator.records.record import RecordRound
@@ -137,14 +140,16 @@ def zeile_de(r: RecordRound) -> str:
     return head + f"Zeile {cross} gestrichen, nach Zeile {move} in {r.steps} Schritten"
 
 
-def _table(header: list[str], delimiter: str, pipes: bool) -> Callable[[], list[str]]:
-    def lines() -> list[str]:
+def _table(
+    header: list[str], delimiter: str, pipes: bool
+) -> Callable[[tuple[RecordRound, ...]], list[str]]:
+    def lines(game: tuple[RecordRound, ...]) -> list[str]:
         out = []
         wrap = (lambda cells: "| " + " | ".join(cells) + " |") if pipes else delimiter.join
         out.append(wrap(header))
         if pipes:
             out.append("|" + "|".join("---" for _ in header) + "|")
-        for r in ALICE.rounds:
+        for r in game:
             cells = [
                 str(r.roll),
                 _dice(r),
@@ -170,7 +175,9 @@ SENTENCES: dict[str, tuple[str, Writer, list[str], list[str]]] = {
     "signs": ("en", signs, [], []),
     "zeile-de": ("de", zeile_de, ["Spielerin: Klara"], ["Gesamt: 340"]),
 }
-TABLES: dict[str, tuple[str, Callable[[], list[str]], list[str], list[str]]] = {
+TABLES: dict[
+    str, tuple[str, Callable[[tuple[RecordRound, ...]], list[str]], list[str], list[str]]
+] = {
     "markdown-de": (
         "de",
         _table(["Wurf", "Würfel", "Kreuz", "Ziel", "Schritte"], "|", pipes=True),
@@ -198,14 +205,14 @@ TABLES: dict[str, tuple[str, Callable[[], list[str]], list[str], list[str]]] = {
 }
 
 
-def typed(form: str) -> str:
-    """Alice's game typed in one form."""
+def typed(form: str, game: tuple[RecordRound, ...] = ALICE.rounds) -> str:
+    """Alice's game (or another) typed in one form."""
     if form in SENTENCES:
         _, writer, above, below = SENTENCES[form]
-        rounds = [writer(r) for r in ALICE.rounds]
+        rounds = [writer(r) for r in game]
     else:
         _, table, above, below = TABLES[form]
-        rounds = table()
+        rounds = table(game)
     return "\n".join([*above, "", *rounds, *below]) + "\n"
 
 
@@ -410,3 +417,44 @@ def test_generated_tables_with_their_columns_in_any_order(seed: int) -> None:
         lines.append(row([value[k] for k in order]))
     record = text_record.parse("\n".join(lines) + "\n", "table.txt")
     assert [summary(r) for r in record.rounds] == _without_paths(GAME), lines[0]
+
+
+# --- one mistake each: the code at the right roll ------------------------------------------
+
+
+def _mistake(form: str, kind: str) -> str:
+    """Alice's game typed in `form` with one mistake."""
+    rounds = list(ALICE.rounds)
+    if kind == "E105":  # roll 5 left out: a row that was not a forced reroll
+        del rounds[4]
+    elif kind == "E101":  # roll 7 is 5 2 3
+        rounds[6] = dataclasses.replace(rounds[6], dice=(5, 2, 4))
+    elif kind == "E202":  # a cross-out the dice 5 2 3 cannot make
+        rounds[6] = dataclasses.replace(rounds[6], cross=Field(4, 4))
+    text = typed(form, tuple(rounds))
+    return text.replace("340", "350") if kind == "E107" else text
+
+
+WITH_TOTAL = [f for f in FORMS if f not in ("signs", "markdown-en")]
+
+
+@pytest.mark.parametrize("form", WITH_TOTAL)
+@pytest.mark.parametrize(("kind", "roll"), [("E105", 5), ("E107", None), ("E101", 7), ("E202", 7)])
+def test_one_mistake_keeps_its_code_at_its_roll(
+    form: str, kind: str, roll: int | None, tmp_path: Path
+) -> None:
+    text = _mistake(form, kind)
+    path = tmp_path / "game.txt"
+    path.write_text(text, encoding="utf-8")
+    result = Checker.create(DICE, None).check(path)
+    error = result.error
+    assert result.verdict.value == "invalid" and error is not None, result
+    assert (error.code, error.roll) == (kind, roll), error
+    assert error.line is not None
+    line = text.splitlines()[error.line - 1]
+    if kind == "E107":
+        assert "350" in line and "340" in (error.hint or "")
+    elif kind == "E101":
+        assert "524" in re.sub(r"[^0-9]", "", line), line
+    elif kind == "E202":
+        assert re.search(r"4\D+4", line), line
