@@ -205,15 +205,15 @@ TABLES: dict[
 }
 
 
-def typed(form: str, game: tuple[RecordRound, ...] = ALICE.rounds) -> str:
-    """Alice's game (or another) typed in one form."""
+def typed(form: str, game: tuple[RecordRound, ...] = ALICE.rounds, total: bool = True) -> str:
+    """Alice's game (or another) typed in one form (with its total line, or without)."""
     if form in SENTENCES:
         _, writer, above, below = SENTENCES[form]
         rounds = [writer(r) for r in game]
     else:
         _, table, above, below = TABLES[form]
         rounds = table(game)
-    return "\n".join([*above, "", *rounds, *below]) + "\n"
+    return "\n".join([*above, "", *rounds, *(below if total else [])]) + "\n"
 
 
 FORMS = [*SENTENCES, *TABLES]
@@ -458,3 +458,118 @@ def test_one_mistake_keeps_its_code_at_its_roll(
         assert "524" in re.sub(r"[^0-9]", "", line), line
     elif kind == "E202":
         assert re.search(r"4\D+4", line), line
+
+
+# --- the reply to an invalid or incomplete typed entry -------------------------------------
+
+DEADLINE = "2026-12-20T23:59:59+01:00"
+LANGUAGE_FORMS = {"en": "roll-en", "de": "wurf-de", "fr": "lancer-fr"}
+
+
+def _entries_for_replies() -> list[tuple[str, str, str]]:
+    """(language, kind, body): per language, an illegal step, an early stop, a wrong total."""
+    out = []
+    for lang, form in LANGUAGE_FORMS.items():
+        out.append((lang, "E202", _mistake(form, "E202")))
+        out.append((lang, "incomplete", typed(form, ALICE.rounds[:10], total=False)))
+        out.append((lang, "E107", _mistake(form, "E107")))
+    return out
+
+
+def _reply_texts(tmp_path: Path) -> dict[tuple[str, str], str]:
+    cases = _entries_for_replies()
+    box = mailbox.mbox(tmp_path / "inbox.mbox")
+    for n, (lang, _, body) in enumerate(cases):
+        box.add(_mail(n, lang, body))
+    box.close()
+    out = CliRunner().invoke(
+        main,
+        ["batch", str(tmp_path / "inbox.mbox"), "--dice", str(DICE), "--deadline", DEADLINE,
+         "--replies", str(tmp_path / "replies"), "--organizer", "Org <org@example.org>",
+         "--format", "json", "-j", "1"],
+        catch_exceptions=False,
+    )  # fmt: skip
+    assert out.exit_code in (0, 1), out.output
+    from email.parser import BytesParser
+
+    texts = {}
+    for n, (lang, kind, _) in enumerate(cases, start=1):
+        raw = (tmp_path / "replies" / f"reply-{n:04d}.eml").read_bytes()
+        message = BytesParser(policy=policy.default).parsebytes(raw)
+        body = message.get_body(("plain",))
+        assert body is not None
+        texts[(lang, kind)] = body.get_content()
+    return texts
+
+
+WHEN = {
+    "en": "December 20, 2026, 11:59:59\u202fPM +0100",
+    "de": "20. Dezember 2026, 23:59:59 +0100",
+    "fr": "20 d\u00e9cembre 2026, 23:59:59 +0100",
+}
+REPLIES = {  # French writes its apostrophe as \u2019
+    "en": {
+        "E202": [
+            "Your record is not valid: the replay stopped at an illegal step.",
+            "Correct your record from roll 7 on: the rounds before it are legal.",
+        ],
+        "incomplete": ["Your record stops before the game ends: go on from roll 11."],
+        "E107": [
+            "Your record is not valid: its steps are legal, but the record as a whole is not "
+            "right.",
+            "E107 the record claims 350 points, but the replay scores 340 (at line 29, column 8 "
+            "of your message)\nhelp: Total: 340 points",
+        ],
+        "resend": "You may send a corrected record by replying to this message until the "
+        "deadline, {when}; the last one you send before it counts.",
+    },
+    "de": {
+        "E202": [
+            "Dein Protokoll ist ungültig: die Nachspielung hielt bei einem unerlaubten Schritt an.",
+            "Korrigiere dein Protokoll ab Wurf 7: die Runden davor sind erlaubt.",
+        ],
+        "incomplete": ["Dein Protokoll hört auf, bevor das Spiel endet: mach ab Wurf 11 weiter."],
+        "E107": [
+            "Dein Protokoll ist ungültig: seine Schritte sind erlaubt, aber das Protokoll als "
+            "Ganzes stimmt nicht.",
+            "E107 das Protokoll gibt 350 Punkte an, aber die Nachspielung ergibt 340 (Zeile 29, "
+            "Spalte 9 in deiner Nachricht)\nHilfe: Gesamt: 340 Punkte",
+        ],
+        "resend": "Du kannst bis zum Einsendeschluss, {when}, ein korrigiertes Protokoll als "
+        "Antwort auf diese Nachricht schicken; das letzte vor dem Einsendeschluss zählt.",
+    },
+    "fr": {
+        "E202": [
+            "Votre relevé n\u2019est pas valide : la partie rejouée s\u2019est arrêtée sur un "
+            "pas interdit.",
+            "Corrigez votre relevé à partir du lancer 7 : les tours d\u2019avant sont permis.",
+        ],
+        "incomplete": [
+            "Votre relevé s\u2019arrête avant la fin de la partie : continuez à partir du "
+            "lancer 11."
+        ],
+        "E107": [
+            "Votre relevé n\u2019est pas valide : ses pas sont permis, mais le relevé dans son "
+            "ensemble n\u2019est pas juste.",
+            "E107 le relevé annonce 350 points, mais la partie rejouée en donne 340 (ligne 29, "
+            "colonne 15 dans votre message)\naide : Score final : 340",
+        ],
+        "resend": "Vous pouvez envoyer un relevé corrigé en répondant à ce message jusqu\u2019à la "
+        "date limite, {when} ; le dernier envoyé avant elle compte.",
+    },
+}
+
+
+def test_replies_say_where_to_go_on_and_until_when(tmp_path: Path) -> None:
+    """An invalid or incomplete entry's reply names the roll to go on from (none for a
+    wrong total, which is no illegal step), that a corrected record may be sent, and the
+    deadline; each sentence in full, in the sender's language."""
+    texts = _reply_texts(tmp_path)
+    for (lang, kind), text in texts.items():
+        paragraphs = text.split("\n\n")
+        for sentence in REPLIES[lang][kind]:
+            assert sentence in paragraphs, (lang, kind, text)
+        assert REPLIES[lang]["resend"].format(when=WHEN[lang]) in paragraphs, (lang, kind, text)
+        if kind == "E107":
+            assert not any("roll" in p or "Wurf" in p or "lancer" in p for p in paragraphs[3:])
+            assert REPLIES[lang]["E202"][0] not in paragraphs

@@ -78,6 +78,7 @@ CODES: dict[str, Code] = {
         Code("E005", "bad-value", "read", "a value has the wrong type or is out of range"),
         Code("E006", "unsafe-input", "read", "YAML aliases, custom tags or too deep nesting"),
         Code("E007", "empty", "read", "the file holds no record"),
+        Code("E008", "two-records", "read", "a message holds more than one record"),
         # The record is readable but does not match the dice file (verdict `invalid`).
         Code("E101", "dice-mismatch", "record", "a round's dice differ from the official row"),
         Code("E102", "steps-mismatch", "record", "a round's steps differ from the movement die"),
