@@ -496,9 +496,12 @@ def _reply_texts(tmp_path: Path) -> dict[tuple[str, str], str]:
     for n, (lang, kind, _) in enumerate(cases, start=1):
         raw = (tmp_path / "replies" / f"reply-{n:04d}.eml").read_bytes()
         message = BytesParser(policy=policy.default).parsebytes(raw)
-        body = message.get_body(("plain",))
-        assert body is not None
-        texts[(lang, kind)] = body.get_content()
+        assert isinstance(message, EmailMessage)
+        plain = message.get_body(("plain",))
+        assert isinstance(plain, EmailMessage)
+        content = plain.get_content()
+        assert isinstance(content, str)
+        texts[(lang, kind)] = content
     return texts
 
 
@@ -507,7 +510,7 @@ WHEN = {
     "de": "20. Dezember 2026, 23:59:59 +0100",
     "fr": "20 d\u00e9cembre 2026, 23:59:59 +0100",
 }
-REPLIES = {  # French writes its apostrophe as \u2019
+REPLIES: dict[str, dict[str, Any]] = {  # French writes its apostrophe as \u2019
     "en": {
         "E202": [
             "Your record is not valid: the replay stopped at an illegal step.",
