@@ -576,3 +576,37 @@ def test_replies_say_where_to_go_on_and_until_when(tmp_path: Path) -> None:
         if kind == "E107":
             assert not any("roll" in p or "Wurf" in p or "lancer" in p for p in paragraphs[3:])
             assert REPLIES[lang]["E202"][0] not in paragraphs
+
+
+@pytest.mark.parametrize(
+    ("line", "message", "hint"),
+    [
+        (
+            "Wurf 1: 1 4 6 - Kruez 6/4, Zug 1/1",
+            "t.txt:1:17: E002 erwartet: ein Wort wie x, ->, Schritte oder Weg, gefunden: "
+            "'Kruez': war 'Kreuz' gemeint?",
+            "  Hilfe: Wurf 1: 1 4 6 - Kreuz 6/4, Zug 1/1",
+        ),
+        (
+            "Roll 1: 1 4 6 - crosed out 6/4, moved to 1/1",
+            "t.txt:1:17: E002 expected a word like x, ->, steps or path, found 'crosed': did you "
+            "mean 'crossed'?",
+            "  help: Roll 1: 1 4 6 - crossed out 6/4, moved to 1/1",
+        ),
+        (
+            "Lancer 1 : 1 4 6 - je bare 6/4, je vais en 1/1",
+            "t.txt:1:23: E002 attendu : un mot comme x, ->, pas ou chemin, trouvé : 'bare' : "
+            "vouliez-vous dire 'barré' ?",
+            "  aide : Lancer 1 : 1 4 6 - je barré 6/4, je vais en 1/1",
+        ),
+    ],
+)
+def test_a_misspelt_word_gets_its_correction_in_the_players_language(
+    line: str, message: str, hint: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Said in the record's own language, with the corrected line as the help."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.txt").write_text(line + "\n", encoding="utf-8")
+    out = CliRunner().invoke(main, ["validate", "t.txt", "--dice", str(DICE)])
+    lines = out.output.splitlines()
+    assert message in lines and hint in lines, out.output
