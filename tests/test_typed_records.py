@@ -610,3 +610,26 @@ def test_a_misspelt_word_gets_its_correction_in_the_players_language(
     out = CliRunner().invoke(main, ["validate", "t.txt", "--dice", str(DICE)])
     lines = out.output.splitlines()
     assert message in lines and hint in lines, out.output
+
+
+def test_an_unknown_header_key_above_the_rounds_is_a_warning(tmp_path: Path) -> None:
+    path = tmp_path / "game.txt"
+    path.write_text("Datum: 3. Dezember\nTeam: Blau\n" + typed("wurf-de"), encoding="utf-8")
+    result = Checker.create(DICE, None).check(path)
+    assert (result.verdict.value, result.score) == ("valid", 340)
+    known = "known keys: player, dice_file, dice_sha256, coordinates, rules, claimed_score, rings"
+    assert [(w.code, w.line, w.message, w.hint) for w in result.warnings] == [
+        ("W004", 1, "unknown header key 'Datum'", known),
+        ("W004", 2, "unknown header key 'Team'", known),
+    ]
+    # Without rounds, the unknown key is what is wrong: E003, as before; and a misspelt
+    # key is a typo to mend (E003 with its correction), not a line of the player's own.
+    with pytest.raises(ReadError) as info:
+        text_record.parse("Datum: 3. Dezember\n", "t.txt")
+    assert info.value.diagnostic.code == "E003"
+    with pytest.raises(ReadError) as info:
+        text_record.parse("Speiler: Klara\n" + typed("wurf-de"), "t.txt")
+    assert (info.value.diagnostic.code, info.value.diagnostic.hint[:14]) == (
+        "E003",
+        "Spieler: Klara",
+    )

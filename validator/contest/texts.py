@@ -41,12 +41,9 @@ TEXTS: dict[str, str] = {
     "reply.go_on.invalid": N_(
         "Correct your record from roll {roll} on: the rounds before it are legal."
     ),
-    "reply.go_on.incomplete": N_(
-        "Your record stops before the game ends: go on from roll {roll}."
-    ),
+    "reply.go_on.incomplete": N_("Your record stops before the game ends: go on from roll {roll}."),
     "reply.resend": N_(
-        "You may send a corrected record by replying to this message; the last one you send "
-        "counts."
+        "You may send a corrected record by replying to this message; the last one you send counts."
     ),
     "reply.resend.deadline": N_(
         "You may send a corrected record by replying to this message until the deadline, "

@@ -57,6 +57,13 @@ def key_of(name: str) -> str | None:
     return SYNONYMS.get(normal(name).replace("-", "_").replace(" ", "_"))
 
 
+def misspelt(name: str) -> bool:
+    """Whether a key that is not known is close to one (`playr`, `Speiler`): a typo to
+    mend, not a line of the player's own (`Datum`, `Team`)."""
+    folded = normal(name[:40]).replace("-", "_").replace(" ", "_")
+    return bool(difflib.get_close_matches(folded, list(SYNONYMS), n=1, cutoff=0.75))
+
+
 class Header:
     """Header values being read, with where each one stands."""
 

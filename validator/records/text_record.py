@@ -19,6 +19,7 @@ from validator.records.header import (
     fail,
     header_lines,
     key_of,
+    misspelt,
     spaces_end,
 )
 from validator.records.language import identify_text
@@ -33,7 +34,7 @@ from validator.records.lexing import (
     short,
     split_lines,
 )
-from validator.records.model import MAX_DIAGNOSTICS, Locations
+from validator.records.model import HEADER_KEYS, MAX_DIAGNOSTICS, Locations
 from validator.records.record import Record, RecordRound
 from validator.records.table import Table, column_row
 from validator.records.vocabulary import COMMON_CROSS, COMMON_EXITS, ORDINAL_SUFFIXES, union
@@ -201,6 +202,8 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
     row = 0
     first_dice_line: int | None = None
     table: Table | None = None
+    unknown: list[Diagnostic] = []
+    """Header lines above the rounds whose key is not known (W004 when rounds follow)."""
     for lineno, line in enumerate(split_lines(text.removeprefix("\ufeff")), start=1):
         stripped = line.lstrip(" \t")
         if not stripped or stripped.startswith("#") or stripped.startswith("//"):
@@ -247,7 +250,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
                     for path, col in where.items():
                         locations[("rounds", index, *path)] = (lineno, col)
                 continue
-            _header_line(header, line, lineno, first_dice_line, source)
+            _header_line(header, line, lineno, first_dice_line, source, unknown)
         except ReadError as exc:
             problems.extend(exc.diagnostics)
             failed_lines += (
@@ -255,6 +258,13 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
                 or round_start(stripped) is not None
                 or (table is not None and table.holds(line))
             )
+    warnings: tuple[Diagnostic, ...] = ()
+    if rounds:  # a record: an unknown key above it is no reason to refuse it
+        warnings = tuple(dataclasses.replace(d, code="W004") for d in unknown)
+    else:
+        # no rounds: the unknown key may be what is wrong (`rounds: 1`); in source order
+        wrong = [dataclasses.replace(d, code="E003") for d in unknown]
+        problems = sorted([*wrong, *problems], key=lambda d: d.line or 0)
     if not rounds and not header.values and not problems:
         fail(
             "E007",
@@ -269,15 +279,32 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
     except ReadError as exc:
         exc.language = identify_text(text)  # its errors are said in the record's language
         raise
-    return dataclasses.replace(record, language=identify_text(text))
+    return dataclasses.replace(record, language=identify_text(text), warnings=warnings)
 
 
 def _header_line(
-    header: Header, line: str, lineno: int, first_dice_line: int | None, source: str
+    header: Header,
+    line: str,
+    lineno: int,
+    first_dice_line: int | None,
+    source: str,
+    unknown: list[Diagnostic],
 ) -> None:
     match = header_match(line)
     if match is None:
         _not_a_line(line, lineno, source)
+    if first_dice_line is None and key_of(match["key"]) is None and not misspelt(match["key"]):
+        unknown.append(  # W004 if rounds follow, else E003 (see parse)
+            Diagnostic.said(
+                "W004",
+                phrase(N_("unknown header key {key}"), key=short(match["key"])),
+                source,
+                lineno,
+                match.start("key") + 1,
+                hint=phrase(N_("known keys: {keys}"), keys=", ".join(HEADER_KEYS)),
+            )
+        )
+        return
     key = header.key(match, lineno)
     if first_dice_line is not None and key not in AFTER_ROUNDS:
         fail(
