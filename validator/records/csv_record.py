@@ -204,12 +204,13 @@ def read_row(
     data: dict[str, object] = {}
     where: dict[tuple[str | int, ...], int] = {}
     problems: list[Diagnostic] = []
-    if "reroll" not in columns:
-        for k, (name, (value, col)) in enumerate(zip(columns, cells, strict=True)):
-            if name in ("cross", "move") and normal(value) in _REROLLS:
-                data["reroll"] = True  # `| 10 | 6 6 6 | reroll | | |`
-                where[("reroll",)] = col
-                cells[k] = ("", col)
+    for k, (name, (value, col)) in enumerate(zip(columns, cells, strict=True)):
+        word = normal(value) if name in ("cross", "move") else ""
+        kind = "reroll" if word in _REROLLS else "ring" if word == "ring" else None
+        if kind is not None and kind not in columns:
+            data[kind] = True  # `| 10 | 6 6 6 | reroll | | |`, `| 5 | 3 1 5 | ring | | |`
+            where[(kind,)] = col
+            cells[k] = ("", col)
     for number_, (name, (value, col)) in enumerate(zip(columns, cells, strict=True), 1):
         cell = _Cell(name, number_, value, lineno, col, source)
         try:

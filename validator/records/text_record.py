@@ -37,7 +37,7 @@ from validator.records.lexing import (
 from validator.records.model import HEADER_KEYS, MAX_DIAGNOSTICS, Locations
 from validator.records.record import Record, RecordRound
 from validator.records.table import Table, column_row
-from validator.records.vocabulary import COMMON_CROSS, COMMON_EXITS, ORDINAL_SUFFIXES, union
+from validator.records.vocabulary import COMMON_CROSS, EXIT_WORDS, ORDINAL_SUFFIXES, union
 
 HEADER_LINE = re.compile(
     r"[ \t]*(?P<key>[^\W\d_][\w-]*)[ \t]*:(?P<rest>.*)\Z",
@@ -142,7 +142,7 @@ PHRASES: dict[str, str] = {
     **dict.fromkeys(union("reroll"), REROLL),
     "ring": RING,
     **dict.fromkeys((w for w in NONE_WORDS if w[0].isalpha()), NOMOVE),
-    **dict.fromkeys(COMMON_EXITS, EXIT),
+    **dict.fromkeys(EXIT_WORDS, EXIT),
     **dict.fromkeys(union("filler"), FILLER),
 }
 """Every word and phrase of the annotation (folded: lower case, no accents) -> its role."""
@@ -749,7 +749,7 @@ class _Annotation:
                 if pending is None or pending[0] != MOVE:
                     self._once(MOVE, first)
                 if role == EXIT:
-                    self.data[MOVE] = normal(first.text)
+                    self.data[MOVE] = EXIT_WORDS[normal(first.text)]
                 self.where[(MOVE,)] = first.start + 1
                 pending = None
             else:  # REROLL or RING after a cross-out

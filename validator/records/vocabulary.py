@@ -174,6 +174,15 @@ LANGUAGES: Final[dict[str, Vocabulary]] = {"en": EN, "de": DE, "fr": FR}
 COMMON_CROSS: Final = frozenset({"x", "×"})  # noqa: RUF001 - the sign players use for a cross
 COMMON_NO_MOVE: Final = frozenset({"none", "-", "—", "–"})  # noqa: RUF001 - dashes as typed
 COMMON_EXITS: Final = frozenset({"escape", "leave"})
+EXIT_WORDS: Final[dict[str, str]] = {
+    "escape": "escape",
+    "escaped": "escape",
+    "escapes": "escape",
+    "leave": "leave",
+    "left": "leave",
+    "leaves": "leave",
+}
+"""Words of a typed record for the two exits (Escape!, In and Out!) -> the exit."""
 ORDINAL_SUFFIXES: Final = frozenset({"st", "nd", "rd", "th", "er", "re", "e", "eme", "ere"})
 """What may follow a roll number written as an ordinal: `1st`, `1er`, `2e`, `2ème`."""
 
