@@ -633,3 +633,47 @@ def test_an_unknown_header_key_above_the_rounds_is_a_warning(tmp_path: Path) -> 
         "E003",
         "Spieler: Klara",
     )
+
+
+def _unnumbered(r: RecordRound) -> str:
+    head = f"Rolled {_dice(r, ', ')}. "
+    if r.move is None:
+        return head + f"Crossed out {_f(r.cross)}, game over."
+    return head + f"Crossed out {_f(r.cross)} and moved to {_f(r.move)}."
+
+
+def test_rounds_without_roll_numbers_follow_the_dice_file(tmp_path: Path) -> None:
+    """The forced rerolls left out: each line after one is read as the roll its dice are,
+    and a W005 says so at the line."""
+    lines = [_unnumbered(r) for r in ALICE.rounds if not r.reroll]
+    path = tmp_path / "game.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = Checker.create(DICE, None).check(path)
+    assert (result.verdict.value, result.score) == ("valid", 340), result.error
+    assert [(w.code, w.line, w.roll) for w in result.warnings] == [
+        ("W005", 10, 11),  # after roll 10 (6 6 6)
+        ("W005", 13, 15),  # after roll 14 (1 1 6)
+        ("W005", 15, 18),  # after roll 17 (1 1 3)
+        ("W005", 16, 21),  # after rolls 19 and 20
+    ]
+    assert result.warnings[0].message == (
+        "round 10 gives no roll number, and its dice 6 5 1 are not roll 10: it is read as "
+        "roll 11, after forced rerolls"
+    )
+
+
+def test_a_reading_never_makes_an_illegal_game_legal(tmp_path: Path) -> None:
+    """A row left out that was no forced reroll is not jumped over: E101 at the line, as
+    typed; a roll number, once written, is taken as written."""
+    game = [r for r in ALICE.rounds if not r.reroll]
+    lines = [_unnumbered(r) for r in game]
+    del lines[4]  # roll 5 (2 1 6), where a cross-out was possible
+    path = tmp_path / "game.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    error = Checker.create(DICE, None).check(path).error
+    assert error is not None and (error.code, error.roll, error.line) == ("E101", 5, 5)
+    # Roll 11's dice written as roll 10: a typed number is taken as typed (E101 there).
+    lines = [_unnumbered(r) for r in game[:9]] + [f"10: {_dice(game[9])}   x {game[9].cross}"]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    error = Checker.create(DICE, None).check(path).error
+    assert error is not None and (error.code, error.roll, error.line) == ("E101", 10, 10)

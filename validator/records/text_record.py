@@ -77,7 +77,7 @@ _AFTER_ROLL_WORD = re.compile(r"[ \t]*\.?[ \t]*(?=\d)", re.ASCII)
 """Between a roll word and its number or dice: `Roll 1`, `Nr. 4`."""
 _DICE_AHEAD = re.compile(rf"[(\[]?[ \t]*(?:\d{_SEP}\d{_SEP}\d|\d{{3}})(?![0-9])", re.ASCII)
 _DICE_ONLY = re.compile(
-    rf"(?:\d{_SEP}\d{_SEP}\d|\d{{3}})(?![0-9])(?!{_SEP}\d)(?![ \t]*[:.)(])", re.ASCII
+    rf"\d{_SEP}\d{_SEP}\d(?![0-9])(?!{_SEP}\d)|\d{{3}}(?![0-9])(?![ \t]*[:.)(])", re.ASCII
 )
 """Three dice and nothing that makes the first of them a roll number (`Rolled 1, 4, 6`)."""
 _ROLL_NUMBER = re.compile(r"(\d+)[ \t]*[:.)\-\u2013\u2014]?", re.ASCII)
@@ -408,7 +408,9 @@ class _RollLine:
                     ),
                 )
         self.pos = spaces_end(self.text, self.pos)
-        where: Where = {(): start + 1, ("roll",): start + 1}
+        where: Where = {(): start + 1}
+        if numbered is not None:  # a counted roll has no place: the replay may follow the dice
+            where[("roll",)] = start + 1
         data: dict[str, object] = {"roll": row}
         if not (worded and _WORD_AT.match(self.text, self.pos)):
             # `Roll 3: crossed out 6/4 ...`: no dice typed; the dice file has them
