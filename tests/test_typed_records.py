@@ -677,3 +677,44 @@ def test_a_reading_never_makes_an_illegal_game_legal(tmp_path: Path) -> None:
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     error = Checker.create(DICE, None).check(path).error
     assert error is not None and (error.code, error.roll, error.line) == ("E101", 10, 10)
+
+
+# --- games typed by hand, and lines as people write them -----------------------------------
+
+TYPED_BY_HAND = sorted((ROOT / "tests" / "typed").glob("*.txt"))
+"""Alice's game typed by hand as a player would, in German, French and English."""
+
+
+@pytest.mark.parametrize("path", TYPED_BY_HAND, ids=lambda p: p.stem)
+def test_games_typed_by_hand_are_valid_as_files_and_mail_bodies(path: Path, tmp_path: Path) -> None:
+    result = Checker.create(DICE, None).check(path)
+    assert (result.verdict.value, result.score, result.warnings) == ("valid", 340, ()), result.error
+    lang = {"klara": "de", "lea": "fr", "sam": "en"}[path.stem]
+    data = _batch([_mail(0, lang, path.read_text(encoding="utf-8"))], tmp_path)
+    (entry,) = data["entries"]
+    player = result.record.player if result.record else None
+    assert (entry["verdict"], entry["score"], entry["player"]) == ("valid", 340, player)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Round 3: 2 2 2 → X 2/2 → 6/1",
+        "Roll #3: 2 2 2 x 2/2 -> 6/1",
+        "3rd roll: 2 2 2, crossed out 2/2, moved to 6/1",
+        "Throw 3 (2 2 2) - X on 2/2, went to 6/1",
+        "Round 3 — dice 2,2,2 — cross 2/2 — move 6/1",
+        "Roll 3: I rolled 2 2 2, crossed out 2/2 and moved to 6/1",
+        "Wurf 3: 2 2 2 \u2013 2/2 gestrichen \u2013 nach 6/1 gezogen",
+        "Runde 3 (2,2,2): streiche 2/2, ziehe auf 6/1",
+        "3. Wurf: 2 2 2, Kreuz bei 2/2, Ziel 6/1",
+        "Wurf 3: 2 2 2 - ich habe 2/2 gestrichen und bin nach 6/1 gegangen",
+        "Lancer 3 : 2 2 2 ; case 2/2 barrée ; déplacement en 6/1",
+        "Tour 3 - dés 2 2 2 - je barre 2/2 et je vais en 6/1",
+        "Lancer 3 : j'ai fait 2 2 2, je barre 2/2 et j'avance en 6/1",
+        "Lancer 3 : J\u2019ai obtenu 2-2-2 ; j\u2019ai barré 2/2 puis je suis allée en 6/1",
+    ],
+)
+def test_lines_as_people_write_them(line: str) -> None:
+    (r,) = text_record.parse(line, "t.txt").rounds
+    assert (r.roll, r.dice, str(r.cross), str(r.move)) == (3, (2, 2, 2), "2/2", "6/1")

@@ -71,10 +71,14 @@ _BARE_DICE_LINE = re.compile(
 """A dice line without an annotation (the common line of an annotated dice file), read
 without the full grammar; anything else on a line takes the full path."""
 _DIE = re.compile(r"\d+", re.ASCII)
-_WORD_AT = re.compile(r"[^\W\d_]{1,40}")
+_WORD_AT = re.compile(r"[^\W\d_]{1,40}(?:['\u2019][^\W\d_]{1,40})?")
 _ROLL_WORDS = union("roll")
-_AFTER_ROLL_WORD = re.compile(r"[ \t]*\.?[ \t]*(?=\d)", re.ASCII)
-"""Between a roll word and its number or dice: `Roll 1`, `Nr. 4`."""
+_AFTER_ROLL_WORD = re.compile(r"[ \t]*\.?[ \t]*#?(?=\d)", re.ASCII)
+"""Between a roll word and its number or dice: `Roll 1`, `Nr. 4`, `Roll #4`."""
+_HASH_ROLL = re.compile(r"[ \t]*([^\W\d_]{1,40})[ \t]*#(?=\d)")
+"""`Roll #3`: a `#` that is a roll number's, not a note's."""
+_PREFIX_SIGN = re.compile(r"[:\-\u2013\u2014]")
+_DICE_WORDS = union("dice_words") | union("filler")
 _DICE_AHEAD = re.compile(rf"[(\[]?[ \t]*(?:\d{_SEP}\d{_SEP}\d|\d{{3}})(?![0-9])", re.ASCII)
 _DICE_ONLY = re.compile(
     rf"\d{_SEP}\d{_SEP}\d(?![0-9])(?!{_SEP}\d)|\d{{3}}(?![0-9])(?![ \t]*[:.)(])", re.ASCII
@@ -135,7 +139,7 @@ CROSS, MOVE, STEPS, IN, PATH, REROLL, RING, NOMOVE, EXIT, FILLER = (
 )
 PHRASES: dict[str, str] = {
     **dict.fromkeys(COMMON_CROSS | union("cross"), CROSS),
-    **dict.fromkeys(union("move"), MOVE),
+    **dict.fromkeys(union("move") | union("move_after"), MOVE),
     **dict.fromkeys(union("steps"), STEPS),
     **dict.fromkeys(union("before_steps"), IN),
     **dict.fromkeys(union("path"), PATH),
@@ -148,6 +152,7 @@ PHRASES: dict[str, str] = {
 """Every word and phrase of the annotation (folded: lower case, no accents) -> its role."""
 _LONGEST = max(len(p.split()) for p in PHRASES)
 POSTFIX = union("cross_after")
+MOVE_POSTFIX = union("move_after")
 """Cross-out words that may follow their field (`Raum 3/4 gestrichen`, `case 3/4 barrée`)."""
 _WORDS = sorted({p for p in PHRASES if p.isascii() and len(p) > 1})
 _SPELLED = {"barre": "barré", "barree": "barrée", "deplacement": "déplacement"}
@@ -165,6 +170,15 @@ _TOKEN = re.compile(
     re.IGNORECASE,
 )
 _NOTE = re.compile(r"#|//")
+_ELISION = re.compile(r"(?<![^\W\d_'\u2019])(?:j|l|d|qu)['\u2019](?=[^\W\d_])")
+
+
+def folded(text: str) -> str:
+    """A word or phrase as the vocabulary holds it: `normal`, and French elisions
+    dropped (`j'avance` is `avance`, and so with a typographic apostrophe)."""
+    return _ELISION.sub("", normal(text))
+
+
 MAX_PIECES = 100
 """An annotation holds a few dozen words and signs at most; a line with more is refused
 as it is read, so a megabyte on one line costs no more than a short one."""
@@ -361,7 +375,9 @@ class _RollLine:
     """One dice line: `[row:] d d d [annotation] [# note]`."""
 
     def __init__(self, text: str, line: int, source: str) -> None:
-        note = _NOTE.search(text)
+        hashed = _HASH_ROLL.match(text)
+        skip = hashed.end() if hashed and normal(hashed[1]) in _ROLL_WORDS else 0
+        note = _NOTE.search(text, skip)
         self.full = text
         self.text = text[: note.start()] if note else text
         self.line = line
@@ -425,7 +441,27 @@ class _RollLine:
 
     def _prefix(self) -> tuple[re.Match[str] | None, bool]:
         """The roll number (its match, group 1 the digits) and whether a roll word stood
-        before the dice: `7:`, `Roll 7:`, `Wurf 7 -`, `7. Wurf`, `1er lancer`, `1) Rolled`."""
+        before the dice: `7:`, `Roll 7:`, `Wurf 7 -`, `7. Wurf`, `1er lancer`, `1) Rolled`;
+        after a roll word, a sign and the words for the dice (`Tour 3 - dés 2 2 2`,
+        `3rd roll: 2 2 2`, `Roll 3: I rolled 2 2 2`) are passed over."""
+        numbered, worded = self._roll()
+        if worded:
+            pos = self.pos
+            while True:
+                pos = spaces_end(self.text, pos)
+                sign = _PREFIX_SIGN.match(self.text, pos)
+                word = _WORD_AT.match(self.text, pos)
+                if sign is not None:
+                    pos = sign.end()
+                elif word is not None and folded(word[0]) in _DICE_WORDS:
+                    pos = word.end()
+                else:
+                    break
+            if _DICE_AHEAD.match(self.text, pos):
+                self.pos = pos
+        return numbered, worded
+
+    def _roll(self) -> tuple[re.Match[str] | None, bool]:
         text = self.text
         numbered = _ROW.match(text, self.pos)
         if numbered is None:
@@ -560,7 +596,7 @@ class _RollLine:
             )
         if kind == "word":
             return Token(
-                "word", m[0], m.start(), m.end(), role=PHRASES.get(normal(m[0]), ""), paren=paren
+                "word", m[0], m.start(), m.end(), role=PHRASES.get(folded(m[0]), ""), paren=paren
             )
         if kind == "arrow":
             return Token("word", m[0], m.start(), m.end(), role=MOVE, paren=paren)
@@ -581,6 +617,8 @@ class _Annotation:
         self.where = where
         self.i = 0
         self.seen: dict[str, int] = {}
+        self.no_move = False
+        """A no-move phrase was read (a second one says the same: `stuck, game over`)."""
 
     def fail(self, message: Text, pos: int, hint: Text = "") -> NoReturn:
         self.line.fail(message, pos, hint=hint or _EXAMPLE_HINT)
@@ -601,7 +639,7 @@ class _Annotation:
             words = self.tokens[self.i : self.i + n]
             if len(words) < n or any(w.kind != "word" for w in words):
                 continue
-            key = normal(" ".join(w.text for w in words))
+            key = folded(" ".join(w.text for w in words))
             if key in PHRASES:
                 self.i += n
                 return PHRASES[key], first, words[-1]
@@ -627,6 +665,7 @@ class _Annotation:
             kind = found[0]
             self.data[kind] = True
             self.where[(kind,)] = first.start + 1
+            self._same_said(kind)  # `nothing to cross out, reroll`
             rest = self.peek()
             if rest is not None:
                 self.fail(
@@ -644,6 +683,23 @@ class _Annotation:
         self.i = 0
         self._play()
         return True
+
+    def _same_said(self, role: str) -> None:
+        """Skip what follows a reroll or ring when it only says it again, with dashes and
+        filler words between (`nothing to cross out, reroll`; `neu würfeln - Neuwurf`)."""
+        k = self.i
+        while k < len(self.tokens):
+            token = self.tokens[k]
+            if token.kind == "dash" or (token.kind == "word" and token.role == FILLER):
+                k += 1
+                continue
+            self.i = k
+            found = self.phrase()
+            if found is None or found[0] != role:
+                self.i = k
+                return
+            k = self.i
+        self.i = k
 
     def _play(self) -> None:
         pending: tuple[str, Token] | None = None
@@ -704,6 +760,13 @@ class _Annotation:
                 continue
             if pending is not None and pending[0] == MOVE and role == MOVE:
                 continue  # `moved 1 step to 1/1`: one move, said twice
+            if role == MOVE and last_field == MOVE and normal(first.text) in MOVE_POSTFIX:
+                last_field = None
+                continue  # `nach 6/1 gezogen`
+            if role == MOVE and not first.text[0].isalpha() and CROSS not in self.data:
+                after = self.peek()
+                if after is not None and after.kind == "word" and after.role == CROSS:
+                    continue  # `2 2 2 → X 2/2 → 6/1`: an arrow before the cross-out
             if pending is not None and pending[0] == MOVE and role in (STEPS, IN):
                 resume = pending  # `avancé de 1 jusqu'à 1/1`: the steps inside the move
                 pending = None
@@ -748,6 +811,9 @@ class _Annotation:
                     pending = (PATH, first)
             elif role in (EXIT, NOMOVE):
                 self._need_cross(first)
+                if role == NOMOVE and self.no_move:
+                    continue  # `no move possible - game over!`: one thing said twice
+                self.no_move = role == NOMOVE
                 if pending is None or pending[0] != MOVE:
                     self._once(MOVE, first)
                 if role == EXIT:

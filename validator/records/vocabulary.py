@@ -16,10 +16,14 @@ class Vocabulary:
 
     roll: frozenset[str]
     """Words before a roll number or the dice: `Roll 1:`, `Wurf 1:`, `1er lancer`."""
+    dice_words: frozenset[str]
+    """Words between a roll number and its dice: `Tour 3 - dés 2 2 2`, `I rolled 2 2 2`."""
     cross: frozenset[str]
     """Words before the field crossed out (`crossed out 6/4`)."""
     cross_after: frozenset[str]
     """Cross-out words that may also follow their field (`6/4 durchgestrichen`)."""
+    move_after: frozenset[str]
+    """Move words that may also follow their field (`nach 6/1 gezogen`)."""
     move: frozenset[str]
     """Words before the field moved to (`moved to 1/1`, `nach 1/1`)."""
     steps: frozenset[str]
@@ -50,11 +54,13 @@ def _w(text: str) -> frozenset[str]:
 
 EN: Final = Vocabulary(
     roll=_w("roll|rolls|rolled|round|throw|throws|threw|turn|go"),
+    dice_words=_w("dice|rolled|roll|threw|got"),
     cross=_w(
         "cross|crossed|crosses|cross off|cross out|crossed off|crossed of|crossed out"
         "|crosses out|crossing out|struck|struck out|strike|strike out"
     ),
     cross_after=_w("crossed|crossed out|struck out"),
+    move_after=frozenset(),
     move=_w(
         "move|moves|moved|move to|moves to|moved to|to|went to|go to|goes to|walked to"
         "|walk to|ran to|run to|landed on|land on|ended on|end on|onto|into"
@@ -64,6 +70,7 @@ EN: Final = Vocabulary(
     path=_w("path|via|route"),
     reroll=_w(
         "reroll|re-roll|rerolled|re-rolled|forced reroll|forced re-roll|pass|passed|roll again"
+        "|nothing to cross out|nothing to cross|no cross-out possible|no cross-out"
     ),
     no_move=_w(
         "no move|no move possible|stuck|game over|blocked|no moves|cannot move|can't move"
@@ -93,23 +100,26 @@ EN: Final = Vocabulary(
 
 DE: Final = Vocabulary(
     roll=_w("wurf|runde|zug|gewurfelt|wurfel"),
+    dice_words=_w("wurfel|gewurfelt|augen|wurf"),
     cross=_w(
         "gestrichen|durchgestrichen|streiche|kreuz|kreuze|gekreuzt|angekreuzt|ausgestrichen"
         "|durchgekreuzt|streichen"
     ),
     cross_after=_w("gestrichen|durchgestrichen|gekreuzt|angekreuzt|durchgekreuzt"),
+    move_after=_w("gezogen|gegangen|gelaufen"),
     move=_w("nach|zug|ziehe|gezogen|gehe|gegangen|ziel|bis|auf|bis nach|bis zu|zu"),
     steps=_w("schritt|schritte|schritten|felder"),
     before_steps=_w("in|um|mit"),
     path=_w("weg|pfad|uber"),
     reroll=_w(
         "neu gewurfelt|wurf wiederholt|neu wurfeln|neuwurf|neuer wurf|nochmal|nochmal wurfeln"
-        "|passe|gepasst|wiederholt"
+        "|passe|gepasst|wiederholt|nichts zu streichen|nichts streichbar|kein kreuz moglich"
     ),
     no_move=_w(
         "kein zug|kein zug moglich|blockiert|spielende|spiel vorbei|ende|kein schritt moglich"
+        "|kein zug mehr|kein zug mehr moglich|nichts geht mehr|geht nicht mehr"
     ),
-    filler=_w("und|dann|ich|danach"),
+    filler=_w("und|dann|ich|danach|bei|habe|bin"),
     player=_w("spieler|spielerin|name"),
     total=_w("summe|punkte|gesamt|gesamtpunkte|ergebnis|endstand|punktzahl|gesamtsumme"),
     points=_w("punkte|punkt|pkt|p"),
@@ -133,21 +143,29 @@ DE: Final = Vocabulary(
 
 FR: Final = Vocabulary(
     roll=_w("lancer|lance|tour|coup|jet|des"),
+    dice_words=_w("des|lance|ai|obtenu|fait"),
     cross=_w("barre|barree|barrer|barres|je barre|croix|raye|rayee|rayer|coche|cochee"),
     cross_after=_w("barre|barree|raye|rayee|coche|cochee"),
+    move_after=_w("atteinte|atteint"),
     move=_w(
         "vers|deplacement|deplacement vers|vais|vais en|va|va en|vais a|avance|avancee"
         "|jusqu'a|jusqu'en|aller|alle|allee|arrive|arrivee|arrive en|arrive a|deplace"
+        "|deplacement en|deplace en|avance en|avance jusqu'a|aller en|je vais a|va a"
+        "|alle en|allee en|alle a|allee a|avance a"
     ),
     steps=_w("pas|case|cases"),
     before_steps=_w("en|de"),
     path=_w("chemin|par"),
-    reroll=_w("relance|relancer|on relance|je relance|nouveau lancer|relance forcee|passe"),
+    reroll=_w(
+        "relance|relancer|on relance|je relance|nouveau lancer|relance forcee|passe"
+        "|rien a barrer|aucune case a barrer"
+    ),
     no_move=_w(
         "aucun deplacement|aucun deplacement possible|bloque|bloquee|fin de partie"
-        "|fin du jeu|partie finie|partie terminee"
+        "|fin du jeu|partie finie|partie terminee|je suis bloque|je suis bloquee"
+        "|suis bloque|suis bloquee|plus de deplacement possible"
     ),
-    filler=_w("je|j'|on|et|puis|ensuite|a"),
+    filler=_w("je|on|et|puis|ensuite|a|ai|suis|me"),
     player=_w("joueur|joueuse|nom"),
     total=_w("total|score|points|score final|resultat|total final"),
     points=_w("points|point|pts|pt|p"),
