@@ -375,6 +375,21 @@ def test_generated_forms_read_as_the_same_game(seed: int) -> None:
     assert [summary(r) for r in record.rounds] == _without_paths(GAME), text
 
 
+def test_generated_forms_on_stdin_and_as_mail_bodies(tmp_path: Path) -> None:
+    seeds = range(100, 106)
+    mails = []
+    for n, seed in enumerate(seeds):
+        lang, text = generated(seed)
+        out = CliRunner().invoke(
+            main, ["validate", "-", "--dice", str(DICE), "--format", "json"], input=text
+        )
+        data = json.loads(out.stdout)
+        assert (data["verdict"], data["score"]) == ("valid", 340), (seed, data["error"])
+        mails.append(_mail(n, lang, text))
+    entries = _batch(mails, tmp_path)["entries"]
+    assert [(e["verdict"], e["score"]) for e in entries] == [("valid", 340)] * len(seeds)
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_generated_tables_with_their_columns_in_any_order(seed: int) -> None:
     rng = random.Random(seed)

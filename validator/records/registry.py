@@ -173,7 +173,18 @@ def _is_text(text: str) -> bool:
     from validator.records.text_record import typed_round
 
     lines = text.split("\n", _SNIFF_LINES)[:_SNIFF_LINES]
-    return is_pipe_table(text) or any(typed_round(line)[0] for line in lines)
+    return (
+        is_pipe_table(text)
+        or any(typed_round(line)[0] for line in lines)
+        or any(_BRACKETED.match(line[:200]) for line in lines)
+    )
+
+
+_BRACKETED = re.compile(
+    r"[ \t]*\d+[ \t]*[:.)][ \t]*[(\[][ \t]*[1-6][ \t]*[,;-]?[ \t]*[1-6][ \t]*[,;-]?[ \t]*[1-6]"
+    r"[ \t]*[)\]]"
+)
+"""A dice line with its dice in brackets: `1) (1, 4, 6): ...` (each line's start only)."""
 
 
 def _is_table(text: str) -> bool:

@@ -225,7 +225,11 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
         if len(problems) > MAX_DIAGNOSTICS:
             break
         try:
-            if table is None and (found := column_row(line, lineno)) is not None:
+            if (
+                table is None
+                and stripped[0] not in "0123456789"  # the common line: no column row
+                and (found := column_row(line, lineno)) is not None
+            ):
                 table = found  # `| Roll | Dice | Cross | Move | Steps |`
                 first_dice_line = first_dice_line or lineno
                 continue
