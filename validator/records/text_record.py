@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import re
 from dataclasses import dataclass
 from typing import NoReturn
@@ -387,6 +388,9 @@ class _RollLine:
         self.line = line
         self.source = source
         self.pos = 0
+        self.typed = False
+        """A round typed with a roll word (`Roll 3: ...`): words it does not know and
+        that are no misspelling are passed over (the annotated form stays strict)."""
 
     def fail(
         self, message: Text, pos: int | None = None, hint: Text = "", code: str = "E002"
@@ -409,6 +413,7 @@ class _RollLine:
         self.pos = spaces_end(self.text, 0)
         start = self.pos
         numbered, worded = self._prefix()
+        self.typed = worded
         if numbered is None:
             row = previous + 1
         else:
@@ -660,7 +665,9 @@ class _Annotation:
             return True
         # `6 6 6 - reroll`, `6,6,6 ; on relance`: dashes and filler words before a word
         while (lead := self.peek()) is not None and (
-            lead.kind == "dash" or (lead.kind == "word" and lead.role == FILLER)
+            lead.kind == "dash"
+            or (lead.kind == "word" and lead.role == FILLER)
+            or (self._skippable(lead) and self._no_phrase())
         ):
             self.i += 1
         first = self.peek() or first
@@ -694,10 +701,14 @@ class _Annotation:
         k = self.i
         while k < len(self.tokens):
             token = self.tokens[k]
-            if token.kind == "dash" or (token.kind == "word" and token.role == FILLER):
+            self.i = k
+            if (
+                token.kind == "dash"
+                or (token.kind == "word" and token.role == FILLER)
+                or (self._skippable(token) and self._no_phrase())
+            ):
                 k += 1
                 continue
-            self.i = k
             found = self.phrase()
             if found is None or found[0] != role:
                 self.i = k
@@ -758,6 +769,9 @@ class _Annotation:
                 continue
             found = self.phrase()
             if found is None:
+                if self._skippable(token):
+                    self.i += 1
+                    continue
                 self._unknown(token)
             role, first, last = found
             if role == FILLER:  # `and`, `je`, `und`: nothing to read
@@ -793,6 +807,9 @@ class _Annotation:
                 pending = (MOVE, first)
             elif role in (STEPS, IN):
                 nxt = self.peek()
+                if self.line.typed and (nxt is None or nxt.kind not in ("num", "field")):
+                    pending, resume = resume, None
+                    continue  # `pas de chance`, `mit viel Glück`: no steps said here
                 if role == STEPS and (nxt is None or nxt.kind not in ("num", "field")):
                     self.fail(
                         phrase(
@@ -983,13 +1000,27 @@ class _Annotation:
             at,
         )
 
-    def _unknown(self, token: Token) -> NoReturn:
-        word = normal(token.text)
-        # Swapped letters (`ot` for `to`) score low on similarity: look for them too.
-        close = (
-            difflib.get_close_matches(word, _WORDS, n=1, cutoff=0.7)
-            or [w for w in _WORDS if len(w) == len(word) and sorted(w) == sorted(word)][:1]
+    def _no_phrase(self) -> bool:
+        """Whether no phrase starts at the current word (`nothing to cross out` does)."""
+        at = self.i
+        found = self.phrase()
+        self.i = at
+        return found is None
+
+    def _skippable(self, token: Token) -> bool:
+        """A word of a typed round (one with a roll word) that the reader does not know
+        and that is no misspelling of a word it knows: the player's own (`bad luck`,
+        `all the way`), passed over. The annotated form stays strict."""
+        return (
+            self.line.typed
+            and token.kind == "word"
+            and not token.role
+            and token.text[0].isalpha()
+            and (len(folded(token.text)) <= 3 or not _close(folded(token.text), 0.8))
         )
+
+    def _unknown(self, token: Token) -> NoReturn:
+        close = _close(folded(token.text))
         if close:
             # As the player would write it: `barée` -> `barrée`, not the folded `barree`;
             # `Schriten` -> `Schritten`, not `schritten`.
@@ -1019,6 +1050,19 @@ class _Annotation:
             token.start,
             hint=_NOTES_HINT,
         )
+
+
+@functools.lru_cache(maxsize=1024)
+def _close(word: str, cutoff: float = 0.7) -> list[str]:
+    """The known word a word is a misspelling of, if any: close in spelling, or the same
+    letters swapped (`ot` for `to` scores low on similarity). A word passed over needs
+    to be further from every known word (0.8: `viel` is not taken for `Ziel`) than a
+    word refused needs to be near one to be named as meant (0.7)."""
+    word = word[:40]
+    return (
+        difflib.get_close_matches(word, _WORDS, n=1, cutoff=cutoff)
+        or [w for w in _WORDS if len(w) == len(word) and sorted(w) == sorted(word)][:1]
+    )
 
 
 def dump(record: Record) -> str:

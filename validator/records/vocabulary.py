@@ -63,7 +63,8 @@ EN: Final = Vocabulary(
     move_after=frozenset(),
     move=_w(
         "move|moves|moved|move to|moves to|moved to|to|went to|go to|goes to|walked to"
-        "|walk to|ran to|run to|landed on|land on|ended on|end on|onto|into"
+        "|walk to|ran to|run to|landed on|land on|ended on|end on|onto|into|went|walked"
+        "|ran|landed|ended up|ended up on|ended up at"
     ),
     steps=_w("step|steps"),
     before_steps=_w("in|by"),
@@ -109,7 +110,7 @@ DE: Final = Vocabulary(
     move_after=_w("gezogen|gegangen|gelaufen"),
     move=_w("nach|zug|ziehe|gezogen|gehe|gegangen|ziel|bis|auf|bis nach|bis zu|zu"),
     steps=_w("schritt|schritte|schritten|felder"),
-    before_steps=_w("in|um|mit"),
+    before_steps=_w("in|um"),
     path=_w("weg|pfad|uber"),
     reroll=_w(
         "neu gewurfelt|wurf wiederholt|neu wurfeln|neuwurf|neuer wurf|nochmal|nochmal wurfeln"
@@ -119,7 +120,7 @@ DE: Final = Vocabulary(
         "kein zug|kein zug moglich|blockiert|spielende|spiel vorbei|ende|kein schritt moglich"
         "|kein zug mehr|kein zug mehr moglich|nichts geht mehr|geht nicht mehr"
     ),
-    filler=_w("und|dann|ich|danach|bei|habe|bin"),
+    filler=_w("und|dann|ich|danach|bei|habe|bin|mit"),
     player=_w("spieler|spielerin|name"),
     total=_w("summe|punkte|gesamt|gesamtpunkte|ergebnis|endstand|punktzahl|gesamtsumme"),
     points=_w("punkte|punkt|pkt|p"),
