@@ -760,3 +760,22 @@ def test_a_typed_round_passes_over_the_players_own_words(
     strict = "3: 2 2 2 " + line.split(" - ", 1)[-1].split(" \u2013 ", 1)[-1]
     with pytest.raises(ReadError):
         text_record.parse(strict, "t.txt")
+
+
+def test_a_table_without_a_roll_column_follows_the_dice_file(tmp_path: Path) -> None:
+    lines = ["| Dice | Cross | Move |", "|---|---|---|"]
+    lines += [
+        f"| {_dice(r)} | {_f(r.cross)} | {'' if r.move is None else _f(r.move)} |"
+        for r in ALICE.rounds
+        if not r.reroll
+    ]
+    path = tmp_path / "game.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = Checker.create(DICE, None).check(path)
+    assert (result.verdict.value, result.score) == ("valid", 340), result.error
+    assert [(w.code, w.roll) for w in result.warnings] == [
+        ("W005", 11),
+        ("W005", 15),
+        ("W005", 18),
+        ("W005", 21),
+    ]

@@ -569,6 +569,8 @@ def _play_round(cursor: Rows, record: Record, entry: RecordRound) -> _Stop | Non
     want = entry.roll - 1 if entry.roll is not None else cursor.next
     if entry.roll is not None and not _typed_roll(entry):
         want = _follow(cursor, record, entry, want + cursor.shift)
+    elif entry.roll is None and record.format == "text":  # a typed table without a roll column
+        want = _follow(cursor, record, entry, want)
 
     def stop(
         code: str,
