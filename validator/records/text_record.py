@@ -78,6 +78,12 @@ _AFTER_ROLL_WORD = re.compile(r"[ \t]*\.?[ \t]*#?(?=\d)", re.ASCII)
 """Between a roll word and its number or dice: `Roll 1`, `Nr. 4`, `Roll #4`."""
 _HASH_ROLL = re.compile(r"[ \t]*([^\W\d_]{1,40})[ \t]*#(?=\d)")
 """`Roll #3`: a `#` that is a roll number's, not a note's."""
+_HASH_ROUND = re.compile(
+    rf"[ \t]*(?P<hash>#)(?=\d+[ \t]*[:.)]?[ \t]*[(\[]?[ \t]*(?:\d{_SEP}\d{_SEP}\d|\d{{3}})(?![0-9/]))",
+    re.ASCII,
+)
+"""`#1: 1 4 6 ...`, `#1 146 ...`: a round numbered with `#`, not a comment (a comment's `#`
+is followed by a blank or a word)."""
 _PREFIX_SIGN = re.compile(r"[:\-\u2013\u2014]")
 _DICE_WORDS = union("dice_words") | union("filler")
 _DICE_AHEAD = re.compile(rf"[(\[]?[ \t]*(?:\d{_SEP}\d{_SEP}\d|\d{{3}})(?![0-9])", re.ASCII)
@@ -90,6 +96,16 @@ _ORDINAL = re.compile(r"(\d+)[ \t]*([^\W\d_]{1,3})\.?[ \t]+(?=[^\W\d_])")
 """`1er lancer`, `2e tour`, `3rd roll`: a roll number as an ordinal, before a roll word."""
 
 
+def _round_line(stripped: str) -> bool:
+    """Whether a line (without its leading blanks) is a dice line: it starts with a digit,
+    a roll word (`Roll 1:`) or a `#` number (`#1: 1 4 6`)."""
+    return (
+        stripped[0] in "0123456789"
+        or round_start(stripped) is not None
+        or (stripped[0] == "#" and _HASH_ROUND.match(stripped) is not None)
+    )
+
+
 def typed_round(line: str) -> tuple[bool, int | None]:
     """Whether a line reads as a round typed with a roll word or an ordinal before its
     dice or its annotation (`Roll 1: 1 4 6 ...`, `1. Wurf (1, 4, 6): ...`, `1er lancer
@@ -97,6 +113,8 @@ def typed_round(line: str) -> tuple[bool, int | None]:
     reader = _RollLine(line[:MAX_TYPED_LINE], 0, "")
     reader.pos = spaces_end(reader.text, 0)
     numbered, worded = reader._prefix()
+    if _HASH_ROUND.match(reader.text):  # `#1: 1 4 6 ...`
+        return True, int(numbered[1]) if numbered and len(numbered[1]) < 7 else None
     if not worded:
         return False, None
     pos = spaces_end(reader.text, reader.pos)
@@ -221,7 +239,9 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
     """Header lines above the rounds whose key is not known (W004 when rounds follow)."""
     for lineno, line in enumerate(split_lines(text.removeprefix("\ufeff")), start=1):
         stripped = line.lstrip(" \t")
-        if not stripped or stripped.startswith("#") or stripped.startswith("//"):
+        if not stripped or stripped.startswith("//"):
+            continue
+        if stripped.startswith("#") and not _HASH_ROUND.match(stripped):
             continue
         if len(problems) > MAX_DIAGNOSTICS:
             break
@@ -247,8 +267,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
                     for path, col in where.items():
                         locations[("rounds", index, *path)] = (lineno, col)
                 continue
-            dice_line = stripped[0] in "0123456789" or round_start(stripped) is not None
-            if dice_line:
+            if _round_line(stripped):
                 if max_rounds is not None and len(rounds) >= max_rounds:
                     break  # the rest is not read: the replay judges what was
                 first_dice_line = first_dice_line or lineno
@@ -272,11 +291,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
             _header_line(header, line, lineno, first_dice_line, source, unknown)
         except ReadError as exc:
             problems.extend(exc.diagnostics)
-            failed_lines += (
-                stripped[0] in "0123456789"
-                or round_start(stripped) is not None
-                or (table is not None and table.holds(line))
-            )
+            failed_lines += _round_line(stripped) or (table is not None and table.holds(line))
     warnings: tuple[Diagnostic, ...] = ()
     if rounds:  # a record: an unknown key above it is no reason to refuse it
         warnings = tuple(dataclasses.replace(d, code="W004") for d in unknown)
@@ -382,6 +397,8 @@ class _RollLine:
     def __init__(self, text: str, line: int, source: str) -> None:
         hashed = _HASH_ROLL.match(text)
         skip = hashed.end() if hashed and normal(hashed[1]) in _ROLL_WORDS else 0
+        numbered = _HASH_ROUND.match(text)
+        skip = numbered.end("hash") if numbered else skip
         note = _NOTE.search(text, skip)
         self.full = text
         self.text = text[: note.start()] if note else text
@@ -472,6 +489,12 @@ class _RollLine:
 
     def _roll(self) -> tuple[re.Match[str] | None, bool]:
         text = self.text
+        if text.startswith("#", self.pos):
+            # `#1: 1 4 6`, `#1 146` (the line is a round only when _HASH_ROUND says so)
+            hashed = _ROLL_NUMBER.match(text, self.pos + 1)
+            if hashed is not None:
+                self.pos = hashed.end()
+                return hashed, False
         numbered = _ROW.match(text, self.pos)
         if numbered is None:
             ordinal = _ORDINAL.match(text, self.pos)
