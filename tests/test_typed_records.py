@@ -4,11 +4,13 @@ stdin and as a mail body between a greeting and a signature."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import mailbox
 import random
 import re
+import time
 from collections.abc import Callable
 from email import policy
 from email.message import EmailMessage
@@ -781,3 +783,28 @@ def test_a_table_without_a_roll_column_follows_the_dice_file(tmp_path: Path) -> 
         ("W005", 18),
         ("W005", 21),
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Roll" + " " * 100_000 + "x",
+        "Roll" + " " * 50_000 + "." + " " * 50_000 + "x",
+        "#1" + " " * 100_000 + "x",
+        "1er" + " " * 50_000 + "lancer" + " " * 50_000,
+        "| " + " " * 100_000 + "|",
+        "Score" + " " * 50_000 + "final" + " " * 50_000 + ":",
+    ],
+)
+def test_long_blank_runs_in_the_typed_forms_cost_linear_time(text: str) -> None:
+    """Each run of blanks has one way to match: a quadratic pattern would take minutes."""
+    from validator.contest.body import find_records
+    from validator.records.registry import sniff_format
+
+    started = time.process_time()
+    for _ in range(3):
+        with contextlib.suppress(ReadError):
+            text_record.parse(text, "t.txt")
+        find_records(text)
+        sniff_format(text.encode())
+    assert time.process_time() - started < 3

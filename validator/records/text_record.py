@@ -74,12 +74,13 @@ without the full grammar; anything else on a line takes the full path."""
 _DIE = re.compile(r"\d+", re.ASCII)
 _WORD_AT = re.compile(r"[^\W\d_]{1,40}(?:['\u2019][^\W\d_]{1,40})?")
 _ROLL_WORDS = union("roll")
-_AFTER_ROLL_WORD = re.compile(r"[ \t]*\.?[ \t]*#?(?=\d)", re.ASCII)
+_AFTER_ROLL_WORD = re.compile(r"[ \t]*(?:\.[ \t]*)?#?(?=\d)", re.ASCII)
 """Between a roll word and its number or dice: `Roll 1`, `Nr. 4`, `Roll #4`."""
 _HASH_ROLL = re.compile(r"[ \t]*([^\W\d_]{1,40})[ \t]*#(?=\d)")
 """`Roll #3`: a `#` that is a roll number's, not a note's."""
 _HASH_ROUND = re.compile(
-    rf"[ \t]*(?P<hash>#)(?=\d+[ \t]*[:.)]?[ \t]*[(\[]?[ \t]*(?:\d{_SEP}\d{_SEP}\d|\d{{3}})(?![0-9/]))",
+    r"[ \t]*(?P<hash>#)(?=\d{1,9}(?:[ \t]*[:.)])?[ \t]*(?:[(\[][ \t]*)?"
+    rf"(?:\d{_SEP}\d{_SEP}\d|\d{{3}})(?![0-9/]))",
     re.ASCII,
 )
 """`#1: 1 4 6 ...`, `#1 146 ...`: a round numbered with `#`, not a comment (a comment's `#`
@@ -102,7 +103,7 @@ def _round_line(stripped: str) -> bool:
     return (
         stripped[0] in "0123456789"
         or round_start(stripped) is not None
-        or (stripped[0] == "#" and _HASH_ROUND.match(stripped) is not None)
+        or (stripped[0] == "#" and _HASH_ROUND.match(stripped[:200]) is not None)
     )
 
 
@@ -397,7 +398,7 @@ class _RollLine:
     def __init__(self, text: str, line: int, source: str) -> None:
         hashed = _HASH_ROLL.match(text)
         skip = hashed.end() if hashed and normal(hashed[1]) in _ROLL_WORDS else 0
-        numbered = _HASH_ROUND.match(text)
+        numbered = _HASH_ROUND.match(text[:200])
         skip = numbered.end("hash") if numbered else skip
         note = _NOTE.search(text, skip)
         self.full = text
