@@ -143,14 +143,17 @@ def zeile_de(r: RecordRound) -> str:
 
 
 def _table(
-    header: list[str], delimiter: str, pipes: bool
+    header: list[str] | None, delimiter: str, pipes: bool
 ) -> Callable[[tuple[RecordRound, ...]], list[str]]:
+    """A table of the game: roll, dice, cross, move, steps; under `header` if given."""
+
     def lines(game: tuple[RecordRound, ...]) -> list[str]:
         out = []
         wrap = (lambda cells: "| " + " | ".join(cells) + " |") if pipes else delimiter.join
-        out.append(wrap(header))
-        if pipes:
-            out.append("|" + "|".join("---" for _ in header) + "|")
+        if header is not None:
+            out.append(wrap(header))
+            if pipes:
+                out.append("|" + "|".join("---" for _ in header) + "|")
         for r in game:
             cells = [
                 str(r.roll),
@@ -198,6 +201,8 @@ TABLES: dict[
         [],
         ["Total: 340"],
     ),
+    "markdown-headless": ("en", _table(None, "|", pipes=True), ["Player: Sam"], []),
+    "tabs-headless": ("de", _table(None, "\t", pipes=False), ["Spielerin: Klara"], []),
     "semicolons-fr": (
         "fr",
         _table(["Lancer", "Dés", "Barré", "Déplacement", "Pas"], ";", pipes=False),
@@ -452,7 +457,7 @@ def _mistake(form: str, kind: str) -> str:
     return text.replace("340", "350") if kind == "E107" else text
 
 
-WITH_TOTAL = [f for f in FORMS if f not in ("signs", "markdown-en")]
+WITH_TOTAL = [f for f in FORMS if f not in ("signs", "markdown-en") and "headless" not in f]
 
 
 @pytest.mark.parametrize("form", WITH_TOTAL)

@@ -188,10 +188,13 @@ _BRACKETED = re.compile(
 
 
 def _is_table(text: str) -> bool:
-    from validator.records.table import column_row
+    from validator.records.table import column_row, headless_row
 
     lines = text.split("\n", _SNIFF_LINES)[:_SNIFF_LINES]
-    return any(column_row(line, n) is not None for n, line in enumerate(lines, 1))
+    return any(
+        column_row(line, n) is not None or headless_row(line, n) is not None
+        for n, line in enumerate(lines, 1)
+    )
 
 
 _SNIFF_LINES = 200

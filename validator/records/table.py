@@ -5,11 +5,15 @@ read as CSV cells are (`csv_record.read_row`)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from validator.records.csv_record import MAX_CELLS, column_of, read_row
 from validator.records.header import spaces_end
-from validator.records.vocabulary import IGNORED
+from validator.records.lexing import DICE, FIELD, normal
+from validator.records.vocabulary import IGNORED, union
+
+_REROLL_OR_RING = union("reroll") | {"ring"}
 
 DELIMITERS = ("|", "\t", ";")
 MAX_LINE = 4000
@@ -85,6 +89,32 @@ def column_row(line: str, lineno: int) -> Table | None:
             and len(kept) == len(set(kept)) >= 2
         ):
             return Table(delimiter, tuple(named), lineno)
+    return None
+
+
+DEFAULT_COLUMNS = ("roll", "dice", "cross", "move", "steps", "path")
+"""What a table's columns hold when it has no column row: the order the issue's players
+wrote (`| 1 | 1 4 6 | 6/4 | 1/1 | 1 |`, a spreadsheet's `1<TAB>1 4 6<TAB>6/4 ...`)."""
+_ROLL_CELL = re.compile(r"[0-9]{1,6}")
+
+
+def headless_row(line: str, lineno: int) -> Table | None:
+    """The table a row starts that has no column row above it: a Markdown row (or a row of
+    tab-separated cells) of a roll number, three dice and a field, in the default order."""
+    head = line[:MAX_LINE]
+    for delimiter in ("|", "\t"):
+        if delimiter not in head or (delimiter == "|" and not head.lstrip().startswith("|")):
+            continue
+        cells = [c.strip(" \t") for c in cells_line(head, delimiter).split(delimiter, MAX_CELLS)]
+        while cells and not cells[-1]:
+            cells.pop()
+        if (
+            3 <= len(cells) <= len(DEFAULT_COLUMNS)
+            and _ROLL_CELL.fullmatch(cells[0])
+            and DICE.fullmatch(cells[1])
+            and (FIELD.fullmatch(cells[2]) or normal(cells[2]) in _REROLL_OR_RING)
+        ):
+            return Table(delimiter, DEFAULT_COLUMNS[: len(cells)], lineno)
     return None
 
 

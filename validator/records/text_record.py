@@ -37,7 +37,7 @@ from validator.records.lexing import (
 )
 from validator.records.model import HEADER_KEYS, MAX_DIAGNOSTICS, Locations
 from validator.records.record import Record, RecordRound
-from validator.records.table import Table, column_row
+from validator.records.table import Table, column_row, headless_row
 from validator.records.vocabulary import COMMON_CROSS, EXIT_WORDS, ORDINAL_SUFFIXES, union
 
 HEADER_LINE = re.compile(
@@ -127,6 +127,8 @@ def typed_round(line: str) -> tuple[bool, int | None]:
     return read, row
 
 
+MAX_TABLE_LOOK = 200
+"""How far into a line a tab is looked for (a spreadsheet row's first cells are short)."""
 MAX_TYPED_LINE = 2000
 """How much of a line `typed_round` looks at (a round line is far shorter)."""
 
@@ -255,6 +257,9 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
                 table = found  # `| Roll | Dice | Cross | Move | Steps |`
                 first_dice_line = first_dice_line or lineno
                 continue
+            if table is None and (stripped.startswith("|") or "\t" in line[:MAX_TABLE_LOOK]):
+                table = headless_row(line, lineno)  # `| 1 | 1 4 6 | 6/4 | 1/1 | 1 |`
+                first_dice_line = first_dice_line or (lineno if table else None)
             if table is not None and table.holds(line):
                 if max_rounds is not None and len(rounds) >= max_rounds:
                     break
