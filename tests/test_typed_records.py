@@ -813,3 +813,17 @@ def test_long_blank_runs_in_the_typed_forms_cost_linear_time(text: str) -> None:
         find_records(text)
         sniff_format(text.encode())
     assert time.process_time() - started < 3
+
+
+def test_a_roll_word_and_number_without_dice_takes_the_dice_file_s(tmp_path: Path) -> None:
+    lines = [
+        f"Roll {r.roll}: " + ("reroll" if r.reroll else f"crossed out {_f(r.cross)}")
+        + ("" if r.reroll or r.move is None else f", moved to {_f(r.move)}")
+        for r in ALICE.rounds
+    ]  # fmt: skip
+    record = text_record.parse("\n".join(lines) + "\n", "t.txt")
+    assert all(r.dice is None for r in record.rounds)
+    path = tmp_path / "game.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = Checker.create(DICE, None).check(path)
+    assert (result.verdict.value, result.score) == ("valid", 340), result.error
