@@ -174,8 +174,9 @@ PHRASES: dict[str, str] = {
 """Every word and phrase of the annotation (folded: lower case, no accents) -> its role."""
 _LONGEST = max(len(p.split()) for p in PHRASES)
 POSTFIX = union("cross_after")
-MOVE_POSTFIX = union("move_after")
 """Cross-out words that may follow their field (`Raum 3/4 gestrichen`, `case 3/4 barrée`)."""
+MOVE_POSTFIX = union("move_after")
+"""Move words that may follow their field (`nach 6/1 gezogen`)."""
 _WORDS = sorted({p for p in PHRASES if p.isascii() and len(p) > 1})
 _SPELLED = {"barre": "barré", "barree": "barrée", "deplacement": "déplacement"}
 """The words of PHRASES that are written with accents, as a suggestion shows them."""
@@ -244,7 +245,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
         stripped = line.lstrip(" \t")
         if not stripped or stripped.startswith("//"):
             continue
-        if stripped.startswith("#") and not _HASH_ROUND.match(stripped):
+        if stripped.startswith("#") and not _HASH_ROUND.match(stripped[:200]):
             continue
         if len(problems) > MAX_DIAGNOSTICS:
             break
@@ -1082,13 +1083,13 @@ class _Annotation:
 
 
 @functools.lru_cache(maxsize=1024)
-def _close(word: str, cutoff: float = 0.7) -> list[str]:
+def _close(word: str, cutoff: float = 0.7) -> tuple[str, ...]:
     """The known word a word is a misspelling of, if any: close in spelling, or the same
     letters swapped (`ot` for `to` scores low on similarity). A word passed over needs
     to be further from every known word (0.8: `viel` is not taken for `Ziel`) than a
     word refused needs to be near one to be named as meant (0.7)."""
     word = word[:40]
-    return (
+    return tuple(
         difflib.get_close_matches(word, _WORDS, n=1, cutoff=cutoff)
         or [w for w in _WORDS if len(w) == len(word) and sorted(w) == sorted(word)][:1]
     )
