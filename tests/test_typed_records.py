@@ -724,6 +724,7 @@ def test_games_typed_by_hand_are_valid_as_files_and_mail_bodies(path: Path, tmp_
         "Round 3: 2 2 2 → X 2/2 → 6/1",
         "Roll #3: 2 2 2 x 2/2 -> 6/1",
         "#3: 2 2 2 x 2/2 -> 6/1",
+        "3 - 2 2 2 - 2/2 - 6/1",
         "#3 (2, 2, 2): crossed out 2/2, moved to 6/1",
         "3rd roll: 2 2 2, crossed out 2/2, moved to 6/1",
         "Throw 3 (2 2 2) - X on 2/2, went to 6/1",

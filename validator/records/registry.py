@@ -181,10 +181,11 @@ def _is_text(text: str) -> bool:
 
 
 _BRACKETED = re.compile(
-    r"[ \t]*\d+[ \t]*[:.)][ \t]*[(\[][ \t]*[1-6][ \t]*[,;-]?[ \t]*[1-6][ \t]*[,;-]?[ \t]*[1-6]"
-    r"[ \t]*[)\]]"
+    r"[ \t]*\d+(?:[ \t]*[:.)][ \t]*[(\[]|[ \t]+[-\u2013\u2014][ \t]+)"
+    r"[ \t]*[1-6][ \t]*[,;-]?[ \t]*[1-6][ \t]*[,;-]?[ \t]*[1-6]"
 )
-"""A dice line with its dice in brackets: `1) (1, 4, 6): ...` (each line's start only)."""
+"""A dice line with its dice in brackets, or its roll number set off by a dash: `1) (1, 4,
+6): ...`, `1 - 1 4 6 - ...` (each line's first characters only)."""
 
 
 def _is_table(text: str) -> bool:

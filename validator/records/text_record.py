@@ -92,6 +92,9 @@ _DICE_ONLY = re.compile(
     rf"\d{_SEP}\d{_SEP}\d(?![0-9])(?!{_SEP}\d)|\d{{3}}(?![0-9])(?![ \t]*[:.)(])", re.ASCII
 )
 """Three dice and nothing that makes the first of them a roll number (`Rolled 1, 4, 6`)."""
+_DASHED_ROW = re.compile(r"(\d{1,9})[ \t]+[-\u2013\u2014][ \t]+(?=\d)", re.ASCII)
+"""`1 - 1 4 6 ...`: a roll number set off by a dash between blanks, when what follows
+is the dice (and the line's start is not three dice itself, `2 - 4 - 5`)."""
 _ROLL_NUMBER = re.compile(r"(\d+)[ \t]*[:.)\-\u2013\u2014]?", re.ASCII)
 _ORDINAL = re.compile(r"(\d+)[ \t]*([^\W\d_]{1,3})\.?[ \t]+(?=[^\W\d_])")
 """`1er lancer`, `2e tour`, `3rd roll`: a roll number as an ordinal, before a roll word."""
@@ -503,6 +506,11 @@ class _RollLine:
                 self.pos = hashed.end()
                 return hashed, False
         numbered = _ROW.match(text, self.pos)
+        if numbered is None and not _DICE_ONLY.match(text, self.pos):
+            dashed = _DASHED_ROW.match(text, self.pos)  # `1 - 1 4 6 - 6/4 - 1/1`
+            if dashed is not None and _DICE_AHEAD.match(text, dashed.end()):
+                self.pos = dashed.end()
+                return dashed, False
         if numbered is None:
             ordinal = _ORDINAL.match(text, self.pos)
             if ordinal is not None and normal(ordinal[2]) in ORDINAL_SUFFIXES:
