@@ -188,3 +188,26 @@ def test_contest_init_prints_what_the_contest_docs_show(
     result = CliRunner().invoke(main, ["contest", "init", *shlex.split(command)])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == shown.splitlines()
+
+
+TYPED = re.split(
+    r"^### ", FORMATS_DOC.split("### Typed the way people write it", 1)[1], flags=re.M
+)[0]
+
+
+@pytest.mark.parametrize("n", range(len(blocks(TYPED, "text"))))
+def test_the_typed_forms_are_the_same_game(
+    n: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("challenge.txt").write_text(DICE, encoding="utf-8")
+    Path("typed.txt").write_text(blocks(TYPED, "text")[n], encoding="utf-8")
+    args = ["validate", "typed.txt", "--dice", "challenge.txt", "--format", "json", "--rounds"]
+    result = CliRunner().invoke(main, args)
+    got = json.loads(result.stdout)
+    assert (got["verdict"], got["score"], got["end"]) == ("valid", 60, "escaped"), got["error"]
+    Path("record.yaml").write_text(RECORDS["record.yaml"], encoding="utf-8")
+    same = json.loads(CliRunner().invoke(main, [*args[:1], "record.yaml", *args[2:]]).stdout)
+    assert [(r["roll"], r["kind"], r["cross"], r["move"]) for r in got["rounds"]] == [
+        (r["roll"], r["kind"], r["cross"], r["move"]) for r in same["rounds"]
+    ]

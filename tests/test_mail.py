@@ -108,7 +108,7 @@ def test_every_kind_of_mail(mails: list[Mail], results: dict[str, Any]) -> None:
 def test_two_records_oversized_typo_and_illegal(mails: list[Mail], results: dict[str, Any]) -> None:
     entries = by_key(mails, results)
     two = entries["two-records"]
-    assert two["verdict"] == "malformed" and two["error"]["code"] == "E002"
+    assert two["verdict"] == "malformed" and two["error"]["code"] == "E008"
     assert "first.yaml" in two["error"]["message"] and "second.txt" in two["error"]["message"]
     big = entries["oversized"]
     assert big["verdict"] == "malformed" and big["error"]["code"] == "E001"

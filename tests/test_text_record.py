@@ -335,6 +335,23 @@ line_parts = st.sampled_from(
         "-",
         "Total:",
         "//",
+        # the typed forms (issue 34): roll words, ordinals, tables, words of the player's
+        "Roll ",
+        "Wurf",
+        "1er lancer",
+        "#3",
+        "(1, 4, 6)",
+        "Rolled",
+        "|",
+        "| Roll | Dice | Cross |",
+        "|---|",
+        ";",
+        "Kreuz",
+        "je barre",
+        "j'avance",
+        "bad luck",
+        "Spielerin:",
+        "335 Punkte",
     ]
 )
 hostile = st.one_of(

@@ -78,6 +78,7 @@ CODES: dict[str, Code] = {
         Code("E005", "bad-value", "read", "a value has the wrong type or is out of range"),
         Code("E006", "unsafe-input", "read", "YAML aliases, custom tags or too deep nesting"),
         Code("E007", "empty", "read", "the file holds no record"),
+        Code("E008", "two-records", "read", "a message holds more than one record"),
         # The record is readable but does not match the dice file (verdict `invalid`).
         Code("E101", "dice-mismatch", "record", "a round's dice differ from the official row"),
         Code("E102", "steps-mismatch", "record", "a round's steps differ from the movement die"),
@@ -105,6 +106,8 @@ CODES: dict[str, Code] = {
         Code("W001", "incomplete", "warning", "the record ends but the game could go on"),
         Code("W002", "rules-mismatch", "warning", "the record names another ruleset"),
         Code("W003", "encoding", "warning", "the record is not UTF-8 but was read"),
+        Code("W004", "unknown-header", "warning", "a header line's key is not known: skipped"),
+        Code("W005", "roll-from-dice", "warning", "a round without a roll number follows its dice"),
         # The dice file (the command cannot run, exit 2). Their summaries are said to the
         # player when the dice file a record names is broken: marked for translation.
         Code("D001", "dice-unreadable", "dice", N_("the dice file cannot be read")),

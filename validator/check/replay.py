@@ -250,6 +250,10 @@ class Rows:
         """0-based index of the next unused row."""
         self.done: list[RoundResult] = []
         self.end_roll: int | None = None
+        self.shift = 0
+        """Rows the dice moved the rounds without a typed roll number on by (see follow)."""
+        self.notes: list[Diagnostic] = []
+        """Readings the dice file decided (W005), said beside the verdict."""
 
     @property
     def left(self) -> bool:
@@ -392,7 +396,7 @@ def replay(
     error = stop.diagnostic if stop else None
     failure = stop.failure if stop else None
     final_score = None if error else score(state, rules)
-    warnings = [*record.warnings, *notes]
+    warnings = [*record.warnings, *notes, *cursor.notes]
     if dice_sha256 and record.dice_sha256 and record.dice_sha256 != dice_sha256:
         error = _diagnostic(
             record,
@@ -513,9 +517,60 @@ def _check_rings(record: Record, rules: Ruleset) -> _Stop | None:
     )
 
 
+def _follow(cursor: Rows, record: Record, entry: RecordRound, want: int) -> int:
+    """The row of a round whose roll number was counted, not typed (`Rolled 6, 5, 1. ...`
+    on the line after roll 9's): where its dice are not that row's, but are the row after
+    forced rerolls the player left out, that row; else `want` (E101 there, as typed)."""
+    dice = sorted(entry.dice or ())
+    if not dice or want >= len(cursor.rows) or sorted(cursor.rows[want]) == dice:
+        return want
+    state, row = cursor.state, cursor.next
+    while row < len(cursor.rows) and not state.over:
+        if row >= want and sorted(cursor.rows[row]) == dice:
+            cursor.shift += row - want
+            cursor.notes.append(
+                _diagnostic(
+                    record,
+                    entry,
+                    "W005",
+                    phrase(
+                        N_(
+                            "round {round} gives no roll number, and its dice {dice} are "
+                            "not roll {counted}: it is read as roll {roll}, after forced "
+                            "rerolls"
+                        ),
+                        round=entry.number,
+                        dice=_dice(entry.dice or ()),
+                        counted=want + 1,
+                        roll=row + 1,
+                    ),
+                    roll=row + 1,
+                    hint=phrase(
+                        N_("write the roll number ({roll}: ...) to say which roll it is"),
+                        roll=row + 1,
+                    ),
+                )
+            )
+            return row
+        if available_crosses(state, cursor.rows[row]):
+            break  # a row that is no forced reroll cannot be left out
+        state = apply_row(state, cursor.rows, row, Reroll(), cursor.rules).state
+        row += 1
+    return want
+
+
+def _typed_roll(entry: RecordRound) -> bool:
+    """Whether the round's roll number was written (a text line may leave it to count)."""
+    return any(name == "roll" for name, _ in entry.locations)
+
+
 def _play_round(cursor: Rows, record: Record, entry: RecordRound) -> _Stop | None:
     """Play one record round on the cursor; the first illegal step, or None."""
     want = entry.roll - 1 if entry.roll is not None else cursor.next
+    if entry.roll is not None and not _typed_roll(entry):
+        want = _follow(cursor, record, entry, want + cursor.shift)
+    elif entry.roll is None and record.format == "text":  # a typed table without a roll column
+        want = _follow(cursor, record, entry, want)
 
     def stop(
         code: str,

@@ -20,7 +20,8 @@ from html import unescape
 from validator.records.header import AFTER_ROUNDS, SYNONYMS, key_of
 from validator.records.language import MAX_WORDS, WORDS
 from validator.records.lexing import normal
-from validator.records.text_record import HEADER_LINE, PHRASES
+from validator.records.table import column_row, is_separator
+from validator.records.text_record import PHRASES, header_match, typed_round
 
 _ROUND = re.compile(
     r"[ \t]*(?:(?P<row>\d{1,4})[ \t]*[:.)][ \t]*)?\d(?:[ \t]*[,;-]?[ \t]*\d){2}(?!\d)"
@@ -31,6 +32,15 @@ _ANNOTATION_SIGNS = "([-\u2013>\u2192x\u00d7"
 """What an annotation may start with: brackets, dashes and arrows, x and the times sign."""
 _ANNOTATION_WORDS = sorted(p for p in PHRASES if len(p) > 1)
 
+_THREE_DICE = re.compile(
+    r"(?<![\d/.,])[1-6](?:[ \t]*[,;-][ \t]*|[ \t]+)[1-6](?:[ \t]*[,;-][ \t]*|[ \t]+)[1-6]"
+    r"(?![\d/])|(?<![\d/.,])[1-6]{3}(?![\d/])"
+)
+"""Three dice somewhere on a line: `1 4 6`, `1,4,6`, `(1-4-6)`, `146`."""
+MIN_LOOSE_ROUNDS = 5
+"""Lines holding three dice that make a body an entry whatever else they say."""
+MAX_LINE = 500
+"""How much of a line is searched for three dice."""
 MAX_BODY_LINES = 2000
 """A body is read no further than this many lines (a record has one per dice row)."""
 MAX_RECORDS = 3
@@ -91,7 +101,9 @@ def _round_row(line: str) -> tuple[bool, int | None]:
     """Whether a line is a dice line (played or not), and its row number if it has one."""
     m = _ROUND.match(line)
     if m is None:
-        return False, None
+        if line.lstrip().startswith("|"):  # a Markdown table's row: `| 1 | 1 4 6 | 6/4 |`
+            return _THREE_DICE.search(line[:MAX_LINE]) is not None, None
+        return typed_round(line)
     rest = m["rest"].strip()
     if rest and not rest.startswith(("#", "//")) and not re.search(r"\d", rest):
         word = _WORD.match(rest.lstrip(_ANNOTATION_SIGNS + ": "))
@@ -108,7 +120,7 @@ def _round_row(line: str) -> tuple[bool, int | None]:
 def _header_key(line: str) -> str | None:
     """The key a `key: value` line means (a close misspelling counts, so that the grammar
     can say what it meant), else None."""
-    m = HEADER_LINE.match(line)
+    m = header_match(line)
     if m is None or not m["rest"].strip():
         return None
     key = key_of(m["key"])
@@ -132,9 +144,23 @@ def _close_key(folded: str) -> str | None:
 
 
 def _is_note(line: str) -> bool:
-    """A blank line or a `#` comment: it may stand between the header lines and the rounds."""
+    """A blank line, a `#` comment or a table's column row (or its Markdown separator): it
+    may stand between the header lines and the rounds."""
     stripped = line.strip()
-    return not stripped or stripped.startswith(("#", "//"))
+    return (
+        not stripped
+        or stripped.startswith(("#", "//"))
+        or is_separator(stripped)
+        or column_row(line, 0) is not None
+    )
+
+
+def _loose_block(lines: list[str]) -> tuple[int, int] | None:
+    """The lines from the first to the last that hold three dice, when there are at least
+    `MIN_LOOSE_ROUNDS` of them: a game typed in a form no rule above knows is still an
+    entry (the reader then says line by line what it could not read)."""
+    dice = [n for n, line in enumerate(lines) if _THREE_DICE.search(line[:MAX_LINE])]
+    return (dice[0], dice[-1]) if len(dice) >= MIN_LOOSE_ROUNDS else None
 
 
 def find_records(text: str) -> list[BodyRecord]:
@@ -166,12 +192,14 @@ def find_records(text: str) -> list[BodyRecord]:
             start, previous_row = -1, 0
     if start >= 0 and len(blocks) < MAX_RECORDS:
         blocks.append((start, last))
+    if not blocks and (loose := _loose_block(lines)) is not None:
+        blocks.append(loose)
     found = []
     for first, end in blocks:
         top = first
         n = first - 1
         while n >= 0 and (_is_note(lines[n]) or _header_key(lines[n]) is not None):
-            if _header_key(lines[n]) is not None:
+            if _header_key(lines[n]) is not None or column_row(lines[n], 0) is not None:
                 top = n
             n -= 1
         bottom = end

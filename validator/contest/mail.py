@@ -516,7 +516,7 @@ def _read_message(checker: Checker, raw: RawMessage, language: bool) -> Reading:
             "the message holds {n} records ({parts}); send one record per message",
             parts=Items(tuple(_part_label(c) for c in found)),
         )
-        return refused(raw.file, "E002", problem, meta)
+        return refused(raw.file, "E008", problem, meta)
     record = found[0]
     file = raw.file if record.part == "body" else f"{raw.file}/{record.part}"
     if record.data is None:

@@ -35,6 +35,20 @@ TEXTS: dict[str, str] = {
         "where the rules end it."
     ),
     "reply.invalid": N_("Your record is not valid: the replay stopped at an illegal step."),
+    "reply.invalid.whole": N_(
+        "Your record is not valid: its steps are legal, but the record as a whole is not right."
+    ),
+    "reply.go_on.invalid": N_(
+        "Correct your record from roll {roll} on: the rounds before it are legal."
+    ),
+    "reply.go_on.incomplete": N_("Your record stops before the game ends: go on from roll {roll}."),
+    "reply.resend": N_(
+        "You may send a corrected record by replying to this message; the last one you send counts."
+    ),
+    "reply.resend.deadline": N_(
+        "You may send a corrected record by replying to this message until the deadline, "
+        "{deadline}; the last one you send before it counts."
+    ),
     "reply.malformed": N_("We could not read your record."),
     "reply.error.at": N_("{code} {message} (at {where})"),
     "reply.error.in": N_("{code} {message} (in {part})"),

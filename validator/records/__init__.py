@@ -95,7 +95,7 @@ def parse_record(
         quoted = source_lines(text, (d.line for d in exc.diagnostics if d.line is not None))
         found = [_with_excerpt(d, quoted) for d in exc.diagnostics]
         raise ReadError(*found, omitted=exc.omitted, language=exc.language) from None
-    return replace(record, text=text, warnings=(warning,) if warning else ())
+    return replace(record, text=text, warnings=((warning,) if warning else ()) + record.warnings)
 
 
 def _unknown_format(source: str) -> Diagnostic:

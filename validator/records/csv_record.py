@@ -27,8 +27,23 @@ from validator.records.lexing import (
 )
 from validator.records.model import MAX_DIAGNOSTICS, Locations
 from validator.records.record import Record, RecordRound
+from validator.records.vocabulary import IGNORED, column_names, union
 
 COLUMNS = ("roll", "dice", "cross", "move", "steps", "reroll", "path", "ring")
+COLUMN_NAMES: dict[str, str] = {**column_names(), **{c: c for c in COLUMNS}}
+"""A column's name in any language (folded) -> the record key it holds (`Würfel` -> dice)."""
+
+
+_TABLE_NAMES: dict[str, str] = {**column_names(ignored=True), **{c: c for c in COLUMNS}}
+
+
+def column_of(name: str, *, table: bool = False) -> str | None:
+    """The record key a column row's cell names (`Kreuz`, `Nr.`, `Dés :`), or None; in a
+    typed `table`, also IGNORED for a column like `Points` or `Notes`."""
+    names = _TABLE_NAMES if table else COLUMN_NAMES
+    folded = normal(name)
+    return names.get(folded) or names.get(folded.rstrip(".: "))
+
 
 META_LINE = re.compile(r"[ \t]*#(?!#)[ \t]*(?P<key>[^\W\d_][\w-]*)[ \t]*:(?P<rest>.*)\Z")
 """`# key: value`; a line starting `##` is always a comment."""
@@ -37,6 +52,9 @@ _SEP_LINE = re.compile(r"[ \t]*\"?sep=(?P<sep>.)\"?[ \t,;]*\Z", re.IGNORECASE)
 """Excel's first line naming the delimiter: `sep=;`."""
 
 _DIGITS = re.compile(r"\d+", re.ASCII)
+_WITH_UNIT = re.compile(r"([0-9]+)[ \t]*([^\W\d_]+)")
+_STEP_UNITS = union("steps")
+_REROLLS = union("reroll")
 _DIE_FACES = frozenset("123456")
 
 MAX_CELLS = 64
@@ -82,7 +100,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
                 continue  # spreadsheets export empty rows as a line of delimiters
             if max_rounds is not None and len(rounds) >= max_rounds:
                 break  # the rest is not read: the replay judges what was
-            entry = _row(line, delimiter, columns, columns_line, lineno, source)
+            entry = read_row(line, delimiter, columns, columns_line, lineno, source)
         except ReadError as exc:
             problems.extend(exc.diagnostics)
             failed_rows += columns is not None and lineno != columns_line
@@ -150,7 +168,7 @@ def _meta(header: Header, line: str, lineno: int, columns_line: int | None, sour
         )
 
 
-def _row(
+def read_row(
     line: str, delimiter: str, columns: list[str], columns_line: int, lineno: int, source: str
 ) -> tuple[dict[str, object], dict[tuple[str | int, ...], int]] | None:
     """One data row's values and where each stands; None for a row of empty cells."""
@@ -186,6 +204,13 @@ def _row(
     data: dict[str, object] = {}
     where: dict[tuple[str | int, ...], int] = {}
     problems: list[Diagnostic] = []
+    for k, (name, (value, col)) in enumerate(zip(columns, cells, strict=True)):
+        word = normal(value) if name in ("cross", "move") else ""
+        kind = "reroll" if word in _REROLLS else "ring" if word == "ring" else None
+        if kind is not None and kind not in columns:
+            data[kind] = True  # `| 10 | 6 6 6 | reroll | | |`, `| 5 | 3 1 5 | ring | | |`
+            where[(kind,)] = col
+            cells[k] = ("", col)
     for number_, (name, (value, col)) in enumerate(zip(columns, cells, strict=True), 1):
         cell = _Cell(name, number_, value, lineno, col, source)
         try:
@@ -298,6 +323,7 @@ def _name(delimiter: str) -> Text:
         ",": phrase(N_("a comma")),
         ";": phrase(N_("a semicolon")),
         "\t": phrase(N_("a tab")),
+        "|": phrase(N_("a vertical bar")),
     }[delimiter]
 
 
@@ -306,7 +332,7 @@ def _columns(cells: list[Cell], lineno: int, source: str) -> list[str]:
     while len(cells) > 1 and not cells[-1][0]:
         cells = cells[:-1]  # spreadsheets write empty trailing header columns
     for number_, (value, col) in enumerate(cells, 1):
-        name = normal(value)
+        name = column_of(value) or normal(value)
         if not name:
             fail(
                 "E002",
@@ -445,6 +471,9 @@ def _move(cell: _Cell) -> object:
 
 
 def _steps(cell: _Cell) -> object:
+    unit = _WITH_UNIT.fullmatch(cell.value)
+    if unit is not None and normal(unit[2]) in _STEP_UNITS:
+        cell.value = unit[1]  # `1 step`, `1 Schritt`, `1 case`
     return cell.whole(phrase(N_("the movement die")), "5") if cell.value else None
 
 
@@ -474,6 +503,7 @@ def _path(cell: _Cell) -> object:
 
 
 _READERS: dict[str, Callable[[_Cell], object]] = {
+    IGNORED: lambda cell: None,
     "roll": _roll,
     "dice": _dice,
     "cross": _cross,

@@ -13,20 +13,14 @@ from validator.errors import Diagnostic, ReadError
 from validator.records.lexing import LexError, normal, number, short
 from validator.records.model import HEADER_KEYS, Locations, build_record
 from validator.records.record import Record
+from validator.records.vocabulary import union
 
 INT_KEYS = frozenset({"claimed_score", "rings"})
 
 SYNONYMS: dict[str, str] = {
     **{key: key for key in HEADER_KEYS},
-    "name": "player",
-    "spieler": "player",
-    "joueur": "player",
-    "nom": "player",
-    "total": "claimed_score",
-    "score": "claimed_score",
-    "summe": "claimed_score",
-    "punkte": "claimed_score",
-    "points": "claimed_score",
+    **{word.replace(" ", "_"): "player" for word in union("player")},
+    **{word.replace(" ", "_"): "claimed_score" for word in union("total")},
 }
 """Header key spellings (folded: lower case, `-` and blanks as `_`) -> the key."""
 
@@ -35,6 +29,16 @@ AFTER_ROUNDS = frozenset({"claimed_score"})
 
 _COMMENT = re.compile(r"(?<![^ \t])#(?=[ \t]|\Z)")
 """A comment in a header value: `#` between blanks, so `Team #1` keeps its number."""
+
+
+_UNITS = union("points")
+_WITH_UNIT = re.compile(r"([+-]?[0-9]+)[ \t]*([^\W\d_]+)\.?")
+
+
+def _without_unit(value: str) -> str:
+    """A total without its unit: `335 points`, `335 Punkte`, `335 pts` are 335."""
+    m = _WITH_UNIT.fullmatch(value)
+    return m[1] if m is not None and normal(m[2]) in _UNITS else value
 
 
 def fail(code: str, message: Text, source: str, line: int, col: int, hint: Text = "") -> NoReturn:
@@ -51,6 +55,13 @@ def spaces_end(text: str, pos: int) -> int:
 def key_of(name: str) -> str | None:
     """The header key a written name means, or None."""
     return SYNONYMS.get(normal(name).replace("-", "_").replace(" ", "_"))
+
+
+def misspelt(name: str) -> bool:
+    """Whether a key that is not known is close to one (`playr`, `Speiler`): a typo to
+    mend, not a line of the player's own (`Datum`, `Team`)."""
+    folded = normal(name[:40]).replace("-", "_").replace(" ", "_")
+    return bool(difflib.get_close_matches(folded, list(SYNONYMS), n=1, cutoff=0.75))
 
 
 class Header:
@@ -100,6 +111,8 @@ class Header:
                 match.start("key") + 1,
             )
         value, col = self._value(key, match.string, match.start("rest"), line)
+        if key == "claimed_score":
+            value = _without_unit(value)
         if key in INT_KEYS:
             if not re.fullmatch(r"[+-]?\d+", value, re.ASCII):
                 fail(

@@ -10,29 +10,9 @@ from collections.abc import Iterable
 from typing import Final
 
 from validator.records.lexing import normal
+from validator.records.vocabulary import LANGUAGES
 
-WORDS: Final[dict[str, frozenset[str]]] = {
-    "en": frozenset(
-        {
-            "cross", "crossed", "move", "moved", "moves", "step", "steps", "path", "via",
-            "reroll", "rerolled", "forced", "pass", "room", "field", "player", "name",
-            "score", "escape", "leave", "stuck", "none", "ring",
-        }
-    ),
-    "de": frozenset(
-        {
-            "gestrichen", "durchgestrichen", "streiche", "nach", "schritt", "schritte",
-            "schritten", "weg", "gewurfelt", "wurf", "wiederholt", "neu", "raum", "feld",
-            "spieler", "summe", "punkte", "kein", "zug", "moglich", "regeln",
-        }
-    ),
-    "fr": frozenset(
-        {
-            "barre", "barree", "barrer", "vers", "deplacement", "pas", "chemin", "relance",
-            "case", "joueur", "nom", "aucun", "regles", "lancer",
-        }
-    ),
-}  # fmt: skip
+WORDS: Final[dict[str, frozenset[str]]] = {lang: v.marks for lang, v in LANGUAGES.items()}
 """Folded words (lower case, no accents) that belong to one language's way of writing a
 record; words the languages share (`total`, `points`, `x`) are in none."""
 

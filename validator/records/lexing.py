@@ -13,6 +13,7 @@ import reprlib
 import unicodedata
 
 from validator.engine.phrase import N_, Phrase, Text, phrase
+from validator.records.vocabulary import COMMON_EXITS, COMMON_NO_MOVE, union
 
 MAX_DIGITS = 18
 """Numbers longer than this are refused as out of range before int() sees them: every
@@ -143,25 +144,10 @@ def lex_dice(text: str) -> list[int]:
     return [number(d, _A_DIE) for d in m.groups() if d is not None]
 
 
-NONE_WORDS = frozenset(
-    {
-        "none",
-        "-",
-        "—",
-        "–",  # noqa: RUF001 - an en dash, as word processors write a dash
-        "no move",
-        "no move possible",
-        "stuck",
-        "game over",
-        "kein zug",
-        "kein zug moglich",
-        "aucun deplacement",
-        "aucun deplacement possible",
-    }
-)
+NONE_WORDS = COMMON_NO_MOVE | union("no_move")
 """A move that is not there: the last round of a game that could not move."""
 
-EXITS = frozenset({"escape", "leave"})
+EXITS = COMMON_EXITS
 YES = frozenset({"true", "yes", "y", "1", "x", "ja", "oui"})
 NO = frozenset({"", "false", "no", "n", "0", "nein", "non"})
 

@@ -99,7 +99,6 @@ _ANNOTATED = re.compile(
 )
 """An annotated dice line. Each run of blanks has one way to match (two optional runs
 side by side would try every split of a long one)."""
-_CSV_HEADER_CELLS = frozenset({"roll", "dice", "cross", "move", "steps", "reroll", "path", "ring"})
 _YAML_ROUNDS = re.compile(r"^(?:rounds|\{.*\brounds)[ \t]*:", re.MULTILINE)
 
 
@@ -124,6 +123,8 @@ def sniff_format(data: bytes) -> str | None:
         )
         if fits(text)
     ]
+    if not candidates and _is_table(text):
+        return "text"  # a typed table with `Player: ...` or `Total: ...` lines around it
     return candidates[0] if len(candidates) == 1 else None
 
 
@@ -146,15 +147,56 @@ def _is_yaml(text: str) -> bool:
 
 
 def _is_csv(text: str) -> bool:
+    from validator.records.header import key_of
+    from validator.records.text_record import header_match
+
+    for line in text.split("\n", _SNIFF_LINES)[:_SNIFF_LINES]:
+        plain = header_match(line)
+        if plain is not None and key_of(plain["key"]) is not None:
+            return False  # CSV writes its header as `# key: value`; this is a typed table
     for line in text.splitlines():
         stripped = line.strip()
         if not stripped or stripped.startswith("#") or stripped.lower().startswith("sep="):
             continue
-        cells = [c.strip().strip('"').lower() for c in re.split(r"[,;\t]", stripped)]
+        from validator.records.csv_record import column_of
+
+        cells = [c.strip().strip('"').lower() for c in re.split(r"[,;\t]", stripped[:2000])]
         cells = [c for c in cells if c]
-        return len(cells) >= 2 and all(c in _CSV_HEADER_CELLS for c in cells)
+        return len(cells) >= 2 and all(column_of(c) for c in cells)
     return False
 
 
 def _is_text(text: str) -> bool:
-    return _ANNOTATED.search(text) is not None
+    if _ANNOTATED.search(text) is not None:
+        return True
+    from validator.records.table import is_pipe_table
+    from validator.records.text_record import typed_round
+
+    lines = text.split("\n", _SNIFF_LINES)[:_SNIFF_LINES]
+    return (
+        is_pipe_table(text)
+        or any(typed_round(line)[0] for line in lines)
+        or any(_BRACKETED.match(line[:200]) for line in lines)
+    )
+
+
+_BRACKETED = re.compile(
+    r"[ \t]*\d+(?:[ \t]*[:.)][ \t]*[(\[]|[ \t]+[-\u2013\u2014][ \t]+)"
+    r"[ \t]*[1-6][ \t]*[,;-]?[ \t]*[1-6][ \t]*[,;-]?[ \t]*[1-6]"
+)
+"""A dice line with its dice in brackets, or its roll number set off by a dash: `1) (1, 4,
+6): ...`, `1 - 1 4 6 - ...` (each line's first characters only)."""
+
+
+def _is_table(text: str) -> bool:
+    from validator.records.table import column_row, headless_row
+
+    lines = text.split("\n", _SNIFF_LINES)[:_SNIFF_LINES]
+    return any(
+        column_row(line, n) is not None or headless_row(line, n) is not None
+        for n, line in enumerate(lines, 1)
+    )
+
+
+_SNIFF_LINES = 200
+"""Lines looked at for a round typed with a roll word (`Roll 1: 1 4 6 ...`)."""

@@ -6,13 +6,23 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import re
 from dataclasses import dataclass
 from typing import NoReturn
 
 from validator.engine.phrase import N_, Text, phrase
 from validator.errors import Diagnostic, ReadError
-from validator.records.header import AFTER_ROUNDS, Header, build, fail, header_lines, spaces_end
+from validator.records.header import (
+    AFTER_ROUNDS,
+    Header,
+    build,
+    fail,
+    header_lines,
+    key_of,
+    misspelt,
+    spaces_end,
+)
 from validator.records.language import identify_text
 from validator.records.lexing import (
     FIELD,
@@ -25,12 +35,27 @@ from validator.records.lexing import (
     short,
     split_lines,
 )
-from validator.records.model import MAX_DIAGNOSTICS, Locations
+from validator.records.model import HEADER_KEYS, MAX_DIAGNOSTICS, Locations
 from validator.records.record import Record, RecordRound
+from validator.records.table import Table, column_row, headless_row
+from validator.records.vocabulary import COMMON_CROSS, EXIT_WORDS, ORDINAL_SUFFIXES, union
 
 HEADER_LINE = re.compile(
     r"[ \t]*(?P<key>[^\W\d_][\w-]*)[ \t]*:(?P<rest>.*)\Z",
 )
+_TWO_WORD_HEADER = re.compile(
+    r"[ \t]*(?P<key>[^\W\d_][\w-]*[ \t]+[^\W\d_][\w-]*)[ \t]*:(?P<rest>.*)\Z",
+)
+
+
+def header_match(line: str) -> re.Match[str] | None:
+    """A `key: value` line; a key of two words only when it is a known one (`Score final :
+    335`), so that any other line keeps its reading."""
+    two = _TWO_WORD_HEADER.match(line)
+    if two is not None and key_of(two["key"]) is not None:
+        return two
+    return HEADER_LINE.match(line)
+
 
 EXAMPLE = "7: 3 4 6   x 3/4 -> 5/5 (6)"
 
@@ -47,11 +72,85 @@ _BARE_DICE_LINE = re.compile(
 """A dice line without an annotation (the common line of an annotated dice file), read
 without the full grammar; anything else on a line takes the full path."""
 _DIE = re.compile(r"\d+", re.ASCII)
+_WORD_AT = re.compile(r"[^\W\d_]{1,40}(?:['\u2019][^\W\d_]{1,40})?")
+_ROLL_WORDS = union("roll")
+_AFTER_ROLL_WORD = re.compile(r"[ \t]*(?:\.[ \t]*)?#?(?=\d)", re.ASCII)
+"""Between a roll word and its number or dice: `Roll 1`, `Nr. 4`, `Roll #4`."""
+_HASH_ROLL = re.compile(r"[ \t]*([^\W\d_]{1,40})[ \t]*#(?=\d)")
+"""`Roll #3`: a `#` that is a roll number's, not a note's."""
+_HASH_ROUND = re.compile(
+    r"[ \t]*(?P<hash>#)(?=\d{1,9}(?:[ \t]*[:.)])?[ \t]*(?:[(\[][ \t]*)?"
+    rf"(?:\d{_SEP}\d{_SEP}\d|\d{{3}})(?![0-9/]))",
+    re.ASCII,
+)
+"""`#1: 1 4 6 ...`, `#1 146 ...`: a round numbered with `#`, not a comment (a comment's `#`
+is followed by a blank or a word)."""
+_PREFIX_SIGN = re.compile(r"[:\-\u2013\u2014]")
+_DICE_WORDS = union("dice_words") | union("filler")
+_DICE_AHEAD = re.compile(rf"[(\[]?[ \t]*(?:\d{_SEP}\d{_SEP}\d|\d{{3}})(?![0-9])", re.ASCII)
+_DICE_ONLY = re.compile(
+    rf"\d{_SEP}\d{_SEP}\d(?![0-9])(?!{_SEP}\d)|\d{{3}}(?![0-9])(?![ \t]*[:.)(])", re.ASCII
+)
+"""Three dice and nothing that makes the first of them a roll number (`Rolled 1, 4, 6`)."""
+_DASHED_ROW = re.compile(r"(\d{1,9})[ \t]+[-\u2013\u2014][ \t]+(?=\d)", re.ASCII)
+"""`1 - 1 4 6 ...`: a roll number set off by a dash between blanks, when what follows
+is the dice (and the line's start is not three dice itself, `2 - 4 - 5`)."""
+_ROLL_NUMBER = re.compile(r"(\d+)[ \t]*[:.)\-\u2013\u2014]?", re.ASCII)
+_ORDINAL = re.compile(r"(\d+)[ \t]*([^\W\d_]{1,3})\.?[ \t]+(?=[^\W\d_])")
+"""`1er lancer`, `2e tour`, `3rd roll`: a roll number as an ordinal, before a roll word."""
+
+
+def _round_line(stripped: str) -> bool:
+    """Whether a line (without its leading blanks) is a dice line: it starts with a digit,
+    a roll word (`Roll 1:`) or a `#` number (`#1: 1 4 6`)."""
+    return (
+        stripped[0] in "0123456789"
+        or round_start(stripped) is not None
+        or (stripped[0] == "#" and _HASH_ROUND.match(stripped[:200]) is not None)
+    )
+
+
+def typed_round(line: str) -> tuple[bool, int | None]:
+    """Whether a line reads as a round typed with a roll word or an ordinal before its
+    dice or its annotation (`Roll 1: 1 4 6 ...`, `1. Wurf (1, 4, 6): ...`, `1er lancer
+    ...`), and its roll number when it gives one."""
+    reader = _RollLine(line[:MAX_TYPED_LINE], 0, "")
+    reader.pos = spaces_end(reader.text, 0)
+    numbered, worded = reader._prefix()
+    if _HASH_ROUND.match(reader.text):  # `#1: 1 4 6 ...`
+        return True, int(numbered[1]) if numbered and len(numbered[1]) < 7 else None
+    if not worded:
+        return False, None
+    pos = spaces_end(reader.text, reader.pos)
+    word = _WORD_AT.match(reader.text, pos)
+    read = _DICE_AHEAD.match(reader.text, pos) is not None or (
+        word is not None and normal(word[0]) in PHRASES
+    )
+    row = int(numbered[1]) if read and numbered is not None and len(numbered[1]) < 7 else None
+    return read, row
+
+
+MAX_TABLE_LOOK = 200
+"""How far into a line a tab is looked for (a spreadsheet row's first cells are short)."""
+MAX_TYPED_LINE = 2000
+"""How much of a line `typed_round` looks at (a round line is far shorter)."""
+
+
+def round_start(line: str, pos: int = 0) -> int | None:
+    """Where the dice of a line that starts with a roll word stand (`Roll 1: 1 4 6`,
+    `Wurf 3 - 2 2 2`), else None."""
+    word = _WORD_AT.match(line, pos)
+    if word is None or normal(word[0]) not in _ROLL_WORDS:
+        return None
+    after = _AFTER_ROLL_WORD.match(line, word.end())
+    return after.end() if after is not None else None
+
+
 _DIE_SEP = re.compile(r"[ \t]*[,;-][ \t]*|[ \t]+")
 
 # --- the words of the annotation -----------------------------------------------------------
 
-CROSS, MOVE, STEPS, IN, PATH, REROLL, RING, NOMOVE, EXIT = (
+CROSS, MOVE, STEPS, IN, PATH, REROLL, RING, NOMOVE, EXIT, FILLER = (
     "cross",
     "move",
     "steps",
@@ -61,70 +160,26 @@ CROSS, MOVE, STEPS, IN, PATH, REROLL, RING, NOMOVE, EXIT = (
     "ring",
     "no move",
     "exit",
+    "filler",
 )
 PHRASES: dict[str, str] = {
-    **dict.fromkeys(
-        [
-            "x",
-            "×",  # noqa: RUF001 - the multiplication sign players use for a cross
-            "cross",
-            "crossed",
-            "cross off",
-            "cross out",
-            "crossed off",
-            "crossed of",
-            "crossed out",
-            "gestrichen",
-            "durchgestrichen",
-            "streiche",
-            "barre",
-            "barree",
-            "barrer",
-        ],
-        CROSS,
-    ),
-    **dict.fromkeys(
-        [
-            "move",
-            "moves",
-            "moved",
-            "move to",
-            "moves to",
-            "moved to",
-            "to",
-            "nach",
-            "vers",
-            "deplacement",
-            "deplacement vers",
-        ],
-        MOVE,
-    ),
-    **dict.fromkeys(["step", "steps", "schritt", "schritte", "schritten", "pas"], STEPS),
-    **dict.fromkeys(["in", "en"], IN),
-    **dict.fromkeys(["path", "via", "weg", "chemin"], PATH),
-    **dict.fromkeys(
-        [
-            "reroll",
-            "re-roll",
-            "rerolled",
-            "re-rolled",
-            "forced reroll",
-            "forced re-roll",
-            "pass",
-            "neu gewurfelt",
-            "wurf wiederholt",
-            "relance",
-        ],
-        REROLL,
-    ),
+    **dict.fromkeys(COMMON_CROSS | union("cross"), CROSS),
+    **dict.fromkeys(union("move") | union("move_after"), MOVE),
+    **dict.fromkeys(union("steps"), STEPS),
+    **dict.fromkeys(union("before_steps"), IN),
+    **dict.fromkeys(union("path"), PATH),
+    **dict.fromkeys(union("reroll"), REROLL),
     "ring": RING,
     **dict.fromkeys((w for w in NONE_WORDS if w[0].isalpha()), NOMOVE),
-    **dict.fromkeys(["escape", "leave"], EXIT),
+    **dict.fromkeys(EXIT_WORDS, EXIT),
+    **dict.fromkeys(union("filler"), FILLER),
 }
 """Every word and phrase of the annotation (folded: lower case, no accents) -> its role."""
 _LONGEST = max(len(p.split()) for p in PHRASES)
-POSTFIX = frozenset({"gestrichen", "durchgestrichen", "barre", "barree", "crossed"})
+POSTFIX = union("cross_after")
 """Cross-out words that may follow their field (`Raum 3/4 gestrichen`, `case 3/4 barrée`)."""
+MOVE_POSTFIX = union("move_after")
+"""Move words that may follow their field (`nach 6/1 gezogen`)."""
 _WORDS = sorted({p for p in PHRASES if p.isascii() and len(p) > 1})
 _SPELLED = {"barre": "barré", "barree": "barrée", "deplacement": "déplacement"}
 """The words of PHRASES that are written with accents, as a suggestion shows them."""
@@ -141,6 +196,15 @@ _TOKEN = re.compile(
     re.IGNORECASE,
 )
 _NOTE = re.compile(r"#|//")
+_ELISION = re.compile(r"(?<![^\W\d_'\u2019])(?:j|l|d|qu)['\u2019](?=[^\W\d_])")
+
+
+def folded(text: str) -> str:
+    """A word or phrase as the vocabulary holds it: `normal`, and French elisions
+    dropped (`j'avance` is `avance`, and so with a typographic apostrophe)."""
+    return _ELISION.sub("", normal(text))
+
+
 MAX_PIECES = 100
 """An annotation holds a few dozen words and signs at most; a line with more is refused
 as it is read, so a megabyte on one line costs no more than a short one."""
@@ -177,14 +241,43 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
     failed_lines = 0
     row = 0
     first_dice_line: int | None = None
+    table: Table | None = None
+    unknown: list[Diagnostic] = []
+    """Header lines above the rounds whose key is not known (W004 when rounds follow)."""
     for lineno, line in enumerate(split_lines(text.removeprefix("\ufeff")), start=1):
         stripped = line.lstrip(" \t")
-        if not stripped or stripped.startswith("#") or stripped.startswith("//"):
+        if not stripped or stripped.startswith("//"):
+            continue
+        if stripped.startswith("#") and not _HASH_ROUND.match(stripped[:200]):
             continue
         if len(problems) > MAX_DIAGNOSTICS:
             break
         try:
-            if stripped[0] in "0123456789":
+            if (
+                table is None
+                and stripped[0] not in "0123456789"  # the common line: no column row
+                and (found := column_row(line, lineno)) is not None
+            ):
+                table = found  # `| Roll | Dice | Cross | Move | Steps |`
+                first_dice_line = first_dice_line or lineno
+                continue
+            if table is None and (stripped.startswith("|") or "\t" in line[:MAX_TABLE_LOOK]):
+                table = headless_row(line, lineno)  # `| 1 | 1 4 6 | 6/4 | 1/1 | 1 |`
+                first_dice_line = first_dice_line or (lineno if table else None)
+            if table is not None and table.holds(line):
+                if max_rounds is not None and len(rounds) >= max_rounds:
+                    break
+                cells = table.row(line, lineno, source)
+                if cells is not None:
+                    data, where = cells
+                    index = len(rounds)
+                    rounds.append(data)
+                    numbers.append(len(rounds) + failed_lines)
+                    locations[("rounds", index)] = (lineno, spaces_end(line, 0) + 1)
+                    for path, col in where.items():
+                        locations[("rounds", index, *path)] = (lineno, col)
+                continue
+            if _round_line(stripped):
                 if max_rounds is not None and len(rounds) >= max_rounds:
                     break  # the rest is not read: the replay judges what was
                 first_dice_line = first_dice_line or lineno
@@ -195,7 +288,9 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
                     locations[("row", row)] = (lineno, 1)
                     continue  # an unplayed row: no need for the full grammar
                 row, entry = _RollLine(line, lineno, source).parse(row)
-                if entry is not None:
+                if entry is None:
+                    locations[("row", row)] = (lineno, 1)
+                else:
                     data, where = entry
                     index = len(rounds)
                     rounds.append(data)
@@ -203,10 +298,17 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
                     for path, col in where.items():
                         locations[("rounds", index, *path)] = (lineno, col)
                 continue
-            _header_line(header, line, lineno, first_dice_line, source)
+            _header_line(header, line, lineno, first_dice_line, source, unknown)
         except ReadError as exc:
             problems.extend(exc.diagnostics)
-            failed_lines += stripped[0] in "0123456789"
+            failed_lines += _round_line(stripped) or (table is not None and table.holds(line))
+    warnings: tuple[Diagnostic, ...] = ()
+    if rounds:  # a record: an unknown key above it is no reason to refuse it
+        warnings = tuple(dataclasses.replace(d, code="W004") for d in unknown)
+    else:
+        # no rounds: the unknown key may be what is wrong (`rounds: 1`); in source order
+        wrong = [dataclasses.replace(d, code="E003") for d in unknown]
+        problems = sorted([*wrong, *problems], key=lambda d: d.line or 0)
     if not rounds and not header.values and not problems:
         fail(
             "E007",
@@ -221,15 +323,32 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
     except ReadError as exc:
         exc.language = identify_text(text)  # its errors are said in the record's language
         raise
-    return dataclasses.replace(record, language=identify_text(text))
+    return dataclasses.replace(record, language=identify_text(text), warnings=warnings)
 
 
 def _header_line(
-    header: Header, line: str, lineno: int, first_dice_line: int | None, source: str
+    header: Header,
+    line: str,
+    lineno: int,
+    first_dice_line: int | None,
+    source: str,
+    unknown: list[Diagnostic],
 ) -> None:
-    match = HEADER_LINE.match(line)
+    match = header_match(line)
     if match is None:
         _not_a_line(line, lineno, source)
+    if first_dice_line is None and key_of(match["key"]) is None and not misspelt(match["key"]):
+        unknown.append(  # W004 if rounds follow, else E003 (see parse)
+            Diagnostic.said(
+                "W004",
+                phrase(N_("unknown header key {key}"), key=short(match["key"])),
+                source,
+                lineno,
+                match.start("key") + 1,
+                hint=phrase(N_("known keys: {keys}"), keys=", ".join(HEADER_KEYS)),
+            )
+        )
+        return
     key = header.key(match, lineno)
     if first_dice_line is not None and key not in AFTER_ROUNDS:
         fail(
@@ -286,12 +405,19 @@ class _RollLine:
     """One dice line: `[row:] d d d [annotation] [# note]`."""
 
     def __init__(self, text: str, line: int, source: str) -> None:
-        note = _NOTE.search(text)
+        hashed = _HASH_ROLL.match(text)
+        skip = hashed.end() if hashed and normal(hashed[1]) in _ROLL_WORDS else 0
+        numbered = _HASH_ROUND.match(text[:200])
+        skip = numbered.end("hash") if numbered else skip
+        note = _NOTE.search(text, skip)
         self.full = text
         self.text = text[: note.start()] if note else text
         self.line = line
         self.source = source
         self.pos = 0
+        self.typed = False
+        """A round typed with a roll word (`Roll 3: ...`): words it does not know and
+        that are no misspelling are passed over (the annotated form stays strict)."""
 
     def fail(
         self, message: Text, pos: int | None = None, hint: Text = "", code: str = "E002"
@@ -313,11 +439,11 @@ class _RollLine:
         """The row number and, for an annotated line, the round's data and columns."""
         self.pos = spaces_end(self.text, 0)
         start = self.pos
-        numbered = _ROW.match(self.text, self.pos)
+        numbered, worded = self._prefix()
+        self.typed = worded
         if numbered is None:
             row = previous + 1
         else:
-            self.pos = numbered.end()
             row = self.number(numbered[1], phrase(N_("row number")), numbered.start(1))
             if row <= previous:
                 self.fail(
@@ -334,16 +460,91 @@ class _RollLine:
                     ),
                 )
         self.pos = spaces_end(self.text, self.pos)
-        dice, dice_cols = self._dice(numbered is not None)
-        where: Where = {(): start + 1, ("roll",): start + 1, ("dice",): dice_cols[0]}
-        for i, col in enumerate(dice_cols):
-            where[("dice", i)] = col
-        data: dict[str, object] = {"roll": row, "dice": dice}
+        where: Where = {(): start + 1}
+        if numbered is not None:  # a counted roll has no place: the replay may follow the dice
+            where[("roll",)] = start + 1
+        data: dict[str, object] = {"roll": row}
+        if not (worded and _WORD_AT.match(self.text, self.pos)):
+            # `Roll 3: crossed out 6/4 ...`: no dice typed; the dice file has them
+            dice, dice_cols = self._dice(numbered is not None)
+            where[("dice",)] = dice_cols[0]
+            for i, col in enumerate(dice_cols):
+                where[("dice", i)] = col
+            data["dice"] = dice
         if not _Annotation(self, self._tokens(), data, where).read():
             return row, None
         return row, (data, where)
 
+    def _prefix(self) -> tuple[re.Match[str] | None, bool]:
+        """The roll number (its match, group 1 the digits) and whether a roll word stood
+        before the dice: `7:`, `Roll 7:`, `Wurf 7 -`, `7. Wurf`, `1er lancer`, `1) Rolled`;
+        after a roll word, a sign and the words for the dice (`Tour 3 - dés 2 2 2`,
+        `3rd roll: 2 2 2`, `Roll 3: I rolled 2 2 2`) are passed over."""
+        numbered, worded = self._roll()
+        if worded:
+            pos = self.pos
+            while True:
+                pos = spaces_end(self.text, pos)
+                sign = _PREFIX_SIGN.match(self.text, pos)
+                word = _WORD_AT.match(self.text, pos)
+                if sign is not None:
+                    pos = sign.end()
+                elif word is not None and folded(word[0]) in _DICE_WORDS:
+                    pos = word.end()
+                else:
+                    break
+            if _DICE_AHEAD.match(self.text, pos):
+                self.pos = pos
+        return numbered, worded
+
+    def _roll(self) -> tuple[re.Match[str] | None, bool]:
+        text = self.text
+        if text.startswith("#", self.pos):
+            # `#1: 1 4 6`, `#1 146` (the line is a round only when _HASH_ROUND says so)
+            hashed = _ROLL_NUMBER.match(text, self.pos + 1)
+            if hashed is not None:
+                self.pos = hashed.end()
+                return hashed, False
+        numbered = _ROW.match(text, self.pos)
+        if numbered is None and not _DICE_ONLY.match(text, self.pos):
+            dashed = _DASHED_ROW.match(text, self.pos)  # `1 - 1 4 6 - 6/4 - 1/1`
+            if dashed is not None and _DICE_AHEAD.match(text, dashed.end()):
+                self.pos = dashed.end()
+                return dashed, False
+        if numbered is None:
+            ordinal = _ORDINAL.match(text, self.pos)
+            if ordinal is not None and normal(ordinal[2]) in ORDINAL_SUFFIXES:
+                word = _WORD_AT.match(text, ordinal.end())
+                if word is not None and normal(word[0]) in _ROLL_WORDS:
+                    self.pos = word.end()
+                    return ordinal, True
+        else:
+            self.pos = numbered.end()
+        word = _WORD_AT.match(text, spaces_end(text, self.pos))
+        if word is None or normal(word[0]) not in _ROLL_WORDS:
+            return numbered, False
+        self.pos = word.end()
+        after = _AFTER_ROLL_WORD.match(text, self.pos)
+        if numbered is not None or after is None:
+            return numbered, True
+        self.pos = after.end()
+        if _DICE_ONLY.match(text, self.pos):
+            return None, True  # `Rolled 1, 4, 6`: the dice, no roll number
+        number = _ROLL_NUMBER.match(text, self.pos)
+        assert number is not None  # a digit follows
+        self.pos = number.end()
+        return number, True
+
     def _dice(self, numbered: bool) -> tuple[list[int], list[int]]:
+        if self.pos < len(self.text) and self.text[self.pos] in "([":
+            # `(1, 4, 6)`, `[1-4-6]`
+            close = ")" if self.text[self.pos] == "(" else "]"
+            self.pos = spaces_end(self.text, self.pos + 1)
+            dice = self._dice(numbered)
+            end = spaces_end(self.text, self.pos)
+            if end < len(self.text) and self.text[end] == close:
+                self.pos = end + 1
+            return dice
         tokens: list[re.Match[str]] = []
         while (m := _DIE.match(self.text, self.pos)) is not None:
             if len(tokens) == 3:
@@ -442,7 +643,7 @@ class _RollLine:
             )
         if kind == "word":
             return Token(
-                "word", m[0], m.start(), m.end(), role=PHRASES.get(normal(m[0]), ""), paren=paren
+                "word", m[0], m.start(), m.end(), role=PHRASES.get(folded(m[0]), ""), paren=paren
             )
         if kind == "arrow":
             return Token("word", m[0], m.start(), m.end(), role=MOVE, paren=paren)
@@ -463,6 +664,8 @@ class _Annotation:
         self.where = where
         self.i = 0
         self.seen: dict[str, int] = {}
+        self.no_move = False
+        """A no-move phrase was read (a second one says the same: `stuck, game over`)."""
 
     def fail(self, message: Text, pos: int, hint: Text = "") -> NoReturn:
         self.line.fail(message, pos, hint=hint or _EXAMPLE_HINT)
@@ -483,7 +686,7 @@ class _Annotation:
             words = self.tokens[self.i : self.i + n]
             if len(words) < n or any(w.kind != "word" for w in words):
                 continue
-            key = normal(" ".join(w.text for w in words))
+            key = folded(" ".join(w.text for w in words))
             if key in PHRASES:
                 self.i += n
                 return PHRASES[key], first, words[-1]
@@ -498,11 +701,20 @@ class _Annotation:
             self.data["reroll"] = True
             self.where[("reroll",)] = first.start + 1
             return True
+        # `6 6 6 - reroll`, `6,6,6 ; on relance`: dashes and filler words before a word
+        while (lead := self.peek()) is not None and (
+            lead.kind == "dash"
+            or (lead.kind == "word" and lead.role == FILLER)
+            or (self._skippable(lead) and self._no_phrase())
+        ):
+            self.i += 1
+        first = self.peek() or first
         found = self.phrase()
         if found is not None and found[0] in (REROLL, RING):
             kind = found[0]
             self.data[kind] = True
             self.where[(kind,)] = first.start + 1
+            self._same_said(kind)  # `nothing to cross out, reroll`
             rest = self.peek()
             if rest is not None:
                 self.fail(
@@ -521,8 +733,31 @@ class _Annotation:
         self._play()
         return True
 
+    def _same_said(self, role: str) -> None:
+        """Skip what follows a reroll or ring when it only says it again, with dashes and
+        filler words between (`nothing to cross out, reroll`; `neu würfeln - Neuwurf`)."""
+        k = self.i
+        while k < len(self.tokens):
+            token = self.tokens[k]
+            self.i = k
+            if (
+                token.kind == "dash"
+                or (token.kind == "word" and token.role == FILLER)
+                or (self._skippable(token) and self._no_phrase())
+            ):
+                k += 1
+                continue
+            found = self.phrase()
+            if found is None or found[0] != role:
+                self.i = k
+                return
+            k = self.i
+        self.i = k
+
     def _play(self) -> None:
         pending: tuple[str, Token] | None = None
+        resume: tuple[str, Token] | None = None
+        """A move word whose field follows the steps (`avancé de 1 jusqu'à 1/1`)."""
         last_field: str | None = None
         while (token := self.peek()) is not None:
             if token.kind == "dash":  # a separator, also between a path's fields
@@ -545,7 +780,7 @@ class _Annotation:
                 if token.packed and (steps_word or (pending is not None and pending[0] == STEPS)):
                     self.i += 1 if steps_word else 0
                     self._steps(token.text, token)
-                    pending = None
+                    pending, resume = resume, None
                     continue
                 if pending is not None and pending[0] == STEPS:
                     self._missing(pending, token)
@@ -555,18 +790,48 @@ class _Annotation:
                 continue
             if token.kind == "num":
                 self.i += 1
+                unit = self.peek()
+                if (
+                    pending is not None
+                    and pending[0] == MOVE
+                    and unit is not None
+                    and unit.kind == "word"
+                    and unit.role == STEPS
+                ):
+                    self.i += 1  # `moved 1 step to 1/1`: the steps inside the move
+                    self._steps(token.text, token)
+                    continue
                 self._number(token, pending)
-                pending = None
+                pending, resume = resume, None
                 last_field = None
                 continue
             found = self.phrase()
             if found is None:
+                if self._skippable(token):
+                    self.i += 1
+                    continue
                 self._unknown(token)
-            role, first, _last = found
+            role, first, last = found
+            if role == FILLER:  # `and`, `je`, `und`: nothing to read
+                continue
+            if pending is not None and pending[0] == MOVE and role == MOVE:
+                continue  # `moved 1 step to 1/1`: one move, said twice
+            if role == MOVE and last_field == MOVE and normal(first.text) in MOVE_POSTFIX:
+                last_field = None
+                continue  # `nach 6/1 gezogen`
+            if role == MOVE and not first.text[0].isalpha() and CROSS not in self.data:
+                after = self.peek()
+                if after is not None and after.kind == "word" and after.role == CROSS:
+                    continue  # `2 2 2 → X 2/2 → 6/1`: an arrow before the cross-out
+            if pending is not None and pending[0] == MOVE and role in (STEPS, IN):
+                resume = pending  # `avancé de 1 jusqu'à 1/1`: the steps inside the move
+                pending = None
             if pending is not None and not (pending[0] == MOVE and role in (EXIT, NOMOVE)):
                 self._missing(pending, first)
             if role == CROSS:
-                if last_field == CROSS and normal(first.text) in POSTFIX:
+                if last_field == CROSS and (
+                    normal(first.text) in POSTFIX or normal(f"{first.text} {last.text}") in POSTFIX
+                ):
                     last_field = None
                     continue
                 if CROSS in self.data:
@@ -580,6 +845,9 @@ class _Annotation:
                 pending = (MOVE, first)
             elif role in (STEPS, IN):
                 nxt = self.peek()
+                if self.line.typed and (nxt is None or nxt.kind not in ("num", "field")):
+                    pending, resume = resume, None
+                    continue  # `pas de chance`, `mit viel Glück`: no steps said here
                 if role == STEPS and (nxt is None or nxt.kind not in ("num", "field")):
                     self.fail(
                         phrase(
@@ -602,10 +870,13 @@ class _Annotation:
                     pending = (PATH, first)
             elif role in (EXIT, NOMOVE):
                 self._need_cross(first)
+                if role == NOMOVE and self.no_move:
+                    continue  # `no move possible - game over!`: one thing said twice
+                self.no_move = role == NOMOVE
                 if pending is None or pending[0] != MOVE:
                     self._once(MOVE, first)
                 if role == EXIT:
-                    self.data[MOVE] = normal(first.text)
+                    self.data[MOVE] = EXIT_WORDS[normal(first.text)]
                 self.where[(MOVE,)] = first.start + 1
                 pending = None
             else:  # REROLL or RING after a cross-out
@@ -767,13 +1038,27 @@ class _Annotation:
             at,
         )
 
-    def _unknown(self, token: Token) -> NoReturn:
-        word = normal(token.text)
-        # Swapped letters (`ot` for `to`) score low on similarity: look for them too.
-        close = (
-            difflib.get_close_matches(word, _WORDS, n=1, cutoff=0.7)
-            or [w for w in _WORDS if len(w) == len(word) and sorted(w) == sorted(word)][:1]
+    def _no_phrase(self) -> bool:
+        """Whether no phrase starts at the current word (`nothing to cross out` does)."""
+        at = self.i
+        found = self.phrase()
+        self.i = at
+        return found is None
+
+    def _skippable(self, token: Token) -> bool:
+        """A word of a typed round (one with a roll word) that the reader does not know
+        and that is no misspelling of a word it knows: the player's own (`bad luck`,
+        `all the way`), passed over. The annotated form stays strict."""
+        return (
+            self.line.typed
+            and token.kind == "word"
+            and not token.role
+            and token.text[0].isalpha()
+            and (len(folded(token.text)) <= 3 or not _close(folded(token.text), 0.8))
         )
+
+    def _unknown(self, token: Token) -> NoReturn:
+        close = _close(folded(token.text))
         if close:
             # As the player would write it: `barée` -> `barrée`, not the folded `barree`;
             # `Schriten` -> `Schritten`, not `schritten`.
@@ -803,6 +1088,19 @@ class _Annotation:
             token.start,
             hint=_NOTES_HINT,
         )
+
+
+@functools.lru_cache(maxsize=1024)
+def _close(word: str, cutoff: float = 0.7) -> tuple[str, ...]:
+    """The known word a word is a misspelling of, if any: close in spelling, or the same
+    letters swapped (`ot` for `to` scores low on similarity). A word passed over needs
+    to be further from every known word (0.8: `viel` is not taken for `Ziel`) than a
+    word refused needs to be near one to be named as meant (0.7)."""
+    word = word[:40]
+    return tuple(
+        difflib.get_close_matches(word, _WORDS, n=1, cutoff=cutoff)
+        or [w for w in _WORDS if len(w) == len(word) and sorted(w) == sorted(word)][:1]
+    )
 
 
 def dump(record: Record) -> str:

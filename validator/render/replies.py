@@ -233,6 +233,7 @@ class ReplyWriter:
         else:
             paragraphs.append(self._thanks("reply.thanks"))
             paragraphs.extend(self._verdict(reading, entry))
+            paragraphs.extend(self._go_on(reading, entry))
             if entry.late:
                 paragraphs.append(
                     say("reply.late", deadline=i18n.when(self.deadline, zone=True))
@@ -305,7 +306,9 @@ class ReplyWriter:
             )
             told = [self._problem(x.error, part), *(f"- {note}" for note in x.legal)]
             return [say("reply.invalid"), step + "\n" + "\n".join(told)]
-        out = [say("reply.malformed" if entry.verdict is Verdict.MALFORMED else "reply.invalid")]
+        out = [
+            say("reply.malformed" if entry.verdict is Verdict.MALFORMED else "reply.invalid.whole")
+        ]
         if error is None:
             return out
         # Every reading problem, as validate lists them, so that one reply is enough to
@@ -315,6 +318,28 @@ class ReplyWriter:
         more = more_errors(result, left_out=len(errors[REPLY_ERRORS:]))
         if more:
             out.append(more)
+        return out
+
+    def _go_on(self, reading: Reading, entry: Entry) -> list[str]:
+        """For an invalid or incomplete entry that still counts: the roll to go on from,
+        and that a corrected record may be sent (until the deadline, when there is one)."""
+        result = reading.result
+        if result is None or entry.late or entry.superseded:
+            return []
+        out: list[str] = []
+        if entry.verdict is Verdict.INVALID:
+            roll = result.error.roll if result.error is not None else None
+            if roll is not None:
+                out.append(say("reply.go_on.invalid", roll=roll))
+        elif entry.verdict is Verdict.INCOMPLETE:
+            last = max((r.roll for r in result.rounds), default=0)
+            out.append(say("reply.go_on.incomplete", roll=last + 1))
+        else:
+            return []
+        if self.deadline is not None:
+            out.append(say("reply.resend.deadline", deadline=i18n.when(self.deadline, zone=True)))
+        else:
+            out.append(say("reply.resend"))
         return out
 
     @staticmethod

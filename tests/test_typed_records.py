@@ -1,0 +1,830 @@
+"""A game typed the way a person types it (issue 34): roll words, ordinals, dice in any
+spelling, sentences and tables in three languages, read as the same game as a file, on
+stdin and as a mail body between a greeting and a signature."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import mailbox
+import random
+import re
+import time
+from collections.abc import Callable
+from email import policy
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from record_helpers import summary
+
+from validator.check.file import Checker
+from validator.cli import main
+from validator.engine import Field
+from validator.errors import ReadError
+from validator.records import read_record, text_record
+from validator.records.record import RecordRound
+
+ROOT = Path(__file__).resolve().parent.parent
+DICE = ROOT / "examples" / "challenge.txt"
+ALICE = read_record(ROOT / "examples" / "alice.yaml")
+"""The bundled winning game (340): plays, forced rerolls, and a last round without a move."""
+
+Writer = Callable[[RecordRound], str]
+
+
+def _dice(r: RecordRound, sep: str = " ") -> str:
+    assert r.dice is not None
+    return sep.join(str(d) for d in r.dice)
+
+
+def _f(field: object, style: str = "/") -> str:
+    row, col = str(field).split("/")
+    return {"/": f"{row}/{col}", "()": f"({row},{col})", "rc": f"row {row} col {col}"}[style]
+
+
+def _plural(n: int | None, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def roll_en(r: RecordRound) -> str:
+    head = f"Roll {r.roll}: {_dice(r)} - "
+    if r.reroll:
+        return head + "reroll"
+    if r.move is None:
+        return head + f"crossed out {_f(r.cross)}, no move"
+    return (
+        head
+        + f"crossed out {_f(r.cross)}, moved to {_f(r.move)} ({_plural(r.steps, 'step', 'steps')})"
+    )
+
+
+def wurf_de(r: RecordRound) -> str:
+    head = f"Wurf {r.roll}: {_dice(r)} - "
+    if r.reroll:
+        return head + "neu würfeln"
+    if r.move is None:
+        return head + f"Kreuz {_f(r.cross)}, kein Zug"
+    return (
+        head + f"Kreuz {_f(r.cross)}, Zug {_f(r.move)} ({_plural(r.steps, 'Schritt', 'Schritte')})"
+    )
+
+
+def lancer_fr(r: RecordRound) -> str:
+    if r.reroll:
+        return f"Tour {r.roll} : {_dice(r, ',')} ; on relance"
+    head = f"Lancer {r.roll} : {_dice(r)} \u2013 je barre {_f(r.cross)}, "
+    if r.move is None:
+        return head + "bloqué"
+    return head + f"je vais en {_f(r.move)} ({_plural(r.steps, 'case', 'cases')})"
+
+
+def round_en(r: RecordRound) -> str:
+    head = f"Round {r.roll} ({_dice(r, ',')}): "
+    if r.reroll:
+        return head + "pass"
+    if r.move is None:
+        return head + f"cross {_f(r.cross)}, stuck"
+    return head + f"cross {_f(r.cross)}, move to {_f(r.move)}, {_plural(r.steps, 'step', 'steps')}"
+
+
+def rolled_en(r: RecordRound) -> str:
+    head = f"{r.roll}) Rolled {_dice(r, ', ')}. "
+    if r.reroll:
+        return head + "Rerolled."
+    if r.move is None:
+        return head + f"Crossed out {_f(r.cross)}, game over."
+    steps = _plural(r.steps, "step", "steps")
+    return head + f"Crossed out {_f(r.cross)} and moved {steps} to {_f(r.move)}."
+
+
+def punkt_de(r: RecordRound) -> str:
+    head = f"{r.roll}. Wurf ({_dice(r, ', ')}): "
+    if r.reroll:
+        return head + "Neuwurf"
+    if r.move is None:
+        return head + f"{_f(r.cross)} durchgestrichen, kein Zug möglich"
+    steps = _plural(r.steps, "Schritt", "Schritte")
+    return head + f"{_f(r.cross)} durchgestrichen, {steps} nach {_f(r.move)}"
+
+
+def ordinal_fr(r: RecordRound) -> str:
+    head = f"{r.roll}{'er' if r.roll == 1 else 'e'} lancer ({_dice(r, '-')}) : "
+    if r.reroll:
+        return head + "relance"
+    if r.move is None:
+        return head + f"barré {_f(r.cross)}, fin de partie"
+    return head + f"barré {_f(r.cross)}, avancé de {r.steps} jusqu'à {_f(r.move)}"
+
+
+def signs(r: RecordRound) -> str:
+    head = f"{r.roll}: {_dice(r)}  "
+    if r.reroll:
+        return head + "-"
+    if r.move is None:
+        return head + f"X {_f(r.cross, '()')}  -> none"
+    return (
+        head + f"X {_f(r.cross, '()')}  -> {_f(r.move, '()')}  {_plural(r.steps, 'step', 'steps')}"
+    )
+
+
+def zeile_de(r: RecordRound) -> str:
+    head = f"Runde {r.roll}: {_dice(r, '-')} | "
+    if r.reroll:
+        return head + "Wurf wiederholt"
+    cross = _f(r.cross).replace("/", " Spalte ")
+    if r.move is None:
+        return head + f"Zeile {cross} gestrichen, blockiert"
+    move = _f(r.move).replace("/", " Spalte ")
+    return head + f"Zeile {cross} gestrichen, nach Zeile {move} in {r.steps} Schritten"
+
+
+def _table(
+    header: list[str] | None, delimiter: str, pipes: bool
+) -> Callable[[tuple[RecordRound, ...]], list[str]]:
+    """A table of the game: roll, dice, cross, move, steps; under `header` if given."""
+
+    def lines(game: tuple[RecordRound, ...]) -> list[str]:
+        out = []
+        wrap = (lambda cells: "| " + " | ".join(cells) + " |") if pipes else delimiter.join
+        if header is not None:
+            out.append(wrap(header))
+            if pipes:
+                out.append("|" + "|".join("---" for _ in header) + "|")
+        for r in game:
+            cells = [
+                str(r.roll),
+                _dice(r),
+                "reroll" if r.reroll else _f(r.cross),
+                "" if r.move is None else _f(r.move),
+                "" if r.steps is None or r.move is None else str(r.steps),
+            ]
+            out.append(wrap(cells))
+        return out
+
+    return lines
+
+
+SENTENCES: dict[str, tuple[str, Writer, list[str], list[str]]] = {
+    # name: (language, writer, lines above the rounds, lines below)
+    "roll-en": ("en", roll_en, ["Player: Sam"], ["Total: 340 points"]),
+    "wurf-de": ("de", wurf_de, ["Spielerin: Klara"], ["Gesamt: 340 Punkte"]),
+    "lancer-fr": ("fr", lancer_fr, ["Joueuse : Léa"], ["Score final : 340"]),
+    "round-en": ("en", round_en, ["Name: Sam"], ["Total: 340 pts"]),
+    "rolled-en": ("en", rolled_en, [], ["Total: 340"]),
+    "punkt-de": ("de", punkt_de, ["Spieler: Klaus"], ["Summe: 340"]),
+    "ordinal-fr": ("fr", ordinal_fr, ["Joueur : Luc"], ["Total : 340 points"]),
+    "signs": ("en", signs, [], []),
+    "zeile-de": ("de", zeile_de, ["Spielerin: Klara"], ["Gesamt: 340"]),
+}
+TABLES: dict[
+    str, tuple[str, Callable[[tuple[RecordRound, ...]], list[str]], list[str], list[str]]
+] = {
+    "markdown-de": (
+        "de",
+        _table(["Wurf", "Würfel", "Kreuz", "Ziel", "Schritte"], "|", pipes=True),
+        ["Spielerin: Klara"],
+        ["Gesamt: 340 Punkte"],
+    ),
+    "markdown-en": (
+        "en",
+        _table(["#", "Roll", "Crossed out", "Moved to", "Steps"], "|", pipes=True),
+        ["Player: Sam"],
+        [],
+    ),
+    "tabs-en": (
+        "en",
+        _table(["Roll", "Dice", "Cross", "Move", "Steps"], "\t", pipes=False),
+        [],
+        ["Total: 340"],
+    ),
+    "markdown-headless": ("en", _table(None, "|", pipes=True), ["Player: Sam"], []),
+    "tabs-headless": ("de", _table(None, "\t", pipes=False), ["Spielerin: Klara"], []),
+    "semicolons-fr": (
+        "fr",
+        _table(["Lancer", "Dés", "Barré", "Déplacement", "Pas"], ";", pipes=False),
+        ["Joueuse : Léa"],
+        ["Score final : 340"],
+    ),
+}
+
+
+def typed(form: str, game: tuple[RecordRound, ...] = ALICE.rounds, total: bool = True) -> str:
+    """Alice's game (or another) typed in one form (with its total line, or without)."""
+    if form in SENTENCES:
+        _, writer, above, below = SENTENCES[form]
+        rounds = [writer(r) for r in game]
+    else:
+        _, table, above, below = TABLES[form]
+        rounds = table(game)
+    return "\n".join([*above, "", *rounds, *(below if total else [])]) + "\n"
+
+
+FORMS = [*SENTENCES, *TABLES]
+GAME = [summary(r) for r in ALICE.rounds]
+
+
+def _without_paths(rounds: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The game as typed: no paths, and no steps on the last round, which has no move."""
+    return [
+        {k: v for k, v in r.items() if k != "path" and (k != "steps" or "move" in r)}
+        for r in rounds
+    ]
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_each_form_reads_as_the_same_game(form: str) -> None:
+    record = text_record.parse(typed(form), f"{form}.txt")
+    assert [summary(r) for r in record.rounds] == _without_paths(GAME)
+    if form in ("rolled-en", "signs", "tabs-en"):
+        return
+    assert record.player is not None
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_each_form_validates_as_a_file_and_on_stdin(form: str, tmp_path: Path) -> None:
+    path = tmp_path / "game.txt"
+    path.write_text(typed(form), encoding="utf-8")
+    result = Checker.create(DICE, None).check(path)
+    assert (result.verdict.value, result.score) == ("valid", 340), result.error
+    out = CliRunner().invoke(
+        main, ["validate", "-", "--dice", str(DICE), "--format", "json"], input=typed(form)
+    )
+    data = json.loads(out.stdout)
+    assert (out.exit_code, data["verdict"], data["score"]) == (0, "valid", 340), out.output
+
+
+GREETINGS = {
+    "en": ("Hi,\n\nhere is my game from last night:\n", "Cheers,\nSam\n-- \nSam Player\n"),
+    "de": ("Hallo,\n\nanbei mein Spiel von gestern:\n", "Viele Grüße\nKlara\n-- \nKlara K.\n"),
+    "fr": ("Bonjour,\n\nvoici ma partie d'hier soir :\n", "Merci et à bientôt,\nLéa\n-- \nLéa\n"),
+}
+
+
+def _mail(n: int, lang: str, body: str) -> EmailMessage:
+    m = EmailMessage(policy=policy.default)
+    m["From"] = f"player{n}@players.example"
+    m["To"] = "challenge@organizers.example"
+    m["Subject"] = "My game"
+    m["Date"] = "Mon, 07 Dec 2026 09:00:00 +0100"
+    m["Message-ID"] = f"<typed{n}@players.example>"
+    hello, bye = GREETINGS[lang]
+    m.set_content(f"{hello}\n{body}\n{bye}")
+    return m
+
+
+def _batch(mails: list[EmailMessage], tmp_path: Path) -> dict[str, Any]:
+    box = mailbox.mbox(tmp_path / "inbox.mbox")
+    for m in mails:
+        box.add(m)
+    box.close()
+    out = CliRunner().invoke(
+        main,
+        ["batch", str(tmp_path / "inbox.mbox"), "--dice", str(DICE), "--format", "json"],
+        catch_exceptions=False,
+    )
+    data: dict[str, Any] = json.loads(out.stdout)
+    return data
+
+
+def test_each_form_is_an_entry_as_a_mail_body(tmp_path: Path) -> None:
+    forms = FORMS
+    mails = [_mail(n, (SENTENCES.get(f) or TABLES[f])[0], typed(f)) for n, f in enumerate(forms)]
+    data = _batch(mails, tmp_path)
+    assert data["skipped"] == []
+    got = {e["source"]["message_id"]: e for e in data["entries"]}
+    for n, form in enumerate(forms):
+        entry = got[f"<typed{n}@players.example>"]
+        assert (entry["verdict"], entry["score"]) == ("valid", 340), (form, entry["error"])
+
+
+# --- a generator of typed forms -------------------------------------------------------------
+
+PREFIXES = {
+    "en": ["Roll {n}: ", "Round {n} - ", "Throw {n}. ", "{n}) ", "{n}. ", "Turn {n}: "],
+    "de": ["Wurf {n}: ", "Runde {n} - ", "Zug {n}: ", "{n}. Wurf ", "{n}) "],
+    "fr": ["Lancer {n} : ", "Tour {n} : ", "Coup {n} - ", "{n}e lancer ", "{n}. "],
+}
+DICE_SPELLINGS = ["{a} {b} {c}", "{a},{b},{c}", "{a}-{b}-{c}", "({a}, {b}, {c})", "{a}{b}{c}"]
+AFTER_DICE = [" - ", ": ", " \u2013 ", " | ", "  ", " ; "]
+CROSS = {
+    "en": ["x {f}", "crossed out {f}", "cross {f}", "X {f}", "I crossed {f}"],
+    "de": ["Kreuz {f}", "{f} gestrichen", "{f} durchgestrichen", "streiche {f}"],
+    "fr": ["je barre {f}", "barré {f}", "case {f} barrée", "{f} barrée"],
+}
+MOVE = {
+    "en": ["-> {f}", "moved to {f}", "move to {f}", "then went to {f}", "and moved to {f}"],
+    "de": ["nach {f}", "Zug {f}", "-> {f}", "und dann nach {f}"],
+    "fr": ["je vais en {f}", "vers {f}", "-> {f}", "puis déplacement vers {f}"],
+}
+STEPS = {
+    "en": ["({s})", "in {s} steps", "{s} steps", "(steps: {s})"],
+    "de": ["({s})", "in {s} Schritten", "{s} Schritte", "({s} Schritte)"],
+    "fr": ["({s})", "en {s} pas", "({s} cases)", "{s} pas"],
+}
+REROLL = {
+    "en": ["reroll", "pass", "rerolled", "- reroll", "forced reroll"],
+    "de": ["neu würfeln", "Neuwurf", "neu gewürfelt", "- Wurf wiederholt"],
+    "fr": ["relance", "on relance", "je relance", "- relance"],
+}
+NO_MOVE = {
+    "en": ["no move", "stuck", "game over", "blocked"],
+    "de": ["kein Zug", "blockiert", "kein Zug möglich"],
+    "fr": ["bloqué", "fin de partie", "aucun déplacement"],
+}
+FIELD_STYLES = ["{r}/{c}", "({r},{c})", "{r},{c}", "row {r} col {c}", "{r}-{c}"]
+FIELD_WORDS = {"de": "Zeile {r} Spalte {c}", "fr": "ligne {r} colonne {c}", "en": "row {r} col {c}"}
+
+
+def generated(seed: int) -> tuple[str, str]:
+    """Alice's game typed with random choices of one language's words and signs."""
+    rng = random.Random(seed)
+    lang = rng.choice(["en", "de", "fr"])
+    prefix = rng.choice(PREFIXES[lang])
+    dice_spelling = rng.choice(DICE_SPELLINGS)
+    after = rng.choice(AFTER_DICE)
+    lines = []
+    for r in ALICE.rounds:
+        assert r.dice is not None
+        a, b, c = r.dice
+        line = prefix.format(n=r.roll) + dice_spelling.format(a=a, b=b, c=c) + after
+        if r.reroll:
+            lines.append(line + rng.choice(REROLL[lang]))
+            continue
+
+        def field(value: object) -> str:
+            row, col = str(value).split("/")
+            style = rng.choice([*FIELD_STYLES, FIELD_WORDS[lang]])
+            return style.format(r=row, c=col)
+
+        parts = [rng.choice(CROSS[lang]).format(f=field(r.cross))]
+        if r.move is None:
+            parts.append(rng.choice(NO_MOVE[lang]))
+        else:
+            parts.append(rng.choice(MOVE[lang]).format(f=field(r.move)))
+            parts.append(rng.choice(STEPS[lang]).format(s=r.steps))
+        lines.append(line + rng.choice([", ", " ", "; "]).join(parts))
+    return lang, "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_generated_forms_read_as_the_same_game(seed: int) -> None:
+    lang, text = generated(seed)
+    try:
+        record = text_record.parse(text, "generated.txt")
+    except ReadError as exc:
+        raise AssertionError(
+            f"{lang}: {exc.diagnostic.location()}: {exc.diagnostic.message}\n{text}"
+        ) from exc
+    assert [summary(r) for r in record.rounds] == _without_paths(GAME), text
+
+
+def test_generated_forms_on_stdin_and_as_mail_bodies(tmp_path: Path) -> None:
+    seeds = range(100, 106)
+    mails = []
+    for n, seed in enumerate(seeds):
+        lang, text = generated(seed)
+        out = CliRunner().invoke(
+            main, ["validate", "-", "--dice", str(DICE), "--format", "json"], input=text
+        )
+        data = json.loads(out.stdout)
+        assert (data["verdict"], data["score"]) == ("valid", 340), (seed, data["error"])
+        mails.append(_mail(n, lang, text))
+    entries = _batch(mails, tmp_path)["entries"]
+    assert [(e["verdict"], e["score"]) for e in entries] == [("valid", 340)] * len(seeds)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_generated_tables_with_their_columns_in_any_order(seed: int) -> None:
+    rng = random.Random(seed)
+    lang = rng.choice(["en", "de", "fr"])
+    names = {
+        "en": {"roll": "Roll", "dice": "Dice", "cross": "Cross", "move": "Move", "steps": "Steps"},
+        "de": {
+            "roll": "Wurf",
+            "dice": "Würfel",
+            "cross": "Kreuz",
+            "move": "Ziel",
+            "steps": "Schritte",
+        },
+        "fr": {
+            "roll": "Lancer",
+            "dice": "Dés",
+            "cross": "Barré",
+            "move": "Déplacement",
+            "steps": "Pas",
+        },
+    }[lang]
+    order = list(names)
+    rng.shuffle(order)
+    delimiter = rng.choice(["|", "\t", ";"])
+
+    def row(cells: list[str]) -> str:
+        if delimiter == "|":
+            return "| " + " | ".join(cells) + " |"
+        return delimiter.join(cells)
+
+    lines = [row([names[k] for k in order])]
+    for r in ALICE.rounds:
+        value = {
+            "roll": str(r.roll),
+            "dice": _dice(r),
+            "cross": "reroll" if r.reroll else _f(r.cross),
+            "move": "" if r.move is None else _f(r.move),
+            "steps": "" if r.move is None or r.steps is None else str(r.steps),
+        }
+        lines.append(row([value[k] for k in order]))
+    record = text_record.parse("\n".join(lines) + "\n", "table.txt")
+    assert [summary(r) for r in record.rounds] == _without_paths(GAME), lines[0]
+
+
+# --- one mistake each: the code at the right roll ------------------------------------------
+
+
+def _mistake(form: str, kind: str) -> str:
+    """Alice's game typed in `form` with one mistake."""
+    rounds = list(ALICE.rounds)
+    if kind == "E105":  # roll 5 left out: a row that was not a forced reroll
+        del rounds[4]
+    elif kind == "E101":  # roll 7 is 5 2 3
+        rounds[6] = dataclasses.replace(rounds[6], dice=(5, 2, 4))
+    elif kind == "E202":  # a cross-out the dice 5 2 3 cannot make
+        rounds[6] = dataclasses.replace(rounds[6], cross=Field(4, 4))
+    text = typed(form, tuple(rounds))
+    return text.replace("340", "350") if kind == "E107" else text
+
+
+WITH_TOTAL = [f for f in FORMS if f not in ("signs", "markdown-en") and "headless" not in f]
+
+
+@pytest.mark.parametrize("form", WITH_TOTAL)
+@pytest.mark.parametrize(("kind", "roll"), [("E105", 5), ("E107", None), ("E101", 7), ("E202", 7)])
+def test_one_mistake_keeps_its_code_at_its_roll(
+    form: str, kind: str, roll: int | None, tmp_path: Path
+) -> None:
+    text = _mistake(form, kind)
+    path = tmp_path / "game.txt"
+    path.write_text(text, encoding="utf-8")
+    result = Checker.create(DICE, None).check(path)
+    error = result.error
+    assert result.verdict.value == "invalid" and error is not None, result
+    assert (error.code, error.roll) == (kind, roll), error
+    assert error.line is not None
+    line = text.splitlines()[error.line - 1]
+    if kind == "E107":
+        assert "350" in line and "340" in (error.hint or "")
+    elif kind == "E101":
+        assert "524" in re.sub(r"[^0-9]", "", line), line
+    elif kind == "E202":
+        assert re.search(r"4\D+4", line), line
+
+
+# --- the reply to an invalid or incomplete typed entry -------------------------------------
+
+DEADLINE = "2026-12-20T23:59:59+01:00"
+LANGUAGE_FORMS = {"en": "roll-en", "de": "wurf-de", "fr": "lancer-fr"}
+
+
+def _entries_for_replies() -> list[tuple[str, str, str]]:
+    """(language, kind, body): per language, an illegal step, an early stop, a wrong total."""
+    out = []
+    for lang, form in LANGUAGE_FORMS.items():
+        out.append((lang, "E202", _mistake(form, "E202")))
+        out.append((lang, "incomplete", typed(form, ALICE.rounds[:10], total=False)))
+        out.append((lang, "E107", _mistake(form, "E107")))
+    return out
+
+
+def _reply_texts(tmp_path: Path) -> dict[tuple[str, str], str]:
+    cases = _entries_for_replies()
+    box = mailbox.mbox(tmp_path / "inbox.mbox")
+    for n, (lang, _, body) in enumerate(cases):
+        box.add(_mail(n, lang, body))
+    box.close()
+    out = CliRunner().invoke(
+        main,
+        ["batch", str(tmp_path / "inbox.mbox"), "--dice", str(DICE), "--deadline", DEADLINE,
+         "--replies", str(tmp_path / "replies"), "--organizer", "Org <org@example.org>",
+         "--format", "json", "-j", "1"],
+        catch_exceptions=False,
+    )  # fmt: skip
+    assert out.exit_code in (0, 1), out.output
+    from email.parser import BytesParser
+
+    texts = {}
+    for n, (lang, kind, _) in enumerate(cases, start=1):
+        raw = (tmp_path / "replies" / f"reply-{n:04d}.eml").read_bytes()
+        message = BytesParser(policy=policy.default).parsebytes(raw)
+        assert isinstance(message, EmailMessage)
+        plain = message.get_body(("plain",))
+        assert isinstance(plain, EmailMessage)
+        content = plain.get_content()
+        assert isinstance(content, str)
+        texts[(lang, kind)] = content
+    return texts
+
+
+WHEN = {
+    "en": "December 20, 2026, 11:59:59\u202fPM +0100",
+    "de": "20. Dezember 2026, 23:59:59 +0100",
+    "fr": "20 d\u00e9cembre 2026, 23:59:59 +0100",
+}
+REPLIES: dict[str, dict[str, Any]] = {  # French writes its apostrophe as \u2019
+    "en": {
+        "E202": [
+            "Your record is not valid: the replay stopped at an illegal step.",
+            "Correct your record from roll 7 on: the rounds before it are legal.",
+        ],
+        "incomplete": ["Your record stops before the game ends: go on from roll 11."],
+        "E107": [
+            "Your record is not valid: its steps are legal, but the record as a whole is not "
+            "right.",
+            "E107 the record claims 350 points, but the replay scores 340 (at line 29, column 8 "
+            "of your message)\nhelp: Total: 340 points",
+        ],
+        "resend": "You may send a corrected record by replying to this message until the "
+        "deadline, {when}; the last one you send before it counts.",
+    },
+    "de": {
+        "E202": [
+            "Dein Protokoll ist ungültig: die Nachspielung hielt bei einem unerlaubten Schritt an.",
+            "Korrigiere dein Protokoll ab Wurf 7: die Runden davor sind erlaubt.",
+        ],
+        "incomplete": ["Dein Protokoll hört auf, bevor das Spiel endet: mach ab Wurf 11 weiter."],
+        "E107": [
+            "Dein Protokoll ist ungültig: seine Schritte sind erlaubt, aber das Protokoll als "
+            "Ganzes stimmt nicht.",
+            "E107 das Protokoll gibt 350 Punkte an, aber die Nachspielung ergibt 340 (Zeile 29, "
+            "Spalte 9 in deiner Nachricht)\nHilfe: Gesamt: 340 Punkte",
+        ],
+        "resend": "Du kannst bis zum Einsendeschluss, {when}, ein korrigiertes Protokoll als "
+        "Antwort auf diese Nachricht schicken; das letzte vor dem Einsendeschluss zählt.",
+    },
+    "fr": {
+        "E202": [
+            "Votre relevé n\u2019est pas valide : la partie rejouée s\u2019est arrêtée sur un "
+            "pas interdit.",
+            "Corrigez votre relevé à partir du lancer 7 : les tours d\u2019avant sont permis.",
+        ],
+        "incomplete": [
+            "Votre relevé s\u2019arrête avant la fin de la partie : continuez à partir du "
+            "lancer 11."
+        ],
+        "E107": [
+            "Votre relevé n\u2019est pas valide : ses pas sont permis, mais le relevé dans son "
+            "ensemble n\u2019est pas juste.",
+            "E107 le relevé annonce 350 points, mais la partie rejouée en donne 340 (ligne 29, "
+            "colonne 15 dans votre message)\naide : Score final : 340",
+        ],
+        "resend": "Vous pouvez envoyer un relevé corrigé en répondant à ce message jusqu\u2019à la "
+        "date limite, {when} ; le dernier envoyé avant elle compte.",
+    },
+}
+
+
+def test_replies_say_where_to_go_on_and_until_when(tmp_path: Path) -> None:
+    """An invalid or incomplete entry's reply names the roll to go on from (none for a
+    wrong total, which is no illegal step), that a corrected record may be sent, and the
+    deadline; each sentence in full, in the sender's language."""
+    texts = _reply_texts(tmp_path)
+    for (lang, kind), text in texts.items():
+        paragraphs = text.split("\n\n")
+        for sentence in REPLIES[lang][kind]:
+            assert sentence in paragraphs, (lang, kind, text)
+        assert REPLIES[lang]["resend"].format(when=WHEN[lang]) in paragraphs, (lang, kind, text)
+        if kind == "E107":
+            assert not any("roll" in p or "Wurf" in p or "lancer" in p for p in paragraphs[3:])
+            assert REPLIES[lang]["E202"][0] not in paragraphs
+
+
+@pytest.mark.parametrize(
+    ("line", "message", "hint"),
+    [
+        (
+            "Wurf 1: 1 4 6 - Kruez 6/4, Zug 1/1",
+            "t.txt:1:17: E002 erwartet: ein Wort wie x, ->, Schritte oder Weg, gefunden: "
+            "'Kruez': war 'Kreuz' gemeint?",
+            "  Hilfe: Wurf 1: 1 4 6 - Kreuz 6/4, Zug 1/1",
+        ),
+        (
+            "Roll 1: 1 4 6 - crosed out 6/4, moved to 1/1",
+            "t.txt:1:17: E002 expected a word like x, ->, steps or path, found 'crosed': did you "
+            "mean 'crossed'?",
+            "  help: Roll 1: 1 4 6 - crossed out 6/4, moved to 1/1",
+        ),
+        (
+            "Lancer 1 : 1 4 6 - je bare 6/4, je vais en 1/1",
+            "t.txt:1:23: E002 attendu : un mot comme x, ->, pas ou chemin, trouvé : 'bare' : "
+            "vouliez-vous dire 'barré' ?",
+            "  aide : Lancer 1 : 1 4 6 - je barré 6/4, je vais en 1/1",
+        ),
+    ],
+)
+def test_a_misspelt_word_gets_its_correction_in_the_players_language(
+    line: str, message: str, hint: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Said in the record's own language, with the corrected line as the help."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.txt").write_text(line + "\n", encoding="utf-8")
+    out = CliRunner().invoke(main, ["validate", "t.txt", "--dice", str(DICE)])
+    lines = out.output.splitlines()
+    assert message in lines and hint in lines, out.output
+
+
+def test_an_unknown_header_key_above_the_rounds_is_a_warning(tmp_path: Path) -> None:
+    path = tmp_path / "game.txt"
+    path.write_text("Datum: 3. Dezember\nTeam: Blau\n" + typed("wurf-de"), encoding="utf-8")
+    result = Checker.create(DICE, None).check(path)
+    assert (result.verdict.value, result.score) == ("valid", 340)
+    known = "known keys: player, dice_file, dice_sha256, coordinates, rules, claimed_score, rings"
+    assert [(w.code, w.line, w.message, w.hint) for w in result.warnings] == [
+        ("W004", 1, "unknown header key 'Datum'", known),
+        ("W004", 2, "unknown header key 'Team'", known),
+    ]
+    # Without rounds, the unknown key is what is wrong: E003, as before; and a misspelt
+    # key is a typo to mend (E003 with its correction), not a line of the player's own.
+    with pytest.raises(ReadError) as info:
+        text_record.parse("Datum: 3. Dezember\n", "t.txt")
+    assert info.value.diagnostic.code == "E003"
+    with pytest.raises(ReadError) as info:
+        text_record.parse("Speiler: Klara\n" + typed("wurf-de"), "t.txt")
+    assert (info.value.diagnostic.code, info.value.diagnostic.hint[:14]) == (
+        "E003",
+        "Spieler: Klara",
+    )
+
+
+def _unnumbered(r: RecordRound) -> str:
+    head = f"Rolled {_dice(r, ', ')}. "
+    if r.move is None:
+        return head + f"Crossed out {_f(r.cross)}, game over."
+    return head + f"Crossed out {_f(r.cross)} and moved to {_f(r.move)}."
+
+
+def test_rounds_without_roll_numbers_follow_the_dice_file(tmp_path: Path) -> None:
+    """The forced rerolls left out: each line after one is read as the roll its dice are,
+    and a W005 says so at the line."""
+    lines = [_unnumbered(r) for r in ALICE.rounds if not r.reroll]
+    path = tmp_path / "game.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = Checker.create(DICE, None).check(path)
+    assert (result.verdict.value, result.score) == ("valid", 340), result.error
+    assert [(w.code, w.line, w.roll) for w in result.warnings] == [
+        ("W005", 10, 11),  # after roll 10 (6 6 6)
+        ("W005", 13, 15),  # after roll 14 (1 1 6)
+        ("W005", 15, 18),  # after roll 17 (1 1 3)
+        ("W005", 16, 21),  # after rolls 19 and 20
+    ]
+    assert result.warnings[0].message == (
+        "round 10 gives no roll number, and its dice 6 5 1 are not roll 10: it is read as "
+        "roll 11, after forced rerolls"
+    )
+
+
+def test_a_reading_never_makes_an_illegal_game_legal(tmp_path: Path) -> None:
+    """A row left out that was no forced reroll is not jumped over: E101 at the line, as
+    typed; a roll number, once written, is taken as written."""
+    game = [r for r in ALICE.rounds if not r.reroll]
+    lines = [_unnumbered(r) for r in game]
+    del lines[4]  # roll 5 (2 1 6), where a cross-out was possible
+    path = tmp_path / "game.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    error = Checker.create(DICE, None).check(path).error
+    assert error is not None and (error.code, error.roll, error.line) == ("E101", 5, 5)
+    # Roll 11's dice written as roll 10: a typed number is taken as typed (E101 there).
+    lines = [_unnumbered(r) for r in game[:9]] + [f"10: {_dice(game[9])}   x {game[9].cross}"]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    error = Checker.create(DICE, None).check(path).error
+    assert error is not None and (error.code, error.roll, error.line) == ("E101", 10, 10)
+
+
+# --- games typed by hand, and lines as people write them -----------------------------------
+
+TYPED_BY_HAND = sorted((ROOT / "tests" / "typed").glob("*.txt"))
+"""Alice's game typed by hand as a player would, in German, French and English."""
+
+
+@pytest.mark.parametrize("path", TYPED_BY_HAND, ids=lambda p: p.stem)
+def test_games_typed_by_hand_are_valid_as_files_and_mail_bodies(path: Path, tmp_path: Path) -> None:
+    result = Checker.create(DICE, None).check(path)
+    assert (result.verdict.value, result.score, result.warnings) == ("valid", 340, ()), result.error
+    lang = {"klara": "de", "lea": "fr", "sam": "en"}[path.stem]
+    data = _batch([_mail(0, lang, path.read_text(encoding="utf-8"))], tmp_path)
+    (entry,) = data["entries"]
+    player = result.record.player if result.record else None
+    assert (entry["verdict"], entry["score"], entry["player"]) == ("valid", 340, player)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Round 3: 2 2 2 → X 2/2 → 6/1",
+        "Roll #3: 2 2 2 x 2/2 -> 6/1",
+        "#3: 2 2 2 x 2/2 -> 6/1",
+        "3 - 2 2 2 - 2/2 - 6/1",
+        "#3 (2, 2, 2): crossed out 2/2, moved to 6/1",
+        "3rd roll: 2 2 2, crossed out 2/2, moved to 6/1",
+        "Throw 3 (2 2 2) - X on 2/2, went to 6/1",
+        "Round 3 — dice 2,2,2 — cross 2/2 — move 6/1",
+        "Roll 3: I rolled 2 2 2, crossed out 2/2 and moved to 6/1",
+        "Wurf 3: 2 2 2 \u2013 2/2 gestrichen \u2013 nach 6/1 gezogen",
+        "Runde 3 (2,2,2): streiche 2/2, ziehe auf 6/1",
+        "3. Wurf: 2 2 2, Kreuz bei 2/2, Ziel 6/1",
+        "Wurf 3: 2 2 2 - ich habe 2/2 gestrichen und bin nach 6/1 gegangen",
+        "Lancer 3 : 2 2 2 ; case 2/2 barrée ; déplacement en 6/1",
+        "Tour 3 - dés 2 2 2 - je barre 2/2 et je vais en 6/1",
+        "Lancer 3 : j'ai fait 2 2 2, je barre 2/2 et j'avance en 6/1",
+        "Lancer 3 : J\u2019ai obtenu 2-2-2 ; j\u2019ai barré 2/2 puis je suis allée en 6/1",
+    ],
+)
+def test_lines_as_people_write_them(line: str) -> None:
+    (r,) = text_record.parse(line, "t.txt").rounds
+    assert (r.roll, r.dice, str(r.cross), str(r.move)) == (3, (2, 2, 2), "2/2", "6/1")
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("Roll 3: 2 2 2 - bad luck, reroll", {"reroll": True}),
+        ("Roll 3: 2 2 2 - reroll, bad luck again", {"reroll": True}),
+        ("Roll 3: 2 2 2 - crossed out 2/2, then walked all the way to 6/1", {"move": "6/1"}),
+        ("Wurf 3: 2 2 2 - leider nur Kreuz 2/2, dann mit viel Glück nach 6/1", {"move": "6/1"}),
+        (
+            "Lancer 3 : 2 2 2 \u2013 pas de chance, je barre 2/2 et je file vers 6/1",
+            {"move": "6/1"},
+        ),
+    ],
+)
+def test_a_typed_round_passes_over_the_players_own_words(
+    line: str, expected: dict[str, object]
+) -> None:
+    """Words the reader does not know and that are no misspelling of one it knows are
+    the player's own, in a round typed with a roll word; the annotated form stays strict
+    (`1: 2 4 5 x 2/4 banana` is E002, tests/test_text_record.py)."""
+    (r,) = text_record.parse(line, "t.txt").rounds
+    got = {"reroll": r.reroll} if r.reroll else {"move": str(r.move)}
+    assert got == expected
+    strict = "3: 2 2 2 " + line.split(" - ", 1)[-1].split(" \u2013 ", 1)[-1]
+    with pytest.raises(ReadError):
+        text_record.parse(strict, "t.txt")
+
+
+def test_a_table_without_a_roll_column_follows_the_dice_file(tmp_path: Path) -> None:
+    lines = ["| Dice | Cross | Move |", "|---|---|---|"]
+    lines += [
+        f"| {_dice(r)} | {_f(r.cross)} | {'' if r.move is None else _f(r.move)} |"
+        for r in ALICE.rounds
+        if not r.reroll
+    ]
+    path = tmp_path / "game.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = Checker.create(DICE, None).check(path)
+    assert (result.verdict.value, result.score) == ("valid", 340), result.error
+    assert [(w.code, w.roll) for w in result.warnings] == [
+        ("W005", 11),
+        ("W005", 15),
+        ("W005", 18),
+        ("W005", 21),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Roll" + " " * 100_000 + "x",
+        "Roll" + " " * 50_000 + "." + " " * 50_000 + "x",
+        "#1" + " " * 100_000 + "x",
+        "1er" + " " * 50_000 + "lancer" + " " * 50_000,
+        "| " + " " * 100_000 + "|",
+        "Score" + " " * 50_000 + "final" + " " * 50_000 + ":",
+    ],
+)
+def test_long_blank_runs_in_the_typed_forms_cost_linear_time(text: str) -> None:
+    """Each run of blanks has one way to match: a quadratic pattern would take minutes."""
+    from validator.contest.body import find_records
+    from validator.records.registry import sniff_format
+
+    started = time.process_time()
+    for _ in range(3):
+        with contextlib.suppress(ReadError):
+            text_record.parse(text, "t.txt")
+        find_records(text)
+        sniff_format(text.encode())
+    assert time.process_time() - started < 3
+
+
+def test_a_roll_word_and_number_without_dice_takes_the_dice_file_s(tmp_path: Path) -> None:
+    lines = [
+        f"Roll {r.roll}: " + ("reroll" if r.reroll else f"crossed out {_f(r.cross)}")
+        + ("" if r.reroll or r.move is None else f", moved to {_f(r.move)}")
+        for r in ALICE.rounds
+    ]  # fmt: skip
+    record = text_record.parse("\n".join(lines) + "\n", "t.txt")
+    assert all(r.dice is None for r in record.rounds)
+    path = tmp_path / "game.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = Checker.create(DICE, None).check(path)
+    assert (result.verdict.value, result.score) == ("valid", 340), result.error

@@ -1,0 +1,126 @@
+"""A game typed as a table inside a text record or a mail: Markdown pipes, tabs or
+semicolons, under a row that names the columns in any language (`| Wurf | Würfel | Kreuz |
+Ziel | Schritte |`). The header row's order decides what each column holds; the cells are
+read as CSV cells are (`csv_record.read_row`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from validator.records.csv_record import MAX_CELLS, column_of, read_row
+from validator.records.header import spaces_end
+from validator.records.lexing import DICE, FIELD, normal
+from validator.records.vocabulary import IGNORED, union
+
+_REROLL_OR_RING = union("reroll") | {"ring"}
+
+DELIMITERS = ("|", "\t", ";")
+MAX_LINE = 4000
+"""A column row is looked for in a line's first characters only (a row names 8 columns)."""
+
+
+def is_separator(line: str) -> bool:
+    """Markdown's line under the column row: `|---|:--:|---|`."""
+    return "-" in line and not line.strip(" \t|-:")
+
+
+def cells_line(line: str, delimiter: str) -> str:
+    """A Markdown row with its outer pipes blanked (columns stay where they are)."""
+    if delimiter != "|":
+        return line
+    start = spaces_end(line, 0)
+    if line.startswith("|", start):
+        line = f"{line[:start]} {line[start + 1 :]}"
+    end = len(line.rstrip(" \t"))
+    if end > start + 1 and line[end - 1] == "|":
+        line = f"{line[: end - 1]} {line[end:]}"
+    return line
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The columns a table's header row named, and how its cells are separated."""
+
+    delimiter: str
+    columns: tuple[str, ...]
+    line: int
+    """The header row's line."""
+
+    def holds(self, line: str) -> bool:
+        """Whether a line is one of this table's rows (or its Markdown separator)."""
+        return self.delimiter in line
+
+    def row(
+        self, line: str, lineno: int, source: str
+    ) -> tuple[dict[str, object], dict[tuple[str | int, ...], int]] | None:
+        """A row's round and where each value stands; None for a separator or empty row.
+        Raises ReadError."""
+        if self.delimiter == "|" and is_separator(line):
+            return None
+        return read_row(
+            cells_line(line, self.delimiter),
+            self.delimiter,
+            list(self.columns),
+            self.line,
+            lineno,
+            source,
+        )
+
+
+def column_row(line: str, lineno: int) -> Table | None:
+    """The table a line starts when each of its cells names a column, else None."""
+    head = line[:MAX_LINE]
+    for delimiter in DELIMITERS:
+        if delimiter not in head:
+            continue
+        cells = [c.strip(" \t") for c in cells_line(head, delimiter).split(delimiter, MAX_CELLS)]
+        while cells and not cells[-1]:
+            cells.pop()
+        keys = [column_of(c, table=True) for c in cells]
+        named = [k for k in keys if k is not None]
+        if "dice" not in named and named.count("roll") == 2:
+            # `| # | Roll | ... |`: the number, then the dice rolled
+            named[len(named) - 1 - named[::-1].index("roll")] = "dice"
+        kept = [k for k in named if k != IGNORED]
+        if (
+            2 <= len(cells) <= MAX_CELLS
+            and len(named) == len(keys)
+            and len(kept) == len(set(kept)) >= 2
+        ):
+            return Table(delimiter, tuple(named), lineno)
+    return None
+
+
+DEFAULT_COLUMNS = ("roll", "dice", "cross", "move", "steps", "path")
+"""What a table's columns hold when it has no column row: the order the issue's players
+wrote (`| 1 | 1 4 6 | 6/4 | 1/1 | 1 |`, a spreadsheet's `1<TAB>1 4 6<TAB>6/4 ...`)."""
+_ROLL_CELL = re.compile(r"[0-9]{1,6}")
+
+
+def headless_row(line: str, lineno: int) -> Table | None:
+    """The table a row starts that has no column row above it: a Markdown row (or a row of
+    tab-separated cells) of a roll number, three dice and a field, in the default order."""
+    head = line[:MAX_LINE]
+    for delimiter in ("|", "\t"):
+        if delimiter not in head or (delimiter == "|" and not head.lstrip().startswith("|")):
+            continue
+        cells = [c.strip(" \t") for c in cells_line(head, delimiter).split(delimiter, MAX_CELLS)]
+        while cells and not cells[-1]:
+            cells.pop()
+        if (
+            3 <= len(cells) <= len(DEFAULT_COLUMNS)
+            and _ROLL_CELL.fullmatch(cells[0])
+            and DICE.fullmatch(cells[1])
+            and (FIELD.fullmatch(cells[2]) or normal(cells[2]) in _REROLL_OR_RING)
+        ):
+            return Table(delimiter, DEFAULT_COLUMNS[: len(cells)], lineno)
+    return None
+
+
+def is_pipe_table(text: str) -> bool:
+    """Whether a text holds a Markdown table that names a record's columns."""
+    for n, line in enumerate(text.split("\n", 200)[:200]):
+        if line.lstrip().startswith("|") and column_row(line, n + 1) is not None:
+            return True
+    return False
