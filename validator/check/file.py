@@ -371,7 +371,7 @@ def load_dice(path: Path, record_given: str = RECORD_NOT_DICE) -> DiceFile:
             "{where}: {code} {message}{hint}",
             where=d.location(),
             code=d.code,
-            message=d.phrase if d.phrase is not None else d.message,
+            message=d.phrase,
             hint=hint,
         )
         raise UsageError(said, d) from None

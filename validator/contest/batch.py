@@ -630,7 +630,7 @@ def check_file(checker: Checker, root: Path, file: str) -> Checked:
             f"the validator failed on this file ({type(exc).__name__}: "
             f"{short(str(exc))}); please report it"
         )
-        result = malformed(Diagnostic("E001", message, name), rules, name)
+        result = malformed(Diagnostic.said("E001", message, name), rules, name)
     if result.verdict is Verdict.MALFORMED and _is_dice_data(data, name, Path(file).suffix):
         return Checked(name, None, skipped="a dice file, not a record")
     return Checked(name, Entry.of(result, name), fingerprint(result))

@@ -2,10 +2,11 @@
 parameters, kept apart from its English text.
 
 The engine and the replay are pure and speak no language of their own: a refusal carries
-a `Phrase` (its template marked with the no-op `N_` so that Babel extracts it) and its
-English text, which JSON and the tests read. Renderers for people say the phrase in the
-reader's language at render time (`validator.render.i18n.say`), translating the template
-and every parameter that is itself a phrase.
+a `Phrase` (its template marked with the no-op `N_` so that Babel extracts it); its
+English text, which JSON and the tests read, is derived from it (`str`). Renderers for
+people say the phrase in the reader's language at render time
+(`validator.render.i18n.say`), translating the template and every parameter that is
+itself a phrase.
 """
 
 from __future__ import annotations
@@ -59,6 +60,12 @@ class Items:
 Text = str | Phrase
 """A message as a reader gives it: English text only, or a phrase (which also says it in
 English, as `str()`)."""
+
+
+def as_phrase(text: Text) -> Phrase:
+    """`text` as a phrase: a phrase as it is; English text that has no translation (a
+    library's own message) as a phrase that says it unchanged in every language."""
+    return text if isinstance(text, Phrase) else Phrase("{text}", (("text", text),))
 
 
 def phrase(template: str, **values: object) -> Phrase:
