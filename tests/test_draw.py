@@ -110,7 +110,8 @@ def test_nobody_eligible(tmp_path: Path) -> None:
     [
         ('{"entries": [', "r.json:1:14: not valid JSON"),
         ('{"results": []}', 'no "entries" list'),
-        ('{"entries": [{"verdict": "valid"}]}', 'entry 1: no "file"'),
+        ('{"entries": [{"verdict": "valid"}]}', 'entry 1: "file": Field required'),
+        ('{"entries": [{"file": "a", "verdict": "valid", "score": 3.5}]}', 'entry 1 (a): "score"'),
     ],
 )
 def test_unusable_results(tmp_path: Path, text: str, message: str) -> None:
@@ -337,3 +338,23 @@ def test_the_first_of_copies_does_not_depend_on_the_hash_seed() -> None:
             for f in order
         ]  # fmt: skip
         assert copy_groups(entries) == [("p001.yaml", "p01.yaml", "p1.yaml")]
+
+
+def test_a_csv_with_par_shares_reads_back_as_its_json(tmp_path: Path) -> None:
+    """`batch --par` writes each share with four decimals: the CSV reads back to the same
+    entries as the JSON (it was refused as "not a number" before)."""
+    from validator.check.replay import Verdict
+    from validator.contest.batch import Batch, Entry
+    from validator.contest.draw import load_results
+    from validator.render.registry import BATCH
+
+    entries = (
+        Entry("a.yaml", Verdict.VALID, 330, None, None, rank=1, par_share=0.9706),
+        Entry("b.yaml", Verdict.INVALID, 12, None, None),
+    )
+    for fmt in ("json", "csv"):
+        with (tmp_path / f"r.{fmt}").open("w", newline="") as handle:
+            BATCH[fmt].load()().write(Batch(entries, (), ()), handle, "entries")
+    by_json, by_csv = (load_results(tmp_path / f"r.{fmt}") for fmt in ("json", "csv"))
+    assert [e.par_share for e in by_csv] == [e.par_share for e in by_json] == [0.9706, None]
+    assert by_json == list(entries)

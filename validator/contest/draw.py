@@ -208,13 +208,6 @@ def load_results(path: Path) -> list[Entry]:
         raise DrawError(str(exc)) from None
     seen: set[str] = set()
     for n, e in enumerate(entries, start=1):
-        try:
-            (e.file + (e.player or "")).encode("utf-8")
-        except UnicodeEncodeError:
-            raise DrawError(
-                f"{path}: entry {n}: its file or player holds a character that is not text "
-                "(an unpaired surrogate); not a `road300 batch` output"
-            ) from None
         if e.file in seen:  # two tickets for one entry
             raise DrawError(f"{path}: entry {n}: {e.file} is listed twice")
         seen.add(e.file)
@@ -254,11 +247,10 @@ def _csv_entry(row: dict[str, str], where: str) -> Entry:
     data: dict[str, JSON] = {k: v or None for k, v in cells.items()}
     for key in _CSV_NUMBERS:
         data[key] = _number(cells.get(key, ""), key, where)
+    data["par_share"] = _share(cells.get("par_share", ""), where)
     data["copies"] = list(cells.get("copies", "").split())
     for flag in ("late", "superseded"):
         data[flag] = cells.get(flag, "").strip().lower() == "true"
-    data.pop("message_id", None)
-    data.pop("date", None)
     data["warnings"] = []
     if cells.get("error_code"):
         data["error"] = {
@@ -267,7 +259,9 @@ def _csv_entry(row: dict[str, str], where: str) -> Entry:
             else cells.get(f"error_{key}", "")
             for key in _CSV_ERROR
         }
-    return Entry.from_json(data, where)
+    # An empty cell is a value left out (the entry's default); the columns that are no
+    # entry field (error_code, message_id, ...) are passed over.
+    return Entry.from_json({k: v for k, v in data.items() if v is not None}, where)
 
 
 def _unguard(cell: str) -> str:
@@ -294,6 +288,17 @@ def _number(text: str, key: str, where: str) -> int | None:
         return int(text)
     except ValueError:
         raise DrawError(f"{where}: the {key} {text!r} is not a number") from None
+
+
+def _share(text: str, where: str) -> float | None:
+    """A `par_share` cell (written with four decimals), as the JSON number it was."""
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise DrawError(f"{where}: the par_share {text!r} is not a number") from None
 
 
 def file_sha256(path: Path) -> str:
