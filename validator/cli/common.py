@@ -12,6 +12,7 @@ import click
 
 from validator.engine.phrase import Phrase, Text
 from validator.errors import Verdict
+from validator.render.i18n import LANGUAGES
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -200,7 +201,7 @@ def exit_status(verdicts: Iterable[Verdict], *, strict: bool = False) -> int:
 def lang_option(func: F) -> F:
     return click.option(
         "--lang",
-        type=click.Choice(["en", "de", "fr"]),
+        type=click.Choice(list(LANGUAGES)),
         default=None,
         help="The language of what a person reads (English, German, French). Default: the "
         "record's own language, else the locale (LC_ALL, LC_MESSAGES, LANG), else English. "

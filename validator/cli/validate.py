@@ -19,6 +19,7 @@ from validator.cli.common import (
 )
 from validator.cli.contest_file import ContestCommand, contest_option
 from validator.cli.output import Target, counted, output_option
+from validator.records.registry import RECORD_FORMAT_BY_NAME
 from validator.render.registry import VALIDATE, FormatError, choose, format_help
 
 
@@ -44,7 +45,7 @@ from validator.render.registry import VALIDATE, FormatError, choose, format_help
 @max_size_option
 @click.option(
     "--stdin-format",
-    type=click.Choice(["yaml", "json", "text", "csv"]),
+    type=click.Choice(list(RECORD_FORMAT_BY_NAME)),
     help="The format of a record read from standard input (RECORD `-`). Default: recognised "
     "by its content.",
 )
