@@ -358,3 +358,28 @@ def test_a_csv_with_par_shares_reads_back_as_its_json(tmp_path: Path) -> None:
     by_json, by_csv = (load_results(tmp_path / f"r.{fmt}") for fmt in ("json", "csv"))
     assert [e.par_share for e in by_csv] == [e.par_share for e in by_json] == [0.9706, None]
     assert by_json == list(entries)
+
+
+def test_the_draw_is_a_library_function_the_command_prints(tmp_path: Path) -> None:
+    """`contest.draw.run` does the draw (the command only parses options and prints its
+    outcome): the documented winners, the entries left out with why, and the command
+    line that draws them again."""
+    from validator.contest.draw import DrawError, DrawOptions, run
+
+    path = results(tmp_path / "r.json")
+    data = json.loads(path.read_text())
+    data["entries"].append({"file": "late.yaml", "verdict": "valid", "score": 350, "late": True})
+    path.write_text(json.dumps(data))
+    outcome = run(path, "s", DrawOptions(winners=3, one_per_player=True))
+    assert outcome.drawn is not None
+    assert [e.file for e in outcome.drawn.winners] == expected("s", 3)
+    assert [(g.entry.file, g.reason.split(":")[0]) for g in outcome.left_out] == [
+        ("late.yaml", "late")
+    ]
+    assert (outcome.not_counting, outcome.copies_left, outcome.players_left) == (1, 0, 0)
+    again = draw(*outcome.command_line()[2:])
+    assert winners(again.stdout) == expected("s", 3)
+    nobody = run(path, "s", DrawOptions(min_score=1000))
+    assert nobody.drawn is None and nobody.eligible == []
+    with pytest.raises(DrawError, match="--keep-first goes with --exclude-copies"):
+        DrawOptions(keep_first=True)

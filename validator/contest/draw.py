@@ -55,6 +55,92 @@ class LeftOut:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class DrawOptions:
+    """Who takes part in a draw, and how many win (the options of `road300 draw`)."""
+
+    winners: int = 1
+    min_score: int = DEFAULT_MIN_SCORE
+    exclude_copies: bool = False
+    keep_first: bool = False
+    """With `exclude_copies`: the first entry of each copied game stays."""
+    one_per_player: bool = False
+
+    def __post_init__(self) -> None:
+        if self.keep_first and not self.exclude_copies:
+            raise DrawError("--keep-first goes with --exclude-copies")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A draw on a results file: who could take part, who was left out and why, and the
+    winners (None when nobody could be drawn)."""
+
+    results: Path
+    seed: str
+    options: DrawOptions
+    entries: list[Entry]
+    """Every entry of the results file."""
+    eligible: list[Entry]
+    """Valid with at least min_score points, neither late nor superseded."""
+    left_out: list[LeftOut]
+    """Late or superseded ones first, then those the options left out."""
+    not_counting: int
+    """How many of `left_out` are late or superseded."""
+    copies_left: int
+    players_left: int
+    drawn: Draw | None
+    copies: list[Entry]
+    """Without --exclude-copies: the eligible entries whose game another entry played."""
+
+    def command_line(self) -> list[str]:
+        """The command that makes this draw again."""
+        o = self.options
+        line = ["road300", "draw", str(self.results), "--winners", str(o.winners)]
+        line += ["--seed", self.seed]
+        if o.min_score != DEFAULT_MIN_SCORE:
+            line += ["--min-score", str(o.min_score)]
+        flags = (
+            ("--exclude-copies", o.exclude_copies),
+            ("--keep-first", o.keep_first),
+            ("--one-per-player", o.one_per_player),
+        )
+        return line + [flag for flag, on in flags if on]
+
+
+def run(results: Path, seed: str, options: DrawOptions) -> Outcome:
+    """The draw of `road300 draw`: read the results, leave out who may not take part (with
+    why), and draw the winners among the others; raises DrawError."""
+    entries = load_results(results)
+    candidates = chosen = eligible(entries, options.min_score)
+    left_out = not_counting(entries, options.min_score)
+    late = len(left_out)
+    copies_left = players_left = 0
+    if options.exclude_copies:
+        candidates, left = exclude_copies(candidates, entries, keep_first=options.keep_first)
+        left_out += left
+        copies_left = len(left)
+    if options.one_per_player:
+        candidates, left = one_per_player(candidates)
+        left_out += left
+        players_left = len(left)
+    drawn = draw(candidates, seed, options.winners) if candidates else None
+    copies = [] if drawn is None or options.exclude_copies else copied(drawn.eligible, entries)
+    return Outcome(
+        results,
+        seed,
+        options,
+        entries,
+        chosen,
+        left_out,
+        late,
+        copies_left,
+        players_left,
+        drawn,
+        copies,
+    )
+
+
 def draw(candidates: Iterable[Entry], seed: str, winners: int) -> Draw:
     eligible = tuple(sorted(candidates, key=lambda c: c.file))
     list_sha256 = hashlib.sha256("\n".join(c.file for c in eligible).encode()).hexdigest()
