@@ -30,6 +30,7 @@ from validator.contest.batch import (
     Batch,
     Entry,
     EntryError,
+    Par,
     Problem,
     check_entries,
     check_file,
@@ -980,3 +981,52 @@ def test_readme_help_and_code_agree_on_the_exit_status(contest: Path) -> None:
     assert "invalid" in verdicts
     assert run("batch", contest, "--dice", DICE).exit_code == 0
     assert run("batch", contest, "--dice", DICE, "--strict").exit_code == 1
+
+
+def test_the_batch_command_only_parses_options_for_its_run(tmp_path: Path) -> None:
+    """`cli.batch.run` does the batch from its typed options, without click: the same
+    results file as the command writes, and the same exit status."""
+    from validator.cli.batch import BatchOptions
+    from validator.cli.batch import run as run_batch
+
+    folder = ROOT / "tests" / "entries"
+    by_command = run("batch", folder, "--dice", DICE, "-o", tmp_path / "a.json", "--strict")
+    options = BatchOptions(
+        folder=folder,
+        dice=DICE,
+        rules=None,
+        fmt=None,
+        output=tmp_path / "b.json",
+        wide=False,
+        jobs=1,
+        strict=True,
+        min_score=300,
+        par=False,
+        par_time=None,
+        par_nodes=None,
+        max_size=None,
+        deadline=None,
+        site=None,
+        replies=None,
+        organizer=None,
+        contest_name=None,
+        lang=None,
+    )
+    assert run_batch(options) == by_command.exit_code
+    assert (tmp_path / "b.json").read_bytes() == (tmp_path / "a.json").read_bytes()
+
+
+def test_par_is_at_least_the_best_valid_game_on_its_dice_and_rules() -> None:
+    """Only a valid entry replayed on the same dice file and ruleset raises par."""
+    entries = (
+        Entry("a", Verdict.VALID, 310, None, None, rules="standard", dice_sha256="d"),
+        Entry("b", Verdict.VALID, 350, None, None, rules="bga", dice_sha256="d"),
+        Entry("c", Verdict.VALID, 360, None, None, rules="standard", dice_sha256="e"),
+        Entry("d", Verdict.INVALID, 400, None, None, rules="standard", dice_sha256="d"),
+        Entry("e", Verdict.INCOMPLETE, 390, None, None, rules="standard", dice_sha256="d"),
+    )
+    batch = Batch(entries, (), ())
+    assert batch.best_valid("standard", "d") == 310
+    assert batch.best_valid("bga", "e") is None
+    par = Par(300, False, 380).at_least(batch.best_valid("standard", "d"))
+    assert par == Par(310, False, 380)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Callable, Iterable
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from validator.render.i18n import Language
 
 F = TypeVar("F", bound=Callable[..., object])
+T = TypeVar("T")
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -144,6 +146,20 @@ def memory_option(func: F) -> F:
         "searches in fewer positions. Only a compiled search that fills it depends on "
         "its size, and the output then says so.",
     )(func)
+
+
+def gather(shape: Callable[..., T]) -> Callable[[Callable[[T], None]], Callable[..., None]]:
+    """A command whose parsed options come as one typed value, `shape(**options)`: its
+    fields are the options' names (the decorators above it), its body works on that."""
+
+    def wrap(body: Callable[[T], None]) -> Callable[..., None]:
+        @functools.wraps(body)
+        def command(**options: object) -> None:
+            body(shape(**options))
+
+        return command
+
+    return wrap
 
 
 def make_console(stderr: bool = False, file: IO[str] | None = None) -> Console:

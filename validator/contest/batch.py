@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Literal
 from validator.check.models import JSON_SHAPE, READ_BACK, Count, Ordinal, from_json, to_json
 from validator.check.replay import Result, Verdict, malformed
 from validator.contest.origin import MailSource
-from validator.engine import STANDARD, End, Field
+from validator.engine import STANDARD, Dice, End, Field, Ruleset
 from validator.errors import Diagnostic, ReadError
 from validator.records import RECORD_FORMATS, sniff_format
 from validator.records.lexing import short
@@ -351,6 +351,19 @@ class Batch:
             par_stopped=self.par.stopped if self.par else None,
         )
 
+    def best_valid(self, rules: str, dice_sha256: str) -> int | None:
+        """The best score of a valid entry replayed under `rules` on the dice file of
+        `dice_sha256`: the dice file's par is at least that, whatever a search found."""
+        scores = [
+            e.score
+            for e in self.entries
+            if e.verdict is Verdict.VALID
+            and e.score is not None
+            and e.rules == rules
+            and e.dice_sha256 == dice_sha256
+        ]
+        return max(scores, default=None)
+
     def with_par(self, par: Par) -> Batch:
         """The batch with the dice file's par, and each scored entry's share of it."""
 
@@ -388,6 +401,17 @@ class Par:
             return self
         proven = played >= self.bound
         return Par(played, proven, self.bound, None if proven else self.stopped)
+
+
+def solve_par(
+    rows: Sequence[Dice], rules: Ruleset, seconds: float | None, nodes: int | None, jobs: int
+) -> Par:
+    """The best score of the dice `rows` under `rules`, as far as the solver gets within
+    `seconds` and `nodes` (either None: no such limit)."""
+    from validator.solver import solve
+
+    found = solve(rows, rules, time_limit=seconds, nodes=nodes, jobs=jobs)
+    return Par(found.best_score, found.proven, found.upper_bound, found.stopped)
 
 
 class BatchError(Exception):
