@@ -247,6 +247,7 @@ def test_remembered_numbers_are_written_as_babel_writes_them() -> None:
 def test_each_message_is_stored_once_as_a_phrase() -> None:
     """A diagnostic and a refusal keep their message and hint once, as phrases; the English
     text is derived from them, so no producer can fill the two differently."""
+    from validator.check.file import UsageError
     from validator.engine import IllegalAction
     from validator.engine.phrase import N_, phrase
     from validator.errors import Diagnostic
@@ -260,6 +261,8 @@ def test_each_message_is_stored_once_as_a_phrase() -> None:
     with i18n.speaking("de"):
         german = i18n.say(refusal.phrase)
     assert german != refusal.message and german == i18n.translations("de").gettext(said.template)
+    stop = UsageError(said)
+    assert "message" not in vars(stop) and (stop.message, stop.said) == (str(said), said)
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "fr"])

@@ -35,10 +35,14 @@ class UsageError(Exception):
 
     def __init__(self, message: Text, diagnostic: Diagnostic | None = None) -> None:
         super().__init__(str(message))
-        self.message = str(message)
         self.said = message
         """The message as a phrase (a dice file's problem), for the reader's language."""
         self.diagnostic = diagnostic
+
+    @property
+    def message(self) -> str:
+        """The message in English."""
+        return str(self.said)
 
 
 @dataclass
