@@ -10,7 +10,7 @@ import enum
 from dataclasses import dataclass
 from typing import Literal
 
-from validator.engine.phrase import N_, Phrase, Text, as_phrase
+from validator.engine.phrase import N_, Phrase, Said, Text, as_phrase
 
 Severity = Literal["error", "warning"]
 
@@ -116,7 +116,7 @@ CODES: dict[str, Code] = {
 
 
 @dataclass(frozen=True, slots=True)
-class Diagnostic:
+class Diagnostic(Said):
     """One finding about a file: where it is, what is wrong, and what would be right.
 
     The message and the hint are stored once, as phrases (a template and its parameters,
@@ -159,16 +159,6 @@ class Diagnostic:
             round=round,
             hint_phrase=as_phrase(hint) if hint else None,
         )
-
-    @property
-    def message(self) -> str:
-        """The message in English."""
-        return str(self.phrase)
-
-    @property
-    def hint(self) -> str:
-        """What would have been legal, in English ("" without a hint)."""
-        return "" if self.hint_phrase is None else str(self.hint_phrase)
 
     @property
     def category(self) -> Category:

@@ -13,9 +13,10 @@ import hashlib
 import io
 import json
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from validator.check.replay import Verdict
 from validator.contest.batch import (
@@ -29,6 +30,8 @@ from validator.contest.batch import (
 from validator.records.source import INVISIBLE, formula_start
 
 SALT = "road300-draw"
+
+_N = TypeVar("_N", int, float)
 
 _CSV_NUMBERS = ("rank", "score", "end_roll", "rounds_played", "rerolls", "claimed_score")
 _CSV_ERROR = ("code", "message", "roll", "round", "line", "col")
@@ -333,7 +336,7 @@ def _csv_entry(row: dict[str, str], where: str) -> Entry:
     data: dict[str, JSON] = {k: v or None for k, v in cells.items()}
     for key in _CSV_NUMBERS:
         data[key] = _number(cells.get(key, ""), key, where)
-    data["par_share"] = _share(cells.get("par_share", ""), where)
+    data["par_share"] = _number(cells.get("par_share", ""), "par_share", where, float)
     data["copies"] = list(cells.get("copies", "").split())
     for flag in ("late", "superseded"):
         data[flag] = cells.get(flag, "").strip().lower() == "true"
@@ -366,25 +369,16 @@ def _unguarded_piece(piece: str) -> str:
     return piece
 
 
-def _number(text: str, key: str, where: str) -> int | None:
+def _number(text: str, key: str, where: str, kind: Callable[[str], _N] = int) -> _N | None:
+    """A number cell as the JSON number it was (None when empty): a whole number, or with
+    `kind=float` a share (`par_share`, written with four decimals)."""
     text = text.strip()
     if not text:
         return None
     try:
-        return int(text)
+        return kind(text)
     except ValueError:
         raise DrawError(f"{where}: the {key} {text!r} is not a number") from None
-
-
-def _share(text: str, where: str) -> float | None:
-    """A `par_share` cell (written with four decimals), as the JSON number it was."""
-    text = text.strip()
-    if not text:
-        return None
-    try:
-        return float(text)
-    except ValueError:
-        raise DrawError(f"{where}: the par_share {text!r} is not a number") from None
 
 
 def file_sha256(path: Path) -> str:

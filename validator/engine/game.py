@@ -23,7 +23,7 @@ from validator.engine.board import (
     bits,
     is_corner,
 )
-from validator.engine.phrase import N_, Items, Phrase, phrase, plural
+from validator.engine.phrase import N_, Items, Phrase, Said, phrase, plural
 from validator.engine.rules import STANDARD, Ruleset
 
 OUTSIDE = -1
@@ -172,7 +172,7 @@ _PART_OF_CODE: dict[str, Part] = {
 }
 
 
-class IllegalAction(ValueError):
+class IllegalAction(Said, ValueError):
     """An action that breaks the rules; `code` is the stable error code and `part` the
     part of the round that was wrong, so that no caller has to guess it from the code.
     The message and the hint are phrases, for renderers in any language; `message` and
@@ -193,14 +193,6 @@ class IllegalAction(ValueError):
         self.step = step
         """For an illegal path (E206): the field of the first step that breaks the walk,
         when one step does (None when the path as a whole is wrong, such as its length)."""
-
-    @property
-    def message(self) -> str:
-        return str(self.phrase)
-
-    @property
-    def hint(self) -> str:
-        return "" if self.hint_phrase is None else str(self.hint_phrase)
 
 
 # --- cross-outs ----------------------------------------------------------------------

@@ -57,6 +57,25 @@ class Items:
     sep: str = ", "
 
 
+class Said:
+    """A message and a hint stored once, as phrases (`phrase`, `hint_phrase`); their
+    English text, which JSON and the tests read, is derived from them."""
+
+    __slots__ = ()
+    phrase: Phrase
+    hint_phrase: Phrase | None
+
+    @property
+    def message(self) -> str:
+        """The message in English."""
+        return str(self.phrase)
+
+    @property
+    def hint(self) -> str:
+        """The hint in English ("" without one)."""
+        return "" if self.hint_phrase is None else str(self.hint_phrase)
+
+
 Text = str | Phrase
 """A message as a reader gives it: English text only, or a phrase (which also says it in
 English, as `str()`)."""
