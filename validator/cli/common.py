@@ -11,6 +11,7 @@ from typing import IO, TYPE_CHECKING, NoReturn, TypeVar
 
 import click
 
+from validator.engine import RULESETS
 from validator.engine.phrase import Phrase, Text
 from validator.errors import Verdict
 from validator.render.i18n import LANGUAGES
@@ -38,11 +39,17 @@ def dice_option(func: F) -> F:
     )(func)
 
 
+def ruleset_names() -> str:
+    """The built-in rulesets' names as a help text lists them: `standard, bga or literal`."""
+    *first, last = RULESETS
+    return f"{', '.join(first)} or {last}" if first else last
+
+
 def rules_option(func: F) -> F:
     return click.option(
         "--rules",
         metavar="NAME",
-        help="Ruleset: standard, bga or literal, with expansions like "
+        help=f"Ruleset: {ruleset_names()}, with expansions like "
         "standard+escape=20+rings=3+in-and-out, or a rules YAML file. Overrides a "
         "record's rules:. Default: the record's, else standard. See `road300 rules`.",
     )(func)

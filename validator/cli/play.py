@@ -17,6 +17,7 @@ from validator.cli.common import (
     make_console,
     nodes_option,
     note_fast_core,
+    ruleset_names,
     search_limits,
 )
 from validator.cli.output import Target
@@ -50,7 +51,7 @@ class PlayOptions:
 @click.option(
     "--rules",
     metavar="NAME",
-    help="Ruleset: standard, bga or literal, with expansions like "
+    help=f"Ruleset: {ruleset_names()}, with expansions like "
     "standard+escape=20+rings=3+in-and-out, or a rules YAML file. Default: standard, or the "
     "resumed record's rules. See `road300 rules`.",
 )
