@@ -261,3 +261,20 @@ def test_the_text_tables_bounds_start_in_the_better_column() -> None:
     column = lines[1].index("better")
     assert lines[2][column:].startswith("x 4/6 -> 1/1  (before 350-440"), lines
     assert lines[3][column:].startswith("(before 350-440, after 345-430"), lines
+
+
+def test_the_analyze_command_only_parses_options_for_its_run(tmp_path: Path) -> None:
+    """`cli.analyze.run` analyses from its typed options, without click: the same file
+    as the command; an illegal record exits 1 and writes nothing."""
+    from validator.cli.analyze import AnalyzeOptions, run
+
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    record, dice = examples / "alice.yaml", examples / "challenge.txt"
+    argv = [str(record), "--dice", str(dice), "--nodes", "400", "-o", str(tmp_path / "a.md")]
+    assert CliRunner().invoke(main, ["analyze", *argv]).exit_code == 0
+    options = AnalyzeOptions(record, dice, None, None, 400, None, tmp_path / "b.md")
+    assert run(options) == 0
+    assert (tmp_path / "b.md").read_bytes() == (tmp_path / "a.md").read_bytes()
+    bad = examples / "invalid" / "e203-cross-taken.yaml"
+    refused = AnalyzeOptions(bad, dice, None, None, 400, None, tmp_path / "c.md")
+    assert run(refused) == 1 and not (tmp_path / "c.md").exists()

@@ -159,6 +159,35 @@ def test_every_help_has_an_exit_status_section(name: str) -> None:
     assert re.search(r"\b0\b", section) and re.search(r"\b2\b", section)
 
 
+def test_choice_lists_come_from_the_registries() -> None:
+    """A record format or a language added to its registry is offered by every command,
+    with no list in the commands to keep in step (a fresh interpreter, so that the
+    commands are built after the registries grew)."""
+    script = """
+from validator.records import registry
+from validator.render import i18n
+from validator import engine
+registry.RECORD_FORMAT_BY_NAME["toml"] = registry.RECORD_FORMAT_LIST[0]
+i18n.LANGUAGES = (*i18n.LANGUAGES, "it")
+engine.RULESETS["house"] = engine.STANDARD
+from validator.cli import validate, report, batch, play
+def option(command, name):
+    (found,) = [p for p in command.params if p.name == name]
+    return found
+print(list(option(validate.command, "stdin_format").type.choices))
+for c in (validate, report, batch):
+    print(list(option(c.command, "lang").type.choices))
+for c in (validate, play):
+    print(option(c.command, "rules").help.split(", with")[0])
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert out[0] == str(["yaml", "json", "text", "csv", "toml"])
+    assert out[1:4] == [str(["en", "de", "fr", "it"])] * 3
+    assert out[4:] == ["Ruleset: standard, bga, literal or house"] * 2
+
+
 # -- Schemas -------------------------------------------------------------------------------
 
 

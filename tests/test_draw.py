@@ -110,7 +110,8 @@ def test_nobody_eligible(tmp_path: Path) -> None:
     [
         ('{"entries": [', "r.json:1:14: not valid JSON"),
         ('{"results": []}', 'no "entries" list'),
-        ('{"entries": [{"verdict": "valid"}]}', 'entry 1: no "file"'),
+        ('{"entries": [{"verdict": "valid"}]}', 'entry 1: "file": Field required'),
+        ('{"entries": [{"file": "a", "verdict": "valid", "score": 3.5}]}', 'entry 1 (a): "score"'),
     ],
 )
 def test_unusable_results(tmp_path: Path, text: str, message: str) -> None:
@@ -337,3 +338,48 @@ def test_the_first_of_copies_does_not_depend_on_the_hash_seed() -> None:
             for f in order
         ]  # fmt: skip
         assert copy_groups(entries) == [("p001.yaml", "p01.yaml", "p1.yaml")]
+
+
+def test_a_csv_with_par_shares_reads_back_as_its_json(tmp_path: Path) -> None:
+    """`batch --par` writes each share with four decimals: the CSV reads back to the same
+    entries as the JSON (it was refused as "not a number" before)."""
+    from validator.check.replay import Verdict
+    from validator.contest.batch import Batch, Entry
+    from validator.contest.draw import load_results
+    from validator.render.registry import BATCH
+
+    entries = (
+        Entry("a.yaml", Verdict.VALID, 330, None, None, rank=1, par_share=0.9706),
+        Entry("b.yaml", Verdict.INVALID, 12, None, None),
+    )
+    for fmt in ("json", "csv"):
+        with (tmp_path / f"r.{fmt}").open("w", newline="") as handle:
+            BATCH[fmt].load()().write(Batch(entries, (), ()), handle, "entries")
+    by_json, by_csv = (load_results(tmp_path / f"r.{fmt}") for fmt in ("json", "csv"))
+    assert [e.par_share for e in by_csv] == [e.par_share for e in by_json] == [0.9706, None]
+    assert by_json == list(entries)
+
+
+def test_the_draw_is_a_library_function_the_command_prints(tmp_path: Path) -> None:
+    """`contest.draw.run` does the draw (the command only parses options and prints its
+    outcome): the documented winners, the entries left out with why, and the command
+    line that draws them again."""
+    from validator.contest.draw import DrawError, DrawOptions, run
+
+    path = results(tmp_path / "r.json")
+    data = json.loads(path.read_text())
+    data["entries"].append({"file": "late.yaml", "verdict": "valid", "score": 350, "late": True})
+    path.write_text(json.dumps(data))
+    outcome = run(path, "s", DrawOptions(winners=3, one_per_player=True))
+    assert outcome.drawn is not None
+    assert [e.file for e in outcome.drawn.winners] == expected("s", 3)
+    assert [(g.entry.file, g.reason.split(":")[0]) for g in outcome.left_out] == [
+        ("late.yaml", "late")
+    ]
+    assert (outcome.not_counting, outcome.copies_left, outcome.players_left) == (1, 0, 0)
+    again = draw(*outcome.command_line()[2:])
+    assert winners(again.stdout) == expected("s", 3)
+    nobody = run(path, "s", DrawOptions(min_score=1000))
+    assert nobody.drawn is None and nobody.eligible == []
+    with pytest.raises(DrawError, match="--keep-first goes with --exclude-copies"):
+        DrawOptions(keep_first=True)

@@ -242,3 +242,37 @@ def test_remembered_numbers_are_written_as_babel_writes_them() -> None:
         ]
     with i18n.speaking("en"):
         assert (i18n.number(1234), i18n.number(2.5)) == ("1,234", "2.5")
+
+
+def test_each_message_is_stored_once_as_a_phrase() -> None:
+    """A diagnostic and a refusal keep their message and hint once, as phrases; the English
+    text is derived from them, so no producer can fill the two differently."""
+    from validator.check.file import UsageError
+    from validator.engine import IllegalAction
+    from validator.engine.phrase import N_, phrase
+    from validator.errors import Diagnostic
+
+    stored = {f.name for f in dataclasses.fields(Diagnostic)}
+    assert {"phrase", "hint_phrase"} <= stored and not {"message", "hint"} & stored
+    said = phrase(N_("no magic ring is left to spend"))
+    refusal = IllegalAction("E212", said, hint=phrase("{n} left", n=0))
+    assert not {"message", "hint"} & set(vars(refusal))
+    assert (refusal.message, refusal.hint, str(refusal)) == (str(said), "0 left", str(said))
+    with i18n.speaking("de"):
+        german = i18n.say(refusal.phrase)
+    assert german != refusal.message and german == i18n.translations("de").gettext(said.template)
+    stop = UsageError(said)
+    assert "message" not in vars(stop) and (stop.message, stop.said) == (str(said), said)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_a_library_message_is_said_as_it_is_in_every_language(lang: i18n.Language) -> None:
+    """English text with no translation (a YAML library's message, which may hold braces)
+    becomes a phrase that says it unchanged, never a template to fill."""
+    from validator.errors import Diagnostic
+
+    d = Diagnostic.said("E002", "expected '{' or '}' here", "r.yaml", 3, 1, hint="a {key}")
+    with i18n.speaking(lang):
+        assert (i18n.message(d), i18n.hint(d)) == ("expected '{' or '}' here", "a {key}")
+    assert (d.message, d.hint) == ("expected '{' or '}' here", "a {key}")
+    assert Diagnostic.said("E002", "bad", "r.yaml").hint_phrase is None

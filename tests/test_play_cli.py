@@ -225,3 +225,36 @@ def test_a_signal_from_outside_restores_the_terminal(
     assert code == 128 + signum, text[-2000:]
     assert f"Saved {out} (0 roll(s) played)" in text and "Traceback" not in text
     assert out.exists()
+
+
+def test_the_play_command_only_parses_options_for_its_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`cli.play.run` starts the game from its typed options, without click: a finished
+    record says so; a new game needs a terminal (exit 2, nothing written)."""
+    from validator.cli.play import PlayOptions
+    from validator.cli.play import run as run_play
+
+    def options(**given: object) -> PlayOptions:
+        fields: dict[str, object] = {
+            "dice": CHALLENGE,
+            "rules": None,
+            "player": None,
+            "output": None,
+            "resume": None,
+            "rings": None,
+            "with_text": False,
+            "hint": False,
+            "hint_time": 2.0,
+            "hint_nodes": None,
+            "force": False,
+        }
+        return PlayOptions(**(fields | given))  # type: ignore[arg-type]
+
+    alice = ROOT / "examples" / "alice.yaml"
+    assert run_play(options(resume=alice)) == 0
+    assert "the game is already over: valid" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stopped:
+        run_play(options(output=tmp_path / "new.yaml"))
+    assert stopped.value.code == 2 and "needs a terminal" in capsys.readouterr().err
+    assert not (tmp_path / "new.yaml").exists()

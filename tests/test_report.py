@@ -565,3 +565,19 @@ def test_malformed_record(tmp_path: Path) -> None:
     assert code == 1
     assert "malformed" in html and 'id="error"' in html
     assert html.count('class="board"') == 0
+
+
+def test_the_report_command_only_parses_options_for_its_run(tmp_path: Path) -> None:
+    """`cli.report.run` writes the report from its typed options, without click: the
+    same file and exit status as the command."""
+    from validator.cli.report import ReportOptions, run
+
+    examples = ROOT / "examples"
+    record, dice = examples / "invalid" / "e203-cross-taken.yaml", examples / "challenge.txt"
+    argv = [str(record), "--dice", str(dice), "-o", str(tmp_path / "a.md")]
+    by_command = CliRunner().invoke(main, ["report", *argv])
+    options = ReportOptions(record, dice, None, None, tmp_path / "b.md", False, 1.0, None, None)
+    assert run(options) == by_command.exit_code == 1
+    assert (tmp_path / "b.md").read_bytes() == (tmp_path / "a.md").read_bytes()
+    with pytest.raises(SystemExit):  # --time-limit given without --analyze
+        run(ReportOptions(record, dice, None, None, None, False, 2.0, None, None, True))

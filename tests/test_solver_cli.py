@@ -296,3 +296,43 @@ def test_solve_memory_on_the_command_line_caps_the_table(dice: Path, tmp_path: P
     assert "filled its table (16KiB)" in text
     code, out = run("solve", str(long_dice), "--nodes", "40000", "--format", "json")
     assert not json.loads(out)["table_full"]
+
+
+def test_the_solve_command_only_parses_options_for_its_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`cli.solve.run` solves from its typed options, without click: the same answer and
+    the same record as the command, continuing a partial record (its player kept)."""
+    from validator.cli.common import SEARCH_JOBS
+    from validator.cli.solve import SolveOptions
+    from validator.cli.solve import run as run_solve
+
+    half = tmp_path / "half.yaml"
+    alice = (ROOT / "examples" / "alice.yaml").read_text(encoding="utf-8").splitlines()
+    head = alice.index("rounds:")
+    kept = [x for x in alice[:head] if not x.startswith("claimed_score")]
+    half.write_text("\n".join(kept + alice[head : head + 6]) + "\n", encoding="utf-8")
+    dice = str(ROOT / "examples" / "challenge.txt")
+    code, out = run("solve", dice, "--from", str(half), "--nodes", "3000", "--format", "json")
+    options = SolveOptions(
+        dice=Path(dice),
+        from_record=half,
+        rules=None,
+        time_limit=None,
+        nodes=3000,
+        memory=None,
+        jobs=SEARCH_JOBS,
+        fmt="json",
+        output=None,
+        stats=False,
+        progress=False,
+        games=1,
+    )
+    assert run_solve(options) == code == 0
+    by_run, by_command = json.loads(capsys.readouterr().out), json.loads(out)
+    for answer in (by_run, by_command):
+        del answer["seconds"]
+    assert by_run == by_command
+    record = by_run["record"]
+    assert record["player"] == "Alice Example" and record["rounds"][0]["roll"] == 1
+    assert len(record["rounds"]) > 5 and record["claimed_score"] == by_run["best_score"]

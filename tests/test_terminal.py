@@ -4,6 +4,7 @@ read (never re-read from disk), the board with its legend, the help line, the su
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
@@ -28,7 +29,9 @@ def shown(draw: object, *args: object) -> list[str]:
 def test_caret_covers_the_value_in_flow_yaml() -> None:
     line = "  - {roll: 3, cross: [6, 1], move: [6, 3]}"
     col = line.index("[6, 1]") + 1
-    d = Diagnostic("E203", "taken", "r.yaml", 7, col, hint="available: 1/6", excerpt=line)
+    d = replace(
+        Diagnostic.said("E203", "taken", "r.yaml", 7, col, hint="available: 1/6"), excerpt=line
+    )
     out = shown(_diagnostic, d)
     assert out[0] == "r.yaml:7:" + str(col) + ": E203 taken"
     assert out[2] == "7 | " + line
@@ -65,14 +68,14 @@ def test_the_board_and_its_legend_are_shown() -> None:
 
 
 def test_a_diagnostic_without_a_line_has_no_source_block() -> None:
-    d = Diagnostic("E107", "the record claims 1 points", "r.yaml")
+    d = Diagnostic.said("E107", "the record claims 1 points", "r.yaml")
     out = shown(_diagnostic, d)
     assert out == ["r.yaml: E107 the record claims 1 points"]
 
 
 def test_summary_of_a_malformed_record() -> None:
     result = Result(
-        "r.yaml", Verdict.MALFORMED, STANDARD, error=Diagnostic("E002", "bad", "r.yaml")
+        "r.yaml", Verdict.MALFORMED, STANDARD, error=Diagnostic.said("E002", "bad", "r.yaml")
     )
     out = shown(render, result)
     assert out[0] == "r.yaml: malformed: the record could not be read (E002 syntax)"

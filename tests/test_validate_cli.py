@@ -70,3 +70,31 @@ def test_a_folder_points_to_batch() -> None:
     code, out, _ = run("validate", str(ROOT / "examples"))
     assert code == 1 and "E001 is a folder, not a file" in out
     assert "help: a folder of entries is checked with road300 batch FOLDER" in out
+
+
+def test_the_validate_command_only_parses_options_for_its_run(tmp_path: Path) -> None:
+    """`cli.validate.run` checks from its typed options, without click: the same results
+    file and exit status as the command."""
+    from validator.cli.validate import ValidateOptions, run
+
+    examples = ROOT / "examples"
+    records = (examples / "alice.yaml", examples / "invalid" / "e203-cross-taken.yaml")
+    dice = CHALLENGE
+    argv = [*map(str, records), "--dice", str(dice), "-o", str(tmp_path / "a.jsonl")]
+    by_command = CliRunner().invoke(main, ["validate", *argv])
+    options = ValidateOptions(
+        records=records,
+        dice=dice,
+        rules=None,
+        fmt=None,
+        output=tmp_path / "b.jsonl",
+        strict=False,
+        quiet=False,
+        with_rounds=False,
+        max_size=None,
+        stdin_format=None,
+        stdin_name="<stdin>",
+        lang=None,
+    )
+    assert run(options) == by_command.exit_code == 1
+    assert (tmp_path / "b.jsonl").read_bytes() == (tmp_path / "a.jsonl").read_bytes()

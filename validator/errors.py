@@ -7,10 +7,10 @@ docs/errors.md documents every code in `CODES` with an example (a test keeps the
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
-from validator.engine.phrase import N_, Phrase, Text
+from validator.engine.phrase import N_, Phrase, Said, Text, as_phrase
 
 Severity = Literal["error", "warning"]
 
@@ -119,23 +119,23 @@ CODES: dict[str, Code] = {
 
 
 @dataclass(frozen=True, slots=True)
-class Diagnostic:
-    """One finding about a file: where it is, what is wrong, and what would be right."""
+class Diagnostic(Said):
+    """One finding about a file: where it is, what is wrong, and what would be right.
+
+    The message and the hint are stored once, as phrases (a template and its parameters,
+    said in the reader's language by renderers); `message` and `hint` are their English
+    text, which JSON and the tests read."""
 
     code: str
-    message: str
+    phrase: Phrase
     file: str | None = None
     line: int | None = None
     col: int | None = None
     roll: int | None = None
     round: int | None = None
-    hint: str = ""
+    hint_phrase: Phrase | None = None
     excerpt: str | None = None
     """The source line at `line`, as it was read (never re-read from `file`)."""
-    phrase: Phrase | None = field(default=None, compare=False)
-    """`message` as a template and its parameters, for renderers in another language
-    (None: the message has no translation and is shown as it is)."""
-    hint_phrase: Phrase | None = field(default=None, compare=False)
 
     @classmethod
     def said(
@@ -150,20 +150,17 @@ class Diagnostic:
         roll: int | None = None,
         round: int | None = None,
     ) -> Diagnostic:
-        """A diagnostic whose message and hint may be phrases (readers say theirs so):
-        `message` and `hint` are their English text, the phrases are kept for renderers in
-        another language."""
+        """A diagnostic whose message and hint may be phrases or English text that has no
+        translation (a library's own message, said as it is in every language)."""
         return cls(
             code,
-            str(message),
+            as_phrase(message),
             file,
             line,
             col,
             roll=roll,
             round=round,
-            hint=str(hint),
-            phrase=message if isinstance(message, Phrase) else None,
-            hint_phrase=hint if isinstance(hint, Phrase) else None,
+            hint_phrase=as_phrase(hint) if hint else None,
         )
 
     @property

@@ -215,7 +215,7 @@ def explain_failure(
         put((position,), BoardMark.BURGLAR, _("the burglar"))
     recorded_path: tuple[Field, ...] = ()
     legal_walk: tuple[Field, ...] = ()
-    problem = say(error.phrase) if error.phrase is not None else error.message
+    problem = say(error.phrase)
     if ended is not None:
         # After the end every part of the round is wrong: show what the record still played.
         wrong = tuple(x for x in (f.attempted_cross, f.move) if x is not None)

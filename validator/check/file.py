@@ -35,10 +35,14 @@ class UsageError(Exception):
 
     def __init__(self, message: Text, diagnostic: Diagnostic | None = None) -> None:
         super().__init__(str(message))
-        self.message = str(message)
         self.said = message
         """The message as a phrase (a dice file's problem), for the reader's language."""
         self.diagnostic = diagnostic
+
+    @property
+    def message(self) -> str:
+        """The message in English."""
+        return str(self.said)
 
 
 @dataclass
@@ -371,7 +375,7 @@ def load_dice(path: Path, record_given: str = RECORD_NOT_DICE) -> DiceFile:
             "{where}: {code} {message}{hint}",
             where=d.location(),
             code=d.code,
-            message=d.phrase if d.phrase is not None else d.message,
+            message=d.phrase,
             hint=hint,
         )
         raise UsageError(said, d) from None

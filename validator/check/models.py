@@ -1,9 +1,9 @@
 """The shapes of what road300 writes as JSON, each described once, as a typed dataclass.
 
-The code builds these values and writes them (`to_json`, `dataclasses.asdict`); the JSON
-Schemas in schemas/ are generated from the very same classes by `road300 schema`
-(validator/cli/schema.py, with pydantic), their attribute docstrings becoming the schemas'
-descriptions. No pydantic is imported to build or write them: a batch stays fast.
+The code builds these values; pydantic writes them (`to_json`) and reads them back
+(`from_json`, `road300 draw`) by the very same classes that the JSON Schemas in schemas/
+are generated from (`road300 schema`, validator/cli/schema.py), their attribute docstrings
+becoming the schemas' descriptions. pydantic is imported only when one is written or read.
 
 The record and batch shapes live beside their code: `records.model.RecordModel`, and
 `contest.batch.Entry`, `Problem`, `Summary`, `Skipped` (a result of `validate` is an
@@ -13,9 +13,14 @@ The record and batch shapes live beside their code: `records.model.RecordModel`,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from annotated_types import Ge
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+
+_T = TypeVar("_T")
 
 JSON_SHAPE: dict[str, Any] = {
     "extra": "forbid",
@@ -24,6 +29,40 @@ JSON_SHAPE: dict[str, Any] = {
 }
 """The pydantic config of every JSON shape (`__pydantic_config__`): no other keys, and
 every key always written (fields with a default are required in the schema too)."""
+
+READ_BACK: dict[str, Any] = JSON_SHAPE | {
+    "extra": "ignore",
+    "json_schema_extra": {"additionalProperties": False},
+}
+"""The config of a shape that is read back (a batch's results, for `road300 draw`): the
+schema is as strict as `JSON_SHAPE`'s, the reader passes over keys it does not know (a
+results file from a later version, or with keys added by hand)."""
+
+
+def adapter(shape: type[_T]) -> TypeAdapter[_T]:
+    """The pydantic adapter of a JSON shape, built once per process (a good part of a
+    tenth of a second each)."""
+    made: TypeAdapter[_T] | None = _ADAPTERS.get(shape)
+    if made is None:
+        from pydantic import TypeAdapter
+
+        made = _ADAPTERS[shape] = TypeAdapter(shape)
+    return made
+
+
+_ADAPTERS: dict[type, Any] = {}
+
+
+def to_json(value: object, *, exclude_none: bool = False) -> Any:
+    """`value`, a JSON shape, as `json.dumps` writes it: its fields in their order."""
+    return adapter(type(value)).dump_python(value, mode="json", exclude_none=exclude_none)
+
+
+def from_json(shape: type[_T], text: str | bytes) -> _T:
+    """A JSON shape read back from JSON `text`, strictly (a number where a number belongs,
+    never text or true); raises pydantic's ValidationError."""
+    return adapter(shape).validate_json(text, strict=True)
+
 
 Count = Annotated[int, Ge(0)]
 """A count or a score: never negative (the schemas say `minimum: 0`)."""

@@ -479,16 +479,14 @@ def _diagnostic(
     line, col = at if at is not None else ((entry.line, entry.col) if entry else (None, None))
     return Diagnostic(
         code,
-        str(message),
+        message,
         record.source,
         line or None,
         col or None,
         roll=roll,
         round=entry.number if entry else None,
-        hint=str(hint) if hint is not None else "",
-        excerpt=record.line_text(line),
-        phrase=message,
         hint_phrase=hint,
+        excerpt=record.line_text(line),
     )
 
 
@@ -769,15 +767,7 @@ def _incomplete_warning(cursor: Rows, record: Record) -> Diagnostic:
         dice=_dice(dice),
     )
     hint = phrase("{hints}", hints=Items(tuple(hints), "; ")) if hints else None
-    return Diagnostic(
-        "W001",
-        str(message),
-        record.source,
-        roll=cursor.next + 1,
-        hint=str(hint) if hint is not None else "",
-        phrase=message,
-        hint_phrase=hint,
-    )
+    return Diagnostic("W001", message, record.source, roll=cursor.next + 1, hint_phrase=hint)
 
 
 def _dice(dice: Sequence[int]) -> str:

@@ -4,7 +4,7 @@ like a chess engine's analysis, with the better choice where points were lost.""
 from __future__ import annotations
 
 import sys
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +15,7 @@ from validator.cli.common import (
     dice_option,
     exit_status,
     fail_usage,
+    gather,
     nodes_option,
     note_fast_core,
     rules_option,
@@ -29,6 +30,21 @@ if TYPE_CHECKING:
     from validator.solver.analysis import Analysis
 
 
+@dataclass(frozen=True, slots=True)
+class AnalyzeOptions:
+    """The options of `road300 analyze`, as click parsed them (`--help` says what each
+    is)."""
+
+    record: Path
+    dice: Path | None
+    rules: str | None
+    time_limit: float | None
+    """None: no time limit (the node budget decides)."""
+    nodes: int | None
+    fmt: str | None
+    output: Path | None
+
+
 @click.command("analyze")
 @click.argument("record", type=click.Path(path_type=Path, dir_okay=False))
 @dice_option
@@ -41,15 +57,8 @@ if TYPE_CHECKING:
     "--format", "fmt", type=click.Choice(list(ANALYZE)), help=format_help(ANALYZE, "text")
 )
 @output_option("the analysis")
-def command(
-    record: Path,
-    dice: Path | None,
-    rules: str | None,
-    time_limit: float,
-    nodes: int | None,
-    fmt: str | None,
-    output: Path | None,
-) -> None:
+@gather(AnalyzeOptions)
+def command(options: AnalyzeOptions) -> None:
     """For each round of RECORD: the best total reachable before it and after the
     recorded choice, the points that choice lost, a mark (?! inaccuracy, ? mistake,
     ?? blunder) and the better choice.
@@ -63,19 +72,26 @@ def command(
     Exit status: 0 analysed (a valid or incomplete record), 1 the record is invalid or
     malformed, 2 the command could not run (bad options, unreadable dice file).
     """
+    seconds = search_limits(options.nodes, options.time_limit or 0.0)
+    sys.exit(run(replace(options, time_limit=seconds)))
+
+
+def run(o: AnalyzeOptions) -> int:
+    """Analyse a record and write the analysis as `road300 analyze` does; the exit
+    status."""
     from validator.check.file import Checker, UsageError, load_dice
     from validator.check.replay import Verdict
     from validator.solver.analysis import analyze
 
-    target = Target.of(output, "the analysis", inputs=[record, *([dice] if dice else [])])
+    target = Target.of(o.output, "the analysis", inputs=[o.record, *([o.dice] if o.dice else [])])
     target.check()
     try:
-        chosen = choose(ANALYZE, fmt, output, default="text", command="analyze")
+        chosen = choose(ANALYZE, o.fmt, o.output, default="text", command="analyze")
     except FormatError as exc:
         fail_usage(str(exc))
     try:
-        checker = Checker.create(dice, rules)
-        result = checker.check(record)
+        checker = Checker.create(o.dice, o.rules)
+        result = checker.check(o.record)
     except UsageError as exc:
         fail_usage(exc.message)
     if result.verdict in (Verdict.INVALID, Verdict.MALFORMED):
@@ -85,18 +101,18 @@ def command(
         assert d is not None
         click.echo(plain_text(f"{d.location()}: {d.code} {d.message}"), err=True)
         click.echo(
-            plain_text(f"{record}: {result.verdict.value}: only a legal record can be analysed"),
+            plain_text(f"{o.record}: {result.verdict.value}: only a legal record can be analysed"),
             err=True,
         )
-        sys.exit(exit_status([result.verdict]))
+        return exit_status([result.verdict])
     dice_file = checker.dice
     if dice_file is None:
         # The check above read the dice file the record names; it is readable.
         assert result.record is not None and result.record.dice_file is not None
-        dice_file = load_dice((record.parent / result.record.dice_file).resolve())
+        dice_file = load_dice((o.record.parent / result.record.dice_file).resolve())
     rows = dice_file.rows
     note_fast_core()
-    limit = search_limits(nodes, time_limit)
+    limit, nodes = o.time_limit, o.nodes
     if sys.stderr.isatty():
         positions = sum(1 for r in result.rounds if r.record_round is not None) + 1
         each = " and ".join(
@@ -108,9 +124,9 @@ def command(
             err=True,
         )
     analysis = analyze(rows, result.rules, result, time_limit=limit, nodes=nodes)
-    payload = analysis_dict(analysis, str(record))
+    payload = analysis_dict(analysis, str(o.record))
     target.write(chosen.load()(payload), f"the analysis ({chosen.name})")
-    sys.exit(EXIT_OK)
+    return EXIT_OK
 
 
 def analysis_dict(analysis: Analysis, record: str) -> dict[str, Any]:

@@ -6,6 +6,7 @@ import dataclasses
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,6 +26,7 @@ from validator.cli.common import (
     dice_option,
     exit_status,
     fail_usage,
+    gather,
     make_console,
     max_size_option,
     nodes_option,
@@ -44,7 +46,36 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from validator.check.file import Checker
-    from validator.contest.batch import Batch, Par
+    from validator.contest.batch import Batch
+    from validator.contest.mail import Source
+    from validator.render.registry import BatchRenderer, Format
+
+
+@dataclass(frozen=True, slots=True)
+class BatchOptions:
+    """The options of `road300 batch`, as click parsed them (`--help` says what each is)."""
+
+    folder: Path
+    """SOURCE: a folder of entries, or a mailbox."""
+    dice: Path | None
+    rules: str | None
+    fmt: str | None
+    output: Path | None
+    wide: bool
+    jobs: int | None
+    strict: bool
+    min_score: int
+    par: bool
+    par_time: float | None
+    """With --par: the solver's time (None: none, the node budget decides)."""
+    par_nodes: int | None
+    max_size: int | None
+    deadline: datetime | None
+    site: Path | None
+    replies: Path | None
+    organizer: str | None
+    contest_name: str | None
+    lang: str | None
 
 
 @click.command("batch", cls=ContestCommand)
@@ -113,27 +144,8 @@ if TYPE_CHECKING:
 )
 @max_size_option
 @mail_options
-def command(
-    folder: Path,
-    dice: Path | None,
-    rules: str | None,
-    fmt: str | None,
-    output: Path | None,
-    wide: bool,
-    jobs: int | None,
-    strict: bool,
-    min_score: int,
-    par: bool,
-    par_time: float,
-    par_nodes: int | None,
-    max_size: int | None,
-    deadline: datetime | None,
-    site: Path | None,
-    replies: Path | None,
-    organizer: str | None,
-    contest_name: str | None,
-    lang: str | None,
-) -> None:
+@gather(BatchOptions)
+def command(options: BatchOptions) -> None:
     """Check every record file under SOURCE (a folder, recursively), or every message of
     SOURCE (an mbox file, a Maildir, .eml files in the folder), and rank the entries.
 
@@ -155,41 +167,32 @@ def command(
     there is none), 2 the batch could not run (no such folder, bad dice file, an --output
     file whose suffix does not fit the format).
     """
-    from validator.check.file import Checker, UsageError
-    from validator.contest.batch import BatchError
-    from validator.contest.mail import MailError, Source
+    source_of = click.get_current_context().get_parameter_source
+    if not options.par and source_of("par_time") is click.core.ParameterSource.COMMANDLINE:
+        fail_usage("--par-time is the par search's time: use it with --par")
+    if not options.par and options.par_nodes is not None:
+        fail_usage("--par-nodes is the par search's budget: use it with --par")
+    par_time = search_limits(options.par_nodes, options.par_time or 0.0, "par_time")
+    sys.exit(run(dataclasses.replace(options, par_time=par_time)))
+
+
+def run(o: BatchOptions) -> int:
+    """Check, rank, publish and write a batch as `road300 batch` does; its exit status.
+    Options that cannot work stop it (exit 2) before anything is written."""
     from validator.render import batch_out
 
-    source_of = click.get_current_context().get_parameter_source
-    if not par and source_of("par_time") is click.core.ParameterSource.COMMANDLINE:
-        fail_usage("--par-time is the par search's time: use it with --par")
-    if not par and par_nodes is not None:
-        fail_usage("--par-nodes is the par search's budget: use it with --par")
     # The source is an input too: an mbox written over with the results would be lost.
-    target = Target.of(output, "the results", inputs=[folder, *([dice] if dice else [])])
+    target = Target.of(o.output, "the results", inputs=[o.folder, *([o.dice] if o.dice else [])])
     target.check()
-    check_output_folders(folder, site, replies)
+    check_output_folders(o.folder, o.site, o.replies)
     try:
-        chosen = choose(BATCH, fmt, output, default="table", command="batch")
+        chosen = choose(BATCH, o.fmt, o.output, default="table", command="batch")
     except FormatError as exc:
         fail_usage(str(exc))
-    try:
-        exclude = {dice: "the dice file (--dice)"} if dice is not None else {}
-        if target.path is not None:
-            exclude[target.path] = "the results file (--output)"
-        for path in (site, replies):
-            if path is not None:
-                exclude[path] = "an output folder (--site, --replies)"
-        source = Source.find(folder, max_size or MAX_BYTES, exclude)
-        checker = Checker.create(dice, rules, root=source.root, max_bytes=max_size)
-    except (BatchError, UsageError, MailError) as exc:
-        fail_usage(exc.message if isinstance(exc, UsageError) else str(exc.args[0]))
-    if par and checker.dice is None:
-        fail_usage("--par needs --dice: par is solved on the contest's dice file")
-    check_mail_options(source, replies, organizer)
+    source, checker = _open(o, target)
     if source.messages is not None:  # the results hold the senders' addresses
         target = dataclasses.replace(target, private=True)
-    lock_output_folders(site, replies)
+    lock_output_folders(o.site, o.replies)
 
     err = make_console(stderr=True)
     # SIGTERM ends the run as an exit, so that the pool is stopped and nothing half-written
@@ -197,39 +200,88 @@ def command(
     with sigterm_exits(), _progress(err, source.count if err.is_terminal else 0) as advance:
         batch = source.check(
             checker,
-            jobs or default_jobs(source.count),
-            min_score=min_score,
-            deadline=deadline,
+            o.jobs or default_jobs(source.count),
+            min_score=o.min_score,
+            deadline=o.deadline,
             on_result=advance,
         )
-    if deadline is not None:
-        warning = batch_out.deadline_warning(batch, deadline)
+    if o.deadline is not None:
+        warning = batch_out.deadline_warning(batch, o.deadline)
         if warning is not None:
             say(warning)
-    if par:
-        limit = search_limits(par_nodes, par_time, "par_time")
-        found = _solve_par(checker, limit, par_nodes, err)
-        batch = batch.with_par(found.at_least(_best_played(batch, checker)))
-    if site is not None or replies is not None:
+    if o.par:
+        batch = _with_par(batch, checker, o)
+    if o.site is not None or o.replies is not None:
         with sigterm_exits():
             notes = publish(
                 source,
                 checker,
                 batch,
-                site=site,
-                replies=replies,
-                organizer=organizer,
-                name=contest_name,
-                dice=dice,
-                deadline=deadline,
-                jobs=jobs or default_jobs(source.count, PAGES_PER_WORKER),
-                lang=lang,
+                site=o.site,
+                replies=o.replies,
+                organizer=o.organizer,
+                name=o.contest_name,
+                dice=o.dice,
+                deadline=o.deadline,
+                jobs=o.jobs or default_jobs(source.count, PAGES_PER_WORKER),
+                lang=o.lang,
             )
         for line in notes:
             say(line)
     source.close()
+    _write(batch, str(o.folder), target, chosen, wide=o.wide)
+    verdicts = [e.verdict for e in batch.entries]
+    return exit_status(verdicts, strict=True) if o.strict else EXIT_OK
 
-    label = str(folder)
+
+def _open(o: BatchOptions, target: Target) -> tuple[Source, Checker]:
+    """The entries' source and their checker; stops (exit 2) when either cannot be had."""
+    from validator.check.file import Checker, UsageError
+    from validator.contest.batch import BatchError
+    from validator.contest.mail import MailError, Source
+
+    try:
+        exclude = {o.dice: "the dice file (--dice)"} if o.dice is not None else {}
+        if target.path is not None:
+            exclude[target.path] = "the results file (--output)"
+        for path in (o.site, o.replies):
+            if path is not None:
+                exclude[path] = "an output folder (--site, --replies)"
+        source = Source.find(o.folder, o.max_size or MAX_BYTES, exclude)
+        checker = Checker.create(o.dice, o.rules, root=source.root, max_bytes=o.max_size)
+    except (BatchError, UsageError, MailError) as exc:
+        fail_usage(exc.message if isinstance(exc, UsageError) else str(exc.args[0]))
+    if o.par and checker.dice is None:
+        fail_usage("--par needs --dice: par is solved on the contest's dice file")
+    check_mail_options(source, o.replies, o.organizer)
+    return source, checker
+
+
+def _with_par(batch: Batch, checker: Checker, o: BatchOptions) -> Batch:
+    """The batch with the dice file's par under its ruleset, with a note while it is
+    solved; a valid entry that scored more proves more than the search did."""
+    from validator.contest.batch import solve_par
+    from validator.engine import STANDARD
+
+    assert checker.dice is not None
+    rules = checker.rules or STANDARD
+    note_fast_core()
+    err, seconds = make_console(stderr=True), o.par_time
+    if err.is_terminal:
+        limits = ([f"{seconds:g} s"] if seconds is not None else []) + (
+            [f"{o.par_nodes:,} positions"] if o.par_nodes is not None else []
+        )
+        err.print(f"Solving par for the dice file ({rules.name}, up to {' and '.join(limits)})...")
+    found = solve_par(checker.dice.rows, rules, seconds, o.par_nodes, SEARCH_JOBS)
+    return batch.with_par(found.at_least(batch.best_valid(rules.name, checker.dice.sha256)))
+
+
+def _write(
+    batch: Batch, label: str, target: Target, chosen: Format[BatchRenderer], *, wide: bool
+) -> None:
+    """The results: to the --output file, or standard output (a table on a terminal)."""
+    from validator.render import batch_out
+
     reporter = chosen.load()()
     if target.to_file:
         with target.open() as handle:
@@ -245,46 +297,6 @@ def command(
             batch_out.render_table(console, batch, label, wide=wide)
         else:
             reporter.write(batch, sys.stdout, label)
-
-    verdicts = [e.verdict for e in batch.entries]
-    sys.exit(exit_status(verdicts, strict=True) if strict else EXIT_OK)
-
-
-def _solve_par(checker: Checker, seconds: float | None, nodes: int | None, err: Console) -> Par:
-    """The dice file's best score under the batch's ruleset, with a note while it runs."""
-    from validator.contest.batch import Par
-    from validator.engine import STANDARD
-    from validator.solver import solve
-
-    assert checker.dice is not None
-    rules = checker.rules or STANDARD
-    note_fast_core()
-    if err.is_terminal:
-        limits = ([f"{seconds:g} s"] if seconds is not None else []) + (
-            [f"{nodes:,} positions"] if nodes is not None else []
-        )
-        err.print(f"Solving par for the dice file ({rules.name}, up to {' and '.join(limits)})...")
-    found = solve(checker.dice.rows, rules, time_limit=seconds, nodes=nodes, jobs=SEARCH_JOBS)
-    return Par(found.best_score, found.proven, found.upper_bound, found.stopped)
-
-
-def _best_played(batch: Batch, checker: Checker) -> int | None:
-    """The best score of a valid entry played on the dice file and ruleset of par: par
-    is at least that, whatever the search found."""
-    from validator.check.replay import Verdict
-    from validator.engine import STANDARD
-
-    assert checker.dice is not None
-    rules = (checker.rules or STANDARD).name
-    scores = [
-        e.score
-        for e in batch.entries
-        if e.verdict is Verdict.VALID
-        and e.score is not None
-        and e.rules == rules
-        and e.dice_sha256 == checker.dice.sha256
-    ]
-    return max(scores, default=None)
 
 
 @contextmanager

@@ -141,10 +141,10 @@ def lock_output_folders(*folders: Path | None) -> None:
     from validator.records.atomic import FolderBusy, folder_lock, lock_path
 
     locks = ExitStack()
-    click.get_current_context().call_on_close(locks.close)
-    for folder in folders:
-        if folder is None:
-            continue
+    named = [folder for folder in folders if folder is not None]
+    if named:
+        click.get_current_context().call_on_close(locks.close)
+    for folder in named:
         try:
             locks.enter_context(folder_lock(folder))
         except FolderBusy as busy:

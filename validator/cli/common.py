@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Callable, Iterable
@@ -10,8 +11,10 @@ from typing import IO, TYPE_CHECKING, NoReturn, TypeVar
 
 import click
 
+from validator.engine import RULESETS
 from validator.engine.phrase import Phrase, Text
 from validator.errors import Verdict
+from validator.render.i18n import LANGUAGES
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -20,6 +23,7 @@ if TYPE_CHECKING:
     from validator.render.i18n import Language
 
 F = TypeVar("F", bound=Callable[..., object])
+T = TypeVar("T")
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -35,11 +39,17 @@ def dice_option(func: F) -> F:
     )(func)
 
 
+def ruleset_names() -> str:
+    """The built-in rulesets' names as a help text lists them: `standard, bga or literal`."""
+    *first, last = RULESETS
+    return f"{', '.join(first)} or {last}" if first else last
+
+
 def rules_option(func: F) -> F:
     return click.option(
         "--rules",
         metavar="NAME",
-        help="Ruleset: standard, bga or literal, with expansions like "
+        help=f"Ruleset: {ruleset_names()}, with expansions like "
         "standard+escape=20+rings=3+in-and-out, or a rules YAML file. Overrides a "
         "record's rules:. Default: the record's, else standard. See `road300 rules`.",
     )(func)
@@ -145,6 +155,20 @@ def memory_option(func: F) -> F:
     )(func)
 
 
+def gather(shape: Callable[..., T]) -> Callable[[Callable[[T], None]], Callable[..., None]]:
+    """A command whose parsed options come as one typed value, `shape(**options)`: its
+    fields are the options' names (the decorators above it), its body works on that."""
+
+    def wrap(body: Callable[[T], None]) -> Callable[..., None]:
+        @functools.wraps(body)
+        def command(**options: object) -> None:
+            body(shape(**options))
+
+        return command
+
+    return wrap
+
+
 def make_console(stderr: bool = False, file: IO[str] | None = None) -> Console:
     """A rich console; colour and bold only on a terminal, and never when NO_COLOR is set
     to a value (an empty NO_COLOR does not count, as no-color.org says). With `file` (an
@@ -200,7 +224,7 @@ def exit_status(verdicts: Iterable[Verdict], *, strict: bool = False) -> int:
 def lang_option(func: F) -> F:
     return click.option(
         "--lang",
-        type=click.Choice(["en", "de", "fr"]),
+        type=click.Choice(list(LANGUAGES)),
         default=None,
         help="The language of what a person reads (English, German, French). Default: the "
         "record's own language, else the locale (LC_ALL, LC_MESSAGES, LANG), else English. "

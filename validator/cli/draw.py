@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,6 +16,7 @@ from validator.cli.output import counted
 
 if TYPE_CHECKING:
     from validator.contest.batch import Entry
+    from validator.contest.draw import Outcome
 
 
 @click.command("draw", cls=ContestCommand)
@@ -84,8 +86,12 @@ def command(
     from validator.contest import draw as drawing
     from validator.render.sanitize import plain_text as safe
 
-    if keep_first and not exclude_copies:
-        fail_usage("--keep-first goes with --exclude-copies")
+    try:
+        options = drawing.DrawOptions(
+            winners, min_score, exclude_copies, keep_first, one_per_player
+        )
+    except drawing.DrawError as exc:
+        fail_usage(str(exc))
     if seed is None:
         from validator.cli.contest_file import where_to_set
         from validator.contest.config import SEED_EXAMPLE
@@ -95,75 +101,57 @@ def command(
             + where_to_set("--seed TEXT", "draw.seed", SEED_EXAMPLE)
         )
     try:
-        entries = drawing.load_results(results)
+        outcome = drawing.run(results, seed, options)
     except drawing.DrawError as exc:
         fail_usage(safe(str(exc)))
-    candidates = eligible = drawing.eligible(entries, min_score)
-    left_out = drawing.not_counting(entries, min_score)
-    not_counting = len(left_out)
-    copies_left = players_left = 0
-    if exclude_copies:
-        candidates, left = drawing.exclude_copies(candidates, entries, keep_first=keep_first)
-        left_out += left
-        copies_left = len(left)
-    if one_per_player:
-        candidates, left = drawing.one_per_player(candidates)
-        left_out += left
-        players_left = len(left)
-    out = click.echo
-    if not candidates:
-        if left_out:
-            out(f"Left out: {len(left_out)}")
-            for gone in left_out:
-                out(f"  {safe(gone.entry.file)}: {safe(gone.reason)}")
-        out(
-            nobody_drawn(
-                str(results),
-                len(entries),
-                min_score,
-                eligible,
-                copies_left,
-                players_left,
-                not_counting,
-            )
+    for line in report(outcome):
+        click.echo(line)
+    sys.exit(EXIT_OK if outcome.drawn is not None else EXIT_FAILED)
+
+
+def report(outcome: Outcome) -> Iterator[str]:
+    """What `road300 draw` prints of a draw: the results' and the list's checksums, who
+    was left out and why, the seed, the winners, and the command that draws them again;
+    or why nobody could be drawn."""
+    from validator.contest.draw import file_sha256
+    from validator.render.sanitize import plain_text as safe
+
+    options, results, drawn = outcome.options, safe(str(outcome.results)), outcome.drawn
+    left_out = [f"Left out: {len(outcome.left_out)}"] if outcome.left_out else []
+    left_out += [f"  {safe(gone.entry.file)}: {safe(gone.reason)}" for gone in outcome.left_out]
+    if drawn is None:
+        yield from left_out
+        yield nobody_drawn(
+            str(outcome.results),
+            len(outcome.entries),
+            options.min_score,
+            outcome.eligible,
+            outcome.copies_left,
+            outcome.players_left,
+            outcome.not_counting,
         )
-        sys.exit(EXIT_FAILED)
-    result = drawing.draw(candidates, seed, winners)
-    out(f"Results: {safe(str(results))} (SHA-256 {drawing.file_sha256(results)})")
-    out(
-        f"Eligible: {counted(len(result.eligible), 'valid entry', 'valid entries')} "
-        f"with {min_score}+ points "
-        f"(SHA-256 of the sorted list {result.list_sha256})"
+        return
+    yield f"Results: {results} (SHA-256 {file_sha256(outcome.results)})"
+    yield (
+        f"Eligible: {counted(len(drawn.eligible), 'valid entry', 'valid entries')} "
+        f"with {options.min_score}+ points "
+        f"(SHA-256 of the sorted list {drawn.list_sha256})"
     )
-    if left_out:
-        out(f"Left out: {len(left_out)}")
-        for gone in left_out:
-            out(f"  {safe(gone.entry.file)}: {safe(gone.reason)}")
-    out(f"Seed: {safe(repr(seed))}")
-    if winners > len(result.eligible):
-        out(f"Only {len(result.eligible)} eligible for {winners} prizes: every one wins.")
-    out("Winners:")
-    for n, c in enumerate(result.winners, start=1):
+    yield from left_out
+    yield f"Seed: {safe(repr(outcome.seed))}"
+    if options.winners > len(drawn.eligible):
+        yield f"Only {len(drawn.eligible)} eligible for {options.winners} prizes: every one wins."
+    yield "Winners:"
+    for n, c in enumerate(drawn.winners, start=1):
         who = f"{safe(c.player)}  " if c.player else ""
-        out(f"  {n}. {who}{safe(c.file)}  ({c.score} points)")
-    copies = [] if exclude_copies else drawing.copied(result.eligible, entries)
-    if copies:
-        out(
-            f"Note: {len(copies)} eligible entries played the same game as another entry of "
-            f"{safe(str(results))} ({', '.join(safe(c.file) for c in copies)}); give "
+        yield f"  {n}. {who}{safe(c.file)}  ({c.score} points)"
+    if outcome.copies:
+        yield (
+            f"Note: {len(outcome.copies)} eligible entries played the same game as another "
+            f"entry of {results} ({', '.join(safe(c.file) for c in outcome.copies)}); give "
             "--exclude-copies (and --keep-first) if copies may not take part."
         )
-    command_line = ["road300", "draw", str(results), "--winners", str(winners), "--seed", seed]
-    if min_score != 300:
-        command_line += ["--min-score", str(min_score)]
-    flags = (
-        ("--exclude-copies", exclude_copies),
-        ("--keep-first", keep_first),
-        ("--one-per-player", one_per_player),
-    )
-    command_line += [flag for flag, on in flags if on]
-    out("Re-run the draw: " + safe(shlex.join(command_line)))
-    sys.exit(EXIT_OK)
+    yield "Re-run the draw: " + safe(shlex.join(outcome.command_line()))
 
 
 def nobody_drawn(

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -11,14 +13,37 @@ from validator.cli.common import (
     EXIT_OK,
     exit_status,
     fail_usage,
+    gather,
     make_console,
     nodes_option,
     note_fast_core,
+    ruleset_names,
     search_limits,
 )
 from validator.cli.output import Target
 
+if TYPE_CHECKING:
+    from validator.tui.start import Start
+
 DEFAULT_OUTPUT = "game.yaml"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOptions:
+    """The options of `road300 play`, as click parsed them (`--help` says what each is)."""
+
+    dice: Path
+    rules: str | None
+    player: str | None
+    output: Path | None
+    resume: Path | None
+    rings: int | None
+    with_text: bool
+    hint: bool
+    hint_time: float | None
+    """With --hint: the solver's time for one round (None: none, the node budget decides)."""
+    hint_nodes: int | None
+    force: bool
 
 
 @click.command("play")
@@ -26,7 +51,7 @@ DEFAULT_OUTPUT = "game.yaml"
 @click.option(
     "--rules",
     metavar="NAME",
-    help="Ruleset: standard, bga or literal, with expansions like "
+    help=f"Ruleset: {ruleset_names()}, with expansions like "
     "standard+escape=20+rings=3+in-and-out, or a rules YAML file. Default: standard, or the "
     "resumed record's rules. See `road300 rules`.",
 )
@@ -75,19 +100,8 @@ DEFAULT_OUTPUT = "game.yaml"
     name="--hint-nodes",
     time_name="--hint-time",
 )
-def command(
-    dice: Path,
-    rules: str | None,
-    player: str | None,
-    output: Path | None,
-    resume: Path | None,
-    rings: int | None,
-    with_text: bool,
-    hint: bool,
-    hint_time: float,
-    hint_nodes: int | None,
-    force: bool,
-) -> None:
+@gather(PlayOptions)
+def command(options: PlayOptions) -> None:
     """Play the dice file DICE in the terminal. Only legal choices are offered, and the
     record is written after every round, so a closed terminal loses nothing.
 
@@ -106,34 +120,18 @@ def command(
     SIGTERM, SIGHUP, SIGINT or SIGQUIT: the terminal restored, the record kept, 128 + the
     signal's number.
     """
-    from validator.tui.start import StartError, start_game
+    seconds = search_limits(options.hint_nodes, options.hint_time or 0.0, "hint_time")
+    sys.exit(run(replace(options, hint_time=seconds)))
 
-    if output is not None:
-        Target.of(output, "the record", inputs=[dice]).check()
-    try:
-        start = start_game(
-            dice,
-            rules,
-            player=player,
-            output=output,
-            resume=resume,
-            rings=rings,
-            text=with_text,
-            force=force,
-            save=False,
-        )
-    except StartError as exc:
-        if exc.result is not None:
-            from validator.render.terminal import render
 
-            render(make_console(stderr=True), exc.result)
-        fail_usage(exc.message)
+def run(o: PlayOptions) -> int:
+    """Play as `road300 play` does, in this terminal; the exit status."""
+    start = _start(o)
     if start.finished is not None:
         from validator.render.shared import summary_line
 
-        click.echo(f"{resume}: the game is already over: {summary_line(start.finished)}")
-        sys.exit(EXIT_OK)
-
+        click.echo(f"{o.resume}: the game is already over: {summary_line(start.finished)}")
+        return EXIT_OK
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         fail_usage("road300 play needs a terminal (standard input and output are not one)")
     try:
@@ -142,7 +140,7 @@ def command(
         fail_usage(f"--output {start.record_file.path}: cannot write the record: {exc}")
     from validator.tui.app import PlayApp
 
-    if hint:
+    if o.hint:
         note_fast_core()
     app = PlayApp(
         start.game,
@@ -150,9 +148,9 @@ def command(
         dice_name=start.dice_name,
         ask_rings=start.ask_rings,
         welcome=start.welcome,
-        hint_seconds=search_limits(hint_nodes, hint_time, "hint_time") if hint else None,
-        hint_nodes=hint_nodes if hint else None,
-        hints=hint,
+        hint_seconds=o.hint_time if o.hint else None,
+        hint_nodes=o.hint_nodes if o.hint else None,
+        hints=o.hint,
     )
     app.catch_signals()
     final = app.run()
@@ -162,13 +160,40 @@ def command(
     if final is None:
         click.echo(
             f"Saved {path} ({start.game.row} roll(s) played); continue with: "
-            f"road300 play {dice} --resume {path}",
+            f"road300 play {o.dice} --resume {path}",
             err=True,
         )
-        sys.exit(stopped)
+        return stopped
     from validator.render.terminal import render
 
     render(make_console(), final)
-    also = f" and {start.record_file.text_path}" if with_text else ""
+    also = f" and {start.record_file.text_path}" if o.with_text else ""
     click.echo(f"Record: {path}{also}", err=True)
-    sys.exit(stopped or exit_status([final.verdict], strict=True))
+    return stopped or exit_status([final.verdict], strict=True)
+
+
+def _start(o: PlayOptions) -> Start:
+    """The game to play (new or resumed); stops (exit 2) when it cannot start, showing
+    why a resumed record does not check."""
+    from validator.tui.start import StartError, start_game
+
+    if o.output is not None:
+        Target.of(o.output, "the record", inputs=[o.dice]).check()
+    try:
+        return start_game(
+            o.dice,
+            o.rules,
+            player=o.player,
+            output=o.output,
+            resume=o.resume,
+            rings=o.rings,
+            text=o.with_text,
+            force=o.force,
+            save=False,
+        )
+    except StartError as exc:
+        if exc.result is not None:
+            from validator.render.terminal import render
+
+            render(make_console(stderr=True), exc.result)
+        fail_usage(exc.message)

@@ -6,6 +6,7 @@ import signal
 import sys
 import threading
 import time
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,6 +16,7 @@ from validator.cli.common import (
     dice_option,
     exit_status,
     fail_usage,
+    gather,
     lang_option,
     language,
     make_console,
@@ -33,6 +35,25 @@ if TYPE_CHECKING:
     from validator.check.replay import Result
     from validator.report.analysis import AnalysisView
     from validator.report.model import Report
+
+
+@dataclass(frozen=True, slots=True)
+class ReportOptions:
+    """The options of `road300 report`, as click parsed them (`--help` says what each
+    is)."""
+
+    record: Path
+    dice: Path | None
+    rules: str | None
+    fmt: str | None
+    output: Path | None
+    analyze: bool
+    time_limit: float | None
+    """With --analyze: seconds per position (None: none, the node budget decides)."""
+    nodes: int | None
+    lang: str | None
+    time_limit_given: bool = False
+    """Whether --time-limit was given on the command line (it needs --analyze)."""
 
 
 @click.command("report", cls=ContestCommand)
@@ -64,17 +85,8 @@ if TYPE_CHECKING:
     "same on every machine."
 )
 @lang_option
-def command(
-    record: Path,
-    dice: Path | None,
-    rules: str | None,
-    fmt: str | None,
-    output: Path | None,
-    analyze: bool,
-    time_limit: float,
-    nodes: int | None,
-    lang: str | None,
-) -> None:
+@gather(ReportOptions)
+def command(options: ReportOptions) -> None:
     """Replay RECORD and write an annotated report: every round with its board, what
     was possible, and for an invalid record the first illegal step with what was legal.
 
@@ -90,43 +102,50 @@ def command(
     report is written all the same), 2 the command could not run (then nothing is
     written).
     """
+    source = click.get_current_context().get_parameter_source("time_limit")
+    seconds = search_limits(options.nodes, options.time_limit or 0.0)
+    given = source is click.core.ParameterSource.COMMANDLINE
+    sys.exit(run(replace(options, time_limit=seconds, time_limit_given=given)))
+
+
+def run(o: ReportOptions) -> int:
+    """Check a record and write its report as `road300 report` does; the exit status."""
     from validator.check.file import Checker, UsageError
     from validator.report.model import build_report
 
-    target = Target.of(output, "the report", inputs=[record, *([dice] if dice else [])])
+    target = Target.of(o.output, "the report", inputs=[o.record, *([o.dice] if o.dice else [])])
     target.check()
     try:
-        chosen = choose(REPORT, fmt, output, default="text", command="report").name
+        chosen = choose(REPORT, o.fmt, o.output, default="text", command="report").name
     except FormatError as exc:
         fail_usage(str(exc))
-    source = click.get_current_context().get_parameter_source("time_limit")
-    if not analyze and source is click.core.ParameterSource.COMMANDLINE:
+    if not o.analyze and o.time_limit_given:
         fail_usage("--time-limit is the analysis's search time: use it with --analyze")
-    if not analyze and nodes is not None:
+    if not o.analyze and o.nodes is not None:
         fail_usage("--nodes is the analysis's search budget: use it with --analyze")
-    limit = search_limits(nodes, time_limit)
     from validator.render import i18n
 
     try:
-        checker = Checker.create(dice, rules)
-        result = checker.check(record)
+        checker = Checker.create(o.dice, o.rules)
+        result = checker.check(o.record)
     except UsageError as exc:
-        with i18n.speaking(language(lang)):
+        with i18n.speaking(language(o.lang)):
             fail_usage(exc.said)
 
-    dice_name = str(dice) if dice is not None else None
-    with i18n.speaking(language(lang, result)):
+    dice_name = str(o.dice) if o.dice is not None else None
+    with i18n.speaking(language(o.lang, result)):
         report = build_report(result, dice_name=dice_name)
-        if analyze:
+        view = None
+        if o.analyze:
             note_fast_core()
-        view = run_analysis(checker, record, result, report, limit, nodes) if analyze else None
+            view = run_analysis(checker, o.record, result, report, o.time_limit, o.nodes)
         if chosen == "text" and not target.to_file:
             from validator.render.report_text import render_text
 
             render_text(make_console(), report, view)
         else:
             target.write(render(report, chosen, view))
-    sys.exit(exit_status([result.verdict]))
+    return exit_status([result.verdict])
 
 
 def render(report: Report, fmt: str, analysis: AnalysisView | str | None = None) -> str:

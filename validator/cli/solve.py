@@ -9,17 +9,19 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from validator.check.models import SolveOut
 from validator.cli.common import (
     EXIT_FAILED,
     EXIT_OK,
     SEARCH_JOBS,
     fail_usage,
+    gather,
     memory_option,
     nodes_option,
     note_fast_core,
@@ -29,6 +31,8 @@ from validator.cli.common import (
 )
 from validator.cli.contest_file import ContestCommand, contest_option
 from validator.cli.output import Target, output_option
+from validator.engine import new_game
+from validator.records import dump_record, format_of
 from validator.render.registry import SOLVE
 
 if TYPE_CHECKING:
@@ -41,6 +45,25 @@ if TYPE_CHECKING:
 
 STATS_BEAM_WIDTH = 200
 """The beam width of `--stats`' "strong player" (validator.solver.playout.beam_game)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SolveOptions:
+    """The options of `road300 solve`, as click parsed them (`--help` says what each is)."""
+
+    dice: Path
+    from_record: Path | None
+    rules: str | None
+    time_limit: float | None
+    """None: no time limit (the node budget decides)."""
+    nodes: int | None
+    memory: int | None
+    jobs: int
+    fmt: str
+    output: Path | None
+    stats: bool
+    progress: bool | None
+    games: int
 
 
 @click.command("solve", cls=ContestCommand)
@@ -104,20 +127,8 @@ STATS_BEAM_WIDTH = 200
     show_default=True,
     help="With --stats: how many random games to play.",
 )
-def command(
-    dice: Path,
-    from_record: Path | None,
-    rules: str | None,
-    time_limit: float,
-    nodes: int | None,
-    memory: int | None,
-    jobs: int,
-    fmt: str,
-    output: Path | None,
-    stats: bool,
-    progress: bool | None,
-    games: int,
-) -> None:
+@gather(SolveOptions)
+def command(options: SolveOptions) -> None:
     """Find the highest score reachable on the dice file DICE and one game that reaches
     it. The search is anytime: it prints the best game found and an upper bound no game
     can beat; the score is proven best when the two meet.
@@ -139,52 +150,43 @@ def command(
     Exit status: 0 solved (proven or not), 1 the --from record is invalid or malformed,
     2 the command could not run (bad options, unreadable dice file).
     """
-    from validator.check.file import Checker, UsageError, load_dice
-    from validator.engine import STANDARD, new_game
-    from validator.records import format_of
+    seconds = search_limits(options.nodes, options.time_limit or 0.0)
+    sys.exit(run(replace(options, time_limit=seconds)))
 
-    target = Target.of(
-        output, "the best game", inputs=[dice, *([from_record] if from_record else [])]
-    )
-    if target.path is not None and format_of(target.path) is None:
-        fail_usage(f"--output {output}: use a .yaml, .json, .txt or .csv file name")
-    target.check()
-    if stats and from_record is not None:
-        fail_usage("--stats looks at the dice file from the start; leave out --from")
-    try:
-        checker = Checker.create(None, rules)
-        dice_file = load_dice(dice, "give the dice file first, and the record with --from")
-    except UsageError as exc:
-        fail_usage(exc.message)
-    ruleset = checker.rules or STANDARD
-    state = new_game(ruleset.max_rings)
-    row = 0
-    prefix: Result | None = None
-    if from_record is not None:
-        prefix = _read_from(Checker(dice_file, checker.rules), from_record)
-        ruleset = prefix.rules
-        assert prefix.final is not None
-        state, row = prefix.final, len(prefix.rounds)
 
+def run(o: SolveOptions) -> int:
+    """Solve as `road300 solve` does: the best game found and its bound on standard
+    output, the game as a record in the --output file; its exit status."""
     from validator.solver import solve
+    from validator.solver.record import continued_record
 
+    target = _target(o)
+    dice_file, ruleset, prefix = _start(o)
+    state = prefix.final if prefix is not None else new_game(ruleset.max_rings)
+    assert state is not None  # a legal record's replay ends in a position
+    row = len(prefix.rounds) if prefix is not None else 0
     note_fast_core()
-    with _progress_line(progress) as (report, cancel):
+    with _progress_line(o.progress) as (report, cancel):
         solution = solve(
             dice_file.rows,
             ruleset,
             state,
             row,
-            time_limit=search_limits(nodes, time_limit),
-            nodes=nodes,
+            time_limit=o.time_limit,
+            nodes=o.nodes,
             progress=report,
             cancel=cancel,
-            memory=memory,
-            jobs=jobs,
+            memory=o.memory,
+            jobs=o.jobs,
         )
-    record = _record(dice_file, ruleset, prefix, state, row, solution.actions, solution.best_score)
-    from validator.check.models import SolveOut
-
+    record = continued_record(
+        dice_file.rows,
+        dice_file.sha256,
+        ruleset,
+        prefix,
+        solution.actions,
+        solution.best_score,
+    )
     shape = SolveOut(
         best_score=solution.best_score,
         proven=solution.proven,
@@ -197,23 +199,47 @@ def command(
         memory=solution.memory,
         table_full=solution.table_full,
         jobs=solution.jobs,
-        stats=_stats(dice_file, ruleset, games) if stats else None,
+        stats=_stats(dice_file, ruleset, o.games) if o.stats else None,
     )
     payload = {k: v for k, v in asdict(shape).items() if k != "stats" or v is not None}
     if target.path is not None:
-        from validator.records import dump_record
-
         fmt_of_file = format_of(target.path)
         assert fmt_of_file is not None
         target.write(dump_record(record, fmt_of_file))
-    from validator.records import dump_record
-
     best_game = None if target.path is not None else dump_record(record, "text")
-    render = SOLVE[fmt].load()
-    sys.stdout.write(
-        render(payload, dice=str(dice), continued=from_record is not None, best_game=best_game)
-    )
-    sys.exit(EXIT_OK)
+    render = SOLVE[o.fmt].load()
+    continued = o.from_record is not None
+    sys.stdout.write(render(payload, dice=str(o.dice), continued=continued, best_game=best_game))
+    return EXIT_OK
+
+
+def _target(o: SolveOptions) -> Target:
+    """The --output file, checked; stops (exit 2) on options that cannot work."""
+    inputs = [o.dice, *([o.from_record] if o.from_record else [])]
+    target = Target.of(o.output, "the best game", inputs=inputs)
+    if target.path is not None and format_of(target.path) is None:
+        fail_usage(f"--output {o.output}: use a .yaml, .json, .txt or .csv file name")
+    target.check()
+    if o.stats and o.from_record is not None:
+        fail_usage("--stats looks at the dice file from the start; leave out --from")
+    return target
+
+
+def _start(o: SolveOptions) -> tuple[DiceFile, Ruleset, Result | None]:
+    """The dice file, the ruleset, and the replay of the --from record (None without
+    one); stops (exit 2, or 1 for an illegal --from record) when one cannot be had."""
+    from validator.check.file import Checker, UsageError, load_dice
+    from validator.engine import STANDARD
+
+    try:
+        checker = Checker.create(None, o.rules)
+        dice_file = load_dice(o.dice, "give the dice file first, and the record with --from")
+    except UsageError as exc:
+        fail_usage(exc.message)
+    if o.from_record is None:
+        return dice_file, checker.rules or STANDARD, None
+    prefix = _read_from(Checker(dice_file, checker.rules), o.from_record)
+    return dice_file, prefix.rules, prefix
 
 
 def _read_from(checker: Any, path: Path) -> Result:
@@ -291,35 +317,7 @@ def _progress_line(shown: bool | None) -> Iterator[tuple[Any, threading.Event]]:
             sys.stderr.write("interrupted: the best game found so far follows\n")
 
 
-def _record(
-    dice_file: DiceFile,
-    rules: Ruleset,
-    prefix: Result | None,
-    state: Any,
-    row: int,
-    actions: Any,
-    best: int,
-) -> Record:
-    from validator.rulesets import record_name
-    from validator.solver.record import action_rounds, game_record, played_rounds
-
-    rounds = played_rounds(prefix.rounds) if prefix is not None else []
-    rounds += action_rounds(dice_file.rows, rules, state, row, actions, len(rounds) + 1)
-    rings = prefix.record.rings if prefix is not None and prefix.record else rules.max_rings
-    player = prefix.record.player if prefix is not None and prefix.record else None
-    return game_record(
-        rounds,
-        rings=rings,
-        rules=record_name(rules),
-        claimed_score=best,
-        dice_sha256=dice_file.sha256,
-        player=player,
-    )
-
-
 def _record_data(record: Record) -> Any:
-    from validator.records import dump_record
-
     return json.loads(dump_record(record, "json"))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -11,6 +12,7 @@ from validator.cli.common import (
     dice_option,
     exit_status,
     fail_usage,
+    gather,
     lang_option,
     language,
     make_console,
@@ -19,7 +21,27 @@ from validator.cli.common import (
 )
 from validator.cli.contest_file import ContestCommand, contest_option
 from validator.cli.output import Target, counted, output_option
+from validator.records.registry import RECORD_FORMAT_BY_NAME
 from validator.render.registry import VALIDATE, FormatError, choose, format_help
+
+
+@dataclass(frozen=True, slots=True)
+class ValidateOptions:
+    """The options of `road300 validate`, as click parsed them (`--help` says what each
+    is)."""
+
+    records: tuple[Path, ...]
+    dice: Path | None
+    rules: str | None
+    fmt: str | None
+    output: Path | None
+    strict: bool
+    quiet: bool
+    with_rounds: bool
+    max_size: int | None
+    stdin_format: str | None
+    stdin_name: str
+    lang: str | None
 
 
 @click.command("validate", cls=ContestCommand)
@@ -44,7 +66,7 @@ from validator.render.registry import VALIDATE, FormatError, choose, format_help
 @max_size_option
 @click.option(
     "--stdin-format",
-    type=click.Choice(["yaml", "json", "text", "csv"]),
+    type=click.Choice(list(RECORD_FORMAT_BY_NAME)),
     help="The format of a record read from standard input (RECORD `-`). Default: recognised "
     "by its content.",
 )
@@ -55,20 +77,8 @@ from validator.render.registry import VALIDATE, FormatError, choose, format_help
     help="The name messages give a record read from standard input.",
 )
 @lang_option
-def command(
-    records: tuple[Path, ...],
-    dice: Path | None,
-    rules: str | None,
-    fmt: str | None,
-    output: Path | None,
-    strict: bool,
-    quiet: bool,
-    with_rounds: bool,
-    max_size: int | None,
-    stdin_format: str | None,
-    stdin_name: str,
-    lang: str | None,
-) -> None:
+@gather(ValidateOptions)
+def command(options: ValidateOptions) -> None:
     """Replay each RECORD (YAML, JSON, annotated text or CSV; `-` reads standard input)
     against the official dice file and report the verified score or the first illegal step.
 
@@ -82,35 +92,40 @@ def command(
     Exit status: 0 valid or incomplete (--strict: incomplete gives 1), 1 invalid or
     malformed, 2 the command could not run (bad options, unreadable dice file).
     """
+    sys.exit(run(options))
+
+
+def run(o: ValidateOptions) -> int:
+    """Check each record and report it as `road300 validate` does; the exit status."""
     from validator.check.file import Checker, UsageError
     from validator.render import i18n
 
-    target = Target.of(output, "the results", inputs=[*records, *([dice] if dice else [])])
+    target = Target.of(o.output, "the results", inputs=[*o.records, *([o.dice] if o.dice else [])])
     target.check()
     try:
-        chosen = choose(VALIDATE, fmt, output, default="text", command="validate")
+        chosen = choose(VALIDATE, o.fmt, o.output, default="text", command="validate")
     except FormatError as exc:
         fail_usage(str(exc))
     try:
-        checker = Checker.create(dice, rules, max_bytes=max_size)
+        checker = Checker.create(o.dice, o.rules, max_bytes=o.max_size)
     except UsageError as exc:
-        with i18n.speaking(language(lang)):
+        with i18n.speaking(language(o.lang)):
             fail_usage(exc.said)
     results = []
     with target.open() as stream:
         console = make_console(file=stream if target.to_file else None)
-        reporter = chosen.load()(console, stream, rounds=with_rounds)
-        for path in records:
+        reporter = chosen.load()(console, stream, rounds=o.with_rounds)
+        for path in o.records:
             if str(path) == "-":
-                result = checker.check(path, stdin_name, stdin_format)
+                result = checker.check(path, o.stdin_name, o.stdin_format)
             else:
                 result = checker.check(path)
             results.append(result)
-            if not (quiet and result.verdict.ok):
+            if not (o.quiet and result.verdict.ok):
                 # Each record in its own language; JSON and CSV are the same in every one.
-                with i18n.speaking(language(lang, result)):
+                with i18n.speaking(language(o.lang, result)):
                     reporter.result(result)
-        with i18n.speaking(language(lang)):
+        with i18n.speaking(language(o.lang)):
             reporter.finish(results)
     target.wrote(counted(len(results), "result", "results"))
-    sys.exit(exit_status((r.verdict for r in results), strict=strict))
+    return exit_status((r.verdict for r in results), strict=o.strict)

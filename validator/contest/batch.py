@@ -7,26 +7,28 @@ outcome is validator.render.batch_out's job; `road300 draw` reads it back as `En
 
 from __future__ import annotations
 
-import enum
 import gc
 import hashlib
+import json
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, Literal
 
-from validator.check.models import JSON_SHAPE, Count, Ordinal
+from validator.check.models import JSON_SHAPE, READ_BACK, Count, Ordinal, from_json, to_json
 from validator.check.replay import Result, Verdict, malformed
 from validator.contest.origin import MailSource
-from validator.engine import STANDARD, End, Field
+from validator.engine import STANDARD, Dice, End, Field, Ruleset
 from validator.errors import Diagnostic, ReadError
 from validator.records import RECORD_FORMATS, sniff_format
 from validator.records.lexing import short
 from validator.records.source import name_text, read_bytes
 
 if TYPE_CHECKING:
+    from pydantic import ValidationError
+
     from validator.check.file import Checker
 
 DEFAULT_MIN_SCORE = 300
@@ -34,9 +36,6 @@ DEFAULT_MIN_SCORE = 300
 
 JSON = None | bool | int | float | str | list["JSON"] | dict[str, "JSON"]
 """A value as `json.dumps` writes it."""
-
-
-_E = TypeVar("_E", bound=enum.Enum)
 
 
 class EntryError(ValueError):
@@ -50,7 +49,7 @@ class EntryError(ValueError):
 class Problem:
     """A record's first error, or one of its warnings (see docs/errors.md)."""
 
-    __pydantic_config__ = JSON_SHAPE
+    __pydantic_config__ = READ_BACK
 
     code: str
     """The stable error code, like E203."""
@@ -75,25 +74,6 @@ class Problem:
             d.code, d.message, d.roll, d.round, d.line, d.name, d.file, d.col, d.hint or None
         )
 
-    def to_json(self) -> dict[str, JSON]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def from_json(cls, data: JSON, where: str) -> Problem:
-        read = _Reader(data, where)
-        number, text = read.number, read.opt_text
-        return cls(
-            read.text("code"),
-            read.text("message"),
-            roll=number("roll"),
-            round=number("round"),
-            line=number("line"),
-            name=text("name"),
-            file=text("file"),
-            col=number("col"),
-            hint=text("hint"),
-        )
-
 
 @dataclass(frozen=True, slots=True)
 class Entry:
@@ -106,7 +86,8 @@ class Entry:
     schemas/result.schema.json and batch.schema.json are generated from it.
     """
 
-    __pydantic_config__ = JSON_SHAPE
+    # pydantic writes it and reads it back by this definition (check/models.to_json).
+    __pydantic_config__ = READ_BACK
 
     file: str
     """Relative to the batch folder, with `/` separators (validate: the path as given)."""
@@ -189,123 +170,51 @@ class Entry:
         return parts[0] if len(parts) > 1 else Path(parts[0]).stem
 
     def to_json(self) -> dict[str, JSON]:
-        return {f.name: _to_json(getattr(self, f.name)) for f in fields(self)}
+        entry: dict[str, JSON] = to_json(self)
+        return entry
 
     @classmethod
     def from_json(cls, data: JSON, where: str) -> Entry:
         """An entry of a `road300 batch` JSON output, as written or edited by hand; only
-        `file` and `verdict` are required. Raises EntryError naming `where`."""
-        read = _Reader(data, where)
-        file = read.text("file")
-        read.where = f"{where} ({file})"
-        end = read.opt_text("end")
-        error = read.get("error")
-        warnings, errors = read.problems("warnings"), read.problems("errors")
-        return cls(
-            file=file,
-            verdict=read.choice("verdict", Verdict),
-            score=read.number("score"),
-            end=None if end is None else read.choice("end", End),
-            error=None if error is None else Problem.from_json(error, f"{read.where} error"),
-            rank=read.number("rank"),
-            player=read.opt_text("player"),
-            rules=read.opt_text("rules"),
-            end_roll=read.number("end_roll"),
-            rounds_played=read.number("rounds_played") or 0,
-            rerolls=read.number("rerolls") or 0,
-            dice_sha256=read.opt_text("dice_sha256"),
-            claimed_score=read.number("claimed_score"),
-            warnings=warnings,
-            errors=errors,
-            errors_omitted=read.number("errors_omitted") or 0,
-            par_share=read.share("par_share"),
-            copies=read.texts("copies"),
-            late=read.flag("late"),
-            superseded=read.flag("superseded"),
-            source=None
-            if read.get("source") is None
-            else MailSource.from_json(read.get("source"), read.where),
-        )
+        `file` and `verdict` are required, unknown keys are passed over. Raises EntryError
+        naming `where` (and the entry's file, when it has one)."""
+        from pydantic import ValidationError
+
+        if not isinstance(data, dict):
+            raise EntryError(f"{where}: not an object")
+        try:
+            text = json.dumps(UNSCORED | data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise EntryError(
+                f"{where}: it holds a character that is not text (an unpaired surrogate); "
+                "not a `road300 batch` output"
+            ) from None
+        file = data.get("file")
+        if isinstance(file, str):
+            where = f"{where} ({file})"
+        try:
+            return from_json(cls, text)
+        except ValidationError as exc:
+            raise EntryError(f"{where}: {_first_problem(exc)}") from None
+
+
+UNSCORED: dict[str, JSON] = {"score": None, "end": None, "error": None}
+"""What an entry read back without them has: no score, no end, no error (a batch always
+writes them; an entry made by hand may leave them out)."""
 
 
 BATCH_ONLY = ("rank", "par_share", "copies", "late", "superseded", "source")
 """Entry fields that only a batch gives (a record's standing among the others)."""
 
 
-def _to_json(value: object) -> JSON:
-    if isinstance(value, enum.Enum):
-        return _to_json(value.value)
-    if isinstance(value, Problem | MailSource):
-        return value.to_json()
-    if isinstance(value, tuple):
-        return [_to_json(v) for v in value]
-    assert value is None or isinstance(value, bool | int | float | str), value
-    return value
-
-
-class _Reader:
-    """Typed access to one JSON object of a results file, with messages that say where."""
-
-    def __init__(self, data: JSON, where: str) -> None:
-        if not isinstance(data, dict):
-            raise EntryError(f"{where}: not an object")
-        self.data = data
-        self.where = where
-
-    def get(self, key: str) -> JSON:
-        return self.data.get(key)
-
-    def text(self, key: str) -> str:
-        value = self.data.get(key)
-        if value is None:
-            raise EntryError(f'{self.where}: no "{key}"')
-        if not isinstance(value, str):
-            raise EntryError(f'{self.where}: "{key}" is not text')
-        return value
-
-    def opt_text(self, key: str) -> str | None:
-        return None if self.data.get(key) is None else self.text(key)
-
-    def number(self, key: str) -> int | None:
-        value = self.data.get(key)
-        # json.loads gives true as a bool, which Python counts as an int; it is no score.
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise EntryError(f'{self.where}: "{key}" is not a whole number')
-        return value
-
-    def flag(self, key: str) -> bool:
-        value = self.data.get(key, False)
-        if not isinstance(value, bool):
-            raise EntryError(f'{self.where}: "{key}" is not true or false')
-        return value
-
-    def texts(self, key: str) -> tuple[str, ...]:
-        value = self.data.get(key) or []
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise EntryError(f'{self.where}: "{key}" is not a list of file names')
-        return tuple(v for v in value if isinstance(v, str))
-
-    def share(self, key: str) -> float | None:
-        value = self.data.get(key)
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise EntryError(f'{self.where}: "{key}" is {value!r}, not a number')
-        return float(value)
-
-    def problems(self, key: str) -> tuple[Problem, ...]:
-        value = self.data.get(key) or []
-        if not isinstance(value, list):
-            raise EntryError(f'{self.where}: "{key}" is not a list')
-        return tuple(Problem.from_json(v, f"{self.where} {key}") for v in value)
-
-    def choice(self, key: str, kind: type[_E]) -> _E:
-        value = self.data.get(key)
-        for member in kind:
-            if member.value == value:
-                return member
-        known = ", ".join(str(m.value) for m in kind)
-        raise EntryError(f'{self.where}: "{key}" is {value!r}, not one of {known}')
+def _first_problem(exc: ValidationError) -> str:
+    """The first thing pydantic found wrong with an entry, and where in it, as
+    `"error" "code": Input should be a valid string`."""
+    first = exc.errors(include_url=False)[0]
+    where = " ".join(
+        json.dumps(part) if isinstance(part, str) else f"#{part + 1}" for part in first["loc"]
+    )
+    return f"{where}: {first['msg']}" if where else first["msg"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,10 +231,8 @@ class Skipped:
     """A message with no record (contest/mail.py): its Message-ID (a file has none)."""
 
     def to_json(self) -> dict[str, JSON]:
-        out: dict[str, JSON] = {"file": self.file, "reason": self.reason}
-        if self.message_id is not None:
-            out["message_id"] = self.message_id
-        return out
+        skipped: dict[str, JSON] = to_json(self, exclude_none=True)
+        return skipped
 
 
 @dataclass(frozen=True, slots=True)
@@ -383,7 +290,8 @@ class Summary:
     that it is the same on every machine."""
 
     def to_json(self) -> dict[str, JSON]:
-        return {f.name: _to_json(getattr(self, f.name)) for f in fields(self)}
+        summary: dict[str, JSON] = to_json(self)
+        return summary
 
 
 @dataclass(frozen=True, slots=True)
@@ -443,6 +351,19 @@ class Batch:
             par_stopped=self.par.stopped if self.par else None,
         )
 
+    def best_valid(self, rules: str, dice_sha256: str) -> int | None:
+        """The best score of a valid entry replayed under `rules` on the dice file of
+        `dice_sha256`: the dice file's par is at least that, whatever a search found."""
+        scores = [
+            e.score
+            for e in self.entries
+            if e.verdict is Verdict.VALID
+            and e.score is not None
+            and e.rules == rules
+            and e.dice_sha256 == dice_sha256
+        ]
+        return max(scores, default=None)
+
     def with_par(self, par: Par) -> Batch:
         """The batch with the dice file's par, and each scored entry's share of it."""
 
@@ -480,6 +401,17 @@ class Par:
             return self
         proven = played >= self.bound
         return Par(played, proven, self.bound, None if proven else self.stopped)
+
+
+def solve_par(
+    rows: Sequence[Dice], rules: Ruleset, seconds: float | None, nodes: int | None, jobs: int
+) -> Par:
+    """The best score of the dice `rows` under `rules`, as far as the solver gets within
+    `seconds` and `nodes` (either None: no such limit)."""
+    from validator.solver import solve
+
+    found = solve(rows, rules, time_limit=seconds, nodes=nodes, jobs=jobs)
+    return Par(found.best_score, found.proven, found.upper_bound, found.stopped)
 
 
 class BatchError(Exception):
@@ -630,7 +562,7 @@ def check_file(checker: Checker, root: Path, file: str) -> Checked:
             f"the validator failed on this file ({type(exc).__name__}: "
             f"{short(str(exc))}); please report it"
         )
-        result = malformed(Diagnostic("E001", message, name), rules, name)
+        result = malformed(Diagnostic.said("E001", message, name), rules, name)
     if result.verdict is Verdict.MALFORMED and _is_dice_data(data, name, Path(file).suffix):
         return Checked(name, None, skipped="a dice file, not a record")
     return Checked(name, Entry.of(result, name), fingerprint(result))

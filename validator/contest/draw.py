@@ -13,9 +13,10 @@ import hashlib
 import io
 import json
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from validator.check.replay import Verdict
 from validator.contest.batch import (
@@ -29,6 +30,8 @@ from validator.contest.batch import (
 from validator.records.source import INVISIBLE, formula_start
 
 SALT = "road300-draw"
+
+_N = TypeVar("_N", int, float)
 
 _CSV_NUMBERS = ("rank", "score", "end_roll", "rounds_played", "rerolls", "claimed_score")
 _CSV_ERROR = ("code", "message", "roll", "round", "line", "col")
@@ -53,6 +56,92 @@ class LeftOut:
 
     entry: Entry
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOptions:
+    """Who takes part in a draw, and how many win (the options of `road300 draw`)."""
+
+    winners: int = 1
+    min_score: int = DEFAULT_MIN_SCORE
+    exclude_copies: bool = False
+    keep_first: bool = False
+    """With `exclude_copies`: the first entry of each copied game stays."""
+    one_per_player: bool = False
+
+    def __post_init__(self) -> None:
+        if self.keep_first and not self.exclude_copies:
+            raise DrawError("--keep-first goes with --exclude-copies")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A draw on a results file: who could take part, who was left out and why, and the
+    winners (None when nobody could be drawn)."""
+
+    results: Path
+    seed: str
+    options: DrawOptions
+    entries: list[Entry]
+    """Every entry of the results file."""
+    eligible: list[Entry]
+    """Valid with at least min_score points, neither late nor superseded."""
+    left_out: list[LeftOut]
+    """Late or superseded ones first, then those the options left out."""
+    not_counting: int
+    """How many of `left_out` are late or superseded."""
+    copies_left: int
+    players_left: int
+    drawn: Draw | None
+    copies: list[Entry]
+    """Without --exclude-copies: the eligible entries whose game another entry played."""
+
+    def command_line(self) -> list[str]:
+        """The command that makes this draw again."""
+        o = self.options
+        line = ["road300", "draw", str(self.results), "--winners", str(o.winners)]
+        line += ["--seed", self.seed]
+        if o.min_score != DEFAULT_MIN_SCORE:
+            line += ["--min-score", str(o.min_score)]
+        flags = (
+            ("--exclude-copies", o.exclude_copies),
+            ("--keep-first", o.keep_first),
+            ("--one-per-player", o.one_per_player),
+        )
+        return line + [flag for flag, on in flags if on]
+
+
+def run(results: Path, seed: str, options: DrawOptions) -> Outcome:
+    """The draw of `road300 draw`: read the results, leave out who may not take part (with
+    why), and draw the winners among the others; raises DrawError."""
+    entries = load_results(results)
+    candidates = chosen = eligible(entries, options.min_score)
+    left_out = not_counting(entries, options.min_score)
+    late = len(left_out)
+    copies_left = players_left = 0
+    if options.exclude_copies:
+        candidates, left = exclude_copies(candidates, entries, keep_first=options.keep_first)
+        left_out += left
+        copies_left = len(left)
+    if options.one_per_player:
+        candidates, left = one_per_player(candidates)
+        left_out += left
+        players_left = len(left)
+    drawn = draw(candidates, seed, options.winners) if candidates else None
+    copies = [] if drawn is None or options.exclude_copies else copied(drawn.eligible, entries)
+    return Outcome(
+        results,
+        seed,
+        options,
+        entries,
+        chosen,
+        left_out,
+        late,
+        copies_left,
+        players_left,
+        drawn,
+        copies,
+    )
 
 
 def draw(candidates: Iterable[Entry], seed: str, winners: int) -> Draw:
@@ -208,13 +297,6 @@ def load_results(path: Path) -> list[Entry]:
         raise DrawError(str(exc)) from None
     seen: set[str] = set()
     for n, e in enumerate(entries, start=1):
-        try:
-            (e.file + (e.player or "")).encode("utf-8")
-        except UnicodeEncodeError:
-            raise DrawError(
-                f"{path}: entry {n}: its file or player holds a character that is not text "
-                "(an unpaired surrogate); not a `road300 batch` output"
-            ) from None
         if e.file in seen:  # two tickets for one entry
             raise DrawError(f"{path}: entry {n}: {e.file} is listed twice")
         seen.add(e.file)
@@ -254,11 +336,10 @@ def _csv_entry(row: dict[str, str], where: str) -> Entry:
     data: dict[str, JSON] = {k: v or None for k, v in cells.items()}
     for key in _CSV_NUMBERS:
         data[key] = _number(cells.get(key, ""), key, where)
+    data["par_share"] = _number(cells.get("par_share", ""), "par_share", where, float)
     data["copies"] = list(cells.get("copies", "").split())
     for flag in ("late", "superseded"):
         data[flag] = cells.get(flag, "").strip().lower() == "true"
-    data.pop("message_id", None)
-    data.pop("date", None)
     data["warnings"] = []
     if cells.get("error_code"):
         data["error"] = {
@@ -267,7 +348,9 @@ def _csv_entry(row: dict[str, str], where: str) -> Entry:
             else cells.get(f"error_{key}", "")
             for key in _CSV_ERROR
         }
-    return Entry.from_json(data, where)
+    # An empty cell is a value left out (the entry's default); the columns that are no
+    # entry field (error_code, message_id, ...) are passed over.
+    return Entry.from_json({k: v for k, v in data.items() if v is not None}, where)
 
 
 def _unguard(cell: str) -> str:
@@ -286,12 +369,14 @@ def _unguarded_piece(piece: str) -> str:
     return piece
 
 
-def _number(text: str, key: str, where: str) -> int | None:
+def _number(text: str, key: str, where: str, kind: Callable[[str], _N] = int) -> _N | None:
+    """A number cell as the JSON number it was (None when empty): a whole number, or with
+    `kind=float` a share (`par_share`, written with four decimals)."""
     text = text.strip()
     if not text:
         return None
     try:
-        return int(text)
+        return kind(text)
     except ValueError:
         raise DrawError(f"{where}: the {key} {text!r} is not a number") from None
 

@@ -464,7 +464,7 @@ def read_message(checker: Checker, raw: RawMessage, *, language: bool = True) ->
     except Exception as exc:  # a bug (or an email package surprise) costs one entry
         message = f"the validator failed on this message ({type(exc).__name__}); please report it"
         rules = checker.rules or STANDARD
-        result = malformed(Diagnostic("E001", message, raw.file), rules, raw.file)
+        result = malformed(Diagnostic.said("E001", message, raw.file), rules, raw.file)
         return Reading(raw.file, raw.file, Meta(None, None, None, None), "body", result)
 
 
@@ -474,7 +474,7 @@ def _read_message(checker: Checker, raw: RawMessage, language: bool) -> Reading:
     lang: str | None = None
 
     def refused(file: str, code: str, problem: Phrase, meta: Meta, part: str = "body") -> Reading:
-        diagnostic = Diagnostic(code, str(problem), file, phrase=problem)
+        diagnostic = Diagnostic(code, problem, file)
         result = malformed(diagnostic, rules, file)
         return Reading(file, raw.file, meta, part, result, language=lang)
 

@@ -1,16 +1,17 @@
 """Where an entry came from when it was not a file of its own: the e-mail it arrived in.
 
 A value of the batch's `Entry` (its JSON `source`), written and read back by the results
-file; contest/mail.py fills it in.
+file through pydantic; contest/mail.py fills it in.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from validator.contest.batch import JSON
+    from pydantic_core import CoreSchema
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,12 +31,26 @@ class MailSource:
     kind = "email"
 
     @classmethod
-    def __get_pydantic_core_schema__(cls, source: object, handler: object) -> object:
-        # The schema of the JSON `source` (its keys are not the attributes: "from" is a
-        # keyword); pydantic is loaded by `road300 schema` only, never to write results.
-        from pydantic_core import core_schema
+    def __get_pydantic_core_schema__(cls, source: object, handler: object) -> CoreSchema:
+        # Its JSON keys are not the attributes ("from" is a keyword): read as a typed dict
+        # and written by `as_json`. Every key but `kind` may be left out when read back.
+        from pydantic_core import core_schema as cs
 
-        return core_schema.any_schema()
+        def text() -> cs.TypedDictField:
+            return cs.typed_dict_field(cs.nullable_schema(cs.str_schema()), required=False)
+
+        shape = cs.typed_dict_schema(
+            {
+                "kind": cs.typed_dict_field(cs.literal_schema([cls.kind])),
+                **{key: text() for key in ("message_id", "from", "name", "date", "part")},
+            },
+            extra_behavior="ignore",
+        )
+        return cs.no_info_after_validator_function(
+            cls.of_json,
+            shape,
+            serialization=cs.plain_serializer_function_ser_schema(cls.as_json),
+        )
 
     @classmethod
     def __get_pydantic_json_schema__(cls, schema: object, handler: object) -> dict[str, object]:
@@ -57,7 +72,7 @@ class MailSource:
             },
         }
 
-    def to_json(self) -> dict[str, JSON]:
+    def as_json(self) -> dict[str, str | None]:
         return {
             "kind": self.kind,
             "message_id": self.message_id,
@@ -68,21 +83,13 @@ class MailSource:
         }
 
     @classmethod
-    def from_json(cls, data: JSON, where: str) -> MailSource:
-        from validator.contest.batch import EntryError
-
-        if not isinstance(data, dict) or data.get("kind") != cls.kind:
-            raise EntryError(f'{where}: "source" is not an object with "kind": "email"')
-        values: dict[str, str | None] = {}
-        for key in ("message_id", "from", "name", "date", "part"):
-            value = data.get(key)
-            if value is not None and not isinstance(value, str):
-                raise EntryError(f'{where}: "source" "{key}" is not text')
-            values[key] = value
+    def of_json(cls, data: Mapping[str, str | None]) -> MailSource:
+        """The source read back (pydantic checked the keys' types); a missing part is the
+        body."""
         return cls(
-            values["message_id"],
-            values["from"],
-            values["name"],
-            values["date"],
-            values["part"] or "body",
+            data.get("message_id"),
+            data.get("from"),
+            data.get("name"),
+            data.get("date"),
+            data.get("part") or "body",
         )

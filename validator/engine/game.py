@@ -23,7 +23,7 @@ from validator.engine.board import (
     bits,
     is_corner,
 )
-from validator.engine.phrase import N_, Items, Phrase, phrase, plural
+from validator.engine.phrase import N_, Items, Phrase, Said, phrase, plural
 from validator.engine.rules import STANDARD, Ruleset
 
 OUTSIDE = -1
@@ -172,27 +172,23 @@ _PART_OF_CODE: dict[str, Part] = {
 }
 
 
-class IllegalAction(ValueError):
+class IllegalAction(Said, ValueError):
     """An action that breaks the rules; `code` is the stable error code and `part` the
-    part of the round that was wrong, so that no caller has to guess it from the code."""
+    part of the round that was wrong, so that no caller has to guess it from the code.
+    The message and the hint are phrases, for renderers in any language; `message` and
+    `hint` are their English text (JSON and the tests read it)."""
 
     def __init__(
         self,
         code: str,
-        message: Phrase | str,
+        message: Phrase,
         hint: Phrase | None = None,
         step: Field | None = None,
     ) -> None:
-        if isinstance(message, str):
-            message = Phrase(message)
         super().__init__(str(message))
         self.code = code
         self.phrase = message
-        """The message as a template and its parameters, for renderers in any language."""
         self.hint_phrase = hint
-        self.message = str(message)
-        """The English message (JSON and the tests read it)."""
-        self.hint = str(hint) if hint is not None else ""
         self.part: Part = _PART_OF_CODE[code]
         self.step = step
         """For an illegal path (E206): the field of the first step that breaks the walk,

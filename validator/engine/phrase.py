@@ -2,10 +2,11 @@
 parameters, kept apart from its English text.
 
 The engine and the replay are pure and speak no language of their own: a refusal carries
-a `Phrase` (its template marked with the no-op `N_` so that Babel extracts it) and its
-English text, which JSON and the tests read. Renderers for people say the phrase in the
-reader's language at render time (`validator.render.i18n.say`), translating the template
-and every parameter that is itself a phrase.
+a `Phrase` (its template marked with the no-op `N_` so that Babel extracts it); its
+English text, which JSON and the tests read, is derived from it (`str`). Renderers for
+people say the phrase in the reader's language at render time
+(`validator.render.i18n.say`), translating the template and every parameter that is
+itself a phrase.
 """
 
 from __future__ import annotations
@@ -56,9 +57,34 @@ class Items:
     sep: str = ", "
 
 
+class Said:
+    """A message and a hint stored once, as phrases (`phrase`, `hint_phrase`); their
+    English text, which JSON and the tests read, is derived from them."""
+
+    __slots__ = ()
+    phrase: Phrase
+    hint_phrase: Phrase | None
+
+    @property
+    def message(self) -> str:
+        """The message in English."""
+        return str(self.phrase)
+
+    @property
+    def hint(self) -> str:
+        """The hint in English ("" without one)."""
+        return "" if self.hint_phrase is None else str(self.hint_phrase)
+
+
 Text = str | Phrase
 """A message as a reader gives it: English text only, or a phrase (which also says it in
 English, as `str()`)."""
+
+
+def as_phrase(text: Text) -> Phrase:
+    """`text` as a phrase: a phrase as it is; English text that has no translation (a
+    library's own message) as a phrase that says it unchanged in every language."""
+    return text if isinstance(text, Phrase) else Phrase("{text}", (("text", text),))
 
 
 def phrase(template: str, **values: object) -> Phrase:

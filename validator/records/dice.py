@@ -76,7 +76,7 @@ def parse_dice(data: bytes, source: str, suffix: str = ".txt") -> DiceFile:
 
 
 def _as_dice(d: Diagnostic, code: str = "D001") -> Diagnostic:
-    return Diagnostic(code, d.message, d.file, d.line, d.col, phrase=d.phrase)
+    return Diagnostic(code, d.phrase, d.file, d.line, d.col)
 
 
 def _error(code: str, message: Text, source: str, line: int, col: int = 1) -> ReadError:

@@ -83,13 +83,13 @@ def say(phrase: Phrase) -> str:
 
 
 def message(d: Diagnostic) -> str:
-    """A diagnostic's message in the current language (as it is when it has no phrase)."""
-    return say(d.phrase) if d.phrase is not None else d.message
+    """A diagnostic's message in the current language."""
+    return say(d.phrase)
 
 
 def hint(d: Diagnostic) -> str:
     """A diagnostic's hint in the current language ("" without one)."""
-    return say(d.hint_phrase) if d.hint_phrase is not None else d.hint
+    return say(d.hint_phrase) if d.hint_phrase is not None else ""
 
 
 def number(value: float) -> str:

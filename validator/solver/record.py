@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from validator.check.replay import RoundResult, Rows
+from validator.check.replay import Result, RoundResult, Rows
 from validator.engine import Action, Dice, Ruleset, State
 from validator.records.record import Record, RecordRound
 from validator.records.rounds import record_round
@@ -63,4 +63,34 @@ def game_record(
         claimed_score=claimed_score,
         dice_sha256=dice_sha256,
         rings=rings,
+    )
+
+
+def continued_record(
+    rows: Sequence[Dice],
+    dice_sha256: str,
+    rules: Ruleset,
+    prefix: Result | None,
+    actions: Sequence[Action],
+    best: int,
+) -> Record:
+    """The solver's best game as a record: the rounds of the partial record `prefix` (its
+    player and rings kept), then `actions` played from where it ended, claiming `best`."""
+    from validator.engine import new_game
+    from validator.rulesets import record_name
+
+    state = prefix.final if prefix is not None else None
+    if state is None:
+        state = new_game(rules.max_rings)
+    row = len(prefix.rounds) if prefix is not None else 0
+    rounds = played_rounds(prefix.rounds) if prefix is not None else []
+    rounds += action_rounds(rows, rules, state, row, actions, len(rounds) + 1)
+    kept = prefix.record if prefix is not None else None
+    return game_record(
+        rounds,
+        rings=kept.rings if kept is not None else rules.max_rings,
+        rules=record_name(rules),
+        claimed_score=best,
+        dice_sha256=dice_sha256,
+        player=kept.player if kept is not None else None,
     )
