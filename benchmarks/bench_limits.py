@@ -39,7 +39,7 @@ import argparse
 import json
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -344,17 +344,16 @@ def _subprocess(script: str, *args: str) -> dict[str, object]:
     return result
 
 
-def _entries(good: int) -> int:
-    """Each hostile entry alone, then among `good` good ones; returns the cases missed."""
-    print(
-        f"\nhostile entries, each checked as a batch checks it (target: at most "
-        f"{ENTRY_SECONDS:g} s of CPU and {ENTRY_MB} MB), then among {good} good ones"
-    )
-    print(f"{'case':40} {'CPU':>7} {'peak RSS':>9}  {'outcome':28} {'batch':>8}  good valid")
+def _cases(
+    cases: Iterable[str], one_run: str, batch_run: str, batch_args: list[str], good: int, width: int
+) -> int:
+    """Each case alone (`one_run`) and among good ones (`batch_run`), one line each against
+    the targets; returns how many missed them."""
+    print(f"{'case':40} {'CPU':>7} {'peak RSS':>9}  {'outcome':{width}} {'batch':>8}  good valid")
     missed = []
-    for name in ENTRY_CASES:
-        one = _subprocess(ENTRY_RUN, name)
-        many = _subprocess(BATCH_RUN, name, str(good))
+    for name in cases:
+        one = _subprocess(one_run, name)
+        many = _subprocess(batch_run, name, *batch_args)
         if "error" in one or "error" in many:
             missed.append(name)
             print(f"{name:40} FAILED: {one.get('error') or many.get('error')}")
@@ -364,12 +363,21 @@ def _entries(good: int) -> int:
         if not ok:
             missed.append(name)
         print(
-            f"{name:40} {seconds:5.2f} s {mb:6.0f} MB  {one['outcome']!s:28} "
+            f"{name:40} {seconds:5.2f} s {mb:6.0f} MB  {one['outcome']!s:{width}} "
             f"{float(str(many['seconds'])):6.1f} s  {many['valid']}/{good}"
             + ("" if ok else "  <- MISSED")
         )
     print("target: " + ("met" if not missed else f"missed by {', '.join(missed)}"))
     return len(missed)
+
+
+def _entries(good: int) -> int:
+    """Each hostile entry alone, then among `good` good ones; returns the cases missed."""
+    print(
+        f"\nhostile entries, each checked as a batch checks it (target: at most "
+        f"{ENTRY_SECONDS:g} s of CPU and {ENTRY_MB} MB), then among {good} good ones"
+    )
+    return _cases(ENTRY_CASES, ENTRY_RUN, BATCH_RUN, [str(good)], good, width=28)
 
 
 # -- Messages (issues 24 and 35) -------------------------------------------------------------
@@ -514,26 +522,7 @@ def _messages(good: int, copies: int) -> int:
         f"most {ENTRY_SECONDS:g} s of CPU and {ENTRY_MB} MB), then {copies} of it among "
         f"{good} good ones"
     )
-    print(f"{'case':40} {'CPU':>7} {'peak RSS':>9}  {'outcome':36} {'batch':>8}  good valid")
-    missed = []
-    for name in MAIL_CASES:
-        one = _subprocess(MAIL_RUN, name)
-        many = _subprocess(MAIL_BATCH_RUN, name, str(good), str(copies))
-        if "error" in one or "error" in many:
-            missed.append(name)
-            print(f"{name:40} FAILED: {one.get('error') or many.get('error')}")
-            continue
-        seconds, mb = float(str(one["seconds"])), float(str(one["mb"]))
-        ok = seconds <= ENTRY_SECONDS and mb <= ENTRY_MB and many["valid"] == good
-        if not ok:
-            missed.append(name)
-        print(
-            f"{name:40} {seconds:5.2f} s {mb:6.0f} MB  {one['outcome']!s:36} "
-            f"{float(str(many['seconds'])):6.1f} s  {many['valid']}/{good}"
-            + ("" if ok else "  <- MISSED")
-        )
-    print("target: " + ("met" if not missed else f"missed by {', '.join(missed)}"))
-    return len(missed)
+    return _cases(MAIL_CASES, MAIL_RUN, MAIL_BATCH_RUN, [str(good), str(copies)], good, width=36)
 
 
 if __name__ == "__main__":
