@@ -48,13 +48,24 @@ _TWO_WORD_HEADER = re.compile(
 )
 
 
+_TOTAL_LINE = re.compile(
+    r"[ \t]*+(?P<key>[^\W\d_][\w-]*+(?:[ \t]++[^\W\d_][\w-]*+)?+)[ \t]++"
+    r"(?P<rest>[+-]?[0-9][^:]*)\Z"
+)
+"""A total without its colon: `Total 340`, `Score final 340 points`."""
+
+
 def header_match(line: str) -> re.Match[str] | None:
     """A `key: value` line; a key of two words only when it is a known one (`Score final :
-    335`), so that any other line keeps its reading."""
+    335`), so that any other line keeps its reading; a total also without its colon
+    (`Total 340`)."""
     two = _TWO_WORD_HEADER.match(line)
     if two is not None and key_of(two["key"]) is not None:
         return two
-    return HEADER_LINE.match(line)
+    plain = HEADER_LINE.match(line)
+    if plain is None and (total := _TOTAL_LINE.match(line)) is not None:
+        return total if key_of(total["key"]) == "claimed_score" else None
+    return plain
 
 
 EXAMPLE = "7: 3 4 6   x 3/4 -> 5/5 (6)"
@@ -176,6 +187,9 @@ PHRASES: dict[str, str] = {
 }
 """Every word and phrase of the annotation (folded: lower case, no accents) -> its role."""
 _LONGEST = max(len(p.split()) for p in PHRASES)
+BEFORE_FIELD = union("before_field")
+"""Words that may stand between a cross-out or move word and its field (`Kreuz auf 1/4`)."""
+_LONGEST_BEFORE = max(len(p.split()) for p in BEFORE_FIELD)
 POSTFIX = union("cross_after")
 """Cross-out words that may follow their field (`Raum 3/4 gestrichen`, `case 3/4 barrée`)."""
 MOVE_POSTFIX = union("move_after")
@@ -244,6 +258,10 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
     table: Table | None = None
     unknown: list[Diagnostic] = []
     """Header lines above the rounds whose key is not known (W004 when rounds follow)."""
+    prose: list[tuple[int, str]] = []
+    """Lines of words without a digit (`Hallo zusammen,`, `Cheers, Sam`): W006 above and
+    below the rounds, E002 among them or in a file without rounds."""
+    last_dice_line = 0
     for lineno, line in enumerate(split_lines(text.removeprefix("\ufeff")), start=1):
         stripped = line.lstrip(" \t")
         if not stripped or stripped.startswith("//"):
@@ -267,6 +285,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
             if table is not None and table.holds(line):
                 if max_rounds is not None and len(rounds) >= max_rounds:
                     break
+                last_dice_line = lineno
                 cells = table.row(line, lineno, source)
                 if cells is not None:
                     data, where = cells
@@ -281,6 +300,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
                 if max_rounds is not None and len(rounds) >= max_rounds:
                     break  # the rest is not read: the replay judges what was
                 first_dice_line = first_dice_line or lineno
+                last_dice_line = lineno
                 bare = _BARE_DICE_LINE.match(line)
                 if bare is not None and (bare[1] is None or int(bare[1]) > row):
                     row = row + 1 if bare[1] is None else int(bare[1])
@@ -298,14 +318,34 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
                     for path, col in where.items():
                         locations[("rounds", index, *path)] = (lineno, col)
                 continue
+            if _DIGIT.search(line) is None and header_match(line) is None:
+                prose.append((lineno, line))  # a greeting, a signature: judged at the end
+                continue
             _header_line(header, line, lineno, first_dice_line, source, unknown)
         except ReadError as exc:
             problems.extend(exc.diagnostics)
             failed_lines += _round_line(stripped) or (table is not None and table.holds(line))
     warnings: tuple[Diagnostic, ...] = ()
     if rounds:  # a record: an unknown key above it is no reason to refuse it
-        warnings = tuple(dataclasses.replace(d, code="W004") for d in unknown)
+        first = first_dice_line or 0
+        inside = [_refused(line, n, source) for n, line in prose if first < n < last_dice_line]
+        problems = sorted([*problems, *inside], key=lambda d: d.line or 0)
+        warnings = tuple(
+            sorted(
+                [
+                    *(dataclasses.replace(d, code="W004") for d in unknown),
+                    *(
+                        _skipped(line, n, source)
+                        for n, line in prose
+                        if not first < n < last_dice_line
+                    ),
+                ],
+                key=lambda d: d.line or 0,
+            )
+        )
     else:
+        refused = [_refused(line, n, source) for n, line in prose]
+        problems = sorted([*problems, *refused], key=lambda d: d.line or 0)
         # no rounds: the unknown key may be what is wrong (`rounds: 1`); in source order
         wrong = [dataclasses.replace(d, code="E003") for d in unknown]
         problems = sorted([*wrong, *problems], key=lambda d: d.line or 0)
@@ -366,6 +406,33 @@ def _header_line(
     header.read(key, match, lineno)
 
 
+_DIGIT = re.compile(r"[0-9]")
+
+
+def _refused(line: str, lineno: int, source: str) -> Diagnostic:
+    """E002 for a line of words among the rounds, or in a file without rounds."""
+    try:
+        _not_a_line(line, lineno, source)
+    except ReadError as exc:
+        return exc.diagnostic
+
+
+def _skipped(line: str, lineno: int, source: str) -> Diagnostic:
+    """W006 for a line of words above or below the rounds (a greeting, a signature),
+    which is skipped."""
+    start = spaces_end(line, 0)
+    return Diagnostic.said(
+        "W006",
+        phrase(
+            N_("a line of words outside the rounds is skipped: {found}"),
+            found=short(line.strip()),
+        ),
+        source,
+        lineno,
+        start + 1,
+    )
+
+
 def _not_a_line(line: str, lineno: int, source: str) -> NoReturn:
     start = spaces_end(line, 0)
     hint = phrase(
@@ -416,8 +483,10 @@ class _RollLine:
         self.source = source
         self.pos = 0
         self.typed = False
-        """A round typed with a roll word (`Roll 3: ...`): words it does not know and
-        that are no misspelling are passed over (the annotated form stays strict)."""
+        """A round typed as people write it: with a roll word (`Roll 3: ...`), a roll
+        number as a list's (`3.`, `3)`, `#3`, `3 -`), or without a number but with two
+        fields; words it does not know and that are no misspelling of a keyword are
+        passed over. The annotated form (`3: 2 2 2 x 2/2 -> 6/1`) stays strict."""
 
     def fail(
         self, message: Text, pos: int | None = None, hint: Text = "", code: str = "E002"
@@ -440,7 +509,8 @@ class _RollLine:
         self.pos = spaces_end(self.text, 0)
         start = self.pos
         numbered, worded = self._prefix()
-        self.typed = worded
+        hashed = self.text.startswith("#", start)
+        self.typed = worded or (numbered is not None and (hashed or ":" not in numbered[0]))
         if numbered is None:
             row = previous + 1
         else:
@@ -471,7 +541,10 @@ class _RollLine:
             for i, col in enumerate(dice_cols):
                 where[("dice", i)] = col
             data["dice"] = dice
-        if not _Annotation(self, self._tokens(), data, where).read():
+        tokens = self._tokens()
+        if numbered is None and sum(t.kind == "field" for t in tokens) >= 2:
+            self.typed = True  # `1 4 6 - crossed out 6/4, moved to 1/1`: three dice, two fields
+        if not _Annotation(self, tokens, data, where).read():
             return row, None
         return row, (data, where)
 
@@ -701,6 +774,10 @@ class _Annotation:
             self.data["reroll"] = True
             self.where[("reroll",)] = first.start + 1
             return True
+        if self.line.typed and (said := self._reroll_said()) is not None:
+            self.data["reroll"] = True  # `had to reroll`, `nix möglich, neu würfeln`
+            self.where[("reroll",)] = said.start + 1
+            return True
         # `6 6 6 - reroll`, `6,6,6 ; on relance`: dashes and filler words before a word
         while (lead := self.peek()) is not None and (
             lead.kind == "dash"
@@ -732,6 +809,60 @@ class _Annotation:
         self.i = 0
         self._play()
         return True
+
+    def _reroll_said(self) -> Token | None:
+        """The reroll word of a typed round that names no field and no number, whatever
+        words stand around it (`had to reroll`, `musste neu würfeln`); None where the
+        round has a field, a number or a ring, or no reroll word."""
+        if any(t.kind in ("field", "num") for t in self.tokens):
+            return None
+        said: Token | None = None
+        while self.i < len(self.tokens):
+            found = self.phrase()
+            if found is None:
+                self.i += 1
+            elif found[0] == RING:
+                said = None
+                break
+            elif found[0] == REROLL and said is None:
+                said = found[1]
+        self.i = 0
+        return said
+
+    def _cross_ahead(self, word: Token) -> bool:
+        """In a typed round, whether a word read before the cross-out stands before a
+        cross-out word (only filler words between): the player's own (`had to cross out
+        1/2`), not a move or steps out of place."""
+        if not self.line.typed or CROSS in self.data or not word.text[0].isalpha():
+            return False
+        for token in self.tokens[self.i :]:
+            if token.kind != "word" or token.role not in (FILLER, CROSS):
+                return False
+            if token.role == CROSS:
+                return True
+        return False
+
+    def _before_field(self) -> bool:
+        """Pass over the words between a cross-out or move word and its field (`Kreuz
+        auf das Feld 1/4`, `je barre sur la case 1/4`, `crossed out the field 6/4`): only
+        where a field follows them."""
+        k = self.i
+        while True:
+            for n in range(_LONGEST_BEFORE, 0, -1):
+                words = self.tokens[k : k + n]
+                if (
+                    len(words) == n
+                    and all(w.kind == "word" for w in words)
+                    and folded(" ".join(w.text for w in words)) in BEFORE_FIELD
+                ):
+                    k += n
+                    break
+            else:
+                break
+        if k > self.i and k < len(self.tokens) and self.tokens[k].kind == "field":
+            self.i = k
+            return True
+        return False
 
     def _same_said(self, role: str) -> None:
         """Skip what follows a reroll or ring when it only says it again, with dashes and
@@ -805,6 +936,10 @@ class _Annotation:
                 pending, resume = resume, None
                 last_field = None
                 continue
+            if (
+                pending[0] in (CROSS, MOVE) if pending is not None else self.line.typed
+            ) and self._before_field():
+                continue  # `Kreuz auf 1/4`; in a typed round also `auf das Feld 2/1 gestrichen`
             found = self.phrase()
             if found is None:
                 if self._skippable(token):
@@ -814,6 +949,8 @@ class _Annotation:
             role, first, last = found
             if role == FILLER:  # `and`, `je`, `und`: nothing to read
                 continue
+            if role in (MOVE, IN, STEPS, PATH) and pending is None and self._cross_ahead(first):
+                continue  # `had to cross out 1/2`: a word of the player's own before it
             if pending is not None and pending[0] == MOVE and role == MOVE:
                 continue  # `moved 1 step to 1/1`: one move, said twice
             if role == MOVE and last_field == MOVE and normal(first.text) in MOVE_POSTFIX:
@@ -1047,14 +1184,18 @@ class _Annotation:
 
     def _skippable(self, token: Token) -> bool:
         """A word of a typed round (one with a roll word) that the reader does not know
-        and that is no misspelling of a word it knows: the player's own (`bad luck`,
-        `all the way`), passed over. The annotated form stays strict."""
+        and that is no misspelling of a keyword it knows (a word of three letters or
+        fewer never is one): the player's own (`bad luck`, `all the way`, `bien`), passed
+        over. The annotated form stays strict."""
         return (
             self.line.typed
             and token.kind == "word"
             and not token.role
             and token.text[0].isalpha()
-            and (len(folded(token.text)) <= 3 or not _close(folded(token.text), 0.8))
+            and (
+                len(folded(token.text)) <= 3
+                or not any(_keyword(w) for w in _close(folded(token.text), 0.8))
+            )
         )
 
     def _unknown(self, token: Token) -> NoReturn:
@@ -1088,6 +1229,12 @@ class _Annotation:
             token.start,
             hint=_NOTES_HINT,
         )
+
+
+def _keyword(word: str) -> bool:
+    """A word of the vocabulary that a misspelling is worth naming for: of four letters
+    or more and no filler word (`bien` is no misspelt `bin`, `nix` no misspelt `nie`)."""
+    return len(word) >= 4 and PHRASES.get(word) != FILLER
 
 
 @functools.lru_cache(maxsize=1024)

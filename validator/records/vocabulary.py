@@ -35,6 +35,9 @@ class Vocabulary:
     no_move: frozenset[str]
     filler: frozenset[str]
     """Words that carry no meaning between the numbers (`and`, `je`, `und`): skipped."""
+    before_field: frozenset[str]
+    """Words between a cross-out or move word and its field (`Kreuz auf 1/4`, `crossed out
+    the field 6/4`, `je barre la case 1/4`): skipped there, where a field follows them."""
     player: frozenset[str]
     """Header keys naming the player (`Spielerin: Klara`)."""
     total: frozenset[str]
@@ -78,6 +81,7 @@ EN: Final = Vocabulary(
         "|end of game|end of the game"
     ),
     filler=_w("and|then|i|we|the|so"),
+    before_field=_w("on|at|the|field|the field|square|the square|box|the box|number"),
     player=_w("player|name"),
     total=_w("total|score|points|final score|total score"),
     points=_w("points|point|pts|pt|p"),
@@ -121,6 +125,7 @@ DE: Final = Vocabulary(
         "|kein zug mehr|kein zug mehr moglich|nichts geht mehr|geht nicht mehr"
     ),
     filler=_w("und|dann|ich|danach|bei|habe|bin|mit"),
+    before_field=_w("auf|bei|an|im|das|das feld|dem feld|feld|nummer"),
     player=_w("spieler|spielerin|name"),
     total=_w("summe|punkte|gesamt|gesamtpunkte|ergebnis|endstand|punktzahl|gesamtsumme"),
     points=_w("punkte|punkt|pkt|p"),
@@ -167,6 +172,7 @@ FR: Final = Vocabulary(
         "|suis bloque|suis bloquee|plus de deplacement possible"
     ),
     filler=_w("je|on|et|puis|ensuite|a|ai|suis|me"),
+    before_field=_w("la|la case|case|sur|sur la case|en|a|dans|dans la case|le|numero"),
     player=_w("joueur|joueuse|nom"),
     total=_w("total|score|points|score final|resultat|total final"),
     points=_w("points|point|pts|pt|p"),
