@@ -1017,3 +1017,37 @@ def test_a_skipped_line_is_said_in_the_records_language(
     monkeypatch.chdir(ROOT / "tests" / "typed" / "mail")
     out = CliRunner().invoke(main, ["validate", f"{lang}.txt", "--dice", str(DICE)])
     assert out.exit_code == 0 and said in out.output.splitlines(), out.output
+
+
+@pytest.mark.parametrize(
+    ("line", "message", "hint"),
+    [
+        (
+            "Wurf 1: 1 4 6 - Kreuz, Zug 1/1",
+            "t.txt:1:24: E002 erwartet: ein Feld nach 'Kreuz', wie Kreuz 3/4, gefunden: 'Zug'",
+            "  Hilfe: bisher gelesen: Wurf 1, Würfel 1 4 6",
+        ),
+        (
+            "Roll 1: 1 4 6 - crossed out 6/4, moved to",
+            "t.txt:1:42: E002 expected a field after 'moved to', like moved to 5/5, found the "
+            "end of the line",
+            "  help: read so far: roll 1, dice 1 4 6, crossed out 6/4",
+        ),
+        (
+            "Lancer 1 : 1 4 6 - je barre 6/4, je vais en (6 cases)",
+            "t.txt:1:54: E002 attendu : une case après 'vais en', comme vais en 5/5, trouvé : "
+            "la fin de la ligne",
+            "  aide : lu jusqu\u2019ici : lancer 1, dés 1 4 6, 6/4 barrée, 6 pas",
+        ),
+    ],
+)
+def test_a_line_that_cannot_be_read_says_what_was_read_and_what_was_expected(
+    line: str, message: str, hint: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In the player's own words: their keyword in the example, and the items of their
+    line that were read before the reader stopped."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.txt").write_text(line + "\n", encoding="utf-8")
+    out = CliRunner().invoke(main, ["validate", "t.txt", "--dice", str(DICE)])
+    lines = out.output.splitlines()
+    assert message in lines and hint in lines, out.output

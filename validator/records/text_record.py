@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import NoReturn
 
-from validator.engine.phrase import N_, Text, phrase
+from validator.engine.phrase import N_, Items, Phrase, Text, phrase, plural
 from validator.errors import Diagnostic, ReadError
 from validator.records.header import (
     AFTER_ROUNDS,
@@ -741,7 +741,33 @@ class _Annotation:
         """A no-move phrase was read (a second one says the same: `stuck, game over`)."""
 
     def fail(self, message: Text, pos: int, hint: Text = "") -> NoReturn:
+        if not hint and self.line.typed:
+            hint = self._read_so_far()
         self.line.fail(message, pos, hint=hint or _EXAMPLE_HINT)
+
+    def _said(self, word: Token) -> str:
+        """The phrase a word begins, as the player wrote it (`moved to`, `Kreuz`)."""
+        at = self.i
+        self.i = self.tokens.index(word)
+        found = self.phrase()
+        self.i = at
+        return self.line.text[word.start : found[2].end] if found is not None else word.text
+
+    def _read_so_far(self) -> Phrase:
+        """What a typed round's line gave before the reader stopped (`read so far: roll
+        3, dice 2 2 2, crossed out 2/2`): the player sees which of their words were taken."""
+        read: list[Phrase] = [phrase(N_("roll {roll}"), roll=self.data["roll"])]
+        dice = self.data.get("dice")
+        if isinstance(dice, list):
+            read.append(phrase(N_("dice {dice}"), dice=" ".join(str(d) for d in dice)))
+        if CROSS in self.data:
+            read.append(phrase(N_("crossed out {field}"), field=self.data[CROSS]))
+        if MOVE in self.data:
+            read.append(phrase(N_("moved to {field}"), field=self.data[MOVE]))
+        steps = self.data.get(STEPS)
+        if isinstance(steps, int):
+            read.append(plural(steps, "{n} step", "{n} steps"))
+        return phrase(N_("read so far: {read}"), read=Items(tuple(read)))
 
     def peek(self, offset: int = 0) -> Token | None:
         k = self.i + offset
@@ -1165,6 +1191,17 @@ class _Annotation:
         }[role]
         at = token.start if token is not None else len(self.line.text.rstrip())
         found = short(token.text) if token is not None else _END
+        if self.line.typed and role in (CROSS, MOVE):  # in the player's own words
+            said = self._said(word)
+            self.fail(
+                phrase(
+                    N_("expected a field after {word}, like {example}, found {found}"),
+                    word=short(said),
+                    example=f"{said} {'3/4' if role == CROSS else '5/5'}",
+                    found=found,
+                ),
+                at,
+            )
         self.fail(
             phrase(
                 N_("expected {what} after {word}, found {found}"),
