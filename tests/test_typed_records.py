@@ -905,8 +905,8 @@ def test_a_game_typed_as_a_mail_reads_as_a_file_and_as_a_mail_body(
 
 
 def test_a_line_of_words_is_skipped_only_above_and_below_the_rounds() -> None:
-    """Said in full, at its line; among the rounds, or in a file without rounds, a line
-    of words is still E002 (what could it mean there?)."""
+    """Said in full, at its line; among the rounds, in a file without rounds or around
+    fewer than five round lines, a line of words is still E002 (what could it mean there?)."""
     game = typed("wurf-de")
     record = text_record.parse("Hallo zusammen,\n" + game + "Viele Grüße\nKlara\n", "t.txt")
     assert [(w.code, w.line, w.col, w.message) for w in record.warnings] == [
@@ -923,6 +923,10 @@ def test_a_line_of_words_is_skipped_only_above_and_below_the_rounds() -> None:
     with pytest.raises(ReadError) as info:
         text_record.parse("Hallo zusammen,\nViele Grüße\n", "t.txt")
     assert [(d.code, d.line) for d in info.value.diagnostics] == [("E002", 1), ("E002", 2)]
+    # Around fewer than five round lines (a README's example), the words are no greeting.
+    with pytest.raises(ReadError) as info:
+        text_record.parse("I wrote\n1: 1 4 6 x 1/4 -> 1/1\nin my game.\n", "t.txt")
+    assert [(d.code, d.line) for d in info.value.diagnostics] == [("E002", 1), ("E002", 3)]
 
 
 @pytest.mark.parametrize(

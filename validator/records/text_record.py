@@ -141,6 +141,10 @@ def typed_round(line: str) -> tuple[bool, int | None]:
     return read, row
 
 
+GAME_ROUNDS = 5
+"""Round lines that make a text a game: lines of words above and below them are its
+greeting and signature (W006); a mail body with this many lines of three dice is an
+entry whatever else it says."""
 MAX_TABLE_LOOK = 200
 """How far into a line a tab is looked for (a spreadsheet row's first cells are short)."""
 MAX_TYPED_LINE = 2000
@@ -261,7 +265,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
     prose: list[tuple[int, str]] = []
     """Lines of words without a digit (`Hallo zusammen,`, `Cheers, Sam`): W006 above and
     below the rounds, E002 among them or in a file without rounds."""
-    last_dice_line = 0
+    last_dice_line = round_lines = 0
     for lineno, line in enumerate(split_lines(text.removeprefix("\ufeff")), start=1):
         stripped = line.lstrip(" \t")
         if not stripped or stripped.startswith("//"):
@@ -285,7 +289,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
             if table is not None and table.holds(line):
                 if max_rounds is not None and len(rounds) >= max_rounds:
                     break
-                last_dice_line = lineno
+                last_dice_line, round_lines = lineno, round_lines + 1
                 cells = table.row(line, lineno, source)
                 if cells is not None:
                     data, where = cells
@@ -300,7 +304,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
                 if max_rounds is not None and len(rounds) >= max_rounds:
                     break  # the rest is not read: the replay judges what was
                 first_dice_line = first_dice_line or lineno
-                last_dice_line = lineno
+                last_dice_line, round_lines = lineno, round_lines + 1
                 bare = _BARE_DICE_LINE.match(line)
                 if bare is not None and (bare[1] is None or int(bare[1]) > row):
                     row = row + 1 if bare[1] is None else int(bare[1])
@@ -325,27 +329,25 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
         except ReadError as exc:
             problems.extend(exc.diagnostics)
             failed_lines += _round_line(stripped) or (table is not None and table.holds(line))
+    # Lines of words around a game (a greeting, a signature) are skipped; among its
+    # rounds, or around a few lines (a README's example), they are what is wrong.
+    first = first_dice_line or 0
+    game = bool(rounds) and round_lines >= GAME_ROUNDS
+    skipped = [(n, line) for n, line in prose if game and not first < n < last_dice_line]
+    refused = [_refused(line, n, source) for n, line in prose if (n, line) not in skipped]
+    problems = sorted([*problems, *refused], key=lambda d: d.line or 0)
     warnings: tuple[Diagnostic, ...] = ()
     if rounds:  # a record: an unknown key above it is no reason to refuse it
-        first = first_dice_line or 0
-        inside = [_refused(line, n, source) for n, line in prose if first < n < last_dice_line]
-        problems = sorted([*problems, *inside], key=lambda d: d.line or 0)
         warnings = tuple(
             sorted(
                 [
                     *(dataclasses.replace(d, code="W004") for d in unknown),
-                    *(
-                        _skipped(line, n, source)
-                        for n, line in prose
-                        if not first < n < last_dice_line
-                    ),
+                    *(_skipped(line, n, source) for n, line in skipped),
                 ],
                 key=lambda d: d.line or 0,
             )
         )
     else:
-        refused = [_refused(line, n, source) for n, line in prose]
-        problems = sorted([*problems, *refused], key=lambda d: d.line or 0)
         # no rounds: the unknown key may be what is wrong (`rounds: 1`); in source order
         wrong = [dataclasses.replace(d, code="E003") for d in unknown]
         problems = sorted([*wrong, *problems], key=lambda d: d.line or 0)
