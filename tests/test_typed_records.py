@@ -960,6 +960,12 @@ def test_a_line_of_words_is_skipped_only_above_and_below_the_rounds() -> None:
         ("Wurf 1: 1 4 6 - musste leider neu würfeln", None),
         ("Lancer 1 : 1 4 6 - j'ai dû relancer, dommage", None),
         ("1) 1 4 6 - reroll, bad luck", None),
+        ("Round 1 - rolled 146 - cross out 1/4 and move 6 to 1/1", ("1/4", "1/1", 6)),
+        ("Wurf 1: 1 4 6 -> 1/4 angekreuzt, 6 Felder nach 1/1", ("1/4", "1/1", 6)),
+        ("Runde 1: gewürfelt 1 4 6, Kreuz in Feld 1/4, dann 6 Schritte bis 1/1", ("1/4", "1/1", 6)),
+        ("Lancer n°1 : 1 4 6, je coche 1/4, j'avance de 6 cases jusqu'à 1/1", ("1/4", "1/1", 6)),
+        ("Wurf Nr. 1: 1 4 6, Kreuz 1/4, Zug 1/1", ("1/4", "1/1", None)),
+        ("Roll 1: 1 4 6 - crossed out 1/4, no moves left. Game over!", ("1/4", None, None)),
     ],
 )
 def test_words_between_the_numbers_are_the_players_own(

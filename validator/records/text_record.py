@@ -85,8 +85,11 @@ without the full grammar; anything else on a line takes the full path."""
 _DIE = re.compile(r"\d+", re.ASCII)
 _WORD_AT = re.compile(r"[^\W\d_]{1,40}(?:['\u2019][^\W\d_]{1,40})?")
 _ROLL_WORDS = union("roll")
-_AFTER_ROLL_WORD = re.compile(r"[ \t]*(?:\.[ \t]*)?#?(?=\d)", re.ASCII)
-"""Between a roll word and its number or dice: `Roll 1`, `Nr. 4`, `Roll #4`."""
+_AFTER_ROLL_WORD = re.compile(
+    r"[ \t]*(?:\.[ \t]*)?(?i:(?:n[°º]|no\.|nr\.?)[ \t]*)?#?(?=\d)", re.ASCII
+)
+"""Between a roll word and its number or dice: `Roll 1`, `Nr. 4`, `Roll #4`, `Lancer n°4`,
+`Wurf Nr. 4`."""
 _HASH_ROLL = re.compile(r"[ \t]*([^\W\d_]{1,40})[ \t]*#(?=\d)")
 """`Roll #3`: a `#` that is a roll number's, not a note's."""
 _HASH_ROUND = re.compile(
@@ -955,9 +958,11 @@ class _Annotation:
                     and pending[0] == MOVE
                     and unit is not None
                     and unit.kind == "word"
-                    and unit.role == STEPS
+                    and (unit.role == STEPS or (unit.role == MOVE and self.line.typed))
                 ):
-                    self.i += 1  # `moved 1 step to 1/1`: the steps inside the move
+                    # `moved 1 step to 1/1`: the steps inside the move; `move 6 to 1/1`:
+                    # the steps, then the move's word said again
+                    self.i += unit.role == STEPS
                     self._steps(token.text, token)
                     continue
                 self._number(token, pending)
@@ -985,9 +990,17 @@ class _Annotation:
                 last_field = None
                 continue  # `nach 6/1 gezogen`
             if role == MOVE and not first.text[0].isalpha() and CROSS not in self.data:
-                after = self.peek()
+                after, then = self.peek(), self.peek(1)
                 if after is not None and after.kind == "word" and after.role == CROSS:
                     continue  # `2 2 2 → X 2/2 → 6/1`: an arrow before the cross-out
+                if (
+                    after is not None
+                    and after.kind == "field"
+                    and then is not None
+                    and then.kind == "word"
+                    and folded(then.text) in POSTFIX
+                ):
+                    continue  # `1 4 6 -> 1/4 angekreuzt`: before a field crossed out after it
             if pending is not None and pending[0] == MOVE and role in (STEPS, IN):
                 resume = pending  # `avancé de 1 jusqu'à 1/1`: the steps inside the move
                 pending = None

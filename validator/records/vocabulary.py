@@ -78,10 +78,10 @@ EN: Final = Vocabulary(
     ),
     no_move=_w(
         "no move|no move possible|stuck|game over|blocked|no moves|cannot move|can't move"
-        "|end of game|end of the game"
+        "|no moves left|no move left|no more moves|end of game|end of the game"
     ),
     filler=_w("and|then|i|we|the|so"),
-    before_field=_w("on|at|the|field|the field|square|the square|box|the box|number"),
+    before_field=_w("on|at|in|the|field|the field|square|the square|box|the box|number"),
     player=_w("player|name"),
     total=_w("total|score|points|final score|total score"),
     points=_w("points|point|pts|pt|p"),
@@ -125,7 +125,7 @@ DE: Final = Vocabulary(
         "|kein zug mehr|kein zug mehr moglich|nichts geht mehr|geht nicht mehr"
     ),
     filler=_w("und|dann|ich|danach|bei|habe|bin|mit"),
-    before_field=_w("auf|bei|an|im|das|das feld|dem feld|feld|nummer"),
+    before_field=_w("auf|bei|an|in|im|das|das feld|dem feld|feld|nummer"),
     player=_w("spieler|spielerin|name"),
     total=_w("summe|punkte|gesamt|gesamtpunkte|ergebnis|endstand|punktzahl|gesamtsumme"),
     points=_w("punkte|punkt|pkt|p"),
