@@ -15,6 +15,7 @@ from validator.engine.phrase import N_, Items, Phrase, Text, phrase, plural
 from validator.errors import Diagnostic, ReadError
 from validator.records.header import (
     AFTER_ROUNDS,
+    POINT_UNITS,
     Header,
     build,
     fail,
@@ -99,7 +100,7 @@ _HASH_ROUND = re.compile(
 )
 """`#1: 1 4 6 ...`, `#1 146 ...`: a round numbered with `#`, not a comment (a comment's `#`
 is followed by a blank or a word)."""
-_PREFIX_SIGN = re.compile(r"[:\-\u2013\u2014]")
+_PREFIX_SIGN = re.compile(r"[:=\-\u2013\u2014]")
 _DICE_WORDS = union("dice_words") | union("filler")
 _DICE_AHEAD = re.compile(rf"[(\[]?[ \t]*(?:\d{_SEP}\d{_SEP}\d|\d{{3}})(?![0-9])", re.ASCII)
 _DICE_ONLY = re.compile(
@@ -750,6 +751,19 @@ class _Annotation:
             hint = self._read_so_far()
         self.line.fail(message, pos, hint=hint or _EXAMPLE_HINT)
 
+    def _points(self, token: Token) -> bool:
+        """In a typed round, a number and a unit of points (`20 points`, `20 Punkte`):
+        what the field is worth, a note of the player's."""
+        unit = self.peek(1)
+        return (
+            self.line.typed
+            and token.kind in ("num", "field")
+            and token.text.isdigit()
+            and unit is not None
+            and unit.kind == "word"
+            and folded(unit.text) in POINT_UNITS
+        )
+
     def _said(self, word: Token) -> str:
         """The phrase a word begins, as the player wrote it (`moved to`, `Kreuz`)."""
         at = self.i
@@ -922,6 +936,9 @@ class _Annotation:
         """A move word whose field follows the steps (`avancé de 1 jusqu'à 1/1`)."""
         last_field: str | None = None
         while (token := self.peek()) is not None:
+            if self._points(token):
+                self.i += 2  # `(6 steps) 20 points`: the field's value, a note
+                continue
             if token.kind == "dash":  # a separator, also between a path's fields
                 self.i += 1
                 if pending is not None and pending[0] == MOVE:  # `-> -`: no move

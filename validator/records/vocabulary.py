@@ -59,7 +59,8 @@ EN: Final = Vocabulary(
     roll=_w("roll|rolls|rolled|round|throw|throws|threw|turn|go"),
     dice_words=_w("dice|rolled|roll|threw|got"),
     cross=_w(
-        "cross|crossed|crosses|cross off|cross out|crossed off|crossed of|crossed out"
+        "cross|crossed|crosses|cross off|cross out|crossed off|crossed of|crossed out|cross-out"
+        "|crossed-out"
         "|crosses out|crossing out|struck|struck out|strike|strike out"
     ),
     cross_after=_w("crossed|crossed out|struck out"),
