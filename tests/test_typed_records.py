@@ -304,16 +304,31 @@ def test_each_form_is_an_entry_as_a_mail_body(tmp_path: Path) -> None:
 # --- a generator of typed forms -------------------------------------------------------------
 
 PREFIXES = {
-    "en": ["Roll {n}: ", "Round {n} - ", "Throw {n}. ", "{n}) ", "{n}. ", "Turn {n}: "],
-    "de": ["Wurf {n}: ", "Runde {n} - ", "Zug {n}: ", "{n}. Wurf ", "{n}) "],
-    "fr": ["Lancer {n} : ", "Tour {n} : ", "Coup {n} - ", "{n}e lancer ", "{n}. "],
+    "en": [
+        "Roll {n}: ",
+        "Round {n} - ",
+        "Throw {n}. ",
+        "{n}) ",
+        "{n}. ",
+        "Turn {n}: ",
+        "Roll {n} = ",
+    ],
+    "de": ["Wurf {n}: ", "Runde {n} - ", "Zug {n}: ", "{n}. Wurf ", "{n}) ", "Wurf Nr. {n}: "],
+    "fr": [
+        "Lancer {n} : ",
+        "Tour {n} : ",
+        "Coup {n} - ",
+        "{n}e lancer ",
+        "{n}. ",
+        "Lancer n°{n} : ",
+    ],
 }
 DICE_SPELLINGS = ["{a} {b} {c}", "{a},{b},{c}", "{a}-{b}-{c}", "({a}, {b}, {c})", "{a}{b}{c}"]
 AFTER_DICE = [" - ", ": ", " \u2013 ", " | ", "  ", " ; "]
 CROSS = {
-    "en": ["x {f}", "crossed out {f}", "cross {f}", "X {f}", "I crossed {f}"],
-    "de": ["Kreuz {f}", "{f} gestrichen", "{f} durchgestrichen", "streiche {f}"],
-    "fr": ["je barre {f}", "barré {f}", "case {f} barrée", "{f} barrée"],
+    "en": ["x {f}", "crossed out {f}", "cross {f}", "X {f}", "I crossed {f}", "cross-out {f}"],
+    "de": ["Kreuz {f}", "{f} gestrichen", "{f} durchgestrichen", "streiche {f}", "Kreuz auf {f}"],
+    "fr": ["je barre {f}", "barré {f}", "case {f} barrée", "{f} barrée", "je barre la case {f}"],
 }
 MOVE = {
     "en": ["-> {f}", "moved to {f}", "move to {f}", "then went to {f}", "and moved to {f}"],
@@ -326,9 +341,15 @@ STEPS = {
     "fr": ["({s})", "en {s} pas", "({s} cases)", "{s} pas"],
 }
 REROLL = {
-    "en": ["reroll", "pass", "rerolled", "- reroll", "forced reroll"],
-    "de": ["neu würfeln", "Neuwurf", "neu gewürfelt", "- Wurf wiederholt"],
-    "fr": ["relance", "on relance", "je relance", "- relance"],
+    "en": ["reroll", "pass", "rerolled", "- reroll", "forced reroll", "had to reroll"],
+    "de": [
+        "neu würfeln",
+        "Neuwurf",
+        "neu gewürfelt",
+        "- Wurf wiederholt",
+        "nix möglich, neu würfeln",
+    ],
+    "fr": ["relance", "on relance", "je relance", "- relance", "rien à faire, j'ai dû relancer"],
 }
 NO_MOVE = {
     "en": ["no move", "stuck", "game over", "blocked"],

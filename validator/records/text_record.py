@@ -889,10 +889,11 @@ class _Annotation:
 
     def _before_field(self) -> bool:
         """Pass over the words between a cross-out or move word and its field (`Kreuz
-        auf das Feld 1/4`, `je barre sur la case 1/4`, `crossed out the field 6/4`): only
-        where a field follows them."""
+        auf das Feld 1/4`, `je barre sur la case 1/4`, `crossed out the field 6/4`, in a
+        typed round with the player's own words among them): only where a field follows."""
         k = self.i
-        while True:
+        before = False
+        while k < len(self.tokens):
             for n in range(_LONGEST_BEFORE, 0, -1):
                 words = self.tokens[k : k + n]
                 if (
@@ -901,10 +902,15 @@ class _Annotation:
                     and folded(" ".join(w.text for w in words)) in BEFORE_FIELD
                 ):
                     k += n
+                    before = True
                     break
             else:
-                break
-        if k > self.i and k < len(self.tokens) and self.tokens[k].kind == "field":
+                if not (
+                    self._skippable(self.tokens[k]) and folded(self.tokens[k].text) not in PHRASES
+                ):
+                    break
+                k += 1
+        if before and k < len(self.tokens) and self.tokens[k].kind == "field":
             self.i = k
             return True
         return False
