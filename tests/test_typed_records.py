@@ -870,6 +870,8 @@ def test_a_table_without_a_roll_column_follows_the_dice_file(tmp_path: Path) -> 
         "1er" + " " * 50_000 + "lancer" + " " * 50_000,
         "| " + " " * 100_000 + "|",
         "Score" + " " * 50_000 + "final" + " " * 50_000 + ":",
+        "I" + " " * 50_000 + "rolled" + " " * 50_000 + "x",
+        "Dés" + " :" * 50_000,
     ],
 )
 def test_long_blank_runs_in_the_typed_forms_cost_linear_time(text: str) -> None:
@@ -1084,3 +1086,21 @@ def test_a_line_that_cannot_be_read_says_what_was_read_and_what_was_expected(
     out = CliRunner().invoke(main, ["validate", "t.txt", "--dice", str(DICE)])
     lines = out.output.splitlines()
     assert message in lines and hint in lines, out.output
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "(1, 4, 6): crossed out 1/4, nice, moved to 1/1",
+        "Dice 1 4 6 - crossed out 1/4, moved to 1/1",
+        "I rolled 1 4 6, crossed out 1/4 and moved to 1/1",
+        "Gewürfelt: 1 4 6, Kreuz 1/4, Zug nach 1/1",
+        "J'ai lancé 1 4 6, je barre 1/4 et je vais en 1/1",
+        "Dés : 1 4 6 ; barré 1/4 ; arrivée 1/1",
+    ],
+)
+def test_a_round_without_a_roll_number_after_words_for_its_dice(line: str) -> None:
+    """Its roll is counted, as a line without a roll number is (and follows the dice
+    file past forced rerolls left out)."""
+    (r,) = text_record.parse(line, "t.txt").rounds
+    assert (r.roll, r.dice, str(r.cross), str(r.move)) == (1, (1, 4, 6), "1/4", "1/1")

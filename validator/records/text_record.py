@@ -102,6 +102,7 @@ _HASH_ROUND = re.compile(
 is followed by a blank or a word)."""
 _PREFIX_SIGN = re.compile(r"[:=\-\u2013\u2014]")
 _DICE_WORDS = union("dice_words") | union("filler")
+_LEAD_WORDS = _DICE_WORDS | _ROLL_WORDS
 _DICE_AHEAD = re.compile(rf"[(\[]?[ \t]*(?:\d{_SEP}\d{_SEP}\d|\d{{3}})(?![0-9])", re.ASCII)
 _DICE_ONLY = re.compile(
     rf"\d{_SEP}\d{_SEP}\d(?![0-9])(?!{_SEP}\d)|\d{{3}}(?![0-9])(?![ \t]*[:.)(])", re.ASCII
@@ -120,6 +121,7 @@ def _round_line(stripped: str) -> bool:
     a roll word (`Roll 1:`) or a `#` number (`#1: 1 4 6`)."""
     return (
         stripped[0] in "0123456789"
+        or (stripped[0] in "([" and _LEAD_DICE.match(stripped[:50]) is not None)
         or round_start(stripped) is not None
         or (stripped[0] == "#" and _HASH_ROUND.match(stripped[:200]) is not None)
     )
@@ -157,12 +159,39 @@ MAX_TYPED_LINE = 2000
 
 def round_start(line: str, pos: int = 0) -> int | None:
     """Where the dice of a line that starts with a roll word stand (`Roll 1: 1 4 6`,
-    `Wurf 3 - 2 2 2`), else None."""
+    `Wurf 3 - 2 2 2`), or with words for the dice and no roll number (`Dice 1 4 6`, `I
+    rolled 1 4 6`, `Gewürfelt: 1 4 6`, `J'ai lancé (1, 4, 6)`), else None."""
     word = _WORD_AT.match(line, pos)
-    if word is None or normal(word[0]) not in _ROLL_WORDS:
+    if word is None:
         return None
-    after = _AFTER_ROLL_WORD.match(line, word.end())
-    return after.end() if after is not None else None
+    if normal(word[0]) in _ROLL_WORDS:
+        after = _AFTER_ROLL_WORD.match(line, word.end())
+        if after is not None:
+            return after.end()
+    lead = _lead_words(line, pos)
+    return lead if lead > pos and _LEAD_DICE.match(line, lead) else None
+
+
+_LEAD_DICE = re.compile(rf"[(\[][ \t]*(?:\d{_SEP}\d{_SEP}\d|\d{{3}})(?![0-9])|{_DICE_ONLY.pattern}")
+"""Three dice after words for them: in brackets, or with nothing that makes the first a
+roll number."""
+MAX_LEAD_WORDS = 4
+
+
+def _lead_words(line: str, pos: int) -> int:
+    """Past the words for the roll or the dice before a line's dice and the signs between
+    them (`I rolled`, `Dés :`, `J'ai lancé`), at most `MAX_LEAD_WORDS` of them."""
+    for _ in range(MAX_LEAD_WORDS):
+        pos = spaces_end(line, pos)
+        sign = _PREFIX_SIGN.match(line, pos)
+        word = _WORD_AT.match(line, pos)
+        if sign is not None:
+            pos = sign.end()
+        elif word is not None and folded(word[0]) in _LEAD_WORDS:
+            pos = word.end()
+        else:
+            break
+    return spaces_end(line, pos)
 
 
 _DIE_SEP = re.compile(r"[ \t]*[,;-][ \t]*|[ \t]+")
@@ -601,6 +630,10 @@ class _RollLine:
             self.pos = numbered.end()
         word = _WORD_AT.match(text, spaces_end(text, self.pos))
         if word is None or normal(word[0]) not in _ROLL_WORDS:
+            lead = _lead_words(text, self.pos) if numbered is None and word else self.pos
+            if lead > self.pos and _LEAD_DICE.match(text, lead):
+                self.pos = lead  # `Dice 1 4 6`, `I rolled 1 4 6`: the dice, no roll number
+                return None, True
             return numbered, False
         self.pos = word.end()
         after = _AFTER_ROLL_WORD.match(text, self.pos)
