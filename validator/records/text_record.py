@@ -175,19 +175,20 @@ def round_start(line: str, pos: int = 0) -> int | None:
 _LEAD_DICE = re.compile(rf"[(\[][ \t]*(?:\d{_SEP}\d{_SEP}\d|\d{{3}})(?![0-9])|{_DICE_ONLY.pattern}")
 """Three dice after words for them: in brackets, or with nothing that makes the first a
 roll number."""
-MAX_LEAD_WORDS = 4
+MAX_LEAD_WORDS = 6
 
 
-def _lead_words(line: str, pos: int) -> int:
+def _lead_words(line: str, pos: int, words: frozenset[str] = _LEAD_WORDS) -> int:
     """Past the words for the roll or the dice before a line's dice and the signs between
-    them (`I rolled`, `Dés :`, `J'ai lancé`), at most `MAX_LEAD_WORDS` of them."""
+    them (`I rolled`, `Dés :`, `J'ai lancé`; after a roll word and its number, `- dés`),
+    at most `MAX_LEAD_WORDS` of them."""
     for _ in range(MAX_LEAD_WORDS):
         pos = spaces_end(line, pos)
         sign = _PREFIX_SIGN.match(line, pos)
         word = _WORD_AT.match(line, pos)
         if sign is not None:
             pos = sign.end()
-        elif word is not None and folded(word[0]) in _LEAD_WORDS:
+        elif word is not None and folded(word[0]) in words:
             pos = word.end()
         else:
             break
@@ -590,17 +591,7 @@ class _RollLine:
         `3rd roll: 2 2 2`, `Roll 3: I rolled 2 2 2`) are passed over."""
         numbered, worded = self._roll()
         if worded:
-            pos = self.pos
-            while True:
-                pos = spaces_end(self.text, pos)
-                sign = _PREFIX_SIGN.match(self.text, pos)
-                word = _WORD_AT.match(self.text, pos)
-                if sign is not None:
-                    pos = sign.end()
-                elif word is not None and folded(word[0]) in _DICE_WORDS:
-                    pos = word.end()
-                else:
-                    break
+            pos = _lead_words(self.text, self.pos, _DICE_WORDS)
             if _DICE_AHEAD.match(self.text, pos):
                 self.pos = pos
         return numbered, worded
