@@ -991,6 +991,8 @@ def test_a_line_of_words_is_skipped_only_above_and_below_the_rounds() -> None:
         ("Roll 1: 1 4 6 - crossed out 1/4, no moves left. Game over!", ("1/4", None, None)),
         ("Roll 1 = 1 4 6, cross-out 1/4, to 1/1 (6 steps) 20 points", ("1/4", "1/1", 6)),
         ("Wurf 1: 1 4 6 - Kreuz 1/4, nach 1/1 (30 Punkte)", ("1/4", "1/1", None)),
+        ("Wurf 1: 1 4 6 \u2013 1/4 gestrichen, kein Weg mehr frei, Ende", ("1/4", None, None)),
+        ("Lancer 1 : 1 4 6 → je raye 1/4 et je me place en 1/1", ("1/4", "1/1", None)),
     ],
 )
 def test_words_between_the_numbers_are_the_players_own(

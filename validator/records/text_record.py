@@ -904,6 +904,11 @@ class _Annotation:
         1/2`), not a move or steps out of place."""
         if not self.line.typed or CROSS in self.data or not word.text[0].isalpha():
             return False
+        return self._cross_next()
+
+    def _cross_next(self) -> bool:
+        """Whether a cross-out word comes next, with only filler words before it (`→ je
+        raye 1/4`)."""
         for token in self.tokens[self.i :]:
             if token.kind != "word" or token.role not in (FILLER, CROSS):
                 return False
@@ -1038,8 +1043,8 @@ class _Annotation:
                 continue  # `nach 6/1 gezogen`
             if role == MOVE and not first.text[0].isalpha() and CROSS not in self.data:
                 after, then = self.peek(), self.peek(1)
-                if after is not None and after.kind == "word" and after.role == CROSS:
-                    continue  # `2 2 2 → X 2/2 → 6/1`: an arrow before the cross-out
+                if self._cross_next():
+                    continue  # `2 2 2 → X 2/2 → 6/1`, `→ je raye 1/4`: before the cross-out
                 if (
                     after is not None
                     and after.kind == "field"
@@ -1083,6 +1088,11 @@ class _Annotation:
                     )
                 pending = (STEPS, first)
             elif role == PATH:
+                nxt = self.peek()
+                if self.line.typed and (
+                    nxt is None or (nxt.kind != "field" and normal(nxt.text) != "none")
+                ):
+                    continue  # `kein Weg mehr frei`: no path said here
                 self._once(PATH, first)
                 self.where[(PATH,)] = first.start + 1
                 nxt = self.peek()

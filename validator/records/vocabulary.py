@@ -158,7 +158,7 @@ FR: Final = Vocabulary(
         "vers|deplacement|deplacement vers|vais|vais en|va|va en|vais a|avance|avancee"
         "|jusqu'a|jusqu'en|aller|alle|allee|arrive|arrivee|arrive en|arrive a|deplace"
         "|deplacement en|deplace en|avance en|avance jusqu'a|aller en|je vais a|va a"
-        "|alle en|allee en|alle a|allee a|avance a"
+        "|alle en|allee en|alle a|allee a|avance a|place|me place|place en|me place en"
     ),
     steps=_w("pas|case|cases"),
     before_steps=_w("en|de"),
