@@ -228,6 +228,7 @@ _LONGEST = max(len(p.split()) for p in PHRASES)
 BEFORE_FIELD = union("before_field")
 """Words that may stand between a cross-out or move word and its field (`Kreuz auf 1/4`)."""
 _LONGEST_BEFORE = max(len(p.split()) for p in BEFORE_FIELD)
+_BEFORE_FIRST = frozenset(p.split()[0] for p in BEFORE_FIELD)
 POSTFIX = union("cross_after")
 """Cross-out words that may follow their field (`Raum 3/4 gestrichen`, `case 3/4 barrée`)."""
 MOVE_POSTFIX = union("move_after")
@@ -251,12 +252,16 @@ _NOTE = re.compile(r"#|//")
 _ELISION = re.compile(r"(?<![^\W\d_'\u2019])(?:j|l|d|qu)['\u2019](?=[^\W\d_])")
 
 
+@functools.lru_cache(maxsize=4096)
 def folded(text: str) -> str:
     """A word or phrase as the vocabulary holds it: `normal`, and French elisions
     dropped (`j'avance` is `avance`, and so with a typographic apostrophe)."""
     return _ELISION.sub("", normal(text))
 
 
+MAX_LOOK_AHEAD = 6
+"""How many words the reader looks ahead for a field or a cross-out word (`auf das
+Feld`, `je raye`): a few, so that a line of a hundred words costs no more than a short one."""
 MAX_PIECES = 100
 """An annotation holds a few dozen words and signs at most; a line with more is refused
 as it is read, so a megabyte on one line costs no more than a short one."""
@@ -909,7 +914,7 @@ class _Annotation:
     def _cross_next(self) -> bool:
         """Whether a cross-out word comes next, with only filler words before it (`→ je
         raye 1/4`)."""
-        for token in self.tokens[self.i :]:
+        for token in self.tokens[self.i : self.i + MAX_LOOK_AHEAD]:
             if token.kind != "word" or token.role not in (FILLER, CROSS):
                 return False
             if token.role == CROSS:
@@ -920,29 +925,35 @@ class _Annotation:
         """Pass over the words between a cross-out or move word and its field (`Kreuz
         auf das Feld 1/4`, `je barre sur la case 1/4`, `crossed out the field 6/4`, in a
         typed round with the player's own words among them): only where a field follows."""
+        first = self.peek()
+        if first is None or first.kind != "word" or folded(first.text) not in _BEFORE_FIRST:
+            return False
         k = self.i
         before = False
-        while k < len(self.tokens):
-            for n in range(_LONGEST_BEFORE, 0, -1):
-                words = self.tokens[k : k + n]
-                if (
-                    len(words) == n
-                    and all(w.kind == "word" for w in words)
-                    and folded(" ".join(w.text for w in words)) in BEFORE_FIELD
-                ):
-                    k += n
-                    before = True
-                    break
-            else:
-                if not (
-                    self._skippable(self.tokens[k]) and folded(self.tokens[k].text) not in PHRASES
-                ):
-                    break
+        end = min(len(self.tokens), self.i + MAX_LOOK_AHEAD)
+        while k < end:
+            length = self._before_words(k)
+            if length:
+                k += length
+                before = True
+            elif self._skippable(self.tokens[k]) and folded(self.tokens[k].text) not in PHRASES:
                 k += 1
+            else:
+                break
         if before and k < len(self.tokens) and self.tokens[k].kind == "field":
             self.i = k
             return True
         return False
+
+    def _before_words(self, k: int) -> int:
+        """How many words at `k` make the longest phrase of BEFORE_FIELD, or 0."""
+        key, longest = "", 0
+        for n, token in enumerate(self.tokens[k : k + _LONGEST_BEFORE], start=1):
+            if token.kind != "word":
+                break
+            key = f"{key} {folded(token.text)}" if key else folded(token.text)
+            longest = n if key in BEFORE_FIELD else longest
+        return longest
 
     def _same_said(self, role: str) -> None:
         """Skip what follows a reroll or ring when it only says it again, with dashes and
