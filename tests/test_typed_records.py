@@ -691,6 +691,24 @@ def test_replies_say_where_to_go_on_and_until_when(tmp_path: Path) -> None:
             "vouliez-vous dire 'barré' ?",
             "  aide : Lancer 1 : 1 4 6 - je barré 6/4, je vais en 1/1",
         ),
+        (  # a misspelt roll word
+            "Wruf 1: 1 4 6 - Kreuz 6/4, Zug 1/1",
+            "t.txt:1:1: E002 erwartet: ein Wort für den Wurf wie Wurf, Runde oder Zug, gefunden: "
+            "'Wruf': war 'Wurf' gemeint?",
+            "  Hilfe: Wurf 1: 1 4 6 - Kreuz 6/4, Zug 1/1",
+        ),
+        (
+            "Rol 1: 1 4 6 - crossed out 6/4, moved to 1/1",
+            "t.txt:1:1: E002 expected a roll word like Roll, Round or Throw, found 'Rol': did "
+            "you mean 'Roll'?",
+            "  help: Roll 1: 1 4 6 - crossed out 6/4, moved to 1/1",
+        ),
+        (
+            "Lancr 1 : 1 4 6 - je barre 6/4, je vais en 1/1",
+            "t.txt:1:1: E002 attendu : un mot pour le lancer comme Lancer, Tour ou Coup, trouvé : "
+            "'Lancr' : vouliez-vous dire 'Lancer' ?",
+            "  aide : Lancer 1 : 1 4 6 - je barre 6/4, je vais en 1/1",
+        ),
     ],
 )
 def test_a_misspelt_word_gets_its_correction_in_the_players_language(

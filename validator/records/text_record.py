@@ -234,7 +234,13 @@ POSTFIX = union("cross_after")
 MOVE_POSTFIX = union("move_after")
 """Move words that may follow their field (`nach 6/1 gezogen`)."""
 _WORDS = sorted({p for p in PHRASES if p.isascii() and len(p) > 1})
-_SPELLED = {"barre": "barré", "barree": "barrée", "deplacement": "déplacement"}
+_SPELLED = {
+    "barre": "barré",
+    "barree": "barrée",
+    "deplacement": "déplacement",
+    "wurfel": "würfel",
+    "gewurfelt": "gewürfelt",
+}
 """The words of PHRASES that are written with accents, as a suggestion shows them."""
 
 _TOKEN = re.compile(
@@ -474,12 +480,42 @@ def _skipped(line: str, lineno: int, source: str) -> Diagnostic:
     )
 
 
+_ROLL_WORDS_LIST = sorted(w for w in _ROLL_WORDS if len(w) > 2)
+
+
+def _misspelt_roll_word(line: str, start: int, word: str, lineno: int, source: str) -> None:
+    """E002 with a did-you-mean for a line that starts with a misspelt roll word before
+    its number (`Wruf 3: 2 2 2 ...` -> `Wurf`), in the player's spelling."""
+    close = difflib.get_close_matches(folded(word[:40]), _ROLL_WORDS_LIST, n=1, cutoff=0.75)
+    if not close:
+        return
+    meant = _SPELLED.get(close[0], close[0])
+    meant = meant.capitalize() if word[:1].isupper() else meant
+    fail(
+        "E002",
+        phrase(
+            N_(
+                "expected a roll word like Roll, Round or Throw, found {found}: "
+                "did you mean {word}?"
+            ),
+            found=short(word),
+            word=short(meant),
+        ),
+        source,
+        lineno,
+        start + 1,
+        hint=(line[:start] + meant + line[start + len(word) :]).strip(),
+    )
+
+
 def _not_a_line(line: str, lineno: int, source: str) -> NoReturn:
     start = spaces_end(line, 0)
     hint = phrase(
         N_("a dice line is like {example}; a header line like player: Alice"), example=EXAMPLE
     )
     word = re.match(r"[^\W\d_]+", line[start:])
+    if word and _DIGIT.search(line, start + word.end(), start + word.end() + 20):
+        _misspelt_roll_word(line, start, word.group(), lineno, source)
     if word and normal(word.group()) in PHRASES:
         hint = phrase(
             N_("an annotation follows the row's dice on the same line, like {example}"),
