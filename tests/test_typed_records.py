@@ -304,16 +304,31 @@ def test_each_form_is_an_entry_as_a_mail_body(tmp_path: Path) -> None:
 # --- a generator of typed forms -------------------------------------------------------------
 
 PREFIXES = {
-    "en": ["Roll {n}: ", "Round {n} - ", "Throw {n}. ", "{n}) ", "{n}. ", "Turn {n}: "],
-    "de": ["Wurf {n}: ", "Runde {n} - ", "Zug {n}: ", "{n}. Wurf ", "{n}) "],
-    "fr": ["Lancer {n} : ", "Tour {n} : ", "Coup {n} - ", "{n}e lancer ", "{n}. "],
+    "en": [
+        "Roll {n}: ",
+        "Round {n} - ",
+        "Throw {n}. ",
+        "{n}) ",
+        "{n}. ",
+        "Turn {n}: ",
+        "Roll {n} = ",
+    ],
+    "de": ["Wurf {n}: ", "Runde {n} - ", "Zug {n}: ", "{n}. Wurf ", "{n}) ", "Wurf Nr. {n}: "],
+    "fr": [
+        "Lancer {n} : ",
+        "Tour {n} : ",
+        "Coup {n} - ",
+        "{n}e lancer ",
+        "{n}. ",
+        "Lancer n°{n} : ",
+    ],
 }
 DICE_SPELLINGS = ["{a} {b} {c}", "{a},{b},{c}", "{a}-{b}-{c}", "({a}, {b}, {c})", "{a}{b}{c}"]
 AFTER_DICE = [" - ", ": ", " \u2013 ", " | ", "  ", " ; "]
 CROSS = {
-    "en": ["x {f}", "crossed out {f}", "cross {f}", "X {f}", "I crossed {f}"],
-    "de": ["Kreuz {f}", "{f} gestrichen", "{f} durchgestrichen", "streiche {f}"],
-    "fr": ["je barre {f}", "barré {f}", "case {f} barrée", "{f} barrée"],
+    "en": ["x {f}", "crossed out {f}", "cross {f}", "X {f}", "I crossed {f}", "cross-out {f}"],
+    "de": ["Kreuz {f}", "{f} gestrichen", "{f} durchgestrichen", "streiche {f}", "Kreuz auf {f}"],
+    "fr": ["je barre {f}", "barré {f}", "case {f} barrée", "{f} barrée", "je barre la case {f}"],
 }
 MOVE = {
     "en": ["-> {f}", "moved to {f}", "move to {f}", "then went to {f}", "and moved to {f}"],
@@ -326,9 +341,15 @@ STEPS = {
     "fr": ["({s})", "en {s} pas", "({s} cases)", "{s} pas"],
 }
 REROLL = {
-    "en": ["reroll", "pass", "rerolled", "- reroll", "forced reroll"],
-    "de": ["neu würfeln", "Neuwurf", "neu gewürfelt", "- Wurf wiederholt"],
-    "fr": ["relance", "on relance", "je relance", "- relance"],
+    "en": ["reroll", "pass", "rerolled", "- reroll", "forced reroll", "had to reroll"],
+    "de": [
+        "neu würfeln",
+        "Neuwurf",
+        "neu gewürfelt",
+        "- Wurf wiederholt",
+        "nix möglich, neu würfeln",
+    ],
+    "fr": ["relance", "on relance", "je relance", "- relance", "rien à faire, j'ai dû relancer"],
 }
 NO_MOVE = {
     "en": ["no move", "stuck", "game over", "blocked"],
@@ -339,62 +360,111 @@ FIELD_STYLES = ["{r}/{c}", "({r},{c})", "{r},{c}", "row {r} col {c}", "{r}-{c}"]
 FIELD_WORDS = {"de": "Zeile {r} Spalte {c}", "fr": "ligne {r} colonne {c}", "en": "row {r} col {c}"}
 
 
-def generated(seed: int) -> tuple[str, str]:
-    """Alice's game typed with random choices of one language's words and signs."""
+_FILLER_WORDS = {
+    "en": "nice great lucky hmm wow really quickly finally carefully obviously well sadly yay "
+    "okay oops phew hooray honestly luckily basically somehow probably definitely happily "
+    "maybe actually just now still already very quite super fine cool wonderful",
+    "de": "schön toll super prima leider endlich natürlich also halt eben wieder schnell "
+    "vorsichtig glücklicherweise hurra juhu naja okay echt wirklich einfach sofort "
+    "eigentlich trotzdem vielleicht bestimmt ganz sehr schon noch jetzt gerne",
+    "fr": "bien super génial hélas enfin voilà alors vraiment vite donc encore déjà bon ouf "
+    "chouette bravo oups zut heureusement franchement simplement finalement peut-être "
+    "sûrement tellement aussi très toujours hop youpi tranquillement",
+}
+FILLERS = {lang: words.split() for lang, words in _FILLER_WORDS.items()}
+"""Everyday words a person puts between the numbers (30 and more in each language), none
+a misspelling of a keyword."""
+BEFORE_FIELD = {  # the words a person puts between a keyword and its field
+    "en": ["the field", "on", "at", "the square"],
+    "de": ["auf", "das Feld", "bei", "auf das Feld"],
+    "fr": ["la case", "sur", "sur la case", "en"],
+}
+
+
+def generated(seed: int, fillers: bool = False) -> tuple[str, str]:
+    """Alice's game typed with random choices of one language's words and signs; with
+    `fillers`, everyday words at random places between the numbers, and words between a
+    keyword and its field."""
     rng = random.Random(seed)
     lang = rng.choice(["en", "de", "fr"])
     prefix = rng.choice(PREFIXES[lang])
     dice_spelling = rng.choice(DICE_SPELLINGS)
     after = rng.choice(AFTER_DICE)
+
+    def words() -> str:
+        """None, one or two filler words, each followed by a blank."""
+        count = rng.choice([0, 1, 1, 2]) if fillers else 0
+        return "".join(rng.choice(FILLERS[lang]) + " " for _ in range(count))
+
     lines = []
     for r in ALICE.rounds:
         assert r.dice is not None
         a, b, c = r.dice
-        line = prefix.format(n=r.roll) + dice_spelling.format(a=a, b=b, c=c) + after
+        line = prefix.format(n=r.roll) + dice_spelling.format(a=a, b=b, c=c) + after + words()
         if r.reroll:
-            lines.append(line + rng.choice(REROLL[lang]))
+            lines.append(line + rng.choice(REROLL[lang]) + " " + words())
             continue
 
         def field(value: object) -> str:
             row, col = str(value).split("/")
             style = rng.choice([*FIELD_STYLES, FIELD_WORDS[lang]])
-            return style.format(r=row, c=col)
+            before = rng.choice(BEFORE_FIELD[lang]) + " " if fillers and rng.random() < 0.3 else ""
+            return words() + before + style.format(r=row, c=col)
 
         parts = [rng.choice(CROSS[lang]).format(f=field(r.cross))]
         if r.move is None:
-            parts.append(rng.choice(NO_MOVE[lang]))
+            parts.append(words() + rng.choice(NO_MOVE[lang]))
         else:
-            parts.append(rng.choice(MOVE[lang]).format(f=field(r.move)))
-            parts.append(rng.choice(STEPS[lang]).format(s=r.steps))
-        lines.append(line + rng.choice([", ", " ", "; "]).join(parts))
-    return lang, "\n".join(lines) + "\n"
+            parts.append(words() + rng.choice(MOVE[lang]).format(f=field(r.move)))
+            parts.append(words() + rng.choice(STEPS[lang]).format(s=r.steps))
+        lines.append(line + rng.choice([", ", " ", "; "]).join(parts) + " " + words())
+    return lang, "\n".join(line.rstrip() for line in lines) + "\n"
 
 
-@pytest.mark.parametrize("seed", range(24))
-def test_generated_forms_read_as_the_same_game(seed: int) -> None:
-    lang, text = generated(seed)
+def _read_generated(lang: str, text: str) -> list[dict[str, Any]]:
     try:
         record = text_record.parse(text, "generated.txt")
     except ReadError as exc:
         raise AssertionError(
             f"{lang}: {exc.diagnostic.location()}: {exc.diagnostic.message}\n{text}"
         ) from exc
-    assert [summary(r) for r in record.rounds] == _without_paths(GAME), text
+    return [summary(r) for r in record.rounds]
 
 
-def test_generated_forms_on_stdin_and_as_mail_bodies(tmp_path: Path) -> None:
-    seeds = range(100, 106)
+@pytest.mark.parametrize("seed", range(24))
+def test_generated_forms_read_as_the_same_game(seed: int) -> None:
+    lang, text = generated(seed)
+    assert _read_generated(lang, text) == _without_paths(GAME), text
+
+
+@pytest.mark.parametrize(("seeds", "fillers"), [(range(100, 106), False), (range(200, 206), True)])
+def test_generated_forms_on_stdin_and_as_mail_bodies(
+    seeds: range, fillers: bool, tmp_path: Path
+) -> None:
+    """With `fillers`, the player's own words between the numbers too."""
     mails = []
     for n, seed in enumerate(seeds):
-        lang, text = generated(seed)
+        lang, text = generated(seed, fillers)
         out = CliRunner().invoke(
             main, ["validate", "-", "--dice", str(DICE), "--format", "json"], input=text
         )
         data = json.loads(out.stdout)
-        assert (data["verdict"], data["score"]) == ("valid", 340), (seed, data["error"])
+        assert (data["verdict"], data["score"]) == ("valid", 340), (seed, data["error"], text)
         mails.append(_mail(n, lang, text))
-    entries = _batch(mails, tmp_path)["entries"]
-    assert [(e["verdict"], e["score"]) for e in entries] == [("valid", 340)] * len(seeds)
+    data = _batch(mails, tmp_path)
+    assert data["skipped"] == []
+    got = [(e["verdict"], e["score"]) for e in data["entries"]]
+    assert got == [("valid", 340)] * len(seeds)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_generated_forms_with_the_players_own_words_read_as_the_same_game(seed: int) -> None:
+    """Everyday words (30 and more in each language) at random places between the
+    numbers, and words between a keyword and its field (`Kreuz auf 1/4`), are passed over:
+    the numbers make the game."""
+    assert min(len(set(words)) for words in FILLERS.values()) >= 30
+    lang, text = generated(seed, fillers=True)
+    assert _read_generated(lang, text) == _without_paths(GAME), text
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -621,6 +691,24 @@ def test_replies_say_where_to_go_on_and_until_when(tmp_path: Path) -> None:
             "vouliez-vous dire 'barré' ?",
             "  aide : Lancer 1 : 1 4 6 - je barré 6/4, je vais en 1/1",
         ),
+        (  # a misspelt roll word
+            "Wruf 1: 1 4 6 - Kreuz 6/4, Zug 1/1",
+            "t.txt:1:1: E002 erwartet: ein Wort für den Wurf wie Wurf, Runde oder Zug, gefunden: "
+            "'Wruf': war 'Wurf' gemeint?",
+            "  Hilfe: Wurf 1: 1 4 6 - Kreuz 6/4, Zug 1/1",
+        ),
+        (
+            "Rol 1: 1 4 6 - crossed out 6/4, moved to 1/1",
+            "t.txt:1:1: E002 expected a roll word like Roll, Round or Throw, found 'Rol': did "
+            "you mean 'Roll'?",
+            "  help: Roll 1: 1 4 6 - crossed out 6/4, moved to 1/1",
+        ),
+        (
+            "Lancr 1 : 1 4 6 - je barre 6/4, je vais en 1/1",
+            "t.txt:1:1: E002 attendu : un mot pour le lancer comme Lancer, Tour ou Coup, trouvé : "
+            "'Lancr' : vouliez-vous dire 'Lancer' ?",
+            "  aide : Lancer 1 : 1 4 6 - je barre 6/4, je vais en 1/1",
+        ),
     ],
 )
 def test_a_misspelt_word_gets_its_correction_in_the_players_language(
@@ -800,6 +888,8 @@ def test_a_table_without_a_roll_column_follows_the_dice_file(tmp_path: Path) -> 
         "1er" + " " * 50_000 + "lancer" + " " * 50_000,
         "| " + " " * 100_000 + "|",
         "Score" + " " * 50_000 + "final" + " " * 50_000 + ":",
+        "I" + " " * 50_000 + "rolled" + " " * 50_000 + "x",
+        "Dés" + " :" * 50_000,
     ],
 )
 def test_long_blank_runs_in_the_typed_forms_cost_linear_time(text: str) -> None:
@@ -828,3 +918,209 @@ def test_a_roll_word_and_number_without_dice_takes_the_dice_file_s(tmp_path: Pat
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     result = Checker.create(DICE, None).check(path)
     assert (result.verdict.value, result.score) == ("valid", 340), result.error
+
+
+# --- the numbers first: the player's words between them ------------------------------------
+
+TYPED_AS_MAIL = sorted((ROOT / "tests" / "typed" / "mail").glob("*.txt"))
+"""Alice's game typed by hand with a greeting above and a signature below, as a mail is
+written (German, English, French); saved as files too."""
+WORDS_OUTSIDE = {"de": [1, 3, 32, 33], "en": [1, 28], "fr": [1, 3, 30]}
+"""The lines of words above and below the rounds of each: W006, skipped."""
+
+
+@pytest.mark.parametrize("path", TYPED_AS_MAIL, ids=lambda p: p.stem)
+def test_a_game_typed_as_a_mail_reads_as_a_file_and_as_a_mail_body(
+    path: Path, tmp_path: Path
+) -> None:
+    result = Checker.create(DICE, None).check(path)
+    assert (result.verdict.value, result.score) == ("valid", 340), result.error
+    assert result.record is not None and result.record.claimed_score == 340
+    assert [(w.code, w.line) for w in result.warnings] == [
+        ("W006", n) for n in WORDS_OUTSIDE[path.stem]
+    ]
+    data = _batch([_mail(0, path.stem, path.read_text(encoding="utf-8"))], tmp_path)
+    (entry,) = data["entries"]
+    assert (entry["verdict"], entry["score"]) == ("valid", 340), entry["error"]
+    assert entry["player"] == result.record.player
+
+
+def test_a_line_of_words_is_skipped_only_above_and_below_the_rounds() -> None:
+    """Said in full, at its line; among the rounds, in a file without rounds or around
+    fewer than five round lines, a line of words is still E002 (what could it mean there?)."""
+    game = typed("wurf-de")
+    record = text_record.parse("Hallo zusammen,\n" + game + "Viele Grüße\nKlara\n", "t.txt")
+    assert [(w.code, w.line, w.col, w.message) for w in record.warnings] == [
+        ("W006", 1, 1, "a line of words outside the rounds is skipped: 'Hallo zusammen,'"),
+        ("W006", 27, 1, "a line of words outside the rounds is skipped: 'Viele Grüße'"),
+        ("W006", 28, 1, "a line of words outside the rounds is skipped: 'Klara'"),
+    ]
+    lines = game.splitlines()
+    lines.insert(10, "und dann weiter")
+    with pytest.raises(ReadError) as info:
+        text_record.parse("\n".join(lines) + "\n", "t.txt")
+    d = info.value.diagnostic
+    assert (d.code, d.line, d.col) == ("E002", 11, 1), d.message
+    with pytest.raises(ReadError) as info:
+        text_record.parse("Hallo zusammen,\nViele Grüße\n", "t.txt")
+    assert [(d.code, d.line) for d in info.value.diagnostics] == [("E002", 1), ("E002", 2)]
+    # Around fewer than five round lines (a README's example), the words are no greeting.
+    with pytest.raises(ReadError) as info:
+        text_record.parse("I wrote\n1: 1 4 6 x 1/4 -> 1/1\nin my game.\n", "t.txt")
+    assert [(d.code, d.line) for d in info.value.diagnostics] == [("E002", 1), ("E002", 3)]
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("Wurf 1 - 1 4 6: Kreuz auf 1/4, dann nach 1/1 gezogen (6 Schritte)", ("1/4", "1/1", 6)),
+        (
+            "Throw 1 (1-4-6) crossed out row 1 col 4, went to row 1 col 1, 6 steps",
+            ("1/4", "1/1", 6),
+        ),
+        (
+            "Roll 1: 1 4 6 - crossed out the field 1/4, moved to the square 1/1",
+            ("1/4", "1/1", None),
+        ),
+        ("Roll 1: 1 4 6 - I had to cross out 1/4, then went to 1/1", ("1/4", "1/1", None)),
+        (
+            "Wurf 1: 1 4 6 - schön auf das Feld 1/4 durchgestrichen, bei 1/1 gelandet",
+            ("1/4", "1/1", None),
+        ),
+        (
+            "Lancer 1 : 1 4 6 - je barre sur la case 1/4 et je vais dans la case 1/1",
+            ("1/4", "1/1", None),
+        ),
+        ("1er lancer (1,4,6) : en 1/4 barrée, vers 1/1 (6 cases)", ("1/4", "1/1", 6)),
+        ("1. 1 4 6 - X okay, quickly row 1 col 4, then went to 1/1 (6)", ("1/4", "1/1", 6)),
+        ("1 4 6 - bon, je barre 1/4, alors je vais en 1/1", ("1/4", "1/1", None)),
+        ("1: 1 4 6 x auf 1/4 -> auf 1/1", ("1/4", "1/1", None)),
+        ("Throw 1 (1-4-6) crossed out 1/4, then stuck - game over", ("1/4", None, None)),
+        ("Throw 1 (1-4-6) had to reroll", None),
+        ("Wurf 1 - 1 4 6: nix möglich, neu würfeln", None),
+        ("Wurf 1: 1 4 6 - musste leider neu würfeln", None),
+        ("Lancer 1 : 1 4 6 - j'ai dû relancer, dommage", None),
+        ("1) 1 4 6 - reroll, bad luck", None),
+        ("Round 1 - rolled 146 - cross out 1/4 and move 6 to 1/1", ("1/4", "1/1", 6)),
+        ("Wurf 1: 1 4 6 -> 1/4 angekreuzt, 6 Felder nach 1/1", ("1/4", "1/1", 6)),
+        ("Runde 1: gewürfelt 1 4 6, Kreuz in Feld 1/4, dann 6 Schritte bis 1/1", ("1/4", "1/1", 6)),
+        ("Lancer n°1 : 1 4 6, je coche 1/4, j'avance de 6 cases jusqu'à 1/1", ("1/4", "1/1", 6)),
+        ("Wurf Nr. 1: 1 4 6, Kreuz 1/4, Zug 1/1", ("1/4", "1/1", None)),
+        ("Roll 1: 1 4 6 - crossed out 1/4, no moves left. Game over!", ("1/4", None, None)),
+        ("Roll 1 = 1 4 6, cross-out 1/4, to 1/1 (6 steps) 20 points", ("1/4", "1/1", 6)),
+        ("Wurf 1: 1 4 6 - Kreuz 1/4, nach 1/1 (30 Punkte)", ("1/4", "1/1", None)),
+        ("Wurf 1: 1 4 6 \u2013 1/4 gestrichen, kein Weg mehr frei, Ende", ("1/4", None, None)),
+        ("Lancer 1 : 1 4 6 → je raye 1/4 et je me place en 1/1", ("1/4", "1/1", None)),
+    ],
+)
+def test_words_between_the_numbers_are_the_players_own(
+    line: str, expected: tuple[str, str | None, int | None] | None
+) -> None:
+    """Filler words between a keyword and its field (`auf`, `the field`, `la case`),
+    everyday words anywhere in a round typed as people write it, and a reroll word
+    anywhere in a round that names no field."""
+    (r,) = text_record.parse(line, "t.txt").rounds
+    assert (r.roll, r.dice) == (1, (1, 4, 6))
+    if expected is None:
+        assert r.reroll
+    else:
+        assert (str(r.cross), None if r.move is None else str(r.move), r.steps) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "col"),
+    [
+        ("1: 1 4 6 had to reroll", 10),  # the annotated form stays strict
+        ("1: 1 4 6 x 1/4 -> 1/1 banana", 23),
+        ("Roll 1: 1 4 6 - Kreuz 1/4, Zug 1/1, Shritte 6", 37),  # a misspelt keyword
+        ("Roll 1: 1 4 6 - moved to 1/1", 17),  # no cross-out: a move word is no filler
+    ],
+)
+def test_words_that_stay_errors(line: str, col: int) -> None:
+    with pytest.raises(ReadError) as info:
+        text_record.parse(line, "t.txt")
+    d = info.value.diagnostic
+    assert (d.code, d.col) == ("E002", col), d.message
+
+
+@pytest.mark.parametrize(
+    ("line", "score"),
+    [("Total 340", 340), ("Gesamt 340 Punkte", 340), ("Score final 335", 335)],
+)
+def test_a_total_line_without_its_colon(line: str, score: int, tmp_path: Path) -> None:
+    path = tmp_path / "game.txt"
+    path.write_text(typed("roll-en", total=False) + line + "\n", encoding="utf-8")
+    result = Checker.create(DICE, None).check(path)
+    assert result.record is not None and result.record.claimed_score == score
+    if score != 340:
+        assert result.error is not None and (result.error.code, result.error.line) == ("E107", 25)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("de", "de.txt:1:1: W006 eine Zeile aus Wörtern vor oder nach den Runden wird "
+         "übersprungen: 'Hallo zusammen,'"),
+        ("en", "en.txt:28:1: W006 a line of words outside the rounds is skipped: 'Cheers, Sam'"),
+        ("fr", "fr.txt:1:1: W006 une ligne de mots avant ou après les tours est ignorée : "
+         "'Bonjour,'"),
+    ],
+)  # fmt: skip
+def test_a_skipped_line_is_said_in_the_records_language(
+    lang: str, said: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT / "tests" / "typed" / "mail")
+    out = CliRunner().invoke(main, ["validate", f"{lang}.txt", "--dice", str(DICE)])
+    assert out.exit_code == 0 and said in out.output.splitlines(), out.output
+
+
+@pytest.mark.parametrize(
+    ("line", "message", "hint"),
+    [
+        (
+            "Wurf 1: 1 4 6 - Kreuz, Zug 1/1",
+            "t.txt:1:24: E002 erwartet: ein Feld nach 'Kreuz', wie Kreuz 3/4, gefunden: 'Zug'",
+            "  Hilfe: bisher gelesen: Wurf 1, Würfel 1 4 6",
+        ),
+        (
+            "Roll 1: 1 4 6 - crossed out 6/4, moved to",
+            "t.txt:1:42: E002 expected a field after 'moved to', like moved to 5/5, found the "
+            "end of the line",
+            "  help: read so far: roll 1, dice 1 4 6, crossed out 6/4",
+        ),
+        (
+            "Lancer 1 : 1 4 6 - je barre 6/4, je vais en (6 cases)",
+            "t.txt:1:54: E002 attendu : une case après 'vais en', comme vais en 5/5, trouvé : "
+            "la fin de la ligne",
+            "  aide : lu jusqu\u2019ici : lancer 1, dés 1 4 6, 6/4 barrée, 6 pas",
+        ),
+    ],
+)
+def test_a_line_that_cannot_be_read_says_what_was_read_and_what_was_expected(
+    line: str, message: str, hint: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In the player's own words: their keyword in the example, and the items of their
+    line that were read before the reader stopped."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.txt").write_text(line + "\n", encoding="utf-8")
+    out = CliRunner().invoke(main, ["validate", "t.txt", "--dice", str(DICE)])
+    lines = out.output.splitlines()
+    assert message in lines and hint in lines, out.output
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "(1, 4, 6): crossed out 1/4, nice, moved to 1/1",
+        "Dice 1 4 6 - crossed out 1/4, moved to 1/1",
+        "I rolled 1 4 6, crossed out 1/4 and moved to 1/1",
+        "Gewürfelt: 1 4 6, Kreuz 1/4, Zug nach 1/1",
+        "J'ai lancé 1 4 6, je barre 1/4 et je vais en 1/1",
+        "Dés : 1 4 6 ; barré 1/4 ; arrivée 1/1",
+    ],
+)
+def test_a_round_without_a_roll_number_after_words_for_its_dice(line: str) -> None:
+    """Its roll is counted, as a line without a roll number is (and follows the dice
+    file past forced rerolls left out)."""
+    (r,) = text_record.parse(line, "t.txt").rounds
+    assert (r.roll, r.dice, str(r.cross), str(r.move)) == (1, (1, 4, 6), "1/4", "1/1")

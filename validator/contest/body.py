@@ -21,7 +21,7 @@ from validator.records.header import AFTER_ROUNDS, SYNONYMS, key_of
 from validator.records.language import MAX_WORDS, WORDS
 from validator.records.lexing import normal
 from validator.records.table import column_row, is_separator
-from validator.records.text_record import PHRASES, header_match, typed_round
+from validator.records.text_record import GAME_ROUNDS, PHRASES, header_match, typed_round
 
 _ROUND = re.compile(
     r"[ \t]*(?:(?P<row>\d{1,4})[ \t]*[:.)][ \t]*)?\d(?:[ \t]*[,;-]?[ \t]*\d){2}(?!\d)"
@@ -37,7 +37,7 @@ _THREE_DICE = re.compile(
     r"(?![\d/])|(?<![\d/.,])[1-6]{3}(?![\d/])"
 )
 """Three dice somewhere on a line: `1 4 6`, `1,4,6`, `(1-4-6)`, `146`."""
-MIN_LOOSE_ROUNDS = 5
+MIN_LOOSE_ROUNDS = GAME_ROUNDS
 """Lines holding three dice that make a body an entry whatever else they say."""
 MAX_LINE = 500
 """How much of a line is searched for three dice."""

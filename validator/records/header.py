@@ -31,14 +31,16 @@ _COMMENT = re.compile(r"(?<![^ \t])#(?=[ \t]|\Z)")
 """A comment in a header value: `#` between blanks, so `Team #1` keeps its number."""
 
 
-_UNITS = union("points")
+POINT_UNITS = union("points")
+"""Units of points: `335 points`, `335 Punkte`, `335 pts`, and `20 points` in a round
+(what a field is worth, a note)."""
 _WITH_UNIT = re.compile(r"([+-]?[0-9]+)[ \t]*([^\W\d_]+)\.?")
 
 
 def _without_unit(value: str) -> str:
     """A total without its unit: `335 points`, `335 Punkte`, `335 pts` are 335."""
     m = _WITH_UNIT.fullmatch(value)
-    return m[1] if m is not None and normal(m[2]) in _UNITS else value
+    return m[1] if m is not None and normal(m[2]) in POINT_UNITS else value
 
 
 def fail(code: str, message: Text, source: str, line: int, col: int, hint: Text = "") -> NoReturn:

@@ -11,10 +11,11 @@ import re
 from dataclasses import dataclass
 from typing import NoReturn
 
-from validator.engine.phrase import N_, Text, phrase
+from validator.engine.phrase import N_, Items, Phrase, Text, phrase, plural
 from validator.errors import Diagnostic, ReadError
 from validator.records.header import (
     AFTER_ROUNDS,
+    POINT_UNITS,
     Header,
     build,
     fail,
@@ -48,13 +49,24 @@ _TWO_WORD_HEADER = re.compile(
 )
 
 
+_TOTAL_LINE = re.compile(
+    r"[ \t]*+(?P<key>[^\W\d_][\w-]*+(?:[ \t]++[^\W\d_][\w-]*+)?+)[ \t]++"
+    r"(?P<rest>[+-]?[0-9][^:]*)\Z"
+)
+"""A total without its colon: `Total 340`, `Score final 340 points`."""
+
+
 def header_match(line: str) -> re.Match[str] | None:
     """A `key: value` line; a key of two words only when it is a known one (`Score final :
-    335`), so that any other line keeps its reading."""
+    335`), so that any other line keeps its reading; a total also without its colon
+    (`Total 340`)."""
     two = _TWO_WORD_HEADER.match(line)
     if two is not None and key_of(two["key"]) is not None:
         return two
-    return HEADER_LINE.match(line)
+    plain = HEADER_LINE.match(line)
+    if plain is None and (total := _TOTAL_LINE.match(line)) is not None:
+        return total if key_of(total["key"]) == "claimed_score" else None
+    return plain
 
 
 EXAMPLE = "7: 3 4 6   x 3/4 -> 5/5 (6)"
@@ -74,8 +86,11 @@ without the full grammar; anything else on a line takes the full path."""
 _DIE = re.compile(r"\d+", re.ASCII)
 _WORD_AT = re.compile(r"[^\W\d_]{1,40}(?:['\u2019][^\W\d_]{1,40})?")
 _ROLL_WORDS = union("roll")
-_AFTER_ROLL_WORD = re.compile(r"[ \t]*(?:\.[ \t]*)?#?(?=\d)", re.ASCII)
-"""Between a roll word and its number or dice: `Roll 1`, `Nr. 4`, `Roll #4`."""
+_AFTER_ROLL_WORD = re.compile(
+    r"[ \t]*(?:\.[ \t]*)?(?i:(?:n[°º]|no\.|nr\.?)[ \t]*)?#?(?=\d)", re.ASCII
+)
+"""Between a roll word and its number or dice: `Roll 1`, `Nr. 4`, `Roll #4`, `Lancer n°4`,
+`Wurf Nr. 4`."""
 _HASH_ROLL = re.compile(r"[ \t]*([^\W\d_]{1,40})[ \t]*#(?=\d)")
 """`Roll #3`: a `#` that is a roll number's, not a note's."""
 _HASH_ROUND = re.compile(
@@ -85,8 +100,9 @@ _HASH_ROUND = re.compile(
 )
 """`#1: 1 4 6 ...`, `#1 146 ...`: a round numbered with `#`, not a comment (a comment's `#`
 is followed by a blank or a word)."""
-_PREFIX_SIGN = re.compile(r"[:\-\u2013\u2014]")
+_PREFIX_SIGN = re.compile(r"[:=\-\u2013\u2014]")
 _DICE_WORDS = union("dice_words") | union("filler")
+_LEAD_WORDS = _DICE_WORDS | _ROLL_WORDS
 _DICE_AHEAD = re.compile(rf"[(\[]?[ \t]*(?:\d{_SEP}\d{_SEP}\d|\d{{3}})(?![0-9])", re.ASCII)
 _DICE_ONLY = re.compile(
     rf"\d{_SEP}\d{_SEP}\d(?![0-9])(?!{_SEP}\d)|\d{{3}}(?![0-9])(?![ \t]*[:.)(])", re.ASCII
@@ -105,6 +121,7 @@ def _round_line(stripped: str) -> bool:
     a roll word (`Roll 1:`) or a `#` number (`#1: 1 4 6`)."""
     return (
         stripped[0] in "0123456789"
+        or (stripped[0] in "([" and _LEAD_DICE.match(stripped[:50]) is not None)
         or round_start(stripped) is not None
         or (stripped[0] == "#" and _HASH_ROUND.match(stripped[:200]) is not None)
     )
@@ -130,6 +147,10 @@ def typed_round(line: str) -> tuple[bool, int | None]:
     return read, row
 
 
+GAME_ROUNDS = 5
+"""Round lines that make a text a game: lines of words above and below them are its
+greeting and signature (W006); a mail body with this many lines of three dice is an
+entry whatever else it says."""
 MAX_TABLE_LOOK = 200
 """How far into a line a tab is looked for (a spreadsheet row's first cells are short)."""
 MAX_TYPED_LINE = 2000
@@ -138,12 +159,40 @@ MAX_TYPED_LINE = 2000
 
 def round_start(line: str, pos: int = 0) -> int | None:
     """Where the dice of a line that starts with a roll word stand (`Roll 1: 1 4 6`,
-    `Wurf 3 - 2 2 2`), else None."""
+    `Wurf 3 - 2 2 2`), or with words for the dice and no roll number (`Dice 1 4 6`, `I
+    rolled 1 4 6`, `Gewürfelt: 1 4 6`, `J'ai lancé (1, 4, 6)`), else None."""
     word = _WORD_AT.match(line, pos)
-    if word is None or normal(word[0]) not in _ROLL_WORDS:
+    if word is None:
         return None
-    after = _AFTER_ROLL_WORD.match(line, word.end())
-    return after.end() if after is not None else None
+    if normal(word[0]) in _ROLL_WORDS:
+        after = _AFTER_ROLL_WORD.match(line, word.end())
+        if after is not None:
+            return after.end()
+    lead = _lead_words(line, pos)
+    return lead if lead > pos and _LEAD_DICE.match(line, lead) else None
+
+
+_LEAD_DICE = re.compile(rf"[(\[][ \t]*(?:\d{_SEP}\d{_SEP}\d|\d{{3}})(?![0-9])|{_DICE_ONLY.pattern}")
+"""Three dice after words for them: in brackets, or with nothing that makes the first a
+roll number."""
+MAX_LEAD_WORDS = 6
+
+
+def _lead_words(line: str, pos: int, words: frozenset[str] = _LEAD_WORDS) -> int:
+    """Past the words for the roll or the dice before a line's dice and the signs between
+    them (`I rolled`, `Dés :`, `J'ai lancé`; after a roll word and its number, `- dés`),
+    at most `MAX_LEAD_WORDS` of them."""
+    for _ in range(MAX_LEAD_WORDS):
+        pos = spaces_end(line, pos)
+        sign = _PREFIX_SIGN.match(line, pos)
+        word = _WORD_AT.match(line, pos)
+        if sign is not None:
+            pos = sign.end()
+        elif word is not None and folded(word[0]) in words:
+            pos = word.end()
+        else:
+            break
+    return spaces_end(line, pos)
 
 
 _DIE_SEP = re.compile(r"[ \t]*[,;-][ \t]*|[ \t]+")
@@ -176,12 +225,22 @@ PHRASES: dict[str, str] = {
 }
 """Every word and phrase of the annotation (folded: lower case, no accents) -> its role."""
 _LONGEST = max(len(p.split()) for p in PHRASES)
+BEFORE_FIELD = union("before_field")
+"""Words that may stand between a cross-out or move word and its field (`Kreuz auf 1/4`)."""
+_LONGEST_BEFORE = max(len(p.split()) for p in BEFORE_FIELD)
+_BEFORE_FIRST = frozenset(p.split()[0] for p in BEFORE_FIELD)
 POSTFIX = union("cross_after")
 """Cross-out words that may follow their field (`Raum 3/4 gestrichen`, `case 3/4 barrée`)."""
 MOVE_POSTFIX = union("move_after")
 """Move words that may follow their field (`nach 6/1 gezogen`)."""
 _WORDS = sorted({p for p in PHRASES if p.isascii() and len(p) > 1})
-_SPELLED = {"barre": "barré", "barree": "barrée", "deplacement": "déplacement"}
+_SPELLED = {
+    "barre": "barré",
+    "barree": "barrée",
+    "deplacement": "déplacement",
+    "wurfel": "würfel",
+    "gewurfelt": "gewürfelt",
+}
 """The words of PHRASES that are written with accents, as a suggestion shows them."""
 
 _TOKEN = re.compile(
@@ -199,12 +258,16 @@ _NOTE = re.compile(r"#|//")
 _ELISION = re.compile(r"(?<![^\W\d_'\u2019])(?:j|l|d|qu)['\u2019](?=[^\W\d_])")
 
 
+@functools.lru_cache(maxsize=4096)
 def folded(text: str) -> str:
     """A word or phrase as the vocabulary holds it: `normal`, and French elisions
     dropped (`j'avance` is `avance`, and so with a typographic apostrophe)."""
     return _ELISION.sub("", normal(text))
 
 
+MAX_LOOK_AHEAD = 6
+"""How many words the reader looks ahead for a field or a cross-out word (`auf das
+Feld`, `je raye`): a few, so that a line of a hundred words costs no more than a short one."""
 MAX_PIECES = 100
 """An annotation holds a few dozen words and signs at most; a line with more is refused
 as it is read, so a megabyte on one line costs no more than a short one."""
@@ -244,6 +307,10 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
     table: Table | None = None
     unknown: list[Diagnostic] = []
     """Header lines above the rounds whose key is not known (W004 when rounds follow)."""
+    prose: list[tuple[int, str]] = []
+    """Lines of words without a digit (`Hallo zusammen,`, `Cheers, Sam`): W006 above and
+    below the rounds, E002 among them or in a file without rounds."""
+    last_dice_line = round_lines = 0
     for lineno, line in enumerate(split_lines(text.removeprefix("\ufeff")), start=1):
         stripped = line.lstrip(" \t")
         if not stripped or stripped.startswith("//"):
@@ -267,6 +334,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
             if table is not None and table.holds(line):
                 if max_rounds is not None and len(rounds) >= max_rounds:
                     break
+                last_dice_line, round_lines = lineno, round_lines + 1
                 cells = table.row(line, lineno, source)
                 if cells is not None:
                     data, where = cells
@@ -281,6 +349,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
                 if max_rounds is not None and len(rounds) >= max_rounds:
                     break  # the rest is not read: the replay judges what was
                 first_dice_line = first_dice_line or lineno
+                last_dice_line, round_lines = lineno, round_lines + 1
                 bare = _BARE_DICE_LINE.match(line)
                 if bare is not None and (bare[1] is None or int(bare[1]) > row):
                     row = row + 1 if bare[1] is None else int(bare[1])
@@ -298,13 +367,31 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
                     for path, col in where.items():
                         locations[("rounds", index, *path)] = (lineno, col)
                 continue
+            if _DIGIT.search(line) is None and header_match(line) is None:
+                prose.append((lineno, line))  # a greeting, a signature: judged at the end
+                continue
             _header_line(header, line, lineno, first_dice_line, source, unknown)
         except ReadError as exc:
             problems.extend(exc.diagnostics)
             failed_lines += _round_line(stripped) or (table is not None and table.holds(line))
+    # Lines of words around a game (a greeting, a signature) are skipped; among its
+    # rounds, or around a few lines (a README's example), they are what is wrong.
+    first = first_dice_line or 0
+    game = bool(rounds) and round_lines >= GAME_ROUNDS
+    skipped = [(n, line) for n, line in prose if game and not first < n < last_dice_line]
+    refused = [_refused(line, n, source) for n, line in prose if (n, line) not in skipped]
+    problems = sorted([*problems, *refused], key=lambda d: d.line or 0)
     warnings: tuple[Diagnostic, ...] = ()
     if rounds:  # a record: an unknown key above it is no reason to refuse it
-        warnings = tuple(dataclasses.replace(d, code="W004") for d in unknown)
+        warnings = tuple(
+            sorted(
+                [
+                    *(dataclasses.replace(d, code="W004") for d in unknown),
+                    *(_skipped(line, n, source) for n, line in skipped),
+                ],
+                key=lambda d: d.line or 0,
+            )
+        )
     else:
         # no rounds: the unknown key may be what is wrong (`rounds: 1`); in source order
         wrong = [dataclasses.replace(d, code="E003") for d in unknown]
@@ -366,12 +453,69 @@ def _header_line(
     header.read(key, match, lineno)
 
 
+_DIGIT = re.compile(r"[0-9]")
+
+
+def _refused(line: str, lineno: int, source: str) -> Diagnostic:
+    """E002 for a line of words among the rounds, or in a file without rounds."""
+    try:
+        _not_a_line(line, lineno, source)
+    except ReadError as exc:
+        return exc.diagnostic
+
+
+def _skipped(line: str, lineno: int, source: str) -> Diagnostic:
+    """W006 for a line of words above or below the rounds (a greeting, a signature),
+    which is skipped."""
+    start = spaces_end(line, 0)
+    return Diagnostic.said(
+        "W006",
+        phrase(
+            N_("a line of words outside the rounds is skipped: {found}"),
+            found=short(line.strip()),
+        ),
+        source,
+        lineno,
+        start + 1,
+    )
+
+
+_ROLL_WORDS_LIST = sorted(w for w in _ROLL_WORDS if len(w) > 2)
+
+
+def _misspelt_roll_word(line: str, start: int, word: str, lineno: int, source: str) -> None:
+    """E002 with a did-you-mean for a line that starts with a misspelt roll word before
+    its number (`Wruf 3: 2 2 2 ...` -> `Wurf`), in the player's spelling."""
+    close = difflib.get_close_matches(folded(word[:40]), _ROLL_WORDS_LIST, n=1, cutoff=0.75)
+    if not close:
+        return
+    meant = _SPELLED.get(close[0], close[0])
+    meant = meant.capitalize() if word[:1].isupper() else meant
+    fail(
+        "E002",
+        phrase(
+            N_(
+                "expected a roll word like Roll, Round or Throw, found {found}: "
+                "did you mean {word}?"
+            ),
+            found=short(word),
+            word=short(meant),
+        ),
+        source,
+        lineno,
+        start + 1,
+        hint=(line[:start] + meant + line[start + len(word) :]).strip(),
+    )
+
+
 def _not_a_line(line: str, lineno: int, source: str) -> NoReturn:
     start = spaces_end(line, 0)
     hint = phrase(
         N_("a dice line is like {example}; a header line like player: Alice"), example=EXAMPLE
     )
     word = re.match(r"[^\W\d_]+", line[start:])
+    if word and _DIGIT.search(line, start + word.end(), start + word.end() + 20):
+        _misspelt_roll_word(line, start, word.group(), lineno, source)
     if word and normal(word.group()) in PHRASES:
         hint = phrase(
             N_("an annotation follows the row's dice on the same line, like {example}"),
@@ -416,8 +560,10 @@ class _RollLine:
         self.source = source
         self.pos = 0
         self.typed = False
-        """A round typed with a roll word (`Roll 3: ...`): words it does not know and
-        that are no misspelling are passed over (the annotated form stays strict)."""
+        """A round typed as people write it: with a roll word (`Roll 3: ...`), a roll
+        number as a list's (`3.`, `3)`, `#3`, `3 -`), or without a number but with two
+        fields; words it does not know and that are no misspelling of a keyword are
+        passed over. The annotated form (`3: 2 2 2 x 2/2 -> 6/1`) stays strict."""
 
     def fail(
         self, message: Text, pos: int | None = None, hint: Text = "", code: str = "E002"
@@ -440,7 +586,8 @@ class _RollLine:
         self.pos = spaces_end(self.text, 0)
         start = self.pos
         numbered, worded = self._prefix()
-        self.typed = worded
+        hashed = self.text.startswith("#", start)
+        self.typed = worded or (numbered is not None and (hashed or ":" not in numbered[0]))
         if numbered is None:
             row = previous + 1
         else:
@@ -471,7 +618,10 @@ class _RollLine:
             for i, col in enumerate(dice_cols):
                 where[("dice", i)] = col
             data["dice"] = dice
-        if not _Annotation(self, self._tokens(), data, where).read():
+        tokens = self._tokens()
+        if numbered is None and sum(t.kind == "field" for t in tokens) >= 2:
+            self.typed = True  # `1 4 6 - crossed out 6/4, moved to 1/1`: three dice, two fields
+        if not _Annotation(self, tokens, data, where).read():
             return row, None
         return row, (data, where)
 
@@ -482,17 +632,7 @@ class _RollLine:
         `3rd roll: 2 2 2`, `Roll 3: I rolled 2 2 2`) are passed over."""
         numbered, worded = self._roll()
         if worded:
-            pos = self.pos
-            while True:
-                pos = spaces_end(self.text, pos)
-                sign = _PREFIX_SIGN.match(self.text, pos)
-                word = _WORD_AT.match(self.text, pos)
-                if sign is not None:
-                    pos = sign.end()
-                elif word is not None and folded(word[0]) in _DICE_WORDS:
-                    pos = word.end()
-                else:
-                    break
+            pos = _lead_words(self.text, self.pos, _DICE_WORDS)
             if _DICE_AHEAD.match(self.text, pos):
                 self.pos = pos
         return numbered, worded
@@ -522,6 +662,10 @@ class _RollLine:
             self.pos = numbered.end()
         word = _WORD_AT.match(text, spaces_end(text, self.pos))
         if word is None or normal(word[0]) not in _ROLL_WORDS:
+            lead = _lead_words(text, self.pos) if numbered is None and word else self.pos
+            if lead > self.pos and _LEAD_DICE.match(text, lead):
+                self.pos = lead  # `Dice 1 4 6`, `I rolled 1 4 6`: the dice, no roll number
+                return None, True
             return numbered, False
         self.pos = word.end()
         after = _AFTER_ROLL_WORD.match(text, self.pos)
@@ -668,7 +812,46 @@ class _Annotation:
         """A no-move phrase was read (a second one says the same: `stuck, game over`)."""
 
     def fail(self, message: Text, pos: int, hint: Text = "") -> NoReturn:
+        if not hint and self.line.typed:
+            hint = self._read_so_far()
         self.line.fail(message, pos, hint=hint or _EXAMPLE_HINT)
+
+    def _points(self, token: Token) -> bool:
+        """In a typed round, a number and a unit of points (`20 points`, `20 Punkte`):
+        what the field is worth, a note of the player's."""
+        unit = self.peek(1)
+        return (
+            self.line.typed
+            and token.kind in ("num", "field")
+            and token.text.isdigit()
+            and unit is not None
+            and unit.kind == "word"
+            and folded(unit.text) in POINT_UNITS
+        )
+
+    def _said(self, word: Token) -> str:
+        """The phrase a word begins, as the player wrote it (`moved to`, `Kreuz`)."""
+        at = self.i
+        self.i = self.tokens.index(word)
+        found = self.phrase()
+        self.i = at
+        return self.line.text[word.start : found[2].end] if found is not None else word.text
+
+    def _read_so_far(self) -> Phrase:
+        """What a typed round's line gave before the reader stopped (`read so far: roll
+        3, dice 2 2 2, crossed out 2/2`): the player sees which of their words were taken."""
+        read: list[Phrase] = [phrase(N_("roll {roll}"), roll=self.data["roll"])]
+        dice = self.data.get("dice")
+        if isinstance(dice, list):
+            read.append(phrase(N_("dice {dice}"), dice=" ".join(str(d) for d in dice)))
+        if CROSS in self.data:
+            read.append(phrase(N_("crossed out {field}"), field=self.data[CROSS]))
+        if MOVE in self.data:
+            read.append(phrase(N_("moved to {field}"), field=self.data[MOVE]))
+        steps = self.data.get(STEPS)
+        if isinstance(steps, int):
+            read.append(plural(steps, "{n} step", "{n} steps"))
+        return phrase(N_("read so far: {read}"), read=Items(tuple(read)))
 
     def peek(self, offset: int = 0) -> Token | None:
         k = self.i + offset
@@ -700,6 +883,10 @@ class _Annotation:
         if all(t.kind == "dash" for t in self.tokens):
             self.data["reroll"] = True
             self.where[("reroll",)] = first.start + 1
+            return True
+        if self.line.typed and (said := self._reroll_said()) is not None:
+            self.data["reroll"] = True  # `had to reroll`, `nix möglich, neu würfeln`
+            self.where[("reroll",)] = said.start + 1
             return True
         # `6 6 6 - reroll`, `6,6,6 ; on relance`: dashes and filler words before a word
         while (lead := self.peek()) is not None and (
@@ -733,6 +920,77 @@ class _Annotation:
         self._play()
         return True
 
+    def _reroll_said(self) -> Token | None:
+        """The reroll word of a typed round that names no field and no number, whatever
+        words stand around it (`had to reroll`, `musste neu würfeln`); None where the
+        round has a field, a number or a ring, or no reroll word."""
+        if any(t.kind in ("field", "num") for t in self.tokens):
+            return None
+        said: Token | None = None
+        while self.i < len(self.tokens):
+            found = self.phrase()
+            if found is None:
+                self.i += 1
+            elif found[0] == RING:
+                said = None
+                break
+            elif found[0] == REROLL and said is None:
+                said = found[1]
+        self.i = 0
+        return said
+
+    def _cross_ahead(self, word: Token) -> bool:
+        """In a typed round, whether a word read before the cross-out stands before a
+        cross-out word (only filler words between): the player's own (`had to cross out
+        1/2`), not a move or steps out of place."""
+        if not self.line.typed or CROSS in self.data or not word.text[0].isalpha():
+            return False
+        return self._cross_next()
+
+    def _cross_next(self) -> bool:
+        """Whether a cross-out word comes next, with only filler words before it (`→ je
+        raye 1/4`)."""
+        for token in self.tokens[self.i : self.i + MAX_LOOK_AHEAD]:
+            if token.kind != "word" or token.role not in (FILLER, CROSS):
+                return False
+            if token.role == CROSS:
+                return True
+        return False
+
+    def _before_field(self) -> bool:
+        """Pass over the words between a cross-out or move word and its field (`Kreuz
+        auf das Feld 1/4`, `je barre sur la case 1/4`, `crossed out the field 6/4`, in a
+        typed round with the player's own words among them): only where a field follows."""
+        first = self.peek()
+        if first is None or first.kind != "word" or folded(first.text) not in _BEFORE_FIRST:
+            return False
+        k = self.i
+        before = False
+        end = min(len(self.tokens), self.i + MAX_LOOK_AHEAD)
+        while k < end:
+            length = self._before_words(k)
+            if length:
+                k += length
+                before = True
+            elif self._skippable(self.tokens[k]) and folded(self.tokens[k].text) not in PHRASES:
+                k += 1
+            else:
+                break
+        if before and k < len(self.tokens) and self.tokens[k].kind == "field":
+            self.i = k
+            return True
+        return False
+
+    def _before_words(self, k: int) -> int:
+        """How many words at `k` make the longest phrase of BEFORE_FIELD, or 0."""
+        key, longest = "", 0
+        for n, token in enumerate(self.tokens[k : k + _LONGEST_BEFORE], start=1):
+            if token.kind != "word":
+                break
+            key = f"{key} {folded(token.text)}" if key else folded(token.text)
+            longest = n if key in BEFORE_FIELD else longest
+        return longest
+
     def _same_said(self, role: str) -> None:
         """Skip what follows a reroll or ring when it only says it again, with dashes and
         filler words between (`nothing to cross out, reroll`; `neu würfeln - Neuwurf`)."""
@@ -760,6 +1018,9 @@ class _Annotation:
         """A move word whose field follows the steps (`avancé de 1 jusqu'à 1/1`)."""
         last_field: str | None = None
         while (token := self.peek()) is not None:
+            if self._points(token):
+                self.i += 2  # `(6 steps) 20 points`: the field's value, a note
+                continue
             if token.kind == "dash":  # a separator, also between a path's fields
                 self.i += 1
                 if pending is not None and pending[0] == MOVE:  # `-> -`: no move
@@ -796,15 +1057,21 @@ class _Annotation:
                     and pending[0] == MOVE
                     and unit is not None
                     and unit.kind == "word"
-                    and unit.role == STEPS
+                    and (unit.role == STEPS or (unit.role == MOVE and self.line.typed))
                 ):
-                    self.i += 1  # `moved 1 step to 1/1`: the steps inside the move
+                    # `moved 1 step to 1/1`: the steps inside the move; `move 6 to 1/1`:
+                    # the steps, then the move's word said again
+                    self.i += unit.role == STEPS
                     self._steps(token.text, token)
                     continue
                 self._number(token, pending)
                 pending, resume = resume, None
                 last_field = None
                 continue
+            if (
+                pending[0] in (CROSS, MOVE) if pending is not None else self.line.typed
+            ) and self._before_field():
+                continue  # `Kreuz auf 1/4`; in a typed round also `auf das Feld 2/1 gestrichen`
             found = self.phrase()
             if found is None:
                 if self._skippable(token):
@@ -814,15 +1081,25 @@ class _Annotation:
             role, first, last = found
             if role == FILLER:  # `and`, `je`, `und`: nothing to read
                 continue
+            if role in (MOVE, IN, STEPS, PATH) and pending is None and self._cross_ahead(first):
+                continue  # `had to cross out 1/2`: a word of the player's own before it
             if pending is not None and pending[0] == MOVE and role == MOVE:
                 continue  # `moved 1 step to 1/1`: one move, said twice
             if role == MOVE and last_field == MOVE and normal(first.text) in MOVE_POSTFIX:
                 last_field = None
                 continue  # `nach 6/1 gezogen`
             if role == MOVE and not first.text[0].isalpha() and CROSS not in self.data:
-                after = self.peek()
-                if after is not None and after.kind == "word" and after.role == CROSS:
-                    continue  # `2 2 2 → X 2/2 → 6/1`: an arrow before the cross-out
+                after, then = self.peek(), self.peek(1)
+                if self._cross_next():
+                    continue  # `2 2 2 → X 2/2 → 6/1`, `→ je raye 1/4`: before the cross-out
+                if (
+                    after is not None
+                    and after.kind == "field"
+                    and then is not None
+                    and then.kind == "word"
+                    and folded(then.text) in POSTFIX
+                ):
+                    continue  # `1 4 6 -> 1/4 angekreuzt`: before a field crossed out after it
             if pending is not None and pending[0] == MOVE and role in (STEPS, IN):
                 resume = pending  # `avancé de 1 jusqu'à 1/1`: the steps inside the move
                 pending = None
@@ -858,6 +1135,11 @@ class _Annotation:
                     )
                 pending = (STEPS, first)
             elif role == PATH:
+                nxt = self.peek()
+                if self.line.typed and (
+                    nxt is None or (nxt.kind != "field" and normal(nxt.text) != "none")
+                ):
+                    continue  # `kein Weg mehr frei`: no path said here
                 self._once(PATH, first)
                 self.where[(PATH,)] = first.start + 1
                 nxt = self.peek()
@@ -1028,6 +1310,17 @@ class _Annotation:
         }[role]
         at = token.start if token is not None else len(self.line.text.rstrip())
         found = short(token.text) if token is not None else _END
+        if self.line.typed and role in (CROSS, MOVE):  # in the player's own words
+            said = self._said(word)
+            self.fail(
+                phrase(
+                    N_("expected a field after {word}, like {example}, found {found}"),
+                    word=short(said),
+                    example=f"{said} {'3/4' if role == CROSS else '5/5'}",
+                    found=found,
+                ),
+                at,
+            )
         self.fail(
             phrase(
                 N_("expected {what} after {word}, found {found}"),
@@ -1047,14 +1340,18 @@ class _Annotation:
 
     def _skippable(self, token: Token) -> bool:
         """A word of a typed round (one with a roll word) that the reader does not know
-        and that is no misspelling of a word it knows: the player's own (`bad luck`,
-        `all the way`), passed over. The annotated form stays strict."""
+        and that is no misspelling of a keyword it knows (a word of three letters or
+        fewer never is one): the player's own (`bad luck`, `all the way`, `bien`), passed
+        over. The annotated form stays strict."""
         return (
             self.line.typed
             and token.kind == "word"
             and not token.role
             and token.text[0].isalpha()
-            and (len(folded(token.text)) <= 3 or not _close(folded(token.text), 0.8))
+            and (
+                len(folded(token.text)) <= 3
+                or not any(_keyword(w) for w in _close(folded(token.text), 0.8))
+            )
         )
 
     def _unknown(self, token: Token) -> NoReturn:
@@ -1088,6 +1385,12 @@ class _Annotation:
             token.start,
             hint=_NOTES_HINT,
         )
+
+
+def _keyword(word: str) -> bool:
+    """A word of the vocabulary that a misspelling is worth naming for: of four letters
+    or more and no filler word (`bien` is no misspelt `bin`, `nix` no misspelt `nie`)."""
+    return len(word) >= 4 and PHRASES.get(word) != FILLER
 
 
 @functools.lru_cache(maxsize=1024)

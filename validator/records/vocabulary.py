@@ -35,6 +35,9 @@ class Vocabulary:
     no_move: frozenset[str]
     filler: frozenset[str]
     """Words that carry no meaning between the numbers (`and`, `je`, `und`): skipped."""
+    before_field: frozenset[str]
+    """Words between a cross-out or move word and its field (`Kreuz auf 1/4`, `crossed out
+    the field 6/4`, `je barre la case 1/4`): skipped there, where a field follows them."""
     player: frozenset[str]
     """Header keys naming the player (`Spielerin: Klara`)."""
     total: frozenset[str]
@@ -56,7 +59,8 @@ EN: Final = Vocabulary(
     roll=_w("roll|rolls|rolled|round|throw|throws|threw|turn|go"),
     dice_words=_w("dice|rolled|roll|threw|got"),
     cross=_w(
-        "cross|crossed|crosses|cross off|cross out|crossed off|crossed of|crossed out"
+        "cross|crossed|crosses|cross off|cross out|crossed off|crossed of|crossed out|cross-out"
+        "|crossed-out"
         "|crosses out|crossing out|struck|struck out|strike|strike out"
     ),
     cross_after=_w("crossed|crossed out|struck out"),
@@ -75,9 +79,10 @@ EN: Final = Vocabulary(
     ),
     no_move=_w(
         "no move|no move possible|stuck|game over|blocked|no moves|cannot move|can't move"
-        "|end of game|end of the game"
+        "|no moves left|no move left|no more moves|end of game|end of the game"
     ),
     filler=_w("and|then|i|we|the|so"),
+    before_field=_w("on|at|in|the|field|the field|square|the square|box|the box|number"),
     player=_w("player|name"),
     total=_w("total|score|points|final score|total score"),
     points=_w("points|point|pts|pt|p"),
@@ -121,6 +126,7 @@ DE: Final = Vocabulary(
         "|kein zug mehr|kein zug mehr moglich|nichts geht mehr|geht nicht mehr"
     ),
     filler=_w("und|dann|ich|danach|bei|habe|bin|mit"),
+    before_field=_w("auf|bei|an|in|im|das|das feld|dem feld|feld|nummer"),
     player=_w("spieler|spielerin|name"),
     total=_w("summe|punkte|gesamt|gesamtpunkte|ergebnis|endstand|punktzahl|gesamtsumme"),
     points=_w("punkte|punkt|pkt|p"),
@@ -152,7 +158,7 @@ FR: Final = Vocabulary(
         "vers|deplacement|deplacement vers|vais|vais en|va|va en|vais a|avance|avancee"
         "|jusqu'a|jusqu'en|aller|alle|allee|arrive|arrivee|arrive en|arrive a|deplace"
         "|deplacement en|deplace en|avance en|avance jusqu'a|aller en|je vais a|va a"
-        "|alle en|allee en|alle a|allee a|avance a"
+        "|alle en|allee en|alle a|allee a|avance a|place|me place|place en|me place en"
     ),
     steps=_w("pas|case|cases"),
     before_steps=_w("en|de"),
@@ -167,6 +173,7 @@ FR: Final = Vocabulary(
         "|suis bloque|suis bloquee|plus de deplacement possible"
     ),
     filler=_w("je|on|et|puis|ensuite|a|ai|suis|me"),
+    before_field=_w("la|la case|case|sur|sur la case|en|a|dans|dans la case|le|numero"),
     player=_w("joueur|joueuse|nom"),
     total=_w("total|score|points|score final|resultat|total final"),
     points=_w("points|point|pts|pt|p"),
