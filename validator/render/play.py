@@ -1,0 +1,212 @@
+"""The challenge's browser pages: `play.html` (the dice file's game) and the announcement.
+
+`play.html` is one self-contained file: the rules (validator/engine/rules.js, the engine's
+mirror), the page's script and styles inline, the dice rows and the page's words as JSON.
+Its Content-Security-Policy allows only those inline scripts and styles (by hash) and no
+connection, so no request leaves the page; it works from `file://` and any web host, and
+a player may keep the file alone. The testing hooks are fixed (docs/contest.md).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from validator.engine import END_BRIEF, Dice, End, Ruleset
+from validator.render import i18n
+from validator.render.i18n import Language, _, pgettext
+
+PLAY_FILE = "play.html"
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """What the announcement and the game page say about the challenge."""
+
+    name: str
+    rows: tuple[Dice, ...]
+    sha256: str
+    dice_name: str
+    rules: Ruleset
+    deadline: str | None = None
+    organizer: str | None = None
+    """The address entries go to, only when the organizer chose to publish it."""
+
+
+def _asset(package: str, name: str) -> str:
+    return resources.files(package).joinpath(name).read_text(encoding="utf-8")
+
+
+def _hash(text: str) -> str:
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
+
+
+def _strings() -> dict[str, Any]:
+    """The page's words in the current language ({name} fields are filled in by the page)."""
+    return {
+        "roll": _("Roll {n} of {total}: {dice}."),
+        "choose_cross": _("Choose a field to cross out."),
+        "choose_move": _(
+            "{field} crossed out: the movement die is {die}. Choose where to go; "
+            "the walk is shown on the board."
+        ),
+        "forced": _("Roll {n}: {dice}: no field can be crossed out, a forced reroll."),
+        "over": _("Game over: {score} points ({end})."),
+        "ends": {end.value: _(END_BRIEF[end]) for end in End},
+        "points": _("{n} points"),
+        "circle": _("circle"),
+        "dead": _("crossing out this field leaves no move: the game ends"),
+        "confirm_new": _("Start a new game? The game kept in this browser is lost."),
+        "copied": _("Copied."),
+        "mail_subject": _("My Road to 300 record"),
+        "record_comment": _("Road to 300 record, annotated dice file"),
+        # TRANSLATORS: the word a record uses for a forced reroll; `road300 validate` must
+        # read it (docs/records.md lists the words it reads in each language).
+        "reroll_word": pgettext("record", "reroll"),
+    }
+
+
+def _dice_line(challenge: Challenge) -> str:
+    return _("Dice file {file}, SHA-256 {sha256}; rules: {rules}.").format(
+        file=challenge.dice_name, sha256=challenge.sha256, rules=challenge.rules.name
+    )
+
+
+def _deadline(challenge: Challenge) -> str:
+    if not challenge.deadline:
+        return ""
+    return _("Send your record by {deadline}.").format(deadline=challenge.deadline)
+
+
+def _para(text: str, css_class: str = "") -> str:
+    """A paragraph of plain text, escaped; nothing for no text."""
+    if not text:
+        return ""
+    attribute = f' class="{css_class}"' if css_class else ""
+    return f"<p{attribute}>{html.escape(text)}</p>"
+
+
+def _data_json(challenge: Challenge) -> str:
+    rules = challenge.rules
+    data = {
+        "rows": [list(row) for row in challenge.rows],
+        "sha256": challenge.sha256,
+        "organizer": challenge.organizer,
+        "rules": {
+            "name": rules.name,
+            "pass_counting": rules.pass_counting,
+            "pass_limit": rules.pass_limit,
+            "scoring": rules.scoring,
+        },
+        "strings": _strings(),
+    }
+    # Inside <script>: no "</" may end it early, whatever a string holds.
+    return json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+
+
+def render_play(challenge: Challenge, lang: Language) -> str:
+    """play.html for the challenge, in `lang`."""
+    with i18n.speaking(lang):
+        return _render_play(challenge, lang)
+
+
+def _render_play(challenge: Challenge, lang: Language) -> str:
+    rules_js = _asset("validator.engine", "rules.js")
+    play_js = _asset("validator.render", "templates/play.js")
+    css = _asset("validator.render", "templates/play.css")
+    csp = (
+        f"default-src 'none'; script-src {_hash(rules_js)} {_hash(play_js)}; "
+        f"style-src {_hash(css)}; img-src data:; connect-src 'none'; form-action 'none'; "
+        "base-uri 'none'"
+    )
+    e = html.escape
+    title = e(_("{name}: play in your browser").format(name=challenge.name))
+    deadline = _para(_deadline(challenge), "meta")
+    mail = (
+        f'<a class="action" id="mail" href="mailto:{e(challenge.organizer)}">'
+        f"{e(_('Send by mail'))}</a>"
+        if challenge.organizer
+        else ""
+    )
+    keys = _(
+        "Keys: the arrows move on the board, Enter or Space chooses, two digits (34) "
+        "choose row 3, column 4, Esc steps back, u undoes."
+    )
+    return f"""<!DOCTYPE html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="{csp}">
+<title>{title}</title>
+<style>{css}</style>
+</head>
+<body data-phase="cross">
+<main>
+<h1>{title}</h1>
+{_para(_dice_line(challenge), "meta")}
+{deadline}
+<p class="meta"><a href="index.html">{e(_("The challenge"))}</a></p>
+<div class="scoreline"><span>{e(_("Score"))}: <output id="score">0</output></span></div>
+<p id="status" aria-live="polite"></p>
+<div id="board" role="grid" aria-label="{e(_("The board"))}"></div>
+<div class="actions">
+<button type="button" class="action" data-action="undo">{e(_("Undo"))}</button>
+<button type="button" class="action" data-action="new">{e(_("New game"))}</button>
+</div>
+<p class="keys">{e(keys)}</p>
+<h2><label for="record">{e(_("Your record"))}</label></h2>
+<textarea id="record" readonly spellcheck="false"></textarea>
+<div class="actions">
+<button type="button" class="action" data-action="copy">{e(_("Copy"))}</button>
+<button type="button" class="action" data-action="download">{e(_("Download"))}</button>
+{mail}
+<span id="copied" aria-live="polite"></span>
+</div>
+</main>
+<script type="application/json" id="game-data">{_data_json(challenge)}</script>
+<script>{rules_js}</script>
+<script>{play_js}</script>
+</body>
+</html>
+"""
+
+
+def render_announcement(challenge: Challenge, lang: Language) -> str:
+    """index.html before results exist: the name, the deadline, the dice file and its
+    SHA-256, the address to send to (when published) and the link to play.html."""
+    with i18n.speaking(lang):
+        css = _asset("validator.render", "templates/play.css")
+        e = html.escape
+        items = [_para(_dice_line(challenge)), _para(_deadline(challenge))]
+        if challenge.organizer:
+            items.append(
+                _para(_("Send your record to {address}.").format(address=challenge.organizer))
+            )
+        items.append(
+            f'<p><a class="action" href="{PLAY_FILE}">{e(_("Play in your browser"))}</a></p>'
+        )
+        body = "\n".join(items)
+        return f"""<!DOCTYPE html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src {_hash(css)}">
+<title>{e(challenge.name)}</title>
+<style>{css}</style>
+</head>
+<body>
+<main>
+<h1>{e(challenge.name)}</h1>
+{body}
+</main>
+</body>
+</html>
+"""
