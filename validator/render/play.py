@@ -72,6 +72,21 @@ def _strings() -> dict[str, Any]:
     }
 
 
+def _page_words() -> dict[str, str]:
+    """The words of play.html's own elements, in the current language."""
+    return {
+        "send_mail": _("Send by mail"),
+        "challenge": _("The challenge"),
+        "score": _("Score"),
+        "board": _("The board"),
+        "undo": _("Undo"),
+        "new": _("New game"),
+        "your_record": _("Your record"),
+        "copy": _("Copy"),
+        "download": _("Download"),
+    }
+
+
 def _dice_line(challenge: Challenge) -> str:
     return _("Dice file {file}, SHA-256 {sha256}; rules: {rules}.").format(
         file=challenge.dice_name, sha256=challenge.sha256, rules=challenge.rules.name
@@ -126,11 +141,11 @@ def _render_play(challenge: Challenge, lang: Language) -> str:
         "base-uri 'none'"
     )
     e = html.escape
+    w = {key: e(text) for key, text in _page_words().items()}
     title = e(_("{name}: play in your browser").format(name=challenge.name))
     deadline = _para(_deadline(challenge), "meta")
     mail = (
-        f'<a class="action" id="mail" href="mailto:{e(challenge.organizer)}">'
-        f"{e(_('Send by mail'))}</a>"
+        f'<a class="action" id="mail" href="mailto:{e(challenge.organizer)}">{w["send_mail"]}</a>'
         if challenge.organizer
         else ""
     )
@@ -152,20 +167,20 @@ def _render_play(challenge: Challenge, lang: Language) -> str:
 <h1>{title}</h1>
 {_para(_dice_line(challenge), "meta")}
 {deadline}
-<p class="meta"><a href="index.html">{e(_("The challenge"))}</a></p>
-<div class="scoreline"><span>{e(_("Score"))}: <output id="score">0</output></span></div>
+<p class="meta"><a href="index.html">{w["challenge"]}</a></p>
+<div class="scoreline"><span>{w["score"]}: <output id="score">0</output></span></div>
 <p id="status" aria-live="polite"></p>
-<div id="board" role="grid" aria-label="{e(_("The board"))}"></div>
+<div id="board" role="grid" aria-label="{w["board"]}"></div>
 <div class="actions">
-<button type="button" class="action" data-action="undo">{e(_("Undo"))}</button>
-<button type="button" class="action" data-action="new">{e(_("New game"))}</button>
+<button type="button" class="action" data-action="undo">{w["undo"]}</button>
+<button type="button" class="action" data-action="new">{w["new"]}</button>
 </div>
 <p class="keys">{e(keys)}</p>
-<h2><label for="record">{e(_("Your record"))}</label></h2>
+<h2><label for="record">{w["your_record"]}</label></h2>
 <textarea id="record" readonly spellcheck="false"></textarea>
 <div class="actions">
-<button type="button" class="action" data-action="copy">{e(_("Copy"))}</button>
-<button type="button" class="action" data-action="download">{e(_("Download"))}</button>
+<button type="button" class="action" data-action="copy">{w["copy"]}</button>
+<button type="button" class="action" data-action="download">{w["download"]}</button>
 {mail}
 <span id="copied" aria-live="polite"></span>
 </div>
@@ -189,9 +204,8 @@ def render_announcement(challenge: Challenge, lang: Language) -> str:
             items.append(
                 _para(_("Send your record to {address}.").format(address=challenge.organizer))
             )
-        items.append(
-            f'<p><a class="action" href="{PLAY_FILE}">{e(_("Play in your browser"))}</a></p>'
-        )
+        play = _("Play in your browser")
+        items.append(f'<p><a class="action" href="{PLAY_FILE}">{e(play)}</a></p>')
         body = "\n".join(items)
         return f"""<!DOCTYPE html>
 <html lang="{lang}">
