@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from tests.test_report_browser import CHROMIUM
+from test_report_browser import CHROMIUM
 
 ROOT = Path(__file__).resolve().parent.parent
 DICE = ROOT / "tests" / "perft" / "challenge.txt"
