@@ -9,6 +9,7 @@ legal action in the engine's order and the state and score after each. Node runs
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import shutil
@@ -55,18 +56,6 @@ SLOW_POSITIONS = 60_000
 pytestmark = pytest.mark.skipif(NODE is None, reason="no node found (.ci/run installs it)")
 
 
-def rules_json(rules: Ruleset) -> dict[str, Any]:
-    return {
-        "name": rules.name,
-        "pass_counting": rules.pass_counting,
-        "pass_limit": rules.pass_limit,
-        "scoring": rules.scoring,
-        "escape_bonus": rules.escape_bonus,
-        "max_rings": rules.max_rings,
-        "in_and_out": rules.in_and_out,
-    }
-
-
 def state_json(state: State) -> list[Any]:
     """A state, compactly: the field sets as bit masks (36 bits: exact in JavaScript)."""
     end = None if state.end is None else state.end.value
@@ -92,20 +81,26 @@ def action_json(action: Action) -> list[Any]:
 
 
 def position(
-    name: str, state: State, dice: Dice, last: bool, rules: Ruleset, applied: int | None
+    name: str,
+    state: State,
+    dice: Dice,
+    last: bool,
+    rules: Ruleset,
+    applied: int | None,
+    actions: list[Action],
 ) -> dict[str, Any]:
-    """One position and the engine's answers (`last`: the dice file's last row).
+    """One position and the engine's answers (`last`: the dice file's last row; `actions`:
+    the engine's legal actions, which the game playing through it has already).
 
     The legal actions carry the walks: one per end field with its witness walk, then the
     exits, each cross-out's in board order, and a cross-out that leaves no move once. The
     state after each action is checked for all of them, or for `applied` of them spread
     over the list (the first and the last among them): applying is most of the cost."""
-    actions = legal_actions(state, dice, rules)
     rows = [dice] if last else [dice, dice]
     picked = sample(len(actions), applied)
     return {
         "name": name,
-        "rules": rules_json(rules),
+        "rules": dataclasses.asdict(rules),
         "state": state_json(state),
         "dice": list(dice),
         "last": last,
@@ -145,10 +140,11 @@ def game_positions(
     state = new_game(rings)
     for i, dice in enumerate(rows):
         last = i + 1 == len(rows)
-        out.append(position(f"{name} row {i + 1}", state, dice, last, rules, applied))
+        actions = legal_actions(state, dice, rules)
+        out.append(position(f"{name} row {i + 1}", state, dice, last, rules, applied, actions))
         if state.over:
             break
-        action = choose(legal_actions(state, dice, rules), i)
+        action = choose(actions, i)
         state = apply_row(state, rows, i, action, rules).state
     return out
 

@@ -10,6 +10,7 @@ a player may keep the file alone. The testing hooks are fixed (docs/contest.md).
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
 import html
 import json
@@ -108,17 +109,12 @@ def _para(text: str, css_class: str = "") -> str:
 
 
 def _data_json(challenge: Challenge) -> str:
-    rules = challenge.rules
     data = {
         "rows": [list(row) for row in challenge.rows],
         "sha256": challenge.sha256,
         "organizer": challenge.organizer,
-        "rules": {
-            "name": rules.name,
-            "pass_counting": rules.pass_counting,
-            "pass_limit": rules.pass_limit,
-            "scoring": rules.scoring,
-        },
+        # Every switch of the ruleset, by its engine name (rules.js reads the same names).
+        "rules": dataclasses.asdict(challenge.rules),
         "strings": _strings(),
     }
     # Inside <script>: no "</" may end it early, whatever a string holds.
@@ -153,18 +149,7 @@ def _render_play(challenge: Challenge, lang: Language) -> str:
         "Keys: the arrows move on the board, Enter or Space chooses, two digits (34) "
         "choose row 3, column 4, Esc steps back, u undoes."
     )
-    return f"""<!DOCTYPE html>
-<html lang="{lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="{csp}">
-<title>{title}</title>
-<style>{css}</style>
-</head>
-<body data-phase="cross">
-<main>
-<h1>{title}</h1>
+    main = f"""<h1>{title}</h1>
 {_para(_dice_line(challenge), "meta")}
 {deadline}
 <p class="meta"><a href="index.html">{w["challenge"]}</a></p>
@@ -183,14 +168,12 @@ def _render_play(challenge: Challenge, lang: Language) -> str:
 <button type="button" class="action" data-action="download">{w["download"]}</button>
 {mail}
 <span id="copied" aria-live="polite"></span>
-</div>
-</main>
-<script type="application/json" id="game-data">{_data_json(challenge)}</script>
-<script>{rules_js}</script>
-<script>{play_js}</script>
-</body>
-</html>
-"""
+</div>"""
+    scripts = (
+        f'<script type="application/json" id="game-data">{_data_json(challenge)}</script>\n'
+        f"<script>{rules_js}</script>\n<script>{play_js}</script>"
+    )
+    return _page(lang, title, csp, css, ' data-phase="cross"', main, scripts)
 
 
 def render_announcement(challenge: Challenge, lang: Language) -> str:
@@ -206,21 +189,27 @@ def render_announcement(challenge: Challenge, lang: Language) -> str:
             )
         play = _("Play in your browser")
         items.append(f'<p><a class="action" href="{PLAY_FILE}">{e(play)}</a></p>')
-        body = "\n".join(items)
-        return f"""<!DOCTYPE html>
+        name = e(challenge.name)
+        csp = f"default-src 'none'; style-src {_hash(css)}"
+        return _page(lang, name, csp, css, "", f"<h1>{name}</h1>\n" + "\n".join(items), "")
+
+
+def _page(lang: str, title: str, csp: str, css: str, body_attrs: str, main: str, end: str) -> str:
+    """A whole page: `title` and `main` are HTML already (escaped), `end` follows <main>."""
+    return f"""<!DOCTYPE html>
 <html lang="{lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src {_hash(css)}">
-<title>{e(challenge.name)}</title>
+<meta http-equiv="Content-Security-Policy" content="{csp}">
+<title>{title}</title>
 <style>{css}</style>
 </head>
-<body>
+<body{body_attrs}>
 <main>
-<h1>{e(challenge.name)}</h1>
-{body}
+{main}
 </main>
+{end}
 </body>
 </html>
 """
