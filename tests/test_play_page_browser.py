@@ -150,6 +150,10 @@ def test_a_whole_game_by_clicking_validates(browser: Any, tmp_path: Path, width:
     assert mail.startswith("mailto:challenge@example.org?subject=")
     assert "x%20" in mail  # the record is in the body
     w.page.screenshot(path=str(tmp_path / f"play-{width}.png"), full_page=True)
+    for url in (page.as_uri(), (page.parent / "index.html").as_uri()):
+        w.page.goto(url)
+        wide = w.page.evaluate("document.documentElement.scrollWidth")
+        assert wide <= width, f"{url} is {wide} px wide at {width} px"
     w.context.close()
 
 
