@@ -56,6 +56,9 @@ def test_the_announcement_names_what_to_send_where(tmp_path: Path) -> None:
     assert "<h1>Winter &lt;cup&gt;</h1>" in index
     assert "20 December, 23:59" in index and read_dice(DICE).sha256 in index
     assert "c@example.org" in index and 'href="play.html"' in index
+    assert 'href="challenge.txt" download' in index
+    assert (tmp_path / "challenge.txt").read_bytes() == DICE.read_bytes()
+    assert "Walk exactly that many steps" in index and "3 in a row end the game" in index
     code, out = site(str(DICE), "-o", str(tmp_path / "quiet"))
     assert code == 0, out
     # No address is published that the organizer did not give.
@@ -89,3 +92,23 @@ def test_refusals_write_nothing(tmp_path: Path) -> None:
     assert (out_dir / "index.html").read_text() == "mine\n"
     assert site(str(DICE), "-o", str(out_dir), "--force")[0] == 0
     assert (out_dir / "index.html").read_text() != "mine\n"
+
+
+def test_the_record_template_is_read_by_validate(tmp_path: Path) -> None:
+    """The announcement's record start, in each language, is the start of a legal game."""
+    from validator.engine import STANDARD
+    from validator.render import i18n
+    from validator.render.play import Challenge, record_start
+
+    dice = read_dice(DICE)
+    challenge = Challenge("c", tuple(dice.rows), dice.sha256, "challenge.txt", STANDARD)
+    for lang in ("en", "de", "fr"):
+        with i18n.speaking(lang):
+            text = record_start(challenge, rounds=8)
+        assert len(text.splitlines()) == 9
+        record = tmp_path / f"start-{lang}.txt"
+        record.write_text(text, encoding="utf-8")
+        result = CliRunner().invoke(
+            main, ["validate", str(record), "--dice", str(DICE), "--format", "json"]
+        )
+        assert json.loads(result.stdout)["verdict"] == "incomplete", (lang, text)

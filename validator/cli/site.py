@@ -3,6 +3,8 @@ dice file's game in the browser (play.html)."""
 
 from __future__ import annotations
 
+import hashlib
+import re
 import sys
 from pathlib import Path
 
@@ -47,8 +49,9 @@ def command(
     force: bool,
 ) -> None:
     """Write the challenge's site for DICE: index.html (the announcement: the name, the
-    deadline, the dice file and its SHA-256, where to send records) and play.html (the
-    dice file's game in any browser, offline, writing the record to send).
+    deadline, the dice file and its SHA-256, where to send records, the rules and how a
+    record looks, in the site's language), play.html (the dice file's game in any browser,
+    offline, writing the record to send) and a copy of the dice file.
 
     \b
     Example:
@@ -60,7 +63,7 @@ def command(
     """
     from validator.check.file import Checker, UsageError, load_dice
     from validator.engine import STANDARD
-    from validator.records.atomic import write_file
+    from validator.records.atomic import write_bytes, write_file
     from validator.render.play import PLAY_FILE, Challenge, render_announcement, render_play
 
     try:
@@ -78,11 +81,16 @@ def command(
         there = [p for p in pages if (out_dir / p).exists()]
         if there:
             fail_usage(f"{out_dir / there[0]} exists; give --force to replace it")
+    # The dice file is published beside the pages, under its own name when that is a plain
+    # file name (and not one of the pages'), else as dice.txt.
+    published = dice.name
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,80}", published) or published in pages:
+        published = "dice.txt"
     challenge = Challenge(
         name=name,
         rows=tuple(dice_file.rows),
         sha256=dice_file.sha256,
-        dice_name=dice.name,
+        dice_name=published,
         rules=ruleset,
         deadline=deadline,
         organizer=organizer,
@@ -92,6 +100,10 @@ def command(
         out_dir.mkdir(parents=True, exist_ok=True)
         for page, render in pages.items():
             write_file(out_dir / page, render(challenge, lang_code))
+        data = dice.read_bytes()
+        if hashlib.sha256(data).hexdigest() != dice_file.sha256:
+            fail_usage(f"{dice}: the dice file changed while the site was written; run again")
+        write_bytes(out_dir / published, data)
     except OSError as exc:
         fail_usage(f"{out_dir}: cannot write the site: {exc.strerror or exc}")
     click.echo(f"road300: wrote {out_dir / 'index.html'} and {out_dir / PLAY_FILE}", err=True)

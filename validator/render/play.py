@@ -14,11 +14,11 @@ import dataclasses
 import hashlib
 import html
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any
 
-from validator.engine import END_BRIEF, Dice, End, Ruleset
+from validator.engine import END_BRIEF, Dice, End, Field, Ruleset
 from validator.render import i18n
 from validator.render.i18n import Language, _, pgettext
 
@@ -188,10 +188,81 @@ def render_announcement(challenge: Challenge, lang: Language) -> str:
                 _para(_("Send your record to {address}.").format(address=challenge.organizer))
             )
         play = _("Play in your browser")
-        items.append(f'<p><a class="action" href="{PLAY_FILE}">{e(play)}</a></p>')
+        dice = _("Download the dice file")
+        items.append(
+            f'<p class="actions"><a class="action" href="{PLAY_FILE}">{e(play)}</a> '
+            f'<a class="action" href="{e(challenge.dice_name)}" download>{e(dice)}</a></p>'
+        )
+        how_to_play = _("How to play")
+        items.append(f"<h2>{e(how_to_play)}</h2>")
+        items.extend(_para(text) for text in _rules_text(challenge.rules))
+        how_to_send = _("How to send a record")
+        items.append(f"<h2>{e(how_to_send)}</h2>")
+        items.append(
+            _para(
+                _(
+                    "One line for each roll of the dice file: the roll's number, its dice, "
+                    "x and the field crossed out, -> and the field moved to, the steps in "
+                    "brackets; a forced reroll says so. The game page writes it for you. "
+                    "It starts like this:"
+                )
+            )
+        )
+        items.append(f"<pre>{e(record_start(challenge))}</pre>")
         name = e(challenge.name)
         csp = f"default-src 'none'; style-src {_hash(css)}"
         return _page(lang, name, csp, css, "", f"<h1>{name}</h1>\n" + "\n".join(items), "")
+
+
+def _rules_text(rules: Ruleset) -> list[str]:
+    """A round and the end of a game under `rules`, in the current language."""
+    if rules.pass_counting == "in-a-row":
+        rerolls = _("No field to cross out: a forced reroll; {n} in a row end the game.")
+    else:
+        rerolls = _("No field to cross out: a forced reroll; {n} in the whole game end it.")
+    texts = [
+        _(
+            "Three dice are rolled. Cross out a free field that two of them name, as row and "
+            "column in either order; the third die is how far you move."
+        ),
+        _(
+            "From your second move on, the field you start from gets its X. Walk exactly that "
+            "many steps, up, down, left or right, never onto a field with an X or a circle, "
+            "nor twice onto the same field; the field you end on gets a circle and scores its "
+            "points. Your first move enters the board through a corner."
+        ),
+        rerolls.format(n=rules.pass_limit),
+        _("When the movement die has no walk, the game ends. Aim: 300 points."),
+    ]
+    if rules.scoring == "crossed-circles":
+        texts.append(_("Only fields with both an X and a circle score."))
+    return texts
+
+
+def record_start(challenge: Challenge, rounds: int = 3) -> str:
+    """The first lines of a record of this dice file in the annotated text form, in the
+    current language: the engine's first legal choices for its first rows."""
+    from validator.engine import apply_row, legal_actions, new_game
+    from validator.records.rounds import record_round
+    from validator.records.text_record import annotation
+
+    lines = [f"dice_sha256: {challenge.sha256}"]
+    state = new_game()
+    rows = challenge.rows
+    for i in range(min(rounds, len(rows))):
+        if state.over:
+            break
+        action = legal_actions(state, rows[i], challenge.rules)[0]
+        turn = apply_row(state, rows, i, action, challenge.rules)
+        walk = tuple(Field.at(x) for x in turn.walk or ())
+        die = turn.cross.die if turn.cross else None
+        r = record_round(i + 1, action, walk=walk, roll=i + 1, dice=rows[i], steps=die)
+        text = annotation(replace(r, path=None))
+        if text == "reroll":
+            text = pgettext("record", "reroll")
+        lines.append(f"{i + 1}: {' '.join(map(str, rows[i]))}   {text}")
+        state = turn.state
+    return "\n".join(lines) + "\n"
 
 
 def _page(lang: str, title: str, csp: str, css: str, body_attrs: str, main: str, end: str) -> str:
