@@ -51,7 +51,7 @@ RULESETS = (
     "standard+escape=15+in-and-out+rings=3",
 )
 PLAIN_POSITIONS = 10_000
-SLOW_POSITIONS = 30_000
+SLOW_POSITIONS = 20_000
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="no node found (.ci/run installs it)")
 
