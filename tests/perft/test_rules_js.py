@@ -10,6 +10,7 @@ legal action in the engine's order and the state and score after each. Node runs
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import random
 import shutil
@@ -56,6 +57,16 @@ SLOW_POSITIONS = 20_000
 pytestmark = pytest.mark.skipif(NODE is None, reason="no node found (.ci/run installs it)")
 
 
+@functools.cache
+def _switches(rules: Ruleset) -> tuple[tuple[str, Any], ...]:
+    return tuple(dataclasses.asdict(rules).items())
+
+
+def _rules_json(rules: Ruleset) -> dict[str, Any]:
+    """The ruleset as play.html sends it: every field by its engine name."""
+    return dict(_switches(rules))
+
+
 def state_json(state: State) -> list[Any]:
     """A state, compactly: the field sets as bit masks (36 bits: exact in JavaScript)."""
     end = None if state.end is None else state.end.value
@@ -77,7 +88,8 @@ def action_json(action: Action) -> list[Any]:
     if isinstance(action, RingReroll):
         return ["ring"]
     move = None if action.move is None else action.move.index
-    return ["play", action.cross.index, move, action.exit, [f.index for f in action.path or ()]]
+    walk = [(f.row - 1) * 6 + f.col - 1 for f in action.path or ()]  # Field.index, inlined
+    return ["play", action.cross.index, move, action.exit, walk]
 
 
 def position(
@@ -100,7 +112,7 @@ def position(
     picked = sample(len(actions), applied)
     return {
         "name": name,
-        "rules": dataclasses.asdict(rules),
+        "rules": _rules_json(rules),
         "state": state_json(state),
         "dice": list(dice),
         "last": last,
