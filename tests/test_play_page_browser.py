@@ -163,6 +163,12 @@ def test_undo_and_reload_resume(browser: Any, tmp_path: Path) -> None:
     first = w.legal()[0]
     w.click(first)
     assert w.phase() == "move"
+    # Before any destination is pointed at (a phone), the walk to the first one is shown.
+    numbered = {
+        int(cell.eval_on_selector(".step", "e => e.textContent")): cell.get_attribute("data-field")
+        for cell in w.page.query_selector_all(".walk")
+    }
+    assert numbered and numbered[max(numbered)] in w.legal()
     w.page.click('[data-action="undo"]')
     assert w.phase() == "cross" and w.legal()[0] == first
     for _ in range(3):  # three rounds: cross-out and move

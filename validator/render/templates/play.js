@@ -143,7 +143,15 @@
     var st = game.state, opts = options(), ph = phase();
     document.body.setAttribute("data-phase", ph);
     var walk = [];
-    if (ph === "move" && preview !== null && opts[preview]) walk = opts[preview].walk;
+    if (ph === "move") {
+      // The walk to the destination under the pointer or cursor; before one is pointed at
+      // (a phone has no hover), to the first destination, so a walk is always shown.
+      if (preview === null || !opts[preview]) {
+        var first = Object.keys(opts).map(Number).sort(function (a, b) { return a - b; })[0];
+        preview = first === undefined ? null : first;
+      }
+      if (preview !== null) walk = opts[preview].walk;
+    }
     cells.forEach(function (cell, i) {
       var o = opts[i];
       cell.setAttribute("data-legal", o ? "true" : "false");
