@@ -52,7 +52,7 @@ RULESETS = (
     "standard+escape=15+in-and-out+rings=3",
 )
 PLAIN_POSITIONS = 10_000
-SLOW_POSITIONS = 20_000
+SLOW_POSITIONS = 12_000
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="no node found (.ci/run installs it)")
 
