@@ -49,12 +49,14 @@ def test_play_html_is_whole_and_offline(tmp_path: Path) -> None:
 
 
 def test_the_announcement_names_what_to_send_where(tmp_path: Path) -> None:
-    args = ["--name", "Winter <cup>", "--deadline", "20 December, 23:59"]
-    code, out = site(str(DICE), "-o", str(tmp_path), *args, "--organizer", "c@example.org")
+    args = ["--name", "Winter <cup>", "--deadline", "2026-12-20T23:59:59+01:00"]
+    organizer = ["--organizer", "Cup Team <c@example.org>"]
+    code, out = site(str(DICE), "-o", str(tmp_path), *args, *organizer)
     assert code == 0, out
     index = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert "<h1>Winter &lt;cup&gt;</h1>" in index
-    assert "20 December, 23:59" in index and read_dice(DICE).sha256 in index
+    assert "December 20, 2026" in index and read_dice(DICE).sha256 in index
+    assert "Cup Team" not in index  # only the address is published
     assert "c@example.org" in index and 'href="play.html"' in index
     assert 'href="challenge.txt" download' in index
     assert (tmp_path / "challenge.txt").read_bytes() == DICE.read_bytes()
@@ -74,12 +76,26 @@ def test_the_pages_speak_the_site_language(tmp_path: Path) -> None:
     assert '<html lang="de">' in page and ">Rückgängig<" in page
     assert "Wähle ein Feld zum Streichen." in page and '"reroll_word": "neuwurf"' in page
     assert "Im Browser spielen" in (tmp_path / "index.html").read_text(encoding="utf-8")
+    code, out = site(
+        str(DICE),
+        "-o",
+        str(tmp_path / "de2"),
+        "--lang",
+        "de",
+        "--deadline",
+        "2026-12-20T23:59+01:00",
+    )
+    assert code == 0 and "20. Dezember 2026" in (tmp_path / "de2" / "index.html").read_text()
 
 
 def test_refusals_write_nothing(tmp_path: Path) -> None:
     out_dir = tmp_path / "site"
     code, out = site(str(DICE), "-o", str(out_dir), "--rules", "standard+escape=20")
     assert code == 2 and "without expansions" in out and not out_dir.exists()
+    code, out = site(str(DICE), "-o", str(out_dir), "--deadline", "20 December")
+    assert code == 2 and "ISO 8601" in out and not out_dir.exists()
+    code, out = site(str(DICE), "-o", str(out_dir), "--organizer", "not an address")
+    assert code == 2 and "not an e-mail address" in out and not out_dir.exists()
     bad = tmp_path / "bad.txt"
     bad.write_text("1 2 3\n7 7 7\n")
     code, out = site(str(bad), "-o", str(out_dir))

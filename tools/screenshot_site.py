@@ -35,7 +35,7 @@ def main() -> None:
     chromium: str = parser.parse_args().chromium
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "site"
-        options = ["--name", "Winter challenge", "--deadline", "20 December 2026, 23:59"]
+        options = ["--name", "Winter challenge", "--deadline", "2026-12-20T23:59:59+01:00"]
         options += ["--organizer", "challenge@organizers.example"]
         subprocess.run(
             [sys.executable, "-m", "validator", "site", str(CHALLENGE), "-o", str(site), *options],

@@ -6,10 +6,12 @@ from __future__ import annotations
 import hashlib
 import re
 import sys
+from datetime import datetime
 from pathlib import Path
 
 import click
 
+from validator.cli.batch_mail import DateTime
 from validator.cli.common import EXIT_OK, fail_usage, lang_option, language, rules_option
 
 
@@ -20,7 +22,10 @@ from validator.cli.common import EXIT_OK, fail_usage, lang_option, language, rul
     "--name", default="Road to 300 challenge", show_default=True, help="The challenge's name."
 )
 @click.option(
-    "--deadline", metavar="DATETIME", help="When records must be in, as it is to be shown."
+    "--deadline",
+    type=DateTime(),
+    help="When records must be in: ISO 8601 with offset, like 2026-12-20T23:59:59+01:00; "
+    "shown in the site's language.",
 )
 @click.option(
     "--organizer",
@@ -42,7 +47,7 @@ def command(
     dice: Path,
     rules: str | None,
     name: str,
-    deadline: str | None,
+    deadline: datetime | None,
     organizer: str | None,
     lang: str | None,
     out_dir: Path,
@@ -55,7 +60,7 @@ def command(
 
     \b
     Example:
-      road300 site challenge.txt --name "Winter challenge" --deadline "20 December, 23:59" \\
+      road300 site challenge.txt --name "Winter challenge" --deadline 2026-12-20T23:59:59+01:00 \\
           --organizer challenge@example.org --lang de -o site
 
     Exit status: 0 written, 2 bad options, an unreadable dice file or an existing page
@@ -72,6 +77,14 @@ def command(
     except UsageError as exc:
         fail_usage(exc.message)
     ruleset = checker.rules or STANDARD
+    address = None
+    if organizer is not None:
+        from validator.render.replies import organizer_address
+
+        found = organizer_address(organizer)
+        if found is None:
+            fail_usage(f"--organizer: {organizer!r} is not an e-mail address")
+        address = str(found.addr_spec)
     if ruleset.can_leave or ruleset.rings:
         fail_usage(
             f"--rules {rules}: the browser game plays standard, bga and literal, without expansions"
@@ -93,7 +106,7 @@ def command(
         dice_name=published,
         rules=ruleset,
         deadline=deadline,
-        organizer=organizer,
+        organizer=address,
     )
     lang_code = language(lang)
     try:

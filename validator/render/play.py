@@ -15,6 +15,7 @@ import hashlib
 import html
 import json
 from dataclasses import dataclass, replace
+from datetime import datetime
 from importlib import resources
 from typing import Any
 
@@ -34,7 +35,7 @@ class Challenge:
     sha256: str
     dice_name: str
     rules: Ruleset
-    deadline: str | None = None
+    deadline: datetime | None = None
     organizer: str | None = None
     """The address entries go to, only when the organizer chose to publish it."""
 
@@ -97,7 +98,8 @@ def _dice_line(challenge: Challenge) -> str:
 def _deadline(challenge: Challenge) -> str:
     if not challenge.deadline:
         return ""
-    return _("Send your record by {deadline}.").format(deadline=challenge.deadline)
+    when = i18n.when(challenge.deadline, zone=True)
+    return _("Send your record by {deadline}.").format(deadline=when)
 
 
 def _para(text: str, css_class: str = "") -> str:
