@@ -119,5 +119,6 @@ def command(
         write_bytes(out_dir / published, data)
     except OSError as exc:
         fail_usage(f"{out_dir}: cannot write the site: {exc.strerror or exc}")
-    click.echo(f"road300: wrote {out_dir / 'index.html'} and {out_dir / PLAY_FILE}", err=True)
+    wrote = f"{out_dir / 'index.html'}, {out_dir / PLAY_FILE} and {out_dir / published}"
+    click.echo(f"road300: wrote {wrote}", err=True)
     sys.exit(EXIT_OK)
