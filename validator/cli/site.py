@@ -12,12 +12,17 @@ from pathlib import Path
 import click
 
 from validator.cli.batch_mail import DateTime
-from validator.cli.common import EXIT_OK, fail_usage, lang_option, language, rules_option
+from validator.cli.common import EXIT_OK, fail_usage, lang_option, language
 
 
 @click.command("site")
 @click.argument("dice", type=click.Path(path_type=Path))
-@rules_option
+@click.option(
+    "--rules",
+    metavar="NAME",
+    help="The ruleset the game page plays and the rules text says: standard, bga or "
+    "literal (the page offers no expansions). Default: standard.",
+)
 @click.option(
     "--name", default="Road to 300 challenge", show_default=True, help="The challenge's name."
 )
@@ -40,7 +45,8 @@ from validator.cli.common import EXIT_OK, fail_usage, lang_option, language, rul
     "out_dir",
     type=click.Path(path_type=Path, file_okay=False),
     required=True,
-    help="The folder to write index.html and play.html into (made when missing).",
+    help="The folder to write index.html, play.html and a copy of the dice file into "
+    "(made when missing).",
 )
 @click.option("--force", is_flag=True, help="Replace an index.html or play.html already there.")
 def command(
