@@ -1,7 +1,7 @@
 /* play.html: the challenge's dice file played in the browser (road300 site writes it).
  * The rules are validator/engine/rules.js (Road300Rules); this file only draws the board,
  * takes the player's choices and keeps them in localStorage so a reload resumes the game.
- * Testing hooks (fixed, /work/shared/FORMATS.md): [data-field="R/C"], data-legal="true",
+ * Testing hooks (fixed, docs/contest.md): [data-field="R/C"], data-legal="true",
  * data-phase on <body>, #score, #record, [data-action="undo"].
  */
 (function () {
