@@ -157,7 +157,7 @@ def _render_play(challenge: Challenge, lang: Language) -> str:
 <p class="meta"><a href="index.html">{w["challenge"]}</a></p>
 <div class="scoreline"><span>{w["score"]}: <output id="score">0</output></span></div>
 <p id="status" aria-live="polite"></p>
-<div id="board" role="grid" aria-label="{w["board"]}"></div>
+<div id="board" role="group" aria-label="{w["board"]}"></div>
 <div class="actions">
 <button type="button" class="action" data-action="undo">{w["undo"]}</button>
 <button type="button" class="action" data-action="new">{w["new"]}</button>

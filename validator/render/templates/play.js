@@ -237,7 +237,6 @@
     cell.type = "button";
     cell.className = "field";
     cell.setAttribute("data-field", R.fieldName(i));
-    cell.setAttribute("role", "gridcell");
     var value = document.createElement("span");
     value.className = "value";
     value.textContent = String(R.VALUES[i]);
