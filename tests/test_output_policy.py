@@ -156,6 +156,9 @@ READ_ONLY = {"draw", "rules", "explain"}
 WRITES_ITS_ARGUMENT = {"contest"}
 """`contest init FILE` writes FILE (precious: --force to replace it), through the policy's
 Target too (tests/test_contest_file.py)."""
+WRITES_A_FOLDER = {"site"}
+"""`site DICE -o DIR` writes index.html and play.html into DIR, each whole (atomic), and
+replaces them only with --force (tests/test_play_site.py)."""
 
 
 def invoke(args: list[str]) -> tuple[int, str, str]:
@@ -169,7 +172,7 @@ def leftovers(folder: Path) -> list[str]:
 
 
 def test_every_writing_command_is_covered() -> None:
-    assert set(CASES) | READ_ONLY | WRITES_ITS_ARGUMENT == set(COMMANDS)
+    assert set(CASES) | READ_ONLY | WRITES_ITS_ARGUMENT | WRITES_A_FOLDER == set(COMMANDS)
     for name in CASES:
         if name == "schema":
             continue

@@ -46,6 +46,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "What each decision of a record cost against the best play.",
     ),
     "dice": ("validator.cli.dice", "Write a new challenge dice file from a seed."),
+    "site": (
+        "validator.cli.site",
+        "Write the challenge's site: the announcement and the game in the browser.",
+    ),
     "contest": ("validator.cli.contest", "Set up a challenge: `contest init` writes road300.toml."),
 }
 

@@ -1,0 +1,132 @@
+"""`road300 site DICE -o DIR`: the announcement and play.html, checked without a browser
+(tests/test_play_page_browser.py plays the page in Chromium)."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from validator.cli import main
+from validator.records.dice import read_dice
+
+ROOT = Path(__file__).resolve().parent.parent
+DICE = ROOT / "tests" / "perft" / "challenge.txt"
+
+
+def site(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["site", *args], env={"NO_COLOR": "1"})
+    return result.exit_code, result.stdout + result.stderr
+
+
+def test_play_html_is_whole_and_offline(tmp_path: Path) -> None:
+    code, out = site(str(DICE), "-o", str(tmp_path), "--organizer", "c@example.org")
+    assert code == 0, out
+    assert f"road300: wrote {tmp_path / 'index.html'}" in out
+    page = (tmp_path / "play.html").read_text(encoding="utf-8")
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', page)
+    assert csp is not None
+    policy = csp.group(1)
+    assert "default-src 'none'" in policy and "connect-src 'none'" in policy
+    # Every inline script and style runs by its hash, and nothing else may run or load.
+    scripts = re.findall(r"<script>(.*?)</script>", page, re.S)
+    styles = re.findall(r"<style>(.*?)</style>", page, re.S)
+    assert len(scripts) == 2 and len(styles) == 1
+    for text in scripts + styles:
+        digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+        assert f"'sha256-{digest}'" in policy
+    assert not re.search(r"""(?:src|href)=["']?(?:https?:)?//""", page)
+    assert "unsafe-inline" not in policy
+    data = json.loads(re.search(r'id="game-data">(.*?)</script>', page, re.S).group(1))  # type: ignore[union-attr]
+    dice = read_dice(DICE)
+    assert data["rows"] == [list(r) for r in dice.rows]
+    assert data["sha256"] == dice.sha256 and data["organizer"] == "c@example.org"
+    assert 'data-action="undo"' in page and 'id="record"' in page and 'id="score"' in page
+    # The board is a group of buttons: an ARIA grid would need rows around its cells.
+    assert 'id="board" role="group"' in page and "gridcell" not in page
+
+
+def test_the_announcement_names_what_to_send_where(tmp_path: Path) -> None:
+    args = ["--name", "Winter <cup>", "--deadline", "2026-12-20T23:59:59+01:00"]
+    organizer = ["--organizer", "Cup Team <c@example.org>"]
+    code, out = site(str(DICE), "-o", str(tmp_path), *args, *organizer)
+    assert code == 0, out
+    index = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert "<h1>Winter &lt;cup&gt;</h1>" in index
+    assert "December 20, 2026" in index and read_dice(DICE).sha256 in index
+    assert "Cup Team" not in index  # only the address is published
+    assert "c@example.org" in index and 'href="play.html"' in index
+    assert 'href="challenge.txt" download' in index
+    assert (tmp_path / "challenge.txt").read_bytes() == DICE.read_bytes()
+    assert "Walk exactly that many steps" in index and "3 in a row end the game" in index
+    code, out = site(str(DICE), "-o", str(tmp_path / "quiet"))
+    assert code == 0, out
+    # No address is published that the organizer did not give.
+    assert "@" not in (tmp_path / "quiet" / "index.html").read_text(encoding="utf-8")
+    quiet = (tmp_path / "quiet" / "play.html").read_text(encoding="utf-8")
+    assert 'id="mail"' not in quiet and '"organizer": null' in quiet
+
+
+def test_the_pages_speak_the_site_language(tmp_path: Path) -> None:
+    code, out = site(str(DICE), "-o", str(tmp_path), "--lang", "de")
+    assert code == 0, out
+    page = (tmp_path / "play.html").read_text(encoding="utf-8")
+    assert '<html lang="de">' in page and ">Rückgängig<" in page
+    assert "Wähle ein Feld zum Streichen." in page and '"reroll_word": "neuwurf"' in page
+    assert "Im Browser spielen" in (tmp_path / "index.html").read_text(encoding="utf-8")
+    code, out = site(
+        str(DICE),
+        "-o",
+        str(tmp_path / "de2"),
+        "--lang",
+        "de",
+        "--deadline",
+        "2026-12-20T23:59+01:00",
+    )
+    assert code == 0 and "20. Dezember 2026" in (tmp_path / "de2" / "index.html").read_text()
+
+
+def test_refusals_write_nothing(tmp_path: Path) -> None:
+    out_dir = tmp_path / "site"
+    code, out = site(str(DICE), "-o", str(out_dir), "--rules", "standard+escape=20")
+    assert code == 2 and "without expansions" in out and not out_dir.exists()
+    code, out = site(str(DICE), "-o", str(out_dir), "--deadline", "20 December")
+    assert code == 2 and "ISO 8601" in out and not out_dir.exists()
+    code, out = site(str(DICE), "-o", str(out_dir), "--organizer", "not an address")
+    assert code == 2 and "not an e-mail address" in out and not out_dir.exists()
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1 2 3\n7 7 7\n")
+    code, out = site(str(bad), "-o", str(out_dir))
+    assert code == 2 and "bad.txt:2:1: D002" in out and not out_dir.exists()
+    assert "Traceback" not in out
+    assert site(str(DICE), "-o", str(out_dir))[0] == 0
+    (out_dir / "index.html").write_text("mine\n")
+    code, out = site(str(DICE), "-o", str(out_dir))
+    assert code == 2 and "--force" in out
+    assert (out_dir / "index.html").read_text() == "mine\n"
+    assert site(str(DICE), "-o", str(out_dir), "--force")[0] == 0
+    assert (out_dir / "index.html").read_text() != "mine\n"
+
+
+def test_the_record_template_is_read_by_validate(tmp_path: Path) -> None:
+    """The announcement's record start, in each language, is the start of a legal game."""
+    from validator.engine import STANDARD
+    from validator.render import i18n
+    from validator.render.play import Challenge, record_start
+
+    dice = read_dice(DICE)
+    challenge = Challenge("c", tuple(dice.rows), dice.sha256, "challenge.txt", STANDARD)
+    for lang in ("en", "de", "fr"):
+        with i18n.speaking(lang):
+            text = record_start(challenge, rounds=8)
+        assert len(text.splitlines()) == 9
+        record = tmp_path / f"start-{lang}.txt"
+        record.write_text(text, encoding="utf-8")
+        result = CliRunner().invoke(
+            main, ["validate", str(record), "--dice", str(DICE), "--format", "json"]
+        )
+        assert json.loads(result.stdout)["verdict"] == "incomplete", (lang, text)

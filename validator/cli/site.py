@@ -1,0 +1,130 @@
+"""`road300 site`: the challenge's site before results exist: the announcement and the
+dice file's game in the browser (play.html)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sys
+from datetime import datetime
+from pathlib import Path
+
+import click
+
+from validator.cli.batch_mail import DateTime
+from validator.cli.common import EXIT_OK, fail_usage, lang_option, language
+
+
+@click.command("site")
+@click.argument("dice", type=click.Path(path_type=Path))
+@click.option(
+    "--rules",
+    metavar="NAME",
+    help="The ruleset the game page plays and the rules text says: standard, bga or "
+    "literal (the page offers no expansions). Default: standard.",
+)
+@click.option(
+    "--name", default="Road to 300 challenge", show_default=True, help="The challenge's name."
+)
+@click.option(
+    "--deadline",
+    type=DateTime(),
+    help="When records must be in: ISO 8601 with offset, like 2026-12-20T23:59:59+01:00; "
+    "shown in the site's language.",
+)
+@click.option(
+    "--organizer",
+    metavar="ADDRESS",
+    help="The address to send records to; shown on the pages and used by the mail link. "
+    "Give it only when it may be published.",
+)
+@lang_option
+@click.option(
+    "-o",
+    "--output",
+    "out_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    required=True,
+    help="The folder to write index.html, play.html and a copy of the dice file into "
+    "(made when missing).",
+)
+@click.option("--force", is_flag=True, help="Replace an index.html or play.html already there.")
+def command(
+    dice: Path,
+    rules: str | None,
+    name: str,
+    deadline: datetime | None,
+    organizer: str | None,
+    lang: str | None,
+    out_dir: Path,
+    force: bool,
+) -> None:
+    """Write the challenge's site for DICE: index.html (the announcement: the name, the
+    deadline, the dice file and its SHA-256, where to send records, the rules and how a
+    record looks, in the site's language), play.html (the dice file's game in any browser,
+    offline, writing the record to send) and a copy of the dice file.
+
+    \b
+    Example:
+      road300 site challenge.txt --name "Winter challenge" --deadline 2026-12-20T23:59:59+01:00 \\
+          --organizer challenge@example.org --lang de -o site
+
+    Exit status: 0 written, 2 bad options, an unreadable dice file or an existing page
+    without --force.
+    """
+    from validator.check.file import Checker, UsageError, load_dice
+    from validator.engine import STANDARD
+    from validator.records.atomic import write_bytes, write_file
+    from validator.render.play import PLAY_FILE, Challenge, render_announcement, render_play
+
+    try:
+        checker = Checker.create(None, rules)
+        dice_file = load_dice(dice, "give the dice file")
+    except UsageError as exc:
+        fail_usage(exc.message)
+    ruleset = checker.rules or STANDARD
+    address = None
+    if organizer is not None:
+        from validator.render.replies import organizer_address
+
+        found = organizer_address(organizer)
+        if found is None:
+            fail_usage(f"--organizer: {organizer!r} is not an e-mail address")
+        address = str(found.addr_spec)
+    if ruleset.can_leave or ruleset.rings:
+        fail_usage(
+            f"--rules {rules}: the browser game plays standard, bga and literal, without expansions"
+        )
+    pages = {"index.html": render_announcement, PLAY_FILE: render_play}
+    if not force:
+        there = [p for p in pages if (out_dir / p).exists()]
+        if there:
+            fail_usage(f"{out_dir / there[0]} exists; give --force to replace it")
+    # The dice file is published beside the pages, under its own name when that is a plain
+    # file name (and not one of the pages'), else as dice.txt.
+    published = dice.name
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,80}", published) or published in pages:
+        published = "dice.txt"
+    challenge = Challenge(
+        name=name,
+        rows=tuple(dice_file.rows),
+        sha256=dice_file.sha256,
+        dice_name=published,
+        rules=ruleset,
+        deadline=deadline,
+        organizer=address,
+    )
+    lang_code = language(lang)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for page, render in pages.items():
+            write_file(out_dir / page, render(challenge, lang_code))
+        data = dice.read_bytes()
+        if hashlib.sha256(data).hexdigest() != dice_file.sha256:
+            fail_usage(f"{dice}: the dice file changed while the site was written; run again")
+        write_bytes(out_dir / published, data)
+    except OSError as exc:
+        fail_usage(f"{out_dir}: cannot write the site: {exc.strerror or exc}")
+    wrote = f"{out_dir / 'index.html'}, {out_dir / PLAY_FILE} and {out_dir / published}"
+    click.echo(f"road300: wrote {wrote}", err=True)
+    sys.exit(EXIT_OK)
