@@ -7,6 +7,7 @@ Fields are written "row/col"; a position is (crossed, circled, where the burglar
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 
@@ -30,7 +31,9 @@ from validator.engine import (
     blocked_after,
     candidates,
     check_walk,
+    counted_passes,
     find_walk,
+    forced_rerolls,
     game_goes_on,
     legal_actions,
     movement_die,
@@ -308,6 +311,40 @@ def test_forced_rerolls(
 ) -> None:
     state = played(START, *rounds, rules=rules)
     assert state.end is end
+
+
+@pytest.mark.parametrize(("rules", "counted"), [(STANDARD, 1), (BGA, 3)], ids=["standard", "bga"])
+def test_counted_passes_are_the_ones_the_limit_counts(rules: Ruleset, counted: int) -> None:
+    # Two forced rerolls, a played round, a third: one in a row, three in the game (which
+    # ends a bga game).
+    state = played(START, FORCED, FORCED, PLAY_ON, FORCED, rules=rules)
+    assert (state.passes_in_row, state.passes) == (1, 3)
+    assert counted_passes(state, rules) == counted
+
+
+# After START: 6/6 and 6/1 are taken, so 6 6 6 is a forced reroll, 1 2 3 and 6 1 6 are not.
+AUTOMATIC = [
+    # (name, rows, rounds that play themselves, end)
+    ("none on a playable row", [(1, 2, 3), (6, 6, 6)], 0, None),
+    ("until a playable row", [(6, 6, 6), (6, 6, 6), (6, 1, 6), (6, 6, 6)], 2, None),
+    ("until the game ends", [(6, 6, 6)] * 4 + [(1, 2, 3)], 3, End.REROLLS),
+    ("until the rows run out", [(6, 6, 6), (6, 6, 6)], 2, End.DICE_EXHAUSTED),
+]
+
+
+@pytest.mark.parametrize(
+    ("rows", "count", "end"), [a[1:] for a in AUTOMATIC], ids=[a[0] for a in AUTOMATIC]
+)
+def test_forced_rerolls_play_themselves(rows: list[Dice], count: int, end: End | None) -> None:
+    state = played(START)
+    turns = list(forced_rerolls(state, rows, 0))
+    assert [t.action for t in turns] == [Reroll()] * count
+    assert [t.state.passes_in_row for t in turns] == list(range(1, count + 1))
+    last = turns[-1].state if turns else state
+    assert last.end is end
+    # From a later row, and never on a game that is over.
+    assert len(list(forced_rerolls(state, [(1, 2, 3), *rows], 1))) == count
+    assert list(forced_rerolls(replace(state, end=End.NO_MOVE), rows, 0)) == []
 
 
 SCORES = [

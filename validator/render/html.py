@@ -15,7 +15,7 @@ from markupsafe import Markup, escape
 
 from validator.check.explain import BoardMark, Explanation
 from validator.check.replay import Verdict
-from validator.engine import FIELD_AT, Field, State
+from validator.engine import FIELD_AT, Field, State, roll_text
 from validator.engine.phrase import N_
 from validator.render import i18n, svg
 from validator.render.i18n import _, ngettext
@@ -423,7 +423,7 @@ def _round_view(
     a choice cost, so the ◆ (a guess from the round alone) is left out."""
     r = rr.round
     roles = dice_roles(r.dice, r.cross.field if r.cross else None)
-    shown = " ".join(map(str, r.dice))
+    shown = roll_text(r.dice)
     if r.cross is not None:
         dice_label = _("dice {dice}: {field} crossed out, moves {die}").format(
             dice=shown, field=r.cross.field, die=r.cross.die

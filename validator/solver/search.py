@@ -25,6 +25,7 @@ from validator.engine import (
     State,
     apply_row,
     blocked_after,
+    counted_passes,
     exhaust,
     exit_walks,
     movement_die,
@@ -261,7 +262,7 @@ class _Stopped(Exception):
 
 
 def root_position(state: State, rules: Ruleset, row: int) -> Position:
-    pc = state.passes_in_row if rules.pass_counting == "in-a-row" else state.passes
+    pc = counted_passes(state, rules)
     return (state.crossed | state.circled, compact_pos(state.pos), pc, state.rings_left, row)
 
 
