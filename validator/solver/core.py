@@ -525,6 +525,119 @@ def _improve(
     S[S_LINE_LEN] = length
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _rank(
+    out: np.ndarray,
+    count: int,
+    taken: int,
+    pc: int,
+    row: int,
+    region: int,
+    depth: int,
+    P: np.ndarray,
+    VM: np.ndarray,
+    RM: np.ndarray,
+    keys: np.ndarray,
+    vals: np.ndarray,
+) -> None:
+    """`Search.ranked`: each child's estimate of what it adds (`W_EST`), and the children
+    in `W_ORDER`, most promising first."""
+    shallow = depth < P[P_EXACT_DEPTH]
+    # As in Python: every child but a forced reroll's has the same pass count, and the
+    # rows that can circle, counted on this position's fields, are at least the child's.
+    next_pc = pc + 1 if out[0, W_CODE] == _PASS else (0 if P[P_IN_A_ROW] else pc)
+    live_next = live_rows(taken, next_pc, row + 1, P, RM)
+    for i in range(count):
+        gain = out[i, W_GAIN]
+        if out[i, W_END]:
+            out[i, W_EST] = gain
+        else:
+            ct = out[i, W_TAKEN]
+            cp = out[i, W_POS]
+            child_region = region & ~ct
+            live = live_next
+            if shallow:
+                child_region = reachable(ct, cp, P[P_IN_AND_OUT])
+                live = live_rows(ct, out[i, W_PC], row + 1, P, RM)
+            bound = estimate(child_region, ct, cp, live, P, VM)
+            if shallow:
+                ckey, _ = make_key(ct, cp, out[i, W_PC], out[i, W_RINGS], row + 1, P)
+                known = lookup(keys, vals, ckey)
+                if known >= 0:
+                    bound = min(bound, known >> 15)
+            out[i, W_EST] = gain + bound
+        _insert(out, i)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _insert(out: np.ndarray, i: int) -> None:
+    """Insertion sort of child `i` into `W_ORDER[:i]`, best first: estimate, then gain,
+    then code (as Python's sort of `Search.ranked`)."""
+    j = i
+    while j > 0:
+        o = out[j - 1, W_ORDER]
+        if out[o, W_EST] != out[i, W_EST]:
+            if out[o, W_EST] > out[i, W_EST]:
+                break
+        elif out[o, W_GAIN] != out[i, W_GAIN]:
+            if out[o, W_GAIN] > out[i, W_GAIN]:
+                break
+        elif out[o, W_CODE] > out[i, W_CODE]:
+            break
+        out[j, W_ORDER] = o
+        j -= 1
+    out[j, W_ORDER] = i
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _store_exact(
+    out: np.ndarray,
+    exact: int,
+    exact_code: int,
+    exact_child: int,
+    row: int,
+    key: int,
+    flipped: bool,
+    P: np.ndarray,
+    keys: np.ndarray,
+    vals: np.ndarray,
+    S: np.ndarray,
+) -> None:
+    """Store a position's exact value, with its best child's code (`exact_child` in
+    `out`, -1 for none). Stored as exact only when its best line can be read on from the
+    table: the best child ends the game or holds an exact entry (once the table is full,
+    a child's entry may not have been written). Otherwise as a bound: still true."""
+    readable = exact_child < 0 or out[exact_child, W_END] != 0
+    if not readable:
+        ckey, _ = make_key(
+            out[exact_child, W_TAKEN],
+            out[exact_child, W_POS],
+            out[exact_child, W_PC],
+            out[exact_child, W_RINGS],
+            row + 1,
+            P,
+        )
+        found = lookup(keys, vals, ckey)
+        readable = found >= 0 and found & 1 == 1
+    if flipped:
+        exact_code = _transpose_code(exact_code)
+    _store(keys, vals, S, key, exact, exact_code if readable else 0, readable)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _must_stop(S: np.ndarray) -> bool:
+    """Count the position; whether the search must stop here (its node budget spent, or
+    stopped from outside), noting where it first saw so."""
+    S[S_NODES] += 1
+    if S[S_NODES] > S[S_NODE_LIMIT]:
+        S[S_STOP] = 1  # the round's node budget, exactly where Search.dfs stops
+    if S[S_STOP] != 0:
+        if S[S_STOPPED_AT] == 0:
+            S[S_STOPPED_AT] = S[S_NODES]
+        return True
+    return False
+
+
 @njit(cache=True, nogil=True)
 def dfs(
     taken: int,
@@ -549,12 +662,7 @@ def dfs(
     W: np.ndarray,
 ) -> tuple[int, bool]:
     """`Search.dfs`: the value of a position, exact (True) or an upper bound (False)."""
-    S[S_NODES] += 1
-    if S[S_NODES] > S[S_NODE_LIMIT]:
-        S[S_STOP] = 1  # the round's node budget, exactly where Search.dfs stops
-    if S[S_STOP] != 0:
-        if S[S_STOPPED_AT] == 0:
-            S[S_STOPPED_AT] = S[S_NODES]
+    if _must_stop(S):
         return ub, False
     key, flipped = make_key(taken, pos, pc, rings, row, P)
     entry = lookup(keys, vals, key)
@@ -580,45 +688,7 @@ def dfs(
         return ub, False
     out = W[depth]
     count = children(taken, pos, pc, rings, row, P, CF, CD, CC, out)
-    shallow = depth < P[P_EXACT_DEPTH]
-    # As in Python: every child but a forced reroll's has the same pass count, and the
-    # rows that can circle, counted on this position's fields, are at least the child's.
-    next_pc = pc + 1 if out[0, W_CODE] == _PASS else (0 if P[P_IN_A_ROW] else pc)
-    live_next = live_rows(taken, next_pc, row + 1, P, RM)
-    for i in range(count):
-        gain = out[i, W_GAIN]
-        if out[i, W_END]:
-            out[i, W_EST] = gain
-        else:
-            ct = out[i, W_TAKEN]
-            cp = out[i, W_POS]
-            child_region = region & ~ct
-            live = live_next
-            if shallow:
-                child_region = reachable(ct, cp, P[P_IN_AND_OUT])
-                live = live_rows(ct, out[i, W_PC], row + 1, P, RM)
-            bound = estimate(child_region, ct, cp, live, P, VM)
-            if shallow:
-                ckey, _ = make_key(ct, cp, out[i, W_PC], out[i, W_RINGS], row + 1, P)
-                known = lookup(keys, vals, ckey)
-                if known >= 0:
-                    bound = min(bound, known >> 15)
-            out[i, W_EST] = gain + bound
-        # Insertion sort, best first: estimate, then gain, then code (as Python's sort).
-        j = i
-        while j > 0:
-            o = out[j - 1, W_ORDER]
-            if out[o, W_EST] != out[i, W_EST]:
-                if out[o, W_EST] > out[i, W_EST]:
-                    break
-            elif out[o, W_GAIN] != out[i, W_GAIN]:
-                if out[o, W_GAIN] > out[i, W_GAIN]:
-                    break
-            elif out[o, W_CODE] > out[i, W_CODE]:
-                break
-            out[j, W_ORDER] = o
-            j -= 1
-        out[j, W_ORDER] = i
+    _rank(out, count, taken, pc, row, region, depth, P, VM, RM, keys, vals)
     exact = -1
     exact_code = 0
     exact_child = -1
@@ -681,24 +751,7 @@ def dfs(
             if S[S_STOP] == 0:
                 S[S_SETTLED] = j + 1
     if exact >= upper:
-        # Stored as exact only when its best line can be read on from the table: the
-        # best child ends the game or holds an exact entry (once the table is full, a
-        # child's entry may not have been written). Otherwise as a bound: still true.
-        readable = exact_child < 0 or out[exact_child, W_END] != 0
-        if not readable:
-            ckey, _ = make_key(
-                out[exact_child, W_TAKEN],
-                out[exact_child, W_POS],
-                out[exact_child, W_PC],
-                out[exact_child, W_RINGS],
-                row + 1,
-                P,
-            )
-            found = lookup(keys, vals, ckey)
-            readable = found >= 0 and found & 1 == 1
-        if flipped:
-            exact_code = _transpose_code(exact_code)
-        _store(keys, vals, S, key, exact, exact_code if readable else 0, readable)
+        _store_exact(out, exact, exact_code, exact_child, row, key, flipped, P, keys, vals, S)
         return exact, True
     result = max(exact, upper)
     if entry < 0 or not entry & 1:
