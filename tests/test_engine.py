@@ -13,6 +13,7 @@ import pytest
 
 from validator.engine import (
     BGA,
+    EXITS,
     LITERAL,
     OUTSIDE,
     STANDARD,
@@ -32,6 +33,7 @@ from validator.engine import (
     candidates,
     check_walk,
     counted_passes,
+    exit_kinds,
     find_walk,
     forced_rerolls,
     game_goes_on,
@@ -391,3 +393,15 @@ def test_a_round_on_the_last_row_ends_the_game_there() -> None:
     last = apply_row(first.state, rows, 1, action)
     assert last.state.end is End.DICE_EXHAUSTED
     assert last.state == replace(apply(first.state, rows[1], action).state, end=End.DICE_EXHAUSTED)
+
+
+def test_exit_kinds_are_the_rulesets_ways_to_leave() -> None:
+    both = Ruleset(escape_bonus=20, in_and_out=True)
+    assert exit_kinds(both) == EXITS
+    assert exit_kinds(Ruleset(escape_bonus=0)) == ("escape",)
+    assert exit_kinds(Ruleset(in_and_out=True)) == ("leave",)
+    assert exit_kinds(STANDARD) == ()
+    # legal_actions offers each corner once per kind, in that order.
+    state = position(at="1/1", free="1/2 6/6")
+    kinds = [a.exit for a in legal_actions(state, (6, 6, 1), both) if isinstance(a, Play)]
+    assert [k for k in kinds if k is not None] == list(EXITS)

@@ -3,6 +3,7 @@
 from validator.engine.board import CORNERS, FIELD_AT, SIZE, VALUES, Field, parse_field
 from validator.engine.game import (
     END_BRIEF,
+    EXITS,
     OUTSIDE,
     Action,
     Cross,
@@ -49,6 +50,7 @@ __all__ = [
     "BGA",
     "CORNERS",
     "END_BRIEF",
+    "EXITS",
     "FIELD_AT",
     "LITERAL",
     "OUTSIDE",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal, NamedTuple, TypeVar
+from typing import Literal, NamedTuple, TypeVar, get_args
 
 from validator.engine.board import (
     CORNER_MASK,
@@ -91,6 +91,8 @@ def new_game(rings: int = 0) -> State:
 # --- actions -------------------------------------------------------------------------
 
 Exit = Literal["escape", "leave"]
+EXITS: tuple[Exit, ...] = get_args(Exit)
+"""Every way to leave the board through a corner (Escape!, In and Out!)."""
 
 
 @dataclass(frozen=True, slots=True)

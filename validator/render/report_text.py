@@ -14,7 +14,7 @@ from rich.console import Console
 
 from validator.check.explain import Explanation
 from validator.check.replay import Verdict
-from validator.engine import Field, State, roll_text
+from validator.engine import EXITS, Field, State, roll_text
 from validator.render.board_text import board_lines
 from validator.render.i18n import _, hint, message
 from validator.render.sanitize import terminal_text as escape
@@ -180,7 +180,7 @@ def _best_line(console: Console, view: AnalysisView, say: Callable[..., None]) -
         what = f"x {r.cross.field}" if r.cross is not None else round_kind(r.kind)
         if r.kind == "play":
             what += f" -> {r.move}"
-        elif r.kind in ("escape", "leave"):
+        elif r.kind in EXITS:
             what += f", {round_kind(r.kind)}"
         dice = roll_text(r.dice)
         say(
