@@ -100,6 +100,20 @@ def test_children_and_bounds_equal_the_pure_python_model(rules: Ruleset) -> None
         )
 
 
+def test_the_walks_and_region_are_compiled_from_the_pure_python_model() -> None:
+    """Written once: the compiled walks and region run position.py's own code."""
+    from validator.solver import position
+
+    for function in position.COMPACT_RULES:
+        twin = getattr(compiled, function.__name__)
+        assert twin.py_func.__code__ is function.__code__
+    taken = 0b111 << 6 | 1  # row 2's first three fields and 1/1
+    for pos, in_and_out in ((7, False), (7, True), (NOWHERE, False)):
+        assert compiled.reachable(taken, pos, in_and_out) == position.reachable(
+            taken, pos, in_and_out
+        )
+
+
 def test_walks_equal_the_pure_python_model() -> None:
     rng = random.Random(4)
     for _ in range(2000):

@@ -4,8 +4,10 @@ and the compact rules of `position.Game`, compiled with numba.
 It is the same algorithm on the same positions, action codes, table entries and bound,
 written for numba's nopython mode: ints and numpy arrays only, the transposition table
 an open-addressing hash table in two arrays, the children of each ply in a preallocated
-work array. `search.Search` uses it when numba imports (see `available`) and keeps the
-pure-Python `dfs` as the reference; tests check that both give the same values.
+work array. The walks and the region the burglar can still reach are not restated:
+`compact` compiles position.py's own functions (`position.COMPACT_RULES`).
+`search.Search` uses it when numba imports (see `available`) and keeps the pure-Python
+`dfs` as the reference; tests check that both give the same values.
 
 Importing this module imports numba (about half a second) and the first call compiles
 (tens of seconds; the machine code is then cached on disk, `cache=True`), so only the
@@ -20,16 +22,16 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Literal
+from types import FunctionType
+from typing import Literal, TypeVar
 
 import numpy as np
 from numba import njit
 
-from validator.engine.board import CORNER_MASK, CORNERS, FIELDS, NEIGHBOURS, SIZE, VALUES
+from validator.engine.board import CORNER_MASK, FIELDS, VALUES
 from validator.engine.rules import MAX_RINGS
+from validator.solver import position
 from validator.solver.position import (
-    _NOT_COL_FIRST,
-    _NOT_COL_LAST,
     _TRANSPOSE_ROW,
     FULL,
     NOWHERE,
@@ -39,22 +41,12 @@ from validator.solver.position import (
 
 # --- constants, frozen into the compiled code -----------------------------------------
 
-_NEIGH = np.full((FIELDS + 1, 4), -1, dtype=np.int64)
-for _f in range(FIELDS):
-    for _k, _n in enumerate(NEIGHBOURS[_f]):
-        _NEIGH[_f, _k] = _n
-for _k, _n in enumerate(CORNERS):
-    _NEIGH[FIELDS, _k] = _n
-_NCOUNT = np.array([len(NEIGHBOURS[f]) for f in range(FIELDS)] + [len(CORNERS)], np.int64)
 _VAL = np.array([*VALUES, 0], dtype=np.int64)
 _TROW = np.array(_TRANSPOSE_ROW, dtype=np.int64)
 _TFIELD = np.array(TRANSPOSE_FIELD, dtype=np.int64)
 _FULL = FULL
 _CORNERS = CORNER_MASK
-_NOT_LAST = _NOT_COL_LAST
-_NOT_FIRST = _NOT_COL_FIRST
 _NOWHERE = NOWHERE
-_SIZE = SIZE
 
 # Kinds of action codes, as in position.py.
 _PASS, _RING, _MOVE, _STUCK, _ESCAPE, _LEAVE = range(6)
@@ -77,9 +69,34 @@ MAX_CHILDREN = 256
 
 _PROBES = 32
 _EMPTY = 0
+_R = TypeVar("_R")
 
 
 # --- the compact rules -------------------------------------------------------------------
+
+_COMPACT: dict[str, object] = {
+    **vars(position),
+    "NEIGH": np.array(position.NEIGH, dtype=np.int64),
+    "NCOUNT": np.array(position.NCOUNT, dtype=np.int64),
+}
+"""The globals the compiled rules see: position.py's own, with its flat tables as arrays
+and (once compiled) its functions as their compiled forms."""
+
+
+def compact(function: Callable[..., _R]) -> Callable[..., _R]:
+    """A function of the compact model (`position.COMPACT_RULES`) compiled: the very code
+    the pure-Python search runs, whose calls to the model's other functions go to their
+    compiled forms (those are compiled first)."""
+    clone = FunctionType(function.__code__, _COMPACT, function.__name__)
+    clone.__qualname__, clone.__module__ = function.__qualname__, function.__module__
+    compiled: Callable[..., _R] = njit(cache=True, nogil=True)(clone)
+    _COMPACT[function.__name__] = compiled
+    return compiled
+
+
+_ends_from, walk_ends, _exit_from, can_exit, reachable = (
+    compact(f) for f in position.COMPACT_RULES
+)
 
 
 @njit(cache=True, nogil=True)
@@ -88,84 +105,6 @@ def _popcount(x: int) -> int:
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
     return ((x * 0x0101010101010101) >> 56) & 0xFF
-
-
-@njit(cache=True, nogil=True)
-def _ends_from(cur: int, left: int, visited: int) -> int:
-    if left == 0:
-        return 1 << cur
-    found = 0
-    for k in range(_NCOUNT[cur]):
-        nxt = _NEIGH[cur, k]
-        if not (visited >> nxt) & 1:
-            found |= _ends_from(nxt, left - 1, visited | (1 << nxt))
-    return found
-
-
-@njit(cache=True, nogil=True)
-def walk_ends(blocked: int, pos: int, steps: int) -> int:
-    """`position.walk_ends`: the end fields of every legal walk of exactly `steps`."""
-    start_bit = 0 if pos == _NOWHERE else 1 << pos
-    found = 0
-    for k in range(_NCOUNT[pos]):
-        first = _NEIGH[pos, k]
-        if not (blocked >> first) & 1:
-            found |= _ends_from(first, steps - 1, blocked | start_bit | (1 << first))
-    return found
-
-
-@njit(cache=True, nogil=True)
-def _exit_from(cur: int, left: int, visited: int) -> bool:
-    if (_CORNERS >> cur) & 1:
-        return True
-    if left == 0:
-        return False
-    for k in range(_NCOUNT[cur]):
-        nxt = _NEIGH[cur, k]
-        if not (visited >> nxt) & 1 and _exit_from(nxt, left - 1, visited | (1 << nxt)):
-            return True
-    return False
-
-
-@njit(cache=True, nogil=True)
-def can_exit(blocked: int, pos: int, steps: int) -> bool:
-    """`position.can_exit`: whether a walk of at most `steps` reaches a free corner."""
-    if pos != _NOWHERE and (_CORNERS >> pos) & 1:
-        return True
-    start_bit = 0 if pos == _NOWHERE else 1 << pos
-    for k in range(_NCOUNT[pos]):
-        first = _NEIGH[pos, k]
-        if not (blocked >> first) & 1 and _exit_from(
-            first, steps - 1, blocked | start_bit | (1 << first)
-        ):
-            return True
-    return False
-
-
-@njit(cache=True, nogil=True)
-def reachable(taken: int, pos: int, in_and_out: int) -> int:
-    """`Game.reachable`: free fields the burglar could still enter."""
-    free = ~taken & _FULL
-    if pos == _NOWHERE:
-        seed = _CORNERS & free
-    else:
-        p = 1 << pos
-        near = p | (p << _SIZE) | (p >> _SIZE) | ((p & _NOT_LAST) << 1) | ((p & _NOT_FIRST) >> 1)
-        seed = near & free
-        if in_and_out:
-            seed |= _CORNERS & free
-    region = seed
-    while True:
-        grown = (
-            region
-            | (region << _SIZE)
-            | (region >> _SIZE)
-            | ((region & _NOT_LAST) << 1)
-            | ((region & _NOT_FIRST) >> 1)
-        ) & free
-        if grown == region:
-            return region
-        region = grown
 
 
 @njit(cache=True, nogil=True)
