@@ -74,10 +74,20 @@ _R = TypeVar("_R")
 
 # --- the compact rules -------------------------------------------------------------------
 
+
+@njit(cache=True, nogil=True)
+def _popcount(x: int) -> int:
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((x * 0x0101010101010101) >> 56) & 0xFF
+
+
 _COMPACT: dict[str, object] = {
     **vars(position),
     "NEIGH": np.array(position.NEIGH, dtype=np.int64),
     "NCOUNT": np.array(position.NCOUNT, dtype=np.int64),
+    "popcount": _popcount,
 }
 """The globals the compiled rules see: position.py's own, with its flat tables as arrays
 and (once compiled) its functions as their compiled forms."""
@@ -94,17 +104,9 @@ def compact(function: Callable[..., _R]) -> Callable[..., _R]:
     return compiled
 
 
-_ends_from, walk_ends, _exit_from, can_exit, reachable = (
+_ends_from, walk_ends, _exit_from, can_exit, reachable, count_live_rows = (
     compact(f) for f in position.COMPACT_RULES
 )
-
-
-@njit(cache=True, nogil=True)
-def _popcount(x: int) -> int:
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return ((x * 0x0101010101010101) >> 56) & 0xFF
 
 
 @njit(cache=True, nogil=True)
@@ -125,24 +127,9 @@ def _best_fields(region: int, left: int, VM: np.ndarray) -> int:
 @njit(cache=True, nogil=True)
 def live_rows(taken: int, pc: int, row: int, P: np.ndarray, RM: np.ndarray) -> int:
     """`Game.live_rows`: the dice rows from `row` on that can still circle (capped)."""
-    free = ~taken & _FULL
-    cap = (_popcount(free) >> 1) + 1
-    if not P[P_READ_DICE]:
-        return int(min(P[P_N] - row, cap))
-    count = 0
-    passes = pc
-    for r in range(row, P[P_N]):
-        if RM[r] & free:
-            count += 1
-            if count >= cap:
-                return cap
-            if P[P_IN_A_ROW]:
-                passes = 0
-        else:
-            passes += 1
-            if passes >= P[P_PASS_LIMIT]:
-                break
-    return count
+    return count_live_rows(
+        taken, pc, row, P[P_N], P[P_IN_A_ROW], P[P_PASS_LIMIT], P[P_READ_DICE], RM
+    )
 
 
 @njit(cache=True, nogil=True)

@@ -187,7 +187,42 @@ def reachable(taken: int, pos: int, in_and_out: bool) -> int:
         region = grown
 
 
-COMPACT_RULES = (_ends_from, walk_ends, _exit_from, can_exit, reachable)
+popcount = int.bit_count
+"""The fields of a bit set (compiled: core.py's own popcount)."""
+
+
+def count_live_rows(
+    taken: int,
+    pc: int,
+    row: int,
+    n: int,
+    in_a_row: bool,
+    pass_limit: int,
+    read_dice: bool,
+    row_masks: Sequence[int],
+) -> int:
+    """`Game.live_rows` of a game of `n` rows whose rows' candidates are `row_masks`."""
+    free = ~taken & FULL
+    cap = (popcount(free) >> 1) + 1
+    if not read_dice:
+        return min(n - row, cap)
+    count = 0
+    passes = pc
+    for r in range(row, n):
+        if row_masks[r] & free:
+            count += 1
+            if count >= cap:
+                return cap
+            if in_a_row:
+                passes = 0
+        else:
+            passes += 1
+            if passes >= pass_limit:
+                break
+    return count
+
+
+COMPACT_RULES = (_ends_from, walk_ends, _exit_from, can_exit, reachable, count_live_rows)
 """The functions above, callees first, in the order core.py compiles them."""
 
 
@@ -360,26 +395,9 @@ class Game:
         one that plays (and, in a row, resets the count): more rows than the game can
         really circle in, never fewer.
         """
-        free = ~taken & FULL
-        cap = (free.bit_count() >> 1) + 1
-        if not self.read_dice:
-            return min(self.n - row, cap)
-        limit = self.pass_limit
-        in_a_row = self.in_a_row
-        count = 0
-        passes = pc
-        for mask in self.row_masks[row:]:
-            if mask & free:
-                count += 1
-                if count >= cap:
-                    return cap
-                if in_a_row:
-                    passes = 0
-            else:
-                passes += 1
-                if passes >= limit:
-                    break
-        return count
+        return count_live_rows(
+            taken, pc, row, self.n, self.in_a_row, self.pass_limit, self.read_dice, self.row_masks
+        )
 
     def estimate(self, region: int, taken: int, pos: int, rows: int) -> int:
         """The bound for a position given `region`, any superset of its reachable fields,
