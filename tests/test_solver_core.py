@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -112,6 +113,17 @@ def test_the_walks_and_region_are_compiled_from_the_pure_python_model() -> None:
         assert compiled.reachable(taken, pos, in_and_out) == position.reachable(
             taken, pos, in_and_out
         )
+
+
+def test_the_cores_code_is_dropped_when_the_compact_rules_change(tmp_path: Path) -> None:
+    cache = tmp_path / "__pycache__"
+    compiled.forget_stale_code(cache, b"rules, first form")
+    for name in ("core.dfs-1.py311.nbi", "core.dfs-1.py311.1.nbc", "position.walk_ends-9.nbi"):
+        (cache / name).write_text("machine code")
+    compiled.forget_stale_code(cache, b"rules, first form")  # unchanged: all kept
+    assert len(list(cache.glob("*.nb?"))) == 3
+    compiled.forget_stale_code(cache, b"rules, second form")
+    assert sorted(p.name for p in cache.glob("*.nb?")) == ["position.walk_ends-9.nbi"]
 
 
 def test_walks_equal_the_pure_python_model() -> None:

@@ -16,6 +16,7 @@ solver imports it, and only when a search needs more than its pure-Python first 
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 import sys
 import threading
@@ -103,6 +104,27 @@ def compact(function: Callable[..., _R]) -> Callable[..., _R]:
     _COMPACT[function.__name__] = compiled
     return compiled
 
+
+def forget_stale_code(cache: Path, source: bytes) -> None:
+    """Drop this module's machine code in numba's on-disk `cache` when position.py's
+    `source` changed since it was compiled. numba checks a cached function against its
+    own file only, and this module's functions hold the compiled compact rules of
+    position.py in their code: without this, an edited rule would go on running in its
+    old form here. (position.py's own functions numba checks against position.py.)"""
+    stamp = cache / "core.position-sha256"
+    digest = hashlib.sha256(source).hexdigest()
+    try:
+        if stamp.is_file() and stamp.read_text(encoding="ascii") == digest:
+            return
+        for old in cache.glob("core.*.nb[ic]"):
+            old.unlink(missing_ok=True)
+        cache.mkdir(exist_ok=True)
+        stamp.write_text(digest, encoding="ascii")
+    except (OSError, UnicodeDecodeError):
+        pass  # a read-only install: numba cannot write its cache there either
+
+
+forget_stale_code(Path(__file__).parent / "__pycache__", Path(position.__file__).read_bytes())
 
 _ends_from, walk_ends, _exit_from, can_exit, reachable, count_live_rows = (
     compact(f) for f in position.COMPACT_RULES
