@@ -7,11 +7,13 @@ Fields are written "row/col"; a position is (crossed, circled, where the burglar
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 
 from validator.engine import (
     BGA,
+    EXITS,
     LITERAL,
     OUTSIDE,
     STANDARD,
@@ -30,7 +32,10 @@ from validator.engine import (
     blocked_after,
     candidates,
     check_walk,
+    counted_passes,
+    exit_kinds,
     find_walk,
+    forced_rerolls,
     game_goes_on,
     legal_actions,
     movement_die,
@@ -310,6 +315,40 @@ def test_forced_rerolls(
     assert state.end is end
 
 
+@pytest.mark.parametrize(("rules", "counted"), [(STANDARD, 1), (BGA, 3)], ids=["standard", "bga"])
+def test_counted_passes_are_the_ones_the_limit_counts(rules: Ruleset, counted: int) -> None:
+    # Two forced rerolls, a played round, a third: one in a row, three in the game (which
+    # ends a bga game).
+    state = played(START, FORCED, FORCED, PLAY_ON, FORCED, rules=rules)
+    assert (state.passes_in_row, state.passes) == (1, 3)
+    assert counted_passes(state, rules) == counted
+
+
+# After START: 6/6 and 6/1 are taken, so 6 6 6 is a forced reroll, 1 2 3 and 6 1 6 are not.
+AUTOMATIC = [
+    # (name, rows, rounds that play themselves, end)
+    ("none on a playable row", [(1, 2, 3), (6, 6, 6)], 0, None),
+    ("until a playable row", [(6, 6, 6), (6, 6, 6), (6, 1, 6), (6, 6, 6)], 2, None),
+    ("until the game ends", [(6, 6, 6)] * 4 + [(1, 2, 3)], 3, End.REROLLS),
+    ("until the rows run out", [(6, 6, 6), (6, 6, 6)], 2, End.DICE_EXHAUSTED),
+]
+
+
+@pytest.mark.parametrize(
+    ("rows", "count", "end"), [a[1:] for a in AUTOMATIC], ids=[a[0] for a in AUTOMATIC]
+)
+def test_forced_rerolls_play_themselves(rows: list[Dice], count: int, end: End | None) -> None:
+    state = played(START)
+    turns = list(forced_rerolls(state, rows, 0))
+    assert [t.action for t in turns] == [Reroll()] * count
+    assert [t.state.passes_in_row for t in turns] == list(range(1, count + 1))
+    last = turns[-1].state if turns else state
+    assert last.end is end
+    # From a later row, and never on a game that is over.
+    assert len(list(forced_rerolls(state, [(1, 2, 3), *rows], 1))) == count
+    assert list(forced_rerolls(replace(state, end=End.NO_MOVE), rows, 0)) == []
+
+
 SCORES = [
     # (name, crossed, circled, end, standard score, literal score)
     ("one circle", "", "1/1", None, 30, 0),
@@ -354,3 +393,15 @@ def test_a_round_on_the_last_row_ends_the_game_there() -> None:
     last = apply_row(first.state, rows, 1, action)
     assert last.state.end is End.DICE_EXHAUSTED
     assert last.state == replace(apply(first.state, rows[1], action).state, end=End.DICE_EXHAUSTED)
+
+
+def test_exit_kinds_are_the_rulesets_ways_to_leave() -> None:
+    both = Ruleset(escape_bonus=20, in_and_out=True)
+    assert exit_kinds(both) == EXITS
+    assert exit_kinds(Ruleset(escape_bonus=0)) == ("escape",)
+    assert exit_kinds(Ruleset(in_and_out=True)) == ("leave",)
+    assert exit_kinds(STANDARD) == ()
+    # legal_actions offers each corner once per kind, in that order.
+    state = position(at="1/1", free="1/2 6/6")
+    kinds = [a.exit for a in legal_actions(state, (6, 6, 1), both) if isinstance(a, Play)]
+    assert [k for k in kinds if k is not None] == list(EXITS)

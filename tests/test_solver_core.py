@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -98,6 +99,31 @@ def test_children_and_bounds_equal_the_pure_python_model(rules: Ruleset) -> None
         assert (
             core.key((taken, pos, pc, rings, row)) == search.key(taken, pos, pc, rings, row)[0] + 1
         )
+
+
+def test_the_walks_and_region_are_compiled_from_the_pure_python_model() -> None:
+    """Written once: the compiled walks and region run position.py's own code."""
+    from validator.solver import position
+
+    for function in position.COMPACT_RULES:
+        twin = getattr(compiled, function.__name__)
+        assert twin.py_func.__code__ is function.__code__
+    taken = 0b111 << 6 | 1  # row 2's first three fields and 1/1
+    for pos, in_and_out in ((7, False), (7, True), (NOWHERE, False)):
+        assert compiled.reachable(taken, pos, in_and_out) == position.reachable(
+            taken, pos, in_and_out
+        )
+
+
+def test_the_cores_code_is_dropped_when_the_compact_rules_change(tmp_path: Path) -> None:
+    cache = tmp_path / "__pycache__"
+    compiled.forget_stale_code(cache, b"rules, first form")
+    for name in ("core.dfs-1.py311.nbi", "core.dfs-1.py311.1.nbc", "position.walk_ends-9.nbi"):
+        (cache / name).write_text("machine code")
+    compiled.forget_stale_code(cache, b"rules, first form")  # unchanged: all kept
+    assert len(list(cache.glob("*.nb?"))) == 3
+    compiled.forget_stale_code(cache, b"rules, second form")
+    assert sorted(p.name for p in cache.glob("*.nb?")) == ["position.walk_ends-9.nbi"]
 
 
 def test_walks_equal_the_pure_python_model() -> None:

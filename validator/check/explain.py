@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from validator.check.replay import Failure, FailurePart, Result, RoundResult
-from validator.engine import Cross, Dice, End, Field, State, candidates
+from validator.engine import Cross, Dice, End, Field, State, candidates, roll_text
 from validator.errors import Diagnostic, Verdict
 from validator.records.record import RecordRound
 from validator.render.i18n import _, message, say
@@ -295,7 +295,7 @@ def _explain_used_roll(error: Diagnostic, result: Result, entry: RecordRound) ->
             BoardMark.USED,
             _("what roll {roll} already played ({who})").format(roll=roll, who=who),
         )
-        dice = " ".join(map(str, used.dice))
+        dice = roll_text(used.dice)
         legal.append(
             _("Roll {roll} ({dice}) was already played by {who}.").format(
                 roll=roll, dice=dice, who=who
@@ -351,7 +351,7 @@ def legal_sentences(
     if f.record_dice is not None and f.dice is not None:
         lines.append(
             _("The record gives the dice {given}; the dice file's roll {roll} is {dice}.").format(
-                given=_dice(f.record_dice), roll=f.roll, dice=_dice(f.dice)
+                given=roll_text(f.record_dice), roll=f.roll, dice=roll_text(f.dice)
             )
         )
     if f.dice is None:
@@ -444,7 +444,3 @@ def _sentence(text: str) -> str:
         return text
     text = text[:1].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
-
-
-def _dice(dice: Sequence[int]) -> str:
-    return " ".join(str(d) for d in dice)

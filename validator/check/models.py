@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from annotated_types import Ge
 
+from validator.check.replay import RoundKind
+
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
 
@@ -68,8 +70,6 @@ Count = Annotated[int, Ge(0)]
 """A count or a score: never negative (the schemas say `minimum: 0`)."""
 Ordinal = Annotated[int, Ge(1)]
 """A 1-based number: a dice row, a record round, a rank."""
-
-RoundKind = Literal["play", "stuck", "reroll", "ring", "escape", "leave"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,11 +32,13 @@ from validator.engine import (
     Turn,
     apply_row,
     available_crosses,
+    forced_rerolls,
     game_goes_on,
     leaves_move,
     movement_die,
     new_game,
     reach,
+    roll_text,
     score,
 )
 from validator.engine.phrase import N_, Items, Phrase, phrase, plural
@@ -268,17 +270,21 @@ class Rows:
 
     def play(self, action: Action, entry: RecordRound | None = None) -> IllegalAction | None:
         """Apply `action` to the next row; the engine's refusal, or None when it was legal."""
-        before, dice = self.state, self.dice
         try:
-            turn = apply_row(before, self.rows, self.next, action, self.rules)
+            turn = apply_row(self.state, self.rows, self.next, action, self.rules)
         except IllegalAction as refusal:
             return refusal
+        self._take(turn, entry)
+        return None
+
+    def _take(self, turn: Turn, entry: RecordRound | None = None) -> None:
+        """Go on past the next row, which `turn` played."""
+        before, dice = self.state, self.dice
         self.state = turn.state
         self.done.append(self._round(dice, turn, entry, before))
         if self.state.over and self.end_roll is None:
             self.end_roll = self.next + 1
         self.next += 1
-        return None
 
     def _round(
         self, dice: Dice, turn: Turn, entry: RecordRound | None, before: State
@@ -315,14 +321,12 @@ class Rows:
     def play_on(self) -> None:
         """After the record's last round: forced rerolls play themselves, and a row on which
         no cross-out leaves a move ends the game (unless a magic ring could be spent)."""
-        while not self.state.over and self.left:
-            crosses = self.crosses()
-            if not crosses:
-                self.play(Reroll())
-            elif self.state.rings_left == 0 and not game_goes_on(self.state, self.dice, self.rules):
-                self.play(Play(crosses[0].field))
-            else:
-                return
+        for turn in forced_rerolls(self.state, self.rows, self.next, self.rules):
+            self._take(turn)
+        if self.state.over or not self.left or self.state.rings_left:
+            return
+        if not game_goes_on(self.state, self.dice, self.rules):
+            self.play(Play(self.crosses()[0].field))
 
     def failure(
         self,
@@ -538,7 +542,7 @@ def _follow(cursor: Rows, record: Record, entry: RecordRound, want: int) -> int:
                             "rerolls"
                         ),
                         round=entry.number,
-                        dice=_dice(entry.dice or ()),
+                        dice=roll_text(entry.dice or ()),
                         counted=want + 1,
                         roll=row + 1,
                     ),
@@ -608,7 +612,7 @@ def _play_round(cursor: Rows, record: Record, entry: RecordRound) -> _Stop | Non
                 phrase(
                     N_("roll {roll} ({dice}) is skipped, but it is not a forced reroll"),
                     roll=cursor.next + 1,
-                    dice=_dice(cursor.dice),
+                    dice=roll_text(cursor.dice),
                 ),
                 cursor.next + 1,
                 "roll",
@@ -646,9 +650,9 @@ def _play_round(cursor: Rows, record: Record, entry: RecordRound) -> _Stop | Non
             phrase(
                 N_("round {round} gives the dice {given}, but roll {roll} is {dice}"),
                 round=entry.number,
-                given=_dice(entry.dice),
+                given=roll_text(entry.dice),
                 roll=roll,
-                dice=_dice(dice),
+                dice=roll_text(dice),
             ),
             roll,
             "dice",
@@ -668,7 +672,7 @@ def _play_round(cursor: Rows, record: Record, entry: RecordRound) -> _Stop | Non
                     round=entry.number,
                     steps=entry.steps,
                     field=action.cross,
-                    dice=_dice(dice),
+                    dice=roll_text(dice),
                     die=die,
                 ),
                 roll,
@@ -716,24 +720,24 @@ def _dice_hint(cursor: Rows, given: Dice, official: Dice) -> Phrase:
         None,
     )
     if later is None:
-        return phrase(N_("roll {roll} is {dice}"), roll=roll, dice=_dice(official))
+        return phrase(N_("roll {roll} is {dice}"), roll=roll, dice=roll_text(official))
     if later == roll and not cursor.crosses():
         return phrase(
             N_(
                 "{given} is roll {later}: roll {roll} ({dice}) was a forced reroll; keep its "
                 "line, or name the roll {later} in this round"
             ),
-            given=_dice(given),
+            given=roll_text(given),
             later=later + 1,
             roll=roll,
-            dice=_dice(official),
+            dice=roll_text(official),
         )
     return phrase(
         N_("{given} is roll {later}, not roll {roll} ({dice}): was a row left out?"),
-        given=_dice(given),
+        given=roll_text(given),
         later=later + 1,
         roll=roll,
-        dice=_dice(official),
+        dice=roll_text(official),
     )
 
 
@@ -764,11 +768,7 @@ def _incomplete_warning(cursor: Rows, record: Record) -> Diagnostic:
     message = phrase(
         N_("the record ends, but the game goes on: roll {roll} ({dice}) can still be played"),
         roll=cursor.next + 1,
-        dice=_dice(dice),
+        dice=roll_text(dice),
     )
     hint = phrase("{hints}", hints=Items(tuple(hints), "; ")) if hints else None
     return Diagnostic("W001", message, record.source, roll=cursor.next + 1, hint_phrase=hint)
-
-
-def _dice(dice: Sequence[int]) -> str:
-    return " ".join(str(d) for d in dice)

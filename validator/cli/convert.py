@@ -132,6 +132,8 @@ def _replay(read: Record, path: Path, dice: Path | None, rules: str | None) -> R
 def completed(record: Record, result: Result) -> Record:
     """The record with roll, dice, steps and path on every round, as the replay played
     it; a round keeps every choice it made."""
+    from validator.engine import EXITS
+
     played = {r.record_round: r for r in result.rounds if r.record_round is not None}
     rounds = []
     for r in record.rounds:
@@ -139,7 +141,7 @@ def completed(record: Record, result: Result) -> Record:
         if got is None:
             rounds.append(r)
             continue
-        moved = got.kind in ("play", "escape", "leave")
+        moved = got.kind in ("play", *EXITS)
         rounds.append(
             replace(
                 r,

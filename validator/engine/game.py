@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal, NamedTuple, TypeVar
+from typing import Literal, NamedTuple, TypeVar, get_args
 
 from validator.engine.board import (
     CORNER_MASK,
@@ -91,6 +91,8 @@ def new_game(rings: int = 0) -> State:
 # --- actions -------------------------------------------------------------------------
 
 Exit = Literal["escape", "leave"]
+EXITS: tuple[Exit, ...] = get_args(Exit)
+"""Every way to leave the board through a corner (Escape!, In and Out!)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -509,7 +511,7 @@ def legal_actions(state: State, dice: Dice, rules: Ruleset = STANDARD) -> list[A
         exits: dict[int, Walk] = (
             exit_walks(blocked, state.pos, cross.die) if rules.can_leave else {}
         )
-        for kind in _exit_kinds(rules):
+        for kind in exit_kinds(rules):
             actions.extend(
                 Play(cross.field, FIELD_AT[corner], exit=kind, path=_fields(walk))
                 for corner, walk in exits.items()
@@ -546,11 +548,29 @@ def apply(state: State, dice: Dice, action: Action, rules: Ruleset = STANDARD) -
 
 
 def _pass(state: State, rules: Ruleset) -> State:
-    passes = state.passes + 1
-    in_row = state.passes_in_row + 1
-    count = in_row if rules.pass_counting == "in-a-row" else passes
-    end = End.REROLLS if count >= rules.pass_limit else None
-    return replace(state, passes=passes, passes_in_row=in_row, end=end)
+    passed = replace(state, passes=state.passes + 1, passes_in_row=state.passes_in_row + 1)
+    end = End.REROLLS if counted_passes(passed, rules) >= rules.pass_limit else None
+    return replace(passed, end=end)
+
+
+def counted_passes(state: State, rules: Ruleset = STANDARD) -> int:
+    """The forced rerolls that count toward the ruleset's `pass_limit`: those in a row
+    (a played round or a ring reroll resets them), or every one of the game."""
+    return state.passes_in_row if rules.pass_counting == "in-a-row" else state.passes
+
+
+def forced_rerolls(
+    state: State, rows: Sequence[Dice], row: int, rules: Ruleset = STANDARD
+) -> Iterator[Turn]:
+    """The forced rerolls that play themselves from the dice row `rows[row]` (0-based) on:
+    each row on which no field can be crossed out, until one can, the game ends or the
+    rows run out (`apply_row`: the last row ends the game). The replay playing on after a
+    record and the game being played both take them from here."""
+    while not state.over and row < len(rows) and not available_crosses(state, rows[row]):
+        turn = apply_row(state, rows, row, Reroll(), rules)
+        yield turn
+        state = turn.state
+        row += 1
 
 
 def _ring(state: State, crosses: tuple[Cross, ...], rules: Ruleset) -> State:
@@ -583,7 +603,7 @@ def _play(
             "E204",
             phrase(
                 N_("no field can be crossed out with {dice}: this row is a forced reroll"),
-                dice=_dice_text(dice),
+                dice=roll_text(dice),
             ),
             phrase(N_("record the row as a reroll")),
         )
@@ -597,7 +617,7 @@ def _play(
                 phrase(
                     N_("{field} is not a pair of the dice {dice}"),
                     field=action.cross,
-                    dice=_dice_text(dice),
+                    dice=roll_text(dice),
                 ),
                 phrase(N_("available cross-outs: {fields}"), fields=options),
             )
@@ -845,7 +865,8 @@ def _crosses_text(crosses: Sequence[Cross]) -> Items:
     )
 
 
-def _dice_text(dice: Sequence[int]) -> str:
+def roll_text(dice: Sequence[int]) -> str:
+    """A roll as people write it: `2 4 5`."""
     return " ".join(str(d) for d in dice)
 
 
@@ -884,7 +905,9 @@ def _exit_hint(blocked: int, start: int, cross: Cross) -> Phrase:
     )
 
 
-def _exit_kinds(rules: Ruleset) -> tuple[Exit, ...]:
+def exit_kinds(rules: Ruleset) -> tuple[Exit, ...]:
+    """The ways the ruleset lets the burglar leave the board through a corner, in the
+    order `legal_actions` offers them."""
     kinds: list[Exit] = []
     if rules.escape:
         kinds.append("escape")

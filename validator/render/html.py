@@ -15,7 +15,7 @@ from markupsafe import Markup, escape
 
 from validator.check.explain import BoardMark, Explanation
 from validator.check.replay import Verdict
-from validator.engine import FIELD_AT, Field, State
+from validator.engine import EXITS, FIELD_AT, Field, State, roll_text
 from validator.engine.phrase import N_
 from validator.render import i18n, svg
 from validator.render.i18n import _, ngettext
@@ -328,7 +328,7 @@ def final_board(report: Report, sheet: SheetTitle | None = None) -> str:
             svg.Walk(
                 rr.round.walk,
                 rr.start,
-                leaves=rr.round.kind in ("escape", "leave"),
+                leaves=rr.round.kind in EXITS,
                 style="route",
                 tone=i / last,
             )
@@ -423,7 +423,7 @@ def _round_view(
     a choice cost, so the ◆ (a guess from the round alone) is left out."""
     r = rr.round
     roles = dice_roles(r.dice, r.cross.field if r.cross else None)
-    shown = " ".join(map(str, r.dice))
+    shown = roll_text(r.dice)
     if r.cross is not None:
         dice_label = _("dice {dice}: {field} crossed out, moves {die}").format(
             dice=shown, field=r.cross.field, die=r.cross.die
@@ -436,7 +436,7 @@ def _round_view(
         # Every X of this round is this round's colour: the cross-out and, after a walk,
         # the start field.
         marks = [svg.FieldMark(f, "x", "now") for f in _new_crosses(r.before, r.state)]
-        walks = [svg.Walk(r.walk, rr.start, leaves=r.kind in ("escape", "leave"))]
+        walks = [svg.Walk(r.walk, rr.start, leaves=r.kind in EXITS)]
         label = round_words(rr)
         better = analysis.better if analysis is not None else None
         if better is not None and better.cross is not None:

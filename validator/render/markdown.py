@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from validator.check.explain import Explanation
-from validator.engine import Field, State
+from validator.engine import Field, State, roll_text
 from validator.engine.phrase import N_
 from validator.render.board_text import board_lines
 from validator.render.i18n import _, hint, message
@@ -200,7 +200,7 @@ def _illegal(x: Explanation) -> list[str]:
         out.append(_("help:") + f" {md_escape(help_text(hint(e)))}")
     out.append("")
     if x.dice:
-        dice = " ".join(map(str, x.dice))
+        dice = roll_text(x.dice)
         out.append(_("At {where}, dice {dice}").format(where=_code(e.location()), dice=dice))
     else:
         out.append(_("At {where}").format(where=_code(e.location())))

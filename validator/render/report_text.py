@@ -14,7 +14,7 @@ from rich.console import Console
 
 from validator.check.explain import Explanation
 from validator.check.replay import Verdict
-from validator.engine import Field, State
+from validator.engine import EXITS, Field, State, roll_text
 from validator.render.board_text import board_lines
 from validator.render.i18n import _, hint, message
 from validator.render.sanitize import terminal_text as escape
@@ -180,9 +180,9 @@ def _best_line(console: Console, view: AnalysisView, say: Callable[..., None]) -
         what = f"x {r.cross.field}" if r.cross is not None else round_kind(r.kind)
         if r.kind == "play":
             what += f" -> {r.move}"
-        elif r.kind in ("escape", "leave"):
+        elif r.kind in EXITS:
             what += f", {round_kind(r.kind)}"
-        dice = " ".join(map(str, r.dice))
+        dice = roll_text(r.dice)
         say(
             _("roll {roll} ({dice}): {what}, {points}").format(
                 roll=r.roll, dice=dice, what=what, points=points(r.score)
@@ -201,7 +201,7 @@ def _illegal(console: Console, x: Explanation, say: Callable[..., None]) -> None
     if x.quote is not None:
         say(f"{e.line} | {x.quote.strip()}", "  ", "      ", "dim")
     if x.dice is not None:
-        dice = " ".join(map(str, x.dice))
+        dice = roll_text(x.dice)
         say(_("the board {which} (dice {dice}):").format(which=x.board_title, dice=dice))
     else:
         say(_("the board {which}:").format(which=x.board_title))

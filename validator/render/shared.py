@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from validator.check.replay import Result, Verdict
-from validator.engine import Field
+from validator.engine import Field, roll_text
 from validator.engine.phrase import N_
 from validator.errors import Category
 from validator.render.i18n import _, message
@@ -189,7 +189,7 @@ def round_markers(rr: ReportRound) -> dict[Field, str]:
 def dice_text(rr: ReportRound) -> str:
     """`1 4 6: cross 1 4 (field 1/4), move 6`."""
     r = rr.round
-    dice = " ".join(map(str, r.dice))
+    dice = roll_text(r.dice)
     if r.cross is None:
         return dice
     roles = dice_roles(r.dice, r.cross.field)

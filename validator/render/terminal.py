@@ -12,6 +12,7 @@ from rich.text import Text
 
 from validator.check.explain import Explanation, explain
 from validator.check.replay import Result, Verdict
+from validator.engine import roll_text
 from validator.errors import Diagnostic
 from validator.render.board_text import board_lines
 from validator.render.i18n import _, hint, message
@@ -81,7 +82,7 @@ def _diagnostic(console: Console, d: Diagnostic) -> None:
 def _illegal(console: Console, x: Explanation) -> None:
     """The board before the illegal step, with what the record did and what was legal."""
     if x.dice:
-        dice = " ".join(map(str, x.dice))
+        dice = roll_text(x.dice)
         title = _("board {which} (dice {dice}):").format(which=x.shown, dice=dice)
     else:
         title = _("board {which}:").format(which=x.shown)

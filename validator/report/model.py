@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from validator.check.explain import Explanation, crosses_text, explain, taken_text
 from validator.check.replay import Result, RoundResult, Verdict
-from validator.engine import Cross, Dice, End, Field, State
+from validator.engine import Cross, Dice, End, Field, State, roll_text
 from validator.records.record import RecordRound
 from validator.render import wording
 from validator.render.i18n import _
@@ -35,7 +35,7 @@ def move_rows(rounds: tuple[ReportRound, ...]) -> list[tuple[str, ...]]:
         steps = str(r.cross.die) if r.cross is not None and r.kind != "stuck" else ""
         gained = f"+{r.score - previous}" if r.score != previous else ""
         previous = r.score
-        dice = " ".join(map(str, r.dice))
+        dice = roll_text(r.dice)
         rows.append((str(r.roll), dice, cross, move_cell(r), steps, gained, str(r.score)))
     return rows
 
@@ -353,7 +353,7 @@ def round_words(rr: ReportRound) -> str:
     `Roll 5, dice 2 1 4: crossed out 1/2, the burglar walked from 6/2 along 5/2 5/3 to 6/6;
     135 points.`"""
     r = rr.round
-    dice = " ".join(map(str, r.dice))
+    dice = roll_text(r.dice)
     parts = [_("Roll {roll}, dice {dice}:").format(roll=r.roll, dice=dice)]
     if r.kind == "reroll":
         parts.append(_("no field could be crossed out, a forced reroll;"))

@@ -4,8 +4,10 @@ and the compact rules of `position.Game`, compiled with numba.
 It is the same algorithm on the same positions, action codes, table entries and bound,
 written for numba's nopython mode: ints and numpy arrays only, the transposition table
 an open-addressing hash table in two arrays, the children of each ply in a preallocated
-work array. `search.Search` uses it when numba imports (see `available`) and keeps the
-pure-Python `dfs` as the reference; tests check that both give the same values.
+work array. The walks and the region the burglar can still reach are not restated:
+`compact` compiles position.py's own functions (`position.COMPACT_RULES`).
+`search.Search` uses it when numba imports (see `available`) and keeps the pure-Python
+`dfs` as the reference; tests check that both give the same values.
 
 Importing this module imports numba (about half a second) and the first call compiles
 (tens of seconds; the machine code is then cached on disk, `cache=True`), so only the
@@ -14,22 +16,23 @@ solver imports it, and only when a search needs more than its pure-Python first 
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Literal
+from types import FunctionType
+from typing import Literal, TypeVar
 
 import numpy as np
 from numba import njit
 
-from validator.engine.board import CORNER_MASK, CORNERS, FIELDS, NEIGHBOURS, SIZE, VALUES
+from validator.engine.board import CORNER_MASK, FIELDS, VALUES
 from validator.engine.rules import MAX_RINGS
+from validator.solver import position
 from validator.solver.position import (
-    _NOT_COL_FIRST,
-    _NOT_COL_LAST,
     _TRANSPOSE_ROW,
     FULL,
     NOWHERE,
@@ -39,22 +42,12 @@ from validator.solver.position import (
 
 # --- constants, frozen into the compiled code -----------------------------------------
 
-_NEIGH = np.full((FIELDS + 1, 4), -1, dtype=np.int64)
-for _f in range(FIELDS):
-    for _k, _n in enumerate(NEIGHBOURS[_f]):
-        _NEIGH[_f, _k] = _n
-for _k, _n in enumerate(CORNERS):
-    _NEIGH[FIELDS, _k] = _n
-_NCOUNT = np.array([len(NEIGHBOURS[f]) for f in range(FIELDS)] + [len(CORNERS)], np.int64)
 _VAL = np.array([*VALUES, 0], dtype=np.int64)
 _TROW = np.array(_TRANSPOSE_ROW, dtype=np.int64)
 _TFIELD = np.array(TRANSPOSE_FIELD, dtype=np.int64)
 _FULL = FULL
 _CORNERS = CORNER_MASK
-_NOT_LAST = _NOT_COL_LAST
-_NOT_FIRST = _NOT_COL_FIRST
 _NOWHERE = NOWHERE
-_SIZE = SIZE
 
 # Kinds of action codes, as in position.py.
 _PASS, _RING, _MOVE, _STUCK, _ESCAPE, _LEAVE = range(6)
@@ -77,6 +70,7 @@ MAX_CHILDREN = 256
 
 _PROBES = 32
 _EMPTY = 0
+_R = TypeVar("_R")
 
 
 # --- the compact rules -------------------------------------------------------------------
@@ -90,82 +84,51 @@ def _popcount(x: int) -> int:
     return ((x * 0x0101010101010101) >> 56) & 0xFF
 
 
-@njit(cache=True, nogil=True)
-def _ends_from(cur: int, left: int, visited: int) -> int:
-    if left == 0:
-        return 1 << cur
-    found = 0
-    for k in range(_NCOUNT[cur]):
-        nxt = _NEIGH[cur, k]
-        if not (visited >> nxt) & 1:
-            found |= _ends_from(nxt, left - 1, visited | (1 << nxt))
-    return found
+_COMPACT: dict[str, object] = {
+    **vars(position),
+    "NEIGH": np.array(position.NEIGH, dtype=np.int64),
+    "NCOUNT": np.array(position.NCOUNT, dtype=np.int64),
+    "popcount": _popcount,
+}
+"""The globals the compiled rules see: position.py's own, with its flat tables as arrays
+and (once compiled) its functions as their compiled forms."""
 
 
-@njit(cache=True, nogil=True)
-def walk_ends(blocked: int, pos: int, steps: int) -> int:
-    """`position.walk_ends`: the end fields of every legal walk of exactly `steps`."""
-    start_bit = 0 if pos == _NOWHERE else 1 << pos
-    found = 0
-    for k in range(_NCOUNT[pos]):
-        first = _NEIGH[pos, k]
-        if not (blocked >> first) & 1:
-            found |= _ends_from(first, steps - 1, blocked | start_bit | (1 << first))
-    return found
+def compact(function: Callable[..., _R]) -> Callable[..., _R]:
+    """A function of the compact model (`position.COMPACT_RULES`) compiled: the very code
+    the pure-Python search runs, whose calls to the model's other functions go to their
+    compiled forms (those are compiled first)."""
+    clone = FunctionType(function.__code__, _COMPACT, function.__name__)
+    clone.__qualname__, clone.__module__ = function.__qualname__, function.__module__
+    compiled: Callable[..., _R] = njit(cache=True, nogil=True)(clone)
+    _COMPACT[function.__name__] = compiled
+    return compiled
 
 
-@njit(cache=True, nogil=True)
-def _exit_from(cur: int, left: int, visited: int) -> bool:
-    if (_CORNERS >> cur) & 1:
-        return True
-    if left == 0:
-        return False
-    for k in range(_NCOUNT[cur]):
-        nxt = _NEIGH[cur, k]
-        if not (visited >> nxt) & 1 and _exit_from(nxt, left - 1, visited | (1 << nxt)):
-            return True
-    return False
+def forget_stale_code(cache: Path, source: bytes) -> None:
+    """Drop this module's machine code in numba's on-disk `cache` when position.py's
+    `source` changed since it was compiled. numba checks a cached function against its
+    own file only, and this module's functions hold the compiled compact rules of
+    position.py in their code: without this, an edited rule would go on running in its
+    old form here. (position.py's own functions numba checks against position.py.)"""
+    stamp = cache / "core.position-sha256"
+    digest = hashlib.sha256(source).hexdigest()
+    try:
+        if stamp.is_file() and stamp.read_text(encoding="ascii") == digest:
+            return
+        for old in cache.glob("core.*.nb[ic]"):
+            old.unlink(missing_ok=True)
+        cache.mkdir(exist_ok=True)
+        stamp.write_text(digest, encoding="ascii")
+    except (OSError, UnicodeDecodeError):
+        pass  # a read-only install: numba cannot write its cache there either
 
 
-@njit(cache=True, nogil=True)
-def can_exit(blocked: int, pos: int, steps: int) -> bool:
-    """`position.can_exit`: whether a walk of at most `steps` reaches a free corner."""
-    if pos != _NOWHERE and (_CORNERS >> pos) & 1:
-        return True
-    start_bit = 0 if pos == _NOWHERE else 1 << pos
-    for k in range(_NCOUNT[pos]):
-        first = _NEIGH[pos, k]
-        if not (blocked >> first) & 1 and _exit_from(
-            first, steps - 1, blocked | start_bit | (1 << first)
-        ):
-            return True
-    return False
+forget_stale_code(Path(__file__).parent / "__pycache__", Path(position.__file__).read_bytes())
 
-
-@njit(cache=True, nogil=True)
-def reachable(taken: int, pos: int, in_and_out: int) -> int:
-    """`Game.reachable`: free fields the burglar could still enter."""
-    free = ~taken & _FULL
-    if pos == _NOWHERE:
-        seed = _CORNERS & free
-    else:
-        p = 1 << pos
-        near = p | (p << _SIZE) | (p >> _SIZE) | ((p & _NOT_LAST) << 1) | ((p & _NOT_FIRST) >> 1)
-        seed = near & free
-        if in_and_out:
-            seed |= _CORNERS & free
-    region = seed
-    while True:
-        grown = (
-            region
-            | (region << _SIZE)
-            | (region >> _SIZE)
-            | ((region & _NOT_LAST) << 1)
-            | ((region & _NOT_FIRST) >> 1)
-        ) & free
-        if grown == region:
-            return region
-        region = grown
+_ends_from, walk_ends, _exit_from, can_exit, reachable, count_live_rows = (
+    compact(f) for f in position.COMPACT_RULES
+)
 
 
 @njit(cache=True, nogil=True)
@@ -186,24 +149,9 @@ def _best_fields(region: int, left: int, VM: np.ndarray) -> int:
 @njit(cache=True, nogil=True)
 def live_rows(taken: int, pc: int, row: int, P: np.ndarray, RM: np.ndarray) -> int:
     """`Game.live_rows`: the dice rows from `row` on that can still circle (capped)."""
-    free = ~taken & _FULL
-    cap = (_popcount(free) >> 1) + 1
-    if not P[P_READ_DICE]:
-        return int(min(P[P_N] - row, cap))
-    count = 0
-    passes = pc
-    for r in range(row, P[P_N]):
-        if RM[r] & free:
-            count += 1
-            if count >= cap:
-                return cap
-            if P[P_IN_A_ROW]:
-                passes = 0
-        else:
-            passes += 1
-            if passes >= P[P_PASS_LIMIT]:
-                break
-    return count
+    return count_live_rows(
+        taken, pc, row, P[P_N], P[P_IN_A_ROW], P[P_PASS_LIMIT], P[P_READ_DICE], RM
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -525,6 +473,119 @@ def _improve(
     S[S_LINE_LEN] = length
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _rank(
+    out: np.ndarray,
+    count: int,
+    taken: int,
+    pc: int,
+    row: int,
+    region: int,
+    depth: int,
+    P: np.ndarray,
+    VM: np.ndarray,
+    RM: np.ndarray,
+    keys: np.ndarray,
+    vals: np.ndarray,
+) -> None:
+    """`Search.ranked`: each child's estimate of what it adds (`W_EST`), and the children
+    in `W_ORDER`, most promising first."""
+    shallow = depth < P[P_EXACT_DEPTH]
+    # As in Python: every child but a forced reroll's has the same pass count, and the
+    # rows that can circle, counted on this position's fields, are at least the child's.
+    next_pc = pc + 1 if out[0, W_CODE] == _PASS else (0 if P[P_IN_A_ROW] else pc)
+    live_next = live_rows(taken, next_pc, row + 1, P, RM)
+    for i in range(count):
+        gain = out[i, W_GAIN]
+        if out[i, W_END]:
+            out[i, W_EST] = gain
+        else:
+            ct = out[i, W_TAKEN]
+            cp = out[i, W_POS]
+            child_region = region & ~ct
+            live = live_next
+            if shallow:
+                child_region = reachable(ct, cp, P[P_IN_AND_OUT])
+                live = live_rows(ct, out[i, W_PC], row + 1, P, RM)
+            bound = estimate(child_region, ct, cp, live, P, VM)
+            if shallow:
+                ckey, _ = make_key(ct, cp, out[i, W_PC], out[i, W_RINGS], row + 1, P)
+                known = lookup(keys, vals, ckey)
+                if known >= 0:
+                    bound = min(bound, known >> 15)
+            out[i, W_EST] = gain + bound
+        _insert(out, i)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _insert(out: np.ndarray, i: int) -> None:
+    """Insertion sort of child `i` into `W_ORDER[:i]`, best first: estimate, then gain,
+    then code (as Python's sort of `Search.ranked`)."""
+    j = i
+    while j > 0:
+        o = out[j - 1, W_ORDER]
+        if out[o, W_EST] != out[i, W_EST]:
+            if out[o, W_EST] > out[i, W_EST]:
+                break
+        elif out[o, W_GAIN] != out[i, W_GAIN]:
+            if out[o, W_GAIN] > out[i, W_GAIN]:
+                break
+        elif out[o, W_CODE] > out[i, W_CODE]:
+            break
+        out[j, W_ORDER] = o
+        j -= 1
+    out[j, W_ORDER] = i
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _store_exact(
+    out: np.ndarray,
+    exact: int,
+    exact_code: int,
+    exact_child: int,
+    row: int,
+    key: int,
+    flipped: bool,
+    P: np.ndarray,
+    keys: np.ndarray,
+    vals: np.ndarray,
+    S: np.ndarray,
+) -> None:
+    """Store a position's exact value, with its best child's code (`exact_child` in
+    `out`, -1 for none). Stored as exact only when its best line can be read on from the
+    table: the best child ends the game or holds an exact entry (once the table is full,
+    a child's entry may not have been written). Otherwise as a bound: still true."""
+    readable = exact_child < 0 or out[exact_child, W_END] != 0
+    if not readable:
+        ckey, _ = make_key(
+            out[exact_child, W_TAKEN],
+            out[exact_child, W_POS],
+            out[exact_child, W_PC],
+            out[exact_child, W_RINGS],
+            row + 1,
+            P,
+        )
+        found = lookup(keys, vals, ckey)
+        readable = found >= 0 and found & 1 == 1
+    if flipped:
+        exact_code = _transpose_code(exact_code)
+    _store(keys, vals, S, key, exact, exact_code if readable else 0, readable)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _must_stop(S: np.ndarray) -> bool:
+    """Count the position; whether the search must stop here (its node budget spent, or
+    stopped from outside), noting where it first saw so."""
+    S[S_NODES] += 1
+    if S[S_NODES] > S[S_NODE_LIMIT]:
+        S[S_STOP] = 1  # the round's node budget, exactly where Search.dfs stops
+    if S[S_STOP] != 0:
+        if S[S_STOPPED_AT] == 0:
+            S[S_STOPPED_AT] = S[S_NODES]
+        return True
+    return False
+
+
 @njit(cache=True, nogil=True)
 def dfs(
     taken: int,
@@ -549,12 +610,7 @@ def dfs(
     W: np.ndarray,
 ) -> tuple[int, bool]:
     """`Search.dfs`: the value of a position, exact (True) or an upper bound (False)."""
-    S[S_NODES] += 1
-    if S[S_NODES] > S[S_NODE_LIMIT]:
-        S[S_STOP] = 1  # the round's node budget, exactly where Search.dfs stops
-    if S[S_STOP] != 0:
-        if S[S_STOPPED_AT] == 0:
-            S[S_STOPPED_AT] = S[S_NODES]
+    if _must_stop(S):
         return ub, False
     key, flipped = make_key(taken, pos, pc, rings, row, P)
     entry = lookup(keys, vals, key)
@@ -580,45 +636,7 @@ def dfs(
         return ub, False
     out = W[depth]
     count = children(taken, pos, pc, rings, row, P, CF, CD, CC, out)
-    shallow = depth < P[P_EXACT_DEPTH]
-    # As in Python: every child but a forced reroll's has the same pass count, and the
-    # rows that can circle, counted on this position's fields, are at least the child's.
-    next_pc = pc + 1 if out[0, W_CODE] == _PASS else (0 if P[P_IN_A_ROW] else pc)
-    live_next = live_rows(taken, next_pc, row + 1, P, RM)
-    for i in range(count):
-        gain = out[i, W_GAIN]
-        if out[i, W_END]:
-            out[i, W_EST] = gain
-        else:
-            ct = out[i, W_TAKEN]
-            cp = out[i, W_POS]
-            child_region = region & ~ct
-            live = live_next
-            if shallow:
-                child_region = reachable(ct, cp, P[P_IN_AND_OUT])
-                live = live_rows(ct, out[i, W_PC], row + 1, P, RM)
-            bound = estimate(child_region, ct, cp, live, P, VM)
-            if shallow:
-                ckey, _ = make_key(ct, cp, out[i, W_PC], out[i, W_RINGS], row + 1, P)
-                known = lookup(keys, vals, ckey)
-                if known >= 0:
-                    bound = min(bound, known >> 15)
-            out[i, W_EST] = gain + bound
-        # Insertion sort, best first: estimate, then gain, then code (as Python's sort).
-        j = i
-        while j > 0:
-            o = out[j - 1, W_ORDER]
-            if out[o, W_EST] != out[i, W_EST]:
-                if out[o, W_EST] > out[i, W_EST]:
-                    break
-            elif out[o, W_GAIN] != out[i, W_GAIN]:
-                if out[o, W_GAIN] > out[i, W_GAIN]:
-                    break
-            elif out[o, W_CODE] > out[i, W_CODE]:
-                break
-            out[j, W_ORDER] = o
-            j -= 1
-        out[j, W_ORDER] = i
+    _rank(out, count, taken, pc, row, region, depth, P, VM, RM, keys, vals)
     exact = -1
     exact_code = 0
     exact_child = -1
@@ -681,24 +699,7 @@ def dfs(
             if S[S_STOP] == 0:
                 S[S_SETTLED] = j + 1
     if exact >= upper:
-        # Stored as exact only when its best line can be read on from the table: the
-        # best child ends the game or holds an exact entry (once the table is full, a
-        # child's entry may not have been written). Otherwise as a bound: still true.
-        readable = exact_child < 0 or out[exact_child, W_END] != 0
-        if not readable:
-            ckey, _ = make_key(
-                out[exact_child, W_TAKEN],
-                out[exact_child, W_POS],
-                out[exact_child, W_PC],
-                out[exact_child, W_RINGS],
-                row + 1,
-                P,
-            )
-            found = lookup(keys, vals, ckey)
-            readable = found >= 0 and found & 1 == 1
-        if flipped:
-            exact_code = _transpose_code(exact_code)
-        _store(keys, vals, S, key, exact, exact_code if readable else 0, readable)
+        _store_exact(out, exact, exact_code, exact_child, row, key, flipped, P, keys, vals, S)
         return exact, True
     result = max(exact, upper)
     if entry < 0 or not entry & 1:

@@ -3,7 +3,9 @@
 The engine's `State` is the truth and the solver's answers are replayed through it; this
 module restates one round of the rules on bit sets only, because the search visits
 millions of positions and cannot afford a dataclass per step. Tests check that both
-agree on every legal action.
+agree on every legal action (tests/test_compact_model.py, on random positions). The
+walks and the reachable region (`COMPACT_RULES`) are written once for both searches:
+core.py compiles these very functions.
 """
 
 from __future__ import annotations
@@ -88,49 +90,140 @@ BALL: tuple[tuple[int, ...], ...] = tuple(
     tuple(_ball(p, d) for d in range(7)) for p in range(FIELDS + 1)
 )
 
-_STEPS_FROM: tuple[tuple[int, ...], ...] = (*tuple(NEIGHBOURS), CORNERS)
+# --- the compact rules that solver/core.py compiles ------------------------------------
+# These functions are written once, for both searches: the pure-Python one calls them as
+# they are, and core.py compiles these very functions with numba (`core.compact`), so
+# they use only ints, `range` loops and the flat tables below (which the compiled code
+# reads as arrays), and they call each other by their module names.
+
+NEIGH_WIDTH = 4
+NEIGH: tuple[int, ...] = tuple(
+    n
+    for p in range(FIELDS + 1)
+    for options in ((NEIGHBOURS[p] if p < FIELDS else CORNERS),)
+    for n in (*options, *[-1] * (NEIGH_WIDTH - len(options)))
+)
+"""The fields a step from each field reaches, `NEIGH_WIDTH` a field (-1 after the last),
+and from NOWHERE the corners: a walk's first step enters through one."""
+NCOUNT: tuple[int, ...] = tuple(
+    len(NEIGHBOURS[p]) if p < FIELDS else len(CORNERS) for p in range(FIELDS + 1)
+)
+
+
+def _ends_from(cur: int, left: int, visited: int) -> int:
+    if left == 0:
+        return 1 << cur
+    found = 0
+    for k in range(NCOUNT[cur]):
+        nxt = NEIGH[cur * NEIGH_WIDTH + k]
+        if not (visited >> nxt) & 1:
+            found |= _ends_from(nxt, left - 1, visited | (1 << nxt))
+    return found
 
 
 def walk_ends(blocked: int, pos: int, steps: int) -> int:
     """Bit set of the end fields of every legal walk of exactly `steps` (engine `walks`)."""
-    found = 0
-
-    def step(cur: int, left: int, visited: int) -> None:
-        nonlocal found
-        if left == 0:
-            found |= 1 << cur
-            return
-        for nxt in NEIGHBOURS[cur]:
-            if not visited >> nxt & 1:
-                step(nxt, left - 1, visited | 1 << nxt)
-
     start_bit = 0 if pos == NOWHERE else 1 << pos
-    for first in _STEPS_FROM[pos]:
-        if not blocked >> first & 1:
-            step(first, steps - 1, blocked | start_bit | 1 << first)
+    found = 0
+    for k in range(NCOUNT[pos]):
+        first = NEIGH[pos * NEIGH_WIDTH + k]
+        if not (blocked >> first) & 1:
+            found |= _ends_from(first, steps - 1, blocked | start_bit | (1 << first))
     return found
+
+
+def _exit_from(cur: int, left: int, visited: int) -> bool:
+    if (CORNER_MASK >> cur) & 1:
+        return True
+    if left == 0:
+        return False
+    for k in range(NCOUNT[cur]):
+        nxt = NEIGH[cur * NEIGH_WIDTH + k]
+        if not (visited >> nxt) & 1 and _exit_from(nxt, left - 1, visited | (1 << nxt)):
+            return True
+    return False
 
 
 def can_exit(blocked: int, pos: int, steps: int) -> bool:
     """Whether a walk of at most `steps` reaches a free corner (engine `exit_walks`)."""
-    if pos != NOWHERE and CORNER_MASK >> pos & 1:
+    if pos != NOWHERE and (CORNER_MASK >> pos) & 1:
         return True
-
-    def step(cur: int, left: int, visited: int) -> bool:
-        if CORNER_MASK >> cur & 1:
-            return True
-        if left == 0:
-            return False
-        return any(
-            not visited >> nxt & 1 and step(nxt, left - 1, visited | 1 << nxt)
-            for nxt in NEIGHBOURS[cur]
-        )
-
     start_bit = 0 if pos == NOWHERE else 1 << pos
-    return any(
-        not blocked >> first & 1 and step(first, steps - 1, blocked | start_bit | 1 << first)
-        for first in _STEPS_FROM[pos]
-    )
+    for k in range(NCOUNT[pos]):
+        first = NEIGH[pos * NEIGH_WIDTH + k]
+        if not (blocked >> first) & 1 and _exit_from(
+            first, steps - 1, blocked | start_bit | (1 << first)
+        ):
+            return True
+    return False
+
+
+def reachable(taken: int, pos: int, in_and_out: bool) -> int:
+    """Free fields the burglar could still enter in some future move: the free region
+    around its field, or around the free corners when it is off the board (and, under
+    In and Out!, when it can leave and come back in)."""
+    # Locals, not globals: this loop is the pure-Python search's hottest code.
+    not_last, not_first = _NOT_COL_LAST, _NOT_COL_FIRST
+    free = ~taken & FULL
+    if pos == NOWHERE:
+        seed = CORNER_MASK & free
+    else:
+        p = 1 << pos
+        near = p | (p << SIZE) | (p >> SIZE) | ((p & not_last) << 1) | ((p & not_first) >> 1)
+        seed = near & free
+        if in_and_out:
+            seed |= CORNER_MASK & free
+    region = seed
+    while True:
+        grown = (
+            region
+            | (region << SIZE)
+            | (region >> SIZE)
+            | ((region & not_last) << 1)
+            | ((region & not_first) >> 1)
+        ) & free
+        if grown == region:
+            return region
+        region = grown
+
+
+popcount = int.bit_count
+"""The fields of a bit set (compiled: core.py's own popcount)."""
+
+
+def count_live_rows(
+    taken: int,
+    pc: int,
+    row: int,
+    n: int,
+    in_a_row: bool,
+    pass_limit: int,
+    read_dice: bool,
+    row_masks: Sequence[int],
+) -> int:
+    """`Game.live_rows` of a game of `n` rows whose rows' candidates are `row_masks`."""
+    free = ~taken & FULL
+    cap = (popcount(free) >> 1) + 1
+    if not read_dice:
+        return min(n - row, cap)
+    count = 0
+    passes = pc
+    for r in range(row, n):
+        if row_masks[r] & free:
+            count += 1
+            if count >= cap:
+                return cap
+            if in_a_row:
+                passes = 0
+        else:
+            passes += 1
+            if passes >= pass_limit:
+                break
+    return count
+
+
+COMPACT_RULES = (_ends_from, walk_ends, _exit_from, can_exit, reachable, count_live_rows)
+"""The functions above, callees first, in the order core.py compiles them."""
 
 
 WALK_CACHE = 1_000_000
@@ -278,27 +371,7 @@ class Game:
 
     def reachable(self, taken: int, pos: int) -> int:
         """Free fields the burglar could still enter in some future move."""
-        free = ~taken & FULL
-        if pos == NOWHERE:
-            seed = CORNER_MASK & free
-        else:
-            seed = spread(1 << pos) & free
-            if self.in_and_out:
-                seed |= CORNER_MASK & free
-        region = seed
-        # spread() inlined: this loop is the search's hottest code.
-        not_last, not_first = _NOT_COL_LAST, _NOT_COL_FIRST
-        while True:
-            grown = (
-                region
-                | region << SIZE
-                | region >> SIZE
-                | (region & not_last) << 1
-                | (region & not_first) >> 1
-            ) & free
-            if grown == region:
-                return region
-            region = grown
+        return reachable(taken, pos, self.in_and_out)
 
     def bound(self, taken: int, pos: int, pc: int, row: int) -> int:
         """A sound upper bound on what the rest of the game can add to the score."""
@@ -322,26 +395,9 @@ class Game:
         one that plays (and, in a row, resets the count): more rows than the game can
         really circle in, never fewer.
         """
-        free = ~taken & FULL
-        cap = (free.bit_count() >> 1) + 1
-        if not self.read_dice:
-            return min(self.n - row, cap)
-        limit = self.pass_limit
-        in_a_row = self.in_a_row
-        count = 0
-        passes = pc
-        for mask in self.row_masks[row:]:
-            if mask & free:
-                count += 1
-                if count >= cap:
-                    return cap
-                if in_a_row:
-                    passes = 0
-            else:
-                passes += 1
-                if passes >= limit:
-                    break
-        return count
+        return count_live_rows(
+            taken, pc, row, self.n, self.in_a_row, self.pass_limit, self.read_dice, self.row_masks
+        )
 
     def estimate(self, region: int, taken: int, pos: int, rows: int) -> int:
         """The bound for a position given `region`, any superset of its reachable fields,

@@ -25,6 +25,7 @@ from validator.engine import (
     State,
     apply_row,
     blocked_after,
+    counted_passes,
     exhaust,
     exit_walks,
     movement_die,
@@ -261,7 +262,7 @@ class _Stopped(Exception):
 
 
 def root_position(state: State, rules: Ruleset, row: int) -> Position:
-    pc = state.passes_in_row if rules.pass_counting == "in-a-row" else state.passes
+    pc = counted_passes(state, rules)
     return (state.crossed | state.circled, compact_pos(state.pos), pc, state.rings_left, row)
 
 
@@ -521,17 +522,34 @@ class Search:
             if entry is None:
                 self.store(key, ub, 0, False)
             return ub, False
+        ranked = self.ranked(taken, pos, pc, rings, row, region)
+        exact, exact_code, upper = self.search_children(ranked, base)
+        if exact >= upper:
+            if flipped:
+                exact_code = transpose_code(exact_code)
+            self.store(key, exact, exact_code, True)
+            return exact, True
+        result = max(exact, upper)
+        if entry is None or not entry & 1:
+            self.store(key, result, 0, False)
+        return result, False
+
+    def ranked(
+        self, taken: int, pos: int, pc: int, rings: int, row: int, region: int
+    ) -> list[tuple[int, int, int, Position | None]]:
+        """The children of a position, most promising first, as (estimate of the total
+        they add, gain, action code, child position or None when the game ends)."""
+        game = self.game
         n = game.n
         ranked: list[tuple[int, int, int, Position | None]] = []
         bound_of = game.estimate
-        live_rows = game.live_rows
         shallow = len(self.path) < self.exact_depth
         options = game.children(taken, pos, pc, rings, row)
         # Every child but a forced reroll's has the same pass count; the rows that can
         # still circle, counted on this position's fields, are at least the child's.
         # (A forced reroll is then the only child.)
         next_pc = pc + 1 if options[0][0] == PASS else (0 if game.in_a_row else pc)
-        live_next = live_rows(taken, next_pc, row + 1)
+        live_next = game.live_rows(taken, next_pc, row + 1)
         for code, gain, child in options:
             if child is None or child[4] >= n:
                 ranked.append((gain, gain, code, None))
@@ -545,6 +563,14 @@ class Search:
                     bound = bound_of(region & ~child_taken, child_taken, child[1], live_next)
                 ranked.append((gain + bound, gain, code, child))
         ranked.sort(reverse=True)
+        return ranked
+
+    def search_children(
+        self, ranked: list[tuple[int, int, int, Position | None]], base: int
+    ) -> tuple[int, int, int]:
+        """Search the ranked children of a position until the rest cannot beat the best
+        game (nor this position's best child): (the best exact value, its action code,
+        the highest upper bound among the others), -1 for none."""
         exact = -1
         exact_code = 0
         upper = -1
@@ -559,17 +585,15 @@ class Search:
                 if at_root and not self.stopped:
                     self.settled = len(ranked)
                 break
+            self.path.append(code)
             if child is None:
                 value, known = gain, True
                 if base + gain > self.best_total:
-                    self.path.append(code)
                     self.improve(base + gain, [])
-                    self.path.pop()
             else:
-                self.path.append(code)
                 sub, known = self.dfs(*child, base + gain, estimate - gain)
-                self.path.pop()
                 value = gain + sub
+            self.path.pop()
             if known:
                 if value > exact:
                     exact, exact_code = value, code
@@ -580,15 +604,7 @@ class Search:
                 self.root_upper = base + max(exact, upper, rest)
                 if not self.stopped:
                     self.settled = i + 1
-        if exact >= upper:
-            if flipped:
-                exact_code = transpose_code(exact_code)
-            self.store(key, exact, exact_code, True)
-            return exact, True
-        result = max(exact, upper)
-        if entry is None or not entry & 1:
-            self.store(key, result, 0, False)
-        return result, False
+        return exact, exact_code, upper
 
     def run(
         self,
@@ -738,24 +754,37 @@ class Search:
             for search in (self, *self.workers):
                 if search.core is None and search.core_choice == "auto":
                     search.core = search.compiled()
-            while width < MAX_BEAM_WIDTH:
-                growth = 4 if width < 1024 else 2
-                expected = 1.2 * growth * last_weighed
-                if expected > BEAM_SHARE * WEIGHED_PER_NODE * (self.nodes - start):
-                    break
-                if self.cancelled():
-                    self.stop(by="cancel")
-                else:
-                    width *= growth
-                    total, line, last_weighed = self.beam(position, base, width, self.deadline)
-                if self.stop_reason is not None:
-                    # Stopped between rounds (a Python beam cut off by the time limit
-                    # finds nothing): the answer of the rounds so far, as their budget.
-                    self.repeat_nodes = limit
-                    return value
-                if total > self.best_total:
-                    self.best_total, self.best_line = total, line
+            width, last_weighed = self.wider_beams(position, base, width, last_weighed, start)
+            if self.stop_reason is not None:
+                # Stopped between rounds (a Python beam cut off by the time limit finds
+                # nothing): the answer of the rounds so far, as their budget.
+                self.repeat_nodes = limit
+                return value
             limit *= 2
+
+    def wider_beams(
+        self, position: Position, base: int, width: int, weighed: int, start: int
+    ) -> tuple[int, int]:
+        """Between rounds: beam games, each `growth` times wider than the last, while each
+        is expected to weigh at most `BEAM_SHARE` of the positions searched since `start`
+        (`weighed`: what the last beam weighed); a better game is kept. Returns the last
+        beam's width and what it weighed; stops at once when the search must stop
+        (`stop_reason`)."""
+        while width < MAX_BEAM_WIDTH:
+            growth = 4 if width < 1024 else 2
+            expected = 1.2 * growth * weighed
+            if expected > BEAM_SHARE * WEIGHED_PER_NODE * (self.nodes - start):
+                break
+            if self.cancelled():
+                self.stop(by="cancel")
+                break
+            width *= growth
+            total, line, weighed = self.beam(position, base, width, self.deadline)
+            if self.stop_reason is not None:
+                break
+            if total > self.best_total:
+                self.best_total, self.best_line = total, line
+        return width, weighed
 
     def aim_of(self, upper: int) -> int | None:
         """The total the next round aims above (`aimed_round`), halfway between the best

@@ -30,6 +30,8 @@ from validator.engine import (
     Play,
     RingReroll,
     Ruleset,
+    counted_passes,
+    roll_text,
 )
 from validator.render.wording import end_brief
 from validator.tui.game import GameSession, Option
@@ -749,15 +751,14 @@ class PlayApp(App[Result | None]):
         else:
             text.append(f"Roll {game.row + 1} of {len(game.rows)}", style="bold")
         if dice is not None:
-            text.append("   dice " + " ".join(map(str, dice)), style="bold")
+            text.append("   dice " + roll_text(dice), style="bold")
         text.append("\n")
         text.append(f"Score {game.score}", style="bold")
         text.append(" final\n" if game.over else " so far\n")
+        count = counted_passes(state, rules)
         if rules.pass_counting == "in-a-row":
-            count = state.passes_in_row
             counted = f"Rerolls in a row {count}/{rules.pass_limit}"
         else:
-            count = state.passes
             counted = f"Passes {count}/{rules.pass_limit} in total"
         last = not game.over and count + 1 >= rules.pass_limit
         text.append(counted + "\n", style="bold yellow" if last else "")
@@ -798,10 +799,12 @@ class PlayApp(App[Result | None]):
         rules, state = self.game.rules, autos[-1].step.state
         first, last = autos[0].step.roll, autos[-1].step.roll
         in_row = rules.pass_counting == "in-a-row"
-        passes = state.passes_in_row if in_row else state.passes
-        tally = f"{passes}/{rules.pass_limit} {'in a row' if in_row else 'in total'}"
+        tally = (
+            f"{counted_passes(state, rules)}/{rules.pass_limit} "
+            f"{'in a row' if in_row else 'in total'}"
+        )
         if count == 1:
-            dice = " ".join(map(str, autos[0].step.dice))
+            dice = roll_text(autos[0].step.dice)
             return f"roll {first} ({dice}): no cross-out, forced reroll ({tally})"
         return f"rolls {first}-{last}: no cross-out, forced rerolls ({tally})"
 

@@ -22,17 +22,21 @@ from validator.engine import (
     Dice,
     Field,
     Play,
-    Reroll,
     RingReroll,
     Ruleset,
     State,
+    Turn,
     all_walks,
     apply_row,
     available_crosses,
     blocked_after,
+    counted_passes,
+    exit_kinds,
+    forced_rerolls,
     game_goes_on,
     legal_actions,
     new_game,
+    roll_text,
     score,
 )
 from validator.solver.playout import Step
@@ -170,12 +174,8 @@ class GameSession:
             for walk in _ordered(each):
                 path = _fields(walk)
                 found.append(Option("move", target, path, Play(cross.field, target, path=path)))
-        if self.rules.can_leave:
-            kinds: list[Literal["escape", "leave"]] = []
-            if self.rules.escape:
-                kinds.append("escape")
-            if self.rules.in_and_out:
-                kinds.append("leave")
+        kinds = exit_kinds(self.rules)
+        if kinds:
             for corner, each in sorted(all_walks(blocked, start, die, exit=True).items()):
                 target = FIELD_AT[corner]
                 for walk in _ordered(each):
@@ -236,27 +236,28 @@ class GameSession:
         self._auto()
 
     def _advance(self, action: Action, *, auto: bool) -> None:
-        dice = self.dice
-        if dice is None:
+        if self.dice is None:
             raise ValueError("the game is over")
-        before = self.state
-        turn = apply_row(before, self.rows, self.row, action, self.rules)
-        state = turn.state
+        self._take(apply_row(self.state, self.rows, self.row, action, self.rules), auto=auto)
+
+    def _take(self, turn: Turn, *, auto: bool) -> None:
+        """Go on past the next dice row, which `turn` played."""
         walk = _fields(turn.walk or ())
         die = turn.cross.die if turn.cross else None
-        step = Step(self.row + 1, dice, action, state, walk, die)
-        self.rounds.append(Round(step, before, auto))
+        step = Step(self.row + 1, self.rows[self.row], turn.action, turn.state, walk, die)
+        self.rounds.append(Round(step, self.state, auto))
 
     def _auto(self) -> None:
-        """Forced rerolls play themselves, as the replay's play_on does."""
-        while (dice := self.dice) is not None and not available_crosses(self.state, dice):
-            self._advance(Reroll(), auto=True)
-            state = self.state
-            count = state.passes_in_row if self.rules.pass_counting == "in-a-row" else state.passes
-            kind = "in a row" if self.rules.pass_counting == "in-a-row" else "in total"
+        """Forced rerolls play themselves, as they do when the replay plays on after a
+        record (both take them from `engine.forced_rerolls`)."""
+        kind = "in a row" if self.rules.pass_counting == "in-a-row" else "in total"
+        for turn in forced_rerolls(self.state, self.rows, self.row, self.rules):
+            dice = self.rows[self.row]
+            self._take(turn, auto=True)
             self.notices.append(
-                f"roll {self.row} ({' '.join(map(str, dice))}): no field can be crossed out, "
-                f"forced reroll ({count} of {self.rules.pass_limit} {kind})"
+                f"roll {self.row} ({roll_text(dice)}): no field can be crossed out, "
+                f"forced reroll ({counted_passes(turn.state, self.rules)} of "
+                f"{self.rules.pass_limit} {kind})"
             )
 
 
