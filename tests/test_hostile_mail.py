@@ -144,8 +144,21 @@ def test_a_from_too_long_to_trust_names_no_sender(tmp_path: Path) -> None:
         (b"Eve <eve@evil.example>, bob@victim.example", None, None),
         (b"Bob <bob@victim.example> <eve@evil.example>", None, None),
         (b'"bob@victim.example" <eve@evil.example>', "eve@evil.example", "bob@victim.example"),
+        (b"eve@players.example bob@players.example", None, None),
+        (b'"eve@players.example, bob@players.example"', None, None),
+        (b"eve@players.example (Eve)", "eve@players.example", "Eve"),
     ],
-    ids=["name-like-address", "no-space", "comment", "two-mailboxes", "two-angles", "quoted"],
+    ids=[
+        "name-like-address",
+        "no-space",
+        "comment",
+        "two-mailboxes",
+        "two-angles",
+        "quoted",
+        "two-bare",
+        "quoted-list",
+        "bare-with-comment",
+    ],
 )
 def test_the_sender_is_the_address_in_angle_brackets(
     sender: bytes, address: str | None, name: str | None, tmp_path: Path

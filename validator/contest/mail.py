@@ -663,7 +663,22 @@ def _sender(value: str) -> tuple[str | None, str | None]:
     The sender is one address: a From that reads as more than one (`bob@victim.example
     <eve@evil.example>`, a display name that looks like an address) is the address in
     its angle brackets when it is written `name <address>`, and no sender otherwise, so
-    that a reply never goes to a third party named in the header."""
+    that a reply never goes to a third party named in the header. Without angle brackets
+    a From holds one address: two (`a@x.example b@x.example`) name no sender, and what is
+    read must be one address (`"a@x.example, b@x.example"` is none)."""
+    if "<" not in value and value.count("@") > 1:
+        return None, None
+    name, address = _parsed_sender(value)
+    if address is not None and _ADDRESS.fullmatch(address) is None:
+        return None, None
+    return name, address
+
+
+_ADDRESS = re.compile(r"[^\s@,;<>\"]+@[^\s@,;<>\"]+")
+
+
+def _parsed_sender(value: str) -> tuple[str | None, str | None]:
+    """`_sender`'s reading, before its address is checked to be one address."""
     try:
         pairs = getaddresses([value])
     except Exception:
