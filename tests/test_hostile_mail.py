@@ -95,6 +95,25 @@ def test_an_8bit_display_name_is_decoded_and_stops_nothing(tmp_path: Path) -> No
     assert (site / "index.html").is_file()
 
 
+@pytest.mark.parametrize("encoding", ["latin-1", "utf-8"])
+def test_an_8bit_body_without_a_charset_is_read_as_its_letters(
+    encoding: str, tmp_path: Path
+) -> None:
+    """A body with 8-bit letters and no charset (`Grüße` in Latin-1 or UTF-8, sent as
+    plain `text/plain`) was read as ASCII: each such letter became a replacement
+    character, and a German record with umlauts in its words was malformed. It is read
+    as UTF-8, else Windows-1252, as an attachment is."""
+    record = "Spielerin: Jördis\n" + ALICE.decode().split("claimed_score: 340\n", 1)[1].replace(
+        "reroll", "neu würfeln"
+    )
+    body = ("Hallo, hier mein Spiel (Grüße!):\n\n" + record + "\nViele Grüße\n").encode(encoding)
+    box = write_box(
+        tmp_path / "inbox.mbox", message(b"J <j@players.example>", body, ctype=b"text/plain")
+    )
+    (entry,) = results(box)["entries"]
+    assert (entry["verdict"], entry["score"], entry["player"]) == ("valid", 340, "Jördis")
+
+
 # -- 2. and 3. The sender's address ------------------------------------------------------
 
 

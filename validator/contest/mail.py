@@ -879,9 +879,14 @@ def _body(body: Body, max_bytes: int) -> list[Candidate]:
 
 
 def _body_text(body: EmailMessage) -> str | None:
-    """The text the body shows (an HTML body's text), or None when it has none."""
+    """The text the body shows (an HTML body's text), or None when it has none. A body
+    that declares no charset is read as UTF-8, else Windows-1252, as an attachment is:
+    8-bit text sent without one (`Grüße` in Latin-1) is common, and the email package's
+    ASCII default would turn each such letter into a replacement character."""
     try:
-        content = body.get_content()
+        content = _payload_text(body) if body.get_param("charset") is None else None
+        if content is None:
+            content = body.get_content()
     except Exception:  # an unknown charset: read the bytes as UTF-8, else Windows-1252
         content = _payload_text(body)
     if isinstance(content, bytes):
