@@ -98,6 +98,13 @@ def test_refusals_write_nothing(tmp_path: Path) -> None:
     assert code == 2 and "ISO 8601" in out and not out_dir.exists()
     code, out = site(str(DICE), "-o", str(out_dir), "--organizer", "not an address")
     assert code == 2 and "not an e-mail address" in out and not out_dir.exists()
+    for organizer, says in (
+        ("a@example.org, c@example.org", "holds more than one address"),
+        ("x@y.example\nBcc: z@evil.example", "holds a line break or a control character"),
+        ("x@y.example\x1b[2J", "holds a line break or a control character"),
+    ):
+        code, out = site(str(DICE), "-o", str(out_dir), "--organizer", organizer)
+        assert code == 2 and f"--organizer: {organizer!r} {says}" in out and not out_dir.exists()
     bad = tmp_path / "bad.txt"
     bad.write_text("1 2 3\n7 7 7\n")
     code, out = site(str(bad), "-o", str(out_dir))

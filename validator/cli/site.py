@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from validator.cli.batch_mail import DateTime
+from validator.cli.batch_mail import DateTime, checked_organizer
 from validator.cli.common import EXIT_OK, fail_usage, lang_option, language
 
 
@@ -91,12 +91,7 @@ def command(
     ruleset = checker.rules or STANDARD
     address = None
     if organizer is not None:
-        from validator.render.replies import organizer_address
-
-        found = organizer_address(organizer)
-        if found is None:
-            fail_usage(f"--organizer: {organizer!r} is not an e-mail address")
-        address = str(found.addr_spec)
+        address = str(checked_organizer(organizer).addr_spec)
     if ruleset.can_leave or ruleset.rings:
         fail_usage(
             f"--rules {rules}: the browser game plays standard, bga and literal, without expansions"
