@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from validator.cli.batch_mail import DateTime, checked_organizer
-from validator.cli.common import EXIT_OK, fail_usage, lang_option, language
+from validator.cli.common import EXIT_OK, fail_usage, language, pages_lang_option
 
 
 @click.command("site")
@@ -40,7 +40,7 @@ from validator.cli.common import EXIT_OK, fail_usage, lang_option, language
     help="The address to send records to; shown on the pages and used by the mail link. "
     "Give it only when it may be published.",
 )
-@lang_option
+@pages_lang_option
 @click.option(
     "-o",
     "--output",

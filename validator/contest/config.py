@@ -1,4 +1,4 @@
-"""The contest file (`contest.toml`, or `road300.toml` found beside the source): a challenge's
+"""The contest file (`road300.toml` found beside the source, or named by --contest): a challenge's
 settings in one place, read with `tomllib`, every mistake named with its file and line.
 
 Commands take its values as their options' defaults, so an option given on the command
