@@ -159,6 +159,26 @@ def test_every_help_has_an_exit_status_section(name: str) -> None:
     assert re.search(r"\b0\b", section) and re.search(r"\b2\b", section)
 
 
+RECORD_COMMANDS = {"validate", "report", "batch"}
+"""The commands whose --lang default starts with the record's own language."""
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_shared_option_helps_are_true_for_each_command(name: str) -> None:
+    """An option defined once for many commands says only what holds for each: the
+    record's language where there is a record, the contest file by the name it is found by."""
+    import importlib
+
+    command = importlib.import_module(COMMANDS[name][0]).command
+    helps = {p.name: getattr(p, "help", None) or "" for p in getattr(command, "params", [])}
+    if "lang" in helps and name not in RECORD_COMMANDS:
+        assert "record" not in helps["lang"] and "Default: the locale" in helps["lang"], name
+    if "lang" in helps and name in {"validate", "report"}:
+        assert "Default: the record's own language" in helps["lang"], name
+    if "contest" in helps:
+        assert "contest.toml" not in helps["contest"] and "road300.toml" in helps["contest"]
+
+
 def test_choice_lists_come_from_the_registries() -> None:
     """A record format or a language added to its registry is offered by every command,
     with no list in the commands to keep in step (a fresh interpreter, so that the

@@ -83,6 +83,9 @@ def test_a_rules_file_is_relative_to_the_contest_file_as_the_dice_file_is(tmp_pa
         ('rules = "house.yaml"\n', ":1:", "rules: house.yaml: cannot read the rules file"),
         ('\n\nmax_size = "lots"\n', ":3:", "not a size"),
         ('organizer = "nobody"\n', ":1:", "not an e-mail address"),
+        ('organizer = "a@example.org, c@example.org"\n', ":1:", "more than one address"),
+        ('organizer = "Org <o@example.org>\\nBcc: x@evil.example"\n', ":1:", "a line break"),
+        ('\norganizer = "o@example.org\\u0007"\n', ":2:", "a control character"),
         ("[draw]\nwinners = 0\n", ":2:", "1 or more"),
         ('name = "x\n', ":1:", "not valid TOML"),
         ("dice = 3\n", ":1:", "non-empty string"),
@@ -213,14 +216,19 @@ def test_contest_init_writes_a_commented_file_that_reads_back(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(
-    ("option", "words"),
-    [("--organizer", "is not an e-mail address"), ("--name", "must be a non-empty string")],
+    ("option", "value", "words"),
+    [
+        ("--organizer", "nobody", "is not an e-mail address"),
+        ("--organizer", "Org <o@example.org>\nBcc: x@evil.example", "a line break"),
+        ("--organizer", "a@example.org, c@example.org", "more than one address"),
+        ("--name", "", "must be a non-empty string"),
+    ],
 )
 def test_contest_init_refuses_values_that_would_not_read_back_and_writes_nothing(
-    tmp_path: Path, option: str, words: str
+    tmp_path: Path, option: str, value: str, words: str
 ) -> None:
     target = tmp_path / "road300.toml"
-    result = run("contest", "init", target, option, "nobody" if option == "--organizer" else "")
+    result = run("contest", "init", target, option, value)
     assert (
         result.exit_code == 2 and words in result.output and "nothing was written" in result.output
     )

@@ -510,6 +510,14 @@ def test_replies_need_an_organizer_and_a_mailbox(mbox: Path, tmp_path: Path) -> 
     folder.mkdir()
     result = run("batch", folder, *ARGS, "--replies", tmp_path / "r", "--organizer", ORGANIZER)
     assert result.exit_code == 2 and "mbox" in result.output
+    # An organizer that would smuggle a header, or name two From addresses, is refused.
+    for organizer, says in (
+        ("a@example.org, c@example.org", "holds more than one address"),
+        ("x@y.example\nBcc: z@evil.example", "holds a line break or a control character"),
+    ):
+        result = run("batch", mbox, *ARGS, "--replies", tmp_path / "r", "--organizer", organizer)
+        assert result.exit_code == 2 and f"--organizer: {organizer!r} {says}" in result.output
+        assert not (tmp_path / "r").exists()
 
 
 def test_the_results_never_overwrite_the_mailbox(mbox: Path, tmp_path: Path) -> None:

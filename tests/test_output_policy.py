@@ -157,8 +157,9 @@ WRITES_ITS_ARGUMENT = {"contest"}
 """`contest init FILE` writes FILE (precious: --force to replace it), through the policy's
 Target too (tests/test_contest_file.py)."""
 WRITES_A_FOLDER = {"site"}
-"""`site DICE -o DIR` writes index.html and play.html into DIR, each whole (atomic), and
-replaces them only with --force (tests/test_play_site.py)."""
+"""`site DICE -o DIR` writes index.html, play.html and the dice copy into DIR, each whole
+(atomic) and never through a link, and replaces them (a different dice copy) only with
+--force (tests/test_play_site.py)."""
 
 
 def invoke(args: list[str]) -> tuple[int, str, str]:

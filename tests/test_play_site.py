@@ -98,6 +98,13 @@ def test_refusals_write_nothing(tmp_path: Path) -> None:
     assert code == 2 and "ISO 8601" in out and not out_dir.exists()
     code, out = site(str(DICE), "-o", str(out_dir), "--organizer", "not an address")
     assert code == 2 and "not an e-mail address" in out and not out_dir.exists()
+    for organizer, says in (
+        ("a@example.org, c@example.org", "holds more than one address"),
+        ("x@y.example\nBcc: z@evil.example", "holds a line break or a control character"),
+        ("x@y.example\x1b[2J", "holds a line break or a control character"),
+    ):
+        code, out = site(str(DICE), "-o", str(out_dir), "--organizer", organizer)
+        assert code == 2 and f"--organizer: {organizer!r} {says}" in out and not out_dir.exists()
     bad = tmp_path / "bad.txt"
     bad.write_text("1 2 3\n7 7 7\n")
     code, out = site(str(bad), "-o", str(out_dir))
@@ -130,3 +137,47 @@ def test_the_record_template_is_read_by_validate(tmp_path: Path) -> None:
             main, ["validate", str(record), "--dice", str(DICE), "--format", "json"]
         )
         assert json.loads(result.stdout)["verdict"] == "incomplete", (lang, text)
+
+
+def test_no_write_follows_a_link_planted_in_the_folder(tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    out_dir = tmp_path / "site"
+    out_dir.mkdir()
+    (out_dir / "challenge.txt").symlink_to(victim)
+    # A link where the dice copy goes is not the dice file: only --force replaces it.
+    code, out = site(str(DICE), "-o", str(out_dir))
+    assert code == 2 and f"{out_dir / 'challenge.txt'} exists" in out and "--force" in out
+    assert victim.read_text() == "precious\n"
+    for name in ("index.html", "play.html"):
+        (out_dir / name).symlink_to(victim)
+    code, out = site(str(DICE), "-o", str(out_dir), "--force")
+    assert code == 0, out
+    assert victim.read_text() == "precious\n"
+    for name in ("index.html", "play.html", "challenge.txt"):
+        assert not (out_dir / name).is_symlink(), name
+    assert (out_dir / "challenge.txt").read_bytes() == DICE.read_bytes()
+    assert "<html" in (out_dir / "play.html").read_text(encoding="utf-8")
+    # A dangling link is there too: never replaced without --force.
+    dangling = tmp_path / "quiet"
+    dangling.mkdir()
+    (dangling / "play.html").symlink_to(tmp_path / "made-outside.html")
+    code, out = site(str(DICE), "-o", str(dangling))
+    assert code == 2 and "play.html exists" in out
+    assert not (tmp_path / "made-outside.html").exists()
+
+
+def test_a_different_dice_copy_is_replaced_only_with_force(tmp_path: Path) -> None:
+    copy = tmp_path / "challenge.txt"
+    copy.write_text("1 2 3\n")
+    code, out = site(str(DICE), "-o", str(tmp_path))
+    assert code == 2 and f"{copy} exists; give --force" in out
+    assert copy.read_text() == "1 2 3\n" and not (tmp_path / "index.html").exists()
+    assert site(str(DICE), "-o", str(tmp_path), "--force")[0] == 0
+    assert copy.read_bytes() == DICE.read_bytes()
+    # The same bytes are no conflict: a run into a fresh folder with the copy already there.
+    again = tmp_path / "again"
+    again.mkdir()
+    (again / "challenge.txt").write_bytes(DICE.read_bytes())
+    code, out = site(str(DICE), "-o", str(again))
+    assert code == 0, out

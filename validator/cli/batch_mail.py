@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING, TypeVar
 import click
 
 from validator.cli.common import fail_usage
-from validator.contest.config import ORGANIZER_EXAMPLE
+from validator.contest.config import ORGANIZER_EXAMPLE, organizer_problem
 from validator.render.i18n import LANGUAGES
 from validator.render.sanitize import plain_text
 
 if TYPE_CHECKING:
+    from email.headerregistry import Address
+
     from validator.check.file import Checker
     from validator.contest.batch import Batch
     from validator.contest.config import Contest
@@ -104,10 +106,19 @@ def check_mail_options(source: Source, replies: Path | None, organizer: str | No
                 "--replies needs the replies' From: "
                 + where_to_set("--organizer ADDRESS", "organizer", ORGANIZER_EXAMPLE)
             )
-        from validator.render.replies import organizer_address
+        checked_organizer(organizer)
 
-        if organizer_address(organizer) is None:
-            fail_usage(f"--organizer: {organizer!r} is not an e-mail address")
+
+def checked_organizer(organizer: str) -> Address:
+    """The address of --organizer, or stop (exit 2) saying why it is none: a line break
+    or a control character, more than one address, or no address."""
+    from validator.render.replies import organizer_address
+
+    found = organizer_address(organizer)
+    if found is None:
+        problem = organizer_problem(organizer) or "is not an e-mail address"
+        fail_usage(f"--organizer: {organizer!r} {problem}")
+    return found
 
 
 def check_output_folders(source: Path, site: Path | None, replies: Path | None) -> None:

@@ -222,13 +222,23 @@ def exit_status(verdicts: Iterable[Verdict], *, strict: bool = False) -> int:
 
 
 def lang_option(func: F) -> F:
+    """--lang of a command that reads a record: the record's own language comes first."""
+    return _lang_option(func, "the record's own language, else the locale")
+
+
+def pages_lang_option(func: F) -> F:
+    """--lang of a command that reads no record (`site`): the locale comes first."""
+    return _lang_option(func, "the locale")
+
+
+def _lang_option(func: F, first: str) -> F:
     return click.option(
         "--lang",
         type=click.Choice(list(LANGUAGES)),
         default=None,
-        help="The language of what a person reads (English, German, French). Default: the "
-        "record's own language, else the locale (LC_ALL, LC_MESSAGES, LANG), else English. "
-        "JSON, CSV and codes never change. See docs/languages.md.",
+        help=f"The language of what a person reads (English, German, French). Default: {first} "
+        "(LC_ALL, LC_MESSAGES, LANG), else English. JSON, CSV and codes never change. "
+        "See docs/languages.md.",
     )(func)
 
 

@@ -28,8 +28,9 @@ def contest_option(func: F) -> F:
         "contest",
         type=click.Path(path_type=Path, dir_okay=False),
         expose_value=False,
-        help="The contest file (contest.toml) whose values are this command's defaults. "
-        "Default: road300.toml in or beside the first argument, or in the current folder.",
+        help="The contest file (TOML, docs/contest.md) whose values are this command's "
+        "defaults. Default: road300.toml in or beside the first argument, or in the current "
+        "folder.",
     )(func)
 
 

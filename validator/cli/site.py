@@ -4,15 +4,17 @@ dice file's game in the browser (play.html)."""
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import stat
 import sys
 from datetime import datetime
 from pathlib import Path
 
 import click
 
-from validator.cli.batch_mail import DateTime
-from validator.cli.common import EXIT_OK, fail_usage, lang_option, language
+from validator.cli.batch_mail import DateTime, checked_organizer
+from validator.cli.common import EXIT_OK, fail_usage, language, pages_lang_option
 
 
 @click.command("site")
@@ -38,7 +40,7 @@ from validator.cli.common import EXIT_OK, fail_usage, lang_option, language
     help="The address to send records to; shown on the pages and used by the mail link. "
     "Give it only when it may be published.",
 )
-@lang_option
+@pages_lang_option
 @click.option(
     "-o",
     "--output",
@@ -48,7 +50,11 @@ from validator.cli.common import EXIT_OK, fail_usage, lang_option, language
     help="The folder to write index.html, play.html and a copy of the dice file into "
     "(made when missing).",
 )
-@click.option("--force", is_flag=True, help="Replace an index.html or play.html already there.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Replace an index.html, play.html or a different dice file copy already there.",
+)
 def command(
     dice: Path,
     rules: str | None,
@@ -69,8 +75,8 @@ def command(
       road300 site challenge.txt --name "Winter challenge" --deadline 2026-12-20T23:59:59+01:00 \\
           --organizer challenge@example.org --lang de -o site
 
-    Exit status: 0 written, 2 bad options, an unreadable dice file or an existing page
-    without --force.
+    Exit status: 0 written, 2 bad options, an unreadable dice file, or an existing page
+    or a different copy of the dice file without --force.
     """
     from validator.check.file import Checker, UsageError, load_dice
     from validator.engine import STANDARD
@@ -85,26 +91,30 @@ def command(
     ruleset = checker.rules or STANDARD
     address = None
     if organizer is not None:
-        from validator.render.replies import organizer_address
-
-        found = organizer_address(organizer)
-        if found is None:
-            fail_usage(f"--organizer: {organizer!r} is not an e-mail address")
-        address = str(found.addr_spec)
+        address = str(checked_organizer(organizer).addr_spec)
     if ruleset.can_leave or ruleset.rings:
         fail_usage(
             f"--rules {rules}: the browser game plays standard, bga and literal, without expansions"
         )
     pages = {"index.html": render_announcement, PLAY_FILE: render_play}
-    if not force:
-        there = [p for p in pages if (out_dir / p).exists()]
-        if there:
-            fail_usage(f"{out_dir / there[0]} exists; give --force to replace it")
     # The dice file is published beside the pages, under its own name when that is a plain
     # file name (and not one of the pages'), else as dice.txt.
     published = dice.name
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,80}", published) or published in pages:
         published = "dice.txt"
+    try:
+        data = dice.read_bytes()
+    except OSError as exc:
+        fail_usage(f"{dice}: cannot read it: {exc.strerror or exc}")
+    if hashlib.sha256(data).hexdigest() != dice_file.sha256:
+        fail_usage(f"{dice}: the dice file changed while it was read; run again")
+    if not force:
+        # A link there counts as there (it is replaced, never followed); the dice copy
+        # only when it differs from the dice file.
+        there = [p for p in (*pages, published) if os.path.lexists(out_dir / p)]
+        there = [p for p in there if p in pages or not _same_file(out_dir / p, data)]
+        if there:
+            fail_usage(f"{out_dir / there[0]} exists; give --force to replace it")
     challenge = Challenge(
         name=name,
         rows=tuple(dice_file.rows),
@@ -117,14 +127,23 @@ def command(
     lang_code = language(lang)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
+        # follow=False: a link planted in the folder is replaced, never written through.
         for page, render in pages.items():
-            write_file(out_dir / page, render(challenge, lang_code))
-        data = dice.read_bytes()
-        if hashlib.sha256(data).hexdigest() != dice_file.sha256:
-            fail_usage(f"{dice}: the dice file changed while the site was written; run again")
-        write_bytes(out_dir / published, data)
+            write_file(out_dir / page, render(challenge, lang_code), follow=False)
+        write_bytes(out_dir / published, data, follow=False)
     except OSError as exc:
         fail_usage(f"{out_dir}: cannot write the site: {exc.strerror or exc}")
     wrote = f"{out_dir / 'index.html'}, {out_dir / PLAY_FILE} and {out_dir / published}"
     click.echo(f"road300: wrote {wrote}", err=True)
     sys.exit(EXIT_OK)
+
+
+def _same_file(path: Path, data: bytes) -> bool:
+    """Whether `path` is a regular file (not a link) that holds exactly `data`."""
+    try:
+        status = os.lstat(path)
+        if not stat.S_ISREG(status.st_mode) or status.st_size != len(data):
+            return False
+        return path.read_bytes() == data
+    except OSError:
+        return False

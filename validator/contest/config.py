@@ -1,4 +1,4 @@
-"""The contest file (`contest.toml`, or `road300.toml` found beside the source): a challenge's
+"""The contest file (`road300.toml` found beside the source, or named by --contest): a challenge's
 settings in one place, read with `tomllib`, every mistake named with its file and line.
 
 Commands take its values as their options' defaults, so an option given on the command
@@ -79,6 +79,26 @@ def exact_size(size: int) -> Phrase:
     if text.isdigit():
         return plural(size, "{n} byte", "{n} bytes")
     return phrase(N_("{whole} {unit}"), whole=text.rstrip("KMGiB"), unit=text.lstrip("0123456789"))
+
+
+LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x85]+")
+CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+"""C0, DEL, C1 and the bidi controls: nothing a header, a name or a terminal should hold."""
+
+
+def organizer_problem(text: str) -> str | None:
+    """Why `text` cannot be the organizer (the From of the replies, the address the site
+    publishes), or None when it is one `Name <address>` or address: the one check of
+    every --organizer and of the contest file's `organizer` key."""
+    from email.utils import getaddresses
+
+    if LINE_BREAKS.search(text) or CONTROLS.search(text):
+        return "holds a line break or a control character: give one address on one line"
+    if len(getaddresses([text])) > 1:
+        return "holds more than one address: give one"
+    if "@" not in _address(text):
+        return "is not an e-mail address"
+    return None
 
 
 def _address(text: str) -> str:
@@ -258,8 +278,9 @@ class _Checker:
                     "deadline", "needs its offset, like 2026-12-20T23:59:59+01:00 (or Z for UTC)"
                 )
         organizer = self.text(data, "organizer")
-        if organizer is not None and "@" not in _address(organizer):
-            raise self.fail("organizer", f"{organizer!r} is not an e-mail address")
+        problem = None if organizer is None else organizer_problem(organizer)
+        if problem is not None:
+            raise self.fail("organizer", f"{organizer!r} {problem}")
         size = data.get("max_size")
         max_size = None
         if size is not None:

@@ -43,7 +43,7 @@ from validator.contest.batch import (
     shown_name,
 )
 from validator.contest.body import find_records, html_text, language_of
-from validator.contest.config import about_size, exact_size
+from validator.contest.config import CONTROLS, LINE_BREAKS, about_size, exact_size
 from validator.contest.mbox import Span, spans
 from validator.contest.origin import MailSource
 from validator.engine import STANDARD
@@ -93,10 +93,6 @@ ARCHIVE_TYPES = frozenset(
 )
 _SNIFFED_TYPES = ("text/", "application/octet-stream", "application/json", "application/yaml")
 """Attachments whose name says nothing are recognised by content only if of these types."""
-
-_LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x85]+")
-_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
-"""C0, DEL, C1 and the bidi controls: nothing a header, a name or a terminal should hold."""
 
 
 class _Registry(HeaderRegistry):
@@ -566,7 +562,7 @@ def one_line(text: str) -> str:
     """Decoded header text with its line breaks and control characters (bidi controls too)
     turned into spaces, and raw 8-bit bytes decoded (`eight_bit`): what may go into a
     header of a reply or a field of the results."""
-    return " ".join(_CONTROLS.sub(" ", _LINE_BREAKS.sub(" ", eight_bit(text))).split())
+    return " ".join(CONTROLS.sub(" ", LINE_BREAKS.sub(" ", eight_bit(text))).split())
 
 
 _ESCAPED = re.compile("[\udc80-\udcff]")

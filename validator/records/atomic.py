@@ -31,12 +31,13 @@ as visible escapes, so the output stays valid UTF-8."""
 
 
 @contextmanager
-def replacing(path: Path, *, private: bool = False) -> Iterator[TextIO]:
+def replacing(path: Path, *, private: bool = False, follow: bool = True) -> Iterator[TextIO]:
     """Write `path` through a temporary file in its folder that replaces it when the block
     ends; on any exception (and on SIGTERM, which ends the block as an exit) the
     temporary file is removed and `path` is left as it was. `private`: the file gets
-    `PRIVATE` permissions. Raises OSError."""
-    with _replacing(path, private) as handle:
+    `PRIVATE` permissions; `follow=False`: a link at `path` is replaced, not followed
+    (`_replacing`). Raises OSError."""
+    with _replacing(path, private, follow) as handle:
         text = io.TextIOWrapper(handle, encoding="utf-8", errors=ENCODING_ERRORS, newline="")
         try:
             yield text
@@ -47,21 +48,22 @@ def replacing(path: Path, *, private: bool = False) -> Iterator[TextIO]:
         text.detach()  # flushes; `_replacing` syncs and closes the file itself
 
 
-def write_file(path: Path, text: str, *, private: bool = False) -> None:
-    """`text` replacing `path` whole (see `replacing`); raises OSError."""
-    with replacing(path, private=private) as handle:
+def write_file(path: Path, text: str, *, private: bool = False, follow: bool = True) -> None:
+    """`text` replacing `path` whole (see `replacing`; `follow` as `_replacing` has it);
+    raises OSError."""
+    with replacing(path, private=private, follow=follow) as handle:
         handle.write(text)
 
 
-def write_bytes(path: Path, data: bytes, *, private: bool = False) -> None:
+def write_bytes(path: Path, data: bytes, *, private: bool = False, follow: bool = True) -> None:
     """`data` replacing `path` whole, as `replacing` does for text (a reply's RFC 5322
-    bytes); raises OSError."""
-    with _replacing(path, private) as handle:
+    bytes; `follow` as `_replacing` has it); raises OSError."""
+    with _replacing(path, private, follow) as handle:
         handle.write(data)
 
 
 @contextmanager
-def _replacing(path: Path, private: bool = False) -> Iterator[BinaryIO]:
+def _replacing(path: Path, private: bool = False, follow: bool = True) -> Iterator[BinaryIO]:
     """The one way a file is replaced: bytes to a unique temporary file beside `path`,
     synced, given `path`'s permissions (`PRIVATE` ones when `private`) and renamed over
     it; removed on any exception.
@@ -69,16 +71,23 @@ def _replacing(path: Path, private: bool = False) -> Iterator[BinaryIO]:
     Renaming replaces whatever has the name, so what is not a regular file is written
     through instead, as a shell's `>` would: a device, a FIFO or a socket (`/dev/null`,
     `/dev/stdout`, a named pipe) is opened and written, never replaced by a file. A
-    symbolic link to a file stays a link: the file it points to is replaced."""
-    try:
-        status = os.stat(path)  # follows links
-    except OSError:
-        status = None
-    if status is not None and not stat.S_ISREG(status.st_mode):
-        with open(path, "wb") as through:  # a folder raises IsADirectoryError (OSError)
-            yield through
-        return
-    path = Path(os.path.realpath(path))
+    symbolic link to a file stays a link: the file it points to is replaced.
+
+    `follow=False` is for a file inside an output folder, where nothing the user named
+    has the name: whatever has it (a link someone planted, a FIFO) is replaced by the new
+    file, never written through."""
+    if not follow:
+        path = Path(os.path.realpath(path.parent)) / path.name
+    else:
+        try:
+            status = os.stat(path)  # follows links
+        except OSError:
+            status = None
+        if status is not None and not stat.S_ISREG(status.st_mode):
+            with open(path, "wb") as through:  # a folder raises IsADirectoryError (OSError)
+                yield through
+            return
+        path = Path(os.path.realpath(path))
     with sigterm_exits():
         fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         try:
@@ -86,7 +95,7 @@ def _replacing(path: Path, private: bool = False) -> Iterator[BinaryIO]:
                 yield handle
                 handle.flush()
                 os.fsync(handle.fileno())
-            os.chmod(temporary, PRIVATE if private else _mode_for(path))
+            os.chmod(temporary, PRIVATE if private else _mode_for(path, follow))
             os.replace(temporary, path)
         except BaseException:
             with suppress(FileNotFoundError):
@@ -94,10 +103,14 @@ def _replacing(path: Path, private: bool = False) -> Iterator[BinaryIO]:
             raise
 
 
-def _mode_for(path: Path) -> int:
-    """The permissions of the file being replaced, else what a new file gets (umask)."""
+def _mode_for(path: Path, follow: bool = True) -> int:
+    """The permissions of the file being replaced, else what a new file gets (umask);
+    without `follow`, only a regular file's own count (never a link's target's)."""
     try:
-        return os.stat(path).st_mode & 0o7777
+        status = os.stat(path, follow_symlinks=follow)
+        if not stat.S_ISREG(status.st_mode):
+            raise FileNotFoundError(path)
+        return status.st_mode & 0o7777
     except OSError:
         umask = os.umask(0)
         os.umask(umask)

@@ -31,6 +31,7 @@ from pathlib import Path
 from validator.check.replay import Verdict
 from validator.contest import texts
 from validator.contest.batch import Batch, Entry, file_order
+from validator.contest.config import organizer_problem
 from validator.contest.mail import Reading, decoded, one_line
 from validator.contest.texts import say
 from validator.errors import Diagnostic
@@ -103,7 +104,10 @@ _ADDRESS = re.compile(r"[^\s@<>()\[\],;:\\\"]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*
 
 def organizer_address(text: str) -> Address | None:
     """The organizer (`Name <address>` or an address) as the From of the replies, or None
-    when it is no address the email package can write."""
+    when it is none (`organizer_problem` says why) or no address the email package can
+    write."""
+    if organizer_problem(text) is not None:
+        return None
     name, addr = parseaddr(one_line(text))
     return address_of(name, addr)
 
