@@ -1057,6 +1057,34 @@ def test_a_total_line_without_its_colon(line: str, score: int, tmp_path: Path) -
 
 
 @pytest.mark.parametrize(
+    ("form", "row", "score"),
+    [
+        ("markdown-en", "| Total | | | | 340 |", 340),
+        ("markdown-headless", "| Total | | | | 95 |", 95),
+        ("markdown-de", "| Gesamt | | | | 340 Punkte |", 340),
+        ("tabs-headless", "Gesamt\t340", 340),
+        ("tabs-en", "\tScore final\t\t\t335", 335),
+        ("semicolons-fr", "Total;;;;340", 340),
+    ],
+)
+def test_a_total_row_inside_a_table_is_the_claimed_score(
+    form: str, row: str, score: int, tmp_path: Path
+) -> None:
+    """A table's last row may be its total (`| Total | | | | 95 |`), as a total line is."""
+    path = tmp_path / "game.txt"
+    text = typed(form, total=False)
+    path.write_text(text + row + "\n", encoding="utf-8")
+    result = Checker.create(DICE, None).check(path)
+    assert result.record is not None and result.record.claimed_score == score
+    line = text.count("\n") + 1
+    assert result.record.where("claimed_score") == (line, row.index(str(score)) + 1)
+    if score == 340:
+        assert result.error is None
+    else:
+        assert result.error is not None and (result.error.code, result.error.line) == ("E107", line)
+
+
+@pytest.mark.parametrize(
     ("lang", "said"),
     [
         ("de", "de.txt:1:1: W006 eine Zeile aus Wörtern vor oder nach den Runden wird "

@@ -69,6 +69,14 @@ def header_match(line: str) -> re.Match[str] | None:
     return plain
 
 
+def total_row(line: str, delimiter: str) -> re.Match[str] | None:
+    """A table row that is the claimed score, as a total line is outside a table:
+    `| Total | | | | 95 |`, `Gesamt<TAB>340`, `Summe;;;;340`. Its delimiters read as
+    blanks, so that each value keeps its column."""
+    total = _TOTAL_LINE.match(line.replace(delimiter, " "))
+    return total if total is not None and key_of(total["key"]) == "claimed_score" else None
+
+
 EXAMPLE = "7: 3 4 6   x 3/4 -> 5/5 (6)"
 
 Where = dict[tuple[str | int, ...], int]
@@ -334,6 +342,9 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
             if table is not None and table.holds(line):
                 if max_rounds is not None and len(rounds) >= max_rounds:
                     break
+                if (total := total_row(line, table.delimiter)) is not None:
+                    header.read("claimed_score", total, lineno)
+                    continue
                 last_dice_line, round_lines = lineno, round_lines + 1
                 cells = table.row(line, lineno, source)
                 if cells is not None:
