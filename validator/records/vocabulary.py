@@ -194,6 +194,14 @@ FR: Final = Vocabulary(
     ),
 )
 
+SYNTAX: Final = frozenset(
+    {"x", "reroll", "ring", "path", "none", "escape", "leave", "player", "claimed_score"}
+)
+"""The annotated form's own keywords (`x 3/4 -> 5/5 (2) path 3/5 4/5`, `reroll`, `ring`,
+`-> escape`, `path none`) and header keys (`player:`, `claimed_score:`): syntax that
+`dump` writes for a record in any language, so no evidence of one (docs/languages.md: a
+record of numbers and signs has no language)."""
+
 LANGUAGES: Final[dict[str, Vocabulary]] = {"en": EN, "de": DE, "fr": FR}
 """The tables by language code; the order is the order of the catalogs."""
 
