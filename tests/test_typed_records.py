@@ -143,9 +143,10 @@ def zeile_de(r: RecordRound) -> str:
 
 
 def _table(
-    header: list[str] | None, delimiter: str, pipes: bool
+    header: list[str] | None, delimiter: str, pipes: bool, three_dice: bool = False
 ) -> Callable[[tuple[RecordRound, ...]], list[str]]:
-    """A table of the game: roll, dice, cross, move, steps; under `header` if given."""
+    """A table of the game: roll, dice, cross, move, steps; under `header` if given; with
+    `three_dice`, each die in a column of its own."""
 
     def lines(game: tuple[RecordRound, ...]) -> list[str]:
         out = []
@@ -157,7 +158,7 @@ def _table(
         for r in game:
             cells = [
                 str(r.roll),
-                _dice(r),
+                *(_dice(r).split() if three_dice else [_dice(r)]),
                 "reroll" if r.reroll else _f(r.cross),
                 "" if r.move is None else _f(r.move),
                 "" if r.steps is None or r.move is None else str(r.steps),
@@ -206,6 +207,39 @@ TABLES: dict[
     "semicolons-fr": (
         "fr",
         _table(["Lancer", "Dés", "Barré", "Déplacement", "Pas"], ";", pipes=False),
+        ["Joueuse : Léa"],
+        ["Score final : 340"],
+    ),
+    "tabs-three-dice-en": (
+        "en",
+        _table(
+            ["Roll", "Die 1", "Die 2", "Die 3", "Crossed", "Moved to", "Steps"],
+            "\t",
+            pipes=False,
+            three_dice=True,
+        ),
+        ["Player: Sam"],
+        ["Total: 340"],
+    ),
+    "markdown-three-dice-de": (
+        "de",
+        _table(
+            ["Wurf", "Würfel 1", "Würfel 2", "Würfel 3", "Kreuz", "Ziel", "Schritte"],
+            "|",
+            pipes=True,
+            three_dice=True,
+        ),
+        ["Spielerin: Klara"],
+        ["Gesamt: 340 Punkte"],
+    ),
+    "semicolons-three-dice-fr": (
+        "fr",
+        _table(
+            ["Lancer", "d1", "d2", "d3", "Barré", "Déplacement", "Pas"],
+            ";",
+            pipes=False,
+            three_dice=True,
+        ),
         ["Joueuse : Léa"],
         ["Score final : 340"],
     ),
@@ -720,6 +754,17 @@ def test_a_misspelt_word_gets_its_correction_in_the_players_language(
     out = CliRunner().invoke(main, ["validate", "t.txt", "--dice", str(DICE)])
     lines = out.output.splitlines()
     assert message in lines and hint in lines, out.output
+
+
+@pytest.mark.parametrize("line", ["Round trip 3 days", "Roll\tWhatever 1\tfoo"])
+def test_a_known_roll_word_is_never_its_own_did_you_mean(line: str) -> None:
+    """`Round` is spelt right: the line is refused as what it is, with no `did you mean
+    'Round'?` (nor any other word)."""
+    with pytest.raises(ReadError) as info:
+        text_record.parse(line + "\n", "t.txt")
+    d = info.value.diagnostic
+    assert (d.code, d.line, d.col) == ("E002", 1, 1)
+    assert d.message.startswith("expected a dice line or a header line"), d.message
 
 
 def test_an_unknown_header_key_above_the_rounds_is_a_warning(tmp_path: Path) -> None:

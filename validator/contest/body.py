@@ -102,7 +102,8 @@ def _round_row(line: str) -> tuple[bool, int | None]:
     m = _ROUND.match(line)
     if m is None:
         if line.lstrip().startswith("|"):  # a Markdown table's row: `| 1 | 1 4 6 | 6/4 |`
-            return _THREE_DICE.search(line[:MAX_LINE]) is not None, None
+            # (or with a column per die: `| 1 | 1 | 4 | 6 | 6/4 |`)
+            return _THREE_DICE.search(line[:MAX_LINE].replace("|", " ")) is not None, None
         return typed_round(line)
     rest = m["rest"].strip()
     if rest and not rest.startswith(("#", "//")) and not re.search(r"\d", rest):

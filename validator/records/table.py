@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from validator.records.csv_record import MAX_CELLS, column_of, read_row
 from validator.records.header import spaces_end
 from validator.records.lexing import DICE, FIELD, normal
-from validator.records.vocabulary import IGNORED, union
+from validator.records.vocabulary import DIE_COLUMNS, IGNORED, union
 
 _REROLL_OR_RING = union("reroll") | {"ring"}
 
@@ -38,6 +38,36 @@ def cells_line(line: str, delimiter: str) -> str:
     return line
 
 
+_DIE_COLUMN = re.compile(r"(?P<word>[^\W\d_]+) ?(?P<n>[1-3])")
+
+
+def _die_columns(cells: list[str]) -> int | None:
+    """Where three cells name the three dice, one each, in order (`Die 1 | Die 2 | Die
+    3`, `Würfel 1`, `Dé 1`, `d1`), or None."""
+    numbers = []
+    for cell in cells:
+        die = _DIE_COLUMN.fullmatch(normal(cell).rstrip(".: "))
+        numbers.append(int(die["n"]) if die and die["word"] in DIE_COLUMNS else 0)
+    for i in range(len(numbers) - 2):
+        if numbers[i : i + 3] == [1, 2, 3]:
+            return i
+    return None
+
+
+def _joined(line: str, delimiter: str, first: int) -> str:
+    """A row with the cells `first` to `first + 2` made one (their delimiters blanked, so
+    that each value keeps its column): the three die columns read as one cell of dice."""
+    at = -1
+    for _ in range(first + 1):
+        at = line.find(delimiter, at + 1)
+        if at < 0:
+            return line
+    second = line.find(delimiter, at + 1)
+    if second < 0:
+        return line
+    return f"{line[:at]} {line[at + 1 : second]} {line[second + 1 :]}"
+
+
 @dataclass(frozen=True, slots=True)
 class Table:
     """The columns a table's header row named, and how its cells are separated."""
@@ -46,6 +76,8 @@ class Table:
     columns: tuple[str, ...]
     line: int
     """The header row's line."""
+    dice_at: int | None = None
+    """The first of three die columns (`Die 1 | Die 2 | Die 3`) read as the dice."""
 
     def holds(self, line: str) -> bool:
         """Whether a line is one of this table's rows (or its Markdown separator)."""
@@ -58,8 +90,11 @@ class Table:
         Raises ReadError."""
         if self.delimiter == "|" and is_separator(line):
             return None
+        line = cells_line(line, self.delimiter)
+        if self.dice_at is not None:
+            line = _joined(line, self.delimiter, self.dice_at)
         return read_row(
-            cells_line(line, self.delimiter),
+            line,
             self.delimiter,
             list(self.columns),
             self.line,
@@ -77,6 +112,9 @@ def column_row(line: str, lineno: int) -> Table | None:
         cells = [c.strip(" \t") for c in cells_line(head, delimiter).split(delimiter, MAX_CELLS)]
         while cells and not cells[-1]:
             cells.pop()
+        dice_at = _die_columns(cells)
+        if dice_at is not None:
+            cells[dice_at : dice_at + 3] = ["dice"]
         keys = [column_of(c, table=True) for c in cells]
         named = [k for k in keys if k is not None]
         if "dice" not in named and named.count("roll") == 2:
@@ -88,7 +126,7 @@ def column_row(line: str, lineno: int) -> Table | None:
             and len(named) == len(keys)
             and len(kept) == len(set(kept)) >= 2
         ):
-            return Table(delimiter, tuple(named), lineno)
+            return Table(delimiter, tuple(named), lineno, dice_at)
     return None
 
 

@@ -498,8 +498,8 @@ def _misspelt_roll_word(line: str, start: int, word: str, lineno: int, source: s
     """E002 with a did-you-mean for a line that starts with a misspelt roll word before
     its number (`Wruf 3: 2 2 2 ...` -> `Wurf`), in the player's spelling."""
     close = difflib.get_close_matches(folded(word[:40]), _ROLL_WORDS_LIST, n=1, cutoff=0.75)
-    if not close:
-        return
+    if not close or close[0] == folded(word[:40]):
+        return  # a known roll word is not misspelt (`Roll<TAB>...`): no did-you-mean
     meant = _SPELLED.get(close[0], close[0])
     meant = meant.capitalize() if word[:1].isupper() else meant
     fail(

@@ -231,6 +231,10 @@ def union(attribute: str) -> frozenset[str]:
     return frozenset(words)
 
 
+DIE_COLUMNS: Final = frozenset({"die", "wurfel", "de", "d"})
+"""A table's name for one of three die columns, before its number: `Die 1`, `Würfel 2`,
+`Dé 3`, `d1` (the three together are the dice)."""
+
 IGNORED: Final = "ignored"
 """The key of a table's columns that hold nothing a record needs (`Points`, `Notes`)."""
 
