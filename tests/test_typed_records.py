@@ -210,6 +210,18 @@ TABLES: dict[
         ["Joueuse : Léa"],
         ["Score final : 340"],
     ),
+    "tabs-zug-de": (
+        "de",
+        _table(["Wurf", "Würfel", "Kreuz", "Zug", "Schritte"], "\t", pipes=False),
+        ["Spielerin: Klara"],
+        ["Gesamt: 340"],
+    ),
+    "markdown-gezogen-de": (
+        "de",
+        _table(["Runde", "Augen", "Angekreuzt", "Gezogen", "Schritte"], "|", pipes=True),
+        ["Spieler: Klaus"],
+        ["Summe: 340"],
+    ),
     "tabs-three-dice-en": (
         "en",
         _table(
@@ -273,6 +285,7 @@ def _without_paths(rounds: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def test_each_form_reads_as_the_same_game(form: str) -> None:
     record = text_record.parse(typed(form), f"{form}.txt")
     assert [summary(r) for r in record.rounds] == _without_paths(GAME)
+    assert record.warnings == ()  # no line of it skipped (a column row not taken as one)
     if form in ("rolled-en", "signs", "tabs-en"):
         return
     assert record.player is not None
@@ -765,6 +778,33 @@ def test_a_known_roll_word_is_never_its_own_did_you_mean(line: str) -> None:
     d = info.value.diagnostic
     assert (d.code, d.line, d.col) == ("E002", 1, 1)
     assert d.message.startswith("expected a dice line or a header line"), d.message
+
+
+@pytest.mark.parametrize(
+    ("header", "message", "col"),
+    [
+        (
+            "Roll\tDie 1\tDie 2\tDie 3\tCrossed\tMoved to\tBonus\tSteps",
+            "unknown column 'Bonus' (column 7)",
+            41,
+        ),
+        (
+            "| Wurf | Würfel | Kreuz | Zielfeld | Schritte |",
+            "unknown column 'Zielfeld' (column 4)",
+            27,
+        ),
+    ],
+)
+def test_an_unknown_column_name_in_a_column_row_is_said(
+    header: str, message: str, col: int
+) -> None:
+    """The header row's unknown name is the one error (E003 at its cell); its column is
+    skipped, so the rows below are still read, without an error of their own."""
+    rows = ["1\t1\t4\t6\t1/4\t1/1\t+30\t6"] if "\t" in header else ["| 1 | 1 4 6 | 1/4 | 1/1 | 6 |"]
+    with pytest.raises(ReadError) as info:
+        text_record.parse("\n".join([header, *rows]) + "\n", "t.txt")
+    found = [(d.code, d.line, d.col, d.message) for d in info.value.diagnostics]
+    assert found == [("E003", 1, col, message)]
 
 
 def test_an_unknown_header_key_above_the_rounds_is_a_warning(tmp_path: Path) -> None:

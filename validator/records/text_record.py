@@ -13,6 +13,7 @@ from typing import NoReturn
 
 from validator.engine.phrase import N_, Items, Phrase, Text, phrase, plural
 from validator.errors import Diagnostic, ReadError
+from validator.records.csv_record import COLUMNS
 from validator.records.header import (
     AFTER_ROUNDS,
     POINT_UNITS,
@@ -38,7 +39,7 @@ from validator.records.lexing import (
 )
 from validator.records.model import HEADER_KEYS, MAX_DIAGNOSTICS, Locations
 from validator.records.record import Record, RecordRound
-from validator.records.table import Table, column_row, headless_row
+from validator.records.table import Table, Unknown, header_row, headless_row
 from validator.records.vocabulary import COMMON_CROSS, EXIT_WORDS, ORDINAL_SUFFIXES, union
 
 HEADER_LINE = re.compile(
@@ -331,10 +332,13 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
             if (
                 table is None
                 and stripped[0] not in "0123456789"  # the common line: no column row
-                and (found := column_row(line, lineno)) is not None
+                and (found := header_row(line, lineno)) is not None
             ):
-                table = found  # `| Roll | Dice | Cross | Move | Steps |`
+                table = found[0]  # `| Roll | Dice | Cross | Move | Steps |`
                 first_dice_line = first_dice_line or lineno
+                # A name it does not know is said; its column is skipped, so that the
+                # rows below are still read (and their own errors said).
+                problems.extend(_unknown_column(u, lineno, source) for u in found[1])
                 continue
             if table is None and (stripped.startswith("|") or "\t" in line[:MAX_TABLE_LOOK]):
                 table = headless_row(line, lineno)  # `| 1 | 1 4 6 | 6/4 | 1/1 | 1 |`
@@ -473,6 +477,20 @@ def _refused(line: str, lineno: int, source: str) -> Diagnostic:
         _not_a_line(line, lineno, source)
     except ReadError as exc:
         return exc.diagnostic
+
+
+def _unknown_column(unknown: Unknown, lineno: int, source: str) -> Diagnostic:
+    """E003 for a name in a table's column row that names no column (`Bonus`)."""
+    return Diagnostic.said(
+        "E003",
+        phrase(
+            N_("unknown column {name} (column {n})"), name=short(unknown.name), n=unknown.number
+        ),
+        source,
+        lineno,
+        unknown.col,
+        hint=phrase(N_("known columns: {columns}"), columns=", ".join(COLUMNS)),
+    )
 
 
 def _skipped(line: str, lineno: int, source: str) -> Diagnostic:
