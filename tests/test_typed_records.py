@@ -348,6 +348,25 @@ def test_each_form_is_an_entry_as_a_mail_body(tmp_path: Path) -> None:
         assert (entry["verdict"], entry["score"]) == ("valid", 340), (form, entry["error"])
 
 
+def test_a_total_row_of_a_table_in_a_mail_body_is_its_claimed_score(tmp_path: Path) -> None:
+    """The body's record ends at its last round, but takes the total row below it along, as
+    it takes a total line."""
+    forms = {"markdown-en": "| Total | | | | 290 |", "tabs-headless": "Gesamt\t290"}
+    mails = [
+        _mail(n, TABLES[f][0], typed(f, total=False) + row)
+        for n, (f, row) in enumerate(forms.items())
+    ]
+    data = _batch(mails, tmp_path)
+    got = {e["source"]["message_id"]: e for e in data["entries"]}
+    for n in range(len(forms)):
+        entry = got[f"<typed{n}@players.example>"]
+        assert (entry["verdict"], entry["score"], entry["error"]["code"]) == (
+            "invalid",
+            340,
+            "E107",
+        )
+
+
 # --- a generator of typed forms -------------------------------------------------------------
 
 PREFIXES = {
