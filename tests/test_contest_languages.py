@@ -326,6 +326,9 @@ def test_the_contest_files_lang_beats_the_locale_and_loses_to_lang(
         ("Bonjour,\nvoici ma partie, merci !\n", "fr"),
         ("Hi,\nhere is my game, thanks!\n", "en"),
         (alice_in(None), None),  # numbers and signs only
+        # The annotated form's keywords (`path`, `reroll`, `player:`, `claimed_score:`)
+        # are no English: one German word decides.
+        ("Hallo,\n" + ALICE.split("\n", 1)[1], "de"),
         ("", None),
         ("und the", None),  # a tie
         # The quoted message and the signature do not count.
