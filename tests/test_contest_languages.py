@@ -271,6 +271,25 @@ def test_each_step_of_the_order_for_one_message(
     assert reading.reply_language(None, site, environ) == expected  # the contest file's
 
 
+@pytest.mark.parametrize(
+    ("greeting", "expected"),
+    [("Hallo,\n\nhier mein Spiel:\n\n", "de"), ("Bonjour,\n\nvoici ma partie :\n\n", "fr")],
+)
+def test_the_annotated_forms_keywords_are_no_english(
+    greeting: str, expected: str, tmp_path: Path
+) -> None:
+    """`reroll`, `path` and `player:` are the annotated form's syntax, not English: Alice's
+    file pasted under a German (French) greeting has no language, and the body decides."""
+    from validator.check.file import Checker
+    from validator.contest.mail import RawMessage, read_message
+
+    m = _message(1, "Anna", "anna@players.example", 10, "Mein Spiel")
+    m.set_content(greeting + ALICE)
+    checker = Checker.create(DICE, None, root=tmp_path, max_bytes=1 << 20)
+    reading = read_message(checker, RawMessage("inbox.mbox#1", m.as_bytes(), tmp_path))
+    assert reading.reply_language("en", None, {"LANG": "en_US"}) == expected
+
+
 @pytest.mark.slow
 def test_the_locale_decides_when_nothing_else_does(mbox: Path, tmp_path: Path) -> None:
     """No --lang, no contest file, LANG=de_DE.UTF-8: the site and the reply nothing else
@@ -307,6 +326,9 @@ def test_the_contest_files_lang_beats_the_locale_and_loses_to_lang(
         ("Bonjour,\nvoici ma partie, merci !\n", "fr"),
         ("Hi,\nhere is my game, thanks!\n", "en"),
         (alice_in(None), None),  # numbers and signs only
+        # The annotated form's keywords (`path`, `reroll`, `player:`, `claimed_score:`)
+        # are no English: one German word decides.
+        ("Hallo,\n" + ALICE.split("\n", 1)[1], "de"),
         ("", None),
         ("und the", None),  # a tie
         # The quoted message and the signature do not count.

@@ -143,9 +143,10 @@ def zeile_de(r: RecordRound) -> str:
 
 
 def _table(
-    header: list[str] | None, delimiter: str, pipes: bool
+    header: list[str] | None, delimiter: str, pipes: bool, three_dice: bool = False
 ) -> Callable[[tuple[RecordRound, ...]], list[str]]:
-    """A table of the game: roll, dice, cross, move, steps; under `header` if given."""
+    """A table of the game: roll, dice, cross, move, steps; under `header` if given; with
+    `three_dice`, each die in a column of its own."""
 
     def lines(game: tuple[RecordRound, ...]) -> list[str]:
         out = []
@@ -157,7 +158,7 @@ def _table(
         for r in game:
             cells = [
                 str(r.roll),
-                _dice(r),
+                *(_dice(r).split() if three_dice else [_dice(r)]),
                 "reroll" if r.reroll else _f(r.cross),
                 "" if r.move is None else _f(r.move),
                 "" if r.steps is None or r.move is None else str(r.steps),
@@ -209,6 +210,51 @@ TABLES: dict[
         ["Joueuse : Léa"],
         ["Score final : 340"],
     ),
+    "tabs-zug-de": (
+        "de",
+        _table(["Wurf", "Würfel", "Kreuz", "Zug", "Schritte"], "\t", pipes=False),
+        ["Spielerin: Klara"],
+        ["Gesamt: 340"],
+    ),
+    "markdown-gezogen-de": (
+        "de",
+        _table(["Runde", "Augen", "Angekreuzt", "Gezogen", "Schritte"], "|", pipes=True),
+        ["Spieler: Klaus"],
+        ["Summe: 340"],
+    ),
+    "tabs-three-dice-en": (
+        "en",
+        _table(
+            ["Roll", "Die 1", "Die 2", "Die 3", "Crossed", "Moved to", "Steps"],
+            "\t",
+            pipes=False,
+            three_dice=True,
+        ),
+        ["Player: Sam"],
+        ["Total: 340"],
+    ),
+    "markdown-three-dice-de": (
+        "de",
+        _table(
+            ["Wurf", "Würfel 1", "Würfel 2", "Würfel 3", "Kreuz", "Ziel", "Schritte"],
+            "|",
+            pipes=True,
+            three_dice=True,
+        ),
+        ["Spielerin: Klara"],
+        ["Gesamt: 340 Punkte"],
+    ),
+    "semicolons-three-dice-fr": (
+        "fr",
+        _table(
+            ["Lancer", "d1", "d2", "d3", "Barré", "Déplacement", "Pas"],
+            ";",
+            pipes=False,
+            three_dice=True,
+        ),
+        ["Joueuse : Léa"],
+        ["Score final : 340"],
+    ),
 }
 
 
@@ -239,6 +285,7 @@ def _without_paths(rounds: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def test_each_form_reads_as_the_same_game(form: str) -> None:
     record = text_record.parse(typed(form), f"{form}.txt")
     assert [summary(r) for r in record.rounds] == _without_paths(GAME)
+    assert record.warnings == ()  # no line of it skipped (a column row not taken as one)
     if form in ("rolled-en", "signs", "tabs-en"):
         return
     assert record.player is not None
@@ -299,6 +346,25 @@ def test_each_form_is_an_entry_as_a_mail_body(tmp_path: Path) -> None:
     for n, form in enumerate(forms):
         entry = got[f"<typed{n}@players.example>"]
         assert (entry["verdict"], entry["score"]) == ("valid", 340), (form, entry["error"])
+
+
+def test_a_total_row_of_a_table_in_a_mail_body_is_its_claimed_score(tmp_path: Path) -> None:
+    """The body's record ends at its last round, but takes the total row below it along, as
+    it takes a total line."""
+    forms = {"markdown-en": "| Total | | | | 290 |", "tabs-headless": "Gesamt\t290"}
+    mails = [
+        _mail(n, TABLES[f][0], typed(f, total=False) + row)
+        for n, (f, row) in enumerate(forms.items())
+    ]
+    data = _batch(mails, tmp_path)
+    got = {e["source"]["message_id"]: e for e in data["entries"]}
+    for n in range(len(forms)):
+        entry = got[f"<typed{n}@players.example>"]
+        assert (entry["verdict"], entry["score"], entry["error"]["code"]) == (
+            "invalid",
+            340,
+            "E107",
+        )
 
 
 # --- a generator of typed forms -------------------------------------------------------------
@@ -722,6 +788,44 @@ def test_a_misspelt_word_gets_its_correction_in_the_players_language(
     assert message in lines and hint in lines, out.output
 
 
+@pytest.mark.parametrize("line", ["Round trip 3 days", "Roll\tWhatever 1\tfoo"])
+def test_a_known_roll_word_is_never_its_own_did_you_mean(line: str) -> None:
+    """`Round` is spelt right: the line is refused as what it is, with no `did you mean
+    'Round'?` (nor any other word)."""
+    with pytest.raises(ReadError) as info:
+        text_record.parse(line + "\n", "t.txt")
+    d = info.value.diagnostic
+    assert (d.code, d.line, d.col) == ("E002", 1, 1)
+    assert d.message.startswith("expected a dice line or a header line"), d.message
+
+
+@pytest.mark.parametrize(
+    ("header", "message", "col"),
+    [
+        (
+            "Roll\tDie 1\tDie 2\tDie 3\tCrossed\tMoved to\tBonus\tSteps",
+            "unknown column 'Bonus' (column 7)",
+            41,
+        ),
+        (
+            "| Wurf | Würfel | Kreuz | Zielfeld | Schritte |",
+            "unknown column 'Zielfeld' (column 4)",
+            27,
+        ),
+    ],
+)
+def test_an_unknown_column_name_in_a_column_row_is_said(
+    header: str, message: str, col: int
+) -> None:
+    """The header row's unknown name is the one error (E003 at its cell); its column is
+    skipped, so the rows below are still read, without an error of their own."""
+    rows = ["1\t1\t4\t6\t1/4\t1/1\t+30\t6"] if "\t" in header else ["| 1 | 1 4 6 | 1/4 | 1/1 | 6 |"]
+    with pytest.raises(ReadError) as info:
+        text_record.parse("\n".join([header, *rows]) + "\n", "t.txt")
+    found = [(d.code, d.line, d.col, d.message) for d in info.value.diagnostics]
+    assert found == [("E003", 1, col, message)]
+
+
 def test_an_unknown_header_key_above_the_rounds_is_a_warning(tmp_path: Path) -> None:
     path = tmp_path / "game.txt"
     path.write_text("Datum: 3. Dezember\nTeam: Blau\n" + typed("wurf-de"), encoding="utf-8")
@@ -1054,6 +1158,34 @@ def test_a_total_line_without_its_colon(line: str, score: int, tmp_path: Path) -
     assert result.record is not None and result.record.claimed_score == score
     if score != 340:
         assert result.error is not None and (result.error.code, result.error.line) == ("E107", 25)
+
+
+@pytest.mark.parametrize(
+    ("form", "row", "score"),
+    [
+        ("markdown-en", "| Total | | | | 340 |", 340),
+        ("markdown-headless", "| Total | | | | 95 |", 95),
+        ("markdown-de", "| Gesamt | | | | 340 Punkte |", 340),
+        ("tabs-headless", "Gesamt\t340", 340),
+        ("tabs-en", "\tScore final\t\t\t335", 335),
+        ("semicolons-fr", "Total;;;;340", 340),
+    ],
+)
+def test_a_total_row_inside_a_table_is_the_claimed_score(
+    form: str, row: str, score: int, tmp_path: Path
+) -> None:
+    """A table's last row may be its total (`| Total | | | | 95 |`), as a total line is."""
+    path = tmp_path / "game.txt"
+    text = typed(form, total=False)
+    path.write_text(text + row + "\n", encoding="utf-8")
+    result = Checker.create(DICE, None).check(path)
+    assert result.record is not None and result.record.claimed_score == score
+    line = text.count("\n") + 1
+    assert result.record.where("claimed_score") == (line, row.index(str(score)) + 1)
+    if score == 340:
+        assert result.error is None
+    else:
+        assert result.error is not None and (result.error.code, result.error.line) == ("E107", line)
 
 
 @pytest.mark.parametrize(

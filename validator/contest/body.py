@@ -20,8 +20,14 @@ from html import unescape
 from validator.records.header import AFTER_ROUNDS, SYNONYMS, key_of
 from validator.records.language import MAX_WORDS, WORDS
 from validator.records.lexing import normal
-from validator.records.table import column_row, is_separator
-from validator.records.text_record import GAME_ROUNDS, PHRASES, header_match, typed_round
+from validator.records.table import DELIMITERS, column_row, is_separator
+from validator.records.text_record import (
+    GAME_ROUNDS,
+    PHRASES,
+    header_match,
+    total_row,
+    typed_round,
+)
 
 _ROUND = re.compile(
     r"[ \t]*(?:(?P<row>\d{1,4})[ \t]*[:.)][ \t]*)?\d(?:[ \t]*[,;-]?[ \t]*\d){2}(?!\d)"
@@ -102,7 +108,8 @@ def _round_row(line: str) -> tuple[bool, int | None]:
     m = _ROUND.match(line)
     if m is None:
         if line.lstrip().startswith("|"):  # a Markdown table's row: `| 1 | 1 4 6 | 6/4 |`
-            return _THREE_DICE.search(line[:MAX_LINE]) is not None, None
+            # (or with a column per die: `| 1 | 1 | 4 | 6 | 6/4 |`)
+            return _THREE_DICE.search(line[:MAX_LINE].replace("|", " ")) is not None, None
         return typed_round(line)
     rest = m["rest"].strip()
     if rest and not rest.startswith(("#", "//")) and not re.search(r"\d", rest):
@@ -155,6 +162,12 @@ def _is_note(line: str) -> bool:
     )
 
 
+def _total_row(line: str) -> bool:
+    """Whether a line is a table's total row (`| Total | | | | 95 |`, `Gesamt<TAB>340`)."""
+    head = line[:MAX_LINE]
+    return any(d in head and total_row(head, d) is not None for d in DELIMITERS)
+
+
 def _loose_block(lines: list[str]) -> tuple[int, int] | None:
     """The lines from the first to the last that hold three dice, when there are at least
     `MIN_LOOSE_ROUNDS` of them: a game typed in a form no rule above knows is still an
@@ -204,7 +217,9 @@ def find_records(text: str) -> list[BodyRecord]:
             n -= 1
         bottom = end
         n = end + 1
-        while n < len(lines) and (not lines[n].strip() or _header_key(lines[n]) in AFTER_ROUNDS):
+        while n < len(lines) and (
+            not lines[n].strip() or _header_key(lines[n]) in AFTER_ROUNDS or _total_row(lines[n])
+        ):
             if lines[n].strip():
                 bottom = n
             n += 1
@@ -249,7 +264,7 @@ PROSE: dict[str, frozenset[str]] = {
 in two of them: with the record words of `language.WORDS` they tell a body's language."""
 
 _VOCABULARY = {lang: WORDS[lang] | PROSE[lang] for lang in WORDS}
-_PROSE_WORD = re.compile(r"[^\W\d_]+")
+_PROSE_WORD = re.compile(r"[^\W\d]+")  # `claimed_score` is one word, as in language.py
 
 
 def language_of(text: str) -> str | None:

@@ -10,13 +10,15 @@ from collections.abc import Iterable
 from typing import Final
 
 from validator.records.lexing import normal
-from validator.records.vocabulary import LANGUAGES
+from validator.records.vocabulary import LANGUAGES, SYNTAX
 
-WORDS: Final[dict[str, frozenset[str]]] = {lang: v.marks for lang, v in LANGUAGES.items()}
+WORDS: Final[dict[str, frozenset[str]]] = {lang: v.marks - SYNTAX for lang, v in LANGUAGES.items()}
 """Folded words (lower case, no accents) that belong to one language's way of writing a
-record; words the languages share (`total`, `points`, `x`) are in none."""
+record; words the languages share (`total`, `points`, `x`) and the annotated form's own
+keywords (`reroll`, `path`) are in none."""
 
-_WORD = re.compile(r"[^\W\d_]+")
+_WORD = re.compile(r"[^\W\d]+")
+"""A word; `claimed_score` is one (a key of the annotated form), not `claimed` and `score`."""
 MAX_WORDS: Final = 20_000
 """Enough words to tell; a record's language is decided from its first ones."""
 

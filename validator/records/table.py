@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from validator.records.csv_record import MAX_CELLS, column_of, read_row
 from validator.records.header import spaces_end
 from validator.records.lexing import DICE, FIELD, normal
-from validator.records.vocabulary import IGNORED, union
+from validator.records.vocabulary import DIE_COLUMNS, IGNORED, union
 
 _REROLL_OR_RING = union("reroll") | {"ring"}
 
@@ -38,6 +38,36 @@ def cells_line(line: str, delimiter: str) -> str:
     return line
 
 
+_DIE_COLUMN = re.compile(r"(?P<word>[^\W\d_]+) ?(?P<n>[1-3])")
+
+
+def _die_columns(cells: list[str]) -> int | None:
+    """Where three cells name the three dice, one each, in order (`Die 1 | Die 2 | Die
+    3`, `Würfel 1`, `Dé 1`, `d1`), or None."""
+    numbers = []
+    for cell in cells:
+        die = _DIE_COLUMN.fullmatch(normal(cell).rstrip(".: "))
+        numbers.append(int(die["n"]) if die and die["word"] in DIE_COLUMNS else 0)
+    for i in range(len(numbers) - 2):
+        if numbers[i : i + 3] == [1, 2, 3]:
+            return i
+    return None
+
+
+def _joined(line: str, delimiter: str, first: int) -> str:
+    """A row with the cells `first` to `first + 2` made one (their delimiters blanked, so
+    that each value keeps its column): the three die columns read as one cell of dice."""
+    at = -1
+    for _ in range(first + 1):
+        at = line.find(delimiter, at + 1)
+        if at < 0:
+            return line
+    second = line.find(delimiter, at + 1)
+    if second < 0:
+        return line
+    return f"{line[:at]} {line[at + 1 : second]} {line[second + 1 :]}"
+
+
 @dataclass(frozen=True, slots=True)
 class Table:
     """The columns a table's header row named, and how its cells are separated."""
@@ -46,6 +76,8 @@ class Table:
     columns: tuple[str, ...]
     line: int
     """The header row's line."""
+    dice_at: int | None = None
+    """The first of three die columns (`Die 1 | Die 2 | Die 3`) read as the dice."""
 
     def holds(self, line: str) -> bool:
         """Whether a line is one of this table's rows (or its Markdown separator)."""
@@ -58,8 +90,11 @@ class Table:
         Raises ReadError."""
         if self.delimiter == "|" and is_separator(line):
             return None
+        line = cells_line(line, self.delimiter)
+        if self.dice_at is not None:
+            line = _joined(line, self.delimiter, self.dice_at)
         return read_row(
-            cells_line(line, self.delimiter),
+            line,
             self.delimiter,
             list(self.columns),
             self.line,
@@ -68,28 +103,103 @@ class Table:
         )
 
 
-def column_row(line: str, lineno: int) -> Table | None:
-    """The table a line starts when each of its cells names a column, else None."""
+_WORD_COLUMNS: dict[str, str] = {
+    word: key
+    for key, kinds in (
+        ("cross", ("cross", "cross_after")),
+        ("move", ("move", "move_after")),
+        ("steps", ("steps",)),
+        ("path", ("path",)),
+        ("reroll", ("reroll",)),
+    )
+    for kind in kinds
+    for word in union(kind)
+}
+"""A record's words that also name a column (`Zug`, `Durchgestrichen`, `Gezogen`), after
+the column names themselves."""
+_MOVE_WORDS = union("move") | union("move_after")
+
+
+def _key(cell: str) -> str | None:
+    """The record key a column row's cell names: a column name, else a word of the record
+    that means one (`Gezogen` -> move)."""
+    return column_of(cell, table=True) or _WORD_COLUMNS.get(normal(cell).rstrip(".: "))
+
+
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    """A cell of a column row that names no column: its text, number and column."""
+
+    name: str
+    number: int
+    col: int
+
+
+def header_row(line: str, lineno: int) -> tuple[Table, tuple[Unknown, ...]] | None:
+    """The table a line starts when its cells name columns, with the cells that name none
+    (read as IGNORED); None when the line is no column row."""
     head = line[:MAX_LINE]
     for delimiter in DELIMITERS:
         if delimiter not in head:
             continue
-        cells = [c.strip(" \t") for c in cells_line(head, delimiter).split(delimiter, MAX_CELLS)]
+        blanked = cells_line(head, delimiter)
+        cells = [c.strip(" \t") for c in blanked.split(delimiter, MAX_CELLS)]
+        starts = list(_starts(blanked, delimiter, len(cells)))
         while cells and not cells[-1]:
             cells.pop()
-        keys = [column_of(c, table=True) for c in cells]
-        named = [k for k in keys if k is not None]
-        if "dice" not in named and named.count("roll") == 2:
+        dice_at = _die_columns(cells)
+        if dice_at is not None:
+            cells[dice_at : dice_at + 3] = ["dice"]
+            del starts[dice_at + 1 : dice_at + 3]
+        keys = [_key(c) for c in cells]
+        if "dice" not in keys and keys.count("roll") == 2:
             # `| # | Roll | ... |`: the number, then the dice rolled
-            named[len(named) - 1 - named[::-1].index("roll")] = "dice"
-        kept = [k for k in named if k != IGNORED]
-        if (
-            2 <= len(cells) <= MAX_CELLS
-            and len(named) == len(keys)
-            and len(kept) == len(set(kept)) >= 2
-        ):
-            return Table(delimiter, tuple(named), lineno)
+            keys[len(keys) - 1 - keys[::-1].index("roll")] = "dice"
+        if keys.count("roll") == 2 and "move" not in keys:
+            # `Wurf | Würfel | Kreuz | Zug`: beside a roll column, `Zug` is the move
+            for i, cell in enumerate(cells):
+                if keys[i] == "roll" and normal(cell).rstrip(".: ") in _MOVE_WORDS:
+                    keys[i] = "move"
+                    break
+        kept = [k for k in keys if k is not None and k != IGNORED]
+        unknown = [i for i, k in enumerate(keys) if k is None]
+        if not 2 <= len(cells) <= MAX_CELLS or len(kept) != len(set(kept)) or len(kept) < 2:
+            continue
+        if unknown and not (len(unknown) < len(kept) and all(_is_name(cells[i]) for i in unknown)):
+            continue
+        named = tuple(IGNORED if k is None else k for k in keys)
+        found = tuple(
+            Unknown(
+                cells[i],
+                i + 1 + (2 if dice_at is not None and i > dice_at else 0),
+                spaces_end(blanked, starts[i]) + 1,
+            )
+            for i in unknown
+        )
+        return Table(delimiter, named, lineno, dice_at), found
     return None
+
+
+def _starts(line: str, delimiter: str, count: int) -> list[int]:
+    """Where each of a row's first `count` cells starts."""
+    starts = [0]
+    at = line.find(delimiter)
+    while at >= 0 and len(starts) < count:
+        starts.append(at + 1)
+        at = line.find(delimiter, at + 1)
+    return starts
+
+
+def _is_name(cell: str) -> bool:
+    """Whether an unknown cell may be a column's name: words, not a value (`Bonus`, not
+    `1/4`, `1 4 6` or an empty cell)."""
+    return bool(cell) and not any(ch.isdigit() for ch in cell)
+
+
+def column_row(line: str, lineno: int) -> Table | None:
+    """The table a line starts when each of its cells names a column, else None."""
+    found = header_row(line, lineno)
+    return found[0] if found is not None and not found[1] else None
 
 
 DEFAULT_COLUMNS = ("roll", "dice", "cross", "move", "steps", "path")

@@ -13,6 +13,7 @@ from typing import NoReturn
 
 from validator.engine.phrase import N_, Items, Phrase, Text, phrase, plural
 from validator.errors import Diagnostic, ReadError
+from validator.records.csv_record import COLUMNS
 from validator.records.header import (
     AFTER_ROUNDS,
     POINT_UNITS,
@@ -38,7 +39,7 @@ from validator.records.lexing import (
 )
 from validator.records.model import HEADER_KEYS, MAX_DIAGNOSTICS, Locations
 from validator.records.record import Record, RecordRound
-from validator.records.table import Table, column_row, headless_row
+from validator.records.table import Table, Unknown, header_row, headless_row
 from validator.records.vocabulary import COMMON_CROSS, EXIT_WORDS, ORDINAL_SUFFIXES, union
 
 HEADER_LINE = re.compile(
@@ -67,6 +68,14 @@ def header_match(line: str) -> re.Match[str] | None:
     if plain is None and (total := _TOTAL_LINE.match(line)) is not None:
         return total if key_of(total["key"]) == "claimed_score" else None
     return plain
+
+
+def total_row(line: str, delimiter: str) -> re.Match[str] | None:
+    """A table row that is the claimed score, as a total line is outside a table:
+    `| Total | | | | 95 |`, `Gesamt<TAB>340`, `Summe;;;;340`. Its delimiters read as
+    blanks, so that each value keeps its column."""
+    total = _TOTAL_LINE.match(line.replace(delimiter, " "))
+    return total if total is not None and key_of(total["key"]) == "claimed_score" else None
 
 
 EXAMPLE = "7: 3 4 6   x 3/4 -> 5/5 (6)"
@@ -323,10 +332,13 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
             if (
                 table is None
                 and stripped[0] not in "0123456789"  # the common line: no column row
-                and (found := column_row(line, lineno)) is not None
+                and (found := header_row(line, lineno)) is not None
             ):
-                table = found  # `| Roll | Dice | Cross | Move | Steps |`
+                table = found[0]  # `| Roll | Dice | Cross | Move | Steps |`
                 first_dice_line = first_dice_line or lineno
+                # A name it does not know is said; its column is skipped, so that the
+                # rows below are still read (and their own errors said).
+                problems.extend(_unknown_column(u, lineno, source) for u in found[1])
                 continue
             if table is None and (stripped.startswith("|") or "\t" in line[:MAX_TABLE_LOOK]):
                 table = headless_row(line, lineno)  # `| 1 | 1 4 6 | 6/4 | 1/1 | 1 |`
@@ -334,6 +346,9 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
             if table is not None and table.holds(line):
                 if max_rounds is not None and len(rounds) >= max_rounds:
                     break
+                if (total := total_row(line, table.delimiter)) is not None:
+                    header.read("claimed_score", total, lineno)
+                    continue
                 last_dice_line, round_lines = lineno, round_lines + 1
                 cells = table.row(line, lineno, source)
                 if cells is not None:
@@ -464,6 +479,20 @@ def _refused(line: str, lineno: int, source: str) -> Diagnostic:
         return exc.diagnostic
 
 
+def _unknown_column(unknown: Unknown, lineno: int, source: str) -> Diagnostic:
+    """E003 for a name in a table's column row that names no column (`Bonus`)."""
+    return Diagnostic.said(
+        "E003",
+        phrase(
+            N_("unknown column {name} (column {n})"), name=short(unknown.name), n=unknown.number
+        ),
+        source,
+        lineno,
+        unknown.col,
+        hint=phrase(N_("known columns: {columns}"), columns=", ".join(COLUMNS)),
+    )
+
+
 def _skipped(line: str, lineno: int, source: str) -> Diagnostic:
     """W006 for a line of words above or below the rounds (a greeting, a signature),
     which is skipped."""
@@ -487,8 +516,8 @@ def _misspelt_roll_word(line: str, start: int, word: str, lineno: int, source: s
     """E002 with a did-you-mean for a line that starts with a misspelt roll word before
     its number (`Wruf 3: 2 2 2 ...` -> `Wurf`), in the player's spelling."""
     close = difflib.get_close_matches(folded(word[:40]), _ROLL_WORDS_LIST, n=1, cutoff=0.75)
-    if not close:
-        return
+    if not close or close[0] == folded(word[:40]):
+        return  # a known roll word is not misspelt (`Roll<TAB>...`): no did-you-mean
     meant = _SPELLED.get(close[0], close[0])
     meant = meant.capitalize() if word[:1].isupper() else meant
     fail(

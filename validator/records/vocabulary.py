@@ -194,6 +194,14 @@ FR: Final = Vocabulary(
     ),
 )
 
+SYNTAX: Final = frozenset(
+    {"x", "reroll", "ring", "path", "none", "escape", "leave", "player", "claimed_score"}
+)
+"""The annotated form's own keywords (`x 3/4 -> 5/5 (2) path 3/5 4/5`, `reroll`, `ring`,
+`-> escape`, `path none`) and header keys (`player:`, `claimed_score:`): syntax that
+`dump` writes for a record in any language, so no evidence of one (docs/languages.md: a
+record of numbers and signs has no language)."""
+
 LANGUAGES: Final[dict[str, Vocabulary]] = {"en": EN, "de": DE, "fr": FR}
 """The tables by language code; the order is the order of the catalogs."""
 
@@ -222,6 +230,10 @@ def union(attribute: str) -> frozenset[str]:
         words |= value
     return frozenset(words)
 
+
+DIE_COLUMNS: Final = frozenset({"die", "wurfel", "de", "d"})
+"""A table's name for one of three die columns, before its number: `Die 1`, `Würfel 2`,
+`Dé 3`, `d1` (the three together are the dice)."""
 
 IGNORED: Final = "ignored"
 """The key of a table's columns that hold nothing a record needs (`Points`, `Notes`)."""
