@@ -14,12 +14,7 @@ from typing import IO, Any
 
 from validator.check.models import RoundOut
 from validator.check.replay import Result
-from validator.contest.batch import BATCH_ONLY, Entry, Problem
-from validator.errors import Diagnostic
-
-
-def diagnostic_dict(d: Diagnostic) -> dict[str, Any]:
-    return dict(Problem.of(d).to_json())
+from validator.contest.batch import BATCH_ONLY, Entry
 
 
 def result_dict(result: Result, *, file: str | None = None, rounds: bool = False) -> dict[str, Any]:

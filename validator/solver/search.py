@@ -256,10 +256,6 @@ class Progress:
     choices are those cut off below the aim)."""
 
 
-class _Stopped(Exception):
-    pass
-
-
 def root_position(state: State, rules: Ruleset, row: int) -> Position:
     pc = state.passes_in_row if rules.pass_counting == "in-a-row" else state.passes
     return (state.crossed | state.circled, compact_pos(state.pos), pc, state.rings_left, row)
