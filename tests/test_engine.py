@@ -18,6 +18,7 @@ from validator.engine import (
     Action,
     Dice,
     End,
+    Exit,
     Field,
     IllegalAction,
     Play,
@@ -29,7 +30,6 @@ from validator.engine import (
     available_crosses,
     blocked_after,
     candidates,
-    check_walk,
     find_walk,
     game_goes_on,
     legal_actions,
@@ -37,6 +37,7 @@ from validator.engine import (
     new_game,
     parse_field,
     score,
+    walk_fault,
     walks,
 )
 
@@ -61,9 +62,15 @@ def position(crossed: str = "", circled: str = "", at: str = "", *, free: str = 
     if free:
         crossed = " ".join(str(x) for x in fields(ALL) - fields(free) - fields(at))
     pos = f(at).index if at else OUTSIDE
-    return State(
-        crossed=mask(crossed), circled=mask(circled) | mask(at), pos=pos, moves=int(bool(at))
-    )
+    return State(crossed=mask(crossed), circled=mask(circled) | mask(at), pos=pos)
+
+
+def why_not(
+    blocked: int, start: int, path: Sequence[int], die: int, exit: Exit | None = None
+) -> str | None:
+    """Why `path` is not a legal walk of the movement die (English), or None when it is."""
+    fault = walk_fault(blocked, start, path, die, exit)
+    return None if fault is None else str(fault[0])
 
 
 def played(*turns: tuple[Dice, Action], rules: Ruleset = STANDARD) -> State:
@@ -162,7 +169,7 @@ def test_reachable(state: State, dice: Dice, cross: str, expected: str) -> None:
     assert {Field.at(i) for i in ends} == fields(expected)
     for end, walk in ends.items():
         # Each witness is itself a legal walk; find_walk agrees on every field.
-        assert check_walk(blocked, state.pos, walk, die) is None
+        assert walk_fault(blocked, state.pos, walk, die) is None
         assert walk[-1] == end
     for target in fields(ALL):
         assert (find_walk(blocked, state.pos, target.index, die) is not None) == (
@@ -200,9 +207,9 @@ PATHS = [
 @pytest.mark.parametrize(
     ("state", "cross", "die", "path", "problem"), [p[1:] for p in PATHS], ids=[p[0] for p in PATHS]
 )
-def test_check_walk(state: State, cross: str, die: int, path: str, problem: str | None) -> None:
+def test_walk_fault(state: State, cross: str, die: int, path: str, problem: str | None) -> None:
     walk = [f(t).index for t in path.split()]
-    got = check_walk(blocked_after(state, f(cross)), state.pos, walk, die)
+    got = why_not(blocked_after(state, f(cross)), state.pos, walk, die)
     if problem is None:
         assert got is None
     else:
@@ -331,10 +338,8 @@ def test_score(crossed: str, circled: str, end: End | None, standard: int, liter
 
 
 def test_a_path_that_lists_the_start_field_is_told_so() -> None:
-    from validator.engine.game import check_walk
-
     start = Field(1, 1).index
-    problem = check_walk(0, start, [start], 1, exit="escape")
+    problem = why_not(0, start, [start], 1, exit="escape")
     assert problem is not None and problem.startswith("step 1 stays on 1/1")
     assert "empty path" in problem
 

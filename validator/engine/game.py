@@ -59,7 +59,6 @@ class State:
     crossed: int = 0
     circled: int = 0
     pos: int = OUTSIDE
-    moves: int = 0
     passes: int = 0
     passes_in_row: int = 0
     rings_left: int = 0
@@ -375,14 +374,6 @@ def _first_steps(blocked: int, start: int, steps: int) -> Iterator[tuple[int, in
             yield first, steps - 1
 
 
-def check_walk(
-    blocked: int, start: int, path: Sequence[int], steps: int, exit: Exit | None = None
-) -> str | None:
-    """Why `path` is not a legal walk of the movement die, or None when it is."""
-    fault = walk_fault(blocked, start, path, steps, exit)
-    return None if fault is None else str(fault[0])
-
-
 def walk_fault(
     blocked: int, start: int, path: Sequence[int], steps: int, exit: Exit | None = None
 ) -> tuple[Phrase, int | None] | None:
@@ -623,7 +614,6 @@ def _play(
         state.crossed | 1 << cross.field.index | _start_bit(start),
         state.circled,
         start,
-        state.moves,
         state.passes,
         0,
         state.rings_left,
@@ -702,7 +692,6 @@ def _play(
         after.crossed,
         after.circled | 1 << target,
         target,
-        state.moves + 1,
         after.passes,
         0,
         after.rings_left,
@@ -781,9 +770,9 @@ def _leave(
                 )
         walk = exits[corner]
     if kind == "escape":
-        left = replace(after, moves=after.moves + 1, end=End.ESCAPED)
+        left = replace(after, end=End.ESCAPED)
     else:
-        left = replace(after, moves=after.moves + 1, pos=OUTSIDE)
+        left = replace(after, pos=OUTSIDE)
     return Turn(left, action, cross, walk, kind, corner, crosses)
 
 
