@@ -286,11 +286,11 @@ def test_no_move_ends_the_game() -> None:
 
 
 def test_game_goes_on() -> None:
-    assert game_goes_on(AT_1_1, (1, 2, 5))
+    assert game_goes_on(AT_1_1, (1, 2, 5), STANDARD)
     # At 1/1 with 1/2 and 2/1 gone every roll leaves the burglar stuck.
     stuck = position("2/1 1/2", at="1/1")
-    assert not game_goes_on(stuck, (3, 4, 5))
-    assert not game_goes_on(position("3/3", at="1/1"), (3, 3, 3))
+    assert not game_goes_on(stuck, (3, 4, 5), STANDARD)
+    assert not game_goes_on(position("3/3", at="1/1"), (3, 3, 3), STANDARD)
 
 
 START = ((6, 6, 1), Play(f("6/6"), f("6/1")))

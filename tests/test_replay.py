@@ -181,3 +181,21 @@ def test_dice_of_a_later_row_name_the_forced_reroll_the_record_left_out() -> Non
     )
     assert result.error is not None and result.error.code == "E101"
     assert result.error.hint.startswith("1 2 3 is roll 5: roll 4 (6 6 6) was a forced reroll")
+
+
+@pytest.mark.parametrize("spec", ["standard+escape=20", "standard+in-and-out"])
+def test_a_row_only_an_exit_can_play_keeps_the_game_going(spec: str) -> None:
+    """Roll 2 (1 2 1) offers only 1/2, whose 1 has no walk from 1/1; but the burglar stands
+    on the corner 1/1 and may leave there. The replay must not play the row as stuck (the
+    engine refuses that round, E207): the record is incomplete, and the replay ends."""
+    from validator.rulesets import resolve
+
+    result = run(STUCK, R1, rules=resolve(spec))
+    assert (result.verdict, result.score, result.end) == (Verdict.INCOMPLETE, 30, None)
+    assert [r.kind for r in result.rounds] == ["play"]
+    (warning,) = result.warnings
+    assert (warning.code, warning.roll) == ("W001", 2)
+    assert warning.message == (
+        "the record ends, but the game goes on: roll 2 (1 2 1) can still be played"
+    )
+    assert warning.hint == "cross-outs that leave a move: 1/2 (moves 1)"

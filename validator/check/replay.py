@@ -316,7 +316,8 @@ class Rows:
             if not crosses:
                 self.play(Reroll())
             elif self.state.rings_left == 0 and not game_goes_on(self.state, self.dice, self.rules):
-                self.play(Play(crosses[0].field))
+                if self.play(Play(crosses[0].field)) is not None:
+                    return  # the engine still sees a move here: the game goes on
             else:
                 return
 

@@ -477,7 +477,7 @@ def reach(state: State, cross: Cross, rules: Ruleset = STANDARD) -> Reach:
     return Reach(ends, corners)
 
 
-def leaves_move(state: State, cross: Cross, rules: Ruleset = STANDARD) -> bool:
+def leaves_move(state: State, cross: Cross, rules: Ruleset) -> bool:
     """Whether crossing out `cross` leaves the movement die a legal move (or exit)."""
     return has_move(blocked_after(state, cross.field), state.pos, cross.die, rules)
 
@@ -514,8 +514,10 @@ def legal_actions(state: State, dice: Dice, rules: Ruleset = STANDARD) -> list[A
     return actions
 
 
-def game_goes_on(state: State, dice: Dice, rules: Ruleset = STANDARD) -> bool:
-    """Whether some available cross-out for this roll leaves a legal move."""
+def game_goes_on(state: State, dice: Dice, rules: Ruleset) -> bool:
+    """Whether some available cross-out for this roll leaves a legal move (or, when the
+    ruleset lets the burglar leave, an exit). No default ruleset: without its exits the
+    answer is wrong under Escape! and In and Out!."""
     return any(leaves_move(state, c, rules) for c in available_crosses(state, dice))
 
 
@@ -769,10 +771,7 @@ def _leave(
                     _exit_hint(blocked, start, cross),
                 )
         walk = exits[corner]
-    if kind == "escape":
-        left = replace(after, end=End.ESCAPED)
-    else:
-        left = replace(after, pos=OUTSIDE)
+    left = replace(after, end=End.ESCAPED) if kind == "escape" else replace(after, pos=OUTSIDE)
     return Turn(left, action, cross, walk, kind, corner, crosses)
 
 
