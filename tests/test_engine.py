@@ -359,3 +359,26 @@ def test_a_round_on_the_last_row_ends_the_game_there() -> None:
     last = apply_row(first.state, rows, 1, action)
     assert last.state.end is End.DICE_EXHAUSTED
     assert last.state == replace(apply(first.state, rows[1], action).state, end=End.DICE_EXHAUSTED)
+
+
+RING: tuple[Dice, Action] = ((1, 2, 3), RingReroll())
+
+
+def test_a_ring_is_spent_once_and_breaks_a_run_of_passes() -> None:
+    rings = Ruleset(name="standard+rings=2", max_rings=2)
+    state = new_game(rings=2)
+    for dice, action in (START, FORCED, FORCED, RING):
+        state = apply(state, dice, action, rings).state
+    # The ring is not a pass: the two passes before it no longer count in a row.
+    assert (state.rings_left, state.passes, state.passes_in_row) == (1, 2, 0)
+    for dice, action in (FORCED, FORCED):
+        state = apply(state, dice, action, rings).state
+    assert (state.passes, state.passes_in_row, state.end) == (4, 2, None)
+    assert RingReroll() in legal_actions(state, RING[0], rings)
+    state = apply(state, *RING, rings).state
+    assert (state.rings_left, state.passes_in_row, state.end) == (0, 0, None)
+    # No ring is left: spending one is refused, and it is no legal action.
+    assert RingReroll() not in legal_actions(state, RING[0], rings)
+    with pytest.raises(IllegalAction) as caught:
+        apply(state, *RING, rings)
+    assert (caught.value.code, caught.value.message) == ("E212", "no magic ring is left to spend")

@@ -199,3 +199,28 @@ def test_a_row_only_an_exit_can_play_keeps_the_game_going(spec: str) -> None:
         "the record ends, but the game goes on: roll 2 (1 2 1) can still be played"
     )
     assert warning.hint == "cross-outs that leave a move: 1/2 (moves 1)"
+
+
+def test_a_round_naming_the_row_just_past_the_file_is_e104() -> None:
+    # Two rows, the second a forced reroll that may be skipped: roll 3 is the first row
+    # the file does not have.
+    rows: list[Dice] = [(6, 6, 1), (6, 6, 6)]
+    result = run(rows, "  - {cross: 6/6, move: 6/1}\n  - {roll: 3, cross: 1/2, move: 5/1}\n")
+    assert result.error is not None
+    assert (result.error.code, result.error.roll, result.error.round) == ("E104", 3, 2)
+    assert (result.error.line, result.error.col) == (4, 6)
+    assert result.error.message == "round 2 names roll 3, but the dice file has 2 rolls"
+    assert result.error.excerpt == "  - {roll: 3, cross: 1/2, move: 5/1}"
+
+
+def test_a_round_after_the_end_keeps_the_position_it_came_to() -> None:
+    result = run(TRAP, R1 + "  - {cross: 1/2}\n  - {cross: 3/3, move: 3/4}\n")
+    assert result.error is not None and result.failure is not None
+    assert (result.error.code, result.error.roll, result.error.round) == ("E106", 3, 3)
+    assert result.error.message == (
+        "round 3 is recorded after the game ended (no legal move on roll 2)"
+    )
+    failure = result.failure
+    assert (failure.roll, failure.dice, failure.part) == (3, (3, 3, 3), "round")
+    assert failure.before == result.rounds[-1].state and failure.before.end is End.NO_MOVE
+    assert (failure.attempted_cross, failure.move) == (f("3/3"), f("3/4"))
