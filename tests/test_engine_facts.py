@@ -1,24 +1,27 @@
 """One source for each fact: the engine's one walk search, its located bad step and the
 exit corner, and the replay's rounds carrying what renderers read (checked against the
-engine asked directly, on random legal games)."""
+brute-force oracle of tests/engine_oracle.py, on random legal games)."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
+from engine_oracle import Options, crosses
 
 from validator.check.replay import replay
 from validator.engine import (
     CORNERS,
     OUTSIDE,
     STANDARD,
+    Cross,
     Field,
+    Reach,
+    Ruleset,
+    State,
     all_walks,
-    available_crosses,
     exit_corner,
     exit_walks,
-    reach,
     walk_fault,
     walks,
 )
@@ -104,6 +107,20 @@ def test_the_exit_corner() -> None:
     assert exit_corner(5, (4, 3, 2, 1, 0)) == 0
 
 
+def _same_as_the_oracle(got: Reach, before: State, cross: Cross, rules: Ruleset) -> None:
+    """`got` names every field the movement die reaches and (when the ruleset lets the
+    burglar leave) every corner it can leave through, each once with a legal walk."""
+    options = Options.of(before.taken | 1 << cross.field.index, before.pos, cross.die)
+    assert [f.index for f in got.ends] == sorted(options.ends())
+    for end, walk in got.ends.items():
+        assert tuple(f.index for f in walk) in options.moves and walk[-1] == end
+    corners = {w[-1] if w else before.pos for w in options.exits} if rules.can_leave else set()
+    assert [f.index for f in got.exits] == sorted(corners)
+    for corner, walk in got.exits.items():
+        assert tuple(f.index for f in walk) in options.exits
+        assert (walk[-1] if walk else before.position) == corner
+
+
 @pytest.mark.parametrize("spec", RULES)
 def test_the_replay_carries_what_the_engine_would_say(spec: str) -> None:
     rules = resolve(spec)
@@ -114,11 +131,13 @@ def test_the_replay_carries_what_the_engine_would_say(spec: str) -> None:
         result = replay(rows, record, rules)
         assert result.ok and result.rows == tuple(rows)
         for r, step in zip(result.rounds, steps, strict=True):
-            assert r.available == available_crosses(r.before, r.dice)
+            # What the round carries, against the brute-force oracle (tests/engine_oracle.py).
+            free = crosses(r.before, r.dice)
+            assert [(c.field.index, c.die) for c in r.available] == sorted(free.items())
             for cross in r.available:
-                assert r.options[cross.field] == reach(r.before, cross, rules)
+                _same_as_the_oracle(r.options[cross.field], r.before, cross, rules)
             if r.cross is not None:
-                assert r.reach == reach(r.before, r.cross, rules)
+                _same_as_the_oracle(r.reach, r.before, r.cross, rules)
             if r.kind in ("escape", "leave"):
                 start = r.before.position
                 assert r.corner == exit_corner(start, r.walk)
