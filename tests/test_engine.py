@@ -7,6 +7,7 @@ Fields are written "row/col"; a position is (crossed, circled, where the burglar
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 
@@ -382,3 +383,125 @@ def test_a_ring_is_spent_once_and_breaks_a_run_of_passes() -> None:
     with pytest.raises(IllegalAction) as caught:
         apply(state, *RING, rings)
     assert (caught.value.code, caught.value.message) == ("E212", "no magic ring is left to spend")
+
+
+# --- what a refusal says ---------------------------------------------------------------
+
+ESCAPE = Ruleset(name="standard+escape=20", escape_bonus=20)
+RINGS = Ruleset(name="standard+rings=1", max_rings=1)
+CENTRE = position(at="3/3")
+AVAILABLE = "1/2 (moves 5), 1/5 (moves 2), 2/5 (moves 1), 5/1 (moves 2), 5/2 (moves 1)"
+REACH_2 = "with 1/5 crossed out, 2 steps reach: 1/3 (20), 2/2 (15)"
+
+REFUSALS = [
+    # (name, position, dice, action, ruleset, code, message, hint, the bad step)
+    ("reroll not forced", AT_1_1, (1, 2, 5), Reroll(), STANDARD, "E201",
+     "this roll is not a forced reroll: a field could be crossed out",
+     f"available: {AVAILABLE}", None),
+    ("not a pair", AT_1_1, (1, 2, 5), Play(f("3/4"), f("1/2")), STANDARD, "E202",
+     "3/4 is not a pair of the dice 1 2 5",
+     "available cross-outs: 1/2, 1/5, 2/5, 5/1, 5/2", None),
+    ("has an X", AT_1_1, (1, 2, 5), Play(f("2/1"), f("1/2")), STANDARD, "E203",
+     "2/1 cannot be crossed out: it already has an X",
+     "available: 1/2, 1/5, 2/5, 5/1, 5/2", None),
+    ("has a circle", position(circled="1/2", at="1/1"), (1, 2, 5), Play(f("1/2")), STANDARD,
+     "E203", "1/2 cannot be crossed out: it already has a circle",
+     "available: 1/5, 2/1, 2/5, 5/1, 5/2", None),
+    ("has both", position("1/2", "1/2", at="2/2"), (1, 2, 3), Play(f("1/2")), STANDARD, "E203",
+     "1/2 cannot be crossed out: it already has an X and a circle",
+     "available: 1/3, 2/1, 2/3, 3/1, 3/2", None),
+    ("stands there", position(at="4/4"), (4, 4, 1), Play(f("4/4"), f("4/5")), STANDARD, "E203",
+     "4/4 cannot be crossed out: it is the field the burglar stands on",
+     "available: 1/4, 4/1", None),
+    ("forced row", position("3/3", at="1/1"), (3, 3, 3), Play(f("3/3"), f("1/2")), STANDARD,
+     "E204", "no field can be crossed out with 3 3 3: this row is a forced reroll",
+     "record the row as a reroll", None),
+    ("unreachable", AT_1_1, (1, 2, 5), Play(f("1/5"), f("3/3")), STANDARD, "E205",
+     "3/3 cannot be reached in exactly 2 steps", REACH_2, None),
+    ("onto a mark", new_game(), (1, 1, 6), Play(f("1/6"), f("1/6")), STANDARD, "E205",
+     "1/6 cannot be reached in exactly 1 step: 1/6 has an X or a circle",
+     "with 1/6 crossed out, 1 step reaches: 1/1 (30), 6/1 (30), 6/6 (30)", None),
+    ("no walk at all", AT_1_1, (1, 2, 5), Play(f("1/2"), f("1/3")), STANDARD, "E205",
+     "1/3 cannot be reached in exactly 5 steps",
+     "with 1/2 crossed out, the movement die 5 has no legal move", None),
+    ("path onto an X", AT_1_1, (1, 2, 5), Play(f("1/5"), f("1/3"), path=(f("2/1"), f("1/3"))),
+     STANDARD, "E206", "illegal path: step 1 enters 2/1, which has an X or a circle", REACH_2,
+     f("2/1")),
+    ("path elsewhere", AT_1_1, (1, 2, 5), Play(f("1/5"), f("2/2"), path=(f("1/2"), f("1/3"))),
+     STANDARD, "E206", "illegal path: the path ends on 1/3, not on the move 2/2", REACH_2, None),
+    ("path too long", AT_1_1, (1, 2, 5),
+     Play(f("1/5"), f("1/4"), path=(f("1/2"), f("1/3"), f("1/4"))), STANDARD, "E206",
+     "illegal path: the path has 3 steps, but the movement die is 2", REACH_2, f("1/4")),
+    ("path without a move", AT_1_1, (1, 2, 5), Play(f("1/2"), path=(f("1/2"),)), STANDARD,
+     "E206", "illegal path: with 1/2 crossed out, the movement die 5 has no legal walk, so the "
+     "round can have no path", "leave out the path: the game ends with this cross-out", f("1/2")),
+    ("no move claimed", AT_1_1, (1, 2, 5), Play(f("1/5")), STANDARD, "E207",
+     "the record makes no move, but the movement die 2 has a legal move",
+     "reachable: 1/3 (20), 2/2 (15)", None),
+    ("no move, an exit", AT_1_1, (1, 2, 1), Play(f("1/2")), ESCAPE, "E207",
+     "the record makes no move, but the movement die 1 has a legal move",
+     "an exit through a corner", None),
+    ("escape not in play", AT_1_1, (1, 2, 5), Play(f("1/5"), exit="escape"), STANDARD, "E208",
+     "leaving the board (escape) needs the Escape! expansion",
+     "choose a ruleset that includes it, or record a move", None),
+    ("leave not in play", AT_1_1, (1, 2, 5), Play(f("1/5"), exit="leave"), ESCAPE, "E208",
+     "leaving the board (leave) needs the In and Out! expansion",
+     "choose a ruleset that includes it, or record a move", None),
+    ("no corner near", CENTRE, (1, 1, 6), Play(f("1/6"), exit="escape"), ESCAPE, "E209",
+     "no free corner can be reached within 1 step",
+     "with 1/6 crossed out, 1 step reaches: 2/3 (10), 3/2 (10), 3/4 (5), 4/3 (5)", None),
+    ("not that corner", AT_1_1, (1, 2, 5), Play(f("1/5"), f("6/6"), exit="escape"), ESCAPE,
+     "E209", "the burglar cannot leave through 6/6 within 2 steps",
+     "corners to leave through: 1/1", None),
+    ("no corner to name", CENTRE, (1, 1, 6), Play(f("1/6"), f("6/6"), exit="escape"), ESCAPE,
+     "E209", "the burglar cannot leave through 6/6 within 1 step",
+     "no corner can be left through within 1 step", None),
+    ("exit path too long", AT_1_1, (1, 2, 5),
+     Play(f("1/5"), exit="escape", path=(f("1/2"), f("1/3"), f("1/4"))), ESCAPE, "E206",
+     "illegal path: the path has 3 steps, more than the movement die 2",
+     "corners to leave through: 1/1", f("1/4")),
+    ("exit without a path", CENTRE, (1, 1, 6), Play(f("1/6"), exit="escape", path=()), ESCAPE,
+     "E206", "illegal path: an exit needs a path to a corner unless the burglar stands on one",
+     "no corner can be left through within 1 step", None),
+    ("exit off a corner", AT_1_1, (1, 2, 5), Play(f("2/5"), exit="escape", path=(f("1/2"),)),
+     ESCAPE, "E206",
+     "illegal path: the path ends on 1/2, but the burglar can only leave at a corner",
+     "corners to leave through: 1/1", None),
+    ("exit elsewhere", AT_1_1, (1, 2, 5), Play(f("2/5"), f("6/6"), exit="escape", path=()),
+     ESCAPE, "E206", "illegal path: the path leaves at 1/1, not at 6/6",
+     "corners to leave through: 1/1", None),
+    ("ring not in play", AT_1_1, (1, 2, 5), RingReroll(), STANDARD, "E211",
+     "a ring reroll needs The magic rings! expansion", "choose a ruleset with rings", None),
+    ("ring on a forced row", replace(position("3/3", at="1/1"), rings_left=1), (3, 3, 3),
+     RingReroll(), RINGS, "E213", "a ring cannot be spent on a forced reroll",
+     "record this row as a forced reroll", None),
+    ("after the end", OVER, (3, 3, 3), Play(f("3/3"), f("3/4")), STANDARD, "E106",
+     "the game is already over (no-move)", "", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("state", "dice", "action", "rules", "code", "message", "hint", "step"),
+    [r[1:] for r in REFUSALS],
+    ids=[r[0] for r in REFUSALS],
+)
+def test_what_a_refusal_says(
+    state: State,
+    dice: Dice,
+    action: Action,
+    rules: Ruleset,
+    code: str,
+    message: str,
+    hint: str,
+    step: Field | None,
+) -> None:
+    with pytest.raises(IllegalAction) as caught:
+        apply(state, dice, action, rules)
+    refusal = caught.value
+    assert (refusal.code, refusal.message, refusal.hint, refusal.step) == (
+        code,
+        message,
+        hint,
+        step,
+    )
+    assert (str(refusal.phrase), str(refusal.hint_phrase or "")) == (message, hint)
