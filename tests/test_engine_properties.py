@@ -44,6 +44,7 @@ from validator.engine import (
     walks,
 )
 from validator.engine.game import any_walk
+from validator.engine.phrase import Phrase
 from validator.errors import CODES
 from validator.rulesets import EXPANSIONS, resolve
 
@@ -352,7 +353,7 @@ def test_rings_left_without_the_expansion_are_no_legal_action() -> None:
 
 
 def _part(code: str) -> str:
-    return IllegalAction(code, "").part
+    return IllegalAction(code, Phrase("")).part
 
 
 @pytest.mark.slow

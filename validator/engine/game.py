@@ -178,12 +178,10 @@ class IllegalAction(ValueError):
     def __init__(
         self,
         code: str,
-        message: Phrase | str,
+        message: Phrase,
         hint: Phrase | None = None,
         step: Field | None = None,
     ) -> None:
-        if isinstance(message, str):
-            message = Phrase(message)
         super().__init__(str(message))
         self.code = code
         self.phrase = message
