@@ -224,3 +224,55 @@ def test_a_round_after_the_end_keeps_the_position_it_came_to() -> None:
     assert (failure.roll, failure.dice, failure.part) == (3, (3, 3, 3), "round")
     assert failure.before == result.rounds[-1].state and failure.before.end is End.NO_MOVE
     assert (failure.attempted_cross, failure.move) == (f("3/3"), f("3/4"))
+
+
+DICE_HINTS = [
+    # (name, rows, the record's second round, hint)
+    ("another row", TRAP, "  - {dice: [4, 4, 4], cross: 1/5, move: 1/3}\n", "roll 2 is 1 2 5"),
+    ("a row left out", TRAP, "  - {dice: [3, 3, 3], cross: 3/3, move: 1/3}\n",
+     "3 3 3 is roll 3, not roll 2 (1 2 5): was a row left out?"),
+    ("a reroll left out", PASSES[:1] + PASSES[3:], "  - {dice: [1, 2, 3], cross: 1/2, move: 5/1}\n",
+     "1 2 3 is roll 3: roll 2 (6 6 6) was a forced reroll; keep its line, or name the roll 3 "
+     "in this round"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("rows", "second", "hint"), [d[1:] for d in DICE_HINTS], ids=[d[0] for d in DICE_HINTS]
+)
+def test_the_dice_hint_says_where_the_records_dice_are(
+    rows: list[Dice], second: str, hint: str
+) -> None:
+    first = "  - {cross: 6/6, move: 6/1}\n" if rows[0] == (6, 6, 1) else R1
+    result = run(rows, first + second)
+    assert result.error is not None
+    assert (result.error.code, result.error.roll, result.error.line) == ("E101", 2, 4)
+    assert result.error.hint == hint
+
+
+def test_too_many_rings_for_the_ruleset() -> None:
+    rings = Ruleset(name="standard+rings=1", max_rings=1)
+    result = run(STUCK, R1, header="rings: 2\n", rules=rings)
+    assert result.error is not None
+    assert (result.error.code, result.error.line, result.error.col) == ("E109", 2, 1)
+    assert result.error.message == "the record declares 2 magic rings; the ruleset allows at most 1"
+    assert result.rounds == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ('{\n  "player": "P31",\n  "claimed_score": 31,\n', '"claimed_score": 30,'),
+        ('{"player": "P31", "claimed_score": 31, ', "claimed_score: 30"),
+    ],
+    ids=["its own line", "a long line"],
+)
+def test_the_claimed_score_hint_is_the_records_line_with_the_score(text: str, hint: str) -> None:
+    """The record's own line with the replayed score; a line of minified JSON (the whole
+    record, over 80 characters) gives way to `claimed_score: N`."""
+    rounds = '"rounds": [{"cross": [2, 1], "move": [1, 1]}, {"cross": [1, 2]}]}\n'
+    record = parse_record((text + rounds).encode(), "json", source="r.json")
+    result = replay(TRAP, record, STANDARD)
+    assert result.error is not None and result.error.code == "E107"
+    assert result.error.message == "the record claims 31 points, but the replay scores 30"
+    assert result.error.hint == hint
