@@ -505,3 +505,12 @@ def test_what_a_refusal_says(
         step,
     )
     assert (str(refusal.phrase), str(refusal.hint_phrase or "")) == (message, hint)
+
+
+def test_leaving_the_board_breaks_a_run_of_passes() -> None:
+    in_and_out = Ruleset(name="standard+in-and-out", in_and_out=True)
+    leave: tuple[Dice, Action] = ((1, 2, 3), Play(f("1/2"), exit="leave"))
+    state = played(START, FORCED, FORCED, leave, FORCED, FORCED, rules=in_and_out)
+    # Standing on the corner 6/1, the burglar left there; two passes follow, not five.
+    assert (state.pos, state.passes, state.passes_in_row, state.end) == (OUTSIDE, 4, 2, None)
+    assert state.mark(f("6/1")) == "XO" and state.mark(f("1/2")) == "X"
