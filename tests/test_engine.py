@@ -514,3 +514,11 @@ def test_leaving_the_board_breaks_a_run_of_passes() -> None:
     # Standing on the corner 6/1, the burglar left there; two passes follow, not five.
     assert (state.pos, state.passes, state.passes_in_row, state.end) == (OUTSIDE, 4, 2, None)
     assert state.mark(f("6/1")) == "XO" and state.mark(f("1/2")) == "X"
+
+
+def test_an_exit_without_a_path_takes_the_witness_walk() -> None:
+    # From 2/2 the 2 reaches one corner, 1/1, through 1/2 or 2/1.
+    turn = apply(position(at="2/2"), (3, 4, 2), Play(f("3/4"), exit="escape"), ESCAPE)
+    assert turn.corner == f("1/1").index and turn.exit == "escape"
+    assert turn.walk in {(f("1/2").index, f("1/1").index), (f("2/1").index, f("1/1").index)}
+    assert turn.state.end is End.ESCAPED and score(turn.state, ESCAPE) == 15 + 20

@@ -53,6 +53,11 @@ def test_every_walk_found_is_legal_and_the_witness_comes_first(seed: int) -> Non
         for steps in range(1, 7):
             every = all_walks(blocked, start, steps)
             assert {end: found[0] for end, found in every.items()} == walks(blocked, start, steps)
+            # Every walk, each once: the oracle's walks of exactly `steps`, and its exits.
+            oracle = Options.of(blocked, start, steps)
+            assert sorted(w for found in every.values() for w in found) == sorted(oracle.moves)
+            exits = all_walks(blocked, start, steps, exit=True)
+            assert sorted(w for found in exits.values() for w in found) == sorted(oracle.exits)
             for found in every.values():
                 assert len(set(found)) == len(found)
                 assert all(walk_fault(blocked, start, w, steps) is None for w in found)
