@@ -276,3 +276,48 @@ def test_the_claimed_score_hint_is_the_records_line_with_the_score(text: str, hi
     assert result.error is not None and result.error.code == "E107"
     assert result.error.message == "the record claims 31 points, but the replay scores 30"
     assert result.error.hint == hint
+
+
+def test_the_incomplete_warning_counts_the_rings_left() -> None:
+    rings = Ruleset(name="standard+rings=2", max_rings=2)
+    result = run(TRAP, R1, header="rings: 2\n", rules=rings)
+    (warning,) = result.warnings
+    assert (warning.code, warning.file, warning.roll, warning.line) == ("W001", "r.yaml", 2, None)
+    assert warning.message == (
+        "the record ends, but the game goes on: roll 2 (1 2 5) can still be played"
+    )
+    assert warning.hint == (
+        "cross-outs that leave a move: 1/5 (moves 2), 2/5 (moves 1), 5/1 (moves 2), "
+        "5/2 (moves 1); 2 magic rings are left to spend"
+    )
+    assert str(warning.phrase) == warning.message and str(warning.hint_phrase) == warning.hint
+
+
+def test_a_malformed_result_keeps_what_it_is_given() -> None:
+    from validator.check.replay import malformed
+    from validator.errors import Diagnostic
+    from validator.records.record import Record
+
+    first = Diagnostic("E003", "unknown key", "r.yaml", 2, 1)
+    second = Diagnostic("E005", "bad value", "r.yaml", 3, 4)
+    alone = malformed(first, STANDARD)
+    assert (alone.source, alone.verdict, alone.error, alone.errors) == (
+        "r.yaml",
+        Verdict.MALFORMED,
+        first,
+        (first,),
+    )
+    assert (alone.reading_errors, alone.errors_omitted, alone.language, alone.record) == (
+        (),
+        0,
+        None,
+        None,
+    )
+    many = malformed(first, STANDARD, "s.yaml", more=(second,), omitted=7, language="de")
+    assert (many.source, many.errors, many.errors_omitted) == ("s.yaml", (first, second), 7)
+    assert (many.read_language, many.language) == ("de", "de")
+    record = Record(rounds=(), player="P", language="fr")
+    read = malformed(first, STANDARD, record=record)
+    assert (read.record, read.language) == (record, "fr")
+    nowhere = malformed(Diagnostic("E001", "unreadable"), STANDARD)
+    assert nowhere.source == "<record>"
