@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from validator.engine import OUTSIDE, Dice, State
+from validator.engine import OUTSIDE, Dice, End, Ruleset, State
 
 CORNER_FIELDS = (0, 5, 30, 35)
 
@@ -72,3 +72,24 @@ def crosses(state: State, dice: Dice) -> dict[int, int]:
             if not (state.crossed | state.circled) >> field & 1:
                 out[field] = rest
     return out
+
+
+VALUES = (
+    *(30, 25, 20, 20, 25, 30),
+    *(25, 15, 10, 10, 15, 25),
+    *(20, 10, 5, 5, 10, 20),
+    *(20, 10, 5, 5, 10, 20),
+    *(25, 15, 10, 10, 15, 25),
+    *(30, 25, 20, 20, 25, 30),
+)
+"""The fields' values, row by row (RULINGS.md)."""
+
+
+def score(state: State, rules: Ruleset) -> int:
+    """The circled fields' values (`literal`: only those with an X too), and the escape
+    bonus when the burglar escaped."""
+    counted = state.circled & state.crossed if rules.scoring == "crossed-circles" else state.circled
+    total = sum(v for i, v in enumerate(VALUES) if counted >> i & 1)
+    if state.end is End.ESCAPED and rules.escape_bonus is not None:
+        total += rules.escape_bonus
+    return total

@@ -8,6 +8,7 @@ import random
 
 import pytest
 from engine_oracle import Options, crosses
+from engine_oracle import score as oracle_score
 
 from validator.check.replay import replay
 from validator.engine import (
@@ -29,7 +30,13 @@ from validator.engine.board import NEIGHBOURS
 from validator.rulesets import resolve
 from validator.solver.playout import random_game, to_record
 
-RULES = ["standard", "bga+escape=20", "standard+in-and-out", "bga+rings=2"]
+RULES = [
+    "standard",
+    "bga+escape=20",
+    "standard+in-and-out",
+    "bga+rings=2",
+    "literal+escape=30",
+]
 
 
 def _rows(seed: int) -> list[tuple[int, int, int]]:
@@ -137,6 +144,7 @@ def test_the_replay_carries_what_the_engine_would_say(spec: str) -> None:
         assert result.ok and result.rows == tuple(rows)
         for r, step in zip(result.rounds, steps, strict=True):
             # What the round carries, against the brute-force oracle (tests/engine_oracle.py).
+            assert r.score == oracle_score(r.state, rules)
             free = crosses(r.before, r.dice)
             assert [(c.field.index, c.die) for c in r.available] == sorted(free.items())
             for cross in r.available:

@@ -321,3 +321,35 @@ def test_a_malformed_result_keeps_what_it_is_given() -> None:
     assert (read.record, read.language) == (record, "fr")
     nowhere = malformed(Diagnostic("E001", "unreadable"), STANDARD)
     assert nowhere.source == "<record>"
+
+
+def test_each_failure_keeps_the_position_and_what_the_record_did() -> None:
+    from validator.rulesets import resolve
+
+    # Under Escape!, the corner the 2 could leave through (1/1, standing on it).
+    escape = run(TRAP, R1 + "  - {cross: 1/5, move: 3/3}\n", rules=resolve("standard+escape=20"))
+    assert escape.failure is not None and escape.failure.exits == {f("1/1"): ()}
+    # A cross-out that was not available: nothing reached, the record's cross kept.
+    taken = run(TRAP, R1 + "  - {cross: 2/1, move: 1/3}\n")
+    assert taken.failure is not None and taken.error is not None
+    assert (taken.error.code, taken.failure.part, taken.failure.cross) == ("E203", "cross", None)
+    assert (taken.failure.reachable, taken.failure.exits) == ({}, {})
+    assert (taken.failure.attempted_cross, taken.failure.move) == (f("2/1"), f("1/3"))
+    # A reroll that was not forced: no cross-out attempted.
+    reroll = run(TRAP, R1 + "  - {reroll: true}\n")
+    assert reroll.failure is not None and reroll.error is not None
+    assert (reroll.error.code, reroll.failure.part) == ("E201", "reroll")
+    assert (reroll.failure.attempted_cross, reroll.failure.move, reroll.failure.path) == (
+        None,
+        None,
+        None,
+    )
+    # The record's own dice, beside the row's.
+    dice = run(TRAP, R1 + "  - {dice: [4, 4, 4], cross: 1/5, move: 1/3}\n")
+    assert dice.failure is not None
+    assert (dice.failure.dice, dice.failure.record_dice) == ((1, 2, 5), (4, 4, 4))
+    # After the dice ran out there is no row: no dice, no cross-outs.
+    after = run(TRAP[:1], R1 + "  - {cross: 1/5, move: 1/3}\n")
+    assert after.failure is not None and after.error is not None
+    assert (after.error.code, after.error.roll, after.failure.roll) == ("E106", 2, 2)
+    assert (after.failure.dice, after.failure.crosses) == (None, ())
