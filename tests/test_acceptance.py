@@ -8,7 +8,6 @@ tests/test_acceptance.py` rewrites it after an intended change; review the diff)
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from functools import cache
@@ -18,6 +17,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
+from conftest import CliRun, run_in_process
 
 from validator.cli import main
 from validator.errors import CODES
@@ -51,16 +51,17 @@ def _args(case: Path) -> list[str]:
     return args
 
 
-@pytest.fixture(scope="module")
-def runs(cli_many: Any) -> dict[str, Any]:
-    runs: dict[str, Any] = cli_many({case.name: (_args(case), case) for case in CASES})
-    return runs
+@cache
+def _run(case: Path) -> CliRun:
+    """The case run once, by the first test that asks (each case by its own test_case, so
+    that a mutation test tool sees which test runs which case)."""
+    return run_in_process(_args(case), case)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_case(case: Path, runs: dict[str, Any]) -> None:
+def test_case(case: Path) -> None:
     expected = _expected(case)
-    run = runs[case.name]
+    run = _run(case)
     assert "Traceback" not in run.stderr
     assert run.status == expected["exit"], run.stdout + run.stderr
     got = run.json()
@@ -139,8 +140,8 @@ def test_every_case_with_an_error_pins_its_column_and_words() -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_the_column_points_at_the_item_at_fault(case: Path, runs: dict[str, Any]) -> None:
-    error = runs[case.name].json()["error"]
+def test_the_column_points_at_the_item_at_fault(case: Path) -> None:
+    error = _run(case).json()["error"]
     record = _record(case)
     if error is None or record.suffix != ".yaml" or error["code"] not in POINTS_AT:
         return
@@ -180,19 +181,13 @@ def _claim(example: Path) -> tuple[str, int | None]:
     return code, None if roll == "none" else int(roll)
 
 
-@pytest.fixture(scope="module")
-def invalid_runs(cli: Any) -> dict[str, dict[str, Any]]:
-    # One run for all: each example names ../challenge.txt as its dice_file (no --dice).
-    run = cli(["validate", *(p.name for p in INVALID), "--format", "json"], INVALID_DIR)
-    assert run.status == 1, run.stderr
-    lines = [json.loads(line) for line in run.stdout.splitlines()]
-    return {Path(line["file"]).name: line for line in lines}
-
-
 @pytest.mark.parametrize("example", INVALID, ids=[p.stem for p in INVALID])
-def test_invalid_example(example: Path, invalid_runs: dict[str, dict[str, Any]]) -> None:
+def test_invalid_example(example: Path) -> None:
+    # Each example names ../challenge.txt as its dice_file (no --dice).
+    run = run_in_process(["validate", example.name, "--format", "json"], INVALID_DIR)
+    assert run.status == 1, run.stderr
     code, roll = _claim(example)
-    got = invalid_runs[example.name]
+    got = run.json()
     assert got["verdict"] == "invalid"
     assert (got["error"]["code"], got["error"]["roll"]) == (code, roll)
     item = _points_at(example.read_text(encoding="utf-8"), got["error"])
