@@ -205,12 +205,13 @@ def test_a_round_naming_the_row_just_past_the_file_is_e104() -> None:
     # Two rows, the second a forced reroll that may be skipped: roll 3 is the first row
     # the file does not have.
     rows: list[Dice] = [(6, 6, 1), (6, 6, 6)]
-    result = run(rows, "  - {cross: 6/6, move: 6/1}\n  - {roll: 3, cross: 1/2, move: 5/1}\n")
+    result = run(rows, "  - {cross: 6/6, move: 6/1}\n  - {cross: 1/2, roll: 3, move: 5/1}\n")
     assert result.error is not None
     assert (result.error.code, result.error.roll, result.error.round) == ("E104", 3, 2)
-    assert (result.error.line, result.error.col) == (4, 6)
+    # The column is the `roll` key's, not the round's.
+    assert (result.error.line, result.error.col) == (4, 18)
     assert result.error.message == "round 2 names roll 3, but the dice file has 2 rolls"
-    assert result.error.excerpt == "  - {roll: 3, cross: 1/2, move: 5/1}"
+    assert result.error.excerpt == "  - {cross: 1/2, roll: 3, move: 5/1}"
 
 
 def test_a_round_after_the_end_keeps_the_position_it_came_to() -> None:
@@ -353,3 +354,41 @@ def test_each_failure_keeps_the_position_and_what_the_record_did() -> None:
     assert after.failure is not None and after.error is not None
     assert (after.error.code, after.error.roll, after.failure.roll) == ("E106", 2, 2)
     assert (after.failure.dice, after.failure.crosses) == (None, ())
+
+
+def test_the_third_skipped_reroll_ends_the_game_before_the_named_round() -> None:
+    result = run(PASSES, "  - {cross: 6/6, move: 6/1}\n  - {roll: 5, cross: 1/2, move: 5/1}\n")
+    assert result.error is not None and result.failure is not None
+    assert (result.error.code, result.error.roll, result.error.round) == ("E106", 5, 2)
+    assert result.error.message == (
+        "round 2 is recorded after the game ended (forced rerolls on roll 4)"
+    )
+    assert (result.error.line, result.error.col) == (4, 5)
+    assert [r.kind for r in result.rounds] == ["play", "reroll", "reroll", "reroll"]
+    assert (result.failure.roll, result.failure.before.end) == (5, End.REROLLS)
+
+
+def test_a_skipped_row_of_a_text_record_is_located_at_its_own_line() -> None:
+    text = "player: Test\n1: 2 1 1   x 2/1 -> 1/1\n2: 1 2 5\n3: 3 3 3   x 3/3 -> 1/3\n"
+    record = parse_record(text.encode(), "text", source="r.txt")
+    result = replay(TRAP, record, STANDARD)
+    assert result.error is not None
+    assert (result.error.code, result.error.roll, result.error.round) == ("E105", 2, 2)
+    assert (result.error.line, result.error.excerpt) == (3, "2: 1 2 5")
+
+
+@pytest.mark.parametrize(
+    ("second", "code", "col"),
+    [
+        ("{cross: 1/5, roll: 1, move: 1/3}", "E103", 18),
+        ("{cross: 1/5, roll: 3, move: 1/3}", "E105", 18),
+        ("{cross: 1/5, move: 1/3, steps: 3}", "E102", 29),
+        ("{cross: 1/5, move: 1/3, dice: [1, 2, 6]}", "E101", 29),
+    ],
+)
+def test_the_column_is_the_key_at_fault_wherever_it_stands(
+    second: str, code: str, col: int
+) -> None:
+    result = run(TRAP, R1 + f"  - {second}\n")
+    assert result.error is not None
+    assert (result.error.code, result.error.line, result.error.col) == (code, 4, col)
