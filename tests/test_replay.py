@@ -89,6 +89,14 @@ def test_failure_shows_what_was_legal() -> None:
     assert result.error is not None
     assert (result.error.code, result.error.roll, result.error.round) == ("E205", 2, 2)
     assert (result.error.line, result.score, result.end) == (4, None, None)
+    # The message and hint as phrases too, for renderers in other languages.
+    assert result.error.phrase is not None and result.error.hint_phrase is not None
+    assert (
+        str(result.error.phrase)
+        == result.error.message
+        == "3/3 cannot be reached in exactly 2 steps"
+    )
+    assert str(result.error.hint_phrase) == result.error.hint
     failure = result.failure
     assert failure is not None
     assert (failure.roll, failure.dice, failure.move) == (2, (1, 2, 5), f("3/3"))
