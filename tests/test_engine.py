@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import product
 
 import pytest
 
@@ -133,6 +134,19 @@ def test_movement_die(dice: Dice, field: str, die: int | None) -> None:
 def test_candidates_name_each_field_once() -> None:
     assert [str(c.field) for c in candidates((6, 6, 6))] == ["6/6"]
     assert len(candidates((1, 2, 3))) == 6
+
+
+def test_the_candidates_of_every_roll_from_a_cold_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every roll's candidates, computed afresh (not read from the cache a process fills
+    once), as the oracle names them from the rules, in board order."""
+    from engine_oracle import crosses
+
+    from validator.engine import game
+
+    monkeypatch.setattr(game, "_CANDIDATES", {})
+    for dice in product(range(1, 7), repeat=3):
+        expected = sorted(crosses(new_game(), (dice[0], dice[1], dice[2])).items())
+        assert [(c.field.index, c.die) for c in candidates(dice)] == expected, dice
 
 
 # --- reachable fields -----------------------------------------------------------------
@@ -432,6 +446,8 @@ REFUSALS = [
     ("path too long", AT_1_1, (1, 2, 5),
      Play(f("1/5"), f("1/4"), path=(f("1/2"), f("1/3"), f("1/4"))), STANDARD, "E206",
      "illegal path: the path has 3 steps, but the movement die is 2", REACH_2, f("1/4")),
+    ("path too short", AT_1_1, (1, 2, 5), Play(f("1/5"), f("1/2"), path=(f("1/2"),)), STANDARD,
+     "E206", "illegal path: the path has 1 step, but the movement die is 2", REACH_2, None),
     ("path without a move", AT_1_1, (1, 2, 5), Play(f("1/2"), path=(f("1/2"),)), STANDARD,
      "E206", "illegal path: with 1/2 crossed out, the movement die 5 has no legal walk, so the "
      "round can have no path", "leave out the path: the game ends with this cross-out", f("1/2")),
