@@ -446,6 +446,17 @@ REFUSALS = [
     ("path too long", AT_1_1, (1, 2, 5),
      Play(f("1/5"), f("1/4"), path=(f("1/2"), f("1/3"), f("1/4"))), STANDARD, "E206",
      "illegal path: the path has 3 steps, but the movement die is 2", REACH_2, f("1/4")),
+    ("path jumps", AT_1_1, (1, 2, 5), Play(f("1/5"), f("2/3"), path=(f("1/2"), f("2/3"))),
+     STANDARD, "E206", "illegal path: step 2 jumps from 1/2 to 2/3, which is not next to it",
+     REACH_2, f("2/3")),
+    ("path names the start", AT_1_1, (1, 2, 5), Play(f("2/5"), exit="escape", path=(f("1/1"),)),
+     ESCAPE, "E206", "illegal path: step 1 stays on 1/1: a path lists the fields entered, not "
+     "the field the burglar starts on (leaving from the corner it stands on is an empty path)",
+     "corners to leave through: 1/1", f("1/1")),
+    ("stuck, a short path", POCKET, (6, 6, 4), Play(f("6/6"), path=(f("3/4"), f("2/4"))),
+     STANDARD, "E206", "illegal path: with 6/6 crossed out, the movement die 4 has no legal "
+     "walk, so the round can have no path",
+     "leave out the path: the game ends with this cross-out", None),
     ("path too short", AT_1_1, (1, 2, 5), Play(f("1/5"), f("1/2"), path=(f("1/2"),)), STANDARD,
      "E206", "illegal path: the path has 1 step, but the movement die is 2", REACH_2, None),
     ("path without a move", AT_1_1, (1, 2, 5), Play(f("1/2"), path=(f("1/2"),)), STANDARD,

@@ -508,7 +508,7 @@ def legal_actions(state: State, dice: Dice, rules: Ruleset = STANDARD) -> list[A
                 for corner, walk in exits.items()
             )
         if not ends and not exits:
-            actions.append(Play(cross.field, None))
+            actions.append(Play(cross.field))
     return actions
 
 
@@ -599,7 +599,7 @@ def _play(
         why = (
             phrase(N_("{field} cannot be crossed out: it is the field the burglar stands on"))
             if state.pos == action.cross.index
-            else _MARKED.get(state.mark(action.cross), _MARKED[""])
+            else _MARKED[state.mark(action.cross)]  # not available: it has a mark
         )
         raise IllegalAction(
             "E203",
@@ -610,6 +610,7 @@ def _play(
     # Step 3: the start field gets its X (it is already blocked by its circle).
     start = state.pos
     # States are built field by field here: `dataclasses.replace` is most of a round's cost.
+    # The game is not over (`apply` refuses that), so neither state has an end.
     after = State(
         state.crossed | 1 << cross.field.index | _start_bit(start),
         state.circled,
@@ -617,7 +618,6 @@ def _play(
         state.passes,
         0,
         state.rings_left,
-        state.end,
     )
     if action.exit is not None:
         return _leave(after, blocked, cross, crosses, action, rules)
@@ -695,7 +695,6 @@ def _play(
         after.passes,
         0,
         after.rings_left,
-        after.end,
     )
     return Turn(moved, action, cross, walk, crosses=crosses)
 
@@ -843,7 +842,6 @@ _MARKED: dict[str, Phrase] = {
     "X": phrase(N_("{field} cannot be crossed out: it already has an X")),
     "O": phrase(N_("{field} cannot be crossed out: it already has a circle")),
     "XO": phrase(N_("{field} cannot be crossed out: it already has an X and a circle")),
-    "": phrase(N_("{field} cannot be crossed out: it already has a mark")),
 }
 
 
