@@ -381,6 +381,8 @@ RING: tuple[Dice, Action] = ((1, 2, 3), RingReroll())
 
 def test_a_ring_is_spent_once_and_breaks_a_run_of_passes() -> None:
     rings = Ruleset(name="standard+rings=2", max_rings=2)
+    # A game starts with the rings the player declares: none unless told.
+    assert RingReroll() not in legal_actions(new_game(), RING[0], rings)
     state = new_game(rings=2)
     for dice, action in (START, FORCED, FORCED, RING):
         state = apply(state, dice, action, rings).state
