@@ -172,7 +172,7 @@ def test_with_a_ring_left_a_stuck_row_does_not_end_the_game_by_itself() -> None:
     assert run(STUCK, R1).verdict is Verdict.VALID
     with_ring = run(STUCK, R1, header="rings: 1\n", rules=rings)
     assert with_ring.verdict is Verdict.INCOMPLETE
-    assert with_ring.warnings and "1 magic ring is left" in with_ring.warnings[-1].hint
+    assert with_ring.warnings and with_ring.warnings[-1].hint == "1 magic ring is left to spend"
     # Shown as a round (cross-out, no move), the game ends there.
     ended = run(STUCK, R1 + "  - {cross: 1/2}\n", header="rings: 1\n", rules=rings)
     assert ended.verdict is Verdict.VALID and ended.end is End.NO_MOVE
@@ -268,17 +268,29 @@ def test_too_many_rings_for_the_ruleset() -> None:
     assert result.rounds == ()
 
 
+_CLAIM_80 = '{"player": "' + "P" * 45 + '", "claimed_score": 31,'
+"""A first line of 80 characters."""
+
+
 @pytest.mark.parametrize(
     ("text", "hint"),
     [
         ('{\n  "player": "P31",\n  "claimed_score": 31,\n', '"claimed_score": 30,'),
         ('{"player": "P31", "claimed_score": 31, ', "claimed_score: 30"),
+        # The claimed number elsewhere on the line first: the claim's own is changed.
+        (
+            '{"player": "31 Club", "claimed_score": 31,\n',
+            '{"player": "31 Club", "claimed_score": 30,',
+        ),
+        (_CLAIM_80 + "\n", _CLAIM_80.replace("31,", "30,")),
+        (_CLAIM_80.replace("P", "PP", 1) + "\n", "claimed_score: 30"),
     ],
-    ids=["its own line", "a long line"],
+    ids=["its own line", "a long line", "the number twice", "80 characters", "81 characters"],
 )
 def test_the_claimed_score_hint_is_the_records_line_with_the_score(text: str, hint: str) -> None:
     """The record's own line with the replayed score; a line of minified JSON (the whole
     record, over 80 characters) gives way to `claimed_score: N`."""
+    assert len(_CLAIM_80) == 80
     rounds = '"rounds": [{"cross": [2, 1], "move": [1, 1]}, {"cross": [1, 2]}]}\n'
     record = parse_record((text + rounds).encode(), "json", source="r.json")
     result = replay(TRAP, record, STANDARD)
@@ -310,6 +322,7 @@ def test_a_malformed_result_keeps_what_it_is_given() -> None:
     first = Diagnostic("E003", "unknown key", "r.yaml", 2, 1)
     second = Diagnostic("E005", "bad value", "r.yaml", 3, 4)
     alone = malformed(first, STANDARD)
+    assert alone.rules is STANDARD
     assert (alone.source, alone.verdict, alone.error, alone.errors) == (
         "r.yaml",
         Verdict.MALFORMED,
@@ -400,3 +413,15 @@ def test_the_column_is_the_key_at_fault_wherever_it_stands(
     result = run(TRAP, R1 + f"  - {second}\n")
     assert result.error is not None
     assert (result.error.code, result.error.line, result.error.col) == (code, 4, col)
+
+
+def test_the_claimed_score_hint_of_a_record_without_text() -> None:
+    from validator.records.record import Record, RecordRound
+
+    rounds = (
+        RecordRound(1, 1, cross=Field(2, 1), move=Field(1, 1)),
+        RecordRound(2, 2, cross=Field(1, 2)),
+    )
+    result = replay(TRAP, Record(rounds=rounds, claimed_score=31), STANDARD)
+    assert result.error is not None and result.error.code == "E107"
+    assert (result.error.hint, result.error.line) == ("claimed_score: 30", None)
