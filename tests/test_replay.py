@@ -238,6 +238,10 @@ def test_a_round_after_the_end_keeps_the_position_it_came_to() -> None:
 DICE_HINTS = [
     # (name, rows, the record's second round, hint)
     ("another row", TRAP, "  - {dice: [4, 4, 4], cross: 1/5, move: 1/3}\n", "roll 2 is 1 2 5"),
+    # Only the three rows after it are searched: not row 1, not row 6.
+    ("an earlier row", TRAP, "  - {dice: [2, 1, 1], cross: 1/5, move: 1/3}\n", "roll 2 is 1 2 5"),
+    ("a row too far", [*TRAP, (4, 4, 4), (5, 5, 5), (6, 6, 2)],
+     "  - {dice: [6, 6, 2], cross: 1/5, move: 1/3}\n", "roll 2 is 1 2 5"),
     ("a row left out", TRAP, "  - {dice: [3, 3, 3], cross: 3/3, move: 1/3}\n",
      "3 3 3 is roll 3, not roll 2 (1 2 5): was a row left out?"),
     ("a reroll left out", PASSES[:1] + PASSES[3:], "  - {dice: [1, 2, 3], cross: 1/2, move: 5/1}\n",
@@ -425,3 +429,11 @@ def test_the_claimed_score_hint_of_a_record_without_text() -> None:
     result = replay(TRAP, Record(rounds=rounds, claimed_score=31), STANDARD)
     assert result.error is not None and result.error.code == "E107"
     assert (result.error.hint, result.error.line) == ("claimed_score: 30", None)
+
+
+def test_the_result_keeps_the_final_state_and_the_dice_files_checksum() -> None:
+    record = parse_record(f"player: Test\nrounds:\n{R1}".encode(), "yaml", source="r.yaml")
+    result = replay(TRAP, record, STANDARD, dice_sha256="ab" * 32)
+    assert result.final is not None and result.final == result.rounds[-1].state
+    assert result.final.position == f("1/1")
+    assert result.dice_sha256 == "ab" * 32
