@@ -551,3 +551,11 @@ def test_an_exit_without_a_path_takes_the_witness_walk() -> None:
     assert turn.corner == f("1/1").index and turn.exit == "escape"
     assert turn.walk in {(f("1/2").index, f("1/1").index), (f("2/1").index, f("1/1").index)}
     assert turn.state.end is End.ESCAPED and score(turn.state, ESCAPE) == 15 + 20
+
+
+def test_a_walk_never_returns_to_its_first_field() -> None:
+    # From 3/3 only 3/4 and 3/5 are free: the 3 would have to step back onto 3/4.
+    dead_end = position(at="3/3", free="3/4 3/5 6/6")
+    assert not game_goes_on(dead_end, (6, 6, 3), STANDARD)
+    assert apply(dead_end, (6, 6, 3), Play(f("6/6"))).state.end is End.NO_MOVE
+    assert game_goes_on(dead_end, (6, 6, 2), STANDARD)
