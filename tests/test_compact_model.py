@@ -53,7 +53,6 @@ def random_state(rng: random.Random, rules: Ruleset) -> State:
         crossed=sum(1 << i for i in crossed),
         circled=sum(1 << i for i in circled),
         pos=pos,
-        moves=len(circled),
         passes=passes,
         passes_in_row=in_row,
         rings_left=rng.randint(0, rules.max_rings),

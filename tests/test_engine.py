@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import product
 
 import pytest
 
@@ -20,6 +21,7 @@ from validator.engine import (
     Action,
     Dice,
     End,
+    Exit,
     Field,
     IllegalAction,
     Play,
@@ -31,7 +33,6 @@ from validator.engine import (
     available_crosses,
     blocked_after,
     candidates,
-    check_walk,
     counted_passes,
     exit_kinds,
     find_walk,
@@ -42,6 +43,7 @@ from validator.engine import (
     new_game,
     parse_field,
     score,
+    walk_fault,
     walks,
 )
 
@@ -66,9 +68,15 @@ def position(crossed: str = "", circled: str = "", at: str = "", *, free: str = 
     if free:
         crossed = " ".join(str(x) for x in fields(ALL) - fields(free) - fields(at))
     pos = f(at).index if at else OUTSIDE
-    return State(
-        crossed=mask(crossed), circled=mask(circled) | mask(at), pos=pos, moves=int(bool(at))
-    )
+    return State(crossed=mask(crossed), circled=mask(circled) | mask(at), pos=pos)
+
+
+def why_not(
+    blocked: int, start: int, path: Sequence[int], die: int, exit: Exit | None = None
+) -> str | None:
+    """Why `path` is not a legal walk of the movement die (English), or None when it is."""
+    fault = walk_fault(blocked, start, path, die, exit)
+    return None if fault is None else str(fault[0])
 
 
 def played(*turns: tuple[Dice, Action], rules: Ruleset = STANDARD) -> State:
@@ -132,6 +140,19 @@ def test_candidates_name_each_field_once() -> None:
     assert len(candidates((1, 2, 3))) == 6
 
 
+def test_the_candidates_of_every_roll_from_a_cold_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every roll's candidates, computed afresh (not read from the cache a process fills
+    once), as the oracle names them from the rules, in board order."""
+    from engine_oracle import crosses
+
+    from validator.engine import game
+
+    monkeypatch.setattr(game, "_CANDIDATES", {})
+    for dice in product(range(1, 7), repeat=3):
+        expected = sorted(crosses(new_game(), (dice[0], dice[1], dice[2])).items())
+        assert [(c.field.index, c.die) for c in candidates(dice)] == expected, dice
+
+
 # --- reachable fields -----------------------------------------------------------------
 
 REACH = [
@@ -167,7 +188,7 @@ def test_reachable(state: State, dice: Dice, cross: str, expected: str) -> None:
     assert {Field.at(i) for i in ends} == fields(expected)
     for end, walk in ends.items():
         # Each witness is itself a legal walk; find_walk agrees on every field.
-        assert check_walk(blocked, state.pos, walk, die) is None
+        assert walk_fault(blocked, state.pos, walk, die) is None
         assert walk[-1] == end
     for target in fields(ALL):
         assert (find_walk(blocked, state.pos, target.index, die) is not None) == (
@@ -205,9 +226,9 @@ PATHS = [
 @pytest.mark.parametrize(
     ("state", "cross", "die", "path", "problem"), [p[1:] for p in PATHS], ids=[p[0] for p in PATHS]
 )
-def test_check_walk(state: State, cross: str, die: int, path: str, problem: str | None) -> None:
+def test_walk_fault(state: State, cross: str, die: int, path: str, problem: str | None) -> None:
     walk = [f(t).index for t in path.split()]
-    got = check_walk(blocked_after(state, f(cross)), state.pos, walk, die)
+    got = why_not(blocked_after(state, f(cross)), state.pos, walk, die)
     if problem is None:
         assert got is None
     else:
@@ -284,11 +305,11 @@ def test_no_move_ends_the_game() -> None:
 
 
 def test_game_goes_on() -> None:
-    assert game_goes_on(AT_1_1, (1, 2, 5))
+    assert game_goes_on(AT_1_1, (1, 2, 5), STANDARD)
     # At 1/1 with 1/2 and 2/1 gone every roll leaves the burglar stuck.
     stuck = position("2/1 1/2", at="1/1")
-    assert not game_goes_on(stuck, (3, 4, 5))
-    assert not game_goes_on(position("3/3", at="1/1"), (3, 3, 3))
+    assert not game_goes_on(stuck, (3, 4, 5), STANDARD)
+    assert not game_goes_on(position("3/3", at="1/1"), (3, 3, 3), STANDARD)
 
 
 START = ((6, 6, 1), Play(f("6/6"), f("6/1")))
@@ -370,10 +391,8 @@ def test_score(crossed: str, circled: str, end: End | None, standard: int, liter
 
 
 def test_a_path_that_lists_the_start_field_is_told_so() -> None:
-    from validator.engine.game import check_walk
-
     start = Field(1, 1).index
-    problem = check_walk(0, start, [start], 1, exit="escape")
+    problem = why_not(0, start, [start], 1, exit="escape")
     assert problem is not None and problem.startswith("step 1 stays on 1/1")
     assert "empty path" in problem
 
@@ -405,3 +424,188 @@ def test_exit_kinds_are_the_rulesets_ways_to_leave() -> None:
     state = position(at="1/1", free="1/2 6/6")
     kinds = [a.exit for a in legal_actions(state, (6, 6, 1), both) if isinstance(a, Play)]
     assert [k for k in kinds if k is not None] == list(EXITS)
+
+
+RING: tuple[Dice, Action] = ((1, 2, 3), RingReroll())
+
+
+def test_a_ring_is_spent_once_and_breaks_a_run_of_passes() -> None:
+    rings = Ruleset(name="standard+rings=2", max_rings=2)
+    # A game starts with the rings the player declares: none unless told.
+    assert RingReroll() not in legal_actions(new_game(), RING[0], rings)
+    state = new_game(rings=2)
+    for dice, action in (START, FORCED, FORCED, RING):
+        state = apply(state, dice, action, rings).state
+    # The ring is not a pass: the two passes before it no longer count in a row.
+    assert (state.rings_left, state.passes, state.passes_in_row) == (1, 2, 0)
+    for dice, action in (FORCED, FORCED):
+        state = apply(state, dice, action, rings).state
+    assert (state.passes, state.passes_in_row, state.end) == (4, 2, None)
+    assert RingReroll() in legal_actions(state, RING[0], rings)
+    state = apply(state, *RING, rings).state
+    assert (state.rings_left, state.passes_in_row, state.end) == (0, 0, None)
+    # No ring is left: spending one is refused, and it is no legal action.
+    assert RingReroll() not in legal_actions(state, RING[0], rings)
+    with pytest.raises(IllegalAction) as caught:
+        apply(state, *RING, rings)
+    assert (caught.value.code, caught.value.message) == ("E212", "no magic ring is left to spend")
+
+
+# --- what a refusal says ---------------------------------------------------------------
+
+ESCAPE = Ruleset(name="standard+escape=20", escape_bonus=20)
+RINGS = Ruleset(name="standard+rings=1", max_rings=1)
+CENTRE = position(at="3/3")
+AVAILABLE = "1/2 (moves 5), 1/5 (moves 2), 2/5 (moves 1), 5/1 (moves 2), 5/2 (moves 1)"
+REACH_2 = "with 1/5 crossed out, 2 steps reach: 1/3 (20), 2/2 (15)"
+
+REFUSALS = [
+    # (name, position, dice, action, ruleset, code, message, hint, the bad step)
+    ("reroll not forced", AT_1_1, (1, 2, 5), Reroll(), STANDARD, "E201",
+     "this roll is not a forced reroll: a field could be crossed out",
+     f"available: {AVAILABLE}", None),
+    ("not a pair", AT_1_1, (1, 2, 5), Play(f("3/4"), f("1/2")), STANDARD, "E202",
+     "3/4 is not a pair of the dice 1 2 5",
+     "available cross-outs: 1/2, 1/5, 2/5, 5/1, 5/2", None),
+    ("has an X", AT_1_1, (1, 2, 5), Play(f("2/1"), f("1/2")), STANDARD, "E203",
+     "2/1 cannot be crossed out: it already has an X",
+     "available: 1/2, 1/5, 2/5, 5/1, 5/2", None),
+    ("has a circle", position(circled="1/2", at="1/1"), (1, 2, 5), Play(f("1/2")), STANDARD,
+     "E203", "1/2 cannot be crossed out: it already has a circle",
+     "available: 1/5, 2/1, 2/5, 5/1, 5/2", None),
+    ("has both", position("1/2", "1/2", at="2/2"), (1, 2, 3), Play(f("1/2")), STANDARD, "E203",
+     "1/2 cannot be crossed out: it already has an X and a circle",
+     "available: 1/3, 2/1, 2/3, 3/1, 3/2", None),
+    ("stands there", position(at="4/4"), (4, 4, 1), Play(f("4/4"), f("4/5")), STANDARD, "E203",
+     "4/4 cannot be crossed out: it is the field the burglar stands on",
+     "available: 1/4, 4/1", None),
+    ("forced row", position("3/3", at="1/1"), (3, 3, 3), Play(f("3/3"), f("1/2")), STANDARD,
+     "E204", "no field can be crossed out with 3 3 3: this row is a forced reroll",
+     "record the row as a reroll", None),
+    ("unreachable", AT_1_1, (1, 2, 5), Play(f("1/5"), f("3/3")), STANDARD, "E205",
+     "3/3 cannot be reached in exactly 2 steps", REACH_2, None),
+    ("onto a mark", new_game(), (1, 1, 6), Play(f("1/6"), f("1/6")), STANDARD, "E205",
+     "1/6 cannot be reached in exactly 1 step: 1/6 has an X or a circle",
+     "with 1/6 crossed out, 1 step reaches: 1/1 (30), 6/1 (30), 6/6 (30)", None),
+    ("no walk at all", AT_1_1, (1, 2, 5), Play(f("1/2"), f("1/3")), STANDARD, "E205",
+     "1/3 cannot be reached in exactly 5 steps",
+     "with 1/2 crossed out, the movement die 5 has no legal move", None),
+    ("path onto an X", AT_1_1, (1, 2, 5), Play(f("1/5"), f("1/3"), path=(f("2/1"), f("1/3"))),
+     STANDARD, "E206", "illegal path: step 1 enters 2/1, which has an X or a circle", REACH_2,
+     f("2/1")),
+    ("path elsewhere", AT_1_1, (1, 2, 5), Play(f("1/5"), f("2/2"), path=(f("1/2"), f("1/3"))),
+     STANDARD, "E206", "illegal path: the path ends on 1/3, not on the move 2/2", REACH_2, None),
+    ("path too long", AT_1_1, (1, 2, 5),
+     Play(f("1/5"), f("1/4"), path=(f("1/2"), f("1/3"), f("1/4"))), STANDARD, "E206",
+     "illegal path: the path has 3 steps, but the movement die is 2", REACH_2, f("1/4")),
+    ("path jumps", AT_1_1, (1, 2, 5), Play(f("1/5"), f("2/3"), path=(f("1/2"), f("2/3"))),
+     STANDARD, "E206", "illegal path: step 2 jumps from 1/2 to 2/3, which is not next to it",
+     REACH_2, f("2/3")),
+    ("path names the start", AT_1_1, (1, 2, 5), Play(f("2/5"), exit="escape", path=(f("1/1"),)),
+     ESCAPE, "E206", "illegal path: step 1 stays on 1/1: a path lists the fields entered, not "
+     "the field the burglar starts on (leaving from the corner it stands on is an empty path)",
+     "corners to leave through: 1/1", f("1/1")),
+    ("stuck, a short path", POCKET, (6, 6, 4), Play(f("6/6"), path=(f("3/4"), f("2/4"))),
+     STANDARD, "E206", "illegal path: with 6/6 crossed out, the movement die 4 has no legal "
+     "walk, so the round can have no path",
+     "leave out the path: the game ends with this cross-out", None),
+    ("path too short", AT_1_1, (1, 2, 5), Play(f("1/5"), f("1/2"), path=(f("1/2"),)), STANDARD,
+     "E206", "illegal path: the path has 1 step, but the movement die is 2", REACH_2, None),
+    ("path without a move", AT_1_1, (1, 2, 5), Play(f("1/2"), path=(f("1/2"),)), STANDARD,
+     "E206", "illegal path: with 1/2 crossed out, the movement die 5 has no legal walk, so the "
+     "round can have no path", "leave out the path: the game ends with this cross-out", f("1/2")),
+    ("no move claimed", AT_1_1, (1, 2, 5), Play(f("1/5")), STANDARD, "E207",
+     "the record makes no move, but the movement die 2 has a legal move",
+     "reachable: 1/3 (20), 2/2 (15)", None),
+    ("no move, an exit", AT_1_1, (1, 2, 1), Play(f("1/2")), ESCAPE, "E207",
+     "the record makes no move, but the movement die 1 has a legal move",
+     "an exit through a corner", None),
+    ("escape not in play", AT_1_1, (1, 2, 5), Play(f("1/5"), exit="escape"), STANDARD, "E208",
+     "leaving the board (escape) needs the Escape! expansion",
+     "choose a ruleset that includes it, or record a move", None),
+    ("leave not in play", AT_1_1, (1, 2, 5), Play(f("1/5"), exit="leave"), ESCAPE, "E208",
+     "leaving the board (leave) needs the In and Out! expansion",
+     "choose a ruleset that includes it, or record a move", None),
+    ("no corner near", CENTRE, (1, 1, 6), Play(f("1/6"), exit="escape"), ESCAPE, "E209",
+     "no free corner can be reached within 1 step",
+     "with 1/6 crossed out, 1 step reaches: 2/3 (10), 3/2 (10), 3/4 (5), 4/3 (5)", None),
+    ("not that corner", AT_1_1, (1, 2, 5), Play(f("1/5"), f("6/6"), exit="escape"), ESCAPE,
+     "E209", "the burglar cannot leave through 6/6 within 2 steps",
+     "corners to leave through: 1/1", None),
+    ("no corner to name", CENTRE, (1, 1, 6), Play(f("1/6"), f("6/6"), exit="escape"), ESCAPE,
+     "E209", "the burglar cannot leave through 6/6 within 1 step",
+     "no corner can be left through within 1 step", None),
+    ("exit path too long", AT_1_1, (1, 2, 5),
+     Play(f("1/5"), exit="escape", path=(f("1/2"), f("1/3"), f("1/4"))), ESCAPE, "E206",
+     "illegal path: the path has 3 steps, more than the movement die 2",
+     "corners to leave through: 1/1", f("1/4")),
+    ("exit without a path", CENTRE, (1, 1, 6), Play(f("1/6"), exit="escape", path=()), ESCAPE,
+     "E206", "illegal path: an exit needs a path to a corner unless the burglar stands on one",
+     "no corner can be left through within 1 step", None),
+    ("exit off a corner", AT_1_1, (1, 2, 5), Play(f("2/5"), exit="escape", path=(f("1/2"),)),
+     ESCAPE, "E206",
+     "illegal path: the path ends on 1/2, but the burglar can only leave at a corner",
+     "corners to leave through: 1/1", None),
+    ("exit elsewhere", AT_1_1, (1, 2, 5), Play(f("2/5"), f("6/6"), exit="escape", path=()),
+     ESCAPE, "E206", "illegal path: the path leaves at 1/1, not at 6/6",
+     "corners to leave through: 1/1", None),
+    ("ring not in play", AT_1_1, (1, 2, 5), RingReroll(), STANDARD, "E211",
+     "a ring reroll needs The magic rings! expansion", "choose a ruleset with rings", None),
+    ("ring on a forced row", replace(position("3/3", at="1/1"), rings_left=1), (3, 3, 3),
+     RingReroll(), RINGS, "E213", "a ring cannot be spent on a forced reroll",
+     "record this row as a forced reroll", None),
+    ("after the end", OVER, (3, 3, 3), Play(f("3/3"), f("3/4")), STANDARD, "E106",
+     "the game is already over (no-move)", "", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("state", "dice", "action", "rules", "code", "message", "hint", "step"),
+    [r[1:] for r in REFUSALS],
+    ids=[r[0] for r in REFUSALS],
+)
+def test_what_a_refusal_says(
+    state: State,
+    dice: Dice,
+    action: Action,
+    rules: Ruleset,
+    code: str,
+    message: str,
+    hint: str,
+    step: Field | None,
+) -> None:
+    with pytest.raises(IllegalAction) as caught:
+        apply(state, dice, action, rules)
+    refusal = caught.value
+    assert (refusal.code, refusal.message, refusal.hint, refusal.step) == (
+        code,
+        message,
+        hint,
+        step,
+    )
+    assert (str(refusal.phrase), str(refusal.hint_phrase or "")) == (message, hint)
+
+
+def test_leaving_the_board_breaks_a_run_of_passes() -> None:
+    in_and_out = Ruleset(name="standard+in-and-out", in_and_out=True)
+    leave: tuple[Dice, Action] = ((1, 2, 3), Play(f("1/2"), exit="leave"))
+    state = played(START, FORCED, FORCED, leave, FORCED, FORCED, rules=in_and_out)
+    # Standing on the corner 6/1, the burglar left there; two passes follow, not five.
+    assert (state.pos, state.passes, state.passes_in_row, state.end) == (OUTSIDE, 4, 2, None)
+    assert state.mark(f("6/1")) == "XO" and state.mark(f("1/2")) == "X"
+
+
+def test_an_exit_without_a_path_takes_the_witness_walk() -> None:
+    # From 2/2 the 2 reaches one corner, 1/1, through 1/2 or 2/1.
+    turn = apply(position(at="2/2"), (3, 4, 2), Play(f("3/4"), exit="escape"), ESCAPE)
+    assert turn.corner == f("1/1").index and turn.exit == "escape"
+    assert turn.walk in {(f("1/2").index, f("1/1").index), (f("2/1").index, f("1/1").index)}
+    assert turn.state.end is End.ESCAPED and score(turn.state, ESCAPE) == 15 + 20
+
+
+def test_a_walk_never_returns_to_its_first_field() -> None:
+    # From 3/3 only 3/4 and 3/5 are free: the 3 would have to step back onto 3/4.
+    dead_end = position(at="3/3", free="3/4 3/5 6/6")
+    assert not game_goes_on(dead_end, (6, 6, 3), STANDARD)
+    assert apply(dead_end, (6, 6, 3), Play(f("6/6"))).state.end is End.NO_MOVE
+    assert game_goes_on(dead_end, (6, 6, 2), STANDARD)

@@ -1,25 +1,28 @@
 """One source for each fact: the engine's one walk search, its located bad step and the
 exit corner, and the replay's rounds carrying what renderers read (checked against the
-engine asked directly, on random legal games)."""
+brute-force oracle of tests/engine_oracle.py, on random legal games)."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
+from engine_oracle import Options, crosses
+from engine_oracle import score as oracle_score
 
 from validator.check.replay import replay
 from validator.engine import (
     CORNERS,
     OUTSIDE,
     STANDARD,
+    Cross,
     Field,
+    Reach,
+    Ruleset,
+    State,
     all_walks,
-    available_crosses,
-    check_walk,
     exit_corner,
     exit_walks,
-    reach,
     walk_fault,
     walks,
 )
@@ -27,7 +30,13 @@ from validator.engine.board import NEIGHBOURS
 from validator.rulesets import resolve
 from validator.solver.playout import random_game, to_record
 
-RULES = ["standard", "bga+escape=20", "standard+in-and-out", "bga+rings=2"]
+RULES = [
+    "standard",
+    "bga+escape=20",
+    "standard+in-and-out",
+    "bga+rings=2",
+    "literal+escape=30",
+]
 
 
 def _rows(seed: int) -> list[tuple[int, int, int]]:
@@ -51,15 +60,20 @@ def test_every_walk_found_is_legal_and_the_witness_comes_first(seed: int) -> Non
         for steps in range(1, 7):
             every = all_walks(blocked, start, steps)
             assert {end: found[0] for end, found in every.items()} == walks(blocked, start, steps)
+            # Every walk, each once: the oracle's walks of exactly `steps`, and its exits.
+            oracle = Options.of(blocked, start, steps)
+            assert sorted(w for found in every.values() for w in found) == sorted(oracle.moves)
+            exits = all_walks(blocked, start, steps, exit=True)
+            assert sorted(w for found in exits.values() for w in found) == sorted(oracle.exits)
             for found in every.values():
                 assert len(set(found)) == len(found)
-                assert all(check_walk(blocked, start, w, steps) is None for w in found)
+                assert all(walk_fault(blocked, start, w, steps) is None for w in found)
             leaving = all_walks(blocked, start, steps, exit=True)
             witness = exit_walks(blocked, start, steps)
             assert {c: found[0] for c, found in leaving.items()} == witness
             for found in leaving.values():
                 assert all(
-                    check_walk(blocked, start, w, steps, exit="escape") is None for w in found
+                    walk_fault(blocked, start, w, steps, exit="escape") is None for w in found
                 )
 
 
@@ -92,18 +106,31 @@ def test_the_bad_step_is_the_first_step_that_breaks_the_walk(seed: int) -> None:
                 for _ in range(rng.randint(0, 6)):
                     path.append(rng.choice(NEIGHBOURS[path[-1]]))
             fault = walk_fault(blocked, start, path, steps)
-            if fault is None:
-                assert check_walk(blocked, start, path, steps) is None
-                continue
-            assert str(fault[0]) == check_walk(blocked, start, path, steps)
             expected = _reference_bad_step(blocked, start, path, steps)
-            assert fault[1] == expected, (path, steps, fault)
+            if fault is None:
+                assert expected is None and len(path) == steps, (path, steps)
+            else:
+                assert fault[1] == expected, (path, steps, fault)
 
 
 def test_the_exit_corner() -> None:
     assert exit_corner(Field(1, 2), (Field(1, 1),)) == Field(1, 1)
     assert exit_corner(Field(6, 6), ()) == Field(6, 6)
     assert exit_corner(5, (4, 3, 2, 1, 0)) == 0
+
+
+def _same_as_the_oracle(got: Reach, before: State, cross: Cross, rules: Ruleset) -> None:
+    """`got` names every field the movement die reaches and (when the ruleset lets the
+    burglar leave) every corner it can leave through, each once with a legal walk."""
+    options = Options.of(before.taken | 1 << cross.field.index, before.pos, cross.die)
+    assert [f.index for f in got.ends] == sorted(options.ends())
+    for end, walk in got.ends.items():
+        assert tuple(f.index for f in walk) in options.moves and walk[-1] == end
+    corners = {w[-1] if w else before.pos for w in options.exits} if rules.can_leave else set()
+    assert [f.index for f in got.exits] == sorted(corners)
+    for corner, walk in got.exits.items():
+        assert tuple(f.index for f in walk) in options.exits
+        assert (walk[-1] if walk else before.position) == corner
 
 
 @pytest.mark.parametrize("spec", RULES)
@@ -116,11 +143,14 @@ def test_the_replay_carries_what_the_engine_would_say(spec: str) -> None:
         result = replay(rows, record, rules)
         assert result.ok and result.rows == tuple(rows)
         for r, step in zip(result.rounds, steps, strict=True):
-            assert r.available == available_crosses(r.before, r.dice)
+            # What the round carries, against the brute-force oracle (tests/engine_oracle.py).
+            assert r.score == oracle_score(r.state, rules)
+            free = crosses(r.before, r.dice)
+            assert [(c.field.index, c.die) for c in r.available] == sorted(free.items())
             for cross in r.available:
-                assert r.options[cross.field] == reach(r.before, cross, rules)
+                _same_as_the_oracle(r.options[cross.field], r.before, cross, rules)
             if r.cross is not None:
-                assert r.reach == reach(r.before, r.cross, rules)
+                _same_as_the_oracle(r.reach, r.before, r.cross, rules)
             if r.kind in ("escape", "leave"):
                 start = r.before.position
                 assert r.corner == exit_corner(start, r.walk)

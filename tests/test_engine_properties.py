@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from itertools import product
 from typing import Any, get_args
 
 import pytest
+from engine_oracle import CORNER_FIELDS, Options, crosses, neighbours
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -34,13 +34,13 @@ from validator.engine import (
     Ruleset,
     State,
     apply,
-    check_walk,
     exit_walks,
     find_walk,
     game_goes_on,
     has_move,
     legal_actions,
     new_game,
+    walk_fault,
     walks,
 )
 from validator.engine.game import any_walk
@@ -67,72 +67,7 @@ def test_every_expansion_is_played() -> None:
         assert any(x.in_play(r) for r in RULESETS) and any(not x.in_play(r) for r in RULESETS)
 
 
-# --- an oracle written from the rules, by coordinates --------------------------------
-
-CORNER_FIELDS = (0, 5, 30, 35)
-
-
-def _neighbours(i: int) -> list[int]:
-    row, col = divmod(i, 6)
-    out = []
-    for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
-        if 0 <= r < 6 and 0 <= c < 6:
-            out.append(r * 6 + c)
-    return out
-
-
-def all_walks(blocked: int, start: int, steps: int) -> set[tuple[int, ...]]:
-    """Every legal walk of 1..`steps` fields: orthogonal steps, never onto a blocked field,
-    the start field or a field entered before; from outside, the first field is a corner."""
-    out: set[tuple[int, ...]] = set()
-
-    def extend(path: tuple[int, ...]) -> None:
-        if path:
-            out.add(path)
-        if len(path) == steps:
-            return
-        if path:
-            options = _neighbours(path[-1])
-        else:
-            options = list(CORNER_FIELDS) if start == OUTSIDE else _neighbours(start)
-        for nxt in options:
-            if not blocked >> nxt & 1 and nxt != start and nxt not in path:
-                extend((*path, nxt))
-
-    extend(())
-    return out
-
-
-@dataclass(frozen=True)
-class Options:
-    """What one cross-out allows, by brute force: full walks, and exits (walks to a corner;
-    the empty walk when standing on a corner)."""
-
-    moves: set[tuple[int, ...]]
-    exits: set[tuple[int, ...]]
-
-    @classmethod
-    def of(cls, blocked: int, start: int, steps: int) -> Options:
-        every = all_walks(blocked, start, steps)
-        exits = {w for w in every if w[-1] in CORNER_FIELDS}
-        if start in CORNER_FIELDS:
-            exits.add(())
-        return cls({w for w in every if len(w) == steps}, exits)
-
-    def ends(self) -> set[int]:
-        return {w[-1] for w in self.moves}
-
-
-def crosses(state: State, dice: Dice) -> dict[int, int]:
-    """Field index -> movement die, for the fields a pair of the dice names that are free."""
-    out: dict[int, int] = {}
-    for i, j in ((0, 1), (0, 2), (1, 2)):
-        rest = dice[3 - i - j]
-        for r, c in ((dice[i], dice[j]), (dice[j], dice[i])):
-            field = (r - 1) * 6 + (c - 1)
-            if not (state.crossed | state.circled) >> field & 1:
-                out[field] = rest
-    return out
+# --- the oracle (tests/engine_oracle.py) -----------------------------------------
 
 
 def may_leave(rules: Ruleset, kind: Exit) -> bool:
@@ -216,7 +151,7 @@ def random_action(rng: random.Random, state: State, dice: Dice) -> Action:
         cur = state.pos if state.pos != OUTSIDE else rng.choice(CORNER_FIELDS)
         walk = [] if state.pos != OUTSIDE else [cur]
         for _ in range(rng.randint(0, 6)):
-            cur = rng.choice(_neighbours(cur))
+            cur = rng.choice(neighbours(cur))
             walk.append(cur)
         path = tuple(FIELDS[i] for i in walk[: rng.randint(0, 7)])
         if path and rng.random() < 0.7:
@@ -289,10 +224,10 @@ def check_walk_searches(blocked: int, start: int, steps: int, rules: Ruleset) ->
     assert set(found) == options.ends()
     for end, witness in found.items():
         assert witness in options.moves and witness[-1] == end
-        assert check_walk(blocked, start, witness, steps) is None
+        assert walk_fault(blocked, start, witness, steps) is None
         path = find_walk(blocked, start, end, steps)
         assert path is not None and path in options.moves and path[-1] == end
-        assert check_walk(blocked, start, path, steps) is None
+        assert walk_fault(blocked, start, path, steps) is None
     for target in set(range(36)) - options.ends():
         assert find_walk(blocked, start, target, steps) is None, target
     assert any_walk(blocked, start, steps) == bool(options.moves)
@@ -300,20 +235,20 @@ def check_walk_searches(blocked: int, start: int, steps: int, rules: Ruleset) ->
     assert set(exits) == {w[-1] if w else start for w in options.exits}
     for corner, witness in exits.items():
         assert witness in options.exits and (witness[-1] if witness else start) == corner
-        assert check_walk(blocked, start, witness, steps, exit="escape") is None
+        assert walk_fault(blocked, start, witness, steps, exit="escape") is None
     leaves = bool(options.exits) and (rules.escape_bonus is not None or rules.in_and_out)
     assert has_move(blocked, start, steps, rules) == (bool(options.moves) or leaves)
-    # check_walk accepts exactly the brute-force walks, on legal ones and on near misses.
+    # walk_fault accepts exactly the brute-force walks, on legal ones and on near misses.
     rng = random.Random(blocked ^ start ^ steps)
     every = sorted(options.moves | options.exits)
     for walk in rng.sample(every, min(len(every), 6)):
         kind: Exit | None = None if walk in options.moves else "leave"
-        assert check_walk(blocked, start, walk, steps, kind) is None
+        assert walk_fault(blocked, start, walk, steps, kind) is None
         bent = list(walk) or [start]
         bent[rng.randrange(len(bent))] = rng.randrange(36)
         for exit in (None, "leave"):
             legal = tuple(bent) in (options.moves if exit is None else options.exits)
-            assert (check_walk(blocked, start, bent, steps, exit) is None) == legal, (bent, exit)
+            assert (walk_fault(blocked, start, bent, steps, exit) is None) == legal, (bent, exit)
 
 
 def check_position(state: State, dice: Dice, rules: Ruleset, rng: random.Random) -> None:
@@ -336,7 +271,7 @@ def check_game(rules: Ruleset, seed: int, rounds: int, dice_per_state: int) -> N
             # Marks only grow; counts only go one way.
             assert state.crossed & before.crossed == before.crossed
             assert state.circled & before.circled == before.circled
-            assert state.moves >= before.moves and state.passes >= before.passes
+            assert state.passes >= before.passes
             assert state.rings_left <= before.rings_left
         before = state
         assert state.pos == OUTSIDE or state.circled >> state.pos & 1

@@ -4,7 +4,6 @@ and a single mutation of one is reported at the dice row it breaks.
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from collections.abc import Sequence
 from dataclasses import replace
@@ -35,12 +34,9 @@ from validator.records import dump_record, parse_record
 from validator.records.record import Record, RecordRound
 from validator.solver.playout import Step, random_game, to_record
 
-FORMAT_MODULES = {
-    "yaml": "validator.records.yaml_record",
-    "json": "validator.records.json_record",
-    "text": "validator.records.text_record",
-    "csv": "validator.records.csv_record",
-}
+FORMATS = ("yaml", "json", "text", "csv")
+"""Every record format, named here rather than read from the registry: a format whose
+reader is lost fails these tests instead of leaving them."""
 # Formats that cannot hold a record without each round's roll and dice.
 NEEDS_DETAILS = {"text"}
 EXTENSION = {"yaml": "yaml", "json": "json", "text": "txt", "csv": "csv"}
@@ -82,15 +78,13 @@ def _valid(result: Result, steps: Sequence[Step], rules: Ruleset) -> None:
     assert result.end_roll == steps[-1].roll
 
 
-@pytest.mark.parametrize("fmt", list(FORMAT_MODULES))
+@pytest.mark.parametrize("fmt", FORMATS)
 @given_tiered(
     plain=8, thorough=60, rows=dice_rows(), seed=seeds, rules=rulesets, details=st.booleans()
 )
 def test_random_games_are_valid(
     fmt: str, rows: list[Dice], seed: int, rules: Ruleset, details: bool
 ) -> None:
-    if importlib.util.find_spec(FORMAT_MODULES[fmt]) is None:
-        pytest.skip(f"{FORMAT_MODULES[fmt]} is not written yet")
     steps = _game(rows, rules, seed)
     record = to_record(steps, with_details=details or fmt in NEEDS_DETAILS)
     _valid(replay(rows, _round_trip(record, fmt), rules), steps, rules)

@@ -5,22 +5,22 @@
 const path = require("path");
 const R = require(path.resolve(__dirname, "../../validator/engine/rules.js"));
 
-// A state as the test writes it: [crossed, circled, pos, moves, passes, passes_in_row,
-// rings_left, end], the field sets as bit masks (exact in a double up to 2**53).
+// A state as the test writes it: [crossed, circled, pos, passes, passes_in_row, rings_left,
+// end], the field sets as bit masks (exact in a double up to 2**53).
 function toState(s) {
-  const state = R.newGame(s[6]);
+  const state = R.newGame(s[5]);
   for (let i = 0; i < R.FIELDS; i++) {
     state.crossed[i] = Math.floor(s[0] / 2 ** i) % 2;
     state.circled[i] = Math.floor(s[1] / 2 ** i) % 2;
   }
-  Object.assign(state, { pos: s[2], moves: s[3], passes: s[4], passes_in_row: s[5], end: s[7] });
+  Object.assign(state, { pos: s[2], passes: s[3], passes_in_row: s[4], end: s[6] });
   return state;
 }
 
 function fromState(s) {
   const mask = (a) => a.reduce((sum, v, i) => sum + v * 2 ** i, 0);
-  return [mask(s.crossed), mask(s.circled), s.pos, s.moves, s.passes, s.passes_in_row,
-          s.rings_left, s.end];
+  return [mask(s.crossed), mask(s.circled), s.pos, s.passes, s.passes_in_row, s.rings_left,
+          s.end];
 }
 
 function action(a) {

@@ -691,7 +691,8 @@ def _play_round(cursor: Rows, record: Record, entry: RecordRound) -> _Stop | Non
 
 def _after_end(cursor: Rows, record: Record, entry: RecordRound, want: int) -> _Stop:
     ended = cursor.state.end
-    end = phrase(END_BRIEF[ended]) if ended else phrase(N_("the game was over"))
+    assert ended is not None, "called only once the game is over"
+    end = phrase(END_BRIEF[ended])
     diagnostic = _diagnostic(
         record,
         entry,

@@ -59,7 +59,6 @@ class State:
     crossed: int = 0
     circled: int = 0
     pos: int = OUTSIDE
-    moves: int = 0
     passes: int = 0
     passes_in_row: int = 0
     rings_left: int = 0
@@ -373,14 +372,6 @@ def _first_steps(blocked: int, start: int, steps: int) -> Iterator[tuple[int, in
             yield first, steps - 1
 
 
-def check_walk(
-    blocked: int, start: int, path: Sequence[int], steps: int, exit: Exit | None = None
-) -> str | None:
-    """Why `path` is not a legal walk of the movement die, or None when it is."""
-    fault = walk_fault(blocked, start, path, steps, exit)
-    return None if fault is None else str(fault[0])
-
-
 def walk_fault(
     blocked: int, start: int, path: Sequence[int], steps: int, exit: Exit | None = None
 ) -> tuple[Phrase, int | None] | None:
@@ -484,7 +475,7 @@ def reach(state: State, cross: Cross, rules: Ruleset = STANDARD) -> Reach:
     return Reach(ends, corners)
 
 
-def leaves_move(state: State, cross: Cross, rules: Ruleset = STANDARD) -> bool:
+def leaves_move(state: State, cross: Cross, rules: Ruleset) -> bool:
     """Whether crossing out `cross` leaves the movement die a legal move (or exit)."""
     return has_move(blocked_after(state, cross.field), state.pos, cross.die, rules)
 
@@ -517,12 +508,14 @@ def legal_actions(state: State, dice: Dice, rules: Ruleset = STANDARD) -> list[A
                 for corner, walk in exits.items()
             )
         if not ends and not exits:
-            actions.append(Play(cross.field, None))
+            actions.append(Play(cross.field))
     return actions
 
 
-def game_goes_on(state: State, dice: Dice, rules: Ruleset = STANDARD) -> bool:
-    """Whether some available cross-out for this roll leaves a legal move."""
+def game_goes_on(state: State, dice: Dice, rules: Ruleset) -> bool:
+    """Whether some available cross-out for this roll leaves a legal move (or, when the
+    ruleset lets the burglar leave, an exit). No default ruleset: without its exits the
+    answer is wrong under Escape! and In and Out!."""
     return any(leaves_move(state, c, rules) for c in available_crosses(state, dice))
 
 
@@ -624,7 +617,7 @@ def _play(
         why = (
             phrase(N_("{field} cannot be crossed out: it is the field the burglar stands on"))
             if state.pos == action.cross.index
-            else _MARKED.get(state.mark(action.cross), _MARKED[""])
+            else _MARKED[state.mark(action.cross)]  # not available: it has a mark
         )
         raise IllegalAction(
             "E203",
@@ -635,15 +628,14 @@ def _play(
     # Step 3: the start field gets its X (it is already blocked by its circle).
     start = state.pos
     # States are built field by field here: `dataclasses.replace` is most of a round's cost.
+    # The game is not over (`apply` refuses that), so neither state has an end.
     after = State(
         state.crossed | 1 << cross.field.index | _start_bit(start),
         state.circled,
         start,
-        state.moves,
         state.passes,
         0,
         state.rings_left,
-        state.end,
     )
     if action.exit is not None:
         return _leave(after, blocked, cross, crosses, action, rules)
@@ -718,11 +710,9 @@ def _play(
         after.crossed,
         after.circled | 1 << target,
         target,
-        state.moves + 1,
         after.passes,
         0,
         after.rings_left,
-        after.end,
     )
     return Turn(moved, action, cross, walk, crosses=crosses)
 
@@ -796,10 +786,7 @@ def _leave(
                     _exit_hint(blocked, start, cross),
                 )
         walk = exits[corner]
-    if kind == "escape":
-        left = replace(after, moves=after.moves + 1, end=End.ESCAPED)
-    else:
-        left = replace(after, moves=after.moves + 1, pos=OUTSIDE)
+    left = replace(after, end=End.ESCAPED) if kind == "escape" else replace(after, pos=OUTSIDE)
     return Turn(left, action, cross, walk, kind, corner, crosses)
 
 
@@ -874,7 +861,6 @@ _MARKED: dict[str, Phrase] = {
     "X": phrase(N_("{field} cannot be crossed out: it already has an X")),
     "O": phrase(N_("{field} cannot be crossed out: it already has a circle")),
     "XO": phrase(N_("{field} cannot be crossed out: it already has an X and a circle")),
-    "": phrase(N_("{field} cannot be crossed out: it already has a mark")),
 }
 
 

@@ -75,13 +75,13 @@
   };
 
   function newGame(rings) {
-    return { crossed: emptySet(), circled: emptySet(), pos: OUTSIDE, moves: 0, passes: 0,
+    return { crossed: emptySet(), circled: emptySet(), pos: OUTSIDE, passes: 0,
              passes_in_row: 0, rings_left: rings || 0, end: null };
   }
 
   function copyState(s) {
     return { crossed: s.crossed.slice(), circled: s.circled.slice(), pos: s.pos,
-             moves: s.moves, passes: s.passes, passes_in_row: s.passes_in_row,
+             passes: s.passes, passes_in_row: s.passes_in_row,
              rings_left: s.rings_left, end: s.end };
   }
 
@@ -236,17 +236,14 @@
     if (start !== OUTSIDE) n.crossed[start] = 1;
     n.passes_in_row = 0;
     if (action.exit === "escape") {
-      n.moves += 1;
       n.end = END.ESCAPED;
     } else if (action.exit === "leave") {
-      n.moves += 1;
       n.pos = OUTSIDE;
     } else if (action.move === null) {
       n.end = END.NO_MOVE;
     } else {
       n.circled[action.move] = 1;
       n.pos = action.move;
-      n.moves += 1;
     }
     return n;
   }

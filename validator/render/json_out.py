@@ -12,15 +12,9 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import IO, Any
 
-from validator.check.models import RoundOut, to_json
+from validator.check.models import RoundOut
 from validator.check.replay import Result
-from validator.contest.batch import BATCH_ONLY, Entry, Problem
-from validator.errors import Diagnostic
-
-
-def diagnostic_dict(d: Diagnostic) -> dict[str, Any]:
-    problem: dict[str, Any] = to_json(Problem.of(d))
-    return problem
+from validator.contest.batch import BATCH_ONLY, Entry
 
 
 def result_dict(result: Result, *, file: str | None = None, rounds: bool = False) -> dict[str, Any]:

@@ -49,11 +49,6 @@ def fields(n: int) -> str:
     return plural(n, "{n} field", "{n} fields")
 
 
-def cross_outs(n: int) -> str:
-    """`1 cross-out`, `4 cross-outs`."""
-    return plural(n, "{n} cross-out", "{n} cross-outs")
-
-
 def rings(n: int) -> str:
     """`no ring`, `1 ring`, `2 rings` (magic rings)."""
     return _("no ring") if n == 0 else plural(n, "{n} ring", "{n} rings")

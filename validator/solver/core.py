@@ -1149,10 +1149,6 @@ class Warmup:
             return "failed"
         return "done"
 
-    @classmethod
-    def ready(cls) -> bool:
-        return cls.process is not None and cls.process.poll() is not None
-
 
 def warm_up() -> float:
     """Compile (or load from the on-disk cache) every function called from Python;

@@ -257,10 +257,6 @@ class Progress:
     choices are those cut off below the aim)."""
 
 
-class _Stopped(Exception):
-    pass
-
-
 def root_position(state: State, rules: Ruleset, row: int) -> Position:
     pc = counted_passes(state, rules)
     return (state.crossed | state.circled, compact_pos(state.pos), pc, state.rings_left, row)
