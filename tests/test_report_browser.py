@@ -3,7 +3,7 @@
 Chromium writes every console message (errors, blocked resources, CSP violations) to
 stderr as `...:CONSOLE:...` lines with --enable-logging=stderr; a page with a deliberate
 error checks that this channel works before the report is judged by it.
-Skipped only when no Chromium is installed (CI installs it: .ci/install-chromium.sh).
+Skipped only when no Chromium is installed (CI installs it: .ci/install-debian.sh).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ pytestmark = [
     pytest.mark.skipif(
         CHROMIUM is None,
         reason="no Chromium found (looked for /usr/bin/chromium, chromium, chromium-browser, "
-        "google-chrome; set CHROMIUM=/path or run .ci/install-chromium.sh)",
+        "google-chrome; set CHROMIUM=/path or install Debian's chromium, as .ci/run does)",
     ),
 ]
 

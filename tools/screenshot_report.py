@@ -9,7 +9,7 @@ dice file the search proves at once; the second shows only the round cards) and,
 (needs poppler's pdftoppm). The analysed 40-roll game of tests/layout/ (its forced rerolls
 in runs) gives docs/report-long-phone.png (390 px) and, with --print, its four printed pages
 side by side as report-print-long-*.png.
-Needs Debian's chromium (.ci/install-chromium.sh); the examples are the repository's own.
+Needs Debian's chromium (.ci/install-debian.sh); the examples are the repository's own.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def chromium() -> str:
         found = shutil.which(name)
         if found:
             return found
-    raise SystemExit("no Chromium found: run .ci/install-chromium.sh")
+    raise SystemExit("no Chromium found: install Debian's chromium, as .ci/run does")
 
 
 def run(browser: str, page: Path, profile: Path, *args: str) -> None:

@@ -3,7 +3,7 @@ Playwright: docs/site-announcement-phone.png (index.html) and docs/site-play-pho
 (play.html in the middle of a game, a cross-out chosen and a walk shown), both 390 px wide.
 
 Run: python tools/screenshot_site.py [--out docs]   (in the project's venv, with the `test`
-extra and Debian's chromium: .ci/install-chromium.sh; deterministic: the same game each time)
+extra and Debian's chromium: .ci/install-debian.sh; deterministic: the same game each time)
 """
 
 from __future__ import annotations
