@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from typing import NoReturn
 
+from validator.engine import roll_text
 from validator.engine.phrase import N_, Text, phrase, plural
 from validator.errors import Diagnostic, ReadError
 from validator.records.header import Header, build, fail, header_lines, key_of, spaces_end
@@ -539,7 +540,7 @@ def _cells(r: RecordRound) -> dict[str, str]:
     path = "" if r.path is None else " ".join(str(p) for p in r.path) or "none"
     return {
         "roll": "" if r.roll is None else str(r.roll),
-        "dice": "" if r.dice is None else " ".join(str(d) for d in r.dice),
+        "dice": "" if r.dice is None else roll_text(r.dice),
         "cross": "" if r.cross is None else str(r.cross),
         "move": r.exit or ("" if r.move is None else str(r.move)),
         "steps": "" if r.steps is None else str(r.steps),

@@ -22,7 +22,7 @@ from pydantic import (
 )
 from pydantic import Field as Constraint
 
-from validator.engine import Field
+from validator.engine import Field, roll_text
 from validator.engine.phrase import N_, Items, Phrase, Text, phrase
 from validator.errors import Diagnostic, ReadError
 from validator.records.lexing import (
@@ -123,7 +123,7 @@ def _dice(value: object) -> object:
             )
         )
     if not all(1 <= d <= 6 for d in dice):
-        raise Refused(phrase(N_("dice are 1-6, not {dice}"), dice=" ".join(map(str, dice))))
+        raise Refused(phrase(N_("dice are 1-6, not {dice}"), dice=roll_text(dice)))
     return tuple(dice)
 
 

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import NoReturn
 
+from validator.engine import roll_text
 from validator.engine.phrase import N_, Items, Phrase, Text, phrase, plural
 from validator.errors import Diagnostic, ReadError
 from validator.records.csv_record import COLUMNS
@@ -872,7 +873,7 @@ class _Annotation:
         read: list[Phrase] = [phrase(N_("roll {roll}"), roll=self.data["roll"])]
         dice = self.data.get("dice")
         if isinstance(dice, list):
-            read.append(phrase(N_("dice {dice}"), dice=" ".join(str(d) for d in dice)))
+            read.append(phrase(N_("dice {dice}"), dice=roll_text(dice)))
         if CROSS in self.data:
             read.append(phrase(N_("crossed out {field}"), field=self.data[CROSS]))
         if MOVE in self.data:
@@ -1448,7 +1449,7 @@ def dump(record: Record) -> str:
                 "the annotated text form lists rows in order"
             )
         previous = r.roll
-        dice = " ".join(str(d) for d in r.dice)
+        dice = roll_text(r.dice)
         lines.append(f"{r.roll}: {dice}   {annotation(r)}")
     return "\n".join(lines) + "\n"
 

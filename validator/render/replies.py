@@ -34,6 +34,7 @@ from validator.contest.batch import Batch, Entry, file_order
 from validator.contest.config import organizer_problem
 from validator.contest.mail import Reading, decoded, one_line
 from validator.contest.texts import say
+from validator.engine import roll_text
 from validator.errors import Diagnostic
 from validator.records.atomic import PRIVATE, sigterm_exits, write_bytes
 from validator.records.text_record import EXAMPLE
@@ -304,7 +305,7 @@ class ReplyWriter:
             # In words, where the player's own message has it (never the mailbox's name for
             # it); the board is drawn in the attached report, not in a mail's plain text.
             step = (
-                say("reply.illegal.step", step=x.where, dice=" ".join(map(str, x.dice)))
+                say("reply.illegal.step", step=x.where, dice=roll_text(x.dice))
                 if x.roll and x.dice is not None
                 else say("reply.illegal.record")
             )
