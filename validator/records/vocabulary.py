@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
+from validator.engine import EXITS
+
 
 @dataclass(frozen=True, slots=True)
 class Vocabulary:
@@ -207,7 +209,7 @@ LANGUAGES: Final[dict[str, Vocabulary]] = {"en": EN, "de": DE, "fr": FR}
 
 COMMON_CROSS: Final = frozenset({"x", "×"})  # noqa: RUF001 - the sign players use for a cross
 COMMON_NO_MOVE: Final = frozenset({"none", "-", "—", "–"})  # noqa: RUF001 - dashes as typed
-COMMON_EXITS: Final = frozenset({"escape", "leave"})
+COMMON_EXITS: Final = frozenset(EXITS)  # the engine's names, the same in every language
 EXIT_WORDS: Final[dict[str, str]] = {
     "escape": "escape",
     "escaped": "escape",
