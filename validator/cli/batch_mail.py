@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from validator.contest.mail import Reading, Source
     from validator.render.i18n import Language
     from validator.render.replies import ReplyWriter
+    from validator.render.site import PublishedDraw
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -183,8 +184,10 @@ def publish(
     deadline: datetime | None,
     jobs: int = 1,
     lang: str | None = None,
+    published: PublishedDraw | None = None,
 ) -> list[str]:
-    """Write the site and the replies; the lines to tell on stderr. `lang` is `--lang`.
+    """Write the site and the replies; the lines to tell on stderr. `lang` is `--lang`;
+    `published` the draw once made, shown on the site.
 
     Each folder is made anew beside the old one and swapped in when both are whole
     (records/atomic.replace_folders): an interrupted run leaves the old ones as they were;
@@ -217,6 +220,7 @@ def publish(
     made = [f for f in (new_site, new_replies) if f is not None]
     try:
         with replace_folders(made):
+            site_lang = i18n.choose(site=langs[0], contest=langs[1], environ=os.environ)
             site_writer = (
                 website.SiteWriter(
                     new_site.path,
@@ -225,7 +229,9 @@ def publish(
                     dice=dice,
                     rules=checker.rules,
                     draw=draw,
-                    lang=i18n.choose(site=langs[0], contest=langs[1], environ=os.environ),
+                    lang=site_lang,
+                    deadline=deadline,
+                    published=published,
                 )
                 if new_site is not None
                 else None
@@ -238,11 +244,12 @@ def publish(
                 else None
             )
             dice_name = dice.name if dice else None
-            for reading, page in pages(source, checker, dice_name, jobs, langs):
-                # The language of the entry's page (rendered by pages.py) and of its reply.
+            wanted = (reply_writer is not None, site_lang if site_writer is not None else None)
+            for reading, page, body in pages(source, checker, dice_name, jobs, langs, wanted):
+                # The language of the entry's report (rendered by pages.py) and of its reply.
                 lang = reading.reply_language(*langs, os.environ)
                 if site_writer is not None:
-                    site_writer.add(reading, page, lang)
+                    site_writer.add(reading, body)
                 if reply_writer is not None and reading.part != "file":
                     _reply(reply_writer, reading, page, lang)
             if site_writer is not None:

@@ -112,6 +112,25 @@ TEXTS: dict[str, str] = {
     "site.mark.superseded": N_("superseded"),
     "site.mark.copy": N_("same game as {others}"),
     "site.mark.incomplete": N_("incomplete: the game could go on"),
+    # TRANSLATORS: a leaderboard note, short: the entry plays the same game as another.
+    "site.mark.copy.short": N_("a copy"),
+    "site.entry.back": N_("← The leaderboard"),
+    "site.entry.rank": N_("Rank {rank} on the leaderboard."),
+    "site.entry.rank.short": N_("rank {rank}"),
+    "site.entry.late": N_(
+        "Sent after the deadline ({deadline}): checked, but not ranked and not in the draw."
+    ),
+    "site.entry.late.plain": N_(
+        "Sent after the deadline: checked, but not ranked and not in the draw."
+    ),
+    "site.entry.superseded": N_(
+        "Superseded: the same sender sent a later entry before the deadline, and that one "
+        "counts; this one is not ranked and not in the draw."
+    ),
+    "site.entry.copy": N_("The same game as {others}."),
+    "site.entry.rules": N_("Ruleset"),
+    "site.entry.dice": N_("Dice file SHA-256"),
+    "site.deadline": N_("Records had to be in by {deadline}."),
     "site.chart.label": N_("How many ranked entries scored in each band of {points}{par}."),
     "site.chart.par": N_("; the line marks par, {points}"),
     # TRANSLATORS: the label of the line that marks par on the score chart (a few letters).
@@ -134,6 +153,9 @@ TEXTS: dict[str, str] = {
         "the smallest keys win, so anyone can re-run the draw and get the same winners."
     ),
     "site.draw.winners.unknown": N_("the winners"),
+    "site.draw.made": N_("The draw was made on {when}."),
+    "site.draw.won": N_("Drawn: {names}."),
+    "site.draw.repeat": N_("Anyone can repeat the draw with the results file:"),
     "site.draw.seed": N_("The seed: {seed}."),
     "site.draw.seed.later": N_("The seed will be announced before the draw."),
     "site.footer": N_(

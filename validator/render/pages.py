@@ -1,6 +1,6 @@
-"""Each entry's HTML report for the results site and the replies, rendered in a process
-pool: the report page is most of their cost (about 0.2 s an entry). A page speaks its
-entry's language, the reply's (`Reading.reply_language`), on the site as in the reply."""
+"""Each entry's pages, rendered in a process pool: the HTML report attached to its reply
+(about 0.2 s an entry), in the entry's language (`Reading.reply_language`), and the game
+on its page of the results site (`site_entry.entry_body`), in the site's language."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from validator.render import i18n
 from validator.render.html import render_html
+from validator.render.site_entry import entry_body
 from validator.report.model import build_report
 
 if TYPE_CHECKING:
@@ -24,12 +25,22 @@ WINDOW = 64
 Langs = tuple[str | None, str | None]
 """`batch --lang` and the contest file's `lang`: the fallbacks of a page's language."""
 
-_worker: tuple[Checker, Source, str | None, Langs] | None = None
+Wanted = tuple[bool, "i18n.Language | None"]
+"""Which pages to make: the report (for the replies), and the site's game in which
+language (None: no site)."""
+
+Made = tuple["Reading", str | None, str | None]
+"""A message read again, its report page and its game for the site (None: not wanted,
+or no record)."""
+
+_worker: tuple[Checker, Source, str | None, Langs, Wanted] | None = None
 
 
-def _init(checker: Checker, source: Source, dice_name: str | None, langs: Langs) -> None:
+def _init(
+    checker: Checker, source: Source, dice_name: str | None, langs: Langs, wanted: Wanted
+) -> None:
     global _worker
-    _worker = (checker, source, dice_name, langs)
+    _worker = (checker, source, dice_name, langs, wanted)
     gc.freeze()
 
 
@@ -41,11 +52,20 @@ def page_of(reading: Reading, dice_name: str | None, langs: Langs = (None, None)
         return render_html(build_report(reading.result, dice_name=dice_name))
 
 
-def _one(item: str | RawMessage) -> tuple[Reading, str | None]:
+def _made(reading: Reading, dice_name: str | None, langs: Langs, wanted: Wanted) -> Made:
+    report, site = wanted
+    page = page_of(reading, dice_name, langs) if report else None
+    body = None
+    if site is not None and reading.result is not None:
+        with i18n.speaking(site):
+            body = entry_body(reading.result)
+    return reading, page, body
+
+
+def _one(item: str | RawMessage) -> Made:
     assert _worker is not None, "_init was not called"
-    checker, source, dice_name, langs = _worker
-    reading = source.reading(checker, item)
-    return reading, page_of(reading, dice_name, langs)
+    checker, source, dice_name, langs, wanted = _worker
+    return _made(source.reading(checker, item), dice_name, langs, wanted)
 
 
 def pages(
@@ -54,19 +74,19 @@ def pages(
     dice_name: str | None,
     jobs: int = 1,
     langs: Langs = (None, None),
-) -> Iterator[tuple[Reading, str | None]]:
-    """Every file and message of `source` read again, with its report page, in order."""
+    wanted: Wanted = (True, None),
+) -> Iterator[Made]:
+    """Every file and message of `source` read again, with the pages `wanted`, in order."""
     if jobs <= 1:
         for item in source.items():
-            reading = source.reading(checker, item)
-            yield reading, page_of(reading, dice_name, langs)
+            yield _made(source.reading(checker, item), dice_name, langs, wanted)
         return
     from validator.records.pool import worker_pool
 
     # The pool gets the source without its open mailbox: workers only read given messages.
     detached = _detached(source)
     items = source.items()
-    setup = (checker, detached, dice_name, langs)
+    setup = (checker, detached, dice_name, langs, wanted)
     with worker_pool(jobs, _init, setup) as pool:
         while window := list(islice(items, WINDOW)):
             yield from pool.imap(_one, window, 1)

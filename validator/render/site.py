@@ -13,7 +13,9 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any, cast
 
@@ -21,18 +23,21 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from validator import __version__
-from validator.check.replay import Verdict
+from validator.check.replay import Result, Verdict
 from validator.contest import texts
 from validator.contest.batch import Batch, Entry, Par
 from validator.contest.mail import Reading
 from validator.contest.texts import say
 from validator.engine import Ruleset
+from validator.errors import Diagnostic
 from validator.records.atomic import write_bytes, write_file
 from validator.records.dice import read_dice
 from validator.render import i18n
 
 # The report's template environment: one loader and one set of escaping rules for both.
 from validator.render.html import _environment
+from validator.render.shared import summary
+from validator.render.site_entry import STYLESHEET, EntryHead, entry_body, entry_page
 from validator.report.model import Report, build_report, how_to_read
 
 _ADDRESS = re.compile(r"[^\s@<>]+@[^\s@<>]+")
@@ -78,13 +83,63 @@ class Row:
     css: str
 
 
+@dataclass(frozen=True, slots=True)
+class DrawnEntry:
+    """One entry of a draw's eligible list, as the site shows it."""
+
+    file: str
+    """The entry's file in the results (`inbox.mbox#3/game.yaml`): its key in the draw."""
+    player: str
+    """Its player's name as published (never an address: the site blots any)."""
+    game_sha256: str
+    """The SHA-256 of its game (the ledger's), so that anyone can tell the entry."""
+
+
+@dataclass(frozen=True, slots=True)
+class PublishedDraw:
+    """A draw once it is made, for the site to show (`SiteWriter(published=...)`): the
+    recorder of the draw (the contest's ledger) passes it in; the site shows the seed, the
+    eligible entries in the draw's order, the winners and the command that repeats it."""
+
+    seed: str
+    eligible: tuple[DrawnEntry, ...]
+    """In the draw's order (contest/draw.draw sorts them by file)."""
+    winners: tuple[str, ...]
+    """The winners' files, first drawn first."""
+    command: str
+    """`road300 draw results.json --winners 3 --seed "..."`: the command that repeats it."""
+    list_sha256: str = ""
+    """The SHA-256 of the eligible list (contest/draw.Draw.list_sha256), when known."""
+    made: datetime | None = None
+    """When the draw was made."""
+
+
+@dataclass(frozen=True, slots=True)
+class DrawRow:
+    player: str
+    game_sha256: str
+    won: str
+    """`1st`, `2nd`... for a winner, else empty."""
+    page: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class DrawView:
+    made: str
+    seed: str
+    winners: str
+    rows: tuple[DrawRow, ...]
+    command: str
+    list_sha256: str
+
+
 _ANY_ADDRESS = re.compile(r"(?<![\w.+%-])[\w.+%-]+@[\w-]+(?:\.[\w-]+)+")
 """What looks like an e-mail address (`name@host.tld`), for the site to hide."""
 
 _PAGE_NAME = re.compile(r"entries/[0-9]{4,}\.html")
 """The report pages in the site (`SiteWriter.page`)."""
 _SITE_FILES = re.compile(
-    r"index\.html|dice\.(?:txt|csv|json|yaml|yml)|entries/[0-9]{4,}\.html|(?:.*/)?\..*\.tmp"
+    r"index\.html|site\.css|dice\.(?:txt|csv|json|yaml|yml)|entries/[0-9]{4,}\.html|(?:.*/)?\..*\.tmp"
 )
 """Every file the site writer makes (a temporary one too), relative to the site."""
 
@@ -114,8 +169,12 @@ class SiteWriter:
         rules: Ruleset | None,
         draw: tuple[int | None, str | None],
         lang: i18n.Language = i18n.DEFAULT,
+        deadline: datetime | None = None,
+        published: PublishedDraw | None = None,
     ) -> None:
         self.folder = folder
+        self.deadline = deadline
+        self.published = published
         self.batch = batch
         self.name = name
         self.dice = dice
@@ -128,6 +187,8 @@ class SiteWriter:
         """Every sender address, as written or HTML-escaped, found in one pass of a page
         (one pattern per sender made the site's cost grow with senders times pages)."""
         self.written: list[Path] = []
+        self.reasons: dict[str, str] = {}
+        """Why each invalid or unreadable entry is, in a few words (its file: the words)."""
         self.first: Report | None = None
         """The first entry's report: the rules section explains its ruleset."""
         with i18n.speaking(lang):
@@ -137,19 +198,64 @@ class SiteWriter:
     def page(self, entry: Entry) -> str:
         return f"entries/{self.number[entry.file]:04d}.html"
 
-    def add(self, reading: Reading, page: str | None, lang: i18n.Language | None = None) -> None:
-        """Write the report page (`page`, the entry's HTML report, in `lang`: the entry's
-        language) of the entry `reading` is; nothing for a skipped message."""
-        if reading.result is None or page is None or reading.file not in self.number:
+    def add(self, reading: Reading, body: str | None = None) -> None:
+        """Write the page of the entry `reading` is (nothing for a skipped message): `body`
+        is its game (`site_entry.entry_body` in the site's language, made in a worker),
+        made here when not given."""
+        if reading.result is None or reading.file not in self.number:
             return
         if self.first is None:
             self.first = build_report(reading.result)
-        entry = self.batch.entries[self.number[reading.file] - 1]
-        with i18n.speaking(lang or self.lang):
-            hidden = say("site.hidden")
+        entry = self._entry(reading.file)
+        with i18n.speaking(self.lang):
+            if body is None:
+                body = entry_body(reading.result)
+            if entry.verdict in (Verdict.INVALID, Verdict.MALFORMED) and reading.result.error:
+                self.reasons[entry.file] = _reason(reading.result.error)
+            page = entry_page(self._head(entry, reading.result), body)
         relative = self.page(entry)
-        self._write(relative, page, hidden)
+        self._write(relative, page)
         self.written.append(self.folder / relative)
+
+    def _head(self, e: Entry, result: Result) -> EntryHead:
+        """What the page of `e` says of its standing, in the site's language."""
+        standing: list[str] = []
+        status = [say(f"site.verdict.{e.verdict.value}")]
+        if e.rank is not None:
+            standing.append(say("site.entry.rank", rank=i18n.number(e.rank)))
+            status.append(say("site.entry.rank.short", rank=i18n.number(e.rank)))
+        if e.late:
+            when = i18n.when(self.deadline, zone=True) if self.deadline else ""
+            standing.append(
+                say("site.entry.late", deadline=when) if when else say("site.entry.late.plain")
+            )
+            status.append(say("site.mark.late"))
+        if e.superseded:
+            standing.append(say("site.entry.superseded"))
+            status.append(say("site.mark.superseded"))
+        if e.copies:
+            names = dict.fromkeys(self.player_of(self._entry(f)) for f in e.copies)
+            standing.append(say("site.entry.copy", others=", ".join(names)))
+            status.append(say("site.mark.copy.short"))
+        facts = [(say("site.entry.rules"), result.rules.name)]
+        if result.dice_sha256:
+            facts.append((say("site.entry.dice"), result.dice_sha256))
+        title = say("site.title", name=self.name) if self.name else say("site.title.default")
+        return EntryHead(
+            lang=self.lang,
+            site_name=title,
+            player=self.player_of(e),
+            verdict=e.verdict,
+            verdict_text=say(f"site.verdict.{e.verdict.value}"),
+            summary=summary(result, repeat=False),
+            standing=tuple(standing),
+            status=", ".join(status),
+            # Only a ranked entry can win: never a late or superseded one.
+            won=e.rank is not None and e.verdict is Verdict.VALID and (e.score or 0) >= 300,
+            facts=tuple(facts),
+            back=say("site.entry.back"),
+            footer=say("site.footer", version=__version__),
+        )
 
     def _write(self, relative: str, text: str, hidden: str | None = None) -> None:
         # Each page whole or not at all: an interrupted run never leaves a cut page.
@@ -174,6 +280,7 @@ class SiteWriter:
             dice_link, dice_sha = target, read_dice(self.dice).sha256
         with i18n.speaking(self.lang):
             page = self._index(dice_link, dice_sha)
+        write_file(self.folder / STYLESHEET, stylesheet())
         self._write("index.html", page)
 
     def _index(self, dice_link: str | None, dice_sha: str | None) -> str:
@@ -214,12 +321,53 @@ class SiteWriter:
                     "site.draw.text", points=texts.points(batch.min_score), winners=winners_text
                 ),
                 seed_text=say("site.draw.seed", seed=seed) if seed else say("site.draw.seed.later"),
+                deadline_text=(
+                    say("site.deadline", deadline=i18n.when(self.deadline, zone=True))
+                    if self.deadline
+                    else ""
+                ),
+                drawn=self._drawn(),
+                repeat_text=say("site.draw.repeat"),
                 footer=say("site.footer", version=__version__),
             )
         )
 
+    def _drawn(self) -> DrawView | None:
+        """The draw once made, as the index shows it."""
+        d = self.published
+        if d is None:
+            return None
+        by_file = {e.file: e for e in self.batch.entries}
+
+        def name(file: str, fallback: str) -> str:
+            entry = by_file.get(file)
+            return self.player_of(entry) if entry is not None else fallback
+
+        winners = {f: n for n, f in enumerate(d.winners, start=1)}
+        rows = tuple(
+            DrawRow(
+                name(e.file, e.player),
+                e.game_sha256,
+                i18n.ordinal(winners[e.file]) if e.file in winners else "",
+                self.page(by_file[e.file]) if e.file in by_file else None,
+            )
+            for e in d.eligible
+        )
+        made = say("site.draw.made", when=i18n.when(d.made, zone=True)) if d.made else ""
+        return DrawView(
+            made=made,
+            seed=say("site.draw.seed", seed=d.seed),
+            winners=say("site.draw.won", names=", ".join(name(f, f) for f in d.winners) or "-"),
+            rows=rows,
+            command=d.command,
+            list_sha256=d.list_sha256,
+        )
+
     def _row(self, e: Entry) -> Row:
         notes: list[str] = []
+        if e.verdict in (Verdict.INVALID, Verdict.MALFORMED):
+            fallback = f"{e.error.code} {e.error.name or ''}".strip() if e.error else ""
+            notes.append(self.reasons.get(e.file, fallback))
         if e.verdict is Verdict.INCOMPLETE:
             notes.append(say("site.mark.incomplete"))
         if e.late:
@@ -254,6 +402,18 @@ class SiteWriter:
         return name
 
 
+REASON_CHARS = 90
+"""The most characters of a leaderboard row's reason (its page says the whole)."""
+
+
+def _reason(d: Diagnostic) -> str:
+    """Why an entry is not valid in a few words: the error's code and message, cut."""
+    text = f"{d.code}: {i18n.message(d)}"
+    if len(text) > REASON_CHARS:
+        text = text[: REASON_CHARS - 1].rstrip(" ,;:") + "…"
+    return text
+
+
 def any_of(words: set[str]) -> re.Pattern[str] | None:
     """One case-insensitive pattern matching any of `words` (the longest at each place),
     or None for none: a trie of them, so that a text costs one pass whatever their number;
@@ -286,6 +446,12 @@ def _trie_pattern(node: dict[str, Any]) -> str:
         return ""
     body = "(?:" + "|".join(branches) + ")"
     return body + "?" if "" in node else body
+
+
+@cache
+def stylesheet() -> str:
+    """site.css: the one stylesheet of the leaderboard and the entry pages."""
+    return resources.files("validator.render").joinpath("templates/site.css").read_text("utf-8")
 
 
 def par_text(par: Par) -> str:
