@@ -476,7 +476,9 @@ def score_chart(batch: Batch) -> str:
     counts = [0] * bands
     for score in scores:
         counts[score // CHART_BAND] += 1
-    width, height, left, bottom = 640, 220, 36, 28
+    # Drawn about as wide as a phone shows it, so that its 13-unit labels read as 12 px
+    # there; the stylesheet keeps it from growing past twice that on a desktop.
+    width, height, left, bottom = 400, 220, 36, 28
     bar = (width - left - 8) / bands
     peak = max(counts)
     label = say(
@@ -500,7 +502,7 @@ def score_chart(batch: Batch) -> str:
                 f'height="{h:.1f}" class="bar"><title>{n(i * CHART_BAND)}-'
                 f"{n((i + 1) * CHART_BAND - 1)}: {n(count)}</title></rect>"
             )
-        if i % max(1, bands // 8) == 0:
+        if i % max(1, -(-bands // 6)) == 0:
             parts.append(
                 f'<text x="{x:.1f}" y="{height - 10}" class="tick">{n(i * CHART_BAND)}</text>'
             )
@@ -516,6 +518,12 @@ def score_chart(batch: Batch) -> str:
             continue
         x = left + goal / CHART_BAND * bar
         parts.append(f'<line x1="{x:.1f}" y1="10" x2="{x:.1f}" y2="{line_y}" class="{css}"/>')
-        parts.append(f'<text x="{x + 3:.1f}" y="22" class="tick {css}">{html.escape(text)}</text>')
+        # The label beside its line, on the side with room: never cut at the edge.
+        side = 'text-anchor="end" ' if x > width - 60 else ""
+        tx = x - 3 if side else x + 3
+        y = 22 if css == "goal" else 40
+        parts.append(
+            f'<text x="{tx:.1f}" y="{y}" {side}class="tick {css}">{html.escape(text)}</text>'
+        )
     parts.append("</svg>")
     return "".join(parts)

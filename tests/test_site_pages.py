@@ -1,0 +1,181 @@
+"""The results site tells the truth (issue 38): each entry page named and titled by its
+player, its standing (late, superseded, a copy) on the page and in its title, no late or
+superseded entry that "wins", a link back to the leaderboard, every invalid or unreadable
+row saying why, the deadline, the draw once made; every page in the site's language, one
+stylesheet for all, and entry pages of at most 20 KB."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from mail_helpers import DICE, inbox, write_mbox
+
+from validator.check.file import Checker
+from validator.cli import main
+from validator.contest.mail import Source
+from validator.render import i18n
+from validator.render.site import DrawnEntry, PublishedDraw, SiteWriter
+
+DEADLINE = "2026-12-20T23:59:59+01:00"
+MAX_PAGE = 20 * 1024
+"""The most bytes an entry page may take on disk (issue 38)."""
+
+
+def _site(tmp: Path, *extra: str) -> Path:
+    mbox = write_mbox(inbox(), tmp / "inbox.mbox")
+    site = tmp / "site"
+    args = ["batch", str(mbox), "--dice", str(DICE), "--deadline", DEADLINE, "-j", "1"]
+    args += ["--site", str(site), "--name", "Winter challenge", *extra]
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return site
+
+
+@pytest.fixture(scope="module")
+def english(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _site(tmp_path_factory.mktemp("en"), "--lang", "en")
+
+
+@pytest.fixture(scope="module")
+def german(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _site(tmp_path_factory.mktemp("de"), "--lang", "de")
+
+
+def _all_pages(site: Path) -> list[tuple[str, str]]:
+    """(player, text) of every entry page: the player is the page's <h1>."""
+    pages = []
+    for path in sorted((site / "entries").glob("*.html")):
+        text = path.read_text(encoding="utf-8")
+        found = re.search(r"<h1><bdi>(.*?)</bdi></h1>", text)
+        assert found, path
+        pages.append((found.group(1), text))
+    return pages
+
+
+def _pages(site: Path) -> dict[str, str]:
+    """Each entry page's text by its player (the last one of a player who sent two)."""
+    return dict(_all_pages(site))
+
+
+def _title(text: str) -> str:
+    found = re.search(r"<title>(.*?)</title>", text)
+    assert found
+    return found.group(1)
+
+
+def test_entry_pages_are_named_and_titled_by_their_player(english: Path) -> None:
+    pages = _pages(english)
+    assert {"Alice Example", "Bernd Müller", "Chloé Durand", "Nora", "Oscar", "Sam"} <= set(pages)
+    for player, text in pages.items():
+        assert _title(text).startswith(player + " ("), _title(text)
+        assert "inbox.mbox#" not in _title(text)
+        assert '<a href="../index.html">' in text
+
+
+def test_late_superseded_and_copies_say_so_and_never_win(english: Path) -> None:
+    pages = _pages(english)
+    late = pages["Nora"]
+    assert "late" in _title(late)
+    assert "Sent after the deadline (December 20, 2026" in late
+    assert "not ranked and not in the draw" in late
+    # Alice's first mail is superseded by her second (the same game, 340 points).
+    alice = [
+        text
+        for player, text in _all_pages(english)
+        if player == "Alice Example" and '"verdict valid"' in text
+    ]
+    assert len(alice) == 2
+    superseded = [text for text in alice if "Superseded:" in text]
+    assert len(superseded) == 1
+    assert "superseded" in _title(superseded[0])
+    assert "wins the challenge" not in superseded[0]
+    assert "Rank " not in superseded[0]
+    assert "wins the challenge" not in late
+    assert "a copy" in _title(pages["Oscar"])
+    assert "The same game as Alice Example" in pages["Oscar"]
+
+
+def test_a_ranked_game_of_300_wins_and_says_its_rank(english: Path) -> None:
+    winners = [t for t in _pages(english).values() if "wins the challenge" in t]
+    assert winners
+    for text in winners:
+        assert re.search(r"Rank \d+ on the leaderboard", text)
+        assert "rank " in _title(text)
+
+
+def test_every_invalid_or_unreadable_row_says_why(english: Path) -> None:
+    index = (english / "index.html").read_text(encoding="utf-8")
+    rows = re.findall(r'<tr class="(invalid|malformed)">(.*?)</tr>', index, re.S)
+    assert rows
+    for _kind, row in rows:
+        assert re.search(r'<span class="note">E\d{3}: [^<]{8,}</span>', row), row
+
+
+def test_the_deadline_is_on_the_index(english: Path, german: Path) -> None:
+    assert "Records had to be in by December 20, 2026" in (english / "index.html").read_text()
+    assert "20. Dezember 2026" in (german / "index.html").read_text()
+
+
+def test_every_page_speaks_the_sites_language(german: Path) -> None:
+    pages = _pages(german)
+    for text in pages.values():
+        assert '<html lang="de">' in text
+        assert "Zur Rangliste" in text or "Rangliste" in text
+        assert "The leaderboard" not in text and "Round by round" not in text
+    assert "verspätet" in _title(pages["Nora"])
+
+
+def test_one_stylesheet_and_small_pages(english: Path) -> None:
+    assert (english / "site.css").is_file()
+    pages = [english / "index.html", *sorted((english / "entries").glob("*.html"))]
+    for path in pages:
+        text = path.read_text(encoding="utf-8")
+        assert "<style" not in text, path
+        assert 'rel="stylesheet" href="' in text
+    sizes = {p.name: p.stat().st_size for p in pages[1:]}
+    assert max(sizes.values()) <= MAX_PAGE, sizes
+    # The boards share their pieces: one empty sheet per page, whatever its rounds.
+    text = pages[1].read_text(encoding="utf-8")
+    assert text.count('id="g"') == 1 and text.count("<rect") == 36
+
+
+def test_the_draw_once_made_is_on_the_index(tmp_path: Path) -> None:
+    folder = tmp_path / "entries"
+    folder.mkdir()
+    record = (Path(__file__).resolve().parent.parent / "examples" / "alice.yaml").read_text()
+    (folder / "alice.yaml").write_text(record, encoding="utf-8")
+    (folder / "bob.yaml").write_text(record.replace("Alice", "Bob"), encoding="utf-8")
+    source = Source.find(folder, 1 << 20)
+    checker = Checker.create(DICE, None, root=source.root)
+    batch = source.check(checker, 1, min_score=300)
+    drawn = PublishedDraw(
+        seed="2026-12-21 lottery",
+        eligible=(
+            DrawnEntry("alice.yaml", "Alice", "a" * 64),
+            DrawnEntry("bob.yaml", "Bob", "b" * 64),
+        ),
+        winners=("bob.yaml",),
+        command='road300 draw results.json --winners 1 --seed "2026-12-21 lottery"',
+        list_sha256="c" * 64,
+        made=datetime(2026, 12, 21, 12, 0, tzinfo=UTC),
+    )
+    site = tmp_path / "site"
+    writer = SiteWriter(
+        site, batch, name="Test", dice=DICE, rules=None, draw=(1, drawn.seed), published=drawn,
+        lang=i18n.DEFAULT,
+    )  # fmt: skip
+    for item in source.items():
+        writer.add(source.reading(checker, item))
+    writer.finish()
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "The draw was made on December 21, 2026" in index
+    assert "The seed: 2026-12-21 lottery." in index
+    assert "a" * 64 in index and "b" * 64 in index
+    assert "road300 draw results.json --winners 1 --seed &#34;2026-12-21 lottery&#34;" in index
+    won = re.search(r'<tr class="winner">(.*?)</tr>', index, re.S)
+    assert won and "1st" in won.group(1) and "Bob" in won.group(1)
+    assert index.index("a" * 64) < index.index("b" * 64)  # the draw's order
