@@ -46,13 +46,17 @@ def entry_body(result: Result) -> str:
         label = _("The sheet after roll {roll}, {points}.").format(
             roll=last.roll, points=points(last.score)
         )
+        glance = _("The game at a glance")
+        numbers = _(
+            "A number gives the order of the move that ended on the field. The walks run "
+            "from light (early) to dark (late)."
+        )
+        by_round = _("Round by round")
         parts.append(
-            f'<h2 id="sheet">{_e(_("The game at a glance"))}</h2>'
+            f'<h2 id="sheet">{_e(glance)}</h2>'
             f'<figure class="final-fig">{sheets.final(rounds, label)}'
-            f"<figcaption>{_e(label)} "
-            f"{_e(_('A number gives the order of the move that ended on the field.'))}"
-            "</figcaption></figure>"
-            f'<h2 id="rounds">{_e(_("Round by round"))}</h2>'
+            f"<figcaption>{_e(label)} {_e(numbers)}</figcaption></figure>"
+            f'<h2 id="rounds">{_e(by_round)}</h2>'
             f'<ol class="rounds">{"".join(items)}</ol>'
         )
     return defs() + "".join(parts) if rounds else "".join(parts)
@@ -144,11 +148,8 @@ def entry_page(head: EntryHead, body: str) -> str:
     h = head
     title = _e(f"{h.player} ({h.status}) · {h.site_name}")
     standing = "".join(f"<p>{_e(s)}</p>" for s in h.standing)
-    won = (
-        f'<p class="won">{_e(_("300 or more points: this game wins the challenge."))}</p>'
-        if h.won
-        else ""
-    )
+    wins = _("300 or more points: this game wins the challenge.")
+    won = f'<p class="won">{_e(wins)}</p>' if h.won else ""
     facts = "".join(f'<dt>{_e(k)}</dt><dd class="mono">{_e(v)}</dd>' for k, v in h.facts)
     return f"""<!DOCTYPE html>
 <html lang="{h.lang}">
