@@ -58,6 +58,7 @@ def defs() -> str:
     )
 
 
+@cache
 def _at(piece: str, field: Field) -> str:
     x, y = centre(field)
     return f'<use href="#{piece}" x="{_n(x)}" y="{_n(y)}"/>'
@@ -66,12 +67,14 @@ def _at(piece: str, field: Field) -> str:
 def _added(before: State, after: State) -> str:
     """The X and circles `after` has that `before` has not, as `<use>`s."""
     out = []
-    for f in FIELD_AT:
-        bit = 1 << f.index
-        if after.crossed & bit and not before.crossed & bit:
-            out.append(_at("x", f))
-        if after.circled & bit and not before.circled & bit:
-            out.append(_at("o", f))
+    for piece, new in (
+        ("x", after.crossed & ~before.crossed),
+        ("o", after.circled & ~before.circled),
+    ):
+        while new:
+            bit = new & -new
+            out.append(_at(piece, FIELD_AT[bit.bit_length() - 1]))
+            new ^= bit
     return "".join(out)
 
 

@@ -30,7 +30,7 @@ from validator.contest.mail import Reading
 from validator.contest.texts import say
 from validator.engine import Ruleset
 from validator.errors import Diagnostic
-from validator.records.atomic import write_bytes, write_file
+from validator.records.atomic import ENCODING_ERRORS, write_bytes, write_file
 from validator.records.dice import read_dice
 from validator.render import i18n
 
@@ -183,9 +183,10 @@ class SiteWriter:
         self.lang = lang
         self.number = {e.file: n for n, e in enumerate(batch.entries, start=1)}
         addresses = {e.source.address for e in batch.entries if e.source and e.source.address}
-        self.senders = any_of({form for a in addresses for form in (a, html.escape(a))})
-        """Every sender address, as written or HTML-escaped, found in one pass of a page
-        (one pattern per sender made the site's cost grow with senders times pages)."""
+        self.scrub = _scrub({form for a in addresses for form in (a, html.escape(a))})
+        """Every sender address, as written or HTML-escaped, and anything else that looks
+        like an address, found in one pass of a page (one pattern per sender made the
+        site's cost grow with senders times pages)."""
         self.written: list[Path] = []
         self.reasons: dict[str, str] = {}
         """Why each invalid or unreadable entry is, in a few words (its file: the words)."""
@@ -214,8 +215,13 @@ class SiteWriter:
                 self.reasons[entry.file] = _reason(reading.result.error)
             page = entry_page(self._head(entry, reading.result), body)
         relative = self.page(entry)
-        self._write(relative, page)
-        self.written.append(self.folder / relative)
+        # Written once, plainly: the folder is new (records/atomic.NewFolder) and swapped in
+        # whole, so a page is never seen cut; syncing each of 10,000 pages cost more than
+        # making them.
+        path = self.folder / relative
+        with open(path, "x", encoding="utf-8", errors=ENCODING_ERRORS) as handle:
+            handle.write(self.blot(page, self.hidden))
+        self.written.append(path)
 
     def _head(self, e: Entry, result: Result) -> EntryHead:
         """What the page of `e` says of its standing, in the site's language."""
@@ -265,9 +271,9 @@ class SiteWriter:
         """`text` with every sender address (as written, or HTML-escaped) as `hidden`, and
         then anything else that looks like an address: the address of a sender who sent
         no entry (a question) can stand in another record, a name or an error's quote."""
-        if self.senders is not None:
-            text = self.senders.sub(lambda _: hidden, text)
-        return _ANY_ADDRESS.sub(lambda _: hidden, text)
+        if "@" not in text:  # every address has one: most pages need no more than this
+            return text
+        return self.scrub.sub(lambda _: hidden, text)
 
     def finish(self) -> None:
         """Copy the dice file and write index.html."""
@@ -400,6 +406,19 @@ class SiteWriter:
         if not name or _ADDRESS.search(name):
             return say("site.player.unnamed", number=self.number[e.file])
         return name
+
+
+def _scrub(senders: set[str]) -> re.Pattern[str]:
+    """One pattern for `SiteWriter.blot`: the senders' addresses (`any_of`), then any
+    address at all."""
+    words = any_of(senders)
+    if words is None:
+        return _ANY_ADDRESS
+    try:
+        return re.compile(f"{words.pattern}|{_ANY_ADDRESS.pattern}", re.IGNORECASE)
+    except RecursionError:  # the trie one level too deep: `any_of`'s plain alternation
+        plain = "|".join(map(re.escape, sorted(senders, key=len, reverse=True)))
+        return re.compile(f"{plain}|{_ANY_ADDRESS.pattern}", re.IGNORECASE)
 
 
 REASON_CHARS = 90
