@@ -179,3 +179,36 @@ def test_the_draw_once_made_is_on_the_index(tmp_path: Path) -> None:
     won = re.search(r'<tr class="winner">(.*?)</tr>', index, re.S)
     assert won and "1st" in won.group(1) and "Bob" in won.group(1)
     assert index.index("a" * 64) < index.index("b" * 64)  # the draw's order
+
+
+def test_site_with_entries_writes_the_site_batch_writes(tmp_path: Path) -> None:
+    """`road300 site SOURCE` and `batch SOURCE --site` write the same pages (one writer);
+    the announcement's folder becomes the results site, play.html with it."""
+    mbox = write_mbox(inbox("alice-first", "german-qp", "late", "illegal"), tmp_path / "in.mbox")
+    common = ["--dice", str(DICE), "--deadline", DEADLINE, "--name", "Winter challenge"]
+    runner = CliRunner()
+    announced = runner.invoke(
+        main, ["site", str(DICE), "-o", str(tmp_path / "a"), "--organizer", "c@org.example"]
+    )
+    assert announced.exit_code == 0, announced.output
+    assert (tmp_path / "a" / "play.html").is_file()
+    by_site = runner.invoke(main, ["site", str(mbox), *common, "-o", str(tmp_path / "a")])
+    assert by_site.exit_code == 0, by_site.output
+    assert "Rank" not in by_site.stdout  # no results table: the site only
+    by_batch = runner.invoke(
+        main, ["batch", str(mbox), *common, "--site", str(tmp_path / "b"), "-j", "1"]
+    )
+    assert by_batch.exit_code == 0, by_batch.output
+    made = sorted(p.relative_to(tmp_path / "b") for p in (tmp_path / "b").rglob("*") if p.is_file())
+    assert {"index.html", "site.css", "play.html", "dice.txt"} <= {str(p) for p in made}
+    for rel in made:
+        assert (tmp_path / "a" / rel).read_bytes() == (tmp_path / "b" / rel).read_bytes(), rel
+    index = (tmp_path / "a" / "index.html").read_text(encoding="utf-8")
+    assert '<a href="play.html">' in index
+    assert "c@org.example" not in (tmp_path / "a" / "play.html").read_text(encoding="utf-8")
+
+
+def test_site_needs_a_dice_file_or_entries(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["site", "-o", str(tmp_path / "s")])
+    assert result.exit_code == 2
+    assert "give the dice file (SOURCE or --dice)" in result.output

@@ -76,6 +76,8 @@ class BatchOptions:
     organizer: str | None
     contest_name: str | None
     lang: str | None
+    results: bool = True
+    """Write the results (the table, or --output); `road300 site SOURCE` writes only the site."""
 
 
 @click.command("batch", cls=ContestCommand)
@@ -229,7 +231,8 @@ def run(o: BatchOptions) -> int:
         for line in notes:
             say(line)
     source.close()
-    _write(batch, str(o.folder), target, chosen, wide=o.wide)
+    if o.results:
+        _write(batch, str(o.folder), target, chosen, wide=o.wide)
     verdicts = [e.verdict for e in batch.entries]
     return exit_status(verdicts, strict=True) if o.strict else EXIT_OK
 

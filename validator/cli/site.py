@@ -1,5 +1,6 @@
-"""`road300 site`: the challenge's site before results exist: the announcement and the
-dice file's game in the browser (play.html)."""
+"""`road300 site`: the challenge's site. Before results exist, the announcement and the
+dice file's game in the browser (play.html); with the entries (SOURCE), the site with the
+results, the very site `batch --site` writes (one writer: validator/render/site.py)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,20 @@ from pathlib import Path
 
 import click
 
-from validator.cli.batch_mail import DateTime, checked_organizer
+from validator.cli.batch_mail import DateTime, checked_organizer, lock_output_folders
 from validator.cli.common import EXIT_OK, fail_usage, language, pages_lang_option
+from validator.cli.contest_file import ContestCommand, contest_option, current_contest
 
 
-@click.command("site")
-@click.argument("dice", type=click.Path(path_type=Path))
+@click.command("site", cls=ContestCommand)
+@contest_option
+@click.argument("source", metavar="[SOURCE]", required=False, type=click.Path(path_type=Path))
+@click.option(
+    "--dice",
+    type=click.Path(path_type=Path),
+    help="The dice file (text, CSV, YAML or JSON); SOURCE may be it instead, for the "
+    "announcement. Default: the contest file's.",
+)
 @click.option(
     "--rules",
     metavar="NAME",
@@ -26,19 +35,22 @@ from validator.cli.common import EXIT_OK, fail_usage, language, pages_lang_optio
     "literal (the page offers no expansions). Default: standard.",
 )
 @click.option(
-    "--name", default="Road to 300 challenge", show_default=True, help="The challenge's name."
+    "--name",
+    "contest_name",
+    metavar="TEXT",
+    help="The challenge's name (the contest file's). Default: Road to 300 challenge.",
 )
 @click.option(
     "--deadline",
     type=DateTime(),
     help="When records must be in: ISO 8601 with offset, like 2026-12-20T23:59:59+01:00; "
-    "shown in the site's language.",
+    "shown in the site's language. With SOURCE, a message dated later is late.",
 )
 @click.option(
     "--organizer",
     metavar="ADDRESS",
-    help="The address to send records to; shown on the pages and used by the mail link. "
-    "Give it only when it may be published.",
+    help="The address to send records to; shown on the announcement and used by the mail "
+    "link. Give it only when it may be published (the site with results never shows it).",
 )
 @pages_lang_option
 @click.option(
@@ -47,38 +59,110 @@ from validator.cli.common import EXIT_OK, fail_usage, language, pages_lang_optio
     "out_dir",
     type=click.Path(path_type=Path, file_okay=False),
     required=True,
-    help="The folder to write index.html, play.html and a copy of the dice file into "
-    "(made when missing).",
+    help="The folder to write the site into (made when missing).",
 )
 @click.option(
     "--force",
     is_flag=True,
-    help="Replace an index.html, play.html or a different dice file copy already there.",
+    help="The announcement: replace an index.html, play.html or a different dice file "
+    "copy already there. (The site with results replaces the folder's pages always.)",
 )
 def command(
-    dice: Path,
+    source: Path | None,
+    dice: Path | None,
     rules: str | None,
-    name: str,
+    contest_name: str | None,
     deadline: datetime | None,
     organizer: str | None,
     lang: str | None,
     out_dir: Path,
     force: bool,
 ) -> None:
-    """Write the challenge's site for DICE: index.html (the announcement: the name, the
-    deadline, the dice file and its SHA-256, where to send records, the rules and how a
-    record looks, in the site's language), play.html (the dice file's game in any browser,
-    offline, writing the record to send) and a copy of the dice file.
+    """Write the challenge's site into DIR (-o).
+
+    Without entries, the announcement: index.html (the name, the deadline, the dice file
+    and its SHA-256, where to send records, the rules and how a record looks, in the
+    site's language), play.html (the dice file's game in any browser, offline, writing the
+    record to send) and a copy of the dice file; SOURCE, or --dice, is the dice file.
+
+    With SOURCE the entries (a folder, an mbox, a Maildir, .eml files, as `road300 batch`
+    reads them), the site with the results, as `batch --site` writes it: the leaderboard,
+    a page for each entry, the dice file, play.html, and the draw once made. A contest
+    file (--contest, or road300.toml) gives the defaults.
 
     \b
-    Example:
+    Examples:
       road300 site challenge.txt --name "Winter challenge" --deadline 2026-12-20T23:59:59+01:00 \\
           --organizer challenge@example.org --lang de -o site
+      road300 site inbox.mbox --dice challenge.txt --deadline 2026-12-20T23:59:59+01:00 -o site
 
-    Exit status: 0 written, 2 bad options, an unreadable dice file, or an existing page
-    or a different copy of the dice file without --force.
+    Exit status: 0 written, 2 bad options, an unreadable dice file or SOURCE, another run
+    writing DIR, or (the announcement) an existing page or a different copy of the dice
+    file without --force.
     """
+    if source is not None and not _is_dice(source, dice):
+        sys.exit(_results(source, dice, rules, contest_name, deadline, organizer, lang, out_dir))
+    announced = source or dice
+    if announced is None:
+        fail_usage(
+            "give the dice file (SOURCE or --dice) for the announcement, or the entries "
+            "(SOURCE) for the site with results"
+        )
+    _announce(announced, rules, contest_name, deadline, organizer, lang, out_dir, force)
+
+
+def _is_dice(source: Path, dice: Path | None) -> bool:
+    """Whether SOURCE is the dice file (the announcement): a file that is no mailbox (a
+    folder, an mbox or .eml file is the entries). Stops (exit 2) when --dice names
+    another file."""
+    from validator.contest.mail import MailError, open_mailbox
+
+    if not source.is_file():
+        return False
+    try:
+        if open_mailbox(source) is not None:
+            return False
+    except MailError:
+        return False  # the results' run says what is wrong with it
+    if dice is not None and not (dice.is_file() and os.path.samefile(source, dice)):
+        fail_usage(f"{source} and --dice {dice}: give the dice file once (SOURCE is the entries)")
+    return True
+
+
+def _results(
+    source: Path,
+    dice: Path | None,
+    rules: str | None,
+    name: str | None,
+    deadline: datetime | None,
+    organizer: str | None,
+    lang: str | None,
+    out_dir: Path,
+) -> int:
+    """The site with results: `batch SOURCE --site DIR` without the results table."""
+    from validator.cli.batch import BatchOptions, run
+
+    options = BatchOptions(
+        folder=source, dice=dice, rules=rules, fmt=None, output=None, wide=False, jobs=None,
+        strict=False, min_score=300, par=False, par_time=None, par_nodes=None, max_size=None,
+        deadline=deadline, site=out_dir, replies=None, organizer=organizer,
+        contest_name=name, lang=lang, results=False,
+    )  # fmt: skip
+    return run(options)
+
+
+def _announce(
+    dice: Path,
+    rules: str | None,
+    name: str | None,
+    deadline: datetime | None,
+    organizer: str | None,
+    lang: str | None,
+    out_dir: Path,
+    force: bool,
+) -> None:
     from validator.check.file import Checker, UsageError, load_dice
+    from validator.contest.config import Contest
     from validator.engine import STANDARD
     from validator.records.atomic import write_bytes, write_file
     from validator.render.play import PLAY_FILE, Challenge, render_announcement, render_play
@@ -116,7 +200,7 @@ def command(
         if there:
             fail_usage(f"{out_dir / there[0]} exists; give --force to replace it")
     challenge = Challenge(
-        name=name,
+        name=name or "Road to 300 challenge",
         rows=tuple(dice_file.rows),
         sha256=dice_file.sha256,
         dice_name=published,
@@ -124,9 +208,16 @@ def command(
         deadline=deadline,
         organizer=address,
     )
+    contest = current_contest()
+    if lang is None and isinstance(contest, Contest):
+        lang = contest.lang
     lang_code = language(lang)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail_usage(f"{out_dir}: cannot make it: {exc.strerror or exc}")
+    lock_output_folders(out_dir)  # as batch --site: one run writes a site at a time
+    try:
         # follow=False: a link planted in the folder is replaced, never written through.
         for page, render in pages.items():
             write_file(out_dir / page, render(challenge, lang_code), follow=False)

@@ -28,7 +28,7 @@ from validator.contest import texts
 from validator.contest.batch import Batch, Entry, Par
 from validator.contest.mail import Reading
 from validator.contest.texts import say
-from validator.engine import Ruleset
+from validator.engine import STANDARD, Ruleset
 from validator.errors import Diagnostic
 from validator.records.atomic import ENCODING_ERRORS, write_bytes, write_file
 from validator.records.dice import read_dice
@@ -36,6 +36,7 @@ from validator.render import i18n
 
 # The report's template environment: one loader and one set of escaping rules for both.
 from validator.render.html import _environment
+from validator.render.play import PLAY_FILE, Challenge, render_play
 from validator.render.shared import summary
 from validator.render.site_entry import STYLESHEET, EntryHead, entry_body, entry_page
 from validator.report.model import Report, build_report, how_to_read
@@ -139,7 +140,7 @@ _ANY_ADDRESS = re.compile(r"(?<![\w.+%-])[\w.+%-]+@[\w-]+(?:\.[\w-]+)+")
 _PAGE_NAME = re.compile(r"entries/[0-9]{4,}\.html")
 """The report pages in the site (`SiteWriter.page`)."""
 _SITE_FILES = re.compile(
-    r"index\.html|site\.css|dice\.(?:txt|csv|json|yaml|yml)|entries/[0-9]{4,}\.html|(?:.*/)?\..*\.tmp"
+    r"index\.html|site\.css|play\.html|dice\.(?:txt|csv|json|yaml|yml)|entries/[0-9]{4,}\.html|(?:.*/)?\..*\.tmp"
 )
 """Every file the site writer makes (a temporary one too), relative to the site."""
 
@@ -278,18 +279,36 @@ class SiteWriter:
     def finish(self) -> None:
         """Copy the dice file and write index.html."""
         dice_link = dice_sha = None
+        play = False
         if self.dice is not None:
             target = "dice" + (self.dice.suffix.lower() or ".txt")
             if self.dice.suffix.lower() not in (".txt", ".csv", ".json", ".yaml", ".yml"):
                 target = "dice.txt"
             write_bytes(self.folder / target, self.dice.read_bytes())
-            dice_link, dice_sha = target, read_dice(self.dice).sha256
+            dice = read_dice(self.dice)
+            dice_link, dice_sha = target, dice.sha256
+            play = self._play(Challenge(
+                name=self.name or say("site.title.default"),
+                rows=tuple(dice.rows),
+                sha256=dice.sha256,
+                dice_name=target,
+                rules=self.rules or STANDARD,
+                deadline=self.deadline,
+            ))  # fmt: skip
         with i18n.speaking(self.lang):
-            page = self._index(dice_link, dice_sha)
+            page = self._index(dice_link, dice_sha, play)
         write_file(self.folder / STYLESHEET, stylesheet())
         self._write("index.html", page)
 
-    def _index(self, dice_link: str | None, dice_sha: str | None) -> str:
+    def _play(self, challenge: Challenge) -> bool:
+        """Write play.html, the dice file's game (without the address to send to: the
+        results are in); False when the browser game cannot play the ruleset."""
+        if challenge.rules.can_leave or challenge.rules.rings:
+            return False
+        write_file(self.folder / PLAY_FILE, render_play(challenge, self.lang))
+        return True
+
+    def _index(self, dice_link: str | None, dice_sha: str | None, play: bool = False) -> str:
         batch = self.batch
         s = batch.summary()
         winners, seed = self.draw
@@ -316,6 +335,7 @@ class SiteWriter:
                 par_text=None if par is None else par_text(par),
                 chart=Markup(score_chart(batch)),
                 dice_link=dice_link,
+                play_link=PLAY_FILE if play else None,
                 dice_sha=dice_sha,
                 rules_line=say(
                     "site.rules.name",
