@@ -444,6 +444,37 @@ def board(
     """
     side = 2 * MARGIN + SIZE * CELL
     height = side + (CAPTION if caption else 0)
+    sheet, values = _sheet(state, marks, walks)
+    under, over_sheet, overlay = _layers(marks, walks)
+    sheet.extend(over_sheet)
+    overlay.extend(_tokens(burglar, burglar_left, numbers or {}, exit_numbers or {}, side))
+    # Earlier walks go under the values so that the numbers stay readable.
+    body = _grid() + "".join(under)
+    body += "".join(sheet) + "".join(values) + "".join(overlay) + _caption(caption, side)
+    return _svg(side, height, body, label, cls)
+
+
+def _layers(
+    marks: Sequence[FieldMark], walks: Sequence[Walk]
+) -> tuple[list[str], list[str], list[str]]:
+    """The overlays by layer: the earlier walks (under the sheet), what goes over the
+    sheet's marks but under the values, and what goes over the values."""
+    under = [_walk(w) for w in walks if w.style == "route"]
+    # The better choice's X goes under the values like the sheet's own X.
+    sheet = [_field_mark(m) for m in marks if (m.shape, m.style) == ("x", "alt")]
+    sheet.extend(_walk(w) for w in walks if w.style in _UNDER and w.style != "route")
+    overlay = [
+        _field_mark(m) for m in marks if (m.shape, m.style) not in (("x", "now"), ("x", "alt"))
+    ]
+    overlay.extend(_walk(w) for w in walks if w.style not in _UNDER)
+    return under, sheet, overlay
+
+
+def _sheet(
+    state: State, marks: Sequence[FieldMark], walks: Sequence[Walk]
+) -> tuple[list[str], list[str]]:
+    """The sheet's X and circles (this round's, of `marks` and `walks`, in their colours)
+    and its 36 values."""
     crossed_now = {m.field for m in marks if (m.shape, m.style) == ("x", "now")}
     circled_now = {w.fields[-1] for w in walks if w.style == "walk" and w.fields and not w.leaves}
     sheet: list[str] = []
@@ -462,36 +493,42 @@ def board(
                 sheet.append(
                     _ring(f, "o now" if now else "o", BLUE if now else INK, 3 if now else 2)
                 )
-    under = [_walk(w) for w in walks if w.style == "route"]
-    # The better choice's X goes under the values like the sheet's own X.
-    sheet.extend(_field_mark(m) for m in marks if (m.shape, m.style) == ("x", "alt"))
-    sheet.extend(_walk(w) for w in walks if w.style in _UNDER and w.style != "route")
-    overlay = [
-        _field_mark(m) for m in marks if (m.shape, m.style) not in (("x", "now"), ("x", "alt"))
-    ]
-    overlay.extend(_walk(w) for w in walks if w.style not in _UNDER)
+    return sheet, values
+
+
+def _tokens(
+    burglar: Field | None,
+    burglar_left: Field | None,
+    numbers: Mapping[Field, int | Sequence[int]],
+    exit_numbers: Mapping[Field, Sequence[int]],
+    side: float,
+) -> list[str]:
+    """The burglar (on its field, or beside the corner it left through) and the move
+    numbers of the fields and of the corners left through."""
+    out: list[str] = []
     if burglar is not None:
-        overlay.append(_burglar(burglar))
+        out.append(_burglar(burglar))
     if burglar_left is not None:
-        overlay.append(_burglar(burglar_left, outside=True))
-    overlay.extend(_numbers(numbers or {}))
-    for corner, at in sorted((exit_numbers or {}).items()):
-        overlay.extend(_exit_badge(corner, at, side))
-    # Earlier walks go under the values so that the numbers stay readable.
-    body = _grid() + "".join(under)
-    body += "".join(sheet) + "".join(values) + "".join(overlay)
-    if caption:
-        body += _text(
-            side / 2,
-            side + 6,
-            caption,
-            class_="caption",
-            text_anchor="middle",
-            font_size="14",
-            font_weight="bold",
-            fill=INK,
-        )
-    return _svg(side, height, body, label, cls)
+        out.append(_burglar(burglar_left, outside=True))
+    out.extend(_numbers(numbers))
+    for corner, at in sorted(exit_numbers.items()):
+        out.extend(_exit_badge(corner, at, side))
+    return out
+
+
+def _caption(caption: str, side: float) -> str:
+    if not caption:
+        return ""
+    return _text(
+        side / 2,
+        side + 6,
+        caption,
+        class_="caption",
+        text_anchor="middle",
+        font_size="14",
+        font_weight="bold",
+        fill=INK,
+    )
 
 
 def _burglar(field: Field, *, outside: bool = False) -> str:
