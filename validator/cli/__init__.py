@@ -48,7 +48,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "dice": ("validator.cli.dice", "Write a new challenge dice file from a seed."),
     "site": (
         "validator.cli.site",
-        "Write the challenge's site: the announcement and the game in the browser.",
+        "Write the challenge's site: the announcement and the game in the browser, or the results.",
     ),
     "contest": ("validator.cli.contest", "Set up a challenge: `contest init` writes road300.toml."),
 }
