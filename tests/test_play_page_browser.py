@@ -144,7 +144,9 @@ def test_a_whole_game_by_clicking_validates(browser: Any, tmp_path: Path, width:
     result = validate(w.record(), tmp_path)
     assert result["verdict"] == "valid", (result, w.record())
     assert result["score"] == w.score() > 0
-    assert w.requests == [page.as_uri()], "no request leaves the page"
+    # The page, then the site's one stylesheet and script beside it: nothing else.
+    beside = [(page.parent / name).as_uri() for name in ("site.css", "site.js")]
+    assert sorted(w.requests) == sorted([page.as_uri(), *beside]), "no request leaves the site"
     assert w.console == []
     mail = w.page.get_attribute("#mail", "href") or ""
     assert mail.startswith("mailto:challenge@example.org?subject=")

@@ -165,7 +165,13 @@ def _announce(
     from validator.contest.config import Contest
     from validator.engine import STANDARD
     from validator.records.atomic import write_bytes, write_file
-    from validator.render.play import PLAY_FILE, Challenge, render_announcement, render_play
+    from validator.render.play import (
+        PLAY_FILE,
+        Challenge,
+        assets,
+        render_announcement,
+        render_play,
+    )
 
     try:
         checker = Checker.create(None, rules)
@@ -184,7 +190,8 @@ def _announce(
     # The dice file is published beside the pages, under its own name when that is a plain
     # file name (and not one of the pages'), else as dice.txt.
     published = dice.name
-    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,80}", published) or published in pages:
+    taken = {*pages, *assets()}
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,80}", published) or published in taken:
         published = "dice.txt"
     try:
         data = dice.read_bytes()
@@ -221,11 +228,13 @@ def _announce(
         # follow=False: a link planted in the folder is replaced, never written through.
         for page, render in pages.items():
             write_file(out_dir / page, render(challenge, lang_code), follow=False)
+        for name, text in assets().items():
+            write_file(out_dir / name, text, follow=False)
         write_bytes(out_dir / published, data, follow=False)
     except OSError as exc:
         fail_usage(f"{out_dir}: cannot write the site: {exc.strerror or exc}")
     wrote = f"{out_dir / 'index.html'}, {out_dir / PLAY_FILE} and {out_dir / published}"
-    click.echo(f"road300: wrote {wrote}", err=True)
+    click.echo(f"road300: wrote {wrote} (styled and run by site.css, site.js)", err=True)
     sys.exit(EXIT_OK)
 
 

@@ -1,21 +1,21 @@
 """The challenge's browser pages: `play.html` (the dice file's game) and the announcement.
 
-`play.html` is one self-contained file: the rules (validator/engine/rules.js, the engine's
-mirror), the page's script and styles inline, the dice rows and the page's words as JSON.
-Its Content-Security-Policy allows only those inline scripts and styles (by hash) and no
-connection, so no request leaves the page; it works from `file://` and any web host, and
-a player may keep the file alone. The testing hooks are fixed (docs/contest.md).
+The pages link the site's one stylesheet and one script (`assets`: `site.css`, and
+`site.js`, which is the rules, validator/engine/rules.js, the engine's mirror, and the
+page's script); the dice rows and the page's words are JSON in play.html. Their
+Content-Security-Policy lets only those files of the site run and style the page, and no
+connection, so no request leaves the page; it works from `file://` and any web host (the
+folder as it is written). The testing hooks are fixed (docs/contest.md).
 """
 
 from __future__ import annotations
 
-import base64
 import dataclasses
-import hashlib
 import html
 import json
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -24,6 +24,15 @@ from validator.render import i18n
 from validator.render.i18n import Language, _, pgettext
 
 PLAY_FILE = "play.html"
+STYLESHEET = "site.css"
+"""The one stylesheet of every page of the site."""
+SCRIPT = "site.js"
+"""The one script of the site (play.html's)."""
+
+_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src data:; "
+    "connect-src 'none'; form-action 'none'; base-uri 'none'"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,9 +53,15 @@ def _asset(package: str, name: str) -> str:
     return resources.files(package).joinpath(name).read_text(encoding="utf-8")
 
 
-def _hash(text: str) -> str:
-    digest = hashlib.sha256(text.encode("utf-8")).digest()
-    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
+@cache
+def assets() -> dict[str, str]:
+    """The site's stylesheet and script by file name, to be written beside its pages."""
+    rules_js = _asset("validator.engine", "rules.js")
+    play_js = _asset("validator.render", "templates/play.js")
+    return {
+        STYLESHEET: _asset("validator.render", "templates/site.css"),
+        SCRIPT: f"{rules_js}\n{play_js}",
+    }
 
 
 def _strings() -> dict[str, Any]:
@@ -130,14 +145,6 @@ def render_play(challenge: Challenge, lang: Language) -> str:
 
 
 def _render_play(challenge: Challenge, lang: Language) -> str:
-    rules_js = _asset("validator.engine", "rules.js")
-    play_js = _asset("validator.render", "templates/play.js")
-    css = _asset("validator.render", "templates/play.css")
-    csp = (
-        f"default-src 'none'; script-src {_hash(rules_js)} {_hash(play_js)}; "
-        f"style-src {_hash(css)}; img-src data:; connect-src 'none'; form-action 'none'; "
-        "base-uri 'none'"
-    )
     e = html.escape
     w = {key: e(text) for key, text in _page_words().items()}
     title = e(_("{name}: play in your browser").format(name=challenge.name))
@@ -173,16 +180,15 @@ def _render_play(challenge: Challenge, lang: Language) -> str:
 </div>"""
     scripts = (
         f'<script type="application/json" id="game-data">{_data_json(challenge)}</script>\n'
-        f"<script>{rules_js}</script>\n<script>{play_js}</script>"
+        f'<script src="{SCRIPT}"></script>'
     )
-    return _page(lang, title, csp, css, ' data-phase="cross"', main, scripts)
+    return _page(lang, title, ' data-phase="cross"', main, scripts)
 
 
 def render_announcement(challenge: Challenge, lang: Language) -> str:
     """index.html before results exist: the name, the deadline, the dice file and its
     SHA-256, the address to send to (when published) and the link to play.html."""
     with i18n.speaking(lang):
-        css = _asset("validator.render", "templates/play.css")
         e = html.escape
         items = [_para(_dice_line(challenge)), _para(_deadline(challenge))]
         if challenge.organizer:
@@ -212,8 +218,7 @@ def render_announcement(challenge: Challenge, lang: Language) -> str:
         )
         items.append(f"<pre>{e(record_start(challenge))}</pre>")
         name = e(challenge.name)
-        csp = f"default-src 'none'; style-src {_hash(css)}"
-        return _page(lang, name, csp, css, "", f"<h1>{name}</h1>\n" + "\n".join(items), "")
+        return _page(lang, name, "", f"<h1>{name}</h1>\n" + "\n".join(items), "")
 
 
 def _rules_text(rules: Ruleset) -> list[str]:
@@ -267,18 +272,18 @@ def record_start(challenge: Challenge, rounds: int = 3) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _page(lang: str, title: str, csp: str, css: str, body_attrs: str, main: str, end: str) -> str:
+def _page(lang: str, title: str, body_attrs: str, main: str, end: str) -> str:
     """A whole page: `title` and `main` are HTML already (escaped), `end` follows <main>."""
     return f"""<!DOCTYPE html>
 <html lang="{lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="{csp}">
+<meta http-equiv="Content-Security-Policy" content="{_CSP}">
+<link rel="stylesheet" href="{STYLESHEET}">
 <title>{title}</title>
-<style>{css}</style>
 </head>
-<body{body_attrs}>
+<body class="play"{body_attrs}>
 <main>
 {main}
 </main>

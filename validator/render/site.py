@@ -15,7 +15,6 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, cast
 
@@ -36,9 +35,9 @@ from validator.render import i18n
 
 # The report's template environment: one loader and one set of escaping rules for both.
 from validator.render.html import _environment
-from validator.render.play import PLAY_FILE, Challenge, render_play
+from validator.render.play import PLAY_FILE, STYLESHEET, Challenge, assets, render_play
 from validator.render.shared import summary
-from validator.render.site_entry import STYLESHEET, EntryHead, entry_body, entry_page
+from validator.render.site_entry import EntryHead, entry_body, entry_page
 from validator.report.model import Report, build_report, how_to_read
 
 _ADDRESS = re.compile(r"[^\s@<>]+@[^\s@<>]+")
@@ -140,7 +139,7 @@ _ANY_ADDRESS = re.compile(r"(?<![\w.+%-])[\w.+%-]+@[\w-]+(?:\.[\w-]+)+")
 _PAGE_NAME = re.compile(r"entries/[0-9]{4,}\.html")
 """The report pages in the site (`SiteWriter.page`)."""
 _SITE_FILES = re.compile(
-    r"index\.html|site\.css|play\.html|dice\.(?:txt|csv|json|yaml|yml)|entries/[0-9]{4,}\.html|(?:.*/)?\..*\.tmp"
+    r"index\.html|site\.(?:css|js)|play\.html|dice\.(?:txt|csv|json|yaml|yml)|entries/[0-9]{4,}\.html|(?:.*/)?\..*\.tmp"
 )
 """Every file the site writer makes (a temporary one too), relative to the site."""
 
@@ -297,7 +296,9 @@ class SiteWriter:
             ))  # fmt: skip
         with i18n.speaking(self.lang):
             page = self._index(dice_link, dice_sha, play)
-        write_file(self.folder / STYLESHEET, stylesheet())
+        for name, text in assets().items():
+            if name == STYLESHEET or play:  # the script is play.html's
+                write_file(self.folder / name, text)
         self._write("index.html", page)
 
     def _play(self, challenge: Challenge) -> bool:
@@ -485,12 +486,6 @@ def _trie_pattern(node: dict[str, Any]) -> str:
         return ""
     body = "(?:" + "|".join(branches) + ")"
     return body + "?" if "" in node else body
-
-
-@cache
-def stylesheet() -> str:
-    """site.css: the one stylesheet of the leaderboard and the entry pages."""
-    return resources.files("validator.render").joinpath("templates/site.css").read_text("utf-8")
 
 
 def par_text(par: Par) -> str:

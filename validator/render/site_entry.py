@@ -18,15 +18,13 @@ from validator.engine import roll_text
 from validator.render import i18n
 from validator.render.compact import Sheets, defs
 from validator.render.i18n import _
+from validator.render.play import STYLESHEET
 from validator.render.sanitize import html_value
 from validator.render.wording import points, round_kind
 from validator.report.model import move_cell
 
 CSP = "default-src 'none'; style-src 'self'; img-src data:"
 """The policy of the leaderboard and the entry pages: the site's stylesheet, nothing else."""
-
-STYLESHEET = "site.css"
-"""The site's one stylesheet, beside index.html."""
 
 
 def _e(text: str) -> str:
