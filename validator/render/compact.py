@@ -78,7 +78,13 @@ def _added(before: State, after: State) -> str:
     return "".join(out)
 
 
-def _walk(r: RoundResult, cls: str = "w") -> str:
+def _polyline(line: str, cls: str) -> str:
+    # The marker as an attribute: in site.css, url(#ah) would name site.css's own #ah.
+    return f'<polyline class="{cls}" points="{line}" marker-end="url(#ah)"/>' if line else ""
+
+
+def _walk_line(r: RoundResult) -> str:
+    """The points of the round's walk (none without one), its head short of the end."""
     points = _walk_points(r.walk, r.before.position, r.kind in EXITS)
     if len(points) < 2:
         return ""
@@ -87,9 +93,7 @@ def _walk(r: RoundResult, cls: str = "w") -> str:
     length = hypot(x1 - x0, y1 - y0) or 1.0
     cut = min(CELL * 0.3, length / 2) / length
     points[-1] = (x1 - (x1 - x0) * cut, y1 - (y1 - y0) * cut)
-    line = " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
-    # The marker as an attribute: in site.css, url(#ah) would name site.css's own #ah.
-    return f'<polyline class="{cls}" points="{line}" marker-end="url(#ah)"/>'
+    return " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
 
 
 class Sheets:
@@ -101,6 +105,8 @@ class Sheets:
         """A prefix for this page's ids, should a page ever hold two games."""
         self.last: str | None = None
         """The id of the sheet so far (None: the empty sheet)."""
+        self.lines: dict[int, str] = {}
+        """Each round's walk (`_walk_line`) by its roll, drawn again on the final sheet."""
 
     def _so_far(self) -> str:
         return f'<use class="p" href="#{self.last}"/>' if self.last else '<use href="#g"/>'
@@ -111,7 +117,8 @@ class Sheets:
         mark = f"{self.page}m{r.roll}"
         group = f'<g id="{mark}">{self._so_far()}{_added(r.before, r.state)}</g>'
         self.last = mark
-        return _svg("b", group + _walk(r) + '<use href="#v"/>', label)
+        line = self.lines[r.roll] = _walk_line(r)
+        return _svg("b", group + _polyline(line, "w") + '<use href="#v"/>', label)
 
     def final(self, rounds: Sequence[RoundResult], label: str) -> str:
         """The last sheet with every walk, early (light) to late (dark), and the move
@@ -119,7 +126,9 @@ class Sheets:
         moved = [r for r in rounds if r.walk or r.corner is not None]
         last = max(len(moved) - 1, 1)
         walks = "".join(
-            _walk(r, f"w t{round(4 * i / last)}") for i, r in enumerate(moved) if r.cross
+            _polyline(self.lines.get(r.roll) or _walk_line(r), f"w t{round(4 * i / last)}")
+            for i, r in enumerate(moved)
+            if r.cross
         )
         numbers = []
         for n, r in enumerate(moved, start=1):
