@@ -212,3 +212,25 @@ def test_site_needs_a_dice_file_or_entries(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["site", "-o", str(tmp_path / "s")])
     assert result.exit_code == 2
     assert "give the dice file (SOURCE or --dice)" in result.output
+
+
+def test_site_with_a_contest_file(tmp_path: Path) -> None:
+    """The contest file gives `site SOURCE` its dice file, name, deadline and language."""
+    (tmp_path / "dice.txt").write_bytes(DICE.read_bytes())
+    contest = tmp_path / "road300.toml"
+    contest.write_text(
+        'name = "Heidelberger Winter"\ndice = "dice.txt"\n'
+        'deadline = 2026-12-20T23:59:59+01:00\nlang = "de"\n',
+        encoding="utf-8",
+    )
+    mbox = write_mbox(inbox("alice-first", "late"), tmp_path / "in.mbox")
+    out = tmp_path / "site"
+    result = CliRunner().invoke(
+        main, ["site", str(mbox), "--contest", str(contest), "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="de">' in index and "Heidelberger Winter: Ergebnisse" in index
+    assert "Einsendeschluss war 20. Dezember 2026" in index
+    late = _pages(out)["Nora"]
+    assert "verspätet" in _title(late) and "Heidelberger Winter" in _title(late)
