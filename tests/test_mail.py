@@ -406,7 +406,7 @@ def test_no_address_reaches_the_site_not_even_of_a_sender_without_an_entry(
     site = tmp_path / "site"
     assert run("batch", path, *ARGS, "--site", site).exit_code == 0
     pages = [p.read_text(encoding="utf-8") for p in site.rglob("*.html")]
-    assert len(pages) == 2
+    assert len(pages) == 3  # the leaderboard, the entry's page and play.html
     assert not any(re.search(r"[\w.+-]+@[\w-]+\.[\w.-]+", page) for page in pages)
     # The entry whose record names an address as its player is named by its number.
     assert any("<h1><bdi>Player 1</bdi></h1>" in page for page in pages)

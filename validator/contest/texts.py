@@ -114,6 +114,8 @@ TEXTS: dict[str, str] = {
     "site.mark.incomplete": N_("incomplete: the game could go on"),
     # TRANSLATORS: a leaderboard note, short: the entry plays the same game as another.
     "site.mark.copy.short": N_("a copy"),
+    # TRANSLATORS: why an invalid entry's leaderboard row is: "E205: 6/3 cannot be reached...".
+    "site.reason": N_("{code}: {message}"),
     "site.entry.back": N_("← The leaderboard"),
     "site.entry.rank": N_("Rank {rank} on the leaderboard."),
     "site.entry.rank.short": N_("rank {rank}"),

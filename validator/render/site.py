@@ -448,7 +448,7 @@ REASON_CHARS = 90
 
 def _reason(d: Diagnostic) -> str:
     """Why an entry is not valid in a few words: the error's code and message, cut."""
-    text = f"{d.code}: {i18n.message(d)}"
+    text = say("site.reason", code=d.code, message=i18n.message(d))
     if len(text) > REASON_CHARS:
         text = text[: REASON_CHARS - 1].rstrip(" ,;:") + "…"
     return text

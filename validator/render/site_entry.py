@@ -102,7 +102,10 @@ def _errors(result: Result) -> str:
     lines = []
     for d in errors[:10]:
         where = d.location()
-        text = f"{d.code} {d.name or ''}: {i18n.message(d)}"
+        # TRANSLATORS: an error on an entry's page: "E205 move-unreachable: 6/3 cannot...".
+        text = _("{code} {name}: {message}").format(
+            code=d.code, name=d.name or "", message=i18n.message(d)
+        )
         hint = i18n.hint(d) if d.hint else ""
         lines.append(
             f'<li><b>{_e(text)}</b> <span class="where">{_e(where)}</span>'
