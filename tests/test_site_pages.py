@@ -143,7 +143,8 @@ def test_one_stylesheet_and_small_pages(english: Path) -> None:
     assert text.count('id="g"') == 1 and text.count("<rect") == 36
 
 
-def test_the_draw_once_made_is_on_the_index(tmp_path: Path) -> None:
+def draw_site(tmp_path: Path) -> Path:
+    """A site of two entries whose draw is made: Bob won (SiteWriter's `published`)."""
     folder = tmp_path / "entries"
     folder.mkdir()
     record = (Path(__file__).resolve().parent.parent / "examples" / "alice.yaml").read_text()
@@ -171,6 +172,11 @@ def test_the_draw_once_made_is_on_the_index(tmp_path: Path) -> None:
     for item in source.items():
         writer.add(source.reading(checker, item))
     writer.finish()
+    return site
+
+
+def test_the_draw_once_made_is_on_the_index(tmp_path: Path) -> None:
+    site = draw_site(tmp_path)
     index = (site / "index.html").read_text(encoding="utf-8")
     assert "The draw was made on December 21, 2026" in index
     assert "The seed: 2026-12-21 lottery." in index
