@@ -393,10 +393,14 @@ def _unreadable(error: int) -> Phrase:
 def _bounded(file: str, data: bytes, cap: int, folder: Path) -> RawMessage:
     if len(data) <= cap:
         return RawMessage(file, data, folder)
+    return RawMessage(file, header_of(data), folder, size=len(data))
+
+
+def header_of(data: bytes) -> bytes:
+    """A message's headers: up to its blank line, no further than HEADER_BYTES."""
     end = data.find(b"\n\n", 0, HEADER_BYTES)
     end2 = data.find(b"\r\n\r\n", 0, HEADER_BYTES)
-    cut = min(e for e in (end, end2, HEADER_BYTES) if e >= 0)
-    return RawMessage(file, data[:cut], folder, size=len(data))
+    return data[: min(e for e in (end, end2, HEADER_BYTES) if e >= 0)]
 
 
 # -- One message ---------------------------------------------------------------------------
