@@ -206,3 +206,17 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     would go unreported; each test's own are reported with the test.)"""
     gc.collect()
     gc.freeze()
+
+
+@pytest.fixture(scope="session")
+def dovecot() -> Generator[Any, None, None]:
+    """A real Dovecot IMAP server on loopback for the whole session (tests/dovecot.py);
+    each test delivers to a folder of its own. Without Dovecot the test fails, naming
+    .ci/install-debian.sh."""
+    from dovecot import start_dovecot, stop_dovecot
+
+    server = start_dovecot()
+    try:
+        yield server
+    finally:
+        stop_dovecot(server)

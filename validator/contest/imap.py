@@ -19,7 +19,7 @@ import imaplib
 import ipaddress
 import re
 import ssl
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Literal, Protocol
@@ -129,7 +129,8 @@ class ImapFetcher:
     def __repr__(self) -> str:
         return f"ImapFetcher({self.label})"
 
-    def fetch(self, cursor: str | None) -> Iterator[Incoming]:
+    def fetch(self, cursor: str | None) -> Generator[Incoming, None, None]:
+        """The messages after `cursor`; closing the generator early logs out."""
         validity, last = _cursor(cursor)
         with self._session() as imap:
             current = self._open(imap)
@@ -197,11 +198,16 @@ class ImapFetcher:
                 f"{where}: no password for {self.url.user} (set ROAD300_IMAP_PASSWORD or "
                 "put it in ~/.netrc)"
             )
+        user, secret = self.url.user, self._password
         try:
-            imap.login(self.url.user, self._password)
-        except imaplib.IMAP4.error as exc:
+            if user.isascii() and secret.isascii():
+                imap.login(user, secret)
+            else:  # LOGIN takes ASCII only; SASL PLAIN (RFC 4616) is UTF-8
+                token = f"\0{user}\0{secret}".encode()
+                imap.authenticate("PLAIN", lambda _challenge: token)
+        except (imaplib.IMAP4.error, OSError, EOFError) as exc:
             raise ImapError(
-                f"{where}: the login as {self.url.user} was refused: {self._said(exc)}"
+                f"{where}: the login as {self.url.user} failed: {self._said(exc)}"
             ) from None
 
     def _open(self, imap: imaplib.IMAP4) -> int:
