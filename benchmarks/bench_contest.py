@@ -16,7 +16,18 @@ time, CPU time of the process (and its children), peak RSS; best of --repeat run
 There is no target: the point is what fetching costs against reading a local file, and
 that memory stays flat (the fetcher holds one batch of at most 8 MiB of messages).
 
-RESULTS
+Measured on the development machine (2 cores shared with other engineers' jobs; load
+average 2.5-3.9 during the run), 2,000 messages, best of 2:
+
+    IMAP fetch + check      4.53 s wall   4.11 s CPU   54 MB peak RSS
+    batch --jobs 1 (mbox)   4.48 s wall   4.11 s CPU   56 MB peak RSS
+    IMAP fetch only         0.43 s wall   0.37 s CPU   42 MB peak RSS
+
+Fetching costs next to nothing against checking (the CPU of Dovecot's own processes is
+not counted: they are not the client's children), so a fetched message costs what a
+message of an mbox costs. Fetching holds no more memory for more messages: alone it
+peaked at 42 MB for 200 messages and for 2,000; with the check, 44 MB for 200 and 54 MB
+for 2,000, as batch on the mbox grew from 43 to 56 MB (the checking, not the fetching).
 """
 
 from __future__ import annotations
