@@ -6,6 +6,7 @@ another host, no such folder, a silent server) are one clear ImapError each."""
 from __future__ import annotations
 
 import itertools
+import re
 import socket
 import ssl
 from dataclasses import replace
@@ -23,6 +24,7 @@ from validator.records.dice import read_dice
 
 pytestmark = pytest.mark.slow
 
+ROOT = Path(__file__).resolve().parent.parent
 CAP = 256 * 1024
 _FOLDERS = itertools.count(1)
 
@@ -243,8 +245,7 @@ def test_a_silent_server_times_out(dovecot: Dovecot) -> None:
         silent.listen(1)  # connections are accepted by the kernel and never answered
         server = Server("imaps", "organizer", "127.0.0.1", silent.getsockname()[1], "INBOX", "tls")
         f = ImapFetcher(server, PASSWORD, dovecot.cert, CAP, timeout=0.5)
-        with pytest.raises(ImapError, match=r"cannot connect: no answer within 0.5 s"):
-            list(f.fetch(None))
+        assert refusal(f).endswith(": cannot connect: no answer within 0.5 s")
 
 
 def test_plain_text_to_another_host_and_unverified_contexts_are_refused(
@@ -273,3 +274,36 @@ def test_the_label_names_the_server_and_never_the_password(dovecot: Dovecot) -> 
     assert PASSWORD not in repr(f) and PASSWORD not in f.label
     inbox_default = fetcher(dovecot, "x", server=replace(dovecot.server(None)))
     assert inbox_default.label.endswith("/INBOX")
+
+
+def test_the_docs_show_the_refusals_as_they_are_said(dovecot: Dovecot, folder: str) -> None:
+    """docs/contest.md's examples of refusals are what is said, but for the server's
+    address, the user, the folder, the time-out and the server's timing."""
+    doc = (ROOT / "docs" / "contest.md").read_text(encoding="utf-8")
+    section = doc.split("## Fetching over IMAP", 1)[1].split("\n## ", 1)[0]
+    shown = re.findall(r"^```text\n(.*?)^```$", section, re.M | re.S)[0].splitlines()
+    assert len(shown) == 4
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(1)
+        server = Server("imaps", "organizer", "127.0.0.1", silent.getsockname()[1], "INBOX", "tls")
+        said = [
+            refusal(fetcher(dovecot, folder, ca_file=None)),
+            refusal(fetcher(dovecot, folder, password="wrong")),
+            refusal(fetcher(dovecot, folder + " gone")),
+            refusal(ImapFetcher(server, PASSWORD, dovecot.cert, CAP, timeout=0.5)),
+        ]
+    free = {
+        "mail.example.org:993": r"127\.0\.0\.1:\d+",
+        "as challenge": "as organizer",
+        "'Entries'": "'[^']+'",
+        ": Entries": ": .+",
+        "60 s": r"[\d.]+ s",
+        "(0.001 + 0.000 secs)": r"\([\d.+ ]+ secs\)",
+    }
+    for line in shown:
+        pattern = "".join(
+            free.get(part, re.escape(part))
+            for part in re.split(f"({'|'.join(map(re.escape, free))})", line)
+        )
+        assert any(re.fullmatch(pattern, text) for text in said), (line, pattern, said)
