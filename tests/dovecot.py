@@ -165,6 +165,14 @@ class Dovecot:
                     out.append((int(uid[1]), flags[1], part[1]))
             return out
 
+    def expunge(self, folder: str, uids: list[int]) -> None:
+        """Delete the messages `uids` of `folder` for good (as another client would)."""
+        with self.client() as imap:
+            assert imap.select(f'"{folder}"')[0] == "OK"
+            uid_set = ",".join(map(str, uids))
+            assert imap.uid("STORE", uid_set, "+FLAGS.SILENT", r"(\Deleted)")[0] == "OK"
+            assert imap.expunge()[0] == "OK"
+
     def recreate(self, folder: str) -> None:
         """Delete `folder` and make it again: it gets a new UIDVALIDITY."""
         with self.client() as imap:

@@ -158,17 +158,33 @@ def test_a_header_over_the_header_bytes_is_cut(dovecot: Dovecot, folder: str) ->
     assert len(got.data) <= HEADER_BYTES and got.data.startswith(b"From: Player 1")
 
 
-def test_many_messages_in_several_batches(dovecot: Dovecot, folder: str) -> None:
+def test_many_messages_in_windows_and_batches(dovecot: Dovecot, folder: str) -> None:
     from validator.contest import imap
 
-    uids = dovecot.deliver(folder, *(message(n) for n in range(1, 26)))
+    uids = dovecot.deliver(folder, *(message(n) for n in range(1, 31)))
+    gone = {uids[i] for i in (7, 8, 9, 10, 11, 17, 29)}  # holes in the UIDs, the last one too
+    dovecot.expunge(folder, sorted(gone))
     f = fetcher(dovecot, folder)
+    answers: list[int] = []
+    search = ImapFetcher._search
+
+    def counted(self: ImapFetcher, imap_: object, window: str) -> list[int]:
+        found = search(self, imap_, window)  # type: ignore[arg-type]
+        answers.append(len(found))
+        return found
+
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(imap, "SIZE_BATCH", 7)
-        mp.setattr(imap, "BODY_BATCH_COUNT", 3)
+        mp.setattr(imap, "SEARCH_WINDOW", 4)
+        mp.setattr(imap, "SIZE_BATCH", 3)
+        mp.setattr(imap, "BODY_BATCH_COUNT", 2)
+        mp.setattr(ImapFetcher, "_search", counted)
         got = list(f.fetch(f"{dovecot.uidvalidity(folder)}:{uids[4]}"))
-    assert [int(g.key.rsplit(":", 1)[1]) for g in got] == uids[5:]
-    assert [g.data for g in got] == [message(n) for n in range(6, 26)]
+        everything = list(f.fetch(None))
+    left = [u for u in uids if u not in gone]
+    assert [int(g.key.rsplit(":", 1)[1]) for g in got] == [u for u in left if u > uids[4]]
+    assert [g.data for g in got] == [message(n) for n, u in enumerate(uids, 1) if u in left][5:]
+    assert [int(g.key.rsplit(":", 1)[1]) for g in everything] == left
+    assert len(answers) > 6 and max(answers) <= 4
 
 
 def test_stopping_early_logs_out(dovecot: Dovecot, folder: str) -> None:

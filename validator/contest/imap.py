@@ -31,6 +31,8 @@ Security = Literal["tls", "starttls", "plain"]
 
 TIMEOUT = 60.0
 """Seconds a connection, a TLS handshake or one answer of the server may take."""
+SEARCH_WINDOW = 10_000
+"""About how many UIDs one UID SEARCH answers with (its answer is one line)."""
 SIZE_BATCH = 500
 """UIDs whose sizes are asked in one UID FETCH."""
 BODY_BATCH_BYTES = 8 * 1024 * 1024
@@ -133,12 +135,15 @@ class ImapFetcher:
         """The messages after `cursor`; closing the generator early logs out."""
         validity, last = _cursor(cursor)
         with self._session() as imap:
-            current = self._open(imap)
+            current, exists = self._open(imap)
             after = last if validity == current else 0
-            new = [uid for uid in self._search(imap, after + 1) if uid > after]
-            for batch in _chunks(new, SIZE_BATCH):
-                sizes = self._sizes(imap, batch)
-                yield from self._bodies(imap, current, batch, sizes)
+            for window in self._windows(imap, after, exists):
+                # `a:*` always matches the folder's last message, even when its UID is
+                # below `a` (nothing newer): it is dropped here.
+                new = [uid for uid in self._search(imap, window) if uid > after]
+                for batch in _chunks(new, SIZE_BATCH):
+                    sizes = self._sizes(imap, batch)
+                    yield from self._bodies(imap, current, batch, sizes)
 
     # -- the connection --------------------------------------------------------------------
 
@@ -210,8 +215,8 @@ class ImapFetcher:
                 f"{where}: the login as {self.url.user} failed: {self._said(exc)}"
             ) from None
 
-    def _open(self, imap: imaplib.IMAP4) -> int:
-        """EXAMINE the folder (read-only); its UIDVALIDITY."""
+    def _open(self, imap: imaplib.IMAP4) -> tuple[int, int]:
+        """EXAMINE the folder (read-only); its UIDVALIDITY and how many messages it holds."""
         try:
             status, data = imap.select(_quoted(self.folder), readonly=True)
         except (imaplib.IMAP4.error, OSError, EOFError) as exc:
@@ -220,16 +225,41 @@ class ImapFetcher:
             raise ImapError(f"{self._where}: the folder cannot be opened: {self._said(data)}")
         _, values = imap.response("UIDVALIDITY")
         try:
-            return int(values[-1])
+            validity = int(values[-1])
         except (TypeError, ValueError, IndexError):
             raise ImapError(f"{self._where}: the server gave the folder no UIDVALIDITY") from None
+        exists = data[-1] if data else None  # unknown: searched in one window
+        return validity, int(exists) if isinstance(exists, bytes) and exists.isdigit() else 0
 
     # -- the messages ----------------------------------------------------------------------
 
-    def _search(self, imap: imaplib.IMAP4, first: int) -> list[int]:
-        """The UIDs from `first` on, ascending. `first:*` always matches the folder's last
-        message, even when its UID is below `first`: the caller drops those."""
-        data = self._command(imap, "SEARCH", "UID", f"{first}:*")
+    def _windows(self, imap: imaplib.IMAP4, after: int, exists: int) -> Iterator[str]:
+        """UID ranges that cover every UID after `after`, each holding about SEARCH_WINDOW
+        messages or fewer: the UIDs of every SEARCH_WINDOW-th message bound them, so no
+        SEARCH answer grows with the folder (imaplib refuses a line over 1 MB). Messages
+        expunged meanwhile only make a range smaller; the last one ends at `*`."""
+        marks = range(SEARCH_WINDOW, exists + 1, SEARCH_WINDOW)
+        bounds: list[int] = []
+        if marks:
+            try:
+                status, data = imap.fetch(",".join(map(str, marks)), "(UID)")
+            except (imaplib.IMAP4.error, OSError, EOFError) as exc:
+                raise ImapError(f"{self._where}: FETCH failed: {self._said(exc)}") from None
+            if status != "OK":
+                raise ImapError(f"{self._where}: FETCH refused: {self._said(data)}")
+            bounds = sorted(
+                int(m[1]) for line in data if isinstance(line, bytes) and (m := _UID.search(line))
+            )
+        start = after + 1
+        for bound in bounds:
+            if bound >= start:
+                yield f"{start}:{bound}"
+                start = bound + 1
+        yield f"{start}:*"
+
+    def _search(self, imap: imaplib.IMAP4, window: str) -> list[int]:
+        """The UIDs in `window`, ascending."""
+        data = self._command(imap, "SEARCH", "UID", window)
         found = {int(n) for line in data if isinstance(line, bytes) for n in line.split()}
         return sorted(found)
 
