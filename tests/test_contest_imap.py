@@ -323,3 +323,10 @@ def test_the_docs_show_the_refusals_as_they_are_said(dovecot: Dovecot, folder: s
             for part in re.split(f"({'|'.join(map(re.escape, free))})", line)
         )
         assert any(re.fullmatch(pattern, text) for text in said), (line, pattern, said)
+
+
+def test_a_folder_named_in_any_script(dovecot: Dovecot) -> None:
+    """Folder names travel in modified UTF-7 (RFC 3501, 5.1.3; its own example here)."""
+    dovecot.deliver("Einsendungen &ANw- &U,BTFw- &ZeVnLIqe- a&-b", message(1))
+    f = fetcher(dovecot, "Einsendungen Ü 台北 日本語 a&b")
+    assert [g.data for g in f.fetch(None)] == [message(1)]

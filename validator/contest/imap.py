@@ -15,6 +15,7 @@ bodies are fetched in batches of a bounded total, each message no further than t
 
 from __future__ import annotations
 
+import base64
 import imaplib
 import ipaddress
 import re
@@ -415,5 +416,23 @@ def _uid_set(uids: list[int]) -> str:
 
 
 def _quoted(folder: str) -> str:
-    """The folder as an IMAP quoted string (imaplib sends its arguments as they are)."""
-    return '"' + folder.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """The folder's name as IMAP sends it (imaplib sends its arguments as they are, in
+    ASCII): in modified UTF-7 (RFC 3501, 5.1.3), as a quoted string."""
+    out: list[str] = []
+    wide: list[str] = []
+
+    def shift() -> None:
+        if wide:
+            encoded = base64.b64encode("".join(wide).encode("utf-16-be")).decode("ascii")
+            out.append("&" + encoded.rstrip("=").replace("/", ",") + "-")
+            wide.clear()
+
+    for char in folder:
+        if " " <= char <= "~":
+            shift()
+            out.append("&-" if char == "&" else char)
+        else:
+            wide.append(char)
+    shift()
+    name = "".join(out)
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
