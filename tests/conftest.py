@@ -12,9 +12,12 @@ import sys
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from dovecot import Dovecot
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -209,7 +212,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 
 @pytest.fixture(scope="session")
-def dovecot() -> Generator[Any, None, None]:
+def dovecot() -> Generator[Dovecot, None, None]:
     """A real Dovecot IMAP server on loopback for the whole session (tests/dovecot.py);
     each test delivers to a folder of its own. Without Dovecot the test fails, naming
     .ci/install-debian.sh."""

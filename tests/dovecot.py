@@ -4,9 +4,10 @@ It runs Debian's `dovecot-imapd` (`/usr/sbin/dovecot`, or `$DOVECOT`) in the for
 (`-F`) with its own configuration (`-c`): one user from a passwd-file, Maildir mail in
 the temporary folder, a self-signed certificate made with the `openssl` command, IMAPS on
 one port and IMAP with STARTTLS on another (plain LOGIN is allowed there too, for the
-loopback-only plain connection). As a normal user every process runs as that user; as
-root, Dovecot refuses to run its login processes as root, so they run as Debian's
-`dovenull` and the mail is kept as `dovecot`. Its log is `dovecot.log` in the folder.
+loopback-only plain connection). As a normal user every process runs as that user (tried
+as `nobody`); as root, Dovecot refuses to run its login processes as root, so they run as
+Debian's `dovenull` and the mail is kept as `dovecot`. Its log is `dovecot.log` in the
+folder.
 
 Mail is delivered with `imaplib`'s APPEND. Without Dovecot the tests that need it fail
 (they are not skipped): `.ci/run` installs it with `.ci/install-debian.sh`.
@@ -30,6 +31,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+from urllib.parse import quote
 
 import pytest
 
@@ -64,7 +66,7 @@ class Server:
 def find_dovecot() -> str | None:
     override = os.environ.get("DOVECOT")
     if override:
-        return override
+        return shutil.which(override)
     for candidate in ("/usr/sbin/dovecot", "dovecot"):
         found = shutil.which(candidate)
         if found:
@@ -121,6 +123,14 @@ class Dovecot:
     def server(self, folder: str | None = "INBOX", security: Security = "tls") -> Server:
         scheme, port = ("imaps", self.imaps_port) if security == "tls" else ("imap", self.imap_port)
         return Server(scheme, self.user, self.host, port, folder, security)
+
+    def address(self, folder: str = "INBOX", security: Security = "tls") -> str:
+        """The server as a contest file's `[mail] imap` names it; its password is
+        `password`, its certificate `cert` (the contest file's `ca_file`)."""
+        server = self.server(folder, security)
+        plain = "?plain" if security == "plain" else ""
+        where = f"{server.user}@{server.host}:{server.port}"
+        return f"{server.scheme}://{where}/{quote(folder, safe='')}{plain}"
 
     @contextmanager
     def client(self) -> Iterator[imaplib.IMAP4_SSL]:

@@ -290,6 +290,12 @@ def test_the_label_names_the_server_and_never_the_password(dovecot: Dovecot) -> 
     assert PASSWORD not in repr(f) and PASSWORD not in f.label
     inbox_default = fetcher(dovecot, "x", server=replace(dovecot.server(None)))
     assert inbox_default.label.endswith("/INBOX")
+    port = dovecot.imap_port
+    assert (
+        dovecot.address("Entries 1")
+        == f"imaps://organizer@127.0.0.1:{dovecot.imaps_port}/Entries%201"
+    )
+    assert dovecot.address("INBOX", "plain") == f"imap://organizer@127.0.0.1:{port}/INBOX?plain"
 
 
 def test_the_docs_show_the_refusals_as_they_are_said(dovecot: Dovecot, folder: str) -> None:
