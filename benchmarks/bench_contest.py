@@ -49,6 +49,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(1, str(ROOT / "tests"))
 
 from benchmarks.bench_batch import DICE, measure  # noqa: E402
+from validator.contest.imap import Security  # noqa: E402
 
 FOLDER = "Entries"
 PASSWORD_VARIABLE = "ROAD300_IMAP_PASSWORD"
@@ -61,7 +62,7 @@ class _Server:
     host: str
     port: int
     folder: str | None
-    security: str
+    security: Security
 
 
 def imap_child(port: int, cert: Path, user: str, verdicts: Path, fetch_only: bool) -> None:
@@ -74,7 +75,7 @@ def imap_child(port: int, cert: Path, user: str, verdicts: Path, fetch_only: boo
     checker = Checker(dice=read_dice(DICE))
     server = _Server("imaps", user, "127.0.0.1", port, FOLDER, "tls")
     password = os.environ[PASSWORD_VARIABLE]
-    fetcher = ImapFetcher(server, password, cert, message_cap(checker.max_bytes))  # type: ignore[arg-type]
+    fetcher = ImapFetcher(server, password, cert, message_cap(checker.max_bytes))
     found: Counter[str] = Counter()
     for n, incoming in enumerate(fetcher.fetch(None), start=1):
         if fetch_only:

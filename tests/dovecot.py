@@ -197,6 +197,21 @@ class Dovecot:
             assert found, data
             return int(found[1])
 
+    def logins(self) -> list[int]:
+        """The imap process of every login so far, oldest first (the log's `mpid=`)."""
+        text = self.log.read_text(encoding="utf-8", errors="replace")
+        return [int(pid) for pid in re.findall(r"Login: user=<[^>]*>.*?mpid=(\d+)", text)]
+
+    def session_pid(self, before: int) -> int:
+        """The imap process of the first login after the first `before` ones."""
+        end = time.monotonic() + 10
+        while time.monotonic() < end:
+            pids = self.logins()
+            if len(pids) > before:
+                return pids[before]
+            time.sleep(0.05)
+        raise AssertionError(f"no new login in {self.log}")
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.terminate()

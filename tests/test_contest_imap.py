@@ -6,7 +6,9 @@ another host, no such folder, a silent server) are one clear ImapError each."""
 from __future__ import annotations
 
 import itertools
+import os
 import re
+import signal
 import socket
 import ssl
 from dataclasses import replace
@@ -336,3 +338,30 @@ def test_a_folder_named_in_any_script(dovecot: Dovecot) -> None:
     dovecot.deliver("Einsendungen &ANw- &U,BTFw- &ZeVnLIqe- a&-b", message(1))
     f = fetcher(dovecot, "Einsendungen Ü 台北 日本語 a&b")
     assert [g.data for g in f.fetch(None)] == [message(1)]
+
+
+def test_a_server_that_stops_answering_mid_fetch(dovecot: Dovecot, folder: str) -> None:
+    """The session's own imap process is stopped (SIGSTOP) after the first message: the
+    next batch times out as one ImapError, and what was yielded before stays yielded."""
+    from validator.contest import imap
+
+    dovecot.deliver(folder, message(1), message(2), message(3))
+    server = dovecot.server(folder)
+    f = ImapFetcher(server, PASSWORD, dovecot.cert, CAP, timeout=1.0)
+    got: list[Incoming] = []
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(imap, "BODY_BATCH_COUNT", 1)
+        before = len(dovecot.logins())
+        stream = f.fetch(None)
+        got.append(next(stream))
+        pid = dovecot.session_pid(before)
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            with pytest.raises(ImapError) as caught:
+                got.extend(stream)
+        finally:
+            os.kill(pid, signal.SIGCONT)
+    assert str(caught.value) == (
+        f"127.0.0.1:{dovecot.imaps_port}, folder '{folder}': UID FETCH failed: no answer within 1 s"
+    )
+    assert [g.data for g in got] == [message(1)]

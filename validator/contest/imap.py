@@ -157,13 +157,20 @@ class ImapFetcher:
         except BaseException:
             _close(imap)
             raise
+        broken = False
         try:
             yield imap
+        except ImapError:
+            broken = True  # a time-out, a lost connection: no LOGOUT to wait for
+            raise
         finally:
-            try:
-                imap.logout()
-            except (imaplib.IMAP4.error, OSError, EOFError):
+            if broken:
                 _close(imap)
+            else:
+                try:
+                    imap.logout()
+                except (imaplib.IMAP4.error, OSError, EOFError):
+                    _close(imap)
 
     def _connect(self) -> imaplib.IMAP4:
         url, where = self.url, f"{self.url.host}:{self.url.port}"
