@@ -244,7 +244,9 @@ def publish(
                 if site_writer is not None:
                     site_writer.add(reading, page, lang)
                 if reply_writer is not None and reading.part != "file":
-                    _reply(reply_writer, reading, page, lang)
+                    reply = answer(reply_writer, reading, page, lang)
+                    if reply is not None:
+                        reply_writer.keep(reply[1])
             if site_writer is not None:
                 site_writer.finish()
             written = reply_writer.finish() if reply_writer is not None else 0
@@ -269,8 +271,15 @@ def publish(
     return notes
 
 
-def _reply(writer: ReplyWriter, reading: Reading, page: str | None, lang: Language) -> None:
-    """The reply to one message, unless no reply may go to it (`Reading.answer`); a
+def answer(
+    writer: ReplyWriter,
+    reading: Reading,
+    page: str | None,
+    lang: Language,
+    message_id: str | None = None,
+) -> tuple[str, bytes] | None:
+    """The reply to one message (its recipient and bytes, `ReplyWriter.make`), or None
+    when no reply may go to it (`Reading.answer`), the reason added to `writer.refused`; a
     message that defeats the reply's making costs its reply, never the run (a disk that
     fails is another matter: OSError goes on)."""
     from validator.render.replies import Refused
@@ -278,14 +287,15 @@ def _reply(writer: ReplyWriter, reading: Reading, page: str | None, lang: Langua
     if not reading.answer:  # a bounce, an auto-reply, a forgery: the reason says which
         why = reading.why if reading.why is not None else "it gets no reply"
         writer.refused.append(Refused(reading.message_file, str(why)))
-        return
+        return None
     try:
-        writer.add(reading, page, lang)
+        return writer.make(reading, page, lang, message_id=message_id)
     except OSError:
         raise
     except Exception as exc:
         why = f"the reply could not be made ({type(exc).__name__}); please report it"
         writer.refused.append(Refused(reading.message_file, why))
+        return None
 
 
 def _contest() -> Contest | None:

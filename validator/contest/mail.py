@@ -998,7 +998,8 @@ class Source:
     """The folder record files are relative to, and a record's `dice_file` must be in."""
     found: Found
     box: Mailbox | None
-    messages: Messages | None
+    messages: Messages | list[RawMessage] | None
+    """A mailbox's messages, or those of a running challenge's ledger (contest/ledger.py)."""
     entry_files: list[str] | None = None
     """After `check`: the record files that became entries (the others need no page)."""
 
@@ -1086,5 +1087,5 @@ class Source:
         return Reading(name, name, meta, "file", result)
 
     def close(self) -> None:
-        if self.messages is not None:
+        if isinstance(self.messages, Messages):
             self.messages.close()
