@@ -3,7 +3,8 @@ replies), and writing the site and the replies once the batch is ranked."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -147,27 +148,31 @@ def lock_output_folders(*folders: Path | None) -> None:
     """Hold the lock of every output folder until the command ends, or stop (exit 2)
     when another run writes one of them: two runs writing the same site or replies would
     leave them a mix of both."""
+    click.get_current_context().with_resource(output_folders_locked(*folders))
+
+
+@contextmanager
+def output_folders_locked(*folders: Path | None) -> Iterator[None]:
+    """`lock_output_folders` for the length of a block."""
     from contextlib import ExitStack
 
     from validator.records.atomic import FolderBusy, folder_lock, lock_path
 
-    locks = ExitStack()
-    named = [folder for folder in folders if folder is not None]
-    if named:
-        click.get_current_context().call_on_close(locks.close)
-    for folder in named:
-        try:
-            locks.enter_context(folder_lock(folder))
-        except FolderBusy as busy:
-            locks.close()
-            who = f"process {busy.holder}" if busy.holder else "it"
-            fail_usage(
-                f"{folder}: another road300 run is writing it ({who} holds "
-                f"{lock_path(folder)}); run again when that one has ended"
-            )
-        except OSError as exc:
-            locks.close()
-            fail_usage(f"{folder}: cannot lock it ({lock_path(folder)}): {exc.strerror}")
+    with ExitStack() as locks:
+        for folder in folders:
+            if folder is None:
+                continue
+            try:
+                locks.enter_context(folder_lock(folder))
+            except FolderBusy as busy:
+                who = f"process {busy.holder}" if busy.holder else "it"
+                fail_usage(
+                    f"{folder}: another road300 run is writing it ({who} holds "
+                    f"{lock_path(folder)}); run again when that one has ended"
+                )
+            except OSError as exc:
+                fail_usage(f"{folder}: cannot lock it ({lock_path(folder)}): {exc.strerror}")
+        yield
 
 
 def publish(

@@ -137,7 +137,6 @@ def run(send: bool, watch: bool) -> None:
     """
     import time
 
-    from validator.cli.batch_mail import lock_output_folders
     from validator.cli.contest_run import run as run_once
     from validator.cli.contest_run import the_contest
     from validator.cli.output import say
@@ -145,7 +144,6 @@ def run(send: bool, watch: bool) -> None:
     from validator.records.atomic import sigterm_exits
 
     contest = the_contest()
-    lock_output_folders(contest.site_folder, contest.replies_folder)
     poll = contest.poll or DEFAULT_POLL
     try:
         while True:

@@ -125,6 +125,7 @@ class Done:
 
 def run(contest: Contest, *, send: bool) -> Done:
     """One run of the challenge (see the module's docstring)."""
+    from validator.cli.batch_mail import output_folders_locked
     from validator.records.source import MAX_BYTES
 
     organizer = contest.organizer
@@ -135,7 +136,8 @@ def run(contest: Contest, *, send: bool) -> Done:
     fetcher = make_fetcher(contest, max_bytes)
     site = contest.site_folder
     done = Done()
-    with opened(contest, writer=True) as ledger:
+    folders = output_folders_locked(site, contest.replies_folder)
+    with opened(contest, writer=True) as ledger, folders:
         done.fetched = fetch(ledger, fetcher)
         done.checked = check_new(ledger, checker)
         batch = ranked(ledger, contest)

@@ -140,11 +140,12 @@ class Ledger:
     # -- Opening ---------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: Path, *, writer: bool, wait: float = WAIT) -> Ledger:
+    def open(cls, path: Path, *, writer: bool, wait: float | None = None) -> Ledger:
         """The ledger at `path`; with `writer` it is made when missing and locked for this
         process (LedgerBusy after `wait` seconds when another one holds it). Without
         `writer` it must exist, and is only read."""
         lock = None
+        wait = WAIT if wait is None else wait
         if writer:
             path.parent.mkdir(parents=True, exist_ok=True)
             lock = _lock(path, wait)

@@ -1,0 +1,497 @@
+"""`road300 contest run`, `status`, `export` and `recheck` against real parts: an SQLite
+ledger on disk, a local mbox delivered in stages, and an SMTP server (aiosmtpd) on
+loopback with STARTTLS (a self-signed certificate made here with the openssl command) and
+AUTH, which refuses one recipient for good, defers one, drops a connection, and holds a
+message while the run is killed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import mailbox
+import os
+import shutil
+import signal
+import socket
+import sqlite3
+import stat
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from email import policy
+from email.parser import BytesParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import CliRun, cli_command, run_in_process
+from mail_helpers import DICE, Mail, inbox
+
+ROOT = Path(__file__).resolve().parent.parent
+ORGANIZER = "Winter challenge <challenge@organizers.example>"
+USER, PASSWORD = "challenge", "s3cret-Passw0rd"
+
+pytest.importorskip("aiosmtpd")
+if shutil.which("openssl") is None:  # pragma: no cover - the CI image has it
+    pytest.skip("the openssl command makes the test certificate", allow_module_level=True)
+
+
+# -- The SMTP server --------------------------------------------------------------------------
+
+
+@dataclass
+class Server:
+    """An aiosmtpd server on loopback: what it took, and how it misbehaves."""
+
+    port: int
+    cert: Path
+    loop: asyncio.AbstractEventLoop | None = None
+    received: list[tuple[str, bytes]] = field(default_factory=list)
+    """(recipient, message) of every message taken."""
+    refuse: set[str] = field(default_factory=set)
+    """Recipients answered 550 (permanent)."""
+    defer: set[str] = field(default_factory=set)
+    """Recipients answered 451 (temporary)."""
+    drop: set[str] = field(default_factory=set)
+    """Recipients at whose RCPT the connection is closed, once each."""
+    hold: set[str] = field(default_factory=set)
+    """Recipients whose DATA waits until `release` (the run is killed meanwhile)."""
+    holding: threading.Event = field(default_factory=threading.Event)
+    released: asyncio.Event | None = None
+    logins: list[str] = field(default_factory=list)
+
+    def reset(self) -> None:
+        self.received.clear()
+        self.refuse.clear()
+        self.defer.clear()
+        self.drop.clear()
+        self.hold.clear()
+        self.holding.clear()
+        self.logins.clear()
+
+    def release(self) -> None:
+        assert self.loop is not None and self.released is not None
+        self.loop.call_soon_threadsafe(self.released.set)
+
+    def message_ids(self) -> list[str]:
+        return [
+            str(BytesParser(policy=policy.default).parsebytes(data)["Message-ID"])
+            for _, data in self.received
+        ]
+
+
+class Handler:
+    def __init__(self, server: Server) -> None:
+        self.server = server
+
+    async def handle_RCPT(
+        self, smtp: Any, session: Any, envelope: Any, address: str, options: list[str]
+    ) -> str:
+        s = self.server
+        if address in s.refuse:
+            return "550 5.1.1 <" + address + ">: no such user here"
+        if address in s.defer:
+            return "451 4.3.0 mailbox busy, try again later"
+        if address in s.drop:
+            s.drop.discard(address)
+            smtp.transport.close()
+            return "421 4.4.2 closing"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, smtp: Any, session: Any, envelope: Any) -> str:
+        s = self.server
+        (to,) = envelope.rcpt_tos
+        if to in s.hold:
+            s.loop = asyncio.get_running_loop()
+            s.released = asyncio.Event()
+            s.holding.set()
+            await s.released.wait()  # the message is taken after the client was killed
+        s.received.append((to, bytes(envelope.original_content or envelope.content)))
+        return "250 2.0.0 queued"
+
+
+def _certificate(folder: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for localhost and 127.0.0.1 (an EC key: quick to make)."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        [
+            *(
+                "openssl",
+                "req",
+                "-x509",
+                "-newkey",
+                "ec",
+                "-pkeyopt",
+                "ec_paramgen_curve:prime256v1",
+            ),
+            *("-nodes", "-keyout", str(key), "-out", str(cert), "-days", "2"),
+            *("-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return cert, key
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def smtp_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    import ssl
+
+    from aiosmtpd.controller import Controller
+    from aiosmtpd.smtp import AuthResult, LoginPassword
+
+    folder = tmp_path_factory.mktemp("smtp")
+    cert, key = _certificate(folder)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    server = Server(_free_port(), cert)
+
+    def authenticator(smtp: Any, session: Any, envelope: Any, mechanism: str, data: Any) -> Any:
+        ok = isinstance(data, LoginPassword) and (data.login, data.password) == (
+            USER.encode(),
+            PASSWORD.encode(),
+        )
+        if ok:
+            server.logins.append(data.login.decode())
+        return AuthResult(success=ok)
+
+    controller = Controller(
+        Handler(server),
+        hostname="127.0.0.1",
+        port=server.port,
+        tls_context=context,
+        require_starttls=True,
+        auth_required=True,
+        authenticator=authenticator,
+    )
+    controller.start()
+    try:
+        yield server
+    finally:
+        controller.stop()
+
+
+@pytest.fixture
+def server(smtp_server: Server) -> Server:
+    smtp_server.reset()
+    return smtp_server
+
+
+# -- A challenge ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def mails() -> list[Mail]:
+    """Mail whose bytes stay the same (a multipart one gets its boundary when written)."""
+    made = inbox("alice-first", "german-qp", "attach-yaml", "question", "typo", "illegal")
+    for mail in made:
+        mail.message.as_bytes()  # the boundaries are fixed from here on
+    return made
+
+
+def contest(tmp_path: Path, server: Server | None = None, *, ca: bool = True) -> Path:
+    """A challenge folder: its dice, an empty mbox and the contest file."""
+    shutil.copy(DICE, tmp_path / "dice.txt")
+    (tmp_path / "inbox.mbox").write_bytes(b"")
+    smtp = ""
+    if server is not None:
+        smtp = f'smtp = "smtp://{USER}@127.0.0.1:{server.port}"\n'
+        if ca:
+            shutil.copy(server.cert, tmp_path / "ca.pem")
+            smtp += 'ca_file = "ca.pem"\n'
+    (tmp_path / "road300.toml").write_text(
+        'name = "Winter"\ndice = "dice.txt"\n'
+        f'organizer = "{ORGANIZER}"\n'
+        "deadline = 2026-12-20T23:59:59+01:00\n"
+        f'[mail]\nsource = "inbox.mbox"\n{smtp}',
+        encoding="utf-8",
+    )
+    return tmp_path
+
+
+def deliver(folder: Path, *mails: Mail) -> None:
+    """Append messages to the challenge's mbox, as a mail server delivers them."""
+    box = mailbox.mbox(folder / "inbox.mbox")
+    box.lock()
+    try:
+        for mail in mails:
+            box.add(mail.data)
+        box.flush()
+    finally:
+        box.unlock()
+        box.close()
+
+
+def road300(folder: Path, *args: str) -> CliRun:
+    return run_in_process(["contest", *args], folder)
+
+
+def status(folder: Path) -> dict[str, Any]:
+    run = road300(folder, "status", "--format", "json")
+    assert run.status == 0, run.stderr
+    data: dict[str, Any] = json.loads(run.stdout)
+    return data
+
+
+@pytest.fixture(autouse=True)
+def _no_netrc(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("ROAD300_SMTP_PASSWORD", PASSWORD)
+
+
+# -- Tests ------------------------------------------------------------------------------------
+
+
+def test_a_dry_run_then_mail_in_stages_answers_each_message_once(
+    tmp_path: Path, mails: list[Mail]
+) -> None:
+    folder = contest(tmp_path)
+    deliver(folder, *mails[:3])
+    first = road300(folder, "run")
+    assert first.status == 0, first.stderr
+    assert "fetched 3 new, checked 3, 3 new replies, 3 not sent (a dry run" in first.stderr
+    ledger = folder / "road300.db"
+    assert stat.S_IMODE(ledger.stat().st_mode) == 0o600
+    ids = {p.name: _header(p, "Message-ID") for p in (folder / "replies").glob("reply-*.eml")}
+    assert sorted(ids) == ["reply-0001.eml", "reply-0002.eml", "reply-0003.eml"]
+
+    again = road300(folder, "run")  # nothing new: nothing checked, no reply made again
+    assert "fetched 0 new, checked 0, 0 new replies, 3 not sent" in again.stderr
+    deliver(folder, *mails[3:])
+    third = road300(folder, "run")
+    assert "fetched 3 new, checked 3, 3 new replies, 6 not sent" in third.stderr
+    after = {p.name: _header(p, "Message-ID") for p in (folder / "replies").glob("reply-*.eml")}
+    assert len(after) == 6 and all(after[name] == mid for name, mid in ids.items())
+    assert len(set(after.values())) == 6
+    # Each reply goes to its sender, and answers its message.
+    for n, mail in enumerate(mails, start=1):
+        reply = (folder / "replies" / f"reply-{n:04d}.eml").read_bytes()
+        parsed = BytesParser(policy=policy.default).parsebytes(reply)
+        assert [a.addr_spec for a in parsed["To"].addresses] == [
+            mail.message["From"].addresses[0].addr_spec
+        ]
+        assert parsed["In-Reply-To"] == mail.message["Message-ID"]
+    assert (folder / "site" / "index.html").is_file()
+    assert len(list((folder / "site" / "entries").glob("*.html"))) == 5  # the question: none
+
+    data = status(folder)
+    assert data == {
+        "messages": 6,
+        "entries": 5,
+        "skipped": 1,
+        "verdicts": {"valid": 3, "invalid": 1, "incomplete": 0, "malformed": 1},
+        "late": 0,
+        "superseded": 0,
+        "replies": {"written": 6, "sent": 0, "failed": 0, "unsent": 6},
+        "last_fetch": data["last_fetch"],
+    }
+    assert data["last_fetch"].startswith("20")
+    text = road300(folder, "status")
+    assert "Replies: 6 written, 0 sent, 0 failed, 6 not sent" in text.stdout
+
+
+def test_export_is_what_batch_writes_for_the_same_mailbox(
+    tmp_path: Path, mails: list[Mail]
+) -> None:
+    folder = contest(tmp_path)
+    deliver(folder, *mails)
+    assert road300(folder, "run").status == 0
+    exported = road300(folder, "export", "-o", "results.json")
+    assert exported.status == 0, exported.stderr
+    batch = run_in_process(
+        ["batch", "inbox.mbox", "--deadline", "2026-12-20T23:59:59+01:00", "-o", "batch.json"],
+        folder,
+    )
+    assert batch.status == 0, batch.stderr
+    assert (folder / "results.json").read_bytes() == (folder / "batch.json").read_bytes()
+    assert stat.S_IMODE((folder / "results.json").stat().st_mode) == 0o600
+
+
+def test_send_over_starttls_with_auth_once_then_only_the_new(
+    tmp_path: Path, mails: list[Mail], server: Server
+) -> None:
+    folder = contest(tmp_path, server)
+    deliver(folder, *mails[:2])
+    run = road300(folder, "run", "--send")
+    assert run.status == 0, run.stderr
+    assert "sent 2, failed 0, 0 not sent" in run.stderr
+    assert server.logins == [USER]
+    assert sorted(to for to, _ in server.received) == sorted(_senders(mails[:2]))
+    assert PASSWORD not in run.stderr + run.stdout
+    assert PASSWORD.encode() not in (folder / "road300.db").read_bytes()
+
+    deliver(folder, mails[2])
+    assert road300(folder, "run", "--send").status == 0
+    assert len(server.received) == 3  # only the new reply was sent
+    assert len(set(server.message_ids())) == 3
+    assert status(folder)["replies"] == {"written": 3, "sent": 3, "failed": 0, "unsent": 0}
+
+
+def test_a_refused_recipient_fails_for_good_a_deferred_one_waits(
+    tmp_path: Path, mails: list[Mail], server: Server
+) -> None:
+    folder = contest(tmp_path, server)
+    deliver(folder, *mails[:3])
+    first, second, third = _senders(mails[:3])
+    server.refuse.add(first)
+    server.defer.add(second)
+    run = road300(folder, "run", "--send")
+    assert run.status == 0, run.stderr
+    assert [to for to, _ in server.received] == [third]
+    assert "no such user here" in run.stderr and "stays unsent" in run.stderr
+    data = status(folder)
+    assert data["replies"] == {"written": 3, "sent": 1, "failed": 1, "unsent": 1}
+    text = road300(folder, "status").stdout
+    assert "failed: inbox.mbox#1: 550 5.1.1" in text
+
+    server.defer.clear()
+    server.refuse.clear()  # a failed reply is not tried again, even when it would pass now
+    assert road300(folder, "run", "--send").status == 0
+    assert [to for to, _ in server.received] == [third, second]
+    assert status(folder)["replies"] == {"written": 3, "sent": 2, "failed": 1, "unsent": 0}
+
+
+def test_a_dropped_connection_leaves_the_rest_for_the_next_run(
+    tmp_path: Path, mails: list[Mail], server: Server
+) -> None:
+    folder = contest(tmp_path, server)
+    deliver(folder, *mails[:3])
+    server.drop.add(_senders(mails[:3])[1])
+    run = road300(folder, "run", "--send")
+    assert run.status == 0, run.stderr
+    assert len(server.received) == 1
+    assert status(folder)["replies"]["unsent"] == 2
+    assert road300(folder, "run", "--send").status == 0
+    assert sorted(to for to, _ in server.received) == sorted(_senders(mails[:3]))
+    assert len(set(server.message_ids())) == 3
+
+
+def test_an_unverifiable_certificate_sends_nothing(
+    tmp_path: Path, mails: list[Mail], server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without ca_file the self-signed certificate cannot be verified: to a host that is
+    not loopback that stops the run; on loopback (this test's) a certificate is not
+    verified without ca_file, so the server's name stands in for another host."""
+    folder = contest(tmp_path, server, ca=False)
+    toml = folder / "road300.toml"
+    toml.write_text(
+        toml.read_text().replace("127.0.0.1", "localhost.localdomain") + 'ca_file = "none.pem"\n'
+    )
+    deliver(folder, mails[0])
+    run = road300(folder, "run", "--send")
+    assert run.status == 2
+    assert "ca_file" in run.stderr and PASSWORD not in run.stderr
+    assert server.received == []
+
+
+def test_a_run_killed_while_sending_sends_no_reply_twice_but_the_one_in_flight(
+    tmp_path: Path, mails: list[Mail], server: Server
+) -> None:
+    folder = contest(tmp_path, server)
+    deliver(folder, *mails[:3])
+    senders = _senders(mails[:3])
+    server.hold.add(senders[1])
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    proc = subprocess.Popen(
+        cli_command(["contest", "run", "--send"]),
+        cwd=folder,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        assert server.holding.wait(60), proc.stderr.read() if proc.stderr else ""
+        # A second run meanwhile waits a moment for the ledger, then names its holder.
+        busy = _with_wait(0.2, lambda: road300(folder, "run"))
+        assert busy.status == 2
+        assert f"process {proc.pid} on {socket.gethostname()}" in busy.stderr
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        if proc.stderr:
+            proc.stderr.close()
+    server.hold.clear()
+    server.release()  # the server drops a message whose client went away mid-DATA
+    assert [to for to, _ in server.received] == [senders[0]]
+    db = sqlite3.connect(folder / "road300.db")
+    states = [s for (s,) in db.execute("SELECT state FROM replies ORDER BY seq")]
+    db.close()
+    assert states == ["sent", "sending", "unsent"]
+
+    again = road300(folder, "run", "--send")
+    assert again.status == 0, again.stderr
+    assert [to for to, _ in server.received] == senders  # the one in flight sent again
+    assert len(set(server.message_ids())) == 3
+    assert status(folder)["replies"] == {"written": 3, "sent": 3, "failed": 0, "unsent": 0}
+
+
+def test_recheck_keeps_the_replies_and_marks_the_site_for_rewriting(
+    tmp_path: Path, mails: list[Mail]
+) -> None:
+    folder = contest(tmp_path)
+    deliver(folder, *mails[:2])
+    assert road300(folder, "run").status == 0
+    before = (folder / "replies" / "reply-0001.eml").read_bytes()
+    run = road300(folder, "recheck")
+    assert run.status == 0, run.stderr
+    assert "rechecked 2 messages: 0 changed" in run.stderr
+    index = folder / "site" / "index.html"
+    index.unlink()
+    assert road300(folder, "run").status == 0
+    assert index.is_file()
+    assert (folder / "replies" / "reply-0001.eml").read_bytes() == before
+
+
+def test_the_commands_need_a_contest_file_and_a_ledger(tmp_path: Path) -> None:
+    none = road300(tmp_path, "status")
+    assert none.status == 2 and "no contest file" in none.stderr
+    folder = contest(tmp_path)
+    missing = road300(folder, "status")
+    assert missing.status == 2 and "no ledger yet" in missing.stderr
+    (folder / "road300.toml").write_text(
+        (folder / "road300.toml").read_text() + 'imap = "imaps://me@mail.example/INBOX"\n'
+    )
+    both = road300(folder, "run")
+    assert both.status == 2 and "imap or source, not both" in both.stderr
+    (folder / "road300.db").write_bytes(b"not a database at all, but long enough" * 100)
+    (folder / "road300.toml").write_text((folder / "road300.toml").read_text().split("imap")[0])
+    broken = road300(folder, "run")
+    assert broken.status == 2 and "not a road300 ledger" in broken.stderr
+
+
+# -- Helpers ----------------------------------------------------------------------------------
+
+
+def _header(path: Path, name: str) -> str:
+    return str(BytesParser(policy=policy.default).parsebytes(path.read_bytes())[name])
+
+
+def _senders(mails: list[Mail]) -> list[str]:
+    return [str(m.message["From"].addresses[0].addr_spec) for m in mails]
+
+
+def _with_wait(seconds: float, call: Any) -> CliRun:
+    from validator.contest import ledger
+
+    old = ledger.WAIT
+    ledger.WAIT = seconds
+    try:
+        result: CliRun = call()
+    finally:
+        ledger.WAIT = old
+    return result
+
+
+assert sys.version_info >= (3, 11)
