@@ -375,22 +375,58 @@ def test_a_dropped_connection_leaves_the_rest_for_the_next_run(
     assert len(set(server.message_ids())) == 3
 
 
-def test_an_unverifiable_certificate_sends_nothing(
-    tmp_path: Path, mails: list[Mail], server: Server, monkeypatch: pytest.MonkeyPatch
+def test_certificates_are_verified_against_ca_file(server: Server) -> None:
+    """A self-signed certificate fails verification unless ca_file names it; only a
+    loopback server without ca_file is not verified."""
+    import smtplib
+    import ssl
+
+    from validator.contest.mailurl import MailURLError, tls_context
+
+    def starttls(context: ssl.SSLContext) -> None:
+        with smtplib.SMTP("127.0.0.1", server.port, timeout=10) as client:
+            client.starttls(context=context)
+            assert client.noop()[0] == 250
+
+    with pytest.raises(ssl.SSLCertVerificationError):
+        starttls(tls_context(None))
+    starttls(tls_context(server.cert))
+    starttls(tls_context(None, loopback=True))
+    with pytest.raises(MailURLError, match="not a PEM certificate"):
+        tls_context(Path(__file__))
+
+
+def test_the_draw_waits_for_the_deadline_and_is_recorded(
+    tmp_path: Path, mails: list[Mail]
 ) -> None:
-    """Without ca_file the self-signed certificate cannot be verified: to a host that is
-    not loopback that stops the run; on loopback (this test's) a certificate is not
-    verified without ca_file, so the server's name stands in for another host."""
-    folder = contest(tmp_path, server, ca=False)
+    from datetime import UTC, datetime, timedelta
+
+    folder = contest(tmp_path)
     toml = folder / "road300.toml"
-    toml.write_text(
-        toml.read_text().replace("127.0.0.1", "localhost.localdomain") + 'ca_file = "none.pem"\n'
-    )
-    deliver(folder, mails[0])
-    run = road300(folder, "run", "--send")
-    assert run.status == 2
-    assert "ca_file" in run.stderr and PASSWORD not in run.stderr
-    assert server.received == []
+    later = (datetime.now(UTC) + timedelta(days=30)).isoformat(timespec="seconds")
+    toml.write_text(toml.read_text().replace("2026-12-20T23:59:59+01:00", later))
+    deliver(folder, *mails)
+    assert road300(folder, "run").status == 0
+    assert road300(folder, "export", "-o", "results.json").status == 0
+    draw = ["draw", "results.json", "--winners", "1", "--seed", "lottery 17 23"]
+    early = run_in_process(draw, folder)
+    assert early.status == 2 and "has not passed" in early.stderr
+
+    toml.write_text(toml.read_text().replace(f"deadline = {later}\n", ""))
+    done = run_in_process(draw, folder)
+    assert done.status == 0, done.stderr
+    assert "recorded the draw in" in done.stderr
+    from validator.contest.ledger import Ledger
+
+    with Ledger.open(folder / "road300.db", writer=False) as ledger:
+        (record,) = ledger.draws()
+    assert record.seed == "lottery 17 23" and record.winners == 1
+    files = [str(e["file"]) for e in record.eligible]
+    assert files == sorted(files)
+    assert record.eligible and all(isinstance(e["game"], str) for e in record.eligible)
+    assert record.drawn[0] in record.eligible
+    assert record.command.startswith("road300 draw results.json --winners 1 --seed")
+    assert f"Winners:\n  1. {record.drawn[0]['player']}" in done.stdout
 
 
 def test_a_run_killed_while_sending_sends_no_reply_twice_but_the_one_in_flight(

@@ -23,8 +23,9 @@ from validator.render.sanitize import plain_text
 
 if TYPE_CHECKING:
     from validator.check.file import Checker
-    from validator.contest.batch import Batch
+    from validator.contest.batch import Batch, Entry
     from validator.contest.config import Contest
+    from validator.contest.draw import Outcome
     from validator.contest.incoming import Fetcher
     from validator.contest.ledger import Ledger
     from validator.contest.smtp import Sent
@@ -390,3 +391,71 @@ def _said(outcome: tuple[str, int | None] | None) -> str:
         return "no record"
     verdict, score = outcome
     return verdict if score is None else f"{verdict} ({score} points)"
+
+
+# -- The draw of a running challenge ------------------------------------------------------------
+
+
+def _running() -> Contest | None:
+    """The contest file the command read, when `contest run` keeps its ledger."""
+    from validator.cli.contest_file import current_contest
+    from validator.contest.config import Contest
+
+    contest = current_contest()
+    if isinstance(contest, Contest) and contest.state_file.is_file():
+        return contest
+    return None
+
+
+def draw_allowed() -> None:
+    """Stop `road300 draw` (exit 2) before the deadline of a running challenge: mail
+    may still come that changes who takes part."""
+    from datetime import UTC, datetime
+
+    contest = _running()
+    if contest is None or contest.deadline is None:
+        return
+    if datetime.now(UTC) <= contest.deadline:
+        fail_usage(
+            f"the deadline of {contest.path} ({contest.deadline.isoformat()}) has not passed: "
+            "entries may still come; draw after it"
+        )
+
+
+def record_draw(outcome: Outcome) -> None:
+    """Keep a draw of a running challenge in its ledger: the seed, the eligible entries
+    in the draw's order (player, file, game hash), the winners and the command."""
+    import shlex
+
+    from validator.contest.ledger import DrawRecord, LedgerError
+    from validator.contest.ledger import now as stamp
+
+    contest = _running()
+    drawn = outcome.drawn
+    if contest is None or drawn is None:
+        return
+    with opened(contest, writer=True) as ledger:
+        games = ledger.fingerprints()
+
+        def listed(entry: Entry) -> dict[str, str | int | None]:
+            return {
+                "player": entry.player_name,
+                "file": entry.file,
+                "score": entry.score,
+                "game": games.get(entry.file),
+            }
+
+        try:
+            ledger.record_draw(
+                DrawRecord(
+                    stamp(),
+                    outcome.seed,
+                    outcome.options.winners,
+                    [listed(e) for e in drawn.eligible],
+                    [listed(e) for e in drawn.winners],
+                    shlex.join(outcome.command_line()),
+                )
+            )
+        except LedgerError as exc:
+            fail_usage(plain_text(str(exc)))
+    say(f"recorded the draw in {contest.state_file}")
