@@ -188,8 +188,11 @@ def publish(
     deadline: datetime | None,
     jobs: int = 1,
     lang: str | None = None,
+    on_page: Callable[[Reading, str | None, Language], None] | None = None,
 ) -> list[str]:
-    """Write the site and the replies; the lines to tell on stderr. `lang` is `--lang`.
+    """Write the site and the replies; the lines to tell on stderr. `lang` is `--lang`;
+    `on_page` is called with each message read again, its page and its language (`contest
+    run` makes its new replies so, from the pages the site needs anyway).
 
     Each folder is made anew beside the old one and swapped in when both are whole
     (records/atomic.replace_folders): an interrupted run leaves the old ones as they were;
@@ -252,6 +255,8 @@ def publish(
                     reply = answer(reply_writer, reading, page, lang)
                     if reply is not None:
                         reply_writer.keep(reply[1])
+                if on_page is not None:
+                    on_page(reading, page, lang)
             if site_writer is not None:
                 site_writer.finish()
             written = reply_writer.finish() if reply_writer is not None else 0

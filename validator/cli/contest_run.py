@@ -28,7 +28,10 @@ if TYPE_CHECKING:
     from validator.contest.draw import Outcome
     from validator.contest.incoming import Fetcher
     from validator.contest.ledger import Ledger
+    from validator.contest.mail import Reading
     from validator.contest.smtp import Sent
+    from validator.render.i18n import Language
+    from validator.render.replies import ReplyWriter
 
 
 def the_contest() -> Contest:
@@ -142,11 +145,14 @@ def run(contest: Contest, *, send: bool) -> Done:
         done.fetched = fetch(ledger, fetcher)
         done.checked = check_new(ledger, checker)
         batch = ranked(ledger, contest)
-        done.replies = make_replies(ledger, contest, checker, batch)
-        write_replies(ledger, contest, batch)
-        if done.checked or ledger.is_stale() or not (site / "index.html").is_file():
-            write_site(ledger, contest, checker, batch)
-            ledger.stale(False)
+        with Replying(ledger, contest, batch) as replying:
+            if replying.pending or ledger.is_stale() or not (site / "index.html").is_file():
+                write_site(ledger, contest, checker, batch, replying)
+                ledger.stale(False)
+            replying.rest(checker)  # any the site did not read (none, unless it failed)
+        done.replies = replying.made
+        if done.replies or not (contest.replies_folder / "replies.mbox").is_file():
+            write_replies(ledger, contest, batch)
         if send:
             sent = send_replies(ledger, contest)
             done.sent, done.failed = sent.sent, len(sent.failed)
@@ -176,65 +182,92 @@ def fetch(ledger: Ledger, fetcher: Fetcher) -> int:
 
 
 def check_new(ledger: Ledger, checker: Checker) -> int:
-    """Check each message not checked yet, once, storing what it found."""
-    from validator.contest.mail import check_message
+    """Check each message not checked yet, once (in a process pool when they are many),
+    storing what each check found as it comes."""
+    from validator.contest.mail import RawMessage, check_messages
+    from validator.records.pool import default_jobs
 
-    count = 0
-    for stored in ledger.messages(unchecked=True):
-        if stored.raw is None:
-            continue
-        ledger.checked(stored.seq, check_message(checker, stored.raw))
-        count += 1
-    return count
+    seqs = ledger.unchecked()
+
+    def raws() -> Iterator[RawMessage]:
+        for seq in seqs:
+            raw = ledger.message(seq).raw
+            assert raw is not None  # `unchecked` lists messages with their bytes
+            yield raw
+
+    checked = check_messages(checker, raws(), default_jobs(len(seqs)))
+    for seq, arrival in zip(seqs, checked, strict=True):
+        ledger.checked(seq, arrival)
+    return len(seqs)
 
 
-def make_replies(ledger: Ledger, contest: Contest, checker: Checker, batch: Batch) -> int:
-    """Make the reply to each checked message that has none in the ledger yet, with the
-    Message-ID the ledger gives it, and store it unsent; how many were made."""
-    import tempfile
+class Replying:
+    """Makes the reply to each checked message that has none in the ledger yet, with the
+    Message-ID the ledger gives it, and stores it unsent (or that it gets none, and why):
+    from the pages the site is written with (`page`), else reading the message again
+    (`rest`). A context manager: its scratch folder goes when the block ends."""
 
-    from validator.cli.batch_mail import answer
-    from validator.render.pages import page_of
-    from validator.render.replies import ReplyWriter
+    def __init__(self, ledger: Ledger, contest: Contest, batch: Batch) -> None:
+        self.ledger = ledger
+        self.contest = contest
+        self.batch = batch
+        self.pending = {ledger.message(seq).file: seq for seq in ledger.unanswered()}
+        self.made = 0
+        self.writer: ReplyWriter | None = None
 
-    pending = set(ledger.unanswered())
-    if not pending:
-        return 0
-    from validator.contest.mail import read_message
+    def __enter__(self) -> Replying:
+        import tempfile
 
-    assert contest.organizer is not None
-    langs = (None, contest.lang)
-    dice_name = contest.dice.name if contest.dice else None
-    made = 0
-    with tempfile.TemporaryDirectory(prefix=".road300-replies.") as scratch:
-        writer = ReplyWriter(
-            Path(scratch), batch, contest.organizer, contest=contest.name, deadline=contest.deadline
-        )
-        domain = writer.organizer.domain or "road300.invalid"
-        for stored in ledger.messages():
-            if stored.seq not in pending or stored.raw is None:
-                continue
-            reading = read_message(checker, stored.raw)
-            lang = reading.reply_language(*langs, os.environ)
-            page = page_of(reading, dice_name, langs)
-            message_id = ledger.message_id(stored.seq, domain)
-            refused = len(writer.refused)
-            reply = answer(writer, reading, page, lang, message_id)
-            if reply is None:
-                why = writer.refused[-1].reason if len(writer.refused) > refused else None
-                ledger.replied(
-                    stored.seq, message_id, None, recipient=None, sender=None, reason=why
-                )
-                continue
-            ledger.replied(
-                stored.seq,
-                message_id,
-                reply[1],
-                recipient=reply[0],
-                sender=writer.organizer.addr_spec,
+        from validator.render.replies import ReplyWriter
+
+        if self.pending:
+            c = self.contest
+            assert c.organizer is not None
+            self._scratch = tempfile.TemporaryDirectory(prefix=".road300-replies.")
+            folder = Path(self._scratch.name)
+            self.writer = ReplyWriter(
+                folder, self.batch, c.organizer, contest=c.name, deadline=c.deadline
             )
-            made += 1
-    return made
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self.writer is not None:
+            self._scratch.cleanup()
+
+    def page(self, reading: Reading, page: str | None, lang: Language) -> None:
+        """The reply to the message of `reading`, when it has none yet."""
+        from validator.cli.batch_mail import answer
+
+        seq = self.pending.pop(reading.message_file, None)
+        if seq is None or self.writer is None:
+            return
+        writer, ledger = self.writer, self.ledger
+        message_id = ledger.message_id(seq, writer.organizer.domain or "road300.invalid")
+        refused = len(writer.refused)
+        reply = answer(writer, reading, page, lang, message_id)
+        if reply is None:
+            why = writer.refused[-1].reason if len(writer.refused) > refused else None
+            ledger.replied(seq, message_id, None, recipient=None, sender=None, reason=why)
+            return
+        to, data = reply
+        ledger.replied(seq, message_id, data, recipient=to, sender=writer.organizer.addr_spec)
+        self.made += 1
+
+    def rest(self, checker: Checker) -> None:
+        """The replies of the messages the site did not read (each read again here)."""
+        from validator.contest.mail import read_message
+        from validator.render.pages import page_of
+
+        langs = (None, self.contest.lang)
+        dice = self.contest.dice.name if self.contest.dice else None
+        for seq in sorted(self.pending.values()):
+            raw = self.ledger.message(seq).raw
+            if raw is None:
+                continue
+            reading = read_message(checker, raw)
+            self.page(
+                reading, page_of(reading, dice, langs), reading.reply_language(*langs, os.environ)
+            )
 
 
 def write_replies(ledger: Ledger, contest: Contest, batch: Batch) -> None:
@@ -256,16 +289,18 @@ def write_replies(ledger: Ledger, contest: Contest, batch: Batch) -> None:
         fail_usage(f"cannot write {exc.filename or 'the replies'}: {exc.strerror}")
 
 
-def write_site(ledger: Ledger, contest: Contest, checker: Checker, batch: Batch) -> None:
+def write_site(
+    ledger: Ledger, contest: Contest, checker: Checker, batch: Batch, replying: Replying
+) -> None:
     """The results site rewritten from every message of the ledger, as `batch --site`
     writes it (batch_mail.publish)."""
     from validator.cli.batch_mail import publish
     from validator.contest.batch import Found
     from validator.contest.mail import Source
+    from validator.records.pool import PAGES_PER_WORKER, default_jobs
 
-    raws = [s.raw for s in ledger.messages() if s.raw is not None and s.arrival is not None]
     root = contest.path.parent.resolve()
-    source = Source(contest.path.parent, root, Found([], []), None, raws)
+    source = Source(contest.path.parent, root, Found([], []), None, ledger.raw_messages())
     notes = publish(
         source,
         checker,
@@ -276,7 +311,9 @@ def write_site(ledger: Ledger, contest: Contest, checker: Checker, batch: Batch)
         name=contest.name,
         dice=contest.dice,
         deadline=contest.deadline,
+        jobs=default_jobs(ledger.count(), PAGES_PER_WORKER),
         lang=contest.lang,
+        on_page=replying.page,
     )
     for line in notes:
         say(line)

@@ -285,16 +285,31 @@ class Ledger:
         row = self.db.execute("SELECT value FROM meta WHERE key = 'last_fetch'").fetchone()
         return None if row is None else str(row[0])
 
-    def messages(self, *, unchecked: bool = False) -> Iterator[Stored]:
-        """The messages in the order they were fetched (only those not checked yet)."""
-        query = "SELECT seq, key, file, data, size, split, arrival FROM messages"
-        if unchecked:
-            query += " WHERE arrival IS NULL"
-        for seq, key, file, data, size, split, arrival in self.db.execute(query + " ORDER BY seq"):
-            raw = None
-            if data is not None:
-                raw = RawMessage(file, bytes(data), self.path.parent, size, bool(split))
-            yield Stored(seq, key, file, raw, None if arrival is None else _arrival(arrival, file))
+    def messages(self) -> Iterator[Stored]:
+        """The messages in the order they were fetched, read one at a time: however many
+        there are, one is in memory at once."""
+        for (seq,) in self.db.execute("SELECT seq FROM messages ORDER BY seq").fetchall():
+            yield self.message(seq)
+
+    def unchecked(self) -> list[int]:
+        """The messages not checked yet (whose bytes are kept), in order."""
+        rows = self.db.execute(
+            "SELECT seq FROM messages WHERE arrival IS NULL AND data IS NOT NULL ORDER BY seq"
+        )
+        return [int(seq) for (seq,) in rows]
+
+    def message(self, seq: int) -> Stored:
+        key, file, data, size, split, arrival = self.db.execute(
+            "SELECT key, file, data, size, split, arrival FROM messages WHERE seq = ?", (seq,)
+        ).fetchone()
+        raw = None
+        if data is not None:
+            raw = RawMessage(file, bytes(data), self.path.parent, size, bool(split))
+        return Stored(seq, key, file, raw, None if arrival is None else _arrival(arrival, file))
+
+    def raw_messages(self) -> StoredMessages:
+        """The checked messages whose bytes are kept, as a batch Source's messages."""
+        return StoredMessages(self)
 
     def count(self) -> int:
         (n,) = self.db.execute("SELECT count(*) FROM messages").fetchone()
@@ -309,7 +324,10 @@ class Ledger:
 
     def arrivals(self) -> list[Arrival]:
         """What every checked message's check found, in the order they were fetched."""
-        return [s.arrival for s in self.messages() if s.arrival is not None]
+        rows = self.db.execute(
+            "SELECT file, arrival FROM messages WHERE arrival IS NOT NULL ORDER BY seq"
+        )
+        return [_arrival(arrival, file) for file, arrival in rows]
 
     def fingerprints(self) -> dict[str, str]:
         """Each entry's game hash (`contest/batch.fingerprint`), by its file."""
@@ -409,6 +427,29 @@ class Ledger:
             DrawRecord(at, seed, n, json.loads(eligible), json.loads(drawn), command)
             for at, seed, n, eligible, drawn, command in rows
         ]
+
+
+class StoredMessages:
+    """The checked messages of a ledger whose bytes it keeps, read one at a time (a
+    `mail.MessageList`)."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+
+    def __len__(self) -> int:
+        (n,) = self.ledger.db.execute(
+            "SELECT count(*) FROM messages WHERE arrival IS NOT NULL AND data IS NOT NULL"
+        ).fetchone()
+        return int(n)
+
+    def __iter__(self) -> Iterator[RawMessage]:
+        rows = self.ledger.db.execute(
+            "SELECT seq FROM messages WHERE arrival IS NOT NULL AND data IS NOT NULL ORDER BY seq"
+        ).fetchall()
+        for (seq,) in rows:
+            raw = self.ledger.message(seq).raw
+            if raw is not None:
+                yield raw
 
 
 def _arrival_json(a: Arrival) -> str:
