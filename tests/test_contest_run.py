@@ -396,9 +396,7 @@ def test_certificates_are_verified_against_ca_file(server: Server) -> None:
         tls_context(Path(__file__))
 
 
-def test_the_draw_waits_for_the_deadline_and_is_recorded(
-    tmp_path: Path, mails: list[Mail]
-) -> None:
+def test_the_draw_waits_for_the_deadline_and_is_recorded(tmp_path: Path, mails: list[Mail]) -> None:
     from datetime import UTC, datetime, timedelta
 
     folder = contest(tmp_path)
@@ -531,3 +529,38 @@ def _with_wait(seconds: float, call: Any) -> CliRun:
 
 
 assert sys.version_info >= (3, 11)
+
+
+# -- docs/contest.md ------------------------------------------------------------------------
+
+
+def test_the_docs_run_a_challenge_as_they_show(
+    tmp_path: Path, mails: list[Mail], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The contest file keys of "Running a challenge from a mailbox" (with a local mbox
+    for the IMAP folder), and its first runs and status, printing what the docs show."""
+    import re
+
+    doc = (ROOT / "docs" / "contest.md").read_text(encoding="utf-8")
+    section = doc.split("## 5. Running a challenge from a mailbox", 1)[1].split("\n## ", 1)[0]
+    (keys,) = re.findall(r"^```toml\n(.*?)^```$", section, re.M | re.S)
+    consoles = re.findall(r"^```console\n(.*?)^```$", section, re.M | re.S)
+    folder = contest(tmp_path)
+    top, mail = keys.split("[mail]\n")
+    assert 'imap = "imaps://' in mail
+    mail = re.sub(r"^imap = .*$", 'source = "inbox.mbox"', mail, flags=re.M)
+    base = (folder / "road300.toml").read_text().split("[mail]")[0]
+    (folder / "road300.toml").write_text(f"{base}{top}[mail]\n{mail}")
+    monkeypatch.delenv("ROAD300_SMTP_PASSWORD")
+    for block, delivered in zip(consoles[:3], (mails[:3], mails[3:], ()), strict=True):
+        deliver(folder, *delivered)
+        command, *shown = block.splitlines()
+        assert command.startswith("$ road300 contest ")
+        run = road300(folder, *command.split()[3:])
+        assert run.status == 0, run.stderr
+        lines = (run.stdout + run.stderr).replace(f"{folder.resolve()}/", "").splitlines()
+        fetch = [n for n, line in enumerate(shown) if line.startswith("Last fetch: ")]
+        for n in fetch:  # the time of this run
+            assert lines[n].startswith("Last fetch: 20")
+            lines[n] = shown[n]
+        assert lines == shown

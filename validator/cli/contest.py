@@ -175,19 +175,27 @@ def run(send: bool, watch: bool) -> None:
 )
 def status(fmt: str) -> None:
     """What the ledger holds: messages, entries by verdict, late, superseded, replies
-    written, sent, failed (with the server's answers) and not sent, the last fetch.
+    written, sent, failed (with the server's answers) and not sent, the last fetch, and
+    the draws made (with the command that repeats each).
     """
     import json
 
-    from validator.cli.contest_run import opened, status_of, status_text, the_contest
+    from validator.cli.contest_run import (
+        draw_lines,
+        opened,
+        status_of,
+        status_text,
+        the_contest,
+    )
 
     contest = the_contest()
     with opened(contest, writer=False) as ledger:
         data, failed = status_of(ledger, contest)
+        draws = list(draw_lines(ledger))
     if fmt == "json":
         click.echo(json.dumps(data, ensure_ascii=False))
     else:
-        for line in status_text(data, failed):
+        for line in [*status_text(data, failed), *draws]:
             click.echo(line)
 
 

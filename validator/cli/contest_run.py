@@ -375,6 +375,16 @@ def status_of(ledger: Ledger, contest: Contest) -> tuple[dict[str, object], list
     return data, failed
 
 
+def draw_lines(ledger: Ledger) -> Iterator[str]:
+    """The draws the ledger records, for `contest status`."""
+    for draw in ledger.draws():
+        winners = ", ".join(f"{w['player']} ({w['file']})" for w in draw.drawn)
+        yield plain_text(
+            f"Draw {draw.at}: seed {draw.seed!r}, {len(draw.eligible)} eligible, winners: {winners}"
+        )
+        yield plain_text(f"  repeat it: {draw.command}")
+
+
 def status_text(data: dict[str, object], failed: list[tuple[str, str]]) -> Iterator[str]:
     """`contest status` for people."""
     verdicts = data["verdicts"]
