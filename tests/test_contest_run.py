@@ -255,6 +255,8 @@ def test_a_dry_run_then_mail_in_stages_answers_each_message_once(
     tmp_path: Path, mails: list[Mail]
 ) -> None:
     folder = contest(tmp_path)
+    toml = folder / "road300.toml"
+    toml.write_text('base_url = "https://example.org/winter/"\n' + toml.read_text())
     deliver(folder, *mails[:3])
     first = road300(folder, "run")
     assert first.status == 0, first.stderr
@@ -280,6 +282,8 @@ def test_a_dry_run_then_mail_in_stages_answers_each_message_once(
             mail.message["From"].addresses[0].addr_spec
         ]
         assert parsed["In-Reply-To"] == mail.message["Message-ID"]
+        text = parsed.get_body(preferencelist=("plain",))
+        assert text is not None and "https://example.org/winter/" in text.get_content()
     assert (folder / "site" / "index.html").is_file()
     assert len(list((folder / "site" / "entries").glob("*.html"))) == 5  # the question: none
 

@@ -226,7 +226,12 @@ class Replying:
             self._scratch = tempfile.TemporaryDirectory(prefix=".road300-replies.")
             folder = Path(self._scratch.name)
             self.writer = ReplyWriter(
-                folder, self.batch, c.organizer, contest=c.name, deadline=c.deadline
+                folder,
+                self.batch,
+                c.organizer,
+                contest=c.name,
+                deadline=c.deadline,
+                site_url=c.base_url,
             )
         return self
 

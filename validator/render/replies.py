@@ -158,6 +158,7 @@ class ReplyWriter:
         contest: str | None = None,
         deadline: datetime | None = None,
         now: datetime | None = None,
+        site_url: str | None = None,
     ) -> None:
         self.folder = folder
         self.entries = {e.file: e for e in batch.entries}
@@ -169,6 +170,8 @@ class ReplyWriter:
         self.organizer = found
         self.contest = contest
         self.deadline = deadline
+        self.site_url = site_url
+        """The results site's public address (`base_url`), for a link in every reply."""
         self.now = now or datetime.now(UTC)
         self.written: list[Path] = []
         self.refused: list[Refused] = []
@@ -279,6 +282,8 @@ class ReplyWriter:
                 paragraphs.append(say("reply.report.illegal"))
             else:
                 paragraphs.append(say("reply.report"))
+        if self.site_url:
+            paragraphs.append(say("reply.results", url=self.site_url))
         organizer = self.organizer.display_name or self.organizer.addr_spec
         paragraphs.append(say("reply.closing", organizer=organizer))
         return "\n\n".join(paragraphs) + "\n"
