@@ -282,8 +282,8 @@ def test_a_dry_run_then_mail_in_stages_answers_each_message_once(
             mail.message["From"].addresses[0].addr_spec
         ]
         assert parsed["In-Reply-To"] == mail.message["Message-ID"]
-        text = parsed.get_body(preferencelist=("plain",))
-        assert text is not None and "https://example.org/winter/" in text.get_content()
+        body = parsed.get_body(preferencelist=("plain",))
+        assert body is not None and "https://example.org/winter/" in body.get_content()
     assert (folder / "site" / "index.html").is_file()
     assert len(list((folder / "site" / "entries").glob("*.html"))) == 5  # the question: none
 
