@@ -475,6 +475,39 @@ def test_a_run_killed_while_sending_sends_no_reply_twice_but_the_one_in_flight(
     assert status(folder)["replies"] == {"written": 3, "sent": 3, "failed": 0, "unsent": 0}
 
 
+def test_watch_runs_until_ctrl_c(tmp_path: Path, mails: list[Mail]) -> None:
+    folder = contest(tmp_path)
+    deliver(folder, mails[0])
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    proc = subprocess.Popen(
+        cli_command(["contest", "run", "--watch"]),
+        cwd=folder,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stderr is not None
+        lines: list[str] = []
+        while not lines or "fetched" not in lines[-1]:
+            line = proc.stderr.readline()
+            assert line, "".join(lines)
+            lines.append(line)
+        assert "fetched 1 new, checked 1, 1 new reply, 1 not sent" in lines[-1]
+        proc.send_signal(signal.SIGINT)  # Ctrl-C while it waits for the next round
+        rest = proc.stderr.read()
+        assert proc.wait(30) == 0, rest
+        assert "road300: stopped" in rest
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        if proc.stderr:
+            proc.stderr.close()
+    assert status(folder)["messages"] == 1
+
+
 def test_recheck_keeps_the_replies_and_marks_the_site_for_rewriting(
     tmp_path: Path, mails: list[Mail]
 ) -> None:

@@ -184,6 +184,8 @@ def fetch(ledger: Ledger, fetcher: Fetcher) -> int:
 def check_new(ledger: Ledger, checker: Checker) -> int:
     """Check each message not checked yet, once (in a process pool when they are many),
     storing what each check found as it comes."""
+    from validator.cli.batch import progress
+    from validator.cli.common import make_console
     from validator.contest.mail import RawMessage, check_messages
     from validator.records.pool import default_jobs
 
@@ -195,9 +197,13 @@ def check_new(ledger: Ledger, checker: Checker) -> int:
             assert raw is not None  # `unchecked` lists messages with their bytes
             yield raw
 
+    err = make_console(stderr=True)
     checked = check_messages(checker, raws(), default_jobs(len(seqs)))
-    for seq, arrival in zip(seqs, checked, strict=True):
-        ledger.checked(seq, arrival)
+    with progress(err, len(seqs) if err.is_terminal else 0) as advance:
+        for seq, arrival in zip(seqs, checked, strict=True):
+            ledger.checked(seq, arrival)
+            if advance is not None:
+                advance(arrival)
     return len(seqs)
 
 
