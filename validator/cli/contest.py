@@ -14,10 +14,10 @@ from validator.cli.output import output_option
 
 @click.group("contest")
 def command() -> None:
-    """Set up a challenge run from a contest file (see docs/contest.md).
+    """Set up a challenge (init), and run it from its contest file, its state kept in a
+    ledger (run, status, export, recheck); see docs/contest.md.
 
-    Exit status: 0 done, 2 the command could not run (a file that exists without
-    --force, or one that cannot be written).
+    Exit status: 0 done, 2 the command could not run (each command's --help says when).
     """
 
 

@@ -441,10 +441,24 @@ lang = "en"
 # Records, and every part of a mail, larger than this are refused before they are read.
 max_size = "1MiB"
 
+# For `road300 contest run` (docs/contest.md, "Running a challenge from a mailbox"): its
+# ledger, and where it writes the results site and the replies (relative to this file).
+# state = "road300.db"
+# site = "site"
+# replies = "replies"
+# base_url = "https://example.org/winter/"   # the site's public address, linked in replies
+
 [draw]
 # How many prizes `road300 draw` gives out.
 winners = 3
 # Any text, announced before the draw (a date, a lottery number): write it here once it is
 # announced. Until then the site says it is still to come, and `road300 draw` asks for one.
 # seed = {seed_example}
+
+# Where `road300 contest run` fetches the entries and sends the replies. The passwords are
+# never written here: ROAD300_IMAP_PASSWORD and ROAD300_SMTP_PASSWORD, or ~/.netrc.
+# [mail]
+# imap = "imaps://challenge@mail.example:993/INBOX"   # or source = "inbox.mbox"
+# smtp = "smtps://challenge@mail.example:465"
+# poll = 300                                          # seconds between runs with --watch
 """
