@@ -19,6 +19,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email import policy
 from email.parser import BytesParser
@@ -438,15 +439,7 @@ def test_a_run_killed_while_sending_sends_no_reply_twice_but_the_one_in_flight(
     deliver(folder, *mails[:3])
     senders = _senders(mails[:3])
     server.hold.add(senders[1])
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
-    proc = subprocess.Popen(
-        cli_command(["contest", "run", "--send"]),
-        cwd=folder,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
+    with started(folder, "run", "--send") as proc:
         assert server.holding.wait(60), proc.stderr.read() if proc.stderr else ""
         # A second run meanwhile waits a moment for the ledger, then names its holder.
         busy = _with_wait(0.2, lambda: road300(folder, "run"))
@@ -454,12 +447,6 @@ def test_a_run_killed_while_sending_sends_no_reply_twice_but_the_one_in_flight(
         assert f"process {proc.pid} on {socket.gethostname()}" in busy.stderr
         proc.send_signal(signal.SIGKILL)
         proc.wait(30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        if proc.stderr:
-            proc.stderr.close()
     server.hold.clear()
     server.release()  # the server drops a message whose client went away mid-DATA
     assert [to for to, _ in server.received] == [senders[0]]
@@ -478,16 +465,7 @@ def test_a_run_killed_while_sending_sends_no_reply_twice_but_the_one_in_flight(
 def test_watch_runs_until_ctrl_c(tmp_path: Path, mails: list[Mail]) -> None:
     folder = contest(tmp_path)
     deliver(folder, mails[0])
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
-    proc = subprocess.Popen(
-        cli_command(["contest", "run", "--watch"]),
-        cwd=folder,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
+    with started(folder, "run", "--watch") as proc:
         assert proc.stderr is not None
         lines: list[str] = []
         while not lines or "fetched" not in lines[-1]:
@@ -499,12 +477,6 @@ def test_watch_runs_until_ctrl_c(tmp_path: Path, mails: list[Mail]) -> None:
         rest = proc.stderr.read()
         assert proc.wait(30) == 0, rest
         assert "road300: stopped" in rest
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        if proc.stderr:
-            proc.stderr.close()
     assert status(folder)["messages"] == 1
 
 
@@ -543,6 +515,29 @@ def test_the_commands_need_a_contest_file_and_a_ledger(tmp_path: Path) -> None:
 
 
 # -- Helpers ----------------------------------------------------------------------------------
+
+
+@contextmanager
+def started(folder: Path, *args: str) -> Iterator[subprocess.Popen[str]]:
+    """`road300 contest ARGS` as a process of its own in `folder` (its stderr a pipe),
+    killed when the block ends if it has not ended."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    proc = subprocess.Popen(
+        cli_command(["contest", *args]),
+        cwd=folder,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        if proc.stderr:
+            proc.stderr.close()
 
 
 def _header(path: Path, name: str) -> str:
