@@ -144,14 +144,16 @@ def run(contest: Contest, *, send: bool) -> Done:
     with opened(contest, writer=True) as ledger, folders:
         done.fetched = fetch(ledger, fetcher)
         done.checked = check_new(ledger, checker)
+        if done.checked:  # until the site is written (a run stopped before writes it)
+            ledger.stale()
         batch = ranked(ledger, contest)
         with Replying(ledger, contest, batch) as replying:
-            if replying.pending or ledger.is_stale() or not (site / "index.html").is_file():
+            if ledger.is_stale() or replying.pending or not (site / "index.html").is_file():
                 write_site(ledger, contest, checker, batch, replying)
                 ledger.stale(False)
             replying.rest(checker)  # any the site did not read (none, unless it failed)
         done.replies = replying.made
-        if done.replies or not (contest.replies_folder / "replies.mbox").is_file():
+        if done.replies or not _replies_written(ledger, contest.replies_folder):
             write_replies(ledger, contest, batch)
         if send:
             sent = send_replies(ledger, contest)
@@ -281,6 +283,14 @@ class Replying:
             )
 
 
+def _replies_written(ledger: Ledger, folder: Path) -> bool:
+    """Whether the replies folder holds every reply the ledger has made (a run stopped
+    after making one and before writing the folder leaves it short)."""
+    if not (folder / "replies.mbox").is_file():
+        return False
+    return all((folder / f"reply-{seq:04d}.eml").is_file() for seq in ledger.written())
+
+
 def write_replies(ledger: Ledger, contest: Contest, batch: Batch) -> None:
     """The replies folder made anew from the ledger: every reply made so far, sent or not,
     as `reply-N.eml` (N: the message's number in the ledger), and replies.mbox."""
@@ -292,9 +302,10 @@ def write_replies(ledger: Ledger, contest: Contest, batch: Batch) -> None:
         folder = NewFolder(contest.replies_folder, replies_file)
         with replace_folders([folder]):
             writer = ReplyWriter(folder.path, batch, contest.organizer)
-            for reply in ledger.replies():
-                if reply.data is not None:
-                    writer.keep(reply.data, reply.seq)
+            for seq in ledger.written():
+                reply = ledger.reply(seq)
+                assert reply.data is not None
+                writer.keep(reply.data, seq)
             writer.finish()
     except OSError as exc:
         fail_usage(f"cannot write {exc.filename or 'the replies'}: {exc.strerror}")
@@ -339,7 +350,7 @@ def send_replies(ledger: Ledger, contest: Contest) -> Sent:
     url = contest.smtp
     if url is None:
         fail_usage(f"{contest.path}: --send needs smtp under [mail] (docs/contest.md)")
-    if not ledger.replies("unsent") and not ledger.replies("sending"):
+    if not ledger.to_send():
         return smtp.Sent()
     try:
         server = smtp.connect(url, password(url, SMTP_PASSWORD), contest.ca_file)

@@ -371,19 +371,38 @@ class Ledger:
                 (seq, message_id, recipient, sender, state, reason, data, now()),
             )
 
+    def written(self) -> list[int]:
+        """The messages whose reply was made (not those that get none), in order."""
+        rows = self.db.execute("SELECT seq FROM replies WHERE data IS NOT NULL ORDER BY seq")
+        return [int(seq) for (seq,) in rows]
+
+    def to_send(self) -> list[int]:
+        """The messages whose reply is unsent, or was being sent when a run stopped."""
+        rows = self.db.execute(
+            "SELECT seq FROM replies WHERE state IN ('unsent', 'sending') ORDER BY seq"
+        )
+        return [int(seq) for (seq,) in rows]
+
+    def reply(self, seq: int) -> Reply:
+        (found,) = self._replies(" WHERE r.seq = ?", (seq,))
+        return found
+
     def replies(self, state: ReplyState | None = None) -> list[Reply]:
+        """The replies (in one state), in order, their bytes and all: see `written` and
+        `reply` for reading them one at a time."""
+        if state is None:
+            return self._replies("", ())
+        return self._replies(" WHERE r.state = ?", (state,))
+
+    def _replies(self, where: str, args: tuple[object, ...]) -> list[Reply]:
         query = (
             "SELECT r.seq, m.file, r.message_id, r.recipient, r.sender, r.state, r.reason, "
             "r.data FROM replies r JOIN messages m ON m.seq = r.seq"
         )
-        args: tuple[str, ...] = ()
-        if state is not None:
-            query += " WHERE r.state = ?"
-            args = (state,)
         return [
             Reply(seq, file, mid, to, sender, st, reason, None if data is None else bytes(data))
             for seq, file, mid, to, sender, st, reason, data in self.db.execute(
-                query + " ORDER BY r.seq", args
+                query + where + " ORDER BY r.seq", args
             )
         ]
 

@@ -91,8 +91,8 @@ def send_all(
     """Send every reply of the ledger that is unsent (or was `sending` when a run
     stopped), in order, over `server`; what happened."""
     done = Sent()
-    pending = [r for r in ledger.replies() if r.state in ("unsent", "sending")]
-    for reply in pending:
+    for seq in ledger.to_send():
+        reply = ledger.reply(seq)  # one at a time: replies carry their report
         if on_reply is not None:
             on_reply(reply)
         assert reply.data is not None and reply.recipient is not None and reply.sender
