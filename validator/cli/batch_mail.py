@@ -148,7 +148,8 @@ def lock_output_folders(*folders: Path | None) -> None:
     """Hold the lock of every output folder until the command ends, or stop (exit 2)
     when another run writes one of them: two runs writing the same site or replies would
     leave them a mix of both."""
-    click.get_current_context().with_resource(output_folders_locked(*folders))
+    if any(folder is not None for folder in folders):
+        click.get_current_context().with_resource(output_folders_locked(*folders))
 
 
 @contextmanager
