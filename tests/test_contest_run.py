@@ -498,6 +498,33 @@ def test_recheck_keeps_the_replies_and_marks_the_site_for_rewriting(
     assert (folder / "replies" / "reply-0001.eml").read_bytes() == before
 
 
+def test_a_fetch_cut_short_keeps_what_came_and_where_to_go_on(tmp_path: Path) -> None:
+    """A server that goes away in the middle of a fetch: the messages stored before stay,
+    with the cursor after the last of them, for the next run to go on from."""
+    from validator.cli.contest_run import fetch
+    from validator.contest.incoming import Incoming
+    from validator.contest.ledger import Ledger
+
+    class GoingAway:
+        label = "INBOX"
+
+        def fetch(self, cursor: str | None) -> Iterator[Incoming]:
+            assert cursor == (None if not seen else "7:2")
+            yield Incoming("imap:7:1", b"Subject: one\n\nbody\n", cursor="7:1")
+            yield Incoming("imap:7:2", b"Subject: two\n\nbody\n", cursor="7:2")
+            raise ConnectionResetError("the server went away")
+
+    seen: list[str] = []
+    with Ledger.open(tmp_path / "road300.db", writer=True) as ledger:
+        new, why = fetch(ledger, GoingAway())
+        assert (new, why) == (2, "ConnectionResetError: the server went away")
+        assert ledger.cursor("INBOX") == "7:2" and ledger.last_fetch() is None
+        assert [s.file for s in ledger.messages()] == ["INBOX#1", "INBOX#2"]
+        seen.append("again")
+        new, why = fetch(ledger, GoingAway())
+        assert new == 0 and ledger.count() == 2  # the same messages are not stored twice
+
+
 def test_the_commands_need_a_contest_file_and_a_ledger(tmp_path: Path) -> None:
     none = road300(tmp_path, "status")
     assert none.status == 2 and "no contest file" in none.stderr

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from validator.cli.common import fail_usage
+from validator.cli.common import EXIT_USAGE, fail_usage
 from validator.cli.contest_file import ContestCommand, contest_option
 from validator.cli.output import output_option
 
@@ -131,10 +131,11 @@ def run(send: bool, watch: bool) -> None:
     --send send the replies not sent yet. The state is kept in the ledger (state, default
     road300.db beside the contest file); run it as often as you like (cron, or --watch).
 
-    Exit status: 0 done, 2 the command could not run (no contest file, a mistake in it,
-    another run writing the ledger, a mail server that cannot be used: nothing is lost,
-    the next run goes on).
+    Exit status: 0 done, 2 the command could not run, or not all of it (no contest file,
+    a mistake in it, another run writing the ledger, a mail server that cannot be used or
+    went away while fetching: nothing is lost, the next run goes on).
     """
+    import sys
     import time
 
     from validator.cli.contest_run import run as run_once
@@ -157,6 +158,8 @@ def run(send: bool, watch: bool) -> None:
                 + ("" if send else " (a dry run: give --send to send them)")
             )
             if not watch:
+                if done.fetch_error is not None:
+                    sys.exit(EXIT_USAGE)
                 break
             time.sleep(poll)
     except KeyboardInterrupt:

@@ -125,6 +125,8 @@ class Done:
     sent: int = 0
     failed: int = 0
     unsent: int = 0
+    fetch_error: str | None = None
+    """Why the fetch stopped early (the server went away): what was fetched is kept."""
 
 
 def run(contest: Contest, *, send: bool) -> Done:
@@ -142,7 +144,9 @@ def run(contest: Contest, *, send: bool) -> Done:
     done = Done()
     folders = output_folders_locked(site, contest.replies_folder)
     with opened(contest, writer=True) as ledger, folders:
-        done.fetched = fetch(ledger, fetcher)
+        done.fetched, done.fetch_error = fetch(ledger, fetcher)
+        if done.fetch_error is not None:
+            say(f"fetching stopped: {done.fetch_error}; the rest is fetched by the next run")
         done.checked = check_new(ledger, checker)
         if done.checked:  # until the site is written (a run stopped before writes it)
             ledger.stale()
@@ -165,22 +169,30 @@ def run(contest: Contest, *, send: bool) -> Done:
     return done
 
 
-def fetch(ledger: Ledger, fetcher: Fetcher) -> int:
+def fetch(ledger: Ledger, fetcher: Fetcher) -> tuple[int, str | None]:
     """Store every message the ledger does not hold yet, each at once (a run stopped at
-    any moment loses none); how many were new."""
+    any moment loses none); how many were new, and why fetching stopped early (a mail
+    server that went away or answered nonsense), else None."""
+    from validator.contest.ledger import LedgerError
+
     new = 0
-    for incoming in fetcher.fetch(ledger.cursor(fetcher.label)):
-        stored = ledger.add(
-            fetcher.label,
-            incoming.key,
-            incoming.data,
-            size=incoming.size,
-            split=incoming.split,
-            cursor=incoming.cursor,
-        )
-        new += stored is not None
+    try:
+        for incoming in fetcher.fetch(ledger.cursor(fetcher.label)):
+            stored = ledger.add(
+                fetcher.label,
+                incoming.key,
+                incoming.data,
+                size=incoming.size,
+                split=incoming.split,
+                cursor=incoming.cursor,
+            )
+            new += stored is not None
+    except (LedgerError, MemoryError):
+        raise
+    except Exception as exc:  # the server's failure costs this fetch, never what is stored
+        return new, plain_text(f"{type(exc).__name__}: {exc}"[:300])
     ledger.fetched()
-    return new
+    return new, None
 
 
 def check_new(ledger: Ledger, checker: Checker) -> int:
