@@ -536,6 +536,16 @@ def test_the_commands_need_a_contest_file_and_a_ledger(tmp_path: Path) -> None:
     )
     both = road300(folder, "run")
     assert both.status == 2 and "imap or source, not both" in both.stderr
+    mixed = (folder / "road300.toml").read_text().replace('"inbox.mbox"', '"replies"')
+    (folder / "road300.toml").write_text(mixed.split("imap")[0])
+    (folder / "replies").mkdir()
+    looping = road300(folder, "run")
+    assert (
+        looping.status == 2
+        and "replies" in looping.stderr
+        and "read what it writes" in looping.stderr
+    )
+    (folder / "road300.toml").write_text(mixed.replace('"replies"', '"inbox.mbox"'))
     (folder / "road300.db").write_bytes(b"not a database at all, but long enough" * 100)
     (folder / "road300.toml").write_text((folder / "road300.toml").read_text().split("imap")[0])
     broken = road300(folder, "run")

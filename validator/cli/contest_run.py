@@ -87,6 +87,14 @@ def make_fetcher(contest: Contest, max_bytes: int) -> Fetcher:
             f"{contest.path}: no mail to fetch: set imap (or source, a local mailbox) under "
             "[mail] (docs/contest.md)"
         )
+    from validator.cli.output import same_or_inside
+
+    for key, folder in (("site", contest.site_folder), ("replies", contest.replies_folder)):
+        if same_or_inside(folder, contest.source) or same_or_inside(contest.source, folder):
+            fail_usage(
+                f"{contest.path}: {key} ({folder}) is the mailbox [mail] source, lies inside "
+                "it or holds it: the next run would read what it writes as mail"
+            )
     from validator.contest.local import LocalFetcher
 
     try:
