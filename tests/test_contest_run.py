@@ -410,6 +410,7 @@ def test_the_draw_waits_for_the_deadline_and_is_recorded(tmp_path: Path, mails: 
     toml.write_text(toml.read_text().replace("2026-12-20T23:59:59+01:00", later))
     deliver(folder, *mails)
     assert road300(folder, "run").status == 0
+    assert b"Thanks a lot" in (folder / "road300.db").read_bytes()  # alice's mail, kept
     assert road300(folder, "export", "-o", "results.json").status == 0
     draw = ["draw", "results.json", "--winners", "1", "--seed", "lottery 17 23"]
     early = run_in_process(draw, folder)
@@ -430,6 +431,18 @@ def test_the_draw_waits_for_the_deadline_and_is_recorded(tmp_path: Path, mails: 
     assert record.drawn[0] in record.eligible
     assert record.command.startswith("road300 draw results.json --winners 1 --seed")
     assert f"Winners:\n  1. {record.drawn[0]['player']}" in done.stdout
+    assert "repeat it: road300 draw results.json" in road300(folder, "status").stdout
+
+    # The results are final: no message's bytes are kept, the site stays as it was.
+    assert "the bytes of 6 messages are deleted from the ledger" in done.stderr
+    assert b"Thanks a lot" not in (folder / "road300.db").read_bytes()
+    site = (folder / "site" / "index.html").read_bytes()
+    late = inbox("late")[0]
+    deliver(folder, late)
+    after = road300(folder, "run")
+    assert after.status == 0 and "fetched 1 new, checked 1, 1 new reply" in after.stderr
+    assert (folder / "site" / "index.html").read_bytes() == site
+    assert "rechecked 0 messages (7 no longer kept" in road300(folder, "recheck").stderr
 
 
 def test_a_run_killed_while_sending_sends_no_reply_twice_but_the_one_in_flight(

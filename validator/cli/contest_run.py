@@ -159,11 +159,16 @@ def run(contest: Contest, *, send: bool) -> Done:
         if done.checked:  # until the site is written (a run stopped before writes it)
             ledger.stale()
         batch = ranked(ledger, contest)
+        drawn = bool(ledger.draws())  # the results are final: the site stays as it is
         with Replying(ledger, contest, batch) as replying:
-            if ledger.is_stale() or replying.pending or not (site / "index.html").is_file():
+            if not drawn and (
+                ledger.is_stale() or replying.pending or not (site / "index.html").is_file()
+            ):
                 write_site(ledger, contest, checker, batch, replying)
                 ledger.stale(False)
             replying.rest(checker)  # any the site did not read (none, unless it failed)
+        if drawn:
+            ledger.forget()
         done.replies = replying.made
         if done.replies or not _replies_written(ledger, contest.replies_folder):
             write_replies(ledger, contest, batch)
@@ -454,9 +459,10 @@ def recheck_all(contest: Contest) -> Iterator[str]:
 
     checker = make_checker(contest)
     with opened(contest, writer=True) as ledger:
-        changed = count = 0
+        changed = count = ledger_gone = 0
         for stored in ledger.messages():
             if stored.raw is None:
+                ledger_gone += 1
                 continue
             arrival = check_message(checker, stored.raw)
             count += 1
@@ -469,10 +475,12 @@ def recheck_all(contest: Contest) -> Iterator[str]:
                 yield plain_text(f"{stored.file}: {_said(was)} -> {_said(now)}")
             ledger.checked(stored.seq, arrival)
         ledger.stale()
-    yield (
-        f"rechecked {counted(count, 'message', 'messages')}: {changed} changed; "
-        "the next `road300 contest run` rewrites the site"
+        drawn = bool(ledger.draws())
+    gone = f" ({ledger_gone} no longer kept: the draw is made)" if ledger_gone else ""
+    site = (
+        "the site stays as it is" if drawn else "the next `road300 contest run` rewrites the site"
     )
+    yield f"rechecked {counted(count, 'message', 'messages')}{gone}: {changed} changed; {site}"
 
 
 def _said(outcome: tuple[str, int | None] | None) -> str:
@@ -545,6 +553,13 @@ def record_draw(outcome: Outcome) -> None:
                     shlex.join(outcome.command_line()),
                 )
             )
+            forgotten = ledger.forget()
         except LedgerError as exc:
             fail_usage(plain_text(str(exc)))
     say(f"recorded the draw in {contest.state_file}")
+    if forgotten:
+        say(
+            f"the results are final: the bytes of {counted(forgotten, 'message', 'messages')} "
+            "are deleted from the ledger (contest recheck no longer checks them), and "
+            "contest run leaves the site as it is"
+        )

@@ -5,7 +5,9 @@ and the draws. A message is checked once and answered once because the ledger sa
 
 SQLite in WAL mode (readers such as `contest status` never wait for the writer), a schema
 version (`PRAGMA user_version`) with its migrations, the file made with mode 600 (it holds
-the players' addresses, never a password). One writer at a time: `Ledger.open(writer=True)`
+the players' addresses, never a password). A message's bytes are kept until the draw
+(`forget`): until then `contest recheck` may check it again and the site's report page be
+made from it. One writer at a time: `Ledger.open(writer=True)`
 takes an `fcntl.flock` on `<state>.lock` beside it, which says who holds it (process and
 host); a second writer waits `WAIT` seconds, then gets LedgerBusy naming the holder.
 """
@@ -164,6 +166,7 @@ class Ledger:
             if writer:
                 db.execute("PRAGMA journal_mode = WAL")
                 db.execute("PRAGMA synchronous = FULL")
+                db.execute("PRAGMA secure_delete = ON")  # forgotten bytes are overwritten
             ledger = cls(path, db, lock)
             ledger._migrate(writer)
         except sqlite3.DatabaseError as exc:
@@ -420,6 +423,19 @@ class Ledger:
         for state, n in self.db.execute("SELECT state, count(*) FROM replies GROUP BY state"):
             counts[str(state)] = int(n)
         return counts
+
+    def forget(self) -> int:
+        """Delete the bytes of every message that is checked and answered (or gets no
+        reply), once the draw is made: nothing checks them again. The file keeps nothing
+        of them (secure_delete, and the log emptied). How many were forgotten."""
+        with self.db:
+            cursor = self.db.execute(
+                "UPDATE messages SET data = NULL WHERE data IS NOT NULL AND arrival IS NOT "
+                "NULL AND seq IN (SELECT seq FROM replies)"
+            )
+        if cursor.rowcount:
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return int(cursor.rowcount)
 
     # -- Draws -----------------------------------------------------------------------------
 
