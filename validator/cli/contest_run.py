@@ -175,7 +175,7 @@ def run(contest: Contest, *, send: bool) -> Done:
         if send:
             sent = send_replies(ledger, contest)
             done.sent, done.failed = sent.sent, len(sent.failed)
-        done.unsent = ledger.reply_counts()["unsent"]
+        done.unsent = len(ledger.to_send())
         from validator.render import batch_out
 
         say(batch_out.one_line(batch, fetcher.label))
