@@ -153,7 +153,10 @@ class Ledger:
             lock = _lock(path, wait)
             try:
                 fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-                os.close(fd)
+                try:
+                    os.fchmod(fd, 0o600)  # its owner's alone, however it was made
+                finally:
+                    os.close(fd)
             except OSError as exc:
                 os.close(lock)
                 raise LedgerError(f"{path}: cannot make the ledger: {exc.strerror}") from None
