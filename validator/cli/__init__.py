@@ -52,7 +52,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "contest": (
         "validator.cli.contest",
-        "Set up a challenge, and run it from its mailbox: `contest init`, `contest run`.",
+        "Set up a challenge and run it from its mail (init, run, status).",
     ),
 }
 
