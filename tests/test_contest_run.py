@@ -536,6 +536,9 @@ def test_a_fetch_cut_short_keeps_what_came_and_where_to_go_on(tmp_path: Path) ->
         seen.append("again")
         new, why = fetch(ledger, GoingAway())
         assert new == 0 and ledger.count() == 2  # the same messages are not stored twice
+        # The same bytes under another key (the folder's UIDVALIDITY changed): known.
+        assert ledger.add("INBOX", "imap:8:1", b"Subject: one\n\nbody\n") is None
+        assert ledger.add("INBOX", "imap:8:3", b"Subject: three\n\nbody\n") == "INBOX#3"
 
 
 def test_the_commands_need_a_contest_file_and_a_ledger(tmp_path: Path) -> None:

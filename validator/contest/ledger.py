@@ -14,6 +14,7 @@ host); a second writer waits `WAIT` seconds, then gets LedgerBusy naming the hol
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import socket
@@ -36,6 +37,7 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE messages (
         seq INTEGER PRIMARY KEY,
         key TEXT NOT NULL UNIQUE,
+        digest TEXT NOT NULL,
         source TEXT NOT NULL,
         file TEXT NOT NULL UNIQUE,
         fetched TEXT NOT NULL,
@@ -44,6 +46,7 @@ MIGRATIONS: tuple[str, ...] = (
         split INTEGER NOT NULL DEFAULT 0,
         arrival TEXT
     );
+    CREATE INDEX messages_digest ON messages (digest);
     CREATE TABLE cursors (source TEXT PRIMARY KEY, cursor TEXT NOT NULL);
     CREATE TABLE replies (
         seq INTEGER PRIMARY KEY REFERENCES messages(seq),
@@ -240,9 +243,14 @@ class Ledger:
     ) -> str | None:
         """Store one fetched message (and its source's cursor, in the same transaction);
         its file name (`SOURCE#N`, numbered in its source), or None when it is stored
-        already."""
+        already: by its key, or by its bytes (the same message under another key, as an
+        IMAP folder gives after its UIDVALIDITY changed, is answered once)."""
+        digest = hashlib.sha256(data).hexdigest()
         with self.db:
-            if self.has(key):
+            known = self.db.execute(
+                "SELECT 1 FROM messages WHERE key = ? OR digest = ?", (key, digest)
+            ).fetchone()
+            if known is not None:
                 if cursor is not None:
                     self._set_cursor(source, cursor)
                 return None
@@ -251,9 +259,9 @@ class Ledger:
             ).fetchone()
             file = f"{source}#{count + 1}"
             self.db.execute(
-                "INSERT INTO messages (key, source, file, fetched, data, size, split) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (key, source, file, now(), data, size, int(split)),
+                "INSERT INTO messages (key, digest, source, file, fetched, data, size, split) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (key, digest, source, file, now(), data, size, int(split)),
             )
             if cursor is not None:
                 self._set_cursor(source, cursor)
