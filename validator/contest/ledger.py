@@ -222,11 +222,6 @@ class Ledger:
 
     # -- Messages --------------------------------------------------------------------------
 
-    def has(self, key: str) -> bool:
-        return (
-            self.db.execute("SELECT 1 FROM messages WHERE key = ?", (key,)).fetchone() is not None
-        )
-
     def cursor(self, source: str) -> str | None:
         row = self.db.execute("SELECT cursor FROM cursors WHERE source = ?", (source,)).fetchone()
         return None if row is None else str(row[0])
