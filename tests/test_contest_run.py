@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 from conftest import CliRun, cli_command, run_in_process
-from mail_helpers import DICE, Mail, inbox
+from mail_helpers import DICE, Mail, inbox, write_eml, write_maildir
 
 ROOT = Path(__file__).resolve().parent.parent
 ORGANIZER = "Winter challenge <challenge@organizers.example>"
@@ -302,6 +302,23 @@ def test_a_dry_run_then_mail_in_stages_answers_each_message_once(
     assert data["last_fetch"].startswith("20")
     text = road300(folder, "status")
     assert "Replies: 6 written, 0 sent, 0 failed, 6 not sent" in text.stdout
+
+
+@pytest.mark.parametrize("kind", ["maildir", "eml"])
+def test_a_maildir_or_a_folder_of_eml_files_is_fetched_once_a_message(
+    tmp_path: Path, mails: list[Mail], kind: str
+) -> None:
+    folder = contest(tmp_path)
+    box = folder / "inbox"
+    toml = folder / "road300.toml"
+    toml.write_text(toml.read_text().replace('"inbox.mbox"', '"inbox"'))
+    write = write_maildir if kind == "maildir" else write_eml
+    write(mails[:2], box)
+    assert "fetched 2 new, checked 2" in road300(folder, "run").stderr
+    shutil.rmtree(box)
+    write(mails[:3], box)  # the same two, and one more
+    assert "fetched 1 new, checked 1, 1 new reply" in road300(folder, "run").stderr
+    assert status(folder)["messages"] == 3
 
 
 def test_export_is_what_batch_writes_for_the_same_mailbox(
