@@ -264,6 +264,10 @@ def test_a_dry_run_then_mail_in_stages_answers_each_message_once(
     assert "fetched 3 new, checked 3, 3 new replies, 3 not sent (a dry run" in first.stderr
     ledger = folder / "road300.db"
     assert stat.S_IMODE(ledger.stat().st_mode) == 0o600
+    db = sqlite3.connect(ledger)
+    assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    assert db.execute("PRAGMA user_version").fetchone() == (1,)
+    db.close()
     ids = {p.name: _header(p, "Message-ID") for p in (folder / "replies").glob("reply-*.eml")}
     assert sorted(ids) == ["reply-0001.eml", "reply-0002.eml", "reply-0003.eml"]
 
@@ -569,8 +573,8 @@ def test_the_commands_need_a_contest_file_and_a_ledger(tmp_path: Path) -> None:
     )
     both = road300(folder, "run")
     assert both.status == 2 and "imap or source, not both" in both.stderr
-    mixed = (folder / "road300.toml").read_text().replace('"inbox.mbox"', '"replies"')
-    (folder / "road300.toml").write_text(mixed.split("imap")[0])
+    mixed = (folder / "road300.toml").read_text().split("imap")[0]
+    (folder / "road300.toml").write_text(mixed.replace('"inbox.mbox"', '"replies"'))
     (folder / "replies").mkdir()
     looping = road300(folder, "run")
     assert (
@@ -578,9 +582,16 @@ def test_the_commands_need_a_contest_file_and_a_ledger(tmp_path: Path) -> None:
         and "replies" in looping.stderr
         and "read what it writes" in looping.stderr
     )
-    (folder / "road300.toml").write_text(mixed.replace('"replies"', '"inbox.mbox"'))
+    (folder / "road300.toml").write_text(mixed)
+    assert road300(folder, "run").status == 0
+    db = sqlite3.connect(folder / "road300.db")
+    db.execute("PRAGMA user_version = 99")
+    db.close()
+    newer = road300(folder, "status")
+    assert newer.status == 2 and "written by a newer road300 (schema 99" in newer.stderr
+    for name in ("road300.db-wal", "road300.db-shm"):
+        (folder / name).unlink(missing_ok=True)
     (folder / "road300.db").write_bytes(b"not a database at all, but long enough" * 100)
-    (folder / "road300.toml").write_text((folder / "road300.toml").read_text().split("imap")[0])
     broken = road300(folder, "run")
     assert broken.status == 2 and "not a road300 ledger" in broken.stderr
 
