@@ -48,7 +48,8 @@ class Sent:
 
 def connect(url: MailURL, password: str | None, ca_file: Path | None) -> smtplib.SMTP:
     """A connection to the server of `url`, in TLS as its scheme says (verified; see
-    mailurl.tls_context), logged in when a password is known; raises SendError."""
+    mailurl.tls_context), logged in when a password is known and the server offers AUTH
+    (one that offers none decides itself whether it takes the mail); raises SendError."""
     context = tls_context(ca_file, loopback=url.loopback)
     try:
         server: smtplib.SMTP
@@ -65,8 +66,8 @@ def connect(url: MailURL, password: str | None, ca_file: Path | None) -> smtplib
                     raise SendError(f"{url}: the server offers no STARTTLS, which smtp:// needs")
                 server.starttls(context=context)
                 server.ehlo()
-            if password is not None:
-                server.login(url.user, password)
+            if password is not None and server.has_extn("auth"):
+                server.login(url.user, password)  # a server without AUTH never sees it
         except BaseException:
             server.close()
             raise
