@@ -197,7 +197,7 @@ def run(o: BatchOptions) -> int:
     err = make_console(stderr=True)
     # SIGTERM ends the run as an exit, so that the pool is stopped and nothing half-written
     # is left (the output policy); the workers exit quietly.
-    with sigterm_exits(), _progress(err, source.count if err.is_terminal else 0) as advance:
+    with sigterm_exits(), progress(err, source.count if err.is_terminal else 0) as advance:
         batch = source.check(
             checker,
             o.jobs or default_jobs(source.count),
@@ -300,7 +300,7 @@ def _write(
 
 
 @contextmanager
-def _progress(err: Console, total: int) -> Iterator[Callable[[object], None] | None]:
+def progress(err: Console, total: int) -> Iterator[Callable[[object], None] | None]:
     """A callback that advances a progress bar on stderr, or None when `total` is 0."""
     if not total:
         yield None
@@ -310,15 +310,15 @@ def _progress(err: Console, total: int) -> Iterator[Callable[[object], None] | N
     from rich.progress import Progress
 
     # No refresh thread: the process pool forks, and forking a threaded process can hang.
-    with Progress(console=err, transient=True, auto_refresh=False) as progress:
-        task = progress.add_task("Checking entries", total=total)
+    with Progress(console=err, transient=True, auto_refresh=False) as bar:
+        task = bar.add_task("Checking entries", total=total)
         shown = [0.0]
 
         def advance(_: object) -> None:
-            progress.advance(task)
+            bar.advance(task)
             now = time.monotonic()
             if now - shown[0] > 0.1:
                 shown[0] = now
-                progress.refresh()
+                bar.refresh()
 
         yield advance

@@ -3,7 +3,8 @@ replies), and writing the site and the replies once the batch is ranked."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -147,27 +148,32 @@ def lock_output_folders(*folders: Path | None) -> None:
     """Hold the lock of every output folder until the command ends, or stop (exit 2)
     when another run writes one of them: two runs writing the same site or replies would
     leave them a mix of both."""
+    if any(folder is not None for folder in folders):
+        click.get_current_context().with_resource(output_folders_locked(*folders))
+
+
+@contextmanager
+def output_folders_locked(*folders: Path | None) -> Iterator[None]:
+    """`lock_output_folders` for the length of a block."""
     from contextlib import ExitStack
 
     from validator.records.atomic import FolderBusy, folder_lock, lock_path
 
-    locks = ExitStack()
-    named = [folder for folder in folders if folder is not None]
-    if named:
-        click.get_current_context().call_on_close(locks.close)
-    for folder in named:
-        try:
-            locks.enter_context(folder_lock(folder))
-        except FolderBusy as busy:
-            locks.close()
-            who = f"process {busy.holder}" if busy.holder else "it"
-            fail_usage(
-                f"{folder}: another road300 run is writing it ({who} holds "
-                f"{lock_path(folder)}); run again when that one has ended"
-            )
-        except OSError as exc:
-            locks.close()
-            fail_usage(f"{folder}: cannot lock it ({lock_path(folder)}): {exc.strerror}")
+    with ExitStack() as locks:
+        for folder in folders:
+            if folder is None:
+                continue
+            try:
+                locks.enter_context(folder_lock(folder))
+            except FolderBusy as busy:
+                who = f"process {busy.holder}" if busy.holder else "it"
+                fail_usage(
+                    f"{folder}: another road300 run is writing it ({who} holds "
+                    f"{lock_path(folder)}); run again when that one has ended"
+                )
+            except OSError as exc:
+                fail_usage(f"{folder}: cannot lock it ({lock_path(folder)}): {exc.strerror}")
+        yield
 
 
 def publish(
@@ -183,8 +189,11 @@ def publish(
     deadline: datetime | None,
     jobs: int = 1,
     lang: str | None = None,
+    on_page: Callable[[Reading, str | None, Language], None] | None = None,
 ) -> list[str]:
-    """Write the site and the replies; the lines to tell on stderr. `lang` is `--lang`.
+    """Write the site and the replies; the lines to tell on stderr. `lang` is `--lang`;
+    `on_page` is called with each message read again, its page and its language (`contest
+    run` makes its new replies so, from the pages the site needs anyway).
 
     Each folder is made anew beside the old one and swapped in when both are whole
     (records/atomic.replace_folders): an interrupted run leaves the old ones as they were;
@@ -244,7 +253,11 @@ def publish(
                 if site_writer is not None:
                     site_writer.add(reading, page, lang)
                 if reply_writer is not None and reading.part != "file":
-                    _reply(reply_writer, reading, page, lang)
+                    reply = answer(reply_writer, reading, page, lang)
+                    if reply is not None:
+                        reply_writer.keep(reply[1])
+                if on_page is not None:
+                    on_page(reading, page, lang)
             if site_writer is not None:
                 site_writer.finish()
             written = reply_writer.finish() if reply_writer is not None else 0
@@ -269,8 +282,15 @@ def publish(
     return notes
 
 
-def _reply(writer: ReplyWriter, reading: Reading, page: str | None, lang: Language) -> None:
-    """The reply to one message, unless no reply may go to it (`Reading.answer`); a
+def answer(
+    writer: ReplyWriter,
+    reading: Reading,
+    page: str | None,
+    lang: Language,
+    message_id: str | None = None,
+) -> tuple[str, bytes] | None:
+    """The reply to one message (its recipient and bytes, `ReplyWriter.make`), or None
+    when no reply may go to it (`Reading.answer`), the reason added to `writer.refused`; a
     message that defeats the reply's making costs its reply, never the run (a disk that
     fails is another matter: OSError goes on)."""
     from validator.render.replies import Refused
@@ -278,14 +298,15 @@ def _reply(writer: ReplyWriter, reading: Reading, page: str | None, lang: Langua
     if not reading.answer:  # a bounce, an auto-reply, a forgery: the reason says which
         why = reading.why if reading.why is not None else "it gets no reply"
         writer.refused.append(Refused(reading.message_file, str(why)))
-        return
+        return None
     try:
-        writer.add(reading, page, lang)
+        return writer.make(reading, page, lang, message_id=message_id)
     except OSError:
         raise
     except Exception as exc:
         why = f"the reply could not be made ({type(exc).__name__}); please report it"
         writer.refused.append(Refused(reading.message_file, why))
+        return None
 
 
 def _contest() -> Contest | None:

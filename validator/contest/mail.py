@@ -27,7 +27,7 @@ from email.policy import EmailPolicy, compat32
 from email.utils import getaddresses, parsedate_to_datetime
 from itertools import islice
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
 from validator.check.replay import Result, malformed
 from validator.contest.batch import (
@@ -992,6 +992,14 @@ def _when(a: Arrival) -> datetime:
 # -- A batch's source: record files, messages, or both -------------------------------------
 
 
+class MessageList(Protocol):
+    """Messages that can be counted and read in order, as `Messages` can."""
+
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> Iterator[RawMessage]: ...
+
+
 @dataclass
 class Source:
     """What `road300 batch SOURCE` checks: the record files of a folder, and the messages
@@ -1002,7 +1010,8 @@ class Source:
     """The folder record files are relative to, and a record's `dice_file` must be in."""
     found: Found
     box: Mailbox | None
-    messages: Messages | None
+    messages: Messages | MessageList | None
+    """A mailbox's messages, or those of a running challenge's ledger (contest/ledger.py)."""
     entry_files: list[str] | None = None
     """After `check`: the record files that became entries (the others need no page)."""
 
@@ -1090,5 +1099,5 @@ class Source:
         return Reading(name, name, meta, "file", result)
 
     def close(self) -> None:
-        if self.messages is not None:
+        if isinstance(self.messages, Messages):
             self.messages.close()
