@@ -1256,3 +1256,52 @@ def test_a_round_without_a_roll_number_after_words_for_its_dice(line: str) -> No
     file past forced rerolls left out)."""
     (r,) = text_record.parse(line, "t.txt").rounds
     assert (r.roll, r.dice, str(r.cross), str(r.move)) == (1, (1, 4, 6), "1/4", "1/1")
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("Wurf 1: 1 4 6 => 1/4 weg", {"cross": Field(1, 4)}),
+        ("Wurf 1: 1 4 6 => 6/4 -> 1/1 (1)", {"cross": Field(6, 4), "move": Field(1, 1)}),
+        ("1 4 6 => 6/4, 1/1 (1)", {"cross": Field(6, 4), "move": Field(1, 1)}),
+        ("1 4 6 - had to reroll", {"reroll": True}),
+        ("1 4 6 - nix möglich, neu würfeln", {"reroll": True}),
+    ],
+)
+def test_an_arrow_after_the_dice_and_a_reroll_without_a_roll_number(
+    line: str, expected: dict[str, object]
+) -> None:
+    """`=>` between the dice and the cross-out, a cross-out word after its field (`1/4
+    weg`), and a reroll in the player's words on a line without a roll number."""
+    (r,) = text_record.parse(line + "\n", "t.txt").rounds
+    assert (r.roll, r.dice) == (1, (1, 4, 6))
+    assert {k: v for k, v in summary(r).items() if k not in ("roll", "dice", "steps")} == expected
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        "roll,die 1,die 2,die 3,cross,move,steps",
+        "Wurf;Würfel 1;Würfel 2;Würfel 3;Kreuz;Ziel;Schritte",
+    ],
+)
+def test_a_csv_file_reads_three_die_columns_as_the_dice(names: str, tmp_path: Path) -> None:
+    sep = ";" if ";" in names else ","
+    rows = [
+        sep.join(
+            [
+                str(r.roll),
+                *_dice(r).split(),
+                "reroll" if r.reroll else _f(r.cross),
+                "" if r.move is None else _f(r.move),
+                "" if r.move is None or r.steps is None else str(r.steps),
+            ]
+        )
+        for r in ALICE.rounds
+    ]
+    path = tmp_path / "game.csv"
+    path.write_text("\n".join([names, *rows]) + "\n", encoding="utf-8")
+    record = read_record(path)
+    assert [summary(r) for r in record.rounds] == _without_paths(GAME)
+    result = Checker.create(DICE, None).check(path)
+    assert (result.verdict.value, result.score) == ("valid", 340), result.error

@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from validator.records.csv_record import MAX_CELLS, column_of, read_row
+from validator.records.csv_record import MAX_CELLS, column_of, die_columns, read_row
 from validator.records.header import spaces_end
 from validator.records.lexing import DICE, FIELD, normal
-from validator.records.vocabulary import DIE_COLUMNS, IGNORED, union
+from validator.records.vocabulary import IGNORED, union
 
 _REROLL_OR_RING = union("reroll") | {"ring"}
 
@@ -38,36 +38,6 @@ def cells_line(line: str, delimiter: str) -> str:
     return line
 
 
-_DIE_COLUMN = re.compile(r"(?P<word>[^\W\d_]+) ?(?P<n>[1-3])")
-
-
-def _die_columns(cells: list[str]) -> int | None:
-    """Where three cells name the three dice, one each, in order (`Die 1 | Die 2 | Die
-    3`, `Würfel 1`, `Dé 1`, `d1`), or None."""
-    numbers = []
-    for cell in cells:
-        die = _DIE_COLUMN.fullmatch(normal(cell).rstrip(".: "))
-        numbers.append(int(die["n"]) if die and die["word"] in DIE_COLUMNS else 0)
-    for i in range(len(numbers) - 2):
-        if numbers[i : i + 3] == [1, 2, 3]:
-            return i
-    return None
-
-
-def _joined(line: str, delimiter: str, first: int) -> str:
-    """A row with the cells `first` to `first + 2` made one (their delimiters blanked, so
-    that each value keeps its column): the three die columns read as one cell of dice."""
-    at = -1
-    for _ in range(first + 1):
-        at = line.find(delimiter, at + 1)
-        if at < 0:
-            return line
-    second = line.find(delimiter, at + 1)
-    if second < 0:
-        return line
-    return f"{line[:at]} {line[at + 1 : second]} {line[second + 1 :]}"
-
-
 @dataclass(frozen=True, slots=True)
 class Table:
     """The columns a table's header row named, and how its cells are separated."""
@@ -91,15 +61,8 @@ class Table:
         if self.delimiter == "|" and is_separator(line):
             return None
         line = cells_line(line, self.delimiter)
-        if self.dice_at is not None:
-            line = _joined(line, self.delimiter, self.dice_at)
         return read_row(
-            line,
-            self.delimiter,
-            list(self.columns),
-            self.line,
-            lineno,
-            source,
+            line, self.delimiter, list(self.columns), self.line, lineno, source, self.dice_at
         )
 
 
@@ -147,7 +110,7 @@ def header_row(line: str, lineno: int) -> tuple[Table, tuple[Unknown, ...]] | No
         starts = list(_starts(blanked, delimiter, len(cells)))
         while cells and not cells[-1]:
             cells.pop()
-        dice_at = _die_columns(cells)
+        dice_at = die_columns(cells)
         if dice_at is not None:
             cells[dice_at : dice_at + 3] = ["dice"]
             del starts[dice_at + 1 : dice_at + 3]

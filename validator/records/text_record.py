@@ -914,8 +914,11 @@ class _Annotation:
             self.data["reroll"] = True
             self.where[("reroll",)] = first.start + 1
             return True
-        if self.line.typed and (said := self._reroll_said()) is not None:
-            self.data["reroll"] = True  # `had to reroll`, `nix möglich, neu würfeln`
+        if (self.line.typed or ("roll",) not in self.where) and (
+            said := self._reroll_said()
+        ) is not None:
+            # `had to reroll`, `nix möglich, neu würfeln`, also without a roll number
+            self.data["reroll"] = True
             self.where[("reroll",)] = said.start + 1
             return True
         # `6 6 6 - reroll`, `6,6,6 ; on relance`: dashes and filler words before a word
@@ -1130,6 +1133,8 @@ class _Annotation:
                     and folded(then.text) in POSTFIX
                 ):
                     continue  # `1 4 6 -> 1/4 angekreuzt`: before a field crossed out after it
+                if self.line.typed and first is self.tokens[0] and self._fields(2):
+                    continue  # `1 4 6 => 6/4 -> 1/1`: between the dice and the cross-out
             if pending is not None and pending[0] == MOVE and role in (STEPS, IN):
                 resume = pending  # `avancé de 1 jusqu'à 1/1`: the steps inside the move
                 pending = None
@@ -1165,6 +1170,9 @@ class _Annotation:
                     )
                 pending = (STEPS, first)
             elif role == PATH:
+                if last_field == CROSS and folded(first.text) in POSTFIX:
+                    last_field = None
+                    continue  # `1/4 weg`: a field crossed out, said after it
                 nxt = self.peek()
                 if self.line.typed and (
                     nxt is None or (nxt.kind != "field" and normal(nxt.text) != "none")
@@ -1204,6 +1212,10 @@ class _Annotation:
                 phrase(N_("expected the field crossed out, like x 3/4")),
                 self.tokens[0].start,
             )
+
+    def _fields(self, count: int) -> bool:
+        """Whether `count` fields or more follow the current token."""
+        return sum(t.kind == "field" for t in self.tokens[self.i :]) >= count
 
     def _path_arrow(self, token: Token) -> bool:
         """An arrow between two fields of a path, once the move is known."""

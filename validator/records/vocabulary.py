@@ -113,7 +113,7 @@ DE: Final = Vocabulary(
         "gestrichen|durchgestrichen|streiche|kreuz|kreuze|gekreuzt|angekreuzt|ausgestrichen"
         "|durchgekreuzt|streichen"
     ),
-    cross_after=_w("gestrichen|durchgestrichen|gekreuzt|angekreuzt|durchgekreuzt"),
+    cross_after=_w("gestrichen|durchgestrichen|gekreuzt|angekreuzt|durchgekreuzt|weg"),
     move_after=_w("gezogen|gegangen|gelaufen"),
     move=_w("nach|zug|ziehe|gezogen|gehe|gegangen|ziel|bis|auf|bis nach|bis zu|zu"),
     steps=_w("schritt|schritte|schritten|felder"),
