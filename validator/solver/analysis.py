@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from validator.check.replay import Result
+from validator.check.replay import Result, Verdict
 from validator.engine import Action, Dice, Ruleset, State, apply, exhaust, score
 from validator.solver.search import Search, engine_action, root_position, to_actions
 
@@ -132,6 +132,11 @@ def analyze(
                 *_played(rows, search, positions[k], result, positions[k + 1]),
                 *lines[k + 1],
             )
+    # Never a best below the played game: a finished game's last position is valued at
+    # its score and every earlier one at least at the next one's (the passes above), so
+    # the best from the first roll is at least the score played, however little the
+    # search found.
+    assert result.verdict is not Verdict.VALID or lower[0] >= result.score
     rounds = []
     for k, r in enumerate(played):
         cost = lower[k] - lower[k + 1]
