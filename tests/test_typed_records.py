@@ -1305,3 +1305,97 @@ def test_a_csv_file_reads_three_die_columns_as_the_dice(names: str, tmp_path: Pa
     assert [summary(r) for r in record.rounds] == _without_paths(GAME)
     result = Checker.create(DICE, None).check(path)
     assert (result.verdict.value, result.score) == ("valid", 340), result.error
+
+
+# --- two readings of a line, tried against the dice file (W007) -----------------------------
+
+
+def _rows() -> tuple[tuple[int, int, int], ...]:
+    from validator.records.dice import read_dice
+
+    return read_dice(DICE).rows
+
+
+@pytest.mark.parametrize(
+    ("line", "reading"),
+    [
+        ("1 4 6 6 4 1 1", (1, (1, 4, 6), "6/4", "1/1", None)),  # two bare digits: a field
+        ("1 1 4 6 6/4 1/1 1", (1, (1, 4, 6), "6/4", "1/1", 1)),  # a roll number, no sign
+        ("1: 1 4 6 x 6 4 -> 1 1 (1)", (1, (1, 4, 6), "6/4", "1/1", 1)),  # `6 4` is 6/4
+        ("146. x 6/4 -> 1/1 (1)", (1, (1, 4, 6), "6/4", "1/1", 1)),  # not roll 146
+        ("Roll 146: x 6/4 -> 1/1 (1)", (1, (1, 4, 6), "6/4", "1/1", 1)),
+        ("1 4 6 6 3 1 1", (1, (1, 4, 6), "6/3", "1/1", None)),  # read; E202 in the replay
+    ],
+)
+def test_a_line_that_reads_two_ways_is_read_the_way_that_fits_the_dice(
+    line: str, reading: tuple[object, ...]
+) -> None:
+    record = text_record.parse(line + "\n", "t.txt", dice=_rows())
+    (r,) = record.rounds
+    assert (r.roll, r.dice, str(r.cross), str(r.move), r.steps) == reading
+    assert [(w.code, w.line) for w in record.warnings] == [("W007", 1)]
+
+
+@pytest.mark.parametrize(
+    "line", ["1: 1 4 6 x 6/4 -> 1/1 (1)", "Roll 1: 1 4 6 - crossed out 6/4, moved to 1/1"]
+)
+def test_a_line_that_fits_as_written_is_read_as_written(line: str) -> None:
+    record = text_record.parse(line + "\n", "t.txt", dice=_rows())
+    assert record.warnings == ()
+    assert text_record.parse(line + "\n", "t.txt").rounds == record.rounds
+
+
+def test_without_the_dice_file_a_line_is_read_as_written() -> None:
+    with pytest.raises(ReadError) as info:
+        text_record.parse("1 4 6 6 4 1 1\n", "t.txt")
+    assert info.value.diagnostic.code == "E002"
+
+
+def test_no_reading_makes_a_wrong_cross_out_legal(tmp_path: Path) -> None:
+    """`6 3` is a field only as 6/3, which the dice 1 4 6 cannot make: E202 at its line;
+    a line whose dice are no roll's stays E002 as written."""
+    path = tmp_path / "t.txt"
+    path.write_text("Player: Sam\n1 4 6 6 3 1 1\n", encoding="utf-8")
+    result = Checker.create(DICE, None).check(path)
+    assert result.error is not None
+    assert (result.verdict.value, result.error.code, result.error.line) == ("invalid", "E202", 2)
+    path.write_text("Player: Sam\n1 2 4 5 x 2/4 -> 6/6 (5)\n", encoding="utf-8")
+    result = Checker.create(DICE, None).check(path)
+    assert result.error is not None
+    assert (result.verdict.value, result.error.code, result.error.line) == ("malformed", "E002", 2)
+
+
+@pytest.mark.parametrize(
+    ("header", "said", "hint"),
+    [
+        (
+            "Player: Sam",
+            "t.txt:2:1: W007 this line reads in more than one way; it is read as roll 1, dice "
+            "1 4 6, crossed out 6/4, moved to 1/1",
+            "  help: roll 1 of the dice file is 1 4 6; write 1: 1 4 6   x 6/4 -> 1/1 to say it "
+            "one way",
+        ),
+        (
+            "Spielerin: Klara",
+            "t.txt:2:1: W007 diese Zeile lässt sich auf mehr als eine Weise lesen; gelesen als "
+            "Wurf 1, Würfel 1 4 6, 6/4 gestrichen, nach 1/1 gezogen",
+            "  Hilfe: Wurf 1 der Würfeldatei ist 1 4 6; schreib 1: 1 4 6   x 6/4 -> 1/1, damit "
+            "die Zeile eindeutig ist",
+        ),
+        (
+            "Joueuse : Léa",
+            "t.txt:2:1: W007 cette ligne se lit de plusieurs façons ; elle est lue comme "
+            "lancer 1, dés 1 4 6, 6/4 barrée, déplacement en 1/1",
+            "  aide : le lancer 1 du fichier de dés est 1 4 6 ; écrivez 1: 1 4 6   x 6/4 -> "
+            "1/1 pour que la ligne n\u2019ait qu\u2019une lecture",
+        ),
+    ],
+)
+def test_the_reading_taken_is_named_in_the_records_language(
+    header: str, said: str, hint: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.txt").write_text(f"{header}\n1 4 6 6 4 1 1\n", encoding="utf-8")
+    out = CliRunner().invoke(main, ["validate", "t.txt", "--dice", str(DICE)])
+    lines = out.output.splitlines()
+    assert said in lines and hint in lines, out.output

@@ -8,10 +8,11 @@ import dataclasses
 import difflib
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NoReturn
 
-from validator.engine import roll_text
+from validator.engine import Dice, roll_text
 from validator.engine.phrase import N_, Items, Phrase, Text, phrase, plural
 from validator.errors import Diagnostic, ReadError
 from validator.records.csv_record import COLUMNS
@@ -122,6 +123,10 @@ _DASHED_ROW = re.compile(r"(\d{1,9})[ \t]+[-\u2013\u2014][ \t]+(?=\d)", re.ASCII
 """`1 - 1 4 6 ...`: a roll number set off by a dash between blanks, when what follows
 is the dice (and the line's start is not three dice itself, `2 - 4 - 5`)."""
 _ROLL_NUMBER = re.compile(r"(\d+)[ \t]*[:.)\-\u2013\u2014]?", re.ASCII)
+_BARE_ROLL = re.compile(r"(\d{1,9})[ \t]+(?=\d)", re.ASCII)
+"""A roll number with no sign after it, before the dice (read so only as another reading)."""
+_FACES_ROLL = re.compile(r"[1-6]{3}(?![0-9])", re.ASCII)
+"""Three die faces where a roll number stands (`146.`, `Roll 146:`)."""
 _ORDINAL = re.compile(r"(\d+)[ \t]*([^\W\d_]{1,3})\.?[ \t]+(?=[^\W\d_])")
 """`1er lancer`, `2e tour`, `3rd roll`: a roll number as an ordinal, before a roll word."""
 
@@ -302,10 +307,15 @@ class Token:
         return self.paren if self.paren >= 0 else self.start
 
 
-def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
+def parse(
+    text: str, source: str, max_rounds: int | None = None, *, dice: Sequence[Dice] | None = None
+) -> Record:
     """Read an annotated dice file record; raises ReadError with every problem found.
-    With `max_rounds`, reading stops after that many rounds."""
+    With `max_rounds`, reading stops after that many rounds. With the `dice` file's rows,
+    a line that reads in more than one way is read the way that fits them (W007)."""
     header = Header(source)
+    readings: list[Diagnostic] = []
+    """W007 for each line read in another way than its first reading (see _read_round)."""
     rounds: list[dict[str, object]] = []
     locations: Locations = {}
     problems: list[Diagnostic] = []
@@ -372,7 +382,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
                     # Where the row stands: a round that skips it (E105) points here.
                     locations[("row", row)] = (lineno, 1)
                     continue  # an unplayed row: no need for the full grammar
-                row, entry = _RollLine(line, lineno, source).parse(row)
+                row, entry = _read_round(line, lineno, source, row, dice, readings)
                 if entry is None:
                     locations[("row", row)] = (lineno, 1)
                 else:
@@ -404,6 +414,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
                 [
                     *(dataclasses.replace(d, code="W004") for d in unknown),
                     *(_skipped(line, n, source) for n, line in skipped),
+                    *readings,
                 ],
                 key=lambda d: d.line or 0,
             )
@@ -575,10 +586,158 @@ def _found(text: str, pos: int) -> Text:
     return short(word.group()) if word else _END
 
 
+Reading = tuple[int, tuple[dict[str, object], Where] | None]
+"""A dice line's row number and its round's data and columns (None: no annotation)."""
+
+ROLL_FIRST, NO_ROLL, PAIRS = "roll first", "no roll number", "pairs"
+"""The other ways a line may be read (`_RollLine.modes`): its first number is the roll
+number though no sign follows it (`3 2 2 2 x 2/2 -> 6/1`); a roll number of three die
+faces is the dice (`146. x 6/4`, `Roll 146: x 6/4`); two bare digits are a field
+(`1 4 6 6 4 1 1`: dice 1 4 6, 6/4, 1/1)."""
+_OTHER_READINGS: tuple[frozenset[str], ...] = (
+    frozenset({ROLL_FIRST}),
+    frozenset({PAIRS}),
+    frozenset({ROLL_FIRST, PAIRS}),
+    frozenset({NO_ROLL}),
+    frozenset({NO_ROLL, PAIRS}),
+)
+
+
+def _read_round(
+    line: str,
+    lineno: int,
+    source: str,
+    previous: int,
+    dice: Sequence[Dice] | None,
+    readings: list[Diagnostic],
+) -> Reading:
+    """A dice line read as written; where that reading does not fit the dice file (or
+    cannot be read), the other readings of the line are tried against it, and the one
+    that fits best is taken, with a W007 that names it. A reading that fits no better
+    than the first is never taken: a wrong cross-out stays what it is, at its line."""
+    if dice is None:
+        return _RollLine(line, lineno, source).parse(previous)
+    first: Reading | ReadError
+    try:
+        first = _RollLine(line, lineno, source).parse(previous)
+    except ReadError as exc:
+        first = exc
+    # Another reading needs at least the dice of its roll: one that gives another roll's
+    # dice is no better than an error at the line as written.
+    fit = max(_fit(first, dice), 0)
+    if fit == _FITS:
+        assert not isinstance(first, ReadError)
+        return first
+    best: Reading | None = None
+    for modes in _OTHER_READINGS:
+        try:
+            other = _RollLine(line, lineno, source, modes).parse(previous)
+        except ReadError:
+            continue
+        if other != first and (score := _fit(other, dice)) > fit:
+            best, fit = other, score
+    if best is None:
+        if isinstance(first, ReadError):
+            raise first
+        return first
+    readings.append(_reading_taken(best, line, lineno, source, dice))
+    return best
+
+
+_FITS = 2
+"""A reading whose dice are its roll's in the dice file and whose cross-out is a pair of
+them; 1: only its dice; 0: it reads, its dice are another roll's; -1: it cannot be
+read."""
+
+
+def _fit(reading: Reading | ReadError, dice: Sequence[Dice]) -> int:
+    if isinstance(reading, ReadError):
+        return -1
+    row, entry = reading
+    if entry is None or not 1 <= row <= len(dice):
+        return 0
+    data, _ = entry
+    rolled = sorted(dice[row - 1])
+    typed = data.get("dice")
+    if isinstance(typed, list) and sorted(typed) != rolled:
+        return 0
+    cross = data.get(CROSS)
+    if isinstance(cross, str):
+        pair = sorted(int(n) for n in cross.split("/"))
+        rest = list(rolled)
+        for n in pair:
+            if n not in rest:
+                return 1
+            rest.remove(n)
+    return _FITS
+
+
+def _reading_taken(
+    reading: Reading, line: str, lineno: int, source: str, dice: Sequence[Dice]
+) -> Diagnostic:
+    """W007: the line was read in another way than its first, and how."""
+    row, entry = reading
+    data: dict[str, object] = entry[0] if entry is not None else {"roll": row}
+    said = _said_items(data)
+    hint: Text = ""
+    if 1 <= row <= len(dice):
+        hint = phrase(
+            N_("roll {roll} of the dice file is {dice}; write {example} to say it one way"),
+            roll=row,
+            dice=roll_text(dice[row - 1]),
+            example=_annotated(data),
+        )
+    return Diagnostic.said(
+        "W007",
+        phrase(N_("this line reads in more than one way; it is read as {reading}"), reading=said),
+        source,
+        lineno,
+        spaces_end(line, 0) + 1,
+        hint=hint,
+    )
+
+
+def _said_items(data: dict[str, object]) -> Items:
+    """What a line gave, as the player reads it: roll 3, dice 2 2 2, crossed out 2/2,
+    moved to 6/1, 5 steps."""
+    read: list[Phrase] = [phrase(N_("roll {roll}"), roll=data["roll"])]
+    dice = data.get("dice")
+    if isinstance(dice, list):
+        read.append(phrase(N_("dice {dice}"), dice=roll_text(dice)))
+    if data.get("reroll"):
+        read.append(phrase(N_("a reroll")))
+    if CROSS in data:
+        read.append(phrase(N_("crossed out {field}"), field=data[CROSS]))
+    if MOVE in data:
+        read.append(phrase(N_("moved to {field}"), field=data[MOVE]))
+    steps = data.get(STEPS)
+    if isinstance(steps, int):
+        read.append(plural(steps, "{n} step", "{n} steps"))
+    return Items(tuple(read))
+
+
+def _annotated(data: dict[str, object]) -> str:
+    """A reading in the annotated form (`3: 2 2 2   x 2/2 -> 6/1 (5)`)."""
+    dice = data.get("dice")
+    head = f"{data['roll']}: {roll_text(dice)}" if isinstance(dice, list) else f"{data['roll']}:"
+    if data.get("reroll"):
+        return f"{head}   reroll"
+    parts = [f"x {data[CROSS]}"] if CROSS in data else []
+    if MOVE in data:
+        parts.append(f"-> {data[MOVE]}")
+    if isinstance(data.get(STEPS), int):
+        parts.append(f"({data[STEPS]})")
+    return f"{head}   {' '.join(parts)}".rstrip()
+
+
 class _RollLine:
     """One dice line: `[row:] d d d [annotation] [# note]`."""
 
-    def __init__(self, text: str, line: int, source: str) -> None:
+    def __init__(
+        self, text: str, line: int, source: str, modes: frozenset[str] = frozenset()
+    ) -> None:
+        self.modes = modes
+        """The other readings taken (ROLL_FIRST, NO_ROLL, PAIRS); none: as written."""
         hashed = _HASH_ROLL.match(text)
         skip = hashed.end() if hashed and normal(hashed[1]) in _ROLL_WORDS else 0
         numbered = _HASH_ROUND.match(text[:200])
@@ -669,6 +828,11 @@ class _RollLine:
 
     def _roll(self) -> tuple[re.Match[str] | None, bool]:
         text = self.text
+        if ROLL_FIRST in self.modes and (first := _BARE_ROLL.match(text, self.pos)):
+            self.pos = first.end()  # `3 2 2 2 x 2/2`: roll 3, though no sign follows it
+            return first, False
+        if NO_ROLL in self.modes and _FACES_ROLL.match(text, self.pos):
+            return None, False  # `146. x 6/4`: the dice, not roll 146
         if text.startswith("#", self.pos):
             # `#1: 1 4 6`, `#1 146` (the line is a round only when _HASH_ROUND says so)
             hashed = _ROLL_NUMBER.match(text, self.pos + 1)
@@ -702,7 +866,9 @@ class _RollLine:
         if numbered is not None or after is None:
             return numbered, True
         self.pos = after.end()
-        if _DICE_ONLY.match(text, self.pos):
+        if _DICE_ONLY.match(text, self.pos) or (
+            NO_ROLL in self.modes and _FACES_ROLL.match(text, self.pos)
+        ):
             return None, True  # `Rolled 1, 4, 6`: the dice, no roll number
         number = _ROLL_NUMBER.match(text, self.pos)
         assert number is not None  # a digit follows
@@ -723,7 +889,9 @@ class _RollLine:
         while (m := _DIE.match(self.text, self.pos)) is not None:
             if len(tokens) == 3:
                 field = FIELD.match(self.text, m.start())
-                if field is not None and (len(m[0]) == 2 or not is_packed(field)):
+                if PAIRS in self.modes or (
+                    field is not None and (len(m[0]) == 2 or not is_packed(field))
+                ):
                     break  # the cross-out, written without a word: `1: 2 4 5 2/4`
             tokens.append(m)
             self.pos = m.end()
@@ -870,18 +1038,7 @@ class _Annotation:
     def _read_so_far(self) -> Phrase:
         """What a typed round's line gave before the reader stopped (`read so far: roll
         3, dice 2 2 2, crossed out 2/2`): the player sees which of their words were taken."""
-        read: list[Phrase] = [phrase(N_("roll {roll}"), roll=self.data["roll"])]
-        dice = self.data.get("dice")
-        if isinstance(dice, list):
-            read.append(phrase(N_("dice {dice}"), dice=roll_text(dice)))
-        if CROSS in self.data:
-            read.append(phrase(N_("crossed out {field}"), field=self.data[CROSS]))
-        if MOVE in self.data:
-            read.append(phrase(N_("moved to {field}"), field=self.data[MOVE]))
-        steps = self.data.get(STEPS)
-        if isinstance(steps, int):
-            read.append(plural(steps, "{n} step", "{n} steps"))
-        return phrase(N_("read so far: {read}"), read=Items(tuple(read)))
+        return phrase(N_("read so far: {read}"), read=_said_items(self.data))
 
     def peek(self, offset: int = 0) -> Token | None:
         k = self.i + offset
@@ -1312,6 +1469,17 @@ class _Annotation:
             return
         bare = token.paren < 0 and nxt is not None and nxt.paren < 0
         if bare and nxt is not None and nxt.kind == "num" and len(token.text + nxt.text) == 2:
+            if PAIRS in self.line.modes:  # `6 4` is the field 6/4
+                self.i += 1
+                pair = Token(
+                    "field",
+                    f"{token.text} {nxt.text}",
+                    token.start,
+                    nxt.end,
+                    field=f"{token.text}/{nxt.text}",
+                )
+                self._field(pair, pending[0] if pending is not None else None)
+                return
             self.fail(
                 phrase(
                     N_(
