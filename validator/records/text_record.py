@@ -535,10 +535,7 @@ def _misspelt_roll_word(line: str, start: int, word: str, lineno: int, source: s
     fail(
         "E002",
         phrase(
-            N_(
-                "expected a roll word like Roll, Round or Throw, found {found}: "
-                "did you mean {word}?"
-            ),
+            N_("{found} is not a word the reader knows for a roll: did you mean {word}?"),
             found=short(word),
             word=short(meant),
         ),
@@ -565,7 +562,10 @@ def _not_a_line(line: str, lineno: int, source: str) -> NoReturn:
     fail(
         "E002",
         phrase(
-            N_("expected a dice line or a header line (key: value), found {found}"),
+            N_(
+                "this line is neither a round (a roll with its three dice) nor a header line "
+                "(key: value); it begins with {found}"
+            ),
             found=_found(line, start),
         ),
         source,
@@ -912,7 +912,11 @@ class _RollLine:
             )
             self.fail(
                 phrase(
-                    N_("expected x 3/4, reroll or ring after the three dice, found {found}"),
+                    N_(
+                        "after the three dice {dice} comes the field crossed out (like x 3/4), "
+                        "reroll or ring, not a fourth number {found}"
+                    ),
+                    dice=" ".join(m[0] for m in tokens[:3]),
                     found=short(tokens[3][0]),
                 ),
                 tokens[3].start(),
@@ -920,14 +924,22 @@ class _RollLine:
             )
         if len(tokens) != 3:
             at = tokens[0].start() if tokens else self.pos
-            self.fail(
-                phrase(
-                    N_("expected the row's three dice, like 3 4 6 or 346, found {found}"),
-                    found=_found(self.text, at),
-                ),
-                at,
-                hint=_EXAMPLE_HINT,
-            )
+            found = _found(self.text, at)
+            if tokens:
+                message = phrase(
+                    N_("this line gives {dice} where a roll has three dice, like 3 4 6 or 346"),
+                    dice=" ".join(m[0] for m in tokens),
+                )
+            elif found is _END:
+                message = phrase(
+                    N_("the three dice are missing, like 3 4 6 or 346: the line ends here")
+                )
+            else:
+                message = phrase(
+                    N_("the three dice are missing here, like 3 4 6 or 346; the line has {found}"),
+                    found=found,
+                )
+            self.fail(message, at, hint=_EXAMPLE_HINT)
         return [self.number(m[0], phrase(N_("die")), m.start()) for m in tokens], [
             m.start() + 1 for m in tokens
         ]
@@ -955,7 +967,7 @@ class _RollLine:
             m = _TOKEN.match(text, pos)
             if m is None:
                 self.fail(
-                    phrase(N_("unexpected {found} in the annotation"), found=short(text[pos])),
+                    phrase(N_("{found} cannot be part of a round"), found=short(text[pos])),
                     pos,
                     hint=_NOTES_HINT,
                 )
@@ -1096,7 +1108,10 @@ class _Annotation:
             if rest is not None:
                 self.fail(
                     phrase(
-                        N_("a {kind} line has nothing after {kind}, found {found}"),
+                        N_(
+                            "after {kind} the line goes on with {found}, but a {kind} round "
+                            "has nothing more"
+                        ),
                         kind=kind,
                         found=short(rest.text),
                     ),
@@ -1358,7 +1373,18 @@ class _Annotation:
                 pending = None
             else:  # REROLL or RING after a cross-out
                 self.fail(
-                    phrase(N_("a round crosses out one field, or is a reroll or a ring, not both")),
+                    phrase(
+                        N_(
+                            "this round crosses out {field} and says {word} too: a round either "
+                            "crosses out a field or is a reroll or a ring"
+                        ),
+                        field=self.data[CROSS],
+                        word=short(self._said(first)),
+                    )
+                    if CROSS in self.data
+                    else phrase(
+                        N_("a round crosses out one field, or is a reroll or a ring, not both")
+                    ),
                     first.at,
                 )
             last_field = None
@@ -1366,7 +1392,7 @@ class _Annotation:
             self._missing(pending, None)
         if CROSS not in self.data:
             self.fail(
-                phrase(N_("expected the field crossed out, like x 3/4")),
+                phrase(N_("this round names no field crossed out, like x 3/4")),
                 self.tokens[0].start,
             )
 
@@ -1390,7 +1416,10 @@ class _Annotation:
         if CROSS not in self.data:
             self.fail(
                 phrase(
-                    N_("expected the field crossed out first, like x 3/4, found {found}"),
+                    N_(
+                        "{found} comes before the field crossed out: a round names the field "
+                        "crossed out first, like x 3/4"
+                    ),
                     found=short(token.text),
                 ),
                 token.at,
@@ -1519,21 +1548,37 @@ class _Annotation:
             PATH: phrase(N_("the fields entered, like path 6/5 5/5")),
         }[role]
         at = token.start if token is not None else len(self.line.text.rstrip())
-        found = short(token.text) if token is not None else _END
+        found = short(token.text) if token is not None else None
         if self.line.typed and role in (CROSS, MOVE):  # in the player's own words
             said = self._said(word)
+            example = f"{said} {'3/4' if role == CROSS else '5/5'}"
             self.fail(
                 phrase(
-                    N_("expected a field after {word}, like {example}, found {found}"),
+                    N_("{word} needs its field after it, like {example}; the line ends there"),
                     word=short(said),
-                    example=f"{said} {'3/4' if role == CROSS else '5/5'}",
+                    example=example,
+                )
+                if found is None
+                else phrase(
+                    N_(
+                        "{word} needs its field after it, like {example}; the line goes on "
+                        "with {found}"
+                    ),
+                    word=short(said),
+                    example=example,
                     found=found,
                 ),
                 at,
             )
         self.fail(
             phrase(
-                N_("expected {what} after {word}, found {found}"),
+                N_("{word} needs {what}; the line ends there"),
+                what=what,
+                word=short(word.text),
+            )
+            if found is None
+            else phrase(
+                N_("{word} needs {what}; the line goes on with {found}"),
                 what=what,
                 word=short(word.text),
                 found=found,
@@ -1574,10 +1619,7 @@ class _Annotation:
             hint = self.line.corrected(token.start, token.end, meant)
             self.fail(
                 phrase(
-                    N_(
-                        "expected a word like x, ->, steps or path, found {found}: "
-                        "did you mean {word}?"
-                    ),
+                    N_("{found} is not a word the reader knows: did you mean {word}?"),
                     found=short(token.text),
                     word=short(meant),
                 ),
@@ -1587,8 +1629,8 @@ class _Annotation:
         self.fail(
             phrase(
                 N_(
-                    "expected -> 5/5, steps like (6), path 6/5 5/5 or the end of the line, "
-                    "found {found}"
+                    "{found} is not part of a round: after the dice come the field crossed "
+                    "out, the move (-> 5/5), the steps (6) and a path (path 6/5 5/5)"
                 ),
                 found=short(token.text),
             ),
