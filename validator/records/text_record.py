@@ -1020,6 +1020,12 @@ class _Annotation:
         self.seen: dict[str, int] = {}
         self.no_move = False
         """A no-move phrase was read (a second one says the same: `stuck, game over`)."""
+        self.pending: tuple[str, Token] | None = None
+        """The word whose field or number comes next (`x` before `3/4`), while reading."""
+        self.resume: tuple[str, Token] | None = None
+        """A move word whose field follows the steps (`avancé de 1 jusqu'à 1/1`)."""
+        self.last_field: str | None = None
+        """The role of the field just read, for a word said after it (`6/1 gezogen`)."""
 
     def fail(self, message: Text, pos: int, hint: Text = "") -> NoReturn:
         if not hint and self.line.typed:
@@ -1218,176 +1224,10 @@ class _Annotation:
         self.i = k
 
     def _play(self) -> None:
-        pending: tuple[str, Token] | None = None
-        resume: tuple[str, Token] | None = None
-        """A move word whose field follows the steps (`avancé de 1 jusqu'à 1/1`)."""
-        last_field: str | None = None
+        """Read the cross-out, the move, the steps and the path, token by token."""
         while (token := self.peek()) is not None:
-            if self._points(token):
-                self.i += 2  # `(6 steps) 20 points`: the field's value, a note
-                continue
-            if token.kind == "dash":  # a separator, also between a path's fields
-                self.i += 1
-                if pending is not None and pending[0] == MOVE:  # `-> -`: no move
-                    self.where[(MOVE,)] = token.start + 1
-                    pending = None
-                continue
-            if pending is not None and pending[0] == PATH and self._path_arrow(token):
-                self.i += 1  # `path 6/5 -> 5/5` after the move: the arrow joins the path
-                continue
-            if pending is not None and pending[0] == PATH and token.kind != "field":
-                if PATH not in self.data:
-                    self._missing(pending, token)
-                pending = None
-            if token.kind == "field":
-                self.i += 1
-                nxt = self.peek()
-                steps_word = nxt is not None and nxt.kind == "word" and nxt.role == STEPS
-                if token.packed and (steps_word or (pending is not None and pending[0] == STEPS)):
-                    self.i += 1 if steps_word else 0
-                    self._steps(token.text, token)
-                    pending, resume = resume, None
-                    continue
-                if pending is not None and pending[0] == STEPS:
-                    self._missing(pending, token)
-                last_field = self._field(token, pending[0] if pending else None)
-                if last_field != PATH:
-                    pending = None
-                continue
-            if token.kind == "num":
-                self.i += 1
-                unit = self.peek()
-                if (
-                    pending is not None
-                    and pending[0] == MOVE
-                    and unit is not None
-                    and unit.kind == "word"
-                    and (unit.role == STEPS or (unit.role == MOVE and self.line.typed))
-                ):
-                    # `moved 1 step to 1/1`: the steps inside the move; `move 6 to 1/1`:
-                    # the steps, then the move's word said again
-                    self.i += unit.role == STEPS
-                    self._steps(token.text, token)
-                    continue
-                self._number(token, pending)
-                pending, resume = resume, None
-                last_field = None
-                continue
-            if (
-                pending[0] in (CROSS, MOVE) if pending is not None else self.line.typed
-            ) and self._before_field():
-                continue  # `Kreuz auf 1/4`; in a typed round also `auf das Feld 2/1 gestrichen`
-            found = self.phrase()
-            if found is None:
-                if self._skippable(token):
-                    self.i += 1
-                    continue
-                self._unknown(token)
-            role, first, last = found
-            if role == FILLER:  # `and`, `je`, `und`: nothing to read
-                continue
-            if role in (MOVE, IN, STEPS, PATH) and pending is None and self._cross_ahead(first):
-                continue  # `had to cross out 1/2`: a word of the player's own before it
-            if pending is not None and pending[0] == MOVE and role == MOVE:
-                continue  # `moved 1 step to 1/1`: one move, said twice
-            if role == MOVE and last_field == MOVE and normal(first.text) in MOVE_POSTFIX:
-                last_field = None
-                continue  # `nach 6/1 gezogen`
-            if role == MOVE and not first.text[0].isalpha() and CROSS not in self.data:
-                after, then = self.peek(), self.peek(1)
-                if self._cross_next():
-                    continue  # `2 2 2 → X 2/2 → 6/1`, `→ je raye 1/4`: before the cross-out
-                if (
-                    after is not None
-                    and after.kind == "field"
-                    and then is not None
-                    and then.kind == "word"
-                    and folded(then.text) in POSTFIX
-                ):
-                    continue  # `1 4 6 -> 1/4 angekreuzt`: before a field crossed out after it
-                if self.line.typed and first is self.tokens[0] and self._fields(2):
-                    continue  # `1 4 6 => 6/4 -> 1/1`: between the dice and the cross-out
-            if pending is not None and pending[0] == MOVE and role in (STEPS, IN):
-                resume = pending  # `avancé de 1 jusqu'à 1/1`: the steps inside the move
-                pending = None
-            if pending is not None and not (pending[0] == MOVE and role in (EXIT, NOMOVE)):
-                self._missing(pending, first)
-            if role == CROSS:
-                if last_field == CROSS and (
-                    normal(first.text) in POSTFIX or normal(f"{first.text} {last.text}") in POSTFIX
-                ):
-                    last_field = None
-                    continue
-                if CROSS in self.data:
-                    self.fail(
-                        phrase(N_("a round crosses out one field; this is a second cross-out")),
-                        first.at,
-                    )
-                pending = (CROSS, first)
-            elif role == MOVE:
-                self._once(MOVE, first)
-                pending = (MOVE, first)
-            elif role in (STEPS, IN):
-                nxt = self.peek()
-                if self.line.typed and (nxt is None or nxt.kind not in ("num", "field")):
-                    pending, resume = resume, None
-                    continue  # `pas de chance`, `mit viel Glück`: no steps said here
-                if role == STEPS and (nxt is None or nxt.kind not in ("num", "field")):
-                    self.fail(
-                        phrase(
-                            N_("{word} needs its number, like steps 5 or 5 steps"),
-                            word=short(first.text),
-                        ),
-                        first.start,
-                    )
-                pending = (STEPS, first)
-            elif role == PATH:
-                if last_field == CROSS and folded(first.text) in POSTFIX:
-                    last_field = None
-                    continue  # `1/4 weg`: a field crossed out, said after it
-                nxt = self.peek()
-                if self.line.typed and (
-                    nxt is None or (nxt.kind != "field" and normal(nxt.text) != "none")
-                ):
-                    continue  # `kein Weg mehr frei`: no path said here
-                self._once(PATH, first)
-                self.where[(PATH,)] = first.start + 1
-                nxt = self.peek()
-                if nxt is not None and nxt.kind == "word" and normal(nxt.text) == "none":
-                    self.i += 1
-                    self.data[PATH] = []
-                    self.where[(PATH,)] = nxt.start + 1
-                    pending = None
-                else:
-                    pending = (PATH, first)
-            elif role in (EXIT, NOMOVE):
-                self._need_cross(first)
-                if role == NOMOVE and self.no_move:
-                    continue  # `no move possible - game over!`: one thing said twice
-                self.no_move = role == NOMOVE
-                if pending is None or pending[0] != MOVE:
-                    self._once(MOVE, first)
-                if role == EXIT:
-                    self.data[MOVE] = EXIT_WORDS[normal(first.text)]
-                self.where[(MOVE,)] = first.start + 1
-                pending = None
-            else:  # REROLL or RING after a cross-out
-                self.fail(
-                    phrase(
-                        N_(
-                            "this round crosses out {field} and says {word} too: a round either "
-                            "crosses out a field or is a reroll or a ring"
-                        ),
-                        field=self.data[CROSS],
-                        word=short(self._said(first)),
-                    )
-                    if CROSS in self.data
-                    else phrase(
-                        N_("a round crosses out one field, or is a reroll or a ring, not both")
-                    ),
-                    first.at,
-                )
-            last_field = None
+            self._step(token)
+        pending = self.pending
         if pending is not None and (pending[0] != PATH or PATH not in self.data):
             self._missing(pending, None)
         if CROSS not in self.data:
@@ -1395,6 +1235,219 @@ class _Annotation:
                 phrase(N_("this round names no field crossed out, like x 3/4")),
                 self.tokens[0].start,
             )
+
+    def _step(self, token: Token) -> None:
+        """Read the item that starts at `token` (one token or a few)."""
+        pending = self.pending
+        if self._points(token):
+            self.i += 2  # `(6 steps) 20 points`: the field's value, a note
+            return
+        if token.kind == "dash":  # a separator, also between a path's fields
+            self.i += 1
+            if pending is not None and pending[0] == MOVE:  # `-> -`: no move
+                self.where[(MOVE,)] = token.start + 1
+                self.pending = None
+            return
+        if pending is not None and pending[0] == PATH:
+            if self._path_arrow(token):
+                self.i += 1  # `path 6/5 -> 5/5` after the move: the arrow joins the path
+                return
+            if token.kind != "field":
+                if PATH not in self.data:
+                    self._missing(pending, token)
+                self.pending = None
+        if token.kind == "field":
+            self._field_token(token)
+        elif token.kind == "num":
+            self._num_token(token)
+        else:
+            self._word(token)
+
+    def _field_token(self, token: Token) -> None:
+        """A field: the steps when packed before a steps word (`12 steps`), else the
+        field the pending word names, or the next one in order."""
+        pending = self.pending
+        self.i += 1
+        nxt = self.peek()
+        steps_word = nxt is not None and nxt.kind == "word" and nxt.role == STEPS
+        if token.packed and (steps_word or (pending is not None and pending[0] == STEPS)):
+            self.i += 1 if steps_word else 0
+            self._steps(token.text, token)
+            self.pending, self.resume = self.resume, None
+            return
+        if pending is not None and pending[0] == STEPS:
+            self._missing(pending, token)
+        self.last_field = self._field(token, pending[0] if pending else None)
+        if self.last_field != PATH:
+            self.pending = None
+
+    def _num_token(self, token: Token) -> None:
+        pending = self.pending
+        self.i += 1
+        unit = self.peek()
+        if (
+            pending is not None
+            and pending[0] == MOVE
+            and unit is not None
+            and unit.kind == "word"
+            and (unit.role == STEPS or (unit.role == MOVE and self.line.typed))
+        ):
+            # `moved 1 step to 1/1`: the steps inside the move; `move 6 to 1/1`:
+            # the steps, then the move's word said again
+            self.i += unit.role == STEPS
+            self._steps(token.text, token)
+            return
+        self._number(token, pending)
+        self.pending, self.resume = self.resume, None
+        self.last_field = None
+
+    def _word(self, token: Token) -> None:
+        """A word or a phrase: the role it gives the next field or number, or one passed
+        over."""
+        pending = self.pending
+        if (
+            pending[0] in (CROSS, MOVE) if pending is not None else self.line.typed
+        ) and self._before_field():
+            return  # `Kreuz auf 1/4`; in a typed round also `auf das Feld 2/1 gestrichen`
+        found = self.phrase()
+        if found is None:
+            if self._skippable(token):
+                self.i += 1
+                return
+            self._unknown(token)
+        role, first, last = found
+        if self._passed_over(role, first):
+            return
+        if pending is not None and pending[0] == MOVE and role in (STEPS, IN):
+            self.resume = pending  # `avancé de 1 jusqu'à 1/1`: the steps inside the move
+            pending = self.pending = None
+        if pending is not None and not (pending[0] == MOVE and role in (EXIT, NOMOVE)):
+            self._missing(pending, first)
+        read = {
+            CROSS: self._cross_word,
+            MOVE: self._move_word,
+            STEPS: self._steps_word,
+            IN: self._steps_word,
+            PATH: self._path_word,
+            EXIT: self._end_word,
+            NOMOVE: self._end_word,
+        }.get(role, self._reroll_after_cross)
+        if read(role, first, last):
+            self.last_field = None
+
+    def _passed_over(self, role: str, first: Token) -> bool:
+        """Whether a phrase carries nothing to read here: a filler word, a word said twice,
+        a move word after its field, an arrow before the cross-out."""
+        pending = self.pending
+        if role == FILLER:  # `and`, `je`, `und`: nothing to read
+            return True
+        if role in (MOVE, IN, STEPS, PATH) and pending is None and self._cross_ahead(first):
+            return True  # `had to cross out 1/2`: a word of the player's own before it
+        if pending is not None and pending[0] == MOVE and role == MOVE:
+            return True  # `moved 1 step to 1/1`: one move, said twice
+        if role == MOVE and self.last_field == MOVE and normal(first.text) in MOVE_POSTFIX:
+            self.last_field = None
+            return True  # `nach 6/1 gezogen`
+        return role == MOVE and not first.text[0].isalpha() and self._arrow_before_cross(first)
+
+    def _arrow_before_cross(self, arrow: Token) -> bool:
+        """An arrow that stands before the cross-out (after the dice), not for the move."""
+        if CROSS in self.data:
+            return False
+        after, then = self.peek(), self.peek(1)
+        if self._cross_next():
+            return True  # `2 2 2 → X 2/2 → 6/1`, `→ je raye 1/4`: before the cross-out
+        if (
+            after is not None
+            and after.kind == "field"
+            and then is not None
+            and then.kind == "word"
+            and folded(then.text) in POSTFIX
+        ):
+            return True  # `1 4 6 -> 1/4 angekreuzt`: before a field crossed out after it
+        # `1 4 6 => 6/4 -> 1/1`: between the dice and the cross-out
+        return self.line.typed and arrow is self.tokens[0] and self._fields(2)
+
+    def _cross_word(self, role: str, first: Token, last: Token) -> bool:
+        if self.last_field == CROSS and (
+            normal(first.text) in POSTFIX or normal(f"{first.text} {last.text}") in POSTFIX
+        ):
+            return True  # `6/4 durchgestrichen`: the field crossed out, said after it
+        if CROSS in self.data:
+            self.fail(
+                phrase(N_("a round crosses out one field; this is a second cross-out")),
+                first.at,
+            )
+        self.pending = (CROSS, first)
+        return True
+
+    def _move_word(self, role: str, first: Token, last: Token) -> bool:
+        self._once(MOVE, first)
+        self.pending = (MOVE, first)
+        return True
+
+    def _steps_word(self, role: str, first: Token, last: Token) -> bool:
+        nxt = self.peek()
+        if self.line.typed and (nxt is None or nxt.kind not in ("num", "field")):
+            self.pending, self.resume = self.resume, None
+            return False  # `pas de chance`, `mit viel Glück`: no steps said here
+        if role == STEPS and (nxt is None or nxt.kind not in ("num", "field")):
+            self.fail(
+                phrase(
+                    N_("{word} needs its number, like steps 5 or 5 steps"),
+                    word=short(first.text),
+                ),
+                first.start,
+            )
+        self.pending = (STEPS, first)
+        return True
+
+    def _path_word(self, role: str, first: Token, last: Token) -> bool:
+        if self.last_field == CROSS and folded(first.text) in POSTFIX:
+            return True  # `1/4 weg`: a field crossed out, said after it
+        nxt = self.peek()
+        named = nxt is not None and (nxt.kind == "field" or normal(nxt.text) == "none")
+        if self.line.typed and not named:
+            return False  # `kein Weg mehr frei`: no path said here
+        self._once(PATH, first)
+        self.where[(PATH,)] = first.start + 1
+        if nxt is not None and nxt.kind == "word" and normal(nxt.text) == "none":
+            self.i += 1
+            self.data[PATH] = []
+            self.where[(PATH,)] = nxt.start + 1
+            self.pending = None
+        else:
+            self.pending = (PATH, first)
+        return True
+
+    def _end_word(self, role: str, first: Token, last: Token) -> bool:
+        """An exit (`escape`) or no move (`stuck`, `kein Zug`) in the move's place."""
+        self._need_cross(first)
+        if role == NOMOVE and self.no_move:
+            return False  # `no move possible - game over!`: one thing said twice
+        self.no_move = role == NOMOVE
+        if self.pending is None or self.pending[0] != MOVE:
+            self._once(MOVE, first)
+        if role == EXIT:
+            self.data[MOVE] = EXIT_WORDS[normal(first.text)]
+        self.where[(MOVE,)] = first.start + 1
+        self.pending = None
+        return True
+
+    def _reroll_after_cross(self, role: str, first: Token, last: Token) -> NoReturn:
+        self.fail(
+            phrase(
+                N_(
+                    "this round crosses out {field} and says {word} too: a round either "
+                    "crosses out a field or is a reroll or a ring"
+                ),
+                field=self.data[CROSS],
+                word=short(self._said(first)),
+            )
+            if CROSS in self.data
+            else phrase(N_("a round crosses out one field, or is a reroll or a ring, not both")),
+            first.at,
+        )
 
     def _fields(self, count: int) -> bool:
         """Whether `count` fields or more follow the current token."""
