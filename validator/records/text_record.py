@@ -313,131 +313,171 @@ def parse(
     """Read an annotated dice file record; raises ReadError with every problem found.
     With `max_rounds`, reading stops after that many rounds. With the `dice` file's rows,
     a line that reads in more than one way is read the way that fits them (W007)."""
-    header = Header(source)
-    readings: list[Diagnostic] = []
-    """W007 for each line read in another way than its first reading (see _read_round)."""
-    rounds: list[dict[str, object]] = []
-    locations: Locations = {}
-    problems: list[Diagnostic] = []
-    numbers: list[int] = []
-    """Each round's place among the annotated lines, counting lines that failed."""
-    failed_lines = 0
-    row = 0
-    first_dice_line: int | None = None
-    table: Table | None = None
-    unknown: list[Diagnostic] = []
-    """Header lines above the rounds whose key is not known (W004 when rounds follow)."""
-    prose: list[tuple[int, str]] = []
-    """Lines of words without a digit (`Hallo zusammen,`, `Cheers, Sam`): W006 above and
-    below the rounds, E002 among them or in a file without rounds."""
-    last_dice_line = round_lines = 0
+    reader = _Reader(source, max_rounds, dice)
     for lineno, line in enumerate(split_lines(text.removeprefix("\ufeff")), start=1):
+        if not reader.read(line, lineno):
+            break
+    return reader.record(text)
+
+
+class _Reader:
+    """One text record being read, line by line: its rounds and where they stand, its
+    header, and what is wrong."""
+
+    def __init__(self, source: str, max_rounds: int | None, dice: Sequence[Dice] | None) -> None:
+        self.source = source
+        self.max_rounds = max_rounds
+        self.dice = dice
+        self.header = Header(source)
+        self.readings: list[Diagnostic] = []
+        """W007 for each line read in another way than its first reading (_read_round)."""
+        self.rounds: list[dict[str, object]] = []
+        self.locations: Locations = {}
+        self.problems: list[Diagnostic] = []
+        self.numbers: list[int] = []
+        """Each round's place among the annotated lines, counting lines that failed."""
+        self.failed_lines = 0
+        self.row = 0
+        self.first_dice_line: int | None = None
+        self.last_dice_line = 0
+        self.round_lines = 0
+        self.table: Table | None = None
+        self.unknown: list[Diagnostic] = []
+        """Header lines above the rounds whose key is not known (W004 when rounds follow)."""
+        self.prose: list[tuple[int, str]] = []
+        """Lines of words without a digit (`Hallo zusammen,`, `Cheers, Sam`): W006 above
+        and below the rounds, E002 among them or in a file without rounds."""
+
+    def read(self, line: str, lineno: int) -> bool:
+        """Read one line; False where reading stops."""
         stripped = line.lstrip(" \t")
         if not stripped or stripped.startswith("//"):
-            continue
+            return True
         if stripped.startswith("#") and not _HASH_ROUND.match(stripped[:200]):
-            continue
-        if len(problems) > MAX_DIAGNOSTICS:
-            break
+            return True
+        if len(self.problems) > MAX_DIAGNOSTICS:
+            return False
         try:
-            if (
-                table is None
-                and stripped[0] not in "0123456789"  # the common line: no column row
-                and (found := header_row(line, lineno)) is not None
-            ):
-                table = found[0]  # `| Roll | Dice | Cross | Move | Steps |`
-                first_dice_line = first_dice_line or lineno
-                # A name it does not know is said; its column is skipped, so that the
-                # rows below are still read (and their own errors said).
-                problems.extend(_unknown_column(u, lineno, source) for u in found[1])
-                continue
-            if table is None and (stripped.startswith("|") or "\t" in line[:MAX_TABLE_LOOK]):
-                table = headless_row(line, lineno)  # `| 1 | 1 4 6 | 6/4 | 1/1 | 1 |`
-                first_dice_line = first_dice_line or (lineno if table else None)
-            if table is not None and table.holds(line):
-                if max_rounds is not None and len(rounds) >= max_rounds:
-                    break
-                if (total := total_row(line, table.delimiter)) is not None:
-                    header.read("claimed_score", total, lineno)
-                    continue
-                last_dice_line, round_lines = lineno, round_lines + 1
-                cells = table.row(line, lineno, source)
-                if cells is not None:
-                    data, where = cells
-                    index = len(rounds)
-                    rounds.append(data)
-                    numbers.append(len(rounds) + failed_lines)
-                    locations[("rounds", index)] = (lineno, spaces_end(line, 0) + 1)
-                    for path, col in where.items():
-                        locations[("rounds", index, *path)] = (lineno, col)
-                continue
-            if _round_line(stripped):
-                if max_rounds is not None and len(rounds) >= max_rounds:
-                    break  # the rest is not read: the replay judges what was
-                first_dice_line = first_dice_line or lineno
-                last_dice_line, round_lines = lineno, round_lines + 1
-                bare = _BARE_DICE_LINE.match(line)
-                if bare is not None and (bare[1] is None or int(bare[1]) > row):
-                    row = row + 1 if bare[1] is None else int(bare[1])
-                    # Where the row stands: a round that skips it (E105) points here.
-                    locations[("row", row)] = (lineno, 1)
-                    continue  # an unplayed row: no need for the full grammar
-                row, entry = _read_round(line, lineno, source, row, dice, readings)
-                if entry is None:
-                    locations[("row", row)] = (lineno, 1)
-                else:
-                    data, where = entry
-                    index = len(rounds)
-                    rounds.append(data)
-                    numbers.append(len(rounds) + failed_lines)
-                    for path, col in where.items():
-                        locations[("rounds", index, *path)] = (lineno, col)
-                continue
-            if _DIGIT.search(line) is None and header_match(line) is None:
-                prose.append((lineno, line))  # a greeting, a signature: judged at the end
-                continue
-            _header_line(header, line, lineno, first_dice_line, source, unknown)
+            return self._line(line, stripped, lineno)
         except ReadError as exc:
-            problems.extend(exc.diagnostics)
-            failed_lines += _round_line(stripped) or (table is not None and table.holds(line))
-    # Lines of words around a game (a greeting, a signature) are skipped; among its
-    # rounds, or around a few lines (a README's example), they are what is wrong.
-    first = first_dice_line or 0
-    game = bool(rounds) and round_lines >= GAME_ROUNDS
-    skipped = [(n, line) for n, line in prose if game and not first < n < last_dice_line]
-    refused = [_refused(line, n, source) for n, line in prose if (n, line) not in skipped]
-    problems = sorted([*problems, *refused], key=lambda d: d.line or 0)
-    warnings: tuple[Diagnostic, ...] = ()
-    if rounds:  # a record: an unknown key above it is no reason to refuse it
-        warnings = tuple(
-            sorted(
-                [
-                    *(dataclasses.replace(d, code="W004") for d in unknown),
-                    *(_skipped(line, n, source) for n, line in skipped),
-                    *readings,
-                ],
-                key=lambda d: d.line or 0,
+            self.problems.extend(exc.diagnostics)
+            table = self.table
+            self.failed_lines += _round_line(stripped) or (table is not None and table.holds(line))
+            return True
+
+    def _full(self) -> bool:
+        """Whether `max_rounds` rounds are read: the rest is not (the replay judges what
+        was)."""
+        return self.max_rounds is not None and len(self.rounds) >= self.max_rounds
+
+    def _line(self, line: str, stripped: str, lineno: int) -> bool:
+        if (
+            self.table is None
+            and stripped[0] not in "0123456789"  # the common line: no column row
+            and (found := header_row(line, lineno)) is not None
+        ):
+            self.table = found[0]  # `| Roll | Dice | Cross | Move | Steps |`
+            self.first_dice_line = self.first_dice_line or lineno
+            # A name it does not know is said; its column is skipped, so that the rows
+            # below are still read (and their own errors said).
+            self.problems.extend(_unknown_column(u, lineno, self.source) for u in found[1])
+            return True
+        if self.table is None and (stripped.startswith("|") or "\t" in line[:MAX_TABLE_LOOK]):
+            self.table = headless_row(line, lineno)  # `| 1 | 1 4 6 | 6/4 | 1/1 | 1 |`
+            self.first_dice_line = self.first_dice_line or (lineno if self.table else None)
+        if self.table is not None and self.table.holds(line):
+            return self._table_row(self.table, line, lineno)
+        if _round_line(stripped):
+            return self._round(line, lineno)
+        if _DIGIT.search(line) is None and header_match(line) is None:
+            self.prose.append((lineno, line))  # a greeting, a signature: judged at the end
+            return True
+        _header_line(self.header, line, lineno, self.first_dice_line, self.source, self.unknown)
+        return True
+
+    def _table_row(self, table: Table, line: str, lineno: int) -> bool:
+        if self._full():
+            return False
+        if (total := total_row(line, table.delimiter)) is not None:
+            self.header.read("claimed_score", total, lineno)
+            return True
+        self.last_dice_line, self.round_lines = lineno, self.round_lines + 1
+        cells = table.row(line, lineno, self.source)
+        if cells is not None:
+            self._add(cells, lineno, spaces_end(line, 0) + 1)
+        return True
+
+    def _round(self, line: str, lineno: int) -> bool:
+        if self._full():
+            return False
+        self.first_dice_line = self.first_dice_line or lineno
+        self.last_dice_line, self.round_lines = lineno, self.round_lines + 1
+        bare = _BARE_DICE_LINE.match(line)
+        if bare is not None and (bare[1] is None or int(bare[1]) > self.row):
+            self.row = self.row + 1 if bare[1] is None else int(bare[1])
+            # Where the row stands: a round that skips it (E105) points here.
+            self.locations[("row", self.row)] = (lineno, 1)
+            return True  # an unplayed row: no need for the full grammar
+        self.row, entry = _read_round(line, lineno, self.source, self.row, self.dice, self.readings)
+        if entry is None:
+            self.locations[("row", self.row)] = (lineno, 1)
+        else:
+            self._add(entry, lineno)
+        return True
+
+    def _add(self, entry: tuple[dict[str, object], Where], lineno: int, col: int = 0) -> None:
+        """A round read at `lineno` (the whole round at `col`, when given)."""
+        data, where = entry
+        index = len(self.rounds)
+        self.rounds.append(data)
+        self.numbers.append(len(self.rounds) + self.failed_lines)
+        if col:
+            self.locations[("rounds", index)] = (lineno, col)
+        for path, at in where.items():
+            self.locations[("rounds", index, *path)] = (lineno, at)
+
+    def record(self, text: str) -> Record:
+        """The record read, or ReadError with every problem found."""
+        problems, warnings = self._judged()
+        if not self.rounds and not self.header.values and not problems:
+            fail(
+                "E007",
+                phrase(N_("the file holds no record: no dice line is annotated")),
+                self.source,
+                self.first_dice_line or 1,
+                1,
+                hint=phrase(N_("annotate the rows you played, like {example}"), example=EXAMPLE),
             )
-        )
-    else:
-        # no rounds: the unknown key may be what is wrong (`rounds: 1`); in source order
-        wrong = [dataclasses.replace(d, code="E003") for d in unknown]
-        problems = sorted([*wrong, *problems], key=lambda d: d.line or 0)
-    if not rounds and not header.values and not problems:
-        fail(
-            "E007",
-            phrase(N_("the file holds no record: no dice line is annotated")),
-            source,
-            first_dice_line or 1,
-            1,
-            hint=phrase(N_("annotate the rows you played, like {example}"), example=EXAMPLE),
-        )
-    try:
-        record = build(header, rounds, locations, "text", problems, numbers)
-    except ReadError as exc:
-        exc.language = identify_text(text)  # its errors are said in the record's language
-        raise
-    return dataclasses.replace(record, language=identify_text(text), warnings=warnings)
+        try:
+            record = build(self.header, self.rounds, self.locations, "text", problems, self.numbers)
+        except ReadError as exc:
+            exc.language = identify_text(text)  # its errors are said in the record's language
+            raise
+        return dataclasses.replace(record, language=identify_text(text), warnings=warnings)
+
+    def _judged(self) -> tuple[list[Diagnostic], tuple[Diagnostic, ...]]:
+        """The problems and the warnings, each in line order. Lines of words around a game
+        (a greeting, a signature) are skipped; among its rounds, or around a few lines (a
+        README's example), they are what is wrong."""
+        source = self.source
+        first = self.first_dice_line or 0
+        game = bool(self.rounds) and self.round_lines >= GAME_ROUNDS
+        skipped = [
+            (n, line) for n, line in self.prose if game and not first < n < self.last_dice_line
+        ]
+        refused = [_refused(line, n, source) for n, line in self.prose if (n, line) not in skipped]
+        problems = sorted([*self.problems, *refused], key=lambda d: d.line or 0)
+        if not self.rounds:
+            # no rounds: the unknown key may be what is wrong (`rounds: 1`); in source order
+            wrong = [dataclasses.replace(d, code="E003") for d in self.unknown]
+            return sorted([*wrong, *problems], key=lambda d: d.line or 0), ()
+        # a record: an unknown key above it is no reason to refuse it
+        warnings = [
+            *(dataclasses.replace(d, code="W004") for d in self.unknown),
+            *(_skipped(line, n, source) for n, line in skipped),
+            *self.readings,
+        ]
+        return problems, tuple(sorted(warnings, key=lambda d: d.line or 0))
 
 
 def _header_line(
