@@ -533,27 +533,26 @@ def test_generated_forms_with_the_players_own_words_read_as_the_same_game(seed: 
     assert _read_generated(lang, text) == _without_paths(GAME), text
 
 
-@pytest.mark.parametrize("seed", range(8))
-def test_generated_tables_with_their_columns_in_any_order(seed: int) -> None:
+TABLE_NAMES = {
+    "en": {"roll": "Roll", "dice": "Dice", "cross": "Cross", "move": "Move", "steps": "Steps"},
+    "de": {"roll": "Wurf", "dice": "Würfel", "cross": "Kreuz", "move": "Ziel", "steps": "Schritte"},
+    "fr": {
+        "roll": "Lancer",
+        "dice": "Dés",
+        "cross": "Barré",
+        "move": "Déplacement",
+        "steps": "Pas",
+    },
+}
+
+
+def generated_table(seed: int) -> tuple[str, str]:
+    """Alice's game as a table in one language, its columns in a random order under a row
+    naming them, separated by pipes, tabs or semicolons; its header and total lines in
+    that language."""
     rng = random.Random(seed)
     lang = rng.choice(["en", "de", "fr"])
-    names = {
-        "en": {"roll": "Roll", "dice": "Dice", "cross": "Cross", "move": "Move", "steps": "Steps"},
-        "de": {
-            "roll": "Wurf",
-            "dice": "Würfel",
-            "cross": "Kreuz",
-            "move": "Ziel",
-            "steps": "Schritte",
-        },
-        "fr": {
-            "roll": "Lancer",
-            "dice": "Dés",
-            "cross": "Barré",
-            "move": "Déplacement",
-            "steps": "Pas",
-        },
-    }[lang]
+    names = TABLE_NAMES[lang]
     order = list(names)
     rng.shuffle(order)
     delimiter = rng.choice(["|", "\t", ";"])
@@ -563,7 +562,12 @@ def test_generated_tables_with_their_columns_in_any_order(seed: int) -> None:
             return "| " + " | ".join(cells) + " |"
         return delimiter.join(cells)
 
-    lines = [row([names[k] for k in order])]
+    above, below = {
+        "en": ("Player: Sam", "Total: 340"),
+        "de": ("Spielerin: Klara", "Gesamt: 340 Punkte"),
+        "fr": ("Joueuse : Léa", "Score final : 340"),
+    }[lang]
+    lines = [above, "", row([names[k] for k in order])]
     for r in ALICE.rounds:
         value = {
             "roll": str(r.roll),
@@ -573,8 +577,40 @@ def test_generated_tables_with_their_columns_in_any_order(seed: int) -> None:
             "steps": "" if r.move is None or r.steps is None else str(r.steps),
         }
         lines.append(row([value[k] for k in order]))
-    record = text_record.parse("\n".join(lines) + "\n", "table.txt")
-    assert [summary(r) for r in record.rounds] == _without_paths(GAME), lines[0]
+    return lang, "\n".join([*lines, below]) + "\n"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_generated_tables_with_their_columns_in_any_order(seed: int) -> None:
+    _, text = generated_table(seed)
+    record = text_record.parse(text, "table.txt")
+    assert [summary(r) for r in record.rounds] == _without_paths(GAME), text
+
+
+def test_generated_forms_in_each_language_as_files_on_stdin_and_as_mail_bodies(
+    tmp_path: Path,
+) -> None:
+    """Sentences (with the player's own words) and tables (columns in any order) made by
+    the generators, in each of the three languages, read as the same game as a file, on
+    stdin and as a mail body between a greeting and a signature."""
+    made = [generated(seed, fillers=True) for seed in range(300, 309)]
+    made += [generated_table(seed) for seed in range(20, 29)]
+    assert {lang for lang, _ in made[:9]} == {lang for lang, _ in made[9:]} == {"en", "de", "fr"}
+    checker = Checker.create(DICE, None)
+    for n, (lang, text) in enumerate(made):
+        path = tmp_path / f"game{n}.txt"
+        path.write_text(text, encoding="utf-8")
+        result = checker.check(path)
+        assert (result.verdict.value, result.score) == ("valid", 340), (lang, result.error, text)
+        out = CliRunner().invoke(
+            main, ["validate", "-", "--dice", str(DICE), "--format", "json"], input=text
+        )
+        data = json.loads(out.stdout)
+        assert (data["verdict"], data["score"]) == ("valid", 340), (lang, data["error"], text)
+    data = _batch([_mail(n, lang, text) for n, (lang, text) in enumerate(made)], tmp_path)
+    assert data["skipped"] == []
+    got = {e["source"]["message_id"]: (e["verdict"], e["score"]) for e in data["entries"]}
+    assert got == {f"<typed{n}@players.example>": ("valid", 340) for n in range(len(made))}
 
 
 # --- one mistake each: the code at the right roll ------------------------------------------
