@@ -694,8 +694,10 @@ def _fit(reading: Reading | ReadError, dice: Sequence[Dice]) -> int:
     if isinstance(reading, ReadError):
         return -1
     row, entry = reading
-    if entry is None or not 1 <= row <= len(dice):
+    if not 1 <= row <= len(dice):
         return 0
+    if entry is None:
+        return _FITS  # a row without an annotation (`Roll 5: 2 1 6`): nothing to fit
     data, _ = entry
     rolled = sorted(dice[row - 1])
     typed = data.get("dice")
