@@ -103,44 +103,56 @@ def header_row(line: str, lineno: int) -> tuple[Table, tuple[Unknown, ...]] | No
     (read as IGNORED); None when the line is no column row."""
     head = line[:MAX_LINE]
     for delimiter in DELIMITERS:
-        if delimiter not in head:
-            continue
-        blanked = cells_line(head, delimiter)
-        cells = [c.strip(" \t") for c in blanked.split(delimiter, MAX_CELLS)]
-        starts = list(_starts(blanked, delimiter, len(cells)))
-        while cells and not cells[-1]:
-            cells.pop()
-        dice_at = die_columns(cells)
-        if dice_at is not None:
-            cells[dice_at : dice_at + 3] = ["dice"]
-            del starts[dice_at + 1 : dice_at + 3]
-        keys = [_key(c) for c in cells]
-        if "dice" not in keys and keys.count("roll") == 2:
-            # `| # | Roll | ... |`: the number, then the dice rolled
-            keys[len(keys) - 1 - keys[::-1].index("roll")] = "dice"
-        if keys.count("roll") == 2 and "move" not in keys:
-            # `Wurf | Würfel | Kreuz | Zug`: beside a roll column, `Zug` is the move
-            for i, cell in enumerate(cells):
-                if keys[i] == "roll" and normal(cell).rstrip(".: ") in _MOVE_WORDS:
-                    keys[i] = "move"
-                    break
-        kept = [k for k in keys if k is not None and k != IGNORED]
-        unknown = [i for i, k in enumerate(keys) if k is None]
-        if not 2 <= len(cells) <= MAX_CELLS or len(kept) != len(set(kept)) or len(kept) < 2:
-            continue
-        if unknown and not (len(unknown) < len(kept) and all(_is_name(cells[i]) for i in unknown)):
-            continue
-        named = tuple(IGNORED if k is None else k for k in keys)
-        found = tuple(
-            Unknown(
-                cells[i],
-                i + 1 + (2 if dice_at is not None and i > dice_at else 0),
-                spaces_end(blanked, starts[i]) + 1,
-            )
-            for i in unknown
-        )
-        return Table(delimiter, named, lineno, dice_at), found
+        if delimiter in head and (found := _header_cells(head, delimiter, lineno)) is not None:
+            return found
     return None
+
+
+def _header_cells(
+    head: str, delimiter: str, lineno: int
+) -> tuple[Table, tuple[Unknown, ...]] | None:
+    """The table a line's cells between `delimiter`s name, or None."""
+    blanked = cells_line(head, delimiter)
+    cells = [c.strip(" \t") for c in blanked.split(delimiter, MAX_CELLS)]
+    starts = list(_starts(blanked, delimiter, len(cells)))
+    while cells and not cells[-1]:
+        cells.pop()
+    dice_at = die_columns(cells)
+    if dice_at is not None:
+        cells[dice_at : dice_at + 3] = ["dice"]
+        del starts[dice_at + 1 : dice_at + 3]
+    keys = _keys(cells)
+    kept = [k for k in keys if k is not None and k != IGNORED]
+    unknown = [i for i, k in enumerate(keys) if k is None]
+    if not 2 <= len(cells) <= MAX_CELLS or len(kept) != len(set(kept)) or len(kept) < 2:
+        return None
+    if unknown and not (len(unknown) < len(kept) and all(_is_name(cells[i]) for i in unknown)):
+        return None
+    named = tuple(IGNORED if k is None else k for k in keys)
+    found = tuple(
+        Unknown(
+            cells[i],
+            i + 1 + (2 if dice_at is not None and i > dice_at else 0),
+            spaces_end(blanked, starts[i]) + 1,
+        )
+        for i in unknown
+    )
+    return Table(delimiter, named, lineno, dice_at), found
+
+
+def _keys(cells: list[str]) -> list[str | None]:
+    """The record key each cell of a column row names, or None."""
+    keys = [_key(c) for c in cells]
+    if "dice" not in keys and keys.count("roll") == 2:
+        # `| # | Roll | ... |`: the number, then the dice rolled
+        keys[len(keys) - 1 - keys[::-1].index("roll")] = "dice"
+    if keys.count("roll") == 2 and "move" not in keys:
+        # `Wurf | Würfel | Kreuz | Zug`: beside a roll column, `Zug` is the move
+        for i, cell in enumerate(cells):
+            if keys[i] == "roll" and normal(cell).rstrip(".: ") in _MOVE_WORDS:
+                keys[i] = "move"
+                break
+    return keys
 
 
 def _starts(line: str, delimiter: str, count: int) -> list[int]:

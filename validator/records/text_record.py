@@ -869,6 +869,17 @@ class _RollLine:
         return numbered, worded
 
     def _roll(self) -> tuple[re.Match[str] | None, bool]:
+        found = self._unsigned_roll()
+        if found is not None:
+            return found
+        numbered = _ROW.match(self.text, self.pos)
+        if numbered is not None:
+            self.pos = numbered.end()
+        return self._roll_word(numbered)
+
+    def _unsigned_roll(self) -> tuple[re.Match[str] | None, bool] | None:
+        """A roll number not followed by `:`, `.` or `)`: in another reading, a bare one
+        (or none, three die faces being the dice); `#1`, `1 - 1 4 6`, `1er lancer`."""
         text = self.text
         if ROLL_FIRST in self.modes and (first := _BARE_ROLL.match(text, self.pos)):
             self.pos = first.end()  # `3 2 2 2 x 2/2`: roll 3, though no sign follows it
@@ -881,21 +892,25 @@ class _RollLine:
             if hashed is not None:
                 self.pos = hashed.end()
                 return hashed, False
-        numbered = _ROW.match(text, self.pos)
-        if numbered is None and not _DICE_ONLY.match(text, self.pos):
+        if _ROW.match(text, self.pos) is not None:
+            return None
+        if not _DICE_ONLY.match(text, self.pos):
             dashed = _DASHED_ROW.match(text, self.pos)  # `1 - 1 4 6 - 6/4 - 1/1`
             if dashed is not None and _DICE_AHEAD.match(text, dashed.end()):
                 self.pos = dashed.end()
                 return dashed, False
-        if numbered is None:
-            ordinal = _ORDINAL.match(text, self.pos)
-            if ordinal is not None and normal(ordinal[2]) in ORDINAL_SUFFIXES:
-                word = _WORD_AT.match(text, ordinal.end())
-                if word is not None and normal(word[0]) in _ROLL_WORDS:
-                    self.pos = word.end()
-                    return ordinal, True
-        else:
-            self.pos = numbered.end()
+        ordinal = _ORDINAL.match(text, self.pos)
+        if ordinal is not None and normal(ordinal[2]) in ORDINAL_SUFFIXES:
+            word = _WORD_AT.match(text, ordinal.end())
+            if word is not None and normal(word[0]) in _ROLL_WORDS:
+                self.pos = word.end()
+                return ordinal, True
+        return None
+
+    def _roll_word(self, numbered: re.Match[str] | None) -> tuple[re.Match[str] | None, bool]:
+        """A roll word after the roll number (`7. Wurf`) or before it (`Roll 7:`), or words
+        for the dice before them (`I rolled 1 4 6`)."""
+        text = self.text
         word = _WORD_AT.match(text, spaces_end(text, self.pos))
         if word is None or normal(word[0]) not in _ROLL_WORDS:
             lead = _lead_words(text, self.pos) if numbered is None and word else self.pos
@@ -918,6 +933,8 @@ class _RollLine:
         return number, True
 
     def _dice(self, numbered: bool) -> tuple[list[int], list[int]]:
+        """The row's three dice and their columns; `numbered`: the line gave a roll
+        number."""
         if self.pos < len(self.text) and self.text[self.pos] in "([":
             # `(1, 4, 6)`, `[1-4-6]`
             close = ")" if self.text[self.pos] == "(" else "]"
@@ -927,6 +944,19 @@ class _RollLine:
             if end < len(self.text) and self.text[end] == close:
                 self.pos = end + 1
             return dice
+        tokens = self._die_tokens()
+        if len(tokens) == 1 and len(tokens[0][0]) == 3:
+            m = tokens[0]
+            return [int(d) for d in m[0]], [m.start() + 1 + i for i in range(3)]
+        if len(tokens) != 3:
+            self._not_three(tokens, numbered)
+        return [self.number(m[0], phrase(N_("die")), m.start()) for m in tokens], [
+            m.start() + 1 for m in tokens
+        ]
+
+    def _die_tokens(self) -> list[re.Match[str]]:
+        """The numbers where the dice stand (`1 4 6`, `1,4,6`, `146`), and a fourth one
+        that is no field (`1 2 4 5`: an error, or the roll number in another reading)."""
         tokens: list[re.Match[str]] = []
         while (m := _DIE.match(self.text, self.pos)) is not None:
             if len(tokens) == 3:
@@ -943,15 +973,11 @@ class _RollLine:
             if sep is None or not _DIE.match(self.text, sep.end()):
                 break
             self.pos = sep.end()
-        if len(tokens) == 1 and len(tokens[0][0]) == 3:
-            m = tokens[0]
-            return [int(d) for d in m[0]], [m.start() + 1 + i for i in range(3)]
+        return tokens
+
+    def _not_three(self, tokens: list[re.Match[str]], numbered: bool) -> NoReturn:
+        """E002 for a line whose dice are not three: what it gives instead."""
         if len(tokens) > 3:
-            hint: Text = (
-                ""
-                if numbered
-                else phrase(N_("a row number needs :, . or ) after it, like 7: 3 4 6"))
-            )
             self.fail(
                 phrase(
                     N_(
@@ -962,29 +988,27 @@ class _RollLine:
                     found=short(tokens[3][0]),
                 ),
                 tokens[3].start(),
-                hint=hint,
+                hint=""
+                if numbered
+                else phrase(N_("a row number needs :, . or ) after it, like 7: 3 4 6")),
             )
-        if len(tokens) != 3:
-            at = tokens[0].start() if tokens else self.pos
-            found = _found(self.text, at)
-            if tokens:
-                message = phrase(
-                    N_("this line gives {dice} where a roll has three dice, like 3 4 6 or 346"),
-                    dice=" ".join(m[0] for m in tokens),
-                )
-            elif found is _END:
-                message = phrase(
-                    N_("the three dice are missing, like 3 4 6 or 346: the line ends here")
-                )
-            else:
-                message = phrase(
-                    N_("the three dice are missing here, like 3 4 6 or 346; the line has {found}"),
-                    found=found,
-                )
-            self.fail(message, at, hint=_EXAMPLE_HINT)
-        return [self.number(m[0], phrase(N_("die")), m.start()) for m in tokens], [
-            m.start() + 1 for m in tokens
-        ]
+        at = tokens[0].start() if tokens else self.pos
+        found = _found(self.text, at)
+        if tokens:
+            message = phrase(
+                N_("this line gives {dice} where a roll has three dice, like 3 4 6 or 346"),
+                dice=" ".join(m[0] for m in tokens),
+            )
+        elif found is _END:
+            message = phrase(
+                N_("the three dice are missing, like 3 4 6 or 346: the line ends here")
+            )
+        else:
+            message = phrase(
+                N_("the three dice are missing here, like 3 4 6 or 346; the line has {found}"),
+                found=found,
+            )
+        self.fail(message, at, hint=_EXAMPLE_HINT)
 
     def _tokens(self) -> list[Token]:
         """The annotation as tokens; notes (a bracket without a number, `✓`, `+30`) dropped."""
