@@ -470,15 +470,21 @@ def test_a_wrong_total_gets_its_own_line_corrected(tmp_path: Path, line: str, fi
 STRICT_MESSAGES = [
     (
         "7: 3 4 6 x",
-        "t.txt:1:11: E002 'x' needs the field crossed out, like x 3/4; the line ends there",
-        "t.txt:1:11: E002 nach 'x' fehlt das gestrichene Feld, wie x 3/4; die Zeile endet dort",
-        "t.txt:1:11: E002 après 'x' manque la case barrée, comme x 3/4 ; la ligne s\u2019arrête là",
+        ("t.txt:1:11: E002 'x' needs the field crossed out, like x 3/4; the line ends there"),
+        ("t.txt:1:11: E002 nach 'x' fehlt das gestrichene Feld, wie x 3/4; die Zeile endet dort"),
+        (
+            "t.txt:1:11: E002 après 'x' manque la case barrée, comme x 3/4 ; la ligne "
+            "s\u2019arrête là"
+        ),
     ),
     (
         "7: 3 4",
-        "t.txt:1:4: E002 this line gives 3 4 where a roll has three dice, like 3 4 6 or 346",
-        "t.txt:1:4: E002 diese Zeile nennt 3 4, ein Wurf hat aber drei Würfel, wie 3 4 6 oder 346",
-        "t.txt:1:4: E002 cette ligne donne 3 4, or un lancer a trois dés, comme 3 4 6 ou 346",
+        ("t.txt:1:4: E002 this line gives 3 4 where a roll has three dice, like 3 4 6 or 346"),
+        (
+            "t.txt:1:4: E002 diese Zeile nennt 3 4, ein Wurf hat aber drei Würfel, wie 3 4 6 "
+            "oder 346"
+        ),
+        ("t.txt:1:4: E002 cette ligne donne 3 4, or un lancer a trois dés, comme 3 4 6 ou 346"),
     ),
     (
         "7: 3 4 6 x 3/4 -> foo",
@@ -488,11 +494,11 @@ STRICT_MESSAGES = [
         ),
         (
             "t.txt:1:19: E002 'foo' gehört nicht zu einer Runde: nach den Würfeln kommen das "
-            "gestrichene Feld, der Zug (-> 5/5), die Schritte (6) und ein Weg (path 6/5 5/5)"
+            "gestrichene Feld, der Zug (-> 5/5), die Schritte (6) und ein Weg (Weg 6/5 5/5)"
         ),
         (
             "t.txt:1:19: E002 'foo' ne fait pas partie d\u2019un tour : après les dés viennent la "
-            "case barrée, le déplacement (-> 5/5), les pas (6) et un chemin (path 6/5 5/5)"
+            "case barrée, le déplacement (-> 5/5), les pas (6) et un chemin (chemin 6/5 5/5)"
         ),
     ),
     (
@@ -533,25 +539,25 @@ STRICT_MESSAGES = [
         ),
         (
             "t.txt:1:7: E002 nach den drei Würfeln 1 2 4 kommt das gestrichene Feld (wie x "
-            "3/4), reroll oder ring, keine vierte Zahl '5'"
+            "3/4), ein Neuwurf oder ein Ring, keine vierte Zahl '5'"
         ),
         (
             "t.txt:1:7: E002 après les trois dés 1 2 4 vient la case barrée (comme x 3/4), "
-            "reroll ou ring, pas un quatrième nombre '5'"
+            "une relance ou un anneau, pas un quatrième nombre '5'"
         ),
     ),
     (
         "3: 2 2 2 reroll x 2/2",
         (
-            "t.txt:1:17: E002 after reroll the line goes on with 'x', but a reroll round has "
+            "t.txt:1:17: E002 after 'reroll' the line goes on with 'x', but a reroll has "
             "nothing more"
         ),
         (
-            "t.txt:1:17: E002 nach reroll geht die Zeile mit 'x' weiter, aber eine Runde mit "
-            "reroll hat nichts weiter"
+            "t.txt:1:17: E002 nach 'reroll' geht die Zeile mit 'x' weiter, aber ein Neuwurf "
+            "hat nichts weiter"
         ),
         (
-            "t.txt:1:17: E002 après reroll, la ligne continue avec 'x', mais un tour reroll "
+            "t.txt:1:17: E002 après 'reroll', la ligne continue avec 'x', mais une relance "
             "ne contient rien d\u2019autre"
         ),
     ),
@@ -578,9 +584,9 @@ STRICT_MESSAGES = [
     ),
     (
         "7:",
-        "t.txt:1:3: E002 the three dice are missing, like 3 4 6 or 346: the line ends here",
+        ("t.txt:1:3: E002 the three dice are missing, like 3 4 6 or 346: the line ends here"),
         "t.txt:1:3: E002 die drei Würfel fehlen, wie 3 4 6 oder 346: die Zeile endet hier",
-        "t.txt:1:3: E002 les trois dés manquent, comme 3 4 6 ou 346 : la ligne s\u2019arrête ici",
+        ("t.txt:1:3: E002 les trois dés manquent, comme 3 4 6 ou 346 : la ligne s\u2019arrête ici"),
     ),
 ]
 

@@ -1178,13 +1178,23 @@ class _Annotation:
             self._same_said(kind)  # `nothing to cross out, reroll`
             rest = self.peek()
             if rest is not None:
+                named = short(self.line.text[first.start : found[2].end])
                 self.fail(
                     phrase(
                         N_(
-                            "after {kind} the line goes on with {found}, but a {kind} round "
-                            "has nothing more"
+                            "after {word} the line goes on with {found}, but a reroll has "
+                            "nothing more"
                         ),
-                        kind=kind,
+                        word=named,
+                        found=short(rest.text),
+                    )
+                    if kind == REROLL
+                    else phrase(
+                        N_(
+                            "after {word} the line goes on with {found}, but a ring round has "
+                            "nothing more"
+                        ),
+                        word=named,
                         found=short(rest.text),
                     ),
                     rest.start,
