@@ -1432,3 +1432,29 @@ def test_the_reading_taken_is_named_in_the_records_language(
     out = CliRunner().invoke(main, ["validate", "t.txt", "--dice", str(DICE)])
     lines = out.output.splitlines()
     assert said in lines and hint in lines, out.output
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Roll 1 - dice: 1,4,6 - X: 6/4 - Move: 1/1 - Steps: 1",
+        "Wurf 1 (1/4/6): 6/4 gestrichen \u2192 1/1",
+        "Throw #1 => 1 4 6, struck 6/4, walked to 1/1",
+        "Roll 1 = 1 4 6 \u2192 6/4 \u2717 \u2192 1/1",
+        "Roll 1 (dice 1 4 6): crossed out 6 / 4, moved to 1 / 1",
+        "Lancer 1 - 1,4,6 - barre: 6/4 - d\u00e9placement: 1/1 - 1 pas",
+        "1er lancer : 1 4 6, je coche 6/4, je vais \u00e0 1/1",
+        "1) (1, 4, 6): crossed out 6/4, moved to 1/1",
+    ],
+)
+def test_more_forms_people_type_read_in_a_file_and_a_mail_body(line: str) -> None:
+    """Slashes between bracketed dice, an arrow or a bracket between the roll number and
+    the dice, a ballot cross after the field crossed out: read in a file, and found as a
+    round line in a mail body."""
+    from validator.contest.body import find_records
+
+    (r,) = text_record.parse(line + "\n", "t.txt").rounds
+    assert (r.roll, r.dice, str(r.cross), str(r.move)) == (1, (1, 4, 6), "6/4", "1/1")
+    body = "Hi,\n\n" + "\n".join([line] * 5) + "\n\nCheers, Sam\n"
+    (found,) = find_records(body)
+    assert (found.first_line, found.last_line) == (3, 7)

@@ -42,7 +42,13 @@ from validator.records.lexing import (
 from validator.records.model import HEADER_KEYS, MAX_DIAGNOSTICS, Locations
 from validator.records.record import Record, RecordRound
 from validator.records.table import Table, Unknown, header_row, headless_row
-from validator.records.vocabulary import COMMON_CROSS, EXIT_WORDS, ORDINAL_SUFFIXES, union
+from validator.records.vocabulary import (
+    COMMON_CROSS,
+    CROSS_MARKS,
+    EXIT_WORDS,
+    ORDINAL_SUFFIXES,
+    union,
+)
 
 HEADER_LINE = re.compile(
     r"[ \t]*(?P<key>[^\W\d_][\w-]*)[ \t]*:(?P<rest>.*)\Z",
@@ -111,10 +117,16 @@ _HASH_ROUND = re.compile(
 )
 """`#1: 1 4 6 ...`, `#1 146 ...`: a round numbered with `#`, not a comment (a comment's `#`
 is followed by a blank or a word)."""
-_PREFIX_SIGN = re.compile(r"[:=\-\u2013\u2014]")
+_PREFIX_SIGN = re.compile(r"[=\-\u2013\u2014]>|[:=\-\u2013\u2014\u2192(\[]")
+"""Signs between a roll number and the dice: `Roll 1: `, `Throw #1 => 1 4 6`, `Roll 1
+(dice 1 4 6)`."""
 _DICE_WORDS = union("dice_words") | union("filler")
 _LEAD_WORDS = _DICE_WORDS | _ROLL_WORDS
-_DICE_AHEAD = re.compile(rf"[(\[]?[ \t]*(?:\d{_SEP}\d{_SEP}\d|\d{{3}})(?![0-9])", re.ASCII)
+_DICE_AHEAD = re.compile(
+    rf"[(\[]?[ \t]*(?:\d{_SEP}\d{_SEP}\d|\d{{3}})(?![0-9])"
+    r"|[(\[][ \t]*\d[ \t]*/[ \t]*\d[ \t]*/[ \t]*\d[ \t]*[)\]]",
+    re.ASCII,
+)
 _DICE_ONLY = re.compile(
     rf"\d{_SEP}\d{_SEP}\d(?![0-9])(?!{_SEP}\d)|\d{{3}}(?![0-9])(?![ \t]*[:.)(])", re.ASCII
 )
@@ -211,6 +223,10 @@ def _lead_words(line: str, pos: int, words: frozenset[str] = _LEAD_WORDS) -> int
 
 
 _DIE_SEP = re.compile(r"[ \t]*[,;-][ \t]*|[ \t]+")
+_SLASHED_DICE = re.compile(r"[ \t]*\d[ \t]*/[ \t]*\d[ \t]*/[ \t]*\d[ \t]*[)\]]", re.ASCII)
+"""Three dice with slashes between them, in brackets (`(1/4/6)`): no field has three
+numbers."""
+_SLASH_SEP = re.compile(r"[ \t]*/[ \t]*")
 
 # --- the words of the annotation -----------------------------------------------------------
 
@@ -227,7 +243,7 @@ CROSS, MOVE, STEPS, IN, PATH, REROLL, RING, NOMOVE, EXIT, FILLER = (
     "filler",
 )
 PHRASES: dict[str, str] = {
-    **dict.fromkeys(COMMON_CROSS | union("cross"), CROSS),
+    **dict.fromkeys(COMMON_CROSS | CROSS_MARKS | union("cross"), CROSS),
     **dict.fromkeys(union("move") | union("move_after"), MOVE),
     **dict.fromkeys(union("steps"), STEPS),
     **dict.fromkeys(union("before_steps"), IN),
@@ -244,7 +260,7 @@ BEFORE_FIELD = union("before_field")
 """Words that may stand between a cross-out or move word and its field (`Kreuz auf 1/4`)."""
 _LONGEST_BEFORE = max(len(p.split()) for p in BEFORE_FIELD)
 _BEFORE_FIRST = frozenset(p.split()[0] for p in BEFORE_FIELD)
-POSTFIX = union("cross_after")
+POSTFIX = union("cross_after") | CROSS_MARKS
 """Cross-out words that may follow their field (`Raum 3/4 gestrichen`, `case 3/4 barrée`)."""
 MOVE_POSTFIX = union("move_after")
 """Move words that may follow their field (`nach 6/1 gezogen`)."""
@@ -262,7 +278,7 @@ _TOKEN = re.compile(
     rf"(?P<field>{FIELD.pattern})"
     r"|(?P<num>[0-9]+)"
     r"|(?P<arrow>[-–—=]+>|[→⇒⟶➔➜]|>)"  # noqa: RUF001
-    r"|(?P<word>[^\W\d_]+(?:[-'’][^\W\d_]+)*|×)"  # noqa: RUF001
+    r"|(?P<word>[^\W\d_]+(?:[-'’][^\W\d_]+)*|[×\u2717\u2718])"  # noqa: RUF001
     r"|(?P<deco>[✓✔☑✅]|\+[0-9]+)"
     r"|(?P<dash>[-–—]+)"  # noqa: RUF001
     r"|(?P<close>[)\]])"
@@ -932,19 +948,20 @@ class _RollLine:
         self.pos = number.end()
         return number, True
 
-    def _dice(self, numbered: bool) -> tuple[list[int], list[int]]:
+    def _dice(self, numbered: bool, slashed: bool = False) -> tuple[list[int], list[int]]:
         """The row's three dice and their columns; `numbered`: the line gave a roll
-        number."""
+        number; `slashed`: they are written `1/4/6` (in brackets)."""
         if self.pos < len(self.text) and self.text[self.pos] in "([":
             # `(1, 4, 6)`, `[1-4-6]`
             close = ")" if self.text[self.pos] == "(" else "]"
+            slashed = _SLASHED_DICE.match(self.text, self.pos + 1) is not None
             self.pos = spaces_end(self.text, self.pos + 1)
-            dice = self._dice(numbered)
+            dice = self._dice(numbered, slashed)
             end = spaces_end(self.text, self.pos)
             if end < len(self.text) and self.text[end] == close:
                 self.pos = end + 1
             return dice
-        tokens = self._die_tokens()
+        tokens = self._die_tokens(_SLASH_SEP if slashed else _DIE_SEP)
         if len(tokens) == 1 and len(tokens[0][0]) == 3:
             m = tokens[0]
             return [int(d) for d in m[0]], [m.start() + 1 + i for i in range(3)]
@@ -954,7 +971,7 @@ class _RollLine:
             m.start() + 1 for m in tokens
         ]
 
-    def _die_tokens(self) -> list[re.Match[str]]:
+    def _die_tokens(self, separator: re.Pattern[str]) -> list[re.Match[str]]:
         """The numbers where the dice stand (`1 4 6`, `1,4,6`, `146`), and a fourth one
         that is no field (`1 2 4 5`: an error, or the roll number in another reading)."""
         tokens: list[re.Match[str]] = []
@@ -969,7 +986,7 @@ class _RollLine:
             self.pos = m.end()
             if len(tokens) == 1 and len(m[0]) == 3:
                 break
-            sep = _DIE_SEP.match(self.text, self.pos)
+            sep = separator.match(self.text, self.pos)
             if sep is None or not _DIE.match(self.text, sep.end()):
                 break
             self.pos = sep.end()

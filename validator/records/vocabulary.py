@@ -208,6 +208,8 @@ LANGUAGES: Final[dict[str, Vocabulary]] = {"en": EN, "de": DE, "fr": FR}
 """The tables by language code; the order is the order of the catalogs."""
 
 COMMON_CROSS: Final = frozenset({"x", "×"})  # noqa: RUF001 - the sign players use for a cross
+CROSS_MARKS: Final = frozenset({"\u2717", "\u2718"})
+"""Ballot crosses a player writes after the field crossed out (`6/4 \u2717`)."""
 COMMON_NO_MOVE: Final = frozenset({"none", "-", "—", "–"})  # noqa: RUF001 - dashes as typed
 COMMON_EXITS: Final = frozenset(EXITS)  # the engine's names, the same in every language
 EXIT_WORDS: Final[dict[str, str]] = {
