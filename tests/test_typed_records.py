@@ -1458,3 +1458,48 @@ def test_more_forms_people_type_read_in_a_file_and_a_mail_body(line: str) -> Non
     body = "Hi,\n\n" + "\n".join([line] * 5) + "\n\nCheers, Sam\n"
     (found,) = find_records(body)
     assert (found.first_line, found.last_line) == (3, 7)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        (
+            "en",
+            [
+                "t.txt:3:9: E002 'foo' in column 'Kreuz' (cell 3) does not read as a field "
+                "like 3/4",
+                "t.txt:4:3: E002 '5 5' in column 'Würfel' (cell 2) does not read as three "
+                "dice like 2 4 5",
+            ],
+        ),
+        (
+            "de",
+            [
+                "t.txt:3:9: E002 'foo' in Spalte 'Kreuz' (Zelle 3) lässt sich nicht lesen als "
+                "ein Feld wie 3/4",
+                "t.txt:4:3: E002 '5 5' in Spalte 'Würfel' (Zelle 2) lässt sich nicht lesen "
+                "als drei Würfel wie 2 4 5",
+            ],
+        ),
+        (
+            "fr",
+            [
+                "t.txt:3:9: E002 'foo' dans la colonne 'Kreuz' (cellule 3) n\u2019est pas une "
+                "case comme 3/4",
+                "t.txt:4:3: E002 '5 5' dans la colonne 'Würfel' (cellule 2) n\u2019est pas "
+                "trois dés comme 2 4 5",
+            ],
+        ),
+    ],
+)
+def test_a_table_cell_that_cannot_be_read_is_said_with_the_players_column_name(
+    lang: str, said: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The column as the header row names it, what the cell holds and what it takes; the
+    code, line and column as before."""
+    monkeypatch.chdir(tmp_path)
+    text = "Spielerin: Klara\nWurf\tWürfel\tKreuz\tZiel\n1\t1 4 6\tfoo\t1/1\n2\t5 5\t5/5\t6/1\n"
+    (tmp_path / "t.txt").write_text(text, encoding="utf-8")
+    out = CliRunner().invoke(main, ["validate", "t.txt", "--dice", str(DICE), "--lang", lang])
+    lines = out.output.splitlines()
+    assert all(s in lines for s in said), out.output

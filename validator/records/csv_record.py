@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from validator.engine import roll_text
@@ -88,6 +88,8 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
     reading stops after that many rounds."""
     header = Header(source)
     columns: list[str] | None = None
+    labels: list[str] = []
+    """The column row's own names (`Kreuz`), for messages."""
     dice_at: int | None = None
     columns_line = 0
     delimiter: str | None = None
@@ -114,6 +116,7 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
                 columns_line = lineno
                 cells = _split(line, delimiter, lineno, source)
                 dice_at = die_columns([value for value, _ in cells])
+                labels = [value for value, _ in _merged(cells, dice_at)]
                 columns = _columns(_merged(cells, dice_at), lineno, source)
                 continue
             assert delimiter is not None
@@ -121,7 +124,9 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
                 continue  # spreadsheets export empty rows as a line of delimiters
             if max_rounds is not None and len(rounds) >= max_rounds:
                 break  # the rest is not read: the replay judges what was
-            entry = read_row(line, delimiter, columns, columns_line, lineno, source, dice_at)
+            entry = read_row(
+                line, delimiter, columns, columns_line, lineno, source, dice_at, labels=labels
+            )
         except ReadError as exc:
             problems.extend(exc.diagnostics)
             failed_rows += columns is not None and lineno != columns_line
@@ -208,9 +213,12 @@ def read_row(
     lineno: int,
     source: str,
     dice_at: int | None = None,
+    *,
+    labels: Sequence[str] = (),
 ) -> tuple[dict[str, object], dict[tuple[str | int, ...], int]] | None:
     """One data row's values and where each stands; None for a row of empty cells. With
-    `dice_at`, the row's three die cells from there are read as the dice."""
+    `dice_at`, the row's three die cells from there are read as the dice; `labels` are
+    the columns' names as the column row wrote them (`Kreuz`), which messages use."""
     cells = _merged(_split(line, delimiter, lineno, source), dice_at)
     if all(not value for value, _ in cells):
         return None  # spreadsheets export empty rows as a line of delimiters
@@ -251,7 +259,8 @@ def read_row(
             where[(kind,)] = col
             cells[k] = ("", col)
     for number_, (name, (value, col)) in enumerate(zip(columns, cells, strict=True), 1):
-        cell = _Cell(name, number_, value, lineno, col, source)
+        label = labels[number_ - 1] if number_ <= len(labels) and labels[number_ - 1] else name
+        cell = _Cell(label, number_, value, lineno, col, source)
         try:
             parsed = _READERS[name](cell)
         except ReadError as exc:
@@ -442,16 +451,16 @@ class _Cell:
         rest = self.value[offset:]
         message = (
             phrase(
-                N_("column {name} (cell {n}): expected {expected}, found {found}"),
-                name=self.name,
+                N_("{found} in column {name} (cell {n}) does not read as {expected}"),
+                name=short(self.name),
                 n=self.number,
                 expected=expected,
                 found=short(rest),
             )
             if rest
             else phrase(
-                N_("column {name} (cell {n}): expected {expected}"),
-                name=self.name,
+                N_("column {name} (cell {n}) stops short: it needs {expected}"),
+                name=short(self.name),
                 n=self.number,
                 expected=expected,
             )

@@ -48,6 +48,8 @@ class Table:
     """The header row's line."""
     dice_at: int | None = None
     """The first of three die columns (`Die 1 | Die 2 | Die 3`) read as the dice."""
+    labels: tuple[str, ...] = ()
+    """The header row's own names (`Kreuz`), which messages use."""
 
     def holds(self, line: str) -> bool:
         """Whether a line is one of this table's rows (or its Markdown separator)."""
@@ -62,7 +64,14 @@ class Table:
             return None
         line = cells_line(line, self.delimiter)
         return read_row(
-            line, self.delimiter, list(self.columns), self.line, lineno, source, self.dice_at
+            line,
+            self.delimiter,
+            list(self.columns),
+            self.line,
+            lineno,
+            source,
+            self.dice_at,
+            labels=self.labels,
         )
 
 
@@ -137,7 +146,7 @@ def _header_cells(
         )
         for i in unknown
     )
-    return Table(delimiter, named, lineno, dice_at), found
+    return Table(delimiter, named, lineno, dice_at, tuple(cells)), found
 
 
 def _keys(cells: list[str]) -> list[str | None]:
