@@ -337,6 +337,16 @@ def _batch(mails: list[EmailMessage], tmp_path: Path) -> dict[str, Any]:
     return data
 
 
+def _validated(
+    text: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *options: str
+) -> list[str]:
+    """The lines `validate` prints for `text` as the file t.txt, on the challenge's dice."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.txt").write_text(text, encoding="utf-8")
+    out = CliRunner().invoke(main, ["validate", "t.txt", "--dice", str(DICE), *options])
+    return out.output.splitlines()
+
+
 def test_each_form_is_an_entry_as_a_mail_body(tmp_path: Path) -> None:
     forms = FORMS
     mails = [_mail(n, (SENTENCES.get(f) or TABLES[f])[0], typed(f)) for n, f in enumerate(forms)]
@@ -812,11 +822,8 @@ def test_a_misspelt_word_gets_its_correction_in_the_players_language(
     line: str, message: str, hint: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Said in the record's own language, with the corrected line as the help."""
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "t.txt").write_text(line + "\n", encoding="utf-8")
-    out = CliRunner().invoke(main, ["validate", "t.txt", "--dice", str(DICE)])
-    lines = out.output.splitlines()
-    assert message in lines and hint in lines, out.output
+    lines = _validated(line + "\n", tmp_path, monkeypatch)
+    assert message in lines and hint in lines, lines
 
 
 @pytest.mark.parametrize("line", ["Round trip 3 days", "Roll\tWhatever 1\tfoo"])
@@ -1266,11 +1273,8 @@ def test_a_line_that_cannot_be_read_says_what_was_read_and_what_was_expected(
 ) -> None:
     """In the player's own words: their keyword in the example, and the items of their
     line that were read before the reader stopped."""
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "t.txt").write_text(line + "\n", encoding="utf-8")
-    out = CliRunner().invoke(main, ["validate", "t.txt", "--dice", str(DICE)])
-    lines = out.output.splitlines()
-    assert message in lines and hint in lines, out.output
+    lines = _validated(line + "\n", tmp_path, monkeypatch)
+    assert message in lines and hint in lines, lines
 
 
 @pytest.mark.parametrize(
@@ -1427,11 +1431,8 @@ def test_no_reading_makes_a_wrong_cross_out_legal(tmp_path: Path) -> None:
 def test_the_reading_taken_is_named_in_the_records_language(
     header: str, said: str, hint: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "t.txt").write_text(f"{header}\n1 4 6 6 4 1 1\n", encoding="utf-8")
-    out = CliRunner().invoke(main, ["validate", "t.txt", "--dice", str(DICE)])
-    lines = out.output.splitlines()
-    assert said in lines and hint in lines, out.output
+    lines = _validated(f"{header}\n1 4 6 6 4 1 1\n", tmp_path, monkeypatch)
+    assert said in lines and hint in lines, lines
 
 
 @pytest.mark.parametrize(
@@ -1497,9 +1498,6 @@ def test_a_table_cell_that_cannot_be_read_is_said_with_the_players_column_name(
 ) -> None:
     """The column as the header row names it, what the cell holds and what it takes; the
     code, line and column as before."""
-    monkeypatch.chdir(tmp_path)
     text = "Spielerin: Klara\nWurf\tWürfel\tKreuz\tZiel\n1\t1 4 6\tfoo\t1/1\n2\t5 5\t5/5\t6/1\n"
-    (tmp_path / "t.txt").write_text(text, encoding="utf-8")
-    out = CliRunner().invoke(main, ["validate", "t.txt", "--dice", str(DICE), "--lang", lang])
-    lines = out.output.splitlines()
-    assert all(s in lines for s in said), out.output
+    lines = _validated(text, tmp_path, monkeypatch, "--lang", lang)
+    assert all(s in lines for s in said), lines

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Protocol, cast
 from validator.errors import ReadError
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from validator.engine import Dice
     from validator.records.record import Record
@@ -22,17 +22,6 @@ class _RecordModule(Protocol):
     def parse(self, text: str, source: str, max_rounds: int | None = None) -> Record: ...
 
     def dump(self, record: Record) -> str: ...
-
-
-class _GuidedModule(Protocol):
-    def parse(
-        self,
-        text: str,
-        source: str,
-        max_rounds: int | None = None,
-        *,
-        dice: Sequence[Dice] | None = None,
-    ) -> Record: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +50,8 @@ class RecordFormat:
         """Read a record from text, guided by the dice file's rows where it can be;
         raises ReadError."""
         if self.guided and dice is not None:
-            guided = cast(_GuidedModule, importlib.import_module(self.module))
-            return guided.parse(text, source, max_rounds, dice=dice)
+            guided = cast("Callable[..., Record]", self._module().parse)
+            return guided(text, source, max_rounds, dice=dice)
         return self._module().parse(text, source, max_rounds)
 
     def dump(self, record: Record) -> str:
