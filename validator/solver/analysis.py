@@ -115,6 +115,12 @@ def analyze(
     upper = [v.upper for v in values]
     lines = [v.line for v in values]
     rules = search.rules
+    if result.verdict is Verdict.VALID and lower[-1] < result.score:
+        # Never a best below a finished game: from its last position the played game is
+        # one continuation (the forced rerolls the replay played), whatever the search
+        # found; the passes below carry it to every earlier position.
+        lower[-1] = result.score
+        lines[-1] = tuple(_played(rows, search, positions[-1], result, (result.final, len(rows))))
     for k in range(len(values) - 1):
         # A line from position k that plays the recorded round(s) is a line from k + 1
         # (without it, the choice it starts with could come out as "better" than itself).
@@ -132,11 +138,6 @@ def analyze(
                 *_played(rows, search, positions[k], result, positions[k + 1]),
                 *lines[k + 1],
             )
-    # Never a best below the played game: a finished game's last position is valued at
-    # its score and every earlier one at least at the next one's (the passes above), so
-    # the best from the first roll is at least the score played, however little the
-    # search found.
-    assert result.verdict is not Verdict.VALID or lower[0] >= result.score
     rounds = []
     for k, r in enumerate(played):
         cost = lower[k] - lower[k + 1]
