@@ -190,6 +190,11 @@ class AnalysisView:
                 "scores {best} ({proven})."
             ).format(**values)
         lost = self.points_lost
+        if self.best_score == self.played_score and not (self.best_proven or self.incomplete):
+            return _(
+                "Played {played}; no better game was found ({proven}): the played game is "
+                "the best known."
+            ).format(**values)
         if self.incomplete:
             return plural(
                 lost,
