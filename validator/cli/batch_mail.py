@@ -12,7 +12,7 @@ import click
 
 from validator.cli.common import fail_usage
 from validator.contest.config import ORGANIZER_EXAMPLE, organizer_problem
-from validator.render.i18n import LANGUAGES
+from validator.language.i18n import LANGUAGES
 from validator.render.sanitize import plain_text
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from validator.contest.batch import Batch
     from validator.contest.config import Contest
     from validator.contest.mail import Reading, Source
-    from validator.render.i18n import Language
+    from validator.language.i18n import Language
     from validator.render.replies import ReplyWriter
 
 F = TypeVar("F", bound=Callable[..., object])
@@ -149,7 +149,7 @@ def lock_output_folders(*folders: Path | None) -> None:
     leave them a mix of both."""
     from contextlib import ExitStack
 
-    from validator.records.atomic import FolderBusy, folder_lock, lock_path
+    from validator.system.atomic import FolderBusy, folder_lock, lock_path
 
     locks = ExitStack()
     named = [folder for folder in folders if folder is not None]
@@ -192,11 +192,11 @@ def publish(
     import os
 
     from validator.cli.output import counted
-    from validator.records.atomic import NewFolder, replace_folders
-    from validator.render import i18n
+    from validator.language import i18n
     from validator.render import replies as replying
     from validator.render import site as website
     from validator.render.pages import pages
+    from validator.system.atomic import NewFolder, replace_folders
 
     notes: list[str] = []
     contest = _contest()

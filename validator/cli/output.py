@@ -31,7 +31,7 @@ from typing import TextIO, TypeVar
 import click
 
 from validator.cli.common import fail_usage
-from validator.records.atomic import ENCODING_ERRORS, replacing, sigterm_exits, write_file
+from validator.system.atomic import ENCODING_ERRORS, replacing, sigterm_exits, write_file
 
 F = TypeVar("F", bound=Callable[..., object])
 

@@ -17,8 +17,10 @@ from validator.check.explain import BoardMark, Explanation
 from validator.check.replay import Verdict
 from validator.engine import EXITS, FIELD_AT, Field, State, roll_text
 from validator.engine.phrase import N_
-from validator.render import i18n, svg
-from validator.render.i18n import _, ngettext
+from validator.language import i18n
+from validator.language.i18n import _, ngettext
+from validator.language.wording import analysis_marks, points, round_kind
+from validator.render import svg
 from validator.render.sanitize import html_value
 from validator.render.shared import (
     agreed,
@@ -28,7 +30,6 @@ from validator.render.shared import (
     moves_text,
     verdict_word,
 )
-from validator.render.wording import analysis_marks, points, round_kind
 from validator.report.model import (
     Report,
     ReportRound,

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from itertools import islice
 from typing import TYPE_CHECKING
 
-from validator.render import i18n
+from validator.language import i18n
 from validator.render.html import render_html
 from validator.report.model import build_report
 
@@ -61,7 +61,7 @@ def pages(
             reading = source.reading(checker, item)
             yield reading, page_of(reading, dice_name, langs)
         return
-    from validator.records.pool import worker_pool
+    from validator.system.pool import worker_pool
 
     # The pool gets the source without its open mailbox: workers only read given messages.
     detached = _detached(source)

@@ -13,8 +13,8 @@ from validator.check.replay import Result, Verdict
 from validator.engine import Field, roll_text
 from validator.engine.phrase import N_
 from validator.errors import Category
-from validator.render.i18n import _, message
-from validator.render.wording import analysis_marks, game_over, plural, points, round_kind
+from validator.language.i18n import _, message
+from validator.language.wording import analysis_marks, game_over, plural, points, round_kind
 from validator.report.model import dice_roles
 
 if TYPE_CHECKING:
