@@ -1,6 +1,7 @@
 """The packages import one way, in the order docs/architecture.md draws: a module imports
 only its own package and the layers below it (imports under TYPE_CHECKING are types only,
-and do not count). The wording module is a leaf every layer that writes sentences may use."""
+and do not count), with no exception: the language of sentences (language/) sits below
+every layer that writes them."""
 
 from __future__ import annotations
 
@@ -27,9 +28,7 @@ LAYERS = (
     ("api", "__init__", "__main__"),
 )
 LEVEL = {name: n for n, names in enumerate(LAYERS) for name in names}
-WORDING = "validator.language.wording"
 I18N = "validator.language.i18n"
-"""The language of sentences (gettext): a leaf like wording, that any layer may use."""
 RULESETS_ORDER = ("expansions", "files", "names", "describe")
 
 
@@ -101,14 +100,38 @@ def test_imports_run_one_way() -> None:
     for module, path in _modules():
         mine = _layer(module) if module != "validator" else "__init__"
         for target in _runtime_imports(path):
-            if target in (WORDING, I18N):
-                continue
             theirs = _layer(target) if target != "validator" else "__init__"
             if theirs == mine or theirs not in LEVEL:
                 continue
             if LEVEL[theirs] > LEVEL[mine]:
                 wrong.append(f"{module} imports {target}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_package_graph_has_no_cycle() -> None:
+    """Not even between the packages of one layer (contest/ and solver/, engine/ and errors)."""
+    graph: dict[str, set[str]] = {}
+    for module, path in _modules():
+        mine = _layer(module) if module != "validator" else "__init__"
+        graph.setdefault(mine, set()).update(
+            _layer(t) for t in _runtime_imports(path) if t != "validator" and _layer(t) != mine
+        )
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        assert name not in path, " -> ".join((*path, name))
+        if name not in done:
+            for target in sorted(graph.get(name, ())):
+                visit(target, (*path, name))
+            done.add(name)
+
+    for name in sorted(graph):
+        visit(name, ())
+
+
+def test_the_plumbing_imports_nothing_of_the_package() -> None:
+    for path in (PACKAGE / "system").glob("*.py"):
+        assert _runtime_imports(path) == [], path.name
 
 
 def test_the_wording_module_is_a_leaf() -> None:
@@ -128,14 +151,25 @@ def test_rulesets_modules_import_only_those_before_them() -> None:
     assert "yaml_source" not in (PACKAGE / "rulesets" / "__init__.py").read_text()
 
 
+SHARED_BY_RENDERERS = {"shared", "sanitize", "board_text", "svg", "texts"}
+"""The modules made for renderers to share (what they say alike, escaping, the board as
+text and as SVG, the sentences of the site and the replies); the registry names them all."""
+
+
 def test_no_renderer_imports_another_renderer() -> None:
-    """Renderers share pieces through render/shared.py (and wording, board_text, svg,
-    sanitize), never by importing the terminal, text, Markdown or HTML renderer."""
-    renderers = {"terminal", "report_text", "markdown", "html"}
-    for name in renderers:
+    """Renderers share pieces through the modules made for sharing, never by importing
+    another renderer (the site's and replies' pages are given the HTML renderer)."""
+    for path in sorted((PACKAGE / "render").glob("*.py")):
+        name = path.stem
+        if name in SHARED_BY_RENDERERS | {"registry", "__init__"}:
+            continue
+        imports = _runtime_imports(path)
+        others = {m.rsplit(".", 1)[-1] for m in imports if m.startswith("validator.render.")}
+        assert others <= SHARED_BY_RENDERERS, (name, others - SHARED_BY_RENDERERS)
+    for name in SHARED_BY_RENDERERS:
         imports = _runtime_imports(PACKAGE / "render" / f"{name}.py")
         others = {m.rsplit(".", 1)[-1] for m in imports if m.startswith("validator.render.")}
-        assert not others & (renderers - {name}), (name, others & renderers)
+        assert others <= SHARED_BY_RENDERERS, (name, others - SHARED_BY_RENDERERS)
 
 
 def test_the_architecture_names_every_package() -> None:

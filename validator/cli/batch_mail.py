@@ -195,6 +195,7 @@ def publish(
     from validator.language import i18n
     from validator.render import replies as replying
     from validator.render import site as website
+    from validator.render.html import render_html
     from validator.render.pages import pages
     from validator.system.atomic import NewFolder, replace_folders
 
@@ -238,7 +239,7 @@ def publish(
                 else None
             )
             dice_name = dice.name if dice else None
-            for reading, page in pages(source, checker, dice_name, jobs, langs):
+            for reading, page in pages(source, checker, dice_name, render_html, jobs, langs):
                 # The language of the entry's page (rendered by pages.py) and of its reply.
                 lang = reading.reply_language(*langs, os.environ)
                 if site_writer is not None:

@@ -30,7 +30,7 @@ from validator.records.dice import read_dice
 from validator.render import texts
 
 # The report's template environment: one loader and one set of escaping rules for both.
-from validator.render.html import _environment
+from validator.render.shared import environment as _environment
 from validator.render.texts import say
 from validator.report.model import Report, build_report, how_to_read
 from validator.system.atomic import write_bytes, write_file
