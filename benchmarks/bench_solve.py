@@ -48,7 +48,7 @@ from validator.records.dice import parse_dice, read_dice  # noqa: E402
 from validator.solver import Search, solve  # noqa: E402
 from validator.solver.analysis import analyze  # noqa: E402
 from validator.solver.playout import beam_game, random_game  # noqa: E402
-from validator.solver.position import FULL, Game  # noqa: E402
+from validator.solver.position import FULL, Game, ends_of  # noqa: E402
 from validator.solver.record import action_rounds, game_record  # noqa: E402
 from validator.solver.search import root_position  # noqa: E402
 
@@ -305,14 +305,14 @@ def relaxed_game(game: Game, taken: int, pc: int, row: int, width: int) -> int:
 
     def moves(state: tuple[int, int], r: int) -> Iterator[tuple[tuple[int, int], int]]:
         done, passes = state
-        crosses = [f for f, _ in game.rows[r].crosses if not done >> f & 1]
+        crosses = [f for f, _ in game.crosses[r] if not done >> f & 1]
         if not crosses:
             if passes + 1 < game.pass_limit:
                 yield (done, passes + 1), 0
             return
         circles = set(sorted(bits(~done & FULL), key=lambda f: -VALUES[f])[:5])
-        for ahead in game.rows[r + 1 : r + 6]:
-            circles.update(f for f, _ in ahead.crosses if not done >> f & 1)
+        for ahead in game.crosses[r + 1 : r + 6]:
+            circles.update(f for f, _ in ahead if not done >> f & 1)
         for x in crosses:
             for c in circles - {x}:
                 yield (done | 1 << x | 1 << c, 0 if game.in_a_row else passes), VALUES[c]
@@ -343,8 +343,8 @@ def walking_game(game: Game, taken: int, pos: int, row: int, width: int) -> int:
         away = sorted(bits(free & ~game.reachable(done, at)), key=lambda f: VALUES[f])[:2]
         for x in {*cheap, *away}:
             blocked = done | 1 << x
-            for die in sorted(set(game.rows[r].dice)):
-                for end in bits(game.ends(blocked, at, die)):
+            for die in sorted(set(game.rows[r])):
+                for end in bits(ends_of(blocked, at, die)):
                     yield (blocked | 1 << end, end), VALUES[end]
 
     def promise(state: tuple[int, int], total: int, r: int) -> int:
@@ -416,9 +416,9 @@ def flow_relaxation(game: Game, taken: int, pos: int, row: int, whole: bool = Fa
         for p in layer:
             arcs.append((r, p, -1, p))
             after.add(p)
-            for c, die in game.rows[r].crosses:
+            for c, die in game.crosses[r]:
                 if not taken >> c & 1 and c != p:
-                    for q in bits(game.ends(taken | 1 << c, p, die)):
+                    for q in bits(ends_of(taken | 1 << c, p, die)):
                         arcs.append((r, p, c, q))
                         after.add(q)
         layer = after

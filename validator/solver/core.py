@@ -4,8 +4,10 @@ and the compact rules of `position.Game`, compiled with numba.
 It is the same algorithm on the same positions, action codes, table entries and bound,
 written for numba's nopython mode: ints and numpy arrays only, the transposition table
 an open-addressing hash table in two arrays, the children of each ply in a preallocated
-work array. The walks and the region the burglar can still reach are not restated:
-`compact` compiles position.py's own functions (`position.COMPACT_RULES`).
+work array. The compact model is not restated: `compact` compiles position.py's own
+functions (`position.COMPACT_RULES`: the walks, the region the burglar can still reach,
+the rows that can circle; and `position.children`, each child written into the work
+array by `put_child`).
 `search.Search` uses it when numba imports (see `available`) and keeps the pure-Python
 `dfs` as the reference; tests check that both give the same values.
 
@@ -29,32 +31,40 @@ from typing import Literal, TypeVar
 import numpy as np
 from numba import njit
 
-from validator.engine.board import CORNER_MASK, FIELDS, VALUES
+from validator.engine.board import CORNER_MASK, FIELDS
 from validator.engine.rules import MAX_RINGS
 from validator.solver import position
 from validator.solver.position import (
     _TRANSPOSE_ROW,
+    FIELD_VALUE,
     FULL,
+    LEAVE,
+    MAX_CROSSES,
+    MOVE,
     NOWHERE,
+    P_ESCAPE,
+    P_EXACT_DEPTH,
+    P_IN_A_ROW,
+    P_IN_AND_OUT,
+    P_LITERAL,
+    P_N,
+    P_PASS_LIMIT,
+    P_READ_DICE,
+    P_SYMMETRY,
+    PASS,
+    RING,
     TRANSPOSE_FIELD,
     Game,
 )
 
 # --- constants, frozen into the compiled code -----------------------------------------
 
-_VAL = np.array([*VALUES, 0], dtype=np.int64)
+_VAL = np.array(FIELD_VALUE, dtype=np.int64)
 _TROW = np.array(_TRANSPOSE_ROW, dtype=np.int64)
 _TFIELD = np.array(TRANSPOSE_FIELD, dtype=np.int64)
 _FULL = FULL
 _CORNERS = CORNER_MASK
 _NOWHERE = NOWHERE
-
-# Kinds of action codes, as in position.py.
-_PASS, _RING, _MOVE, _STUCK, _ESCAPE, _LEAVE = range(6)
-
-# The game's parameters, one int64 array `P`.
-P_N, P_LITERAL, P_IN_A_ROW, P_PASS_LIMIT, P_ESCAPE, P_IN_AND_OUT, P_CAN_LEAVE = range(7)
-P_EXACT_DEPTH, P_SYMMETRY, P_READ_DICE, P_SIZE = range(7, 11)
 
 # The search's shared counters, one int64 array `S`: read and written by the search
 # thread, read (and STOP set) by the thread that waits for it.
@@ -88,6 +98,7 @@ _COMPACT: dict[str, object] = {
     **vars(position),
     "NEIGH": np.array(position.NEIGH, dtype=np.int64),
     "NCOUNT": np.array(position.NCOUNT, dtype=np.int64),
+    "FIELD_VALUE": _VAL,
     "popcount": _popcount,
 }
 """The globals the compiled rules see: position.py's own, with its flat tables as arrays
@@ -106,17 +117,18 @@ def compact(function: Callable[..., _R]) -> Callable[..., _R]:
 
 
 def forget_stale_code(cache: Path, source: bytes) -> None:
-    """Drop this module's machine code in numba's on-disk `cache` when position.py's
-    `source` changed since it was compiled. numba checks a cached function against its
-    own file only, and this module's functions hold the compiled compact rules of
-    position.py in their code: without this, an edited rule would go on running in its
-    old form here. (position.py's own functions numba checks against position.py.)"""
+    """Drop machine code in numba's on-disk `cache` that holds compiled code of another
+    file when `source` (position.py's and this module's) changed since it was compiled.
+    numba checks a cached function against its own file only: this module's functions
+    hold the compiled compact rules of position.py, and position.py's `children`, compiled
+    here, holds this module's `put_child`. Without this, an edited rule would go on
+    running in its old form. (The other functions of position.py numba checks itself.)"""
     stamp = cache / "core.position-sha256"
     digest = hashlib.sha256(source).hexdigest()
     try:
         if stamp.is_file() and stamp.read_text(encoding="ascii") == digest:
             return
-        for old in cache.glob("core.*.nb[ic]"):
+        for old in (*cache.glob("core.*.nb[ic]"), *cache.glob("position.children-*.nb[ic]")):
             old.unlink(missing_ok=True)
         cache.mkdir(exist_ok=True)
         stamp.write_text(digest, encoding="ascii")
@@ -124,11 +136,45 @@ def forget_stale_code(cache: Path, source: bytes) -> None:
         pass  # a read-only install: numba cannot write its cache there either
 
 
-forget_stale_code(Path(__file__).parent / "__pycache__", Path(position.__file__).read_bytes())
+forget_stale_code(
+    Path(__file__).parent / "__pycache__",
+    Path(position.__file__).read_bytes() + Path(__file__).read_bytes(),
+)
 
 _ends_from, walk_ends, _exit_from, can_exit, reachable, count_live_rows = (
     compact(f) for f in position.COMPACT_RULES
 )
+
+
+@njit(cache=True, nogil=True)
+def put_child(
+    out: np.ndarray,
+    count: int,
+    code: int,
+    gain: int,
+    taken: int,
+    pos: int,
+    pc: int,
+    rings: int,
+    row: int,
+    end: bool,
+) -> int:
+    """`position.put_child` for the compiled `children`: one child into `out[count]`
+    (W_END 1 when it ends the game); returns how many `out` holds."""
+    out[count, W_CODE] = code
+    out[count, W_GAIN] = gain
+    out[count, W_TAKEN] = taken
+    out[count, W_POS] = pos
+    out[count, W_PC] = pc
+    out[count, W_RINGS] = rings
+    out[count, W_END] = 1 if end else 0
+    return count + 1
+
+
+# The compiled walks themselves (no cache to consult) and the writer into the work array.
+_COMPACT.update(ends_of=walk_ends, exits_of=can_exit, put_child=put_child)
+children = compact(position.children)
+"""`position.children` compiled: the children into `out[i, W_CODE..W_END]`."""
 
 
 @njit(cache=True, nogil=True)
@@ -290,118 +336,23 @@ def lookup(keys: np.ndarray, vals: np.ndarray, key: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def children(
-    taken: int,
-    pos: int,
-    pc: int,
-    rings: int,
-    row: int,
-    P: np.ndarray,
-    CF: np.ndarray,
-    CD: np.ndarray,
-    CC: np.ndarray,
-    out: np.ndarray,
-) -> int:
-    """`Game.children` into `out[i, W_CODE..W_END]`; returns how many. W_END is 1 when
-    the child ends the game (or is past the last row)."""
-    n = P[P_N]
-    last = 1 if row + 1 >= n else 0
-    reset = 0 if P[P_IN_A_ROW] else pc
-    count = 0
-    free_crosses = 0
-    for j in range(CC[row]):
-        if not (taken >> CF[row, j]) & 1:
-            free_crosses += 1
-    if free_crosses == 0:
-        passes = pc + 1
-        out[0, W_CODE] = _PASS
-        out[0, W_GAIN] = 0
-        out[0, W_TAKEN] = taken
-        out[0, W_POS] = pos
-        out[0, W_PC] = passes
-        out[0, W_RINGS] = rings
-        out[0, W_END] = 1 if (passes >= P[P_PASS_LIMIT] or last) else 0
-        return 1
-    if rings > 0:
-        out[0, W_CODE] = _RING
-        out[0, W_GAIN] = 0
-        out[0, W_TAKEN] = taken
-        out[0, W_POS] = pos
-        out[0, W_PC] = reset
-        out[0, W_RINGS] = rings - 1
-        out[0, W_END] = last
-        count = 1
-    literal = P[P_LITERAL]
-    leave_gain = _VAL[pos] if literal and pos != _NOWHERE else 0
-    for j in range(CC[row]):
-        f = CF[row, j]
-        if (taken >> f) & 1:
-            continue
-        d = CD[row, j]
-        blocked = taken | (1 << f)
-        ends = walk_ends(blocked, pos, d)
-        exits = P[P_CAN_LEAVE] != 0 and can_exit(blocked, pos, d)
-        cross_code = f * 37
-        if ends:
-            for e in range(FIELDS):
-                if (ends >> e) & 1:
-                    out[count, W_CODE] = _MOVE * 1369 + cross_code + e
-                    out[count, W_GAIN] = leave_gain if literal else _VAL[e]
-                    out[count, W_TAKEN] = blocked | (1 << e)
-                    out[count, W_POS] = e
-                    out[count, W_PC] = reset
-                    out[count, W_RINGS] = rings
-                    out[count, W_END] = last
-                    count += 1
-        if exits:
-            if P[P_ESCAPE] >= 0:
-                out[count, W_CODE] = _ESCAPE * 1369 + cross_code + _NOWHERE
-                out[count, W_GAIN] = leave_gain + P[P_ESCAPE]
-                out[count, W_TAKEN] = blocked
-                out[count, W_POS] = _NOWHERE
-                out[count, W_PC] = reset
-                out[count, W_RINGS] = rings
-                out[count, W_END] = 1
-                count += 1
-            if P[P_IN_AND_OUT]:
-                out[count, W_CODE] = _LEAVE * 1369 + cross_code + _NOWHERE
-                out[count, W_GAIN] = leave_gain
-                out[count, W_TAKEN] = blocked
-                out[count, W_POS] = _NOWHERE
-                out[count, W_PC] = reset
-                out[count, W_RINGS] = rings
-                out[count, W_END] = last
-                count += 1
-        elif not ends:
-            out[count, W_CODE] = _STUCK * 1369 + cross_code + _NOWHERE
-            out[count, W_GAIN] = leave_gain
-            out[count, W_TAKEN] = blocked
-            out[count, W_POS] = pos
-            out[count, W_PC] = reset
-            out[count, W_RINGS] = rings
-            out[count, W_END] = 1
-            count += 1
-    return count
-
-
-@njit(cache=True, nogil=True)
 def _child_of(
     code: int, taken: int, pos: int, pc: int, rings: int, row: int, P: np.ndarray
 ) -> tuple[bool, int, int, int, int]:
     """(ends, taken, pos, pc, rings) after the action `code` (`Game.child`)."""
     ends = row + 1 >= P[P_N]
     reset = 0 if P[P_IN_A_ROW] else pc
-    if code == _PASS:
+    if code == PASS:
         return ends or pc + 1 >= P[P_PASS_LIMIT], taken, pos, pc + 1, rings
-    if code == _RING:
+    if code == RING:
         return ends, taken, pos, reset, rings - 1
     kind = code // 1369
     rest = code - kind * 1369
     cross = rest // 37
     target = rest - cross * 37
-    if kind == _MOVE:
+    if kind == MOVE:
         return ends, taken | (1 << cross) | (1 << target), target, reset, rings
-    if kind == _LEAVE:
+    if kind == LEAVE:
         return ends, taken | (1 << cross), _NOWHERE, reset, rings
     return True, taken | (1 << cross), pos, reset, rings
 
@@ -493,7 +444,7 @@ def _rank(
     shallow = depth < P[P_EXACT_DEPTH]
     # As in Python: every child but a forced reroll's has the same pass count, and the
     # rows that can circle, counted on this position's fields, are at least the child's.
-    next_pc = pc + 1 if out[0, W_CODE] == _PASS else (0 if P[P_IN_A_ROW] else pc)
+    next_pc = pc + 1 if out[0, W_CODE] == PASS else (0 if P[P_IN_A_ROW] else pc)
     live_next = live_rows(taken, next_pc, row + 1, P, RM)
     for i in range(count):
         gain = out[i, W_GAIN]
@@ -870,33 +821,20 @@ class Core:
     rows' cross-out candidates, the table, the counters and the work array."""
 
     def __init__(self, game: Game, *, tt_limit: int, symmetry: bool, exact_depth: int) -> None:
-        rules = game.rules
         self.game = game
-        self.P = np.zeros(P_SIZE, dtype=np.int64)
-        self.P[P_N] = game.n
-        self.P[P_LITERAL] = game.literal
-        self.P[P_IN_A_ROW] = game.in_a_row
-        self.P[P_PASS_LIMIT] = game.pass_limit
-        self.P[P_ESCAPE] = -1 if rules.escape_bonus is None else rules.escape_bonus
-        self.P[P_IN_AND_OUT] = game.in_and_out
-        self.P[P_CAN_LEAVE] = game.can_leave
+        self.P = np.array(game.P, dtype=np.int64)
         self.P[P_EXACT_DEPTH] = exact_depth
         self.P[P_SYMMETRY] = symmetry
         self.P[P_READ_DICE] = game.read_dice
         n = game.n
-        self.CF = np.zeros((max(n, 1), 6), dtype=np.int64)
-        self.CD = np.zeros((max(n, 1), 6), dtype=np.int64)
-        self.CC = np.zeros(max(n, 1), dtype=np.int64)
+        # The rows' candidates as position.py lays them out (at least one row of them).
+        self.CF = np.array(game.CF or (0,) * MAX_CROSSES, dtype=np.int64)
+        self.CD = np.array(game.CD or (0,) * MAX_CROSSES, dtype=np.int64)
+        self.CC = np.array(game.CC or (0,), dtype=np.int64)
+        self.RM = np.array(game.row_masks or (0,), dtype=np.int64)
         self.VM = np.array(game.value_masks, dtype=np.int64)
         """The bound's values, `Game.value_masks` (an argument, not a frozen global, so
         that a test can weaken them in a compiled search)."""
-        self.RM = np.zeros(max(n, 1), dtype=np.int64)
-        for r, info in enumerate(game.rows):
-            self.RM[r] = info.mask
-            self.CC[r] = len(info.crosses)
-            for j, (f, d) in enumerate(info.crosses):
-                self.CF[r, j] = f
-                self.CD[r, j] = d
         self.tt_limit = tt_limit
         self.max_size = 1 << max(10, (tt_limit * 4 // 3 - 1).bit_length())
         """The table's size at its limit (at most 3/4 full); it starts small and grows
