@@ -48,7 +48,7 @@ from validator.records.dice import parse_dice, read_dice  # noqa: E402
 from validator.solver import Search, solve  # noqa: E402
 from validator.solver.analysis import analyze  # noqa: E402
 from validator.solver.playout import beam_game, random_game  # noqa: E402
-from validator.solver.position import FULL, Game, ends_of  # noqa: E402
+from validator.solver.position import FULL, Game, best_fields_of, ends_of  # noqa: E402
 from validator.solver.record import action_rounds, game_record  # noqa: E402
 from validator.solver.search import root_position  # noqa: E402
 
@@ -319,7 +319,7 @@ def relaxed_game(game: Game, taken: int, pc: int, row: int, width: int) -> int:
 
     def promise(state: tuple[int, int], total: int, r: int) -> int:
         free = ~state[0] & FULL
-        return total + game.best_fields(free, free.bit_count() // 2)
+        return total + best_fields_of(free, free.bit_count() // 2, game.value_masks)
 
     return relaxation_beam((taken, pc), range(row, game.n), width, moves, promise)
 

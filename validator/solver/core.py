@@ -42,11 +42,9 @@ from validator.solver.position import (
     MAX_CROSSES,
     MOVE,
     NOWHERE,
-    P_ESCAPE,
     P_EXACT_DEPTH,
     P_IN_A_ROW,
     P_IN_AND_OUT,
-    P_LITERAL,
     P_N,
     P_PASS_LIMIT,
     P_READ_DICE,
@@ -99,6 +97,8 @@ _COMPACT: dict[str, object] = {
     "NEIGH": np.array(position.NEIGH, dtype=np.int64),
     "NCOUNT": np.array(position.NCOUNT, dtype=np.int64),
     "FIELD_VALUE": _VAL,
+    "TRANSPOSE_FIELD": _TFIELD,
+    "_TRANSPOSE_ROW": _TROW,
     "popcount": _popcount,
 }
 """The globals the compiled rules see: position.py's own, with its flat tables as arrays
@@ -175,21 +175,11 @@ def put_child(
 _COMPACT.update(ends_of=walk_ends, exits_of=can_exit, put_child=put_child)
 children = compact(position.children)
 """`position.children` compiled: the children into `out[i, W_CODE..W_END]`."""
-
-
-@njit(cache=True, nogil=True)
-def _best_fields(region: int, left: int, VM: np.ndarray) -> int:
-    """`Game.best_fields`: the sum of the `left` highest values of `region`."""
-    total = 0
-    if left > 0:
-        for i in range(VM.shape[0]):
-            count = _popcount(region & VM[i, 1])
-            if count >= left:
-                total += VM[i, 0] * left
-                break
-            total += VM[i, 0] * count
-            left -= count
-    return total
+best_fields = compact(position.best_fields)
+_COMPACT["best_fields_of"] = best_fields
+estimate = compact(position.estimate)
+_transpose = compact(position.transpose)
+_transpose_code = compact(position.transpose_code)
 
 
 @njit(cache=True, nogil=True)
@@ -198,43 +188,6 @@ def live_rows(taken: int, pc: int, row: int, P: np.ndarray, RM: np.ndarray) -> i
     return count_live_rows(
         taken, pc, row, P[P_N], P[P_IN_A_ROW], P[P_PASS_LIMIT], P[P_READ_DICE], RM
     )
-
-
-@njit(cache=True, nogil=True)
-def estimate(region: int, taken: int, pos: int, rows: int, P: np.ndarray, VM: np.ndarray) -> int:
-    """`Game.estimate`: the bound for a position given a superset of its region and at
-    least the rows left that can circle."""
-    free = FIELDS - _popcount(taken)
-    total = _best_fields(region, min(rows, free >> 1), VM)
-    if P[P_ESCAPE] >= 0 and (region & _CORNERS or (pos != _NOWHERE and (_CORNERS >> pos) & 1)):
-        escaping = P[P_ESCAPE] + _best_fields(region, min(rows - 1, (free - 1) >> 1), VM)
-        total = max(total, escaping)
-    if P[P_LITERAL] and pos != _NOWHERE:
-        total += _VAL[pos]
-    return total
-
-
-@njit(cache=True, nogil=True)
-def _transpose(mask: int) -> int:
-    return int(
-        _TROW[0, mask & 63]
-        | _TROW[1, (mask >> 6) & 63]
-        | _TROW[2, (mask >> 12) & 63]
-        | _TROW[3, (mask >> 18) & 63]
-        | _TROW[4, (mask >> 24) & 63]
-        | _TROW[5, (mask >> 30) & 63]
-    )
-
-
-@njit(cache=True, nogil=True)
-def _transpose_code(code: int) -> int:
-    if code < 1369:
-        return code
-    kind = code // 1369
-    rest = code - kind * 1369
-    cross = rest // 37
-    target = rest - cross * 37
-    return int(kind * 1369 + _TFIELD[cross] * 37 + _TFIELD[target])
 
 
 @njit(cache=True, nogil=True)

@@ -350,10 +350,68 @@ def children(
     return count
 
 
+def best_fields(region: int, left: int, VM: Sequence[Sequence[int]]) -> int:
+    """The sum of the `left` highest values of the fields of `region`, the fields' values
+    `VM` bucket by bucket, highest first (`VALUE_MASKS`)."""
+    total = 0
+    if left > 0:
+        for i in range(len(VM)):
+            count = popcount(region & VM[i][1])
+            if count >= left:
+                total += VM[i][0] * left
+                break
+            total += VM[i][0] * count
+            left -= count
+    return total
+
+
+_BEST: dict[int, int] = {}
+"""`best_fields` of `VALUE_MASKS`, by region and count."""
+
+
+def best_fields_of(region: int, left: int, VM: Sequence[Sequence[int]]) -> int:
+    """`best_fields`, remembered for the true values (compiled: `best_fields` itself)."""
+    if VM is not VALUE_MASKS:
+        return best_fields(region, left, VM)
+    key = region << 5 | left
+    total = _BEST.get(key)
+    if total is None:
+        total = best_fields(region, left, VM)
+        if len(_BEST) > WALK_CACHE:
+            _BEST.clear()
+        _BEST[key] = total
+    return total
+
+
+def estimate(
+    region: int, taken: int, pos: int, rows: int, P: Sequence[int], VM: Sequence[Sequence[int]]
+) -> int:
+    """The bound for a position given `region`, any superset of its reachable fields,
+    and `rows`, at least the dice rows left that can circle (`Game.live_rows`, or all).
+
+    Each future circle is a distinct free field in the region the burglar can still
+    reach, at most one per such row, and each circling move also crosses out a free
+    field, so there are at most (free fields) // 2 of them. The best such fields
+    bound the circles; literal scoring may add the current field (it scores when the
+    burglar leaves it). A game that escapes spends a row and a cross-out on the
+    escape, so it has one circle fewer to count, and it needs a free corner (or the
+    burglar on a corner): the bound takes the better of the two cases.
+    """
+    free = FIELDS - popcount(taken)
+    total = best_fields_of(region, min(rows, free >> 1), VM)
+    escape = P[P_ESCAPE]
+    if escape >= 0 and (region & CORNER_MASK or (pos != NOWHERE and CORNER_MASK >> pos & 1)):
+        total = max(total, escape + best_fields_of(region, min(rows - 1, (free - 1) >> 1), VM))
+    if P[P_LITERAL]:
+        total += FIELD_VALUE[pos]
+    return total
+
+
 COMPACT_RULES = (_ends_from, walk_ends, _exit_from, can_exit, reachable, count_live_rows)
-"""The functions above that core.py compiles as they are, callees first. `children` it
-compiles too, its `ends_of`, `exits_of` and `put_child` being the compiled walks and
-core.py's writer into the work array."""
+"""The functions above that core.py compiles as they are, callees first. `children`,
+`best_fields`, `estimate`, `transpose` and `transpose_code` it compiles too, their
+`ends_of`, `exits_of`, `best_fields_of` and `put_child` being the compiled walks, the
+compiled `best_fields` and core.py's writer into the work array."""
 
 
 class Game:
@@ -403,7 +461,6 @@ class Game:
         self.value_masks = VALUE_MASKS
         """The bound's field values, bucket by bucket (a test may weaken them, to show that
         the soundness tests catch a bound that is too low)."""
-        self._best_fields: dict[int, int] = {}
 
     def children(self, taken: int, pos: int, pc: int, rings: int, row: int) -> list[Child]:
         """Every distinct outcome of the row (`children`)."""
@@ -453,47 +510,8 @@ class Game:
         )
 
     def estimate(self, region: int, taken: int, pos: int, rows: int) -> int:
-        """The bound for a position given `region`, any superset of its reachable fields,
-        and `rows`, at least the dice rows left that can circle (`live_rows`, or all).
-
-        Each future circle is a distinct free field in the region the burglar can still
-        reach, at most one per such row, and each circling move also crosses out a free
-        field, so there are at most (free fields) // 2 of them. The best such fields
-        bound the circles; literal scoring may add the current field (it scores when the
-        burglar leaves it). A game that escapes spends a row and a cross-out on the
-        escape, so it has one circle fewer to count, and it needs a free corner (or the
-        burglar on a corner): the bound takes the better of the two cases.
-        """
-        free = FIELDS - taken.bit_count()
-        total = self.best_fields(region, min(rows, free >> 1))
-        if self.escape_bonus is not None and (
-            region & CORNER_MASK or (pos != NOWHERE and CORNER_MASK >> pos & 1)
-        ):
-            escaping = self.escape_bonus + self.best_fields(region, min(rows - 1, (free - 1) >> 1))
-            total = max(total, escaping)
-        if self.literal and pos != NOWHERE:
-            total += VALUES[pos]
-        return total
-
-    def best_fields(self, region: int, left: int) -> int:
-        """The sum of the `left` highest values of the fields of `region`."""
-        if left <= 0:
-            return 0
-        key = region << 5 | left
-        total = self._best_fields.get(key)
-        if total is None:
-            total = 0
-            for value, mask in self.value_masks:
-                count = (region & mask).bit_count()
-                if count >= left:
-                    total += value * left
-                    break
-                total += value * count
-                left -= count
-            if len(self._best_fields) > 1_000_000:
-                self._best_fields.clear()
-            self._best_fields[key] = total
-        return total
+        """`estimate` under this game's rules."""
+        return estimate(region, taken, pos, rows, self.P, self.value_masks)
 
 
 def decode(code: int) -> tuple[int, int, int]:
@@ -506,10 +524,11 @@ def decode(code: int) -> tuple[int, int, int]:
 
 
 def transpose_code(code: int) -> int:
-    kind, cross, target = decode(code)
-    if kind in (PASS, RING):
+    """The action code of the transposed action (compiled in core.py too)."""
+    if code < 1369:  # a pass or a ring
         return code
-    return kind * 1369 + TRANSPOSE_FIELD[cross] * 37 + TRANSPOSE_FIELD[target]
+    kind, rest = code // 1369, code % 1369
+    return kind * 1369 + TRANSPOSE_FIELD[rest // 37] * 37 + TRANSPOSE_FIELD[rest % 37]
 
 
 def compact_pos(pos: int) -> int:
