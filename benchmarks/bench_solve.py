@@ -159,7 +159,8 @@ def compact_beam(rows: Sequence[Dice], rules: Ruleset, width: int, tie_seed: int
                 key, _ = search.key(*child)
                 # The bound of the first roll's figures (the dice unread), kept for
                 # comparison with them.
-                promise = now + 0.5 * game.cheap_bound(child[0], child[1], child[4])
+                unread = game.n - child[4]
+                promise = now + 0.5 * game.estimate(game.reachable(*child[:2]), *child[:2], unread)
                 if key not in layer or layer[key][0] < promise:
                     layer[key] = (promise, rng.random(), now, child)
         ranked = sorted(layer.values(), reverse=True)[:width]
@@ -219,7 +220,7 @@ def bench_bound(files: int, limit: float) -> None:
         rows = dice(f"bench {n}", 50)
         game = Search(rows, STANDARD).game
         root = root_position(new_game(), STANDARD, 0)
-        cheap = game.cheap_bound(root[0], root[1], root[4])
+        cheap = game.estimate(game.reachable(*root[:2]), *root[:2], game.n - root[4])
         strong = game.bound(root[0], root[1], root[2], root[4])
         print(f"  file {n}: bound at the first roll {cheap} (rows unread), {strong} (read)")
     totals = {False: [0, 0.0, 0], True: [0, 0.0, 0]}

@@ -91,7 +91,7 @@ def near_the_end(
 
 
 def cheap(game: Game) -> Bound:
-    return lambda p: game.cheap_bound(p[0], p[1], p[4])
+    return lambda p: game.estimate(game.reachable(p[0], p[1]), p[0], p[1], game.n - p[4])
 
 
 def strong(game: Game) -> Bound:

@@ -487,11 +487,6 @@ class Game:
         """A sound upper bound on what the rest of the game can add to the score."""
         return self.estimate(self.reachable(taken, pos), taken, pos, self.live_rows(taken, pc, row))
 
-    def cheap_bound(self, taken: int, pos: int, row: int) -> int:
-        """The bound that counts every dice row left as one that can circle (the dice
-        unread): sound, and never below `bound`."""
-        return self.estimate(self.reachable(taken, pos), taken, pos, self.n - row)
-
     def live_rows(self, taken: int, pc: int, row: int) -> int:
         """How many of the dice rows from `row` on can still make a circle, capped where
         the cap no longer changes the bound (`free // 2 + 1`).
