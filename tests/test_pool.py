@@ -1,6 +1,6 @@
 """The worker pools of batch, the mail run and the report pages start clean: their
 workers are not forks of the caller, whose other threads may hold locks that a forked
-worker would wait for forever (records/pool.py)."""
+worker would wait for forever (system/pool.py)."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@
 - A command checks its `--output` before it starts (`Target.check`), so a command that
   refuses to run writes nothing.
 - What is not a regular file (a device such as /dev/null, a named pipe) is written
-  through, never replaced; a symbolic link to a file stays a link (records/atomic.py).
+  through, never replaced; a symbolic link to a file stays a link (system/atomic.py).
 - Precious files (a dice file `road300 dice` wrote, a game `road300 play` is playing) are
   replaced only with `--force`; every other output is replaced. No output replaces one of
   the command's inputs.
@@ -75,7 +75,7 @@ class Target:
     named_by: str = "--output"
     """How the command line names the file, for messages (`contest init`: FILE)."""
     private: bool = False
-    """The file holds e-mail addresses: its owner's alone (records/atomic.PRIVATE)."""
+    """The file holds e-mail addresses: its owner's alone (system/atomic.PRIVATE)."""
 
     @classmethod
     def of(

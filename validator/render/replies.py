@@ -57,7 +57,7 @@ def reply_file(rel: str) -> bool:
 
 def replies_file(rel: str) -> bool:
     """Whether `rel` is a file a reply writer makes (a temporary one too); a new replies
-    folder carries over everything else (records/atomic.NewFolder)."""
+    folder carries over everything else (system/atomic.NewFolder)."""
     return _REPLIES_FILES.fullmatch(rel) is not None
 
 
