@@ -178,8 +178,9 @@ children = compact(position.children)
 best_fields = compact(position.best_fields)
 _COMPACT["best_fields_of"] = best_fields
 estimate = compact(position.estimate)
-_transpose = compact(position.transpose)
+compact(position.transpose)  # for table_key
 _transpose_code = compact(position.transpose_code)
+table_key = compact(position.table_key)
 
 
 @njit(cache=True, nogil=True)
@@ -194,14 +195,9 @@ def live_rows(taken: int, pc: int, row: int, P: np.ndarray, RM: np.ndarray) -> i
 def make_key(
     taken: int, pos: int, pc: int, rings: int, row: int, P: np.ndarray
 ) -> tuple[int, bool]:
-    """`Search.key`, plus one so that no key is the empty slot's 0."""
-    rest = ((row * P[P_PASS_LIMIT] + pc) * 4 + rings) << 42
-    plain = taken | (pos << 36)
-    if P[P_SYMMETRY]:
-        flipped = _transpose(taken) | (_TFIELD[pos] << 36)
-        if flipped < plain:
-            return (rest | flipped) + 1, True
-    return (rest | plain) + 1, False
+    """`position.table_key`, plus one so that no key is the empty slot's 0."""
+    key, flipped = table_key(taken, pos, pc, rings, row, P[P_PASS_LIMIT], P[P_SYMMETRY] != 0)
+    return key + 1, flipped
 
 
 @njit(cache=True, nogil=True)

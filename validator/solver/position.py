@@ -526,5 +526,21 @@ def transpose_code(code: int) -> int:
     return kind * 1369 + TRANSPOSE_FIELD[rest // 37] * 37 + TRANSPOSE_FIELD[rest % 37]
 
 
+def table_key(
+    taken: int, pos: int, pc: int, rings: int, row: int, pass_limit: int, symmetry: bool
+) -> tuple[int, bool]:
+    """A position's key in the transposition tables, the same for the position and its
+    transpose under `symmetry` (the board, the values and the cross-out candidates (a,
+    b), (b, a) are all symmetric), and whether the key is the transposed one (compiled
+    in core.py too, whose keys are these plus one)."""
+    rest = ((row * pass_limit + pc) * 4 + rings) << 42
+    plain = taken | pos << 36
+    if symmetry:
+        flipped = transpose(taken) | TRANSPOSE_FIELD[pos] << 36
+        if flipped < plain:
+            return rest | flipped, True
+    return rest | plain, False
+
+
 def compact_pos(pos: int) -> int:
     return NOWHERE if pos == OUTSIDE else pos
