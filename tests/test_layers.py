@@ -6,6 +6,7 @@ every layer that writes them."""
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -127,6 +128,22 @@ def test_the_package_graph_has_no_cycle() -> None:
 
     for name in sorted(graph):
         visit(name, ())
+
+
+def test_the_engine_is_pure() -> None:
+    """The engine imports only itself and the standard library (no I/O helpers of the
+    package, no click, rich, pydantic or yaml), though system/ lies below it."""
+    for path in (PACKAGE / "engine").glob("*.py"):
+        for node in _import_statements(ast.parse(path.read_text(encoding="utf-8")).body):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            names += [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            for name in names:
+                top = name.split(".")[0]
+                inside = name == "validator.engine" or name.startswith("validator.engine.")
+                assert inside or top in sys.stdlib_module_names | {"", "__future__"}, (
+                    path.name,
+                    name,
+                )
 
 
 def test_the_plumbing_imports_nothing_of_the_package() -> None:
