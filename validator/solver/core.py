@@ -38,9 +38,7 @@ from validator.solver.position import (
     _TRANSPOSE_ROW,
     FIELD_VALUE,
     FULL,
-    LEAVE,
     MAX_CROSSES,
-    MOVE,
     NOWHERE,
     P_EXACT_DEPTH,
     P_IN_A_ROW,
@@ -50,7 +48,6 @@ from validator.solver.position import (
     P_READ_DICE,
     P_SYMMETRY,
     PASS,
-    RING,
     TRANSPOSE_FIELD,
     Game,
 )
@@ -285,28 +282,6 @@ def lookup(keys: np.ndarray, vals: np.ndarray, key: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _child_of(
-    code: int, taken: int, pos: int, pc: int, rings: int, row: int, P: np.ndarray
-) -> tuple[bool, int, int, int, int]:
-    """(ends, taken, pos, pc, rings) after the action `code` (`Game.child`)."""
-    ends = row + 1 >= P[P_N]
-    reset = 0 if P[P_IN_A_ROW] else pc
-    if code == PASS:
-        return ends or pc + 1 >= P[P_PASS_LIMIT], taken, pos, pc + 1, rings
-    if code == RING:
-        return ends, taken, pos, reset, rings - 1
-    kind = code // 1369
-    rest = code - kind * 1369
-    cross = rest // 37
-    target = rest - cross * 37
-    if kind == MOVE:
-        return ends, taken | (1 << cross) | (1 << target), target, reset, rings
-    if kind == LEAVE:
-        return ends, taken | (1 << cross), _NOWHERE, reset, rings
-    return True, taken | (1 << cross), pos, reset, rings
-
-
-@njit(cache=True, nogil=True)
 def table_line(
     taken: int,
     pos: int,
@@ -314,6 +289,9 @@ def table_line(
     rings: int,
     row: int,
     P: np.ndarray,
+    CF: np.ndarray,
+    CD: np.ndarray,
+    CC: np.ndarray,
     keys: np.ndarray,
     vals: np.ndarray,
     out: np.ndarray,
@@ -322,6 +300,7 @@ def table_line(
     """`Search.table_line` into `out[start:]`; returns the new length, or -1 when an
     entry on the way is missing (which the table's write-once rule excludes)."""
     k = start
+    options = np.zeros((MAX_CHILDREN, W_COLUMNS), dtype=np.int64)
     while row < P[P_N]:
         key, flipped = make_key(taken, pos, pc, rings, row, P)
         entry = lookup(keys, vals, key)
@@ -332,9 +311,17 @@ def table_line(
             code = _transpose_code(code)
         out[k] = code
         k += 1
-        ends, taken, pos, pc, rings = _child_of(code, taken, pos, pc, rings, row, P)
-        if ends:
+        # The position after it, as `children` makes it (`Game.child`).
+        count = children(taken, pos, pc, rings, row, P, CF, CD, CC, options)
+        i = 0
+        while i < count and options[i, W_CODE] != code:
+            i += 1
+        if i == count:
+            return -1
+        if options[i, W_END]:
             break
+        taken, pos = options[i, W_TAKEN], options[i, W_POS]
+        pc, rings = options[i, W_PC], options[i, W_RINGS]
         row += 1
     return k
 
@@ -350,6 +337,9 @@ def _improve(
     row: int,
     from_table: bool,
     P: np.ndarray,
+    CF: np.ndarray,
+    CD: np.ndarray,
+    CC: np.ndarray,
     keys: np.ndarray,
     vals: np.ndarray,
     S: np.ndarray,
@@ -361,7 +351,7 @@ def _improve(
         # Read the table's line aside first: the line found before stays whole if this
         # one cannot be read (which the store rule excludes, but stay safe).
         tail = np.empty(best.shape[0], dtype=np.int64)
-        end = table_line(taken, pos, pc, rings, row, P, keys, vals, tail, 0)
+        end = table_line(taken, pos, pc, rings, row, P, CF, CD, CC, keys, vals, tail, 0)
         if end < 0 or depth + end > best.shape[0]:
             return
         for i in range(end):
@@ -520,7 +510,7 @@ def dfs(
             if base + value > S[S_BEST]:
                 _improve(
                     base + value, depth, taken, pos, pc, rings, row, True,
-                    P, keys, vals, S, path, best,
+                    P, CF, CD, CC, keys, vals, S, path, best,
                 )  # fmt: skip
             return value, True
         ub = min(ub, value)
@@ -561,7 +551,10 @@ def dfs(
             value = gain
             known_value = True
             if base + gain > S[S_BEST]:
-                _improve(base + gain, depth + 1, 0, 0, 0, 0, 0, False, P, keys, vals, S, path, best)
+                _improve(
+                    base + gain, depth + 1, 0, 0, 0, 0, 0, False,
+                    P, CF, CD, CC, keys, vals, S, path, best,
+                )  # fmt: skip
         else:
             sub, known_value = dfs(
                 out[i, W_TAKEN],
@@ -908,7 +901,10 @@ class Core:
     def table_line(self, position: tuple[int, int, int, int, int]) -> list[int]:
         taken, pos, pc, rings, row = position
         out = np.zeros(self.plies, dtype=np.int64)
-        length = table_line(taken, pos, pc, rings, row, self.P, self.keys, self.vals, out, 0)
+        length = table_line(
+            taken, pos, pc, rings, row, self.P, self.CF, self.CD, self.CC, self.keys, self.vals,
+            out, 0,
+        )  # fmt: skip
         assert length >= 0, "a best line leads only to exact entries"
         return [int(c) for c in out[:length]]
 
