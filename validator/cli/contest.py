@@ -142,7 +142,7 @@ def run(send: bool, watch: bool) -> None:
     from validator.cli.contest_run import the_contest
     from validator.cli.output import say
     from validator.contest.config import DEFAULT_POLL
-    from validator.records.atomic import sigterm_exits
+    from validator.system.atomic import sigterm_exits
 
     contest = the_contest()
     poll = contest.poll or DEFAULT_POLL

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from validator.contest.ledger import Ledger
     from validator.contest.mail import Reading
     from validator.contest.smtp import Sent
-    from validator.render.i18n import Language
+    from validator.language.i18n import Language
     from validator.render.replies import ReplyWriter
 
 
@@ -214,7 +214,7 @@ def check_new(ledger: Ledger, checker: Checker) -> int:
     from validator.cli.batch import progress
     from validator.cli.common import make_console
     from validator.contest.mail import RawMessage, check_messages
-    from validator.records.pool import default_jobs
+    from validator.system.pool import default_jobs
 
     seqs = ledger.unchecked()
 
@@ -319,7 +319,7 @@ def _replies_written(ledger: Ledger, folder: Path) -> bool:
 def write_replies(ledger: Ledger, contest: Contest, batch: Batch) -> None:
     """The replies folder made anew from the ledger: every reply made so far, sent or not,
     as `reply-N.eml` (N: the message's number in the ledger), and replies.mbox."""
-    from validator.records.atomic import NewFolder, replace_folders
+    from validator.system.atomic import NewFolder, replace_folders
     from validator.render.replies import ReplyWriter, replies_file
 
     assert contest.organizer is not None
@@ -344,7 +344,7 @@ def write_site(
     from validator.cli.batch_mail import publish
     from validator.contest.batch import Found
     from validator.contest.mail import Source
-    from validator.records.pool import PAGES_PER_WORKER, default_jobs
+    from validator.system.pool import PAGES_PER_WORKER, default_jobs
 
     root = contest.path.parent.resolve()
     source = Source(contest.path.parent, root, Found([], []), None, ledger.raw_messages())

@@ -24,8 +24,8 @@ from validator.engine import (
     score,
 )
 from validator.engine.phrase import N_
-from validator.render.i18n import _
-from validator.render.wording import plural, points
+from validator.language.i18n import _
+from validator.language.wording import plural, points
 from validator.report.model import Report, build_report
 
 if TYPE_CHECKING:
