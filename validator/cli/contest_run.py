@@ -294,6 +294,7 @@ class Replying:
     def rest(self, checker: Checker) -> None:
         """The replies of the messages the site did not read (each read again here)."""
         from validator.contest.mail import read_message
+        from validator.render.html import render_html
         from validator.render.pages import page_of
 
         langs = (None, self.contest.lang)
@@ -304,7 +305,9 @@ class Replying:
                 continue
             reading = read_message(checker, raw)
             self.page(
-                reading, page_of(reading, dice, langs), reading.reply_language(*langs, os.environ)
+                reading,
+                page_of(reading, dice, render_html, langs),
+                reading.reply_language(*langs, os.environ),
             )
 
 
@@ -319,8 +322,8 @@ def _replies_written(ledger: Ledger, folder: Path) -> bool:
 def write_replies(ledger: Ledger, contest: Contest, batch: Batch) -> None:
     """The replies folder made anew from the ledger: every reply made so far, sent or not,
     as `reply-N.eml` (N: the message's number in the ledger), and replies.mbox."""
-    from validator.system.atomic import NewFolder, replace_folders
     from validator.render.replies import ReplyWriter, replies_file
+    from validator.system.atomic import NewFolder, replace_folders
 
     assert contest.organizer is not None
     try:
