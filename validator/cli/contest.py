@@ -100,7 +100,10 @@ def init(
     if unset:
         keys = " and ".join(unset)
         click.echo(f"{file}: {keys} left commented out: set {'them' if len(unset) > 1 else 'it'}")
-    click.echo(f"{file}: edit it, then run road300 batch MAILBOX (docs/contest.md)")
+    click.echo(
+        f"{file}: edit it, then run road300 batch MAILBOX, or road300 contest run with its "
+        "[mail] keys (docs/contest.md)"
+    )
 
 
 # -- A challenge run from its contest file (cli/contest_run.py) ------------------------------
