@@ -12,9 +12,12 @@ import sys
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from dovecot import Dovecot
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -206,3 +209,17 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     would go unreported; each test's own are reported with the test.)"""
     gc.collect()
     gc.freeze()
+
+
+@pytest.fixture(scope="session")
+def dovecot() -> Generator[Dovecot, None, None]:
+    """A real Dovecot IMAP server on loopback for the whole session (tests/dovecot.py);
+    each test delivers to a folder of its own. Without Dovecot the test fails, naming
+    .ci/install-debian.sh."""
+    from dovecot import start_dovecot, stop_dovecot
+
+    server = start_dovecot()
+    try:
+        yield server
+    finally:
+        stop_dovecot(server)

@@ -580,12 +580,12 @@ def test_json_and_csv_on_a_pipe_put_one_summary_line_on_stderr(contest: Path, fm
 def test_progress_only_with_a_total() -> None:
     from rich.console import Console
 
-    from validator.cli.batch import _progress
+    from validator.cli.batch import progress
 
     err = Console(file=io.StringIO(), force_terminal=True)
-    with _progress(err, 0) as none:
+    with progress(err, 0) as none:
         assert none is None
-    with _progress(err, 3) as advance:
+    with progress(err, 3) as advance:
         assert advance is not None
         for _ in range(3):
             advance(None)

@@ -17,7 +17,7 @@ from mail_helpers import DICE, inbox, write_mbox
 from validator.check.file import Checker
 from validator.cli import main
 from validator.contest.mail import Source
-from validator.render import i18n
+from validator.language import i18n
 from validator.render.site import DrawnEntry, PublishedDraw, SiteWriter
 
 DEADLINE = "2026-12-20T23:59:59+01:00"

@@ -50,7 +50,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "validator.cli.site",
         "Write the challenge's site: the announcement and the game in the browser, or the results.",
     ),
-    "contest": ("validator.cli.contest", "Set up a challenge: `contest init` writes road300.toml."),
+    "contest": (
+        "validator.cli.contest",
+        "Set up a challenge and run it from its mail (init, run, status).",
+    ),
 }
 
 

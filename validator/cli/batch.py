@@ -36,9 +36,9 @@ from validator.cli.common import (
 )
 from validator.cli.contest_file import ContestCommand, contest_option
 from validator.cli.output import Target, counted, output_option, say, sigterm_exits
-from validator.records.pool import ITEMS_PER_WORKER, PAGES_PER_WORKER, default_jobs
 from validator.records.source import MAX_BYTES
 from validator.render.registry import BATCH, FormatError, choose, suffixes
+from validator.system.pool import ITEMS_PER_WORKER, PAGES_PER_WORKER, default_jobs
 
 _SUFFIXES = suffixes(BATCH)
 
@@ -199,7 +199,7 @@ def run(o: BatchOptions) -> int:
     err = make_console(stderr=True)
     # SIGTERM ends the run as an exit, so that the pool is stopped and nothing half-written
     # is left (the output policy); the workers exit quietly.
-    with sigterm_exits(), _progress(err, source.count if err.is_terminal else 0) as advance:
+    with sigterm_exits(), progress(err, source.count if err.is_terminal else 0) as advance:
         batch = source.check(
             checker,
             o.jobs or default_jobs(source.count),
@@ -303,7 +303,7 @@ def _write(
 
 
 @contextmanager
-def _progress(err: Console, total: int) -> Iterator[Callable[[object], None] | None]:
+def progress(err: Console, total: int) -> Iterator[Callable[[object], None] | None]:
     """A callback that advances a progress bar on stderr, or None when `total` is 0."""
     if not total:
         yield None
@@ -313,15 +313,15 @@ def _progress(err: Console, total: int) -> Iterator[Callable[[object], None] | N
     from rich.progress import Progress
 
     # No refresh thread: the process pool forks, and forking a threaded process can hang.
-    with Progress(console=err, transient=True, auto_refresh=False) as progress:
-        task = progress.add_task("Checking entries", total=total)
+    with Progress(console=err, transient=True, auto_refresh=False) as bar:
+        task = bar.add_task("Checking entries", total=total)
         shown = [0.0]
 
         def advance(_: object) -> None:
-            progress.advance(task)
+            bar.advance(task)
             now = time.monotonic()
             if now - shown[0] > 0.1:
                 shown[0] = now
-                progress.refresh()
+                bar.refresh()
 
         yield advance

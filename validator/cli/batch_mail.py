@@ -3,7 +3,8 @@ replies), and writing the site and the replies once the batch is ranked."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -12,7 +13,7 @@ import click
 
 from validator.cli.common import fail_usage
 from validator.contest.config import ORGANIZER_EXAMPLE, organizer_problem
-from validator.render.i18n import LANGUAGES
+from validator.language.i18n import LANGUAGES
 from validator.render.sanitize import plain_text
 
 if TYPE_CHECKING:
@@ -22,9 +23,10 @@ if TYPE_CHECKING:
     from validator.contest.batch import Batch
     from validator.contest.config import Contest
     from validator.contest.mail import Reading, Source
-    from validator.render.i18n import Language
+    from validator.language.i18n import Language
     from validator.render.replies import ReplyWriter
-    from validator.render.site import PublishedDraw
+    from validator.render.site import PlayPage, PublishedDraw
+    from validator.system.atomic import NewFolder
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -148,27 +150,32 @@ def lock_output_folders(*folders: Path | None) -> None:
     """Hold the lock of every output folder until the command ends, or stop (exit 2)
     when another run writes one of them: two runs writing the same site or replies would
     leave them a mix of both."""
+    if any(folder is not None for folder in folders):
+        click.get_current_context().with_resource(output_folders_locked(*folders))
+
+
+@contextmanager
+def output_folders_locked(*folders: Path | None) -> Iterator[None]:
+    """`lock_output_folders` for the length of a block."""
     from contextlib import ExitStack
 
-    from validator.records.atomic import FolderBusy, folder_lock, lock_path
+    from validator.system.atomic import FolderBusy, folder_lock, lock_path
 
-    locks = ExitStack()
-    named = [folder for folder in folders if folder is not None]
-    if named:
-        click.get_current_context().call_on_close(locks.close)
-    for folder in named:
-        try:
-            locks.enter_context(folder_lock(folder))
-        except FolderBusy as busy:
-            locks.close()
-            who = f"process {busy.holder}" if busy.holder else "it"
-            fail_usage(
-                f"{folder}: another road300 run is writing it ({who} holds "
-                f"{lock_path(folder)}); run again when that one has ended"
-            )
-        except OSError as exc:
-            locks.close()
-            fail_usage(f"{folder}: cannot lock it ({lock_path(folder)}): {exc.strerror}")
+    with ExitStack() as locks:
+        for folder in folders:
+            if folder is None:
+                continue
+            try:
+                locks.enter_context(folder_lock(folder))
+            except FolderBusy as busy:
+                who = f"process {busy.holder}" if busy.holder else "it"
+                fail_usage(
+                    f"{folder}: another road300 run is writing it ({who} holds "
+                    f"{lock_path(folder)}); run again when that one has ended"
+                )
+            except OSError as exc:
+                fail_usage(f"{folder}: cannot lock it ({lock_path(folder)}): {exc.strerror}")
+        yield
 
 
 def publish(
@@ -184,28 +191,109 @@ def publish(
     deadline: datetime | None,
     jobs: int = 1,
     lang: str | None = None,
+    on_page: Callable[[Reading, str | None, Language], None] | None = None,
     published: PublishedDraw | None = None,
 ) -> list[str]:
     """Write the site and the replies; the lines to tell on stderr. `lang` is `--lang`;
-    `published` the draw once made, shown on the site.
+    `on_page` is called with each message read again, its page and its language (`contest
+    run` makes its new replies so, from the pages the site needs anyway); `published` is
+    the draw once made, shown on the site.
 
     Each folder is made anew beside the old one and swapped in when both are whole
-    (records/atomic.replace_folders): an interrupted run leaves the old ones as they were;
+    (system/atomic.replace_folders): an interrupted run leaves the old ones as they were;
     what the old ones hold that no writer makes is carried over."""
     import os
 
-    from validator.cli.output import counted
-    from validator.records.atomic import NewFolder, replace_folders
-    from validator.render import i18n
+    from validator.language import i18n
     from validator.render import replies as replying
     from validator.render import site as website
+    from validator.render.html import render_html
     from validator.render.pages import pages
+    from validator.system.atomic import replace_folders
 
-    notes: list[str] = []
     contest = _contest()
     draw = (contest.winners, contest.seed) if contest is not None else (None, None)
     # The fallbacks of every page's and reply's language (docs/languages.md).
     langs = (lang, contest.lang if contest is not None else None)
+    new_site, new_replies = _new_folders(site, replies)
+    site_writer = reply_writer = None
+    try:
+        with replace_folders([f for f in (new_site, new_replies) if f is not None]):
+            if new_site is not None:
+                site_lang = i18n.choose(site=langs[0], contest=langs[1], environ=os.environ)
+                site_writer = website.SiteWriter(
+                    new_site.path,
+                    batch,
+                    name=name,
+                    dice=dice,
+                    rules=checker.rules,
+                    draw=draw,
+                    lang=site_lang,
+                    deadline=deadline,
+                    published=published,
+                    play=_play_page(checker, name, deadline, site_lang),
+                )
+            if new_replies is not None:
+                reply_writer = replying.ReplyWriter(
+                    new_replies.path, batch, organizer or "", contest=name, deadline=deadline
+                )
+            dice_name = dice.name if dice else None
+            # Report pages for the replies only; the site's pages are its own, compact.
+            render = render_html if reply_writer is not None or on_page is not None else None
+            game = (website.entry_body, site_writer.lang) if site_writer is not None else None
+            for reading, page, body in pages(source, checker, dice_name, render, jobs, langs, game):
+                # The language of the entry's report (rendered by pages.py) and of its reply.
+                lang = reading.reply_language(*langs, os.environ)
+                if site_writer is not None:
+                    site_writer.add(reading, body)
+                if reply_writer is not None and reading.part != "file":
+                    reply = answer(reply_writer, reading, page, lang)
+                    if reply is not None:
+                        reply_writer.keep(reply[1])
+                if on_page is not None:
+                    on_page(reading, page, lang)
+            if site_writer is not None:
+                site_writer.finish()
+            written = reply_writer.finish() if reply_writer is not None else 0
+    except OSError as exc:
+        fail_usage(f"cannot write {exc.filename or 'the output'}: {exc.strerror}")
+    notes = _site_notes(site, new_site) if new_site is not None else []
+    if new_replies is not None and reply_writer is not None:
+        notes += _reply_notes(replies, new_replies, reply_writer, written)
+    return notes
+
+
+def _play_page(
+    checker: Checker, name: str | None, deadline: datetime | None, lang: Language
+) -> PlayPage | None:
+    """play.html for the results site: the dice file's game without the address to send
+    to (the results are in); None without a dice file or for rules the page cannot play."""
+    from validator.engine import STANDARD
+    from validator.language import i18n
+    from validator.render.play import Challenge, render_play
+    from validator.render.texts import say
+
+    dice, rules = checker.dice, checker.rules or STANDARD
+    if dice is None or rules.can_leave or rules.rings:
+        return None
+
+    def page(copy_name: str) -> str:
+        with i18n.speaking(lang):
+            title = name or say("site.title.default")
+        challenge = Challenge(title, tuple(dice.rows), dice.sha256, copy_name, rules, deadline)
+        return render_play(challenge, lang)
+
+    return page
+
+
+def _new_folders(
+    site: Path | None, replies: Path | None
+) -> tuple[NewFolder | None, NewFolder | None]:
+    """The new site and replies folders, made beside the old ones (exit 2 when one cannot be)."""
+    from validator.render import replies as replying
+    from validator.render import site as website
+    from validator.system.atomic import NewFolder
+
     new_site = new_replies = None
     try:
         if site is not None:
@@ -217,67 +305,47 @@ def publish(
             if folder is not None:
                 folder.discard()
         fail_usage(f"cannot write {exc.filename or 'the output'}: {exc.strerror}")
-    made = [f for f in (new_site, new_replies) if f is not None]
-    try:
-        with replace_folders(made):
-            site_lang = i18n.choose(site=langs[0], contest=langs[1], environ=os.environ)
-            site_writer = (
-                website.SiteWriter(
-                    new_site.path,
-                    batch,
-                    name=name,
-                    dice=dice,
-                    rules=checker.rules,
-                    draw=draw,
-                    lang=site_lang,
-                    deadline=deadline,
-                    published=published,
-                )
-                if new_site is not None
-                else None
-            )
-            reply_writer = (
-                replying.ReplyWriter(
-                    new_replies.path, batch, organizer or "", contest=name, deadline=deadline
-                )
-                if new_replies is not None
-                else None
-            )
-            dice_name = dice.name if dice else None
-            wanted = (reply_writer is not None, site_lang if site_writer is not None else None)
-            for reading, page, body in pages(source, checker, dice_name, jobs, langs, wanted):
-                # The language of the entry's report (rendered by pages.py) and of its reply.
-                lang = reading.reply_language(*langs, os.environ)
-                if site_writer is not None:
-                    site_writer.add(reading, body)
-                if reply_writer is not None and reading.part != "file":
-                    _reply(reply_writer, reading, page, lang)
-            if site_writer is not None:
-                site_writer.finish()
-            written = reply_writer.finish() if reply_writer is not None else 0
-    except OSError as exc:
-        fail_usage(f"cannot write {exc.filename or 'the output'}: {exc.strerror}")
-    if new_site is not None:
-        notes.append(f"wrote the results site to {site}/index.html")
-        removed = sum(1 for rel in new_site.removed if website.report_page(rel))
-        if removed:
-            pages_ = counted(removed, "report page", "report pages")
-            notes.append(f"removed {pages_} of an earlier run from {site}/entries")
-    if new_replies is not None and reply_writer is not None:
-        sent = counted(written, "reply", "replies")
-        notes.append(f"wrote {sent} to {replies} (and {replies}/replies.mbox)")
-        removed = sum(1 for rel in new_replies.removed if replying.reply_file(rel))
-        if removed:
-            notes.append(
-                f"removed {counted(removed, 'reply', 'replies')} of an earlier run from {replies}"
-            )
-        for refused in reply_writer.refused:
-            notes.append(f"no reply to {plain_text(refused.file)}: {refused.reason}")
+    return new_site, new_replies
+
+
+def _site_notes(site: Path | None, new_site: NewFolder) -> list[str]:
+    from validator.cli.output import counted
+    from validator.render import site as website
+
+    notes = [f"wrote the results site to {site}/index.html"]
+    removed = sum(1 for rel in new_site.removed if website.report_page(rel))
+    if removed:
+        pages_ = counted(removed, "report page", "report pages")
+        notes.append(f"removed {pages_} of an earlier run from {site}/entries")
     return notes
 
 
-def _reply(writer: ReplyWriter, reading: Reading, page: str | None, lang: Language) -> None:
-    """The reply to one message, unless no reply may go to it (`Reading.answer`); a
+def _reply_notes(
+    replies: Path | None, new_replies: NewFolder, writer: ReplyWriter, written: int
+) -> list[str]:
+    from validator.cli.output import counted
+    from validator.render import replies as replying
+
+    sent = counted(written, "reply", "replies")
+    notes = [f"wrote {sent} to {replies} (and {replies}/replies.mbox)"]
+    removed = sum(1 for rel in new_replies.removed if replying.reply_file(rel))
+    if removed:
+        notes.append(
+            f"removed {counted(removed, 'reply', 'replies')} of an earlier run from {replies}"
+        )
+    notes += [f"no reply to {plain_text(r.file)}: {r.reason}" for r in writer.refused]
+    return notes
+
+
+def answer(
+    writer: ReplyWriter,
+    reading: Reading,
+    page: str | None,
+    lang: Language,
+    message_id: str | None = None,
+) -> tuple[str, bytes] | None:
+    """The reply to one message (its recipient and bytes, `ReplyWriter.make`), or None
+    when no reply may go to it (`Reading.answer`), the reason added to `writer.refused`; a
     message that defeats the reply's making costs its reply, never the run (a disk that
     fails is another matter: OSError goes on)."""
     from validator.render.replies import Refused
@@ -285,14 +353,15 @@ def _reply(writer: ReplyWriter, reading: Reading, page: str | None, lang: Langua
     if not reading.answer:  # a bounce, an auto-reply, a forgery: the reason says which
         why = reading.why if reading.why is not None else "it gets no reply"
         writer.refused.append(Refused(reading.message_file, str(why)))
-        return
+        return None
     try:
-        writer.add(reading, page, lang)
+        return writer.make(reading, page, lang, message_id=message_id)
     except OSError:
         raise
     except Exception as exc:
         why = f"the reply could not be made ({type(exc).__name__}); please report it"
         writer.refused.append(Refused(reading.message_file, why))
+        return None
 
 
 def _contest() -> Contest | None:

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import click
 
-from validator.cli.common import fail_usage
+from validator.cli.common import EXIT_USAGE, fail_usage
+from validator.cli.contest_file import ContestCommand, contest_option
+from validator.cli.output import output_option
 
 
 @click.group("contest")
 def command() -> None:
-    """Set up a challenge run from a contest file (see docs/contest.md).
+    """Set up a challenge (init), and run it from its contest file, its state kept in a
+    ledger (run, status, export, recheck); see docs/contest.md.
 
-    Exit status: 0 done, 2 the command could not run (a file that exists without
-    --force, or one that cannot be written).
+    Exit status: 0 done, 2 the command could not run (each command's --help says when).
     """
 
 
@@ -97,4 +100,151 @@ def init(
     if unset:
         keys = " and ".join(unset)
         click.echo(f"{file}: {keys} left commented out: set {'them' if len(unset) > 1 else 'it'}")
-    click.echo(f"{file}: edit it, then run road300 batch MAILBOX (docs/contest.md)")
+    click.echo(
+        f"{file}: edit it, then run road300 batch MAILBOX, or road300 contest run with its "
+        "[mail] keys (docs/contest.md)"
+    )
+
+
+# -- A challenge run from its contest file (cli/contest_run.py) ------------------------------
+
+_RUN_EXIT = """
+    Exit status: 0 done, 2 the command could not run (no contest file or no ledger, a
+    mistake in the contest file, another run writing the ledger, a mail server that cannot
+    be used)."""
+
+
+@command.command("run", cls=ContestCommand)
+@contest_option
+@click.option(
+    "--send",
+    is_flag=True,
+    help="Send every unsent reply over [mail] smtp (without it: a dry run, the replies "
+    "are written to the replies folder and listed as not sent).",
+)
+@click.option(
+    "--watch",
+    is_flag=True,
+    help="Run again every [mail] poll seconds (default 300) until Ctrl-C.",
+)
+def run(send: bool, watch: bool) -> None:
+    """Run the challenge once: fetch the new mail ([mail] imap, or the local mailbox
+    [mail] source), check each new message once, rank every entry again, make one reply
+    for each new message, rewrite the replies folder and the results site, and with
+    --send send the replies not sent yet. The state is kept in the ledger (state, default
+    road300.db beside the contest file); run it as often as you like (cron, or --watch).
+
+    Exit status: 0 done, 2 the command could not run, or not all of it (no contest file,
+    a mistake in it, another run writing the ledger, a mail server that cannot be used or
+    went away while fetching: nothing is lost, the next run goes on).
+    """
+    import sys
+    import time
+
+    from validator.cli.contest_run import run as run_once
+    from validator.cli.contest_run import the_contest
+    from validator.cli.output import say
+    from validator.contest.config import DEFAULT_POLL
+    from validator.system.atomic import sigterm_exits
+
+    contest = the_contest()
+    poll = contest.poll or DEFAULT_POLL
+    try:
+        while True:
+            with sigterm_exits():
+                done = run_once(contest, send=send)
+            sent = f", sent {done.sent}, failed {done.failed}" if send else ""
+            say(
+                f"fetched {done.fetched} new, checked {done.checked}, "
+                f"{done.replies} new {'reply' if done.replies == 1 else 'replies'}{sent}, "
+                f"{done.unsent} not sent"
+                + ("" if send else " (a dry run: give --send to send them)")
+            )
+            if not watch:
+                if done.fetch_error is not None:
+                    sys.exit(EXIT_USAGE)
+                break
+            time.sleep(poll)
+    except KeyboardInterrupt:
+        say("stopped")
+
+
+@command.command("status", cls=ContestCommand)
+@contest_option
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text for people; json (fixed fields, docs/contest.md) for programs.",
+)
+def status(fmt: str) -> None:
+    """What the ledger holds: messages, entries by verdict, late, superseded, replies
+    written, sent, failed (with the server's answers) and not sent, the last fetch, and
+    the draws made (with the command that repeats each).
+    """
+    import json
+
+    from validator.cli.contest_run import (
+        draw_lines,
+        opened,
+        status_of,
+        status_text,
+        the_contest,
+    )
+
+    contest = the_contest()
+    with opened(contest, writer=False) as ledger:
+        data, failed = status_of(ledger, contest)
+        draws = list(draw_lines(ledger))
+    if fmt == "json":
+        click.echo(json.dumps(data, ensure_ascii=False))
+    else:
+        for line in [*status_text(data, failed), *draws]:
+            click.echo(line)
+
+
+status.help = (status.help or "") + _RUN_EXIT
+
+
+@command.command("export", cls=ContestCommand)
+@contest_option
+@output_option("the results as `road300 batch --format json` writes them")
+def export(output: Path | None) -> None:
+    """The results of the ledger's entries in the JSON of `road300 batch --format json`
+    (for `road300 draw`, or programs); it holds the senders' addresses.
+    """
+    from validator.cli.batch import _write
+    from validator.cli.contest_run import opened, ranked, the_contest
+    from validator.cli.output import Target
+    from validator.render.registry import BATCH
+
+    contest = the_contest()
+    target = Target.of(output, "the results", inputs=[contest.state_file, contest.path])
+    target = dataclasses.replace(target, private=True)
+    target.check()
+    with opened(contest, writer=False) as ledger:
+        batch = ranked(ledger, contest)
+    _write(batch, str(contest.state_file), target, BATCH["json"], wide=False)
+
+
+export.help = (export.help or "") + _RUN_EXIT
+
+
+@command.command("recheck", cls=ContestCommand)
+@contest_option
+def recheck() -> None:
+    """Check every message of the ledger again (after an upgrade of road300 or a change
+    of the rules), and say which verdicts changed. Replies already made stay as they are;
+    the next `contest run` rewrites the site.
+    """
+    from validator.cli.contest_run import recheck_all, the_contest
+    from validator.cli.output import say
+
+    contest = the_contest()
+    for line in recheck_all(contest):
+        say(line)
+
+
+recheck.help = (recheck.help or "") + _RUN_EXIT

@@ -80,8 +80,12 @@ def command(
     The draw sorts the eligible files, then orders them by SHA-256 of the seed, the
     list and each file (see docs/batch.md), so anyone can check it.
 
-    Exit status: 0 winners drawn, 1 no entry can take part, 2 no seed or an unusable
-    results file.
+    With a contest run by `road300 contest run` (its ledger exists), the draw is refused
+    before the contest's deadline, and recorded in the ledger: the seed, the eligible
+    entries in order (players and their games' hashes), the winners and this command.
+
+    Exit status: 0 winners drawn, 1 no entry can take part, 2 no seed, an unusable
+    results file, or the deadline of a running contest not passed yet.
     """
     from validator.contest import draw as drawing
     from validator.render.sanitize import plain_text as safe
@@ -100,12 +104,16 @@ def command(
             "no seed for the draw: announce one before it, then "
             + where_to_set("--seed TEXT", "draw.seed", SEED_EXAMPLE)
         )
+    from validator.cli.contest_run import draw_allowed, record_draw
+
+    draw_allowed()
     try:
         outcome = drawing.run(results, seed, options)
     except drawing.DrawError as exc:
         fail_usage(safe(str(exc)))
     for line in report(outcome):
         click.echo(line)
+    record_draw(outcome)
     sys.exit(EXIT_OK if outcome.drawn is not None else EXIT_FAILED)
 
 

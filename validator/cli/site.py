@@ -164,14 +164,9 @@ def _announce(
     from validator.check.file import Checker, UsageError, load_dice
     from validator.contest.config import Contest
     from validator.engine import STANDARD
-    from validator.records.atomic import write_bytes, write_file
-    from validator.render.play import (
-        PLAY_FILE,
-        Challenge,
-        assets,
-        render_announcement,
-        render_play,
-    )
+    from validator.render.play import Challenge, render_announcement, render_play
+    from validator.render.shared import PLAY_FILE, site_assets
+    from validator.system.atomic import write_bytes, write_file
 
     try:
         checker = Checker.create(None, rules)
@@ -190,7 +185,7 @@ def _announce(
     # The dice file is published beside the pages, under its own name when that is a plain
     # file name (and not one of the pages'), else as dice.txt.
     published = dice.name
-    taken = {*pages, *assets()}
+    taken = {*pages, *site_assets()}
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,80}", published) or published in taken:
         published = "dice.txt"
     try:
@@ -228,7 +223,7 @@ def _announce(
         # follow=False: a link planted in the folder is replaced, never written through.
         for page, render in pages.items():
             write_file(out_dir / page, render(challenge, lang_code), follow=False)
-        for name, text in assets().items():
+        for name, text in site_assets().items():
             write_file(out_dir / name, text, follow=False)
         write_bytes(out_dir / published, data, follow=False)
     except OSError as exc:

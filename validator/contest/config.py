@@ -15,16 +15,29 @@ from datetime import date, datetime, time
 from email.utils import parseaddr
 from pathlib import Path
 
+from validator.contest.mailurl import Kind, MailURL, MailURLError, parse_mail_url
 from validator.engine.phrase import N_, Phrase, phrase, plural
-from validator.render import i18n
+from validator.language import i18n
 
 FILE_NAME = "road300.toml"
 """The name a contest file is found by, beside the source or in the current folder."""
 
 MAX_CONTEST_BYTES = 256 * 1024
 
-TOP_KEYS = ("name", "dice", "rules", "deadline", "organizer", "lang", "max_size", "draw")
+TOP_KEYS = (
+    "name", "dice", "rules", "deadline", "organizer", "lang", "max_size", "draw",
+    "state", "site", "replies", "base_url", "public_address", "mail",
+)  # fmt: skip
 DRAW_KEYS = ("winners", "seed")
+MAIL_KEYS = ("imap", "smtp", "source", "ca_file", "poll")
+"""`[mail]`: where `road300 contest run` fetches (imap, or a local mailbox: source) and
+sends (smtp) the challenge's mail (docs/contest.md)."""
+STATE_FILE = "road300.db"
+SITE_FOLDER = "site"
+REPLIES_FOLDER = "replies"
+"""Where `contest run` keeps its ledger and writes the site and the replies when the
+contest file does not say (relative to it)."""
+DEFAULT_POLL = 300
 
 _UNITS = {
     "": 1,
@@ -131,6 +144,30 @@ class Contest:
     max_size: int | None = None
     winners: int | None = None
     seed: str | None = None
+    state: Path | None = None
+    """The ledger of `contest run` (resolved like `dice`; `state_file` gives the default)."""
+    site: Path | None = None
+    replies: Path | None = None
+    base_url: str | None = None
+    public_address: str | None = None
+    imap: MailURL | None = None
+    smtp: MailURL | None = None
+    source: Path | None = None
+    """A local mailbox (mbox, Maildir, a folder of `.eml` files) instead of `imap`."""
+    ca_file: Path | None = None
+    poll: int | None = None
+
+    @property
+    def state_file(self) -> Path:
+        return self.state or self.path.parent / STATE_FILE
+
+    @property
+    def site_folder(self) -> Path:
+        return self.site or self.path.parent / SITE_FOLDER
+
+    @property
+    def replies_folder(self) -> Path:
+        return self.replies or self.path.parent / REPLIES_FOLDER
 
     def defaults(self) -> dict[str, object]:
         """Option name -> value, for the options this file gives a default."""
@@ -304,6 +341,20 @@ class _Checker:
         seed = draw.get("seed")
         if seed is not None and not isinstance(seed, str | int):
             raise self.fail("seed", f"must be text, not {seed!r}", "draw")
+        folder = self.path.parent
+
+        def place(key: str, section: dict[str, object] = data, name: str = "") -> Path | None:
+            text = self.text(section, key, name)
+            return None if text is None else folder / text
+
+        mail = self.mail(data)
+        public = self.text(data, "public_address")
+        problem = None if public is None else organizer_problem(public)
+        if problem is not None:
+            raise self.fail("public_address", f"{public!r} {problem}")
+        base_url = self.text(data, "base_url")
+        if base_url is not None and not re.fullmatch(r"https?://[^\s<>\"]+", base_url):
+            raise self.fail("base_url", f"{base_url!r} is not an address like https://example.org/")
         return Contest(
             path=self.path,
             name=self.text(data, "name"),
@@ -315,7 +366,43 @@ class _Checker:
             max_size=max_size,
             winners=winners,
             seed=None if seed is None else str(seed),
+            state=place("state"),
+            site=place("site"),
+            replies=place("replies"),
+            base_url=base_url,
+            public_address=public,
+            imap=self.server(mail, "imap"),
+            smtp=self.server(mail, "smtp"),
+            source=place("source", mail, "mail"),
+            ca_file=place("ca_file", mail, "mail"),
+            poll=self.poll(mail),
         )
+
+    def mail(self, data: dict[str, object]) -> dict[str, object]:
+        mail = data.get("mail", {})
+        if not isinstance(mail, dict):
+            raise self.fail("mail", "must be a table: [mail] with imap or source, and smtp")
+        self.unknown(mail, MAIL_KEYS, "mail")
+        if mail.get("imap") is not None and mail.get("source") is not None:
+            raise self.fail("source", "give imap or source, not both", "mail")
+        return mail
+
+    def server(self, mail: dict[str, object], kind: Kind) -> MailURL | None:
+        text = self.text(mail, kind, "mail")
+        if text is None:
+            return None
+        try:
+            return parse_mail_url(text, kind)
+        except MailURLError as exc:
+            raise self.fail(kind, str(exc), "mail") from None
+
+    def poll(self, mail: dict[str, object]) -> int | None:
+        poll = mail.get("poll")
+        if poll is None:
+            return None
+        if isinstance(poll, bool) or not isinstance(poll, int) or not 10 <= poll <= 86400:
+            raise self.fail("poll", f"must be seconds from 10 to 86400, not {poll!r}", "mail")
+        return poll
 
 
 DEADLINE_EXAMPLE = "2026-12-20T23:59:59+01:00"
@@ -354,10 +441,24 @@ lang = "en"
 # Records, and every part of a mail, larger than this are refused before they are read.
 max_size = "1MiB"
 
+# For `road300 contest run` (docs/contest.md, "Running a challenge from a mailbox"): its
+# ledger, and where it writes the results site and the replies (relative to this file).
+# state = "road300.db"
+# site = "site"
+# replies = "replies"
+# base_url = "https://example.org/winter/"   # the site's public address, linked in replies
+
 [draw]
 # How many prizes `road300 draw` gives out.
 winners = 3
 # Any text, announced before the draw (a date, a lottery number): write it here once it is
 # announced. Until then the site says it is still to come, and `road300 draw` asks for one.
 # seed = {seed_example}
+
+# Where `road300 contest run` fetches the entries and sends the replies. The passwords are
+# never written here: ROAD300_IMAP_PASSWORD and ROAD300_SMTP_PASSWORD, or ~/.netrc.
+# [mail]
+# imap = "imaps://challenge@mail.example:993/INBOX"   # or source = "inbox.mbox"
+# smtp = "smtps://challenge@mail.example:465"
+# poll = 300                                          # seconds between runs with --watch
 """

@@ -23,6 +23,10 @@ class Incoming:
     cursor: str | None = None
     """Where the next fetch starts once this message is stored (IMAP: `<UIDVALIDITY>:<UID>`);
     None for a local mailbox, which is read whole and deduplicated by `key`."""
+    split: bool = False
+    """An mbox's message that began at a `From ` line inside the one before it
+    (mail.RawMessage.split): a possible forgery, which gets no reply without its own Date
+    or Message-ID."""
 
 
 class Fetcher(Protocol):

@@ -27,7 +27,7 @@ from email.policy import EmailPolicy, compat32
 from email.utils import getaddresses, parsedate_to_datetime
 from itertools import islice
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
 from validator.check.replay import Result, malformed
 from validator.contest.batch import (
@@ -49,9 +49,9 @@ from validator.contest.origin import MailSource
 from validator.engine import STANDARD
 from validator.engine.phrase import N_, Items, Phrase, phrase, plural
 from validator.errors import Diagnostic, ReadError
+from validator.language import i18n
 from validator.records import RECORD_FORMATS, format_of, sniff_format
 from validator.records.source import read_bytes, read_head
-from validator.render import i18n
 
 if TYPE_CHECKING:
     from validator.check.file import Checker
@@ -393,10 +393,14 @@ def _unreadable(error: int) -> Phrase:
 def _bounded(file: str, data: bytes, cap: int, folder: Path) -> RawMessage:
     if len(data) <= cap:
         return RawMessage(file, data, folder)
+    return RawMessage(file, header_of(data), folder, size=len(data))
+
+
+def header_of(data: bytes) -> bytes:
+    """A message's headers: up to its blank line, no further than HEADER_BYTES."""
     end = data.find(b"\n\n", 0, HEADER_BYTES)
     end2 = data.find(b"\r\n\r\n", 0, HEADER_BYTES)
-    cut = min(e for e in (end, end2, HEADER_BYTES) if e >= 0)
-    return RawMessage(file, data[:cut], folder, size=len(data))
+    return data[: min(e for e in (end, end2, HEADER_BYTES) if e >= 0)]
 
 
 # -- One message ---------------------------------------------------------------------------
@@ -931,7 +935,7 @@ def check_messages(
         for raw in messages:
             yield check_message(checker, raw)
         return
-    from validator.records.pool import worker_pool
+    from validator.system.pool import worker_pool
 
     it = iter(messages)
     with worker_pool(jobs, _init_worker, (checker,)) as pool:
@@ -988,6 +992,14 @@ def _when(a: Arrival) -> datetime:
 # -- A batch's source: record files, messages, or both -------------------------------------
 
 
+class MessageList(Protocol):
+    """Messages that can be counted and read in order, as `Messages` can."""
+
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> Iterator[RawMessage]: ...
+
+
 @dataclass
 class Source:
     """What `road300 batch SOURCE` checks: the record files of a folder, and the messages
@@ -998,7 +1010,8 @@ class Source:
     """The folder record files are relative to, and a record's `dice_file` must be in."""
     found: Found
     box: Mailbox | None
-    messages: Messages | None
+    messages: Messages | MessageList | None
+    """A mailbox's messages, or those of a running challenge's ledger (contest/ledger.py)."""
     entry_files: list[str] | None = None
     """After `check`: the record files that became entries (the others need no page)."""
 
@@ -1086,5 +1099,5 @@ class Source:
         return Reading(name, name, meta, "file", result)
 
     def close(self) -> None:
-        if self.messages is not None:
+        if isinstance(self.messages, Messages):
             self.messages.close()

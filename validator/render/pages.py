@@ -1,22 +1,23 @@
-"""Each entry's pages, rendered in a process pool: the HTML report attached to its reply
-(about 0.2 s an entry), in the entry's language (`Reading.reply_language`), and the game
-on its page of the results site (`site_entry.entry_body`), in the site's language."""
+"""Each entry's pages, rendered in a process pool: its HTML report for the reply (the report
+page is most of their cost, about 0.2 s an entry), in the entry's language, the reply's
+(`Reading.reply_language`), and its game on the results site's page, in the site's
+language. The caller gives the renderers (`render_html`, `site.entry_body`), so that no
+renderer imports another."""
 
 from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import islice
 from typing import TYPE_CHECKING
 
-from validator.render import i18n
-from validator.render.html import render_html
-from validator.render.site_entry import entry_body
-from validator.report.model import build_report
+from validator.language import i18n
+from validator.report.model import Report, build_report
 
 if TYPE_CHECKING:
     from validator.check.file import Checker
+    from validator.check.replay import Result
     from validator.contest.mail import RawMessage, Reading, Source
 
 WINDOW = 64
@@ -25,68 +26,88 @@ WINDOW = 64
 Langs = tuple[str | None, str | None]
 """`batch --lang` and the contest file's `lang`: the fallbacks of a page's language."""
 
-Wanted = tuple[bool, "i18n.Language | None"]
-"""Which pages to make: the report (for the replies), and the site's game in which
-language (None: no site)."""
+Render = Callable[[Report], str]
+"""What makes a report's page: `render/html.render_html`."""
+
+Body = Callable[["Result"], str]
+"""What makes an entry's game on its page of the site: `render/site.entry_body`."""
+
+Site = tuple[Body, i18n.Language]
+"""The site's game of each entry, and the site's language."""
 
 Made = tuple["Reading", str | None, str | None]
-"""A message read again, its report page and its game for the site (None: not wanted,
-or no record)."""
+"""A message read again, its report page and its game for the site (None: not asked
+for, or no record)."""
 
-_worker: tuple[Checker, Source, str | None, Langs, Wanted] | None = None
+_worker: tuple[Checker, Source, str | None, Render | None, Langs, Site | None] | None = None
 
 
 def _init(
-    checker: Checker, source: Source, dice_name: str | None, langs: Langs, wanted: Wanted
+    checker: Checker,
+    source: Source,
+    dice_name: str | None,
+    render: Render | None,
+    langs: Langs,
+    site: Site | None,
 ) -> None:
     global _worker
-    _worker = (checker, source, dice_name, langs, wanted)
+    _worker = (checker, source, dice_name, render, langs, site)
     gc.freeze()
 
 
-def page_of(reading: Reading, dice_name: str | None, langs: Langs = (None, None)) -> str | None:
+def page_of(
+    reading: Reading, dice_name: str | None, render: Render, langs: Langs = (None, None)
+) -> str | None:
     """The entry's report page in its language, or None for a message without a record."""
     if reading.result is None:
         return None
     with i18n.speaking(reading.reply_language(*langs, os.environ)):
-        return render_html(build_report(reading.result, dice_name=dice_name))
+        return render(build_report(reading.result, dice_name=dice_name))
 
 
-def _made(reading: Reading, dice_name: str | None, langs: Langs, wanted: Wanted) -> Made:
-    report, site = wanted
-    page = page_of(reading, dice_name, langs) if report else None
+def _made(
+    reading: Reading,
+    dice_name: str | None,
+    render: Render | None,
+    langs: Langs,
+    site: Site | None,
+) -> Made:
+    page = page_of(reading, dice_name, render, langs) if render is not None else None
     body = None
     if site is not None and reading.result is not None:
-        with i18n.speaking(site):
-            body = entry_body(reading.result)
+        make, lang = site
+        with i18n.speaking(lang):
+            body = make(reading.result)
     return reading, page, body
 
 
 def _one(item: str | RawMessage) -> Made:
     assert _worker is not None, "_init was not called"
-    checker, source, dice_name, langs, wanted = _worker
-    return _made(source.reading(checker, item), dice_name, langs, wanted)
+    checker, source, dice_name, render, langs, site = _worker
+    return _made(source.reading(checker, item), dice_name, render, langs, site)
 
 
 def pages(
     source: Source,
     checker: Checker,
     dice_name: str | None,
+    render: Render | None,
     jobs: int = 1,
     langs: Langs = (None, None),
-    wanted: Wanted = (True, None),
+    site: Site | None = None,
 ) -> Iterator[Made]:
-    """Every file and message of `source` read again, with the pages `wanted`, in order."""
+    """Every file and message of `source` read again, in order, with its report page
+    (made by `render`; None: none) and its game for the site (`site`; None: none)."""
     if jobs <= 1:
         for item in source.items():
-            yield _made(source.reading(checker, item), dice_name, langs, wanted)
+            yield _made(source.reading(checker, item), dice_name, render, langs, site)
         return
-    from validator.records.pool import worker_pool
+    from validator.system.pool import worker_pool
 
     # The pool gets the source without its open mailbox: workers only read given messages.
     detached = _detached(source)
     items = source.items()
-    setup = (checker, detached, dice_name, langs, wanted)
+    setup = (checker, detached, dice_name, render, langs, site)
     with worker_pool(jobs, _init, setup) as pool:
         while window := list(islice(items, WINDOW)):
             yield from pool.imap(_one, window, 1)

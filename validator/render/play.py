@@ -1,6 +1,6 @@
 """The challenge's browser pages: `play.html` (the dice file's game) and the announcement.
 
-The pages link the site's one stylesheet and one script (`assets`: `site.css`, and
+The pages link the site's one stylesheet and one script (`shared.site_assets`: `site.css`, and
 `site.js`, which is the rules, validator/engine/rules.js, the engine's mirror, and the
 page's script); the dice rows and the page's words are JSON in play.html. Their
 Content-Security-Policy lets only those files of the site run and style the page, and no
@@ -15,19 +15,12 @@ import html
 import json
 from dataclasses import dataclass, replace
 from datetime import datetime
-from functools import cache
-from importlib import resources
 from typing import Any
 
 from validator.engine import END_BRIEF, Dice, End, Field, Ruleset
-from validator.render import i18n
-from validator.render.i18n import Language, _, pgettext
-
-PLAY_FILE = "play.html"
-STYLESHEET = "site.css"
-"""The one stylesheet of every page of the site."""
-SCRIPT = "site.js"
-"""The one script of the site (play.html's)."""
+from validator.language import i18n
+from validator.language.i18n import Language, _, pgettext
+from validator.render.shared import PLAY_FILE, SCRIPT, STYLESHEET
 
 _CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src data:; "
@@ -47,21 +40,6 @@ class Challenge:
     deadline: datetime | None = None
     organizer: str | None = None
     """The address entries go to, only when the organizer chose to publish it."""
-
-
-def _asset(package: str, name: str) -> str:
-    return resources.files(package).joinpath(name).read_text(encoding="utf-8")
-
-
-@cache
-def assets() -> dict[str, str]:
-    """The site's stylesheet and script by file name, to be written beside its pages."""
-    rules_js = _asset("validator.engine", "rules.js")
-    play_js = _asset("validator.render", "templates/play.js")
-    return {
-        STYLESHEET: _asset("validator.render", "templates/site.css"),
-        SCRIPT: f"{rules_js}\n{play_js}",
-    }
 
 
 def _strings() -> dict[str, Any]:

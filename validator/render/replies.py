@@ -29,18 +29,18 @@ from email.utils import format_datetime, make_msgid, parseaddr
 from pathlib import Path
 
 from validator.check.replay import Verdict
-from validator.contest import texts
 from validator.contest.batch import Batch, Entry, file_order
 from validator.contest.config import organizer_problem
 from validator.contest.mail import Reading, decoded, one_line
-from validator.contest.texts import say
 from validator.engine import roll_text
 from validator.errors import Diagnostic
-from validator.records.atomic import PRIVATE, sigterm_exits, write_bytes
+from validator.language import i18n
 from validator.records.text_record import EXAMPLE
-from validator.render import i18n
+from validator.render import texts
 from validator.render.shared import more_errors
+from validator.render.texts import say
 from validator.report.model import build_report, help_text
+from validator.system.atomic import PRIVATE, sigterm_exits, write_bytes
 
 _MSG_ID = re.compile(r"<[^<>\s@]+@[^<>\s@]+>")
 REPLY_ERRORS = 10
@@ -57,7 +57,7 @@ def reply_file(rel: str) -> bool:
 
 def replies_file(rel: str) -> bool:
     """Whether `rel` is a file a reply writer makes (a temporary one too); a new replies
-    folder carries over everything else (records/atomic.NewFolder)."""
+    folder carries over everything else (system/atomic.NewFolder)."""
     return _REPLIES_FILES.fullmatch(rel) is not None
 
 
@@ -158,6 +158,7 @@ class ReplyWriter:
         contest: str | None = None,
         deadline: datetime | None = None,
         now: datetime | None = None,
+        site_url: str | None = None,
     ) -> None:
         self.folder = folder
         self.entries = {e.file: e for e in batch.entries}
@@ -169,6 +170,8 @@ class ReplyWriter:
         self.organizer = found
         self.contest = contest
         self.deadline = deadline
+        self.site_url = site_url
+        """The results site's public address (`base_url`), for a link in every reply."""
         self.now = now or datetime.now(UTC)
         self.written: list[Path] = []
         self.refused: list[Refused] = []
@@ -177,11 +180,34 @@ class ReplyWriter:
     def add(self, reading: Reading, page: str | None, lang: i18n.Language = i18n.DEFAULT) -> None:
         """Write the reply to the message of `reading` in `lang` (its sender's language,
         `Reading.reply_language`), with `page` (the entry's HTML report) attached."""
+        made = self.make(reading, page, lang)
+        if made is not None:
+            self.keep(made[1])
+
+    def keep(self, data: bytes, number: int | None = None) -> None:
+        """Write a reply made by `make` to the folder, as `reply-NUMBER.eml` (default:
+        the next number), for replies.mbox too."""
+        number = number if number is not None else len(self.written) + 1
+        path = self.folder / f"reply-{number:04d}.eml"  # _REPLY_NAME
+        write_bytes(path, data, private=True)  # whole or not at all; it holds addresses
+        self.written.append(path)
+
+    def make(
+        self,
+        reading: Reading,
+        page: str | None,
+        lang: i18n.Language = i18n.DEFAULT,
+        *,
+        message_id: str | None = None,
+    ) -> tuple[str, bytes] | None:
+        """The reply to the message of `reading` (see `add`): its recipient's address and
+        its bytes, with `message_id` (default: a new one); None when it gets none (the
+        reason is added to `refused`)."""
         meta = reading.meta
         to = address_of(meta.name, meta.address)
         if to is None:
             self.refused.append(Refused(reading.message_file, "no address to reply to"))
-            return
+            return None
         entry = self.entries.get(reading.file) if reading.result is not None else None
         message = EmailMessage(policy=policy.default)
         message["From"] = self.organizer
@@ -190,7 +216,7 @@ class ReplyWriter:
             message["Subject"] = self.subject(meta.subject)
             body = self.body(reading, entry, to.display_name)
         message["Date"] = format_datetime(self.now)
-        message["Message-ID"] = make_msgid("road300", self.organizer.domain or None)
+        message["Message-ID"] = message_id or make_msgid("road300", self.organizer.domain or None)
         if meta.message_id and _MSG_ID.fullmatch(meta.message_id):
             message["In-Reply-To"] = meta.message_id
             message["References"] = meta.message_id
@@ -208,10 +234,8 @@ class ReplyWriter:
         # Never expected (header_text stops it): a sender's text made or ended a header.
         if not _only_our_headers(data, list(message.keys())):
             self.refused.append(Refused(reading.message_file, "its headers would not be safe"))
-            return
-        path = self.folder / f"reply-{len(self.written) + 1:04d}.eml"  # _REPLY_NAME
-        write_bytes(path, data, private=True)  # whole or not at all; it holds addresses
-        self.written.append(path)
+            return None
+        return to.addr_spec, data
 
     @staticmethod
     def subject(theirs: str | None) -> str:
@@ -258,6 +282,8 @@ class ReplyWriter:
                 paragraphs.append(say("reply.report.illegal"))
             else:
                 paragraphs.append(say("reply.report"))
+        if self.site_url:
+            paragraphs.append(say("reply.results", url=self.site_url))
         organizer = self.organizer.display_name or self.organizer.addr_spec
         paragraphs.append(say("reply.closing", organizer=organizer))
         return "\n\n".join(paragraphs) + "\n"

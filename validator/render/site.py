@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -22,23 +23,25 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from validator import __version__
-from validator.check.replay import Result, Verdict
-from validator.contest import texts
+from validator.check.replay import Result, RoundResult, Verdict
 from validator.contest.batch import Batch, Entry, Par
 from validator.contest.mail import Reading
-from validator.contest.texts import say
-from validator.engine import STANDARD, Ruleset
+from validator.engine import Ruleset, roll_text
 from validator.errors import Diagnostic
-from validator.records.atomic import ENCODING_ERRORS, write_bytes, write_file
+from validator.language import i18n
+from validator.language.i18n import _
+from validator.language.wording import points, round_kind
 from validator.records.dice import read_dice
-from validator.render import i18n
+from validator.render import texts
 
 # The report's template environment: one loader and one set of escaping rules for both.
-from validator.render.html import _environment
-from validator.render.play import PLAY_FILE, STYLESHEET, Challenge, assets, render_play
-from validator.render.shared import summary
-from validator.render.site_entry import EntryHead, entry_body, entry_page
-from validator.report.model import Report, build_report, how_to_read
+from validator.render.sanitize import html_value
+from validator.render.shared import PLAY_FILE, STYLESHEET, site_assets, summary
+from validator.render.shared import environment as _environment
+from validator.render.svg import Sheets, sheet_pieces
+from validator.render.texts import say
+from validator.report.model import Report, build_report, how_to_read, move_cell
+from validator.system.atomic import ENCODING_ERRORS, write_bytes, write_file
 
 _ADDRESS = re.compile(r"[^\s@<>]+@[^\s@<>]+")
 CHART_BAND = 25
@@ -81,6 +84,17 @@ class Row:
     notes: tuple[str, ...]
     page: str
     css: str
+
+
+PlayPage = Callable[[str], "str | None"]
+"""play.html for the dice file's copy of that name (the command gives render/play.py's,
+as no renderer imports another), or None when the browser game cannot play the rules."""
+
+
+def dice_copy_name(dice: Path) -> str:
+    """The name of the dice file's copy on the site: `dice` and its suffix (a known one)."""
+    suffix = dice.suffix.lower()
+    return "dice" + suffix if suffix in (".txt", ".csv", ".json", ".yaml", ".yml") else "dice.txt"
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,10 +185,12 @@ class SiteWriter:
         lang: i18n.Language = i18n.DEFAULT,
         deadline: datetime | None = None,
         published: PublishedDraw | None = None,
+        play: PlayPage | None = None,
     ) -> None:
         self.folder = folder
         self.deadline = deadline
         self.published = published
+        self.play = play
         self.batch = batch
         self.name = name
         self.dice = dice
@@ -201,7 +217,7 @@ class SiteWriter:
 
     def add(self, reading: Reading, body: str | None = None) -> None:
         """Write the page of the entry `reading` is (nothing for a skipped message): `body`
-        is its game (`site_entry.entry_body` in the site's language, made in a worker),
+        is its game (`entry_body` in the site's language, made in a worker of render/pages.py),
         made here when not given."""
         if reading.result is None or reading.file not in self.number:
             return
@@ -276,38 +292,23 @@ class SiteWriter:
         return self.scrub.sub(lambda _: hidden, text)
 
     def finish(self) -> None:
-        """Copy the dice file and write index.html."""
+        """Copy the dice file and write play.html (when the command gave `play`), the
+        site's stylesheet and script, and index.html."""
         dice_link = dice_sha = None
-        play = False
+        play = None
         if self.dice is not None:
-            target = "dice" + (self.dice.suffix.lower() or ".txt")
-            if self.dice.suffix.lower() not in (".txt", ".csv", ".json", ".yaml", ".yml"):
-                target = "dice.txt"
+            target = dice_copy_name(self.dice)
             write_bytes(self.folder / target, self.dice.read_bytes())
-            dice = read_dice(self.dice)
-            dice_link, dice_sha = target, dice.sha256
-            play = self._play(Challenge(
-                name=self.name or say("site.title.default"),
-                rows=tuple(dice.rows),
-                sha256=dice.sha256,
-                dice_name=target,
-                rules=self.rules or STANDARD,
-                deadline=self.deadline,
-            ))  # fmt: skip
+            dice_link, dice_sha = target, read_dice(self.dice).sha256
+            play = self.play(target) if self.play is not None else None
+            if play is not None:
+                write_file(self.folder / PLAY_FILE, play)
         with i18n.speaking(self.lang):
-            page = self._index(dice_link, dice_sha, play)
-        for name, text in assets().items():
-            if name == STYLESHEET or play:  # the script is play.html's
+            page = self._index(dice_link, dice_sha, play is not None)
+        for name, text in site_assets().items():
+            if name == STYLESHEET or play is not None:  # the script is play.html's
                 write_file(self.folder / name, text)
         self._write("index.html", page)
-
-    def _play(self, challenge: Challenge) -> bool:
-        """Write play.html, the dice file's game (without the address to send to: the
-        results are in); False when the browser game cannot play the ruleset."""
-        if challenge.rules.can_leave or challenge.rules.rings:
-            return False
-        write_file(self.folder / PLAY_FILE, render_play(challenge, self.lang))
-        return True
 
     def _index(self, dice_link: str | None, dice_sha: str | None, play: bool = False) -> str:
         batch = self.batch
@@ -561,3 +562,167 @@ def score_chart(batch: Batch) -> str:
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+# -- an entry's page -------------------------------------------------------------------
+# Who played, the verdict, where the entry stands (rank, late, superseded, a copy), why it
+# is not valid, the final sheet and each round compactly (svg.Sheets), and a link back to
+# the leaderboard, in the site's language. The body (the game) is made from the entry's
+# Result alone (`entry_body`, in a worker of the pool: render/pages.py); the head
+# (`entry_page`) from what only the whole batch knows.
+
+CSP = "default-src 'none'; style-src 'self'; img-src data:"
+"""The policy of the leaderboard and the entry pages: the site's stylesheet, nothing else."""
+
+
+def _e(text: str) -> str:
+    """Plain text for HTML: escaped, its invisible characters made visible."""
+    return html.escape(html_value(text))
+
+
+def entry_body(result: Result) -> str:
+    """The entry's game in the current language: its errors, the final sheet and every
+    round, compactly. HTML, to go inside the page's <main> after its head."""
+    parts = [_errors(result)]
+    rounds = result.rounds
+    if rounds:
+        sheets = Sheets()
+        items = [_round(r, sheets, previous) for r, previous in _with_previous(rounds)]
+        last = rounds[-1]
+        label = _("The sheet after roll {roll}, {points}.").format(
+            roll=last.roll, points=points(last.score)
+        )
+        glance = _("The game at a glance")
+        numbers = _(
+            "A number gives the order of the move that ended on the field. The walks run "
+            "from light (early) to dark (late)."
+        )
+        by_round = _("Round by round")
+        parts.append(
+            f'<h2 id="sheet">{_e(glance)}</h2>'
+            f'<figure class="final-fig">{sheets.final(rounds, label)}'
+            f"<figcaption>{_e(label)} {_e(numbers)}</figcaption></figure>"
+            f'<h2 id="rounds">{_e(by_round)}</h2>'
+            f'<ol class="rounds">{"".join(items)}</ol>'
+        )
+    return sheet_pieces() + "".join(parts) if rounds else "".join(parts)
+
+
+def _with_previous(rounds: Sequence[RoundResult]) -> list[tuple[RoundResult, int]]:
+    out, previous = [], 0
+    for r in rounds:
+        out.append((r, previous))
+        previous = r.score
+    return out
+
+
+def _round(r: RoundResult, sheets: Sheets, previous: int) -> str:
+    """One round: its roll, dice, what was crossed out and where it went, the points."""
+    dice = roll_text(r.dice)
+    if r.cross is not None and r.kind == "stuck":
+        what = _("{field} crossed out, no move of {die}").format(
+            field=r.cross.field, die=r.cross.die
+        )
+    elif r.cross is not None:
+        what = _("{field} crossed out, moved {die} to {end}").format(
+            field=r.cross.field, die=r.cross.die, end=move_cell(r)
+        )
+    else:
+        what = round_kind(r.kind)
+    gained = r.score - previous
+    line = _("Roll {roll}: {dice}; {what}; {gained} = {total}").format(
+        roll=r.roll,
+        dice=dice,
+        what=what,
+        gained=f"+{gained}" if gained else "0",
+        total=points(r.score),
+    )
+    board = sheets.round(r) if r.cross is not None else ""
+    kind = "" if r.cross is not None else ' class="minor"'
+    return f'<li id="roll-{r.roll}"{kind}>{board}<p>{_e(line)}</p></li>'
+
+
+def _errors(result: Result) -> str:
+    """The first error of an entry that is not valid, with its hint, in a few lines."""
+    errors = result.errors or ((result.error,) if result.error is not None else ())
+    if not errors or result.verdict is Verdict.VALID:
+        return ""
+    lines = []
+    for d in errors[:10]:
+        where = d.location()
+        # TRANSLATORS: an error on an entry's page: "E205 move-unreachable: 6/3 cannot...".
+        text = _("{code} {name}: {message}").format(
+            code=d.code, name=d.name or "", message=i18n.message(d)
+        )
+        hint = i18n.hint(d) if d.hint else ""
+        lines.append(
+            f'<li><b>{_e(text)}</b> <span class="where">{_e(where)}</span>'
+            + (f"<br>{_e(hint)}" if hint else "")
+            + "</li>"
+        )
+    title = (
+        _("Why the entry is not valid")
+        if result.verdict is not Verdict.INCOMPLETE
+        else _("Why the entry is incomplete")
+    )
+    return (
+        f'<section class="card problem" aria-labelledby="problem"><h2 id="problem">'
+        f"{_e(title)}</h2><ul>{''.join(lines)}</ul></section>"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class EntryHead:
+    """What the whole batch knows of an entry, as the page says it (plain text)."""
+
+    lang: str
+    site_name: str
+    player: str
+    verdict: Verdict
+    verdict_text: str
+    summary: str
+    """The replay's summary: `212 points, game over (...)`."""
+    standing: tuple[str, ...]
+    """Rank, late, superseded, copies: one sentence each."""
+    status: str
+    """For the title: `valid, rank 3`, `valid, late`..."""
+    won: bool
+    facts: tuple[tuple[str, str], ...]
+    back: str
+    footer: str
+
+
+def entry_page(head: EntryHead, body: str) -> str:
+    """The whole entry page: `head` around the `body` of `entry_body`."""
+    h = head
+    title = _e(f"{h.player} ({h.status}) · {h.site_name}")
+    standing = "".join(f"<p>{_e(s)}</p>" for s in h.standing)
+    wins = _("300 or more points: this game wins the challenge.")
+    won = f'<p class="won">{_e(wins)}</p>' if h.won else ""
+    facts = "".join(f'<dt>{_e(k)}</dt><dd class="mono">{_e(v)}</dd>' for k, v in h.facts)
+    return f"""<!DOCTYPE html>
+<html lang="{h.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta http-equiv="Content-Security-Policy" content="{CSP}">
+<meta name="referrer" content="no-referrer">
+<link rel="stylesheet" href="../{STYLESHEET}">
+<title>{title}</title>
+</head>
+<body class="entry">
+<main>
+<p class="back"><a href="../index.html">{_e(h.back)}</a></p>
+<header class="card">
+<h1><bdi>{_e(h.player)}</bdi></h1>
+<p><span class="verdict {h.verdict.value}">{_e(h.verdict_text)}</span> {_e(h.summary)}</p>
+{standing}{won}
+<dl class="facts">{facts}</dl>
+</header>
+{body}
+<footer>{_e(h.footer)}</footer>
+</main>
+</body>
+</html>
+"""

@@ -10,9 +10,9 @@ the table. docs/languages.md tells how the catalogs are updated.
 from __future__ import annotations
 
 from validator.engine.phrase import N_
-from validator.render import i18n
-from validator.render.wording import plural
-from validator.render.wording import points as points  # re-exported: `315 points`
+from validator.language import i18n
+from validator.language.wording import plural
+from validator.language.wording import points as points  # re-exported: `315 points`
 
 TEXTS: dict[str, str] = {
     # -- replies ---------------------------------------------------------------------------
@@ -87,6 +87,8 @@ TEXTS: dict[str, str] = {
         "or typed into the mail as the dice lines of the challenge, like: {example}"
     ),
     "reply.report": N_("The attached report (report.html) shows every round of your game."),
+    # The public address of the results site (`base_url` of the contest file).
+    "reply.results": N_("The results of every entry are on the challenge's site: {url}"),
     "reply.report.illegal": N_(
         "The attached report (report.html) shows every round of your game, and the board "
         "before the illegal step."

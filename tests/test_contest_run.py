@@ -1,0 +1,680 @@
+"""`road300 contest run`, `status`, `export` and `recheck` against real parts: an SQLite
+ledger on disk, a local mbox delivered in stages, and an SMTP server (aiosmtpd) on
+loopback with STARTTLS (a self-signed certificate made here with the openssl command) and
+AUTH, which refuses one recipient for good, defers one, drops a connection, and holds a
+message while the run is killed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import mailbox
+import os
+import shutil
+import signal
+import socket
+import sqlite3
+import stat
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from email import policy
+from email.parser import BytesParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import CliRun, cli_command, run_in_process
+from mail_helpers import DICE, Mail, inbox, write_eml, write_maildir
+
+ROOT = Path(__file__).resolve().parent.parent
+ORGANIZER = "Winter challenge <challenge@organizers.example>"
+USER, PASSWORD = "challenge", "s3cret-Passw0rd"
+
+pytest.importorskip("aiosmtpd")
+if shutil.which("openssl") is None:  # pragma: no cover - the CI image has it
+    pytest.skip("the openssl command makes the test certificate", allow_module_level=True)
+
+
+# -- The SMTP server --------------------------------------------------------------------------
+
+
+@dataclass
+class Server:
+    """An aiosmtpd server on loopback: what it took, and how it misbehaves."""
+
+    port: int
+    cert: Path
+    loop: asyncio.AbstractEventLoop | None = None
+    received: list[tuple[str, bytes]] = field(default_factory=list)
+    """(recipient, message) of every message taken."""
+    refuse: set[str] = field(default_factory=set)
+    """Recipients answered 550 (permanent)."""
+    defer: set[str] = field(default_factory=set)
+    """Recipients answered 451 (temporary)."""
+    drop: set[str] = field(default_factory=set)
+    """Recipients at whose RCPT the connection is closed, once each."""
+    hold: set[str] = field(default_factory=set)
+    """Recipients whose DATA waits until `release` (the run is killed meanwhile)."""
+    holding: threading.Event = field(default_factory=threading.Event)
+    released: asyncio.Event | None = None
+    logins: list[str] = field(default_factory=list)
+
+    def reset(self) -> None:
+        self.received.clear()
+        self.refuse.clear()
+        self.defer.clear()
+        self.drop.clear()
+        self.hold.clear()
+        self.holding.clear()
+        self.logins.clear()
+
+    def release(self) -> None:
+        assert self.loop is not None and self.released is not None
+        self.loop.call_soon_threadsafe(self.released.set)
+
+    def message_ids(self) -> list[str]:
+        return [
+            str(BytesParser(policy=policy.default).parsebytes(data)["Message-ID"])
+            for _, data in self.received
+        ]
+
+
+class Handler:
+    def __init__(self, server: Server) -> None:
+        self.server = server
+
+    async def handle_RCPT(
+        self, smtp: Any, session: Any, envelope: Any, address: str, options: list[str]
+    ) -> str:
+        s = self.server
+        if address in s.refuse:
+            return "550 5.1.1 <" + address + ">: no such user here"
+        if address in s.defer:
+            return "451 4.3.0 mailbox busy, try again later"
+        if address in s.drop:
+            s.drop.discard(address)
+            smtp.transport.close()
+            return "421 4.4.2 closing"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, smtp: Any, session: Any, envelope: Any) -> str:
+        s = self.server
+        (to,) = envelope.rcpt_tos
+        if to in s.hold:
+            s.loop = asyncio.get_running_loop()
+            s.released = asyncio.Event()
+            s.holding.set()
+            await s.released.wait()  # the message is taken after the client was killed
+        s.received.append((to, bytes(envelope.original_content or envelope.content)))
+        return "250 2.0.0 queued"
+
+
+def _certificate(folder: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for localhost and 127.0.0.1 (an EC key: quick to make)."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        [
+            *(
+                "openssl",
+                "req",
+                "-x509",
+                "-newkey",
+                "ec",
+                "-pkeyopt",
+                "ec_paramgen_curve:prime256v1",
+            ),
+            *("-nodes", "-keyout", str(key), "-out", str(cert), "-days", "2"),
+            *("-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return cert, key
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def smtp_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    import ssl
+
+    from aiosmtpd.controller import Controller
+    from aiosmtpd.smtp import AuthResult, LoginPassword
+
+    folder = tmp_path_factory.mktemp("smtp")
+    cert, key = _certificate(folder)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    server = Server(_free_port(), cert)
+
+    def authenticator(smtp: Any, session: Any, envelope: Any, mechanism: str, data: Any) -> Any:
+        ok = isinstance(data, LoginPassword) and (data.login, data.password) == (
+            USER.encode(),
+            PASSWORD.encode(),
+        )
+        if ok:
+            server.logins.append(data.login.decode())
+        return AuthResult(success=ok)
+
+    controller = Controller(
+        Handler(server),
+        hostname="127.0.0.1",
+        port=server.port,
+        tls_context=context,
+        require_starttls=True,
+        auth_required=True,
+        authenticator=authenticator,
+    )
+    controller.start()
+    try:
+        yield server
+    finally:
+        controller.stop()
+
+
+@pytest.fixture
+def server(smtp_server: Server) -> Server:
+    smtp_server.reset()
+    return smtp_server
+
+
+# -- A challenge ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def mails() -> list[Mail]:
+    """Mail whose bytes stay the same (a multipart one gets its boundary when written)."""
+    made = inbox("alice-first", "german-qp", "attach-yaml", "question", "typo", "illegal")
+    for mail in made:
+        mail.message.as_bytes()  # the boundaries are fixed from here on
+    return made
+
+
+def contest(tmp_path: Path, server: Server | None = None, *, ca: bool = True) -> Path:
+    """A challenge folder: its dice, an empty mbox and the contest file."""
+    shutil.copy(DICE, tmp_path / "dice.txt")
+    (tmp_path / "inbox.mbox").write_bytes(b"")
+    smtp = ""
+    if server is not None:
+        smtp = f'smtp = "smtp://{USER}@127.0.0.1:{server.port}"\n'
+        if ca:
+            shutil.copy(server.cert, tmp_path / "ca.pem")
+            smtp += 'ca_file = "ca.pem"\n'
+    (tmp_path / "road300.toml").write_text(
+        'name = "Winter"\ndice = "dice.txt"\n'
+        f'organizer = "{ORGANIZER}"\n'
+        "deadline = 2026-12-20T23:59:59+01:00\n"
+        f'[mail]\nsource = "inbox.mbox"\n{smtp}',
+        encoding="utf-8",
+    )
+    return tmp_path
+
+
+def deliver(folder: Path, *mails: Mail) -> None:
+    """Append messages to the challenge's mbox, as a mail server delivers them."""
+    box = mailbox.mbox(folder / "inbox.mbox")
+    box.lock()
+    try:
+        for mail in mails:
+            box.add(mail.data)
+        box.flush()
+    finally:
+        box.unlock()
+        box.close()
+
+
+def road300(folder: Path, *args: str) -> CliRun:
+    return run_in_process(["contest", *args], folder)
+
+
+def status(folder: Path) -> dict[str, Any]:
+    run = road300(folder, "status", "--format", "json")
+    assert run.status == 0, run.stderr
+    data: dict[str, Any] = json.loads(run.stdout)
+    return data
+
+
+@pytest.fixture(autouse=True)
+def _no_netrc(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("ROAD300_SMTP_PASSWORD", PASSWORD)
+
+
+# -- Tests ------------------------------------------------------------------------------------
+
+
+def test_a_dry_run_then_mail_in_stages_answers_each_message_once(
+    tmp_path: Path, mails: list[Mail]
+) -> None:
+    folder = contest(tmp_path)
+    toml = folder / "road300.toml"
+    toml.write_text('base_url = "https://example.org/winter/"\n' + toml.read_text())
+    deliver(folder, *mails[:3])
+    first = road300(folder, "run")
+    assert first.status == 0, first.stderr
+    assert "fetched 3 new, checked 3, 3 new replies, 3 not sent (a dry run" in first.stderr
+    ledger = folder / "road300.db"
+    assert stat.S_IMODE(ledger.stat().st_mode) == 0o600
+    db = sqlite3.connect(ledger)
+    assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    assert db.execute("PRAGMA user_version").fetchone() == (1,)
+    db.close()
+    ids = {p.name: _header(p, "Message-ID") for p in (folder / "replies").glob("reply-*.eml")}
+    assert sorted(ids) == ["reply-0001.eml", "reply-0002.eml", "reply-0003.eml"]
+
+    again = road300(folder, "run")  # nothing new: nothing checked, no reply made again
+    assert "fetched 0 new, checked 0, 0 new replies, 3 not sent" in again.stderr
+    deliver(folder, *mails[3:])
+    third = road300(folder, "run")
+    assert "fetched 3 new, checked 3, 3 new replies, 6 not sent" in third.stderr
+    after = {p.name: _header(p, "Message-ID") for p in (folder / "replies").glob("reply-*.eml")}
+    assert len(after) == 6 and all(after[name] == mid for name, mid in ids.items())
+    assert len(set(after.values())) == 6
+    # Each reply goes to its sender, and answers its message.
+    for n, mail in enumerate(mails, start=1):
+        reply = (folder / "replies" / f"reply-{n:04d}.eml").read_bytes()
+        parsed = BytesParser(policy=policy.default).parsebytes(reply)
+        assert [a.addr_spec for a in parsed["To"].addresses] == [
+            mail.message["From"].addresses[0].addr_spec
+        ]
+        assert parsed["In-Reply-To"] == mail.message["Message-ID"]
+        body = parsed.get_body(preferencelist=("plain",))
+        assert body is not None and "https://example.org/winter/" in body.get_content()
+    assert (folder / "site" / "index.html").is_file()
+    assert len(list((folder / "site" / "entries").glob("*.html"))) == 5  # the question: none
+
+    data = status(folder)
+    assert data == {
+        "messages": 6,
+        "entries": 5,
+        "skipped": 1,
+        "verdicts": {"valid": 3, "invalid": 1, "incomplete": 0, "malformed": 1},
+        "late": 0,
+        "superseded": 0,
+        "replies": {"written": 6, "sent": 0, "failed": 0, "unsent": 6},
+        "last_fetch": data["last_fetch"],
+    }
+    assert data["last_fetch"].startswith("20")
+    text = road300(folder, "status")
+    assert "Replies: 6 written, 0 sent, 0 failed, 6 not sent" in text.stdout
+
+
+@pytest.mark.parametrize("kind", ["maildir", "eml"])
+def test_a_maildir_or_a_folder_of_eml_files_is_fetched_once_a_message(
+    tmp_path: Path, mails: list[Mail], kind: str
+) -> None:
+    folder = contest(tmp_path)
+    box = folder / "inbox"
+    toml = folder / "road300.toml"
+    toml.write_text(toml.read_text().replace('"inbox.mbox"', '"inbox"'))
+    write = write_maildir if kind == "maildir" else write_eml
+    write(mails[:2], box)
+    assert "fetched 2 new, checked 2" in road300(folder, "run").stderr
+    shutil.rmtree(box)
+    write(mails[:3], box)  # the same two, and one more
+    assert "fetched 1 new, checked 1, 1 new reply" in road300(folder, "run").stderr
+    assert status(folder)["messages"] == 3
+
+
+def test_export_is_what_batch_writes_for_the_same_mailbox(
+    tmp_path: Path, mails: list[Mail]
+) -> None:
+    folder = contest(tmp_path)
+    deliver(folder, *mails)
+    assert road300(folder, "run").status == 0
+    exported = road300(folder, "export", "-o", "results.json")
+    assert exported.status == 0, exported.stderr
+    batch = run_in_process(
+        ["batch", "inbox.mbox", "--deadline", "2026-12-20T23:59:59+01:00", "-o", "batch.json"],
+        folder,
+    )
+    assert batch.status == 0, batch.stderr
+    assert (folder / "results.json").read_bytes() == (folder / "batch.json").read_bytes()
+    assert stat.S_IMODE((folder / "results.json").stat().st_mode) == 0o600
+
+
+def test_send_over_starttls_with_auth_once_then_only_the_new(
+    tmp_path: Path, mails: list[Mail], server: Server
+) -> None:
+    folder = contest(tmp_path, server)
+    deliver(folder, *mails[:2])
+    run = road300(folder, "run", "--send")
+    assert run.status == 0, run.stderr
+    assert "sent 2, failed 0, 0 not sent" in run.stderr
+    assert server.logins == [USER]
+    assert sorted(to for to, _ in server.received) == sorted(_senders(mails[:2]))
+    assert PASSWORD not in run.stderr + run.stdout
+    assert PASSWORD.encode() not in (folder / "road300.db").read_bytes()
+
+    deliver(folder, mails[2])
+    assert road300(folder, "run", "--send").status == 0
+    assert len(server.received) == 3  # only the new reply was sent
+    assert len(set(server.message_ids())) == 3
+    assert status(folder)["replies"] == {"written": 3, "sent": 3, "failed": 0, "unsent": 0}
+
+
+def test_a_refused_recipient_fails_for_good_a_deferred_one_waits(
+    tmp_path: Path, mails: list[Mail], server: Server
+) -> None:
+    folder = contest(tmp_path, server)
+    deliver(folder, *mails[:3])
+    first, second, third = _senders(mails[:3])
+    server.refuse.add(first)
+    server.defer.add(second)
+    run = road300(folder, "run", "--send")
+    assert run.status == 0, run.stderr
+    assert [to for to, _ in server.received] == [third]
+    assert "no such user here" in run.stderr and "stays unsent" in run.stderr
+    data = status(folder)
+    assert data["replies"] == {"written": 3, "sent": 1, "failed": 1, "unsent": 1}
+    text = road300(folder, "status").stdout
+    assert "failed: inbox.mbox#1: 550 5.1.1" in text
+
+    server.defer.clear()
+    server.refuse.clear()  # a failed reply is not tried again, even when it would pass now
+    assert road300(folder, "run", "--send").status == 0
+    assert [to for to, _ in server.received] == [third, second]
+    assert status(folder)["replies"] == {"written": 3, "sent": 2, "failed": 1, "unsent": 0}
+
+
+def test_a_dropped_connection_leaves_the_rest_for_the_next_run(
+    tmp_path: Path, mails: list[Mail], server: Server
+) -> None:
+    folder = contest(tmp_path, server)
+    deliver(folder, *mails[:3])
+    server.drop.add(_senders(mails[:3])[1])
+    run = road300(folder, "run", "--send")
+    assert run.status == 0, run.stderr
+    assert len(server.received) == 1
+    assert status(folder)["replies"]["unsent"] == 2
+    assert road300(folder, "run", "--send").status == 0
+    assert sorted(to for to, _ in server.received) == sorted(_senders(mails[:3]))
+    assert len(set(server.message_ids())) == 3
+
+
+def test_certificates_are_verified_against_ca_file(server: Server) -> None:
+    """A self-signed certificate fails verification unless ca_file names it; only a
+    loopback server without ca_file is not verified."""
+    import smtplib
+    import ssl
+
+    from validator.contest.mailurl import MailURLError, tls_context
+
+    def starttls(context: ssl.SSLContext) -> None:
+        with smtplib.SMTP("127.0.0.1", server.port, timeout=10) as client:
+            client.starttls(context=context)
+            assert client.noop()[0] == 250
+
+    with pytest.raises(ssl.SSLCertVerificationError):
+        starttls(tls_context(None))
+    starttls(tls_context(server.cert))
+    starttls(tls_context(None, loopback=True))
+    with pytest.raises(MailURLError, match="not a PEM certificate"):
+        tls_context(Path(__file__))
+
+
+def test_the_draw_waits_for_the_deadline_and_is_recorded(tmp_path: Path, mails: list[Mail]) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    folder = contest(tmp_path)
+    toml = folder / "road300.toml"
+    later = (datetime.now(UTC) + timedelta(days=30)).isoformat(timespec="seconds")
+    toml.write_text(toml.read_text().replace("2026-12-20T23:59:59+01:00", later))
+    deliver(folder, *mails)
+    assert road300(folder, "run").status == 0
+    assert b"Thanks a lot" in (folder / "road300.db").read_bytes()  # alice's mail, kept
+    assert road300(folder, "export", "-o", "results.json").status == 0
+    draw = ["draw", "results.json", "--winners", "1", "--seed", "lottery 17 23"]
+    early = run_in_process(draw, folder)
+    assert early.status == 2 and "has not passed" in early.stderr
+
+    toml.write_text(toml.read_text().replace(f"deadline = {later}\n", ""))
+    done = run_in_process(draw, folder)
+    assert done.status == 0, done.stderr
+    assert "recorded the draw in" in done.stderr
+    from validator.contest.ledger import Ledger
+
+    with Ledger.open(folder / "road300.db", writer=False) as ledger:
+        (record,) = ledger.draws()
+    assert record.seed == "lottery 17 23" and record.winners == 1
+    files = [str(e["file"]) for e in record.eligible]
+    assert files == sorted(files)
+    assert record.eligible and all(isinstance(e["game"], str) for e in record.eligible)
+    assert record.drawn[0] in record.eligible
+    assert record.command.startswith("road300 draw results.json --winners 1 --seed")
+    assert f"Winners:\n  1. {record.drawn[0]['player']}" in done.stdout
+    assert "repeat it: road300 draw results.json" in road300(folder, "status").stdout
+
+    # The results are final: no message's bytes are kept, the site stays as it was.
+    assert "the bytes of 6 messages are deleted from the ledger" in done.stderr
+    assert b"Thanks a lot" not in (folder / "road300.db").read_bytes()
+    site = (folder / "site" / "index.html").read_bytes()
+    late = inbox("late")[0]
+    deliver(folder, late)
+    after = road300(folder, "run")
+    assert after.status == 0 and "fetched 1 new, checked 1, 1 new reply" in after.stderr
+    assert (folder / "site" / "index.html").read_bytes() == site
+    assert "rechecked 0 messages (7 no longer kept" in road300(folder, "recheck").stderr
+
+
+def test_a_run_killed_while_sending_sends_no_reply_twice_but_the_one_in_flight(
+    tmp_path: Path, mails: list[Mail], server: Server
+) -> None:
+    folder = contest(tmp_path, server)
+    deliver(folder, *mails[:3])
+    senders = _senders(mails[:3])
+    server.hold.add(senders[1])
+    with started(folder, "run", "--send") as proc:
+        assert server.holding.wait(60), proc.stderr.read() if proc.stderr else ""
+        # A second run meanwhile waits a moment for the ledger, then names its holder.
+        busy = _with_wait(0.2, lambda: road300(folder, "run"))
+        assert busy.status == 2
+        assert f"process {proc.pid} on {socket.gethostname()}" in busy.stderr
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(30)
+    server.hold.clear()
+    server.release()  # the server drops a message whose client went away mid-DATA
+    assert [to for to, _ in server.received] == [senders[0]]
+    db = sqlite3.connect(folder / "road300.db")
+    states = [s for (s,) in db.execute("SELECT state FROM replies ORDER BY seq")]
+    db.close()
+    assert states == ["sent", "sending", "unsent"]
+
+    again = road300(folder, "run", "--send")
+    assert again.status == 0, again.stderr
+    assert [to for to, _ in server.received] == senders  # the one in flight sent again
+    assert len(set(server.message_ids())) == 3
+    assert status(folder)["replies"] == {"written": 3, "sent": 3, "failed": 0, "unsent": 0}
+
+
+def test_watch_runs_until_ctrl_c(tmp_path: Path, mails: list[Mail]) -> None:
+    folder = contest(tmp_path)
+    deliver(folder, mails[0])
+    with started(folder, "run", "--watch") as proc:
+        assert proc.stderr is not None
+        lines: list[str] = []
+        while not lines or "fetched" not in lines[-1]:
+            line = proc.stderr.readline()
+            assert line, "".join(lines)
+            lines.append(line)
+        assert "fetched 1 new, checked 1, 1 new reply, 1 not sent" in lines[-1]
+        proc.send_signal(signal.SIGINT)  # Ctrl-C while it waits for the next round
+        rest = proc.stderr.read()
+        assert proc.wait(30) == 0, rest
+        assert "road300: stopped" in rest
+    assert status(folder)["messages"] == 1
+
+
+def test_recheck_keeps_the_replies_and_marks_the_site_for_rewriting(
+    tmp_path: Path, mails: list[Mail]
+) -> None:
+    folder = contest(tmp_path)
+    deliver(folder, *mails[:2])
+    assert road300(folder, "run").status == 0
+    before = (folder / "replies" / "reply-0001.eml").read_bytes()
+    run = road300(folder, "recheck")
+    assert run.status == 0, run.stderr
+    assert "rechecked 2 messages: 0 changed" in run.stderr
+    index = folder / "site" / "index.html"
+    index.unlink()
+    (folder / "replies" / "reply-0001.eml").unlink()  # as a run stopped before writing it
+    assert road300(folder, "run").status == 0
+    assert index.is_file()
+    assert (folder / "replies" / "reply-0001.eml").read_bytes() == before
+
+
+def test_a_fetch_cut_short_keeps_what_came_and_where_to_go_on(tmp_path: Path) -> None:
+    """A server that goes away in the middle of a fetch: the messages stored before stay,
+    with the cursor after the last of them, for the next run to go on from."""
+    from validator.cli.contest_run import fetch
+    from validator.contest.incoming import Incoming
+    from validator.contest.ledger import Ledger
+
+    class GoingAway:
+        label = "INBOX"
+
+        def fetch(self, cursor: str | None) -> Iterator[Incoming]:
+            assert cursor == (None if not seen else "7:2")
+            yield Incoming("imap:7:1", b"Subject: one\n\nbody\n", cursor="7:1")
+            yield Incoming("imap:7:2", b"Subject: two\n\nbody\n", cursor="7:2")
+            raise ConnectionResetError("the server went away")
+
+    seen: list[str] = []
+    with Ledger.open(tmp_path / "road300.db", writer=True) as ledger:
+        new, why = fetch(ledger, GoingAway())
+        assert (new, why) == (2, "ConnectionResetError: the server went away")
+        assert ledger.cursor("INBOX") == "7:2" and ledger.last_fetch() is None
+        assert [s.file for s in ledger.messages()] == ["INBOX#1", "INBOX#2"]
+        seen.append("again")
+        new, why = fetch(ledger, GoingAway())
+        assert new == 0 and ledger.count() == 2  # the same messages are not stored twice
+        # The same bytes under another key (the folder's UIDVALIDITY changed): known.
+        assert ledger.add("INBOX", "imap:8:1", b"Subject: one\n\nbody\n") is None
+        assert ledger.add("INBOX", "imap:8:3", b"Subject: three\n\nbody\n") == "INBOX#3"
+
+
+def test_the_commands_need_a_contest_file_and_a_ledger(tmp_path: Path) -> None:
+    none = road300(tmp_path, "status")
+    assert none.status == 2 and "no contest file" in none.stderr
+    folder = contest(tmp_path)
+    missing = road300(folder, "status")
+    assert missing.status == 2 and "no ledger yet" in missing.stderr
+    (folder / "road300.toml").write_text(
+        (folder / "road300.toml").read_text() + 'imap = "imaps://me@mail.example/INBOX"\n'
+    )
+    both = road300(folder, "run")
+    assert both.status == 2 and "imap or source, not both" in both.stderr
+    mixed = (folder / "road300.toml").read_text().split("imap")[0]
+    (folder / "road300.toml").write_text(mixed.replace('"inbox.mbox"', '"replies"'))
+    (folder / "replies").mkdir()
+    looping = road300(folder, "run")
+    assert (
+        looping.status == 2
+        and "replies" in looping.stderr
+        and "read what it writes" in looping.stderr
+    )
+    (folder / "road300.toml").write_text(mixed)
+    assert road300(folder, "run").status == 0
+    db = sqlite3.connect(folder / "road300.db")
+    db.execute("PRAGMA user_version = 99")
+    db.close()
+    newer = road300(folder, "status")
+    assert newer.status == 2 and "written by a newer road300 (schema 99" in newer.stderr
+    for name in ("road300.db-wal", "road300.db-shm"):
+        (folder / name).unlink(missing_ok=True)
+    (folder / "road300.db").write_bytes(b"not a database at all, but long enough" * 100)
+    broken = road300(folder, "run")
+    assert broken.status == 2 and "not a road300 ledger" in broken.stderr
+
+
+# -- Helpers ----------------------------------------------------------------------------------
+
+
+@contextmanager
+def started(folder: Path, *args: str) -> Iterator[subprocess.Popen[str]]:
+    """`road300 contest ARGS` as a process of its own in `folder` (its stderr a pipe),
+    killed when the block ends if it has not ended."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    proc = subprocess.Popen(
+        cli_command(["contest", *args]),
+        cwd=folder,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        if proc.stderr:
+            proc.stderr.close()
+
+
+def _header(path: Path, name: str) -> str:
+    return str(BytesParser(policy=policy.default).parsebytes(path.read_bytes())[name])
+
+
+def _senders(mails: list[Mail]) -> list[str]:
+    return [str(m.message["From"].addresses[0].addr_spec) for m in mails]
+
+
+def _with_wait(seconds: float, call: Any) -> CliRun:
+    from validator.contest import ledger
+
+    old = ledger.WAIT
+    ledger.WAIT = seconds
+    try:
+        result: CliRun = call()
+    finally:
+        ledger.WAIT = old
+    return result
+
+
+assert sys.version_info >= (3, 11)
+
+
+# -- docs/contest.md ------------------------------------------------------------------------
+
+
+def test_the_docs_run_a_challenge_as_they_show(
+    tmp_path: Path, mails: list[Mail], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The contest file keys of "Running a challenge from a mailbox" (with a local mbox
+    for the IMAP folder), and its first runs and status, printing what the docs show."""
+    import re
+
+    doc = (ROOT / "docs" / "contest.md").read_text(encoding="utf-8")
+    section = doc.split("## 5. Running a challenge from a mailbox", 1)[1].split("\n## ", 1)[0]
+    (keys,) = re.findall(r"^```toml\n(.*?)^```$", section, re.M | re.S)
+    consoles = re.findall(r"^```console\n(.*?)^```$", section, re.M | re.S)
+    folder = contest(tmp_path)
+    top, mail = keys.split("[mail]\n")
+    assert 'imap = "imaps://' in mail
+    mail = re.sub(r"^imap = .*$", 'source = "inbox.mbox"', mail, flags=re.M)
+    base = (folder / "road300.toml").read_text().split("[mail]")[0]
+    (folder / "road300.toml").write_text(f"{base}{top}[mail]\n{mail}")
+    monkeypatch.delenv("ROAD300_SMTP_PASSWORD")
+    for block, delivered in zip(consoles[:3], (mails[:3], mails[3:], ()), strict=True):
+        deliver(folder, *delivered)
+        command, *shown = block.splitlines()
+        assert command.startswith("$ road300 contest ")
+        run = road300(folder, *command.split()[3:])
+        assert run.status == 0, run.stderr
+        lines = (run.stdout + run.stderr).replace(f"{folder.resolve()}/", "").splitlines()
+        fetch = [n for n, line in enumerate(shown) if line.startswith("Last fetch: ")]
+        for n in fetch:  # the time of this run
+            assert lines[n].startswith("Last fetch: 20")
+            lines[n] = shown[n]
+        assert lines == shown
