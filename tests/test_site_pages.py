@@ -240,3 +240,22 @@ def test_site_with_a_contest_file(tmp_path: Path) -> None:
     assert "Einsendeschluss war 20. Dezember 2026" in index
     late = _pages(out)["Nora"]
     assert "verspätet" in _title(late) and "Heidelberger Winter" in _title(late)
+
+
+def test_a_draw_as_the_ledger_keeps_it_is_shown_as_made() -> None:
+    """`PublishedDraw.of`: the running challenge's record of a draw (contest/ledger.py)."""
+    from validator.contest.ledger import DrawRecord
+
+    alice = {"player": "Alice", "file": "inbox#1", "score": 340, "game": "a" * 64}
+    bob = {"player": "Bob", "file": "inbox#2", "score": 310, "game": "b" * 64}
+    record = DrawRecord(
+        "2026-12-21T12:00:00+00:00", "lottery", 1, [alice, bob], [bob], "road300 draw r.json"
+    )
+    drawn = PublishedDraw.of(record)
+    assert drawn.eligible == (
+        DrawnEntry("inbox#1", "Alice", "a" * 64),
+        DrawnEntry("inbox#2", "Bob", "b" * 64),
+    )
+    assert drawn.winners == ("inbox#2",) and drawn.seed == "lottery"
+    assert drawn.made == datetime(2026, 12, 21, 12, 0, tzinfo=UTC)
+    assert drawn.command == "road300 draw r.json"

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from jinja2 import Environment
 from markupsafe import Markup
@@ -42,6 +42,9 @@ from validator.render.svg import Sheets, sheet_pieces
 from validator.render.texts import say
 from validator.report.model import Report, build_report, how_to_read, move_cell
 from validator.system.atomic import ENCODING_ERRORS, write_bytes, write_file
+
+if TYPE_CHECKING:
+    from validator.contest.ledger import DrawRecord
 
 _ADDRESS = re.compile(r"[^\s@<>]+@[^\s@<>]+")
 CHART_BAND = 25
@@ -126,6 +129,26 @@ class PublishedDraw:
     """The SHA-256 of the eligible list (contest/draw.Draw.list_sha256), when known."""
     made: datetime | None = None
     """When the draw was made."""
+
+    @classmethod
+    def of(cls, record: DrawRecord) -> PublishedDraw:
+        """The draw as a running challenge's ledger keeps it (contest/ledger.py)."""
+
+        def entry(d: dict[str, str | int | None]) -> DrawnEntry:
+            return DrawnEntry(str(d.get("file") or ""), str(d.get("player") or ""),
+                              str(d.get("game") or ""))  # fmt: skip
+
+        try:
+            made: datetime | None = datetime.fromisoformat(record.at)
+        except ValueError:
+            made = None
+        return cls(
+            seed=record.seed,
+            eligible=tuple(entry(d) for d in record.eligible),
+            winners=tuple(entry(d).file for d in record.drawn),
+            command=record.command,
+            made=made,
+        )
 
 
 @dataclass(frozen=True, slots=True)
