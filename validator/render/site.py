@@ -353,6 +353,8 @@ class SiteWriter:
             .get_template("site_index.html.j2")
             .render(
                 lang=self.lang,
+                csp=Markup(CSP),  # a constant: its quotes stay as they are
+                stylesheet=STYLESHEET,
                 title=title,
                 summary=f"{summary} {texts.reached(len(s.reached), batch.min_score)}",
                 rows=[self._row(e) for e in batch.entries],
