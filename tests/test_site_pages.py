@@ -246,8 +246,9 @@ def test_a_draw_as_the_ledger_keeps_it_is_shown_as_made() -> None:
     """`PublishedDraw.of`: the running challenge's record of a draw (contest/ledger.py)."""
     from validator.contest.ledger import DrawRecord
 
-    alice = {"player": "Alice", "file": "inbox#1", "score": 340, "game": "a" * 64}
-    bob = {"player": "Bob", "file": "inbox#2", "score": 310, "game": "b" * 64}
+    Listed = dict[str, str | int | None]
+    alice: Listed = {"player": "Alice", "file": "inbox#1", "score": 340, "game": "a" * 64}
+    bob: Listed = {"player": "Bob", "file": "inbox#2", "score": 310, "game": "b" * 64}
     record = DrawRecord(
         "2026-12-21T12:00:00+00:00", "lottery", 1, [alice, bob], [bob], "road300 draw r.json"
     )
