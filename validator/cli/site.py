@@ -87,7 +87,7 @@ def command(
 
     With SOURCE the entries (a folder, an mbox, a Maildir, .eml files, as `road300 batch`
     reads them), the site with the results, as `batch --site` writes it: the leaderboard,
-    a page for each entry, the dice file, play.html, and the draw once made. A contest
+    a page for each entry, the dice file, play.html, and how the draw is made. A contest
     file (--contest, or road300.toml) gives the defaults.
 
     \b
