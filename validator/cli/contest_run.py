@@ -65,23 +65,20 @@ def opened(contest: Contest, *, writer: bool) -> Iterator[Ledger]:
 
 
 def make_fetcher(contest: Contest, max_bytes: int) -> Fetcher:
-    """Where the run's messages come from: `[mail] imap`, else `[mail] source`."""
+    """Where the run's messages come from: `[mail] imap`, else `[mail] source`; each
+    message is read no further than the cap of a whole message for records of `max_bytes`
+    (mail.message_cap), and over it as its header only."""
     from validator.contest.mail import MailError
 
     if contest.imap is not None:
+        from validator.contest.imap import ImapFetcher
+        from validator.contest.mail import message_cap
         from validator.contest.mailurl import IMAP_PASSWORD, password
 
-        try:  # validator/contest/imap.py: the IMAP fetcher (written apart from this module)
-            from validator.contest.imap import ImapFetcher  # type: ignore[import-not-found,unused-ignore]
-        except ImportError:
-            fail_usage(
-                f"{contest.path}: [mail] imap: fetching over IMAP is not available in this "
-                "road300; give a local mailbox as [mail] source"
-            )
-        fetcher: Fetcher = ImapFetcher(
-            contest.imap, password(contest.imap, IMAP_PASSWORD), contest.ca_file, max_bytes
+        url = contest.imap
+        return ImapFetcher(
+            url, password(url, IMAP_PASSWORD), contest.ca_file, message_cap(max_bytes)
         )
-        return fetcher
     if contest.source is None:
         fail_usage(
             f"{contest.path}: no mail to fetch: set imap (or source, a local mailbox) under "
