@@ -134,8 +134,10 @@ class Done:
     """Why the fetch stopped early (the server went away): what was fetched is kept."""
 
 
-def run(contest: Contest, *, send: bool) -> Done:
-    """One run of the challenge (see the module's docstring)."""
+def run(contest: Contest, *, send: bool, watch: bool = False) -> Done:
+    """One run of the challenge (see the module's docstring). A mail server from which
+    nothing could be fetched (refused, unreachable) stops the run (exit 2) before anything
+    is written, unless it `watch`es: then the run goes on, and the next one tries again."""
     from validator.cli.batch_mail import output_folders_locked
     from validator.records.source import MAX_BYTES
 
@@ -151,7 +153,13 @@ def run(contest: Contest, *, send: bool) -> Done:
     with opened(contest, writer=True) as ledger, folders:
         done.fetched, done.fetch_error = fetch(ledger, fetcher)
         if done.fetch_error is not None:
-            say(f"fetching stopped: {done.fetch_error}; the rest is fetched by the next run")
+            where = f"{contest.path}: [mail] {'imap' if contest.imap else 'source'}"
+            if not done.fetched and not watch:
+                fail_usage(f"{where}: {done.fetch_error}")
+            say(
+                f"{where}: fetching stopped: {done.fetch_error}; the rest is fetched by the "
+                "next run"
+            )
         done.checked = check_new(ledger, checker)
         if done.checked:  # until the site is written (a run stopped before writes it)
             ledger.stale()
@@ -183,6 +191,7 @@ def fetch(ledger: Ledger, fetcher: Fetcher) -> tuple[int, str | None]:
     """Store every message the ledger does not hold yet, each at once (a run stopped at
     any moment loses none); how many were new, and why fetching stopped early (a mail
     server that went away or answered nonsense), else None."""
+    from validator.contest.incoming import FetchError
     from validator.contest.ledger import LedgerError
 
     new = 0
@@ -199,6 +208,8 @@ def fetch(ledger: Ledger, fetcher: Fetcher) -> tuple[int, str | None]:
             new += stored is not None
     except (LedgerError, MemoryError):
         raise
+    except FetchError as exc:  # says itself what went wrong, on one line
+        return new, plain_text(str(exc)[:300])
     except Exception as exc:  # the server's failure costs this fetch, never what is stored
         return new, plain_text(f"{type(exc).__name__}: {exc}"[:300])
     ledger.fetched()

@@ -28,7 +28,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import replace
 from pathlib import Path
 
-from validator.contest.incoming import Incoming
+from validator.contest.incoming import FetchError, Incoming
 from validator.contest.mail import HEADER_BYTES, header_of
 from validator.contest.mailurl import MailURL, MailURLError, tls_context
 
@@ -48,7 +48,7 @@ _START = re.compile(rb"^\d+ \(")
 _CURSOR = re.compile(r"^(\d{1,10}):(\d{1,10})$")
 
 
-class ImapError(Exception):
+class ImapError(FetchError):
     """The folder cannot be read (no connection, an untrusted certificate, a refused login,
     no such folder, a time-out); the message names the server and folder, never the
     password."""
