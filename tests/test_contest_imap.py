@@ -313,12 +313,15 @@ def test_the_label_names_the_server_and_never_the_password(dovecot: Dovecot) -> 
 def test_the_docs_show_the_refusals_as_they_are_said(
     dovecot: Dovecot, folder: str, tmp_path: Path
 ) -> None:
-    """docs/contest.md's examples of refusals are what is said, but for the server's
-    address, the user, the folder, the time-out and the server's timing."""
+    """docs/contest.md's examples of refusals are what is said (after `contest run`'s
+    prefix, which tests/test_contest_imap_run.py checks), but for the server's address,
+    the user, the folder, the time-out and the server's timing."""
     doc = (ROOT / "docs" / "contest.md").read_text(encoding="utf-8")
-    section = doc.split("## Fetching over IMAP", 1)[1].split("\n## ", 1)[0]
-    shown = re.findall(r"^```text\n(.*?)^```$", section, re.M | re.S)[0].splitlines()
-    assert len(shown) == 4
+    section = doc.split("### Fetching over IMAP", 1)[1].split("\n### ", 1)[0]
+    block = re.findall(r"^```text\n(.*?)^```$", section, re.M | re.S)[0].splitlines()
+    prefix = "road300: error: /srv/winter/road300.toml: [mail] imap: "
+    assert len(block) == 4 and all(line.startswith(prefix) for line in block)
+    shown = [line.removeprefix(prefix) for line in block]
     with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
         silent.listen(1)
