@@ -1,7 +1,8 @@
 """ImapFetcher against a real Dovecot on loopback (tests/dovecot.py): mail delivered in
 stages with APPEND is fetched once each, by UIDVALIDITY and UID, and nothing on the
-server changes; refusals (a wrong password, an untrusted certificate, plain text to
-another host, no such folder, a silent server) are one clear ImapError each."""
+server changes; refusals (a wrong password, an untrusted certificate, no such folder, a
+silent server) are one clear ImapError each. The address and its TLS are mailurl.py's
+(tests/test_mailurl.py); the whole run against Dovecot is tests/test_contest_imap_run.py."""
 
 from __future__ import annotations
 
