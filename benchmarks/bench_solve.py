@@ -48,7 +48,7 @@ from validator.records.dice import parse_dice, read_dice  # noqa: E402
 from validator.solver import Search, solve  # noqa: E402
 from validator.solver.analysis import analyze  # noqa: E402
 from validator.solver.playout import beam_game, random_game  # noqa: E402
-from validator.solver.position import FULL, Game  # noqa: E402
+from validator.solver.position import FULL, Game, best_fields_of, ends_of  # noqa: E402
 from validator.solver.record import action_rounds, game_record  # noqa: E402
 from validator.solver.search import root_position  # noqa: E402
 
@@ -159,7 +159,8 @@ def compact_beam(rows: Sequence[Dice], rules: Ruleset, width: int, tie_seed: int
                 key, _ = search.key(*child)
                 # The bound of the first roll's figures (the dice unread), kept for
                 # comparison with them.
-                promise = now + 0.5 * game.cheap_bound(child[0], child[1], child[4])
+                unread = game.n - child[4]
+                promise = now + 0.5 * game.estimate(game.reachable(*child[:2]), *child[:2], unread)
                 if key not in layer or layer[key][0] < promise:
                     layer[key] = (promise, rng.random(), now, child)
         ranked = sorted(layer.values(), reverse=True)[:width]
@@ -219,7 +220,7 @@ def bench_bound(files: int, limit: float) -> None:
         rows = dice(f"bench {n}", 50)
         game = Search(rows, STANDARD).game
         root = root_position(new_game(), STANDARD, 0)
-        cheap = game.cheap_bound(root[0], root[1], root[4])
+        cheap = game.estimate(game.reachable(*root[:2]), *root[:2], game.n - root[4])
         strong = game.bound(root[0], root[1], root[2], root[4])
         print(f"  file {n}: bound at the first roll {cheap} (rows unread), {strong} (read)")
     totals = {False: [0, 0.0, 0], True: [0, 0.0, 0]}
@@ -305,21 +306,21 @@ def relaxed_game(game: Game, taken: int, pc: int, row: int, width: int) -> int:
 
     def moves(state: tuple[int, int], r: int) -> Iterator[tuple[tuple[int, int], int]]:
         done, passes = state
-        crosses = [f for f, _ in game.rows[r].crosses if not done >> f & 1]
+        crosses = [f for f, _ in game.crosses[r] if not done >> f & 1]
         if not crosses:
             if passes + 1 < game.pass_limit:
                 yield (done, passes + 1), 0
             return
         circles = set(sorted(bits(~done & FULL), key=lambda f: -VALUES[f])[:5])
-        for ahead in game.rows[r + 1 : r + 6]:
-            circles.update(f for f, _ in ahead.crosses if not done >> f & 1)
+        for ahead in game.crosses[r + 1 : r + 6]:
+            circles.update(f for f, _ in ahead if not done >> f & 1)
         for x in crosses:
             for c in circles - {x}:
                 yield (done | 1 << x | 1 << c, 0 if game.in_a_row else passes), VALUES[c]
 
     def promise(state: tuple[int, int], total: int, r: int) -> int:
         free = ~state[0] & FULL
-        return total + game.best_fields(free, free.bit_count() // 2)
+        return total + best_fields_of(free, free.bit_count() // 2, game.value_masks)
 
     return relaxation_beam((taken, pc), range(row, game.n), width, moves, promise)
 
@@ -343,8 +344,8 @@ def walking_game(game: Game, taken: int, pos: int, row: int, width: int) -> int:
         away = sorted(bits(free & ~game.reachable(done, at)), key=lambda f: VALUES[f])[:2]
         for x in {*cheap, *away}:
             blocked = done | 1 << x
-            for die in sorted(set(game.rows[r].dice)):
-                for end in bits(game.ends(blocked, at, die)):
+            for die in sorted(set(game.rows[r])):
+                for end in bits(ends_of(blocked, at, die)):
                     yield (blocked | 1 << end, end), VALUES[end]
 
     def promise(state: tuple[int, int], total: int, r: int) -> int:
@@ -416,9 +417,9 @@ def flow_relaxation(game: Game, taken: int, pos: int, row: int, whole: bool = Fa
         for p in layer:
             arcs.append((r, p, -1, p))
             after.add(p)
-            for c, die in game.rows[r].crosses:
+            for c, die in game.crosses[r]:
                 if not taken >> c & 1 and c != p:
-                    for q in bits(game.ends(taken | 1 << c, p, die)):
+                    for q in bits(ends_of(taken | 1 << c, p, die)):
                         arcs.append((r, p, c, q))
                         after.add(q)
         layer = after

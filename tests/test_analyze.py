@@ -278,3 +278,99 @@ def test_the_analyze_command_only_parses_options_for_its_run(tmp_path: Path) -> 
     bad = examples / "invalid" / "e203-cross-taken.yaml"
     refused = AnalyzeOptions(bad, dice, None, None, 400, None, tmp_path / "c.md")
     assert run(refused) == 1 and not (tmp_path / "c.md").exists()
+
+
+@pytest.mark.parametrize(
+    ("record", "dice"),
+    [
+        ("examples/alice.yaml", "examples/challenge.txt"),
+        ("tests/golden/rings.yaml", "tests/golden/challenge.txt"),
+        ("tests/golden/escape.yaml", "tests/golden/challenge.txt"),
+    ],
+)
+def test_the_best_stated_is_never_below_the_played_game(record: str, dice: str) -> None:
+    """Issue 34, item 8: with the weakest search there is (cancelled before it starts:
+    one greedy game from each position), `analyze` and `report --analyze` still state a
+    best of at least the played game's score; where nothing better was found, they say
+    the played game is the best known."""
+    import threading
+
+    from validator.check.file import Checker
+    from validator.cli.analyze import analysis_dict
+    from validator.render.analyze_out import render_text
+    from validator.report.analysis import run_analysis
+    from validator.report.model import build_report
+
+    checker = Checker.create(ROOT / dice, None)
+    assert checker.dice is not None
+    result = checker.check(ROOT / record)
+    assert result.score is not None
+    stop = threading.Event()
+    stop.set()
+    analysis = analyze(checker.dice.rows, result.rules, result, time_limit=None, cancel=stop)
+    check_invariants(analysis)
+    view = run_analysis(
+        build_report(result), checker.dice.rows, time_limit=None, nodes=1, cancel=stop
+    )
+    assert not isinstance(view, str)
+    assert view.best_score >= view.played_score == result.score
+    assert view.best is not None and view.best.shown_score >= result.score
+    text = render_text(analysis_dict(analysis, record)).splitlines()[0]
+    if analysis.best_score == result.score:
+        assert text.startswith(
+            f"{record}: played {result.score}, best {result.score} (the played game, the best "
+            "known; not proven): 0 points lost"
+        )
+        assert view.summary == (
+            f"Played {result.score}; no better game was found (not proven within the "
+            "budget of positions): the played game is the best known."
+        )
+    else:
+        lost = analysis.best_score - result.score
+        assert text.startswith(f"{record}: played {result.score}, best {analysis.best_score} (")
+        assert f": {lost} points lost" in text
+
+
+def test_a_search_that_finds_less_than_the_played_game_states_the_played_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 34, item 8, forced: every position's search (the last one's too) answers
+    that it found no game at all. The best stated is still the finished game's score,
+    its line the played game, and both outputs say the played game is the best known."""
+    from validator.check.file import Checker
+    from validator.cli.analyze import analysis_dict
+    from validator.engine import exhaust, score
+    from validator.render.analyze_out import render_text
+    from validator.report.analysis import run_analysis
+    from validator.report.model import build_report
+    from validator.solver import analysis as module
+
+    real = module._value
+
+    def found_nothing(search, rows_, state, at, time_limit, nodes, cancel):  # type: ignore[no-untyped-def]
+        return module.Value(0, real(search, rows_, state, at, time_limit, nodes, cancel).upper, ())
+
+    monkeypatch.setattr(module, "_value", found_nothing)
+    checker = Checker.create(ROOT / "examples" / "challenge.txt", None)
+    assert checker.dice is not None
+    rows = checker.dice.rows
+    result = checker.check(ROOT / "examples" / "alice.yaml")
+    analysis = analyze(rows, result.rules, result, time_limit=None, nodes=1000)
+    check_invariants(analysis)
+    assert analysis.best_score == analysis.played_score == result.score == 340
+    assert [r.cost for r in analysis.rounds] == [0] * len(analysis.rounds)
+    state = new_game()
+    for n, action in enumerate(analysis.best_line):
+        state = apply(state, rows[n], action).state
+    assert score(exhaust(state), result.rules) == 340
+    assert render_text(analysis_dict(analysis, "alice.yaml")).splitlines()[0] == (
+        "alice.yaml: played 340, best 340 (the played game, the best known; not proven): "
+        "0 points lost"
+    )
+    view = run_analysis(build_report(result), rows, time_limit=None, nodes=1000)
+    assert not isinstance(view, str)
+    assert view.summary == (
+        "Played 340; no better game was found (not proven within the budget of positions): "
+        "the played game is the best known."
+    )
+    assert view.best is not None and view.best.shown_score == 340

@@ -185,7 +185,7 @@ def test_choice_lists_come_from_the_registries() -> None:
     commands are built after the registries grew)."""
     script = """
 from validator.records import registry
-from validator.render import i18n
+from validator.language import i18n
 from validator import engine
 registry.RECORD_FORMAT_BY_NAME["toml"] = registry.RECORD_FORMAT_LIST[0]
 i18n.LANGUAGES = (*i18n.LANGUAGES, "it")

@@ -30,7 +30,7 @@ from tiers import sweep
 from validator import __version__
 from validator.cli import main
 from validator.contest.body import PROSE, language_of
-from validator.render import i18n
+from validator.language import i18n
 
 ROOT = Path(__file__).resolve().parent.parent
 DICE = ROOT / "examples" / "challenge.txt"
@@ -444,7 +444,7 @@ def test_machine_outputs_never_change_with_the_language(
 
 def test_the_site_and_reply_numbers_are_the_languages() -> None:
     with i18n.speaking("de"):
-        from validator.contest import texts
+        from validator.render import texts
 
         assert texts.points(1234) == "1.234 Punkte"
         assert texts.entries(1) == "1 Einsendung"

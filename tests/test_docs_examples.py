@@ -211,3 +211,24 @@ def test_the_typed_forms_are_the_same_game(
     assert [(r["roll"], r["kind"], r["cross"], r["move"]) for r in got["rounds"]] == [
         (r["roll"], r["kind"], r["cross"], r["move"]) for r in same["rounds"]
     ]
+
+
+def test_the_csv_with_three_die_columns_is_the_same_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The CSV section's second example: each die in a column of its own."""
+    section = FORMATS_DOC[FORMATS_DOC.index("## CSV") :]
+    block = re.findall(r"^[ \t]+```csv\n(.*?)^[ \t]+```$", section, re.M | re.S)[0]
+    monkeypatch.chdir(tmp_path)
+    Path("challenge.txt").write_text(DICE, encoding="utf-8")
+    Path("dice.csv").write_text(
+        "\n".join(line.strip() for line in block.splitlines()) + "\n", encoding="utf-8"
+    )
+    Path("record.yaml").write_text(RECORDS["record.yaml"], encoding="utf-8")
+    games = []
+    for name in ("dice.csv", "record.yaml"):
+        args = ["validate", name, "--dice", "challenge.txt", "--format", "json", "--rounds"]
+        got = json.loads(CliRunner().invoke(main, args).stdout)
+        assert (got["verdict"], got["score"], got["end"]) == ("valid", 60, "escaped"), got
+        games.append([(r["roll"], r["kind"], r["cross"], r["move"]) for r in got["rounds"]])
+    assert games[0] == games[1]

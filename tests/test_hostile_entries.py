@@ -670,7 +670,7 @@ def _children(pid: int) -> list[int]:
 
 def _workers(pid: int) -> list[int]:
     """The pool workers under `pid`: its children (forks), or the children of its fork
-    server (records/pool.py); the fork server and the resource tracker are no workers."""
+    server (system/pool.py); the fork server and the resource tracker are no workers."""
     found: list[int] = []
     for child in _children(pid):
         try:

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from tools import catalogs
+from validator.language import i18n
 from validator.records import text_record
 from validator.records.language import identify_text
-from validator.render import i18n
 
 
 def test_the_catalogs_are_complete_and_compiled() -> None:

@@ -1,10 +1,12 @@
 """The packages import one way, in the order docs/architecture.md draws: a module imports
 only its own package and the layers below it (imports under TYPE_CHECKING are types only,
-and do not count). The wording module is a leaf every layer that writes sentences may use."""
+and do not count), with no exception: the language of sentences (language/) sits below
+every layer that writes them."""
 
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -13,7 +15,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "validator"
 ARCHITECTURE = PACKAGE.parent / "docs" / "architecture.md"
 
 LAYERS = (
+    ("system",),
     ("engine", "errors"),
+    ("language",),
     ("records",),
     ("rulesets",),
     ("check",),
@@ -25,9 +29,7 @@ LAYERS = (
     ("api", "__init__", "__main__"),
 )
 LEVEL = {name: n for n, names in enumerate(LAYERS) for name in names}
-WORDING = "validator.render.wording"
-I18N = "validator.render.i18n"
-"""The language of sentences (gettext): a leaf like wording, that any layer may use."""
+I18N = "validator.language.i18n"
 RULESETS_ORDER = ("expansions", "files", "names", "describe")
 
 
@@ -61,9 +63,11 @@ def _runtime_imports(path: Path) -> list[str]:
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("validator"):
             if node.module == "validator" and all(a.name == "__version__" for a in node.names):
                 continue  # the version number only
-            if node.module == "validator.render":
-                found.extend(f"validator.render.{a.name}" for a in node.names)
-            else:
+            folder = PACKAGE.joinpath(*node.module.split(".")[1:])
+            modules = [a.name for a in node.names if (folder / f"{a.name}.py").exists()]
+            # `from validator.render import svg` imports the module render/svg.py
+            found.extend(f"{node.module}.{m}" for m in modules)
+            if len(modules) < len(node.names):
                 found.append(node.module)
         elif isinstance(node, ast.Import):
             found.extend(a.name for a in node.names if a.name.startswith("validator"))
@@ -97,8 +101,6 @@ def test_imports_run_one_way() -> None:
     for module, path in _modules():
         mine = _layer(module) if module != "validator" else "__init__"
         for target in _runtime_imports(path):
-            if target in (WORDING, I18N):
-                continue
             theirs = _layer(target) if target != "validator" else "__init__"
             if theirs == mine or theirs not in LEVEL:
                 continue
@@ -107,13 +109,55 @@ def test_imports_run_one_way() -> None:
     assert not wrong, "\n".join(wrong)
 
 
+def test_the_package_graph_has_no_cycle() -> None:
+    """Not even between the packages of one layer (contest/ and solver/, engine/ and errors)."""
+    graph: dict[str, set[str]] = {}
+    for module, path in _modules():
+        mine = _layer(module) if module != "validator" else "__init__"
+        graph.setdefault(mine, set()).update(
+            _layer(t) for t in _runtime_imports(path) if t != "validator" and _layer(t) != mine
+        )
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        assert name not in path, " -> ".join((*path, name))
+        if name not in done:
+            for target in sorted(graph.get(name, ())):
+                visit(target, (*path, name))
+            done.add(name)
+
+    for name in sorted(graph):
+        visit(name, ())
+
+
+def test_the_engine_is_pure() -> None:
+    """The engine imports only itself and the standard library (no I/O helpers of the
+    package, no click, rich, pydantic or yaml), though system/ lies below it."""
+    for path in (PACKAGE / "engine").glob("*.py"):
+        for node in _import_statements(ast.parse(path.read_text(encoding="utf-8")).body):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            names += [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            for name in names:
+                top = name.split(".")[0]
+                inside = name == "validator.engine" or name.startswith("validator.engine.")
+                assert inside or top in sys.stdlib_module_names | {"", "__future__"}, (
+                    path.name,
+                    name,
+                )
+
+
+def test_the_plumbing_imports_nothing_of_the_package() -> None:
+    for path in (PACKAGE / "system").glob("*.py"):
+        assert _runtime_imports(path) == [], path.name
+
+
 def test_the_wording_module_is_a_leaf() -> None:
-    imports = _runtime_imports(PACKAGE / "render" / "wording.py")
+    imports = _runtime_imports(PACKAGE / "language" / "wording.py")
     assert all(m in ("validator.engine", "validator.engine.phrase", I18N) for m in imports), imports
 
 
 def test_the_language_module_is_a_leaf() -> None:
-    assert _runtime_imports(PACKAGE / "render" / "i18n.py") == []
+    assert _runtime_imports(PACKAGE / "language" / "i18n.py") == []
 
 
 def test_rulesets_modules_import_only_those_before_them() -> None:
@@ -124,14 +168,25 @@ def test_rulesets_modules_import_only_those_before_them() -> None:
     assert "yaml_source" not in (PACKAGE / "rulesets" / "__init__.py").read_text()
 
 
+SHARED_BY_RENDERERS = {"shared", "sanitize", "board_text", "svg", "texts"}
+"""The modules made for renderers to share (what they say alike, escaping, the board as
+text and as SVG, the sentences of the site and the replies); the registry names them all."""
+
+
 def test_no_renderer_imports_another_renderer() -> None:
-    """Renderers share pieces through render/shared.py (and wording, board_text, svg,
-    sanitize), never by importing the terminal, text, Markdown or HTML renderer."""
-    renderers = {"terminal", "report_text", "markdown", "html"}
-    for name in renderers:
+    """Renderers share pieces through the modules made for sharing, never by importing
+    another renderer (the site's and replies' pages are given the HTML renderer)."""
+    for path in sorted((PACKAGE / "render").glob("*.py")):
+        name = path.stem
+        if name in SHARED_BY_RENDERERS | {"registry", "__init__"}:
+            continue
+        imports = _runtime_imports(path)
+        others = {m.rsplit(".", 1)[-1] for m in imports if m.startswith("validator.render.")}
+        assert others <= SHARED_BY_RENDERERS, (name, others - SHARED_BY_RENDERERS)
+    for name in SHARED_BY_RENDERERS:
         imports = _runtime_imports(PACKAGE / "render" / f"{name}.py")
         others = {m.rsplit(".", 1)[-1] for m in imports if m.startswith("validator.render.")}
-        assert not others & (renderers - {name}), (name, others & renderers)
+        assert others <= SHARED_BY_RENDERERS, (name, others - SHARED_BY_RENDERERS)
 
 
 def test_the_architecture_names_every_package() -> None:

@@ -687,8 +687,8 @@ def test_a_hostile_body_is_read_no_further_than_its_bounds() -> None:
 
 def test_every_verdict_and_end_has_its_words_for_the_site() -> None:
     from validator.check.replay import Verdict
-    from validator.contest.texts import TEXTS
     from validator.engine import End
+    from validator.render.texts import TEXTS
 
     for verdict in Verdict:
         assert f"site.verdict.{verdict.value}" in TEXTS
@@ -699,7 +699,7 @@ def test_every_verdict_and_end_has_its_words_for_the_site() -> None:
 def test_every_text_uses_named_placeholders_only() -> None:
     import string
 
-    from validator.contest.texts import TEXTS
+    from validator.render.texts import TEXTS
 
     for key, text in TEXTS.items():
         for _, field, spec, conversion in string.Formatter().parse(text):

@@ -122,7 +122,7 @@ def test_refusals_write_nothing(tmp_path: Path) -> None:
 def test_the_record_template_is_read_by_validate(tmp_path: Path) -> None:
     """The announcement's record start, in each language, is the start of a legal game."""
     from validator.engine import STANDARD
-    from validator.render import i18n
+    from validator.language import i18n
     from validator.render.play import Challenge, record_start
 
     dice = read_dice(DICE)

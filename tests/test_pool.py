@@ -1,6 +1,6 @@
 """The worker pools of batch, the mail run and the report pages start clean: their
 workers are not forks of the caller, whose other threads may hold locks that a forked
-worker would wait for forever (records/pool.py)."""
+worker would wait for forever (system/pool.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import proc_stat
 
-from validator.records.pool import ITEMS_PER_WORKER, default_jobs, worker_pool
+from validator.system.pool import ITEMS_PER_WORKER, default_jobs, worker_pool
 
 ROOT = Path(__file__).resolve().parent.parent
 STATE = "as imported"
@@ -54,7 +54,7 @@ def test_a_program_read_from_standard_input_still_gets_its_workers(tmp_path: Pat
     module again; a program read from standard input has no file to import, so its
     workers are forks, and the pool works."""
     program = (
-        "from validator.records.pool import worker_pool\n"
+        "from validator.system.pool import worker_pool\n"
         "import operator, os, threading, time\n"
         "threading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n"
         "with worker_pool(2, os.getpid, ()) as pool:\n"
@@ -83,7 +83,7 @@ def test_no_worker_outlives_its_command(tmp_path: Path) -> None:
     program = tmp_path / "program.py"
     program.write_text(
         "import multiprocessing, os, time\n"
-        "from validator.records.pool import worker_pool\n"
+        "from validator.system.pool import worker_pool\n"
         "def meet(barrier):\n"
         "    global BARRIER\n"
         "    BARRIER = barrier\n"
@@ -150,7 +150,7 @@ def test_without_jobs_a_process_starts_only_for_enough_work() -> None:
 def test_where_no_worker_can_start_the_work_is_done_here(monkeypatch: pytest.MonkeyPatch) -> None:
     """No fork, and a main module that cannot be imported again (a program read from
     standard input on macOS or Windows): the same answers, from this process."""
-    from validator.records import pool
+    from validator.system import pool
 
     monkeypatch.setattr(pool, "_context", lambda: None)
     monkeypatch.setattr(sys.modules[__name__], "STATE", "here")

@@ -13,6 +13,7 @@ import pytest
 from validator.errors import ReadError
 from validator.records import (
     FORMAT_NAMES,
+    MAX_BYTES,
     RECORD_FORMATS,
     dump_record,
     format_of,
@@ -28,9 +29,11 @@ EXAMPLES = {fmt: ROOT / "examples" / f"alice.{ext}" for fmt, ext in
             (("yaml", "yaml"), ("json", "json"), ("text", "txt"), ("csv", "csv"))}  # fmt: skip
 
 
-def _errors(text: str | bytes, fmt: str | None, **limits: int) -> list[tuple[str, int, int]]:
+def _errors(
+    text: str | bytes, fmt: str | None, max_bytes: int = MAX_BYTES, max_rounds: int | None = None
+) -> list[tuple[str, int, int]]:
     with pytest.raises(ReadError) as info:
-        parse_record(text, fmt, source="r", **limits)
+        parse_record(text, fmt, source="r", max_bytes=max_bytes, max_rounds=max_rounds)
     return [(d.code, d.line or 0, d.col or 0) for d in info.value.diagnostics]
 
 

@@ -25,7 +25,7 @@ import pytest
 from test_report_browser import CHROMIUM, chromium, console_lines, pdf_pages
 
 from validator.check.file import Checker
-from validator.render import i18n
+from validator.language import i18n
 from validator.render.html import render_html
 from validator.report.analysis import AnalysisView, run_analysis
 from validator.report.model import build_report

@@ -129,7 +129,11 @@ def test_solver_equals_exhaustive_search_from_the_start(case: tuple[list[Dice], 
         assert exhaustive(rows, rules, start, 0) == exact
     game = Game(rows, rules)
     taken, pos, pc, _, row = root_position(start, rules, 0)
-    assert game.cheap_bound(taken, pos, row) >= game.bound(taken, pos, pc, row) >= exact
+    assert (
+        game.estimate(game.reachable(taken, pos), taken, pos, game.n - row)
+        >= game.bound(taken, pos, pc, row)
+        >= exact
+    )
     solution = solve(rows, rules, time_limit=None)
     assert (solution.best_score, solution.upper_bound, solution.proven) == (exact, exact, True)
     assert_replays(rows, rules, start, 0, solution.actions, exact)

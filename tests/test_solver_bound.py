@@ -91,7 +91,7 @@ def near_the_end(
 
 
 def cheap(game: Game) -> Bound:
-    return lambda p: game.cheap_bound(p[0], p[1], p[4])
+    return lambda p: game.estimate(game.reachable(p[0], p[1]), p[0], p[1], game.n - p[4])
 
 
 def strong(game: Game) -> Bound:
@@ -252,7 +252,7 @@ def test_both_cores_prove_the_exact_values_near_the_end(rules: Ruleset) -> None:
 
 
 def game_rows(game: Game) -> list[Dice]:
-    return [info.dice for info in game.rows]
+    return list(game.rows)
 
 
 def test_solve_proves_the_exact_values_near_the_end() -> None:

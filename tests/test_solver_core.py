@@ -95,17 +95,17 @@ def test_children_and_bounds_equal_the_pure_python_model(rules: Ruleset) -> None
         bound = compiled.estimate(region, taken, pos, live, core.P, core.VM)
         assert bound == game.bound(taken, pos, pc, row)
         cheap = compiled.estimate(region, taken, pos, game.n - row, core.P, core.VM)
-        assert cheap == game.cheap_bound(taken, pos, row) >= bound
+        assert cheap == game.estimate(region, taken, pos, game.n - row) >= bound
         assert (
             core.key((taken, pos, pc, rings, row)) == search.key(taken, pos, pc, rings, row)[0] + 1
         )
 
 
-def test_the_walks_and_region_are_compiled_from_the_pure_python_model() -> None:
-    """Written once: the compiled walks and region run position.py's own code."""
+def test_the_compact_model_is_compiled_from_the_pure_python_model() -> None:
+    """Written once: the compiled walks, region and children run position.py's own code."""
     from validator.solver import position
 
-    for function in position.COMPACT_RULES:
+    for function in (*position.COMPACT_RULES, position.children):
         twin = getattr(compiled, function.__name__)
         assert twin.py_func.__code__ is function.__code__
     taken = 0b111 << 6 | 1  # row 2's first three fields and 1/1
@@ -118,10 +118,16 @@ def test_the_walks_and_region_are_compiled_from_the_pure_python_model() -> None:
 def test_the_cores_code_is_dropped_when_the_compact_rules_change(tmp_path: Path) -> None:
     cache = tmp_path / "__pycache__"
     compiled.forget_stale_code(cache, b"rules, first form")
-    for name in ("core.dfs-1.py311.nbi", "core.dfs-1.py311.1.nbc", "position.walk_ends-9.nbi"):
+    names = (
+        "core.dfs-1.py311.nbi",
+        "core.dfs-1.py311.1.nbc",
+        "position.walk_ends-9.nbi",
+        "position.children-290.py311.nbi",
+    )
+    for name in names:
         (cache / name).write_text("machine code")
     compiled.forget_stale_code(cache, b"rules, first form")  # unchanged: all kept
-    assert len(list(cache.glob("*.nb?"))) == 3
+    assert len(list(cache.glob("*.nb?"))) == 4
     compiled.forget_stale_code(cache, b"rules, second form")
     assert sorted(p.name for p in cache.glob("*.nb?")) == ["position.walk_ends-9.nbi"]
 

@@ -6,10 +6,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import strategies as st
 from record_helpers import assert_located, assert_same, records, summary
 from tiers import given_tiered
 
+from validator.cli import main
 from validator.engine import Field
 from validator.errors import ReadError
 from validator.records import text_record, yaml_record
@@ -17,6 +19,7 @@ from validator.records.model import build_record
 from validator.records.record import Record
 
 ROOT = Path(__file__).resolve().parent.parent
+DICE = ROOT / "examples" / "challenge.txt"
 EXAMPLE = """\
 # comments start with #
 player: Alice Example
@@ -271,8 +274,10 @@ def test_bad_input(text: str, code: str, line: int, col: int) -> None:
 def test_syntax_errors_say_what_was_expected() -> None:
     with pytest.raises(ReadError) as info:
         text_record.parse("1: 2 4 5 x 2/4 -> nowhere", "bad.txt")
-    assert "expected" in info.value.diagnostic.message
-    assert "'nowhere'" in info.value.diagnostic.message
+    assert info.value.diagnostic.message == (
+        "'nowhere' is not part of a round: after the dice come the field crossed out, the move "
+        "(-> 5/5), the steps (6) and a path (path 6/5 5/5)"
+    )
 
 
 # --- properties ---------------------------------------------------------------------------
@@ -458,3 +463,143 @@ def test_a_wrong_total_gets_its_own_line_corrected(tmp_path: Path, line: str, fi
     result = Checker.create(ROOT / "examples" / "challenge.txt", None).check(record)
     assert result.error is not None and result.error.code == "E107", result.error
     assert result.error.hint == fixed
+
+
+# --- the annotated form's messages, in the player's words (issue 34, item 6) -----------------
+
+STRICT_MESSAGES = [
+    (
+        "7: 3 4 6 x",
+        ("t.txt:1:11: E002 'x' needs the field crossed out, like x 3/4; the line ends there"),
+        ("t.txt:1:11: E002 nach 'x' fehlt das gestrichene Feld, wie x 3/4; die Zeile endet dort"),
+        (
+            "t.txt:1:11: E002 après 'x' manque la case barrée, comme x 3/4 ; la ligne "
+            "s\u2019arrête là"
+        ),
+    ),
+    (
+        "7: 3 4",
+        ("t.txt:1:4: E002 this line gives 3 4 where a roll has three dice, like 3 4 6 or 346"),
+        (
+            "t.txt:1:4: E002 diese Zeile nennt 3 4, ein Wurf hat aber drei Würfel, wie 3 4 6 "
+            "oder 346"
+        ),
+        ("t.txt:1:4: E002 cette ligne donne 3 4, or un lancer a trois dés, comme 3 4 6 ou 346"),
+    ),
+    (
+        "7: 3 4 6 x 3/4 -> foo",
+        (
+            "t.txt:1:19: E002 'foo' is not part of a round: after the dice come the field "
+            "crossed out, the move (-> 5/5), the steps (6) and a path (path 6/5 5/5)"
+        ),
+        (
+            "t.txt:1:19: E002 'foo' gehört nicht zu einer Runde: nach den Würfeln kommen das "
+            "gestrichene Feld, der Zug (-> 5/5), die Schritte (6) und ein Weg (Weg 6/5 5/5)"
+        ),
+        (
+            "t.txt:1:19: E002 'foo' ne fait pas partie d\u2019un tour : après les dés viennent la "
+            "case barrée, le déplacement (-> 5/5), les pas (6) et un chemin (chemin 6/5 5/5)"
+        ),
+    ),
+    (
+        "7: 3 4 6 -> 5/5",
+        (
+            "t.txt:1:10: E002 '->' comes before the field crossed out: a round names the "
+            "field crossed out first, like x 3/4"
+        ),
+        (
+            "t.txt:1:10: E002 '->' steht vor dem gestrichenen Feld: eine Runde nennt zuerst "
+            "das gestrichene Feld, wie x 3/4"
+        ),
+        (
+            "t.txt:1:10: E002 '->' vient avant la case barrée : un tour nomme d\u2019abord la "
+            "case barrée, comme x 3/4"
+        ),
+    ),
+    (
+        "3: 2 2 2 x 2/2 reroll",
+        (
+            "t.txt:1:16: E002 this round crosses out 2/2 and says 'reroll' too: a round "
+            "either crosses out a field or is a reroll or a ring"
+        ),
+        (
+            "t.txt:1:16: E002 diese Runde streicht 2/2 und sagt auch 'reroll': eine Runde "
+            "streicht entweder ein Feld oder ist ein Neuwurf oder ein Ring"
+        ),
+        (
+            "t.txt:1:16: E002 ce tour barre 2/2 et dit aussi 'reroll' : un tour barre une "
+            "case, ou bien est une relance ou un anneau"
+        ),
+    ),
+    (
+        "1 2 4 5 x 2/4",
+        (
+            "t.txt:1:7: E002 after the three dice 1 2 4 comes the field crossed out (like x "
+            "3/4), reroll or ring, not a fourth number '5'"
+        ),
+        (
+            "t.txt:1:7: E002 nach den drei Würfeln 1 2 4 kommt das gestrichene Feld (wie x "
+            "3/4), ein Neuwurf oder ein Ring, keine vierte Zahl '5'"
+        ),
+        (
+            "t.txt:1:7: E002 après les trois dés 1 2 4 vient la case barrée (comme x 3/4), "
+            "une relance ou un anneau, pas un quatrième nombre '5'"
+        ),
+    ),
+    (
+        "3: 2 2 2 reroll x 2/2",
+        (
+            "t.txt:1:17: E002 after 'reroll' the line goes on with 'x', but a reroll has "
+            "nothing more"
+        ),
+        (
+            "t.txt:1:17: E002 nach 'reroll' geht die Zeile mit 'x' weiter, aber ein Neuwurf "
+            "hat nichts weiter"
+        ),
+        (
+            "t.txt:1:17: E002 après 'reroll', la ligne continue avec 'x', mais une relance "
+            "ne contient rien d\u2019autre"
+        ),
+    ),
+    (
+        "7: 3 4 6 x 3/4 @",
+        "t.txt:1:16: E002 '@' cannot be part of a round",
+        "t.txt:1:16: E002 '@' kann nicht Teil einer Runde sein",
+        "t.txt:1:16: E002 '@' ne peut pas faire partie d\u2019un tour",
+    ),
+    (
+        "Hello 5",
+        (
+            "t.txt:1:1: E002 this line is neither a round (a roll with its three dice) nor a "
+            "header line (key: value); it begins with 'Hello'"
+        ),
+        (
+            "t.txt:1:1: E002 diese Zeile ist weder eine Runde (ein Wurf mit seinen drei "
+            "Würfeln) noch eine Kopfzeile (Schlüssel: Wert); sie beginnt mit 'Hello'"
+        ),
+        (
+            "t.txt:1:1: E002 cette ligne n\u2019est ni un tour (un lancer et ses trois dés) ni "
+            "une ligne d\u2019en-tête (clé : valeur) ; elle commence par 'Hello'"
+        ),
+    ),
+    (
+        "7:",
+        ("t.txt:1:3: E002 the three dice are missing, like 3 4 6 or 346: the line ends here"),
+        "t.txt:1:3: E002 die drei Würfel fehlen, wie 3 4 6 oder 346: die Zeile endet hier",
+        ("t.txt:1:3: E002 les trois dés manquent, comme 3 4 6 ou 346 : la ligne s\u2019arrête ici"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("line", "en", "de", "fr"), STRICT_MESSAGES)
+def test_a_line_that_cannot_be_read_is_said_in_the_players_words(
+    line: str, en: str, de: str, fr: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What was read and what a round holds there, never `expected ..., found ...`; the
+    code, line and column as before."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.txt").write_text(line + "\n", encoding="utf-8")
+    for lang, said in (("en", en), ("de", de), ("fr", fr)):
+        out = CliRunner().invoke(main, ["validate", "t.txt", "--dice", str(DICE), "--lang", lang])
+        assert said in out.output.splitlines(), out.output
+        assert "expected" not in said

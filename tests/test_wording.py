@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from validator.engine import End
-from validator.render import wording
+from validator.language import wording
 
 PACKAGE = Path(__file__).resolve().parent.parent / "validator"
 
@@ -68,4 +68,4 @@ def test_no_other_module_keeps_an_end_of_game_table() -> None:
             for node in ast.walk(ast.parse(text))
         )
     ]
-    assert holders == ["render/wording.py"]
+    assert holders == ["language/wording.py"]

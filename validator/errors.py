@@ -109,6 +109,7 @@ CODES: dict[str, Code] = {
         Code("W004", "unknown-header", "warning", "a header line's key is not known: skipped"),
         Code("W005", "roll-from-dice", "warning", "a round without a roll number follows its dice"),
         Code("W006", "words-skipped", "warning", "a line of words above or below the rounds"),
+        Code("W007", "read-another-way", "warning", "a line read the way that fits the dice"),
         # The dice file (the command cannot run, exit 2). Their summaries are said to the
         # player when the dice file a record names is broken: marked for translation.
         Code("D001", "dice-unreadable", "dice", N_("the dice file cannot be read")),

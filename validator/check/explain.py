@@ -15,9 +15,9 @@ from dataclasses import dataclass, replace
 from validator.check.replay import Failure, FailurePart, Result, RoundResult
 from validator.engine import Cross, Dice, End, Field, State, candidates, roll_text
 from validator.errors import Diagnostic, Verdict
+from validator.language.i18n import _, message, say
+from validator.language.wording import end_reason, plural
 from validator.records.record import RecordRound
-from validator.render.i18n import _, message, say
-from validator.render.wording import end_reason, plural
 
 
 class BoardMark(enum.Enum):

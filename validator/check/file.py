@@ -10,12 +10,12 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from validator.check.replay import Result, malformed, replay
-from validator.engine import STANDARD, Ruleset
+from validator.engine import STANDARD, Dice, Ruleset
 from validator.engine.phrase import N_, Phrase, Text, phrase
 from validator.errors import CODES, Diagnostic, ReadError
 from validator.records import format_of, parse_record, sniff_format
@@ -208,7 +208,7 @@ class Checker:
         the replay reports), not an unreadable record."""
         if self.dice is not None:
             bound = len(self.dice.rows) + 1
-            return self._parse(data, name, fmt, max_rounds=bound), self.dice
+            return self._parse(data, name, fmt, max_rounds=bound, dice=self.dice.rows), self.dice
         try:
             # "Whole" as far as an entrant's dice file may bound it (ROUNDS_WITHOUT_DICE).
             record = self._parse(data, name, fmt, max_rounds=ROUNDS_WITHOUT_DICE)
@@ -221,14 +221,28 @@ class Checker:
             if not isinstance(dice, DiceFile):
                 raise whole from None
             bound = min(len(dice.rows) + 1, ROUNDS_WITHOUT_DICE)
-            return self._parse(data, name, fmt, max_rounds=bound), dice
+            return self._parse(data, name, fmt, max_rounds=bound, dice=dice.rows), dice
         dice = self._record_dice(path, record.dice_file, name, record, mailed)
+        if isinstance(dice, DiceFile) and record.format == "text":
+            # read again, guided by the dice file it names (W007)
+            bound = min(len(dice.rows) + 1, ROUNDS_WITHOUT_DICE)
+            record = self._parse(data, name, fmt, max_rounds=bound, dice=dice.rows)
         if isinstance(dice, DiceFile) and len(record.rounds) > len(dice.rows) + 1:
             record = replace(record, rounds=record.rounds[: len(dice.rows) + 1])
         return record, dice
 
-    def _parse(self, data: bytes, name: str, fmt: str | None, *, max_rounds: int | None) -> Record:
-        return parse_record(data, fmt, source=name, max_bytes=self.max_bytes, max_rounds=max_rounds)
+    def _parse(
+        self,
+        data: bytes,
+        name: str,
+        fmt: str | None,
+        *,
+        max_rounds: int | None,
+        dice: Sequence[Dice] | None = None,
+    ) -> Record:
+        return parse_record(
+            data, fmt, source=name, max_bytes=self.max_bytes, max_rounds=max_rounds, dice=dice
+        )
 
     def _record_dice(
         self, path: Path, dice_file: str | None, name: str, record: Record, mailed: bool = False

@@ -36,9 +36,9 @@ from validator.cli.common import (
 )
 from validator.cli.contest_file import ContestCommand, contest_option
 from validator.cli.output import Target, counted, output_option, say, sigterm_exits
-from validator.records.pool import ITEMS_PER_WORKER, PAGES_PER_WORKER, default_jobs
 from validator.records.source import MAX_BYTES
 from validator.render.registry import BATCH, FormatError, choose, suffixes
+from validator.system.pool import ITEMS_PER_WORKER, PAGES_PER_WORKER, default_jobs
 
 _SUFFIXES = suffixes(BATCH)
 

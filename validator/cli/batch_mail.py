@@ -13,7 +13,7 @@ import click
 
 from validator.cli.common import fail_usage
 from validator.contest.config import ORGANIZER_EXAMPLE, organizer_problem
-from validator.render.i18n import LANGUAGES
+from validator.language.i18n import LANGUAGES
 from validator.render.sanitize import plain_text
 
 if TYPE_CHECKING:
@@ -23,8 +23,9 @@ if TYPE_CHECKING:
     from validator.contest.batch import Batch
     from validator.contest.config import Contest
     from validator.contest.mail import Reading, Source
-    from validator.render.i18n import Language
+    from validator.language.i18n import Language
     from validator.render.replies import ReplyWriter
+    from validator.system.atomic import NewFolder
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -157,7 +158,7 @@ def output_folders_locked(*folders: Path | None) -> Iterator[None]:
     """`lock_output_folders` for the length of a block."""
     from contextlib import ExitStack
 
-    from validator.records.atomic import FolderBusy, folder_lock, lock_path
+    from validator.system.atomic import FolderBusy, folder_lock, lock_path
 
     with ExitStack() as locks:
         for folder in folders:
@@ -196,58 +197,42 @@ def publish(
     run` makes its new replies so, from the pages the site needs anyway).
 
     Each folder is made anew beside the old one and swapped in when both are whole
-    (records/atomic.replace_folders): an interrupted run leaves the old ones as they were;
+    (system/atomic.replace_folders): an interrupted run leaves the old ones as they were;
     what the old ones hold that no writer makes is carried over."""
     import os
 
-    from validator.cli.output import counted
-    from validator.records.atomic import NewFolder, replace_folders
-    from validator.render import i18n
+    from validator.language import i18n
     from validator.render import replies as replying
     from validator.render import site as website
+    from validator.render.html import render_html
     from validator.render.pages import pages
+    from validator.system.atomic import replace_folders
 
-    notes: list[str] = []
     contest = _contest()
     draw = (contest.winners, contest.seed) if contest is not None else (None, None)
     # The fallbacks of every page's and reply's language (docs/languages.md).
     langs = (lang, contest.lang if contest is not None else None)
-    new_site = new_replies = None
+    new_site, new_replies = _new_folders(site, replies)
+    site_writer = reply_writer = None
     try:
-        if site is not None:
-            new_site = NewFolder(site, website.site_file)
-        if replies is not None:
-            new_replies = NewFolder(replies, replying.replies_file)
-    except OSError as exc:
-        for folder in (new_site, new_replies):
-            if folder is not None:
-                folder.discard()
-        fail_usage(f"cannot write {exc.filename or 'the output'}: {exc.strerror}")
-    made = [f for f in (new_site, new_replies) if f is not None]
-    try:
-        with replace_folders(made):
-            site_writer = (
-                website.SiteWriter(
+        with replace_folders([f for f in (new_site, new_replies) if f is not None]):
+            if new_site is not None:
+                site_lang = i18n.choose(site=langs[0], contest=langs[1], environ=os.environ)
+                site_writer = website.SiteWriter(
                     new_site.path,
                     batch,
                     name=name,
                     dice=dice,
                     rules=checker.rules,
                     draw=draw,
-                    lang=i18n.choose(site=langs[0], contest=langs[1], environ=os.environ),
+                    lang=site_lang,
                 )
-                if new_site is not None
-                else None
-            )
-            reply_writer = (
-                replying.ReplyWriter(
+            if new_replies is not None:
+                reply_writer = replying.ReplyWriter(
                     new_replies.path, batch, organizer or "", contest=name, deadline=deadline
                 )
-                if new_replies is not None
-                else None
-            )
             dice_name = dice.name if dice else None
-            for reading, page in pages(source, checker, dice_name, jobs, langs):
+            for reading, page in pages(source, checker, dice_name, render_html, jobs, langs):
                 # The language of the entry's page (rendered by pages.py) and of its reply.
                 lang = reading.reply_language(*langs, os.environ)
                 if site_writer is not None:
@@ -263,22 +248,60 @@ def publish(
             written = reply_writer.finish() if reply_writer is not None else 0
     except OSError as exc:
         fail_usage(f"cannot write {exc.filename or 'the output'}: {exc.strerror}")
-    if new_site is not None:
-        notes.append(f"wrote the results site to {site}/index.html")
-        removed = sum(1 for rel in new_site.removed if website.report_page(rel))
-        if removed:
-            pages_ = counted(removed, "report page", "report pages")
-            notes.append(f"removed {pages_} of an earlier run from {site}/entries")
+    notes = _site_notes(site, new_site) if new_site is not None else []
     if new_replies is not None and reply_writer is not None:
-        sent = counted(written, "reply", "replies")
-        notes.append(f"wrote {sent} to {replies} (and {replies}/replies.mbox)")
-        removed = sum(1 for rel in new_replies.removed if replying.reply_file(rel))
-        if removed:
-            notes.append(
-                f"removed {counted(removed, 'reply', 'replies')} of an earlier run from {replies}"
-            )
-        for refused in reply_writer.refused:
-            notes.append(f"no reply to {plain_text(refused.file)}: {refused.reason}")
+        notes += _reply_notes(replies, new_replies, reply_writer, written)
+    return notes
+
+
+def _new_folders(
+    site: Path | None, replies: Path | None
+) -> tuple[NewFolder | None, NewFolder | None]:
+    """The new site and replies folders, made beside the old ones (exit 2 when one cannot be)."""
+    from validator.render import replies as replying
+    from validator.render import site as website
+    from validator.system.atomic import NewFolder
+
+    new_site = new_replies = None
+    try:
+        if site is not None:
+            new_site = NewFolder(site, website.site_file)
+        if replies is not None:
+            new_replies = NewFolder(replies, replying.replies_file)
+    except OSError as exc:
+        for folder in (new_site, new_replies):
+            if folder is not None:
+                folder.discard()
+        fail_usage(f"cannot write {exc.filename or 'the output'}: {exc.strerror}")
+    return new_site, new_replies
+
+
+def _site_notes(site: Path | None, new_site: NewFolder) -> list[str]:
+    from validator.cli.output import counted
+    from validator.render import site as website
+
+    notes = [f"wrote the results site to {site}/index.html"]
+    removed = sum(1 for rel in new_site.removed if website.report_page(rel))
+    if removed:
+        pages_ = counted(removed, "report page", "report pages")
+        notes.append(f"removed {pages_} of an earlier run from {site}/entries")
+    return notes
+
+
+def _reply_notes(
+    replies: Path | None, new_replies: NewFolder, writer: ReplyWriter, written: int
+) -> list[str]:
+    from validator.cli.output import counted
+    from validator.render import replies as replying
+
+    sent = counted(written, "reply", "replies")
+    notes = [f"wrote {sent} to {replies} (and {replies}/replies.mbox)"]
+    removed = sum(1 for rel in new_replies.removed if replying.reply_file(rel))
+    if removed:
+        notes.append(
+            f"removed {counted(removed, 'reply', 'replies')} of an earlier run from {replies}"
+        )
+    notes += [f"no reply to {plain_text(r.file)}: {r.reason}" for r in writer.refused]
     return notes
 
 

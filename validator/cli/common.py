@@ -14,13 +14,13 @@ import click
 from validator.engine import RULESETS
 from validator.engine.phrase import Phrase, Text
 from validator.errors import Verdict
-from validator.render.i18n import LANGUAGES
+from validator.language.i18n import LANGUAGES
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from validator.check.replay import Result
-    from validator.render.i18n import Language
+    from validator.language.i18n import Language
 
 F = TypeVar("F", bound=Callable[..., object])
 T = TypeVar("T")
@@ -190,7 +190,7 @@ def fail_usage(message: Text) -> NoReturn:
     """`road300: error: ...` on stderr and exit 2; a phrase (a dice file's problem) is
     said in the language of the current `i18n.speaking`."""
     if isinstance(message, Phrase):
-        from validator.render import i18n
+        from validator.language import i18n
 
         message = i18n.say(message)
     click.echo(f"road300: error: {message}", err=True)
@@ -245,7 +245,7 @@ def _lang_option(func: F, first: str) -> F:
 def language(lang: str | None, result: Result | None = None) -> Language:
     """The language of one output, in the order docs/languages.md documents: --lang, the
     record's own language, the locale, English."""
-    from validator.render import i18n
+    from validator.language import i18n
 
     record = result.language if result is not None else None
     return i18n.choose(lang, record=record, environ=os.environ)

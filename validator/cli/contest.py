@@ -100,7 +100,10 @@ def init(
     if unset:
         keys = " and ".join(unset)
         click.echo(f"{file}: {keys} left commented out: set {'them' if len(unset) > 1 else 'it'}")
-    click.echo(f"{file}: edit it, then run road300 batch MAILBOX (docs/contest.md)")
+    click.echo(
+        f"{file}: edit it, then run road300 batch MAILBOX, or road300 contest run with its "
+        "[mail] keys (docs/contest.md)"
+    )
 
 
 # -- A challenge run from its contest file (cli/contest_run.py) ------------------------------
@@ -142,7 +145,7 @@ def run(send: bool, watch: bool) -> None:
     from validator.cli.contest_run import the_contest
     from validator.cli.output import say
     from validator.contest.config import DEFAULT_POLL
-    from validator.records.atomic import sigterm_exits
+    from validator.system.atomic import sigterm_exits
 
     contest = the_contest()
     poll = contest.poll or DEFAULT_POLL

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from validator.contest.ledger import Ledger
     from validator.contest.mail import Reading
     from validator.contest.smtp import Sent
-    from validator.render.i18n import Language
+    from validator.language.i18n import Language
     from validator.render.replies import ReplyWriter
 
 
@@ -222,7 +222,7 @@ def check_new(ledger: Ledger, checker: Checker) -> int:
     from validator.cli.batch import progress
     from validator.cli.common import make_console
     from validator.contest.mail import RawMessage, check_messages
-    from validator.records.pool import default_jobs
+    from validator.system.pool import default_jobs
 
     seqs = ledger.unchecked()
 
@@ -302,6 +302,7 @@ class Replying:
     def rest(self, checker: Checker) -> None:
         """The replies of the messages the site did not read (each read again here)."""
         from validator.contest.mail import read_message
+        from validator.render.html import render_html
         from validator.render.pages import page_of
 
         langs = (None, self.contest.lang)
@@ -312,7 +313,9 @@ class Replying:
                 continue
             reading = read_message(checker, raw)
             self.page(
-                reading, page_of(reading, dice, langs), reading.reply_language(*langs, os.environ)
+                reading,
+                page_of(reading, dice, render_html, langs),
+                reading.reply_language(*langs, os.environ),
             )
 
 
@@ -327,8 +330,8 @@ def _replies_written(ledger: Ledger, folder: Path) -> bool:
 def write_replies(ledger: Ledger, contest: Contest, batch: Batch) -> None:
     """The replies folder made anew from the ledger: every reply made so far, sent or not,
     as `reply-N.eml` (N: the message's number in the ledger), and replies.mbox."""
-    from validator.records.atomic import NewFolder, replace_folders
     from validator.render.replies import ReplyWriter, replies_file
+    from validator.system.atomic import NewFolder, replace_folders
 
     assert contest.organizer is not None
     try:
@@ -352,7 +355,7 @@ def write_site(
     from validator.cli.batch_mail import publish
     from validator.contest.batch import Found
     from validator.contest.mail import Source
-    from validator.records.pool import PAGES_PER_WORKER, default_jobs
+    from validator.system.pool import PAGES_PER_WORKER, default_jobs
 
     root = contest.path.parent.resolve()
     source = Source(contest.path.parent, root, Found([], []), None, ledger.raw_messages())

@@ -9,7 +9,7 @@
 - A command checks its `--output` before it starts (`Target.check`), so a command that
   refuses to run writes nothing.
 - What is not a regular file (a device such as /dev/null, a named pipe) is written
-  through, never replaced; a symbolic link to a file stays a link (records/atomic.py).
+  through, never replaced; a symbolic link to a file stays a link (system/atomic.py).
 - Precious files (a dice file `road300 dice` wrote, a game `road300 play` is playing) are
   replaced only with `--force`; every other output is replaced. No output replaces one of
   the command's inputs.
@@ -31,7 +31,7 @@ from typing import TextIO, TypeVar
 import click
 
 from validator.cli.common import fail_usage
-from validator.records.atomic import ENCODING_ERRORS, replacing, sigterm_exits, write_file
+from validator.system.atomic import ENCODING_ERRORS, replacing, sigterm_exits, write_file
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -75,7 +75,7 @@ class Target:
     named_by: str = "--output"
     """How the command line names the file, for messages (`contest init`: FILE)."""
     private: bool = False
-    """The file holds e-mail addresses: its owner's alone (records/atomic.PRIVATE)."""
+    """The file holds e-mail addresses: its owner's alone (system/atomic.PRIVATE)."""
 
     @classmethod
     def of(

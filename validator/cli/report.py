@@ -123,7 +123,7 @@ def run(o: ReportOptions) -> int:
         fail_usage("--time-limit is the analysis's search time: use it with --analyze")
     if not o.analyze and o.nodes is not None:
         fail_usage("--nodes is the analysis's search budget: use it with --analyze")
-    from validator.render import i18n
+    from validator.language import i18n
 
     try:
         checker = Checker.create(o.dice, o.rules)
@@ -165,7 +165,7 @@ def run_analysis(
     """The analysis of the record, or why there is none; on a terminal a line on stderr
     tells how long it has run, and Ctrl-C ends the search with what it found so far."""
     from validator.check.file import UsageError, load_dice
-    from validator.render.i18n import _
+    from validator.language.i18n import _
     from validator.report.analysis import analysable
     from validator.report.analysis import run_analysis as analyse
 

@@ -80,8 +80,8 @@ def command(
     """
     from validator.check.file import Checker, UsageError, load_dice
     from validator.engine import STANDARD
-    from validator.records.atomic import write_bytes, write_file
     from validator.render.play import PLAY_FILE, Challenge, render_announcement, render_play
+    from validator.system.atomic import write_bytes, write_file
 
     try:
         checker = Checker.create(None, rules)

@@ -98,7 +98,7 @@ def command(options: ValidateOptions) -> None:
 def run(o: ValidateOptions) -> int:
     """Check each record and report it as `road300 validate` does; the exit status."""
     from validator.check.file import Checker, UsageError
-    from validator.render import i18n
+    from validator.language import i18n
 
     target = Target.of(o.output, "the results", inputs=[*o.records, *([o.dice] if o.dice else [])])
     target.check()

@@ -625,7 +625,7 @@ def check_entries(
         for file in files:
             yield check_file(checker, root, file)
         return
-    from validator.records.pool import worker_pool
+    from validator.system.pool import worker_pool
 
     # Chunks big enough to keep the pipes quiet, small enough to balance the load.
     chunksize = max(1, min(64, len(files) // (jobs * 8)))

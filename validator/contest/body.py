@@ -30,7 +30,7 @@ from validator.records.text_record import (
 )
 
 _ROUND = re.compile(
-    r"[ \t]*(?:(?P<row>\d{1,4})[ \t]*[:.)][ \t]*)?\d(?:[ \t]*[,;-]?[ \t]*\d){2}(?!\d)"
+    r"[ \t]*(?:(?P<row>\d{1,4})[ \t]*[:.)][ \t]*)?[(\[]?[ \t]*\d(?:[ \t]*[,;-]?[ \t]*\d){2}(?!\d)"
     r"(?P<rest>.*)\Z"
 )
 _WORD = re.compile(r"[^\W\d_]+(?:[ -][^\W\d_]+)?")
@@ -110,7 +110,10 @@ def _round_row(line: str) -> tuple[bool, int | None]:
         if line.lstrip().startswith("|"):  # a Markdown table's row: `| 1 | 1 4 6 | 6/4 |`
             # (or with a column per die: `| 1 | 1 | 4 | 6 | 6/4 |`)
             return _THREE_DICE.search(line[:MAX_LINE].replace("|", " ")) is not None, None
-        return typed_round(line)
+        typed = typed_round(line)
+        if typed[0]:
+            return typed
+        return _sheet_row(line[:MAX_LINE]), None
     rest = m["rest"].strip()
     if rest and not rest.startswith(("#", "//")) and not re.search(r"\d", rest):
         word = _WORD.match(rest.lstrip(_ANNOTATION_SIGNS + ": "))
@@ -122,6 +125,21 @@ def _round_row(line: str) -> tuple[bool, int | None]:
         if prose:
             return False, None  # a line of prose that starts with a number: "315 points!"
     return True, int(m["row"]) if m["row"] else None
+
+
+MAX_CELL = 16
+"""A spreadsheet row's cells are short (`6 5 1`, `reroll`); a sentence's parts are not."""
+
+
+def _sheet_row(head: str) -> bool:
+    """A spreadsheet's row, its cells in any order (`6/3<TAB>6 5 1<TAB>1/6<TAB>5<TAB>11`,
+    `;` between them, or a column per die): three cells or more, all short, three dice
+    among them."""
+    for delimiter in "\t;":
+        cells = head.split(delimiter)
+        if len(cells) >= 3 and all(len(c.strip()) <= MAX_CELL for c in cells):
+            return _THREE_DICE.search(head.replace(delimiter, " ")) is not None
+    return False
 
 
 def _header_key(line: str) -> str | None:

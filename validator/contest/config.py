@@ -17,7 +17,7 @@ from pathlib import Path
 
 from validator.contest.mailurl import Kind, MailURL, MailURLError, parse_mail_url
 from validator.engine.phrase import N_, Phrase, phrase, plural
-from validator.render import i18n
+from validator.language import i18n
 
 FILE_NAME = "road300.toml"
 """The name a contest file is found by, beside the source or in the current folder."""

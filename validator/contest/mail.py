@@ -49,9 +49,9 @@ from validator.contest.origin import MailSource
 from validator.engine import STANDARD
 from validator.engine.phrase import N_, Items, Phrase, phrase, plural
 from validator.errors import Diagnostic, ReadError
+from validator.language import i18n
 from validator.records import RECORD_FORMATS, format_of, sniff_format
 from validator.records.source import read_bytes, read_head
-from validator.render import i18n
 
 if TYPE_CHECKING:
     from validator.check.file import Checker
@@ -935,7 +935,7 @@ def check_messages(
         for raw in messages:
             yield check_message(checker, raw)
         return
-    from validator.records.pool import worker_pool
+    from validator.system.pool import worker_pool
 
     it = iter(messages)
     with worker_pool(jobs, _init_worker, (checker,)) as pool:

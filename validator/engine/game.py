@@ -49,7 +49,7 @@ END_BRIEF: dict[End, str] = {
     End.DICE_EXHAUSTED: N_("the dice file ran out"),
     End.ESCAPED: N_("the burglar escaped"),
 }
-"""How a game ended, in a few words (English; render/wording.end_brief translates it)."""
+"""How a game ended, in a few words (English; language/wording.end_brief translates it)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,7 @@ The engine and the replay are pure and speak no language of their own: a refusal
 a `Phrase` (its template marked with the no-op `N_` so that Babel extracts it); its
 English text, which JSON and the tests read, is derived from it (`str`). Renderers for
 people say the phrase in the reader's language at render time
-(`validator.render.i18n.say`), translating the template and every parameter that is
+(`validator.language.i18n.say`), translating the template and every parameter that is
 itself a phrase.
 """
 

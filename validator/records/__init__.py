@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from os import PathLike
 from pathlib import Path
 
+from validator.engine import Dice
 from validator.engine.phrase import N_, phrase
 from validator.errors import Diagnostic, ReadError
 from validator.records.record import Record, source_lines
@@ -48,10 +50,13 @@ def parse_record(
     source: str = "<record>",
     max_bytes: int = MAX_BYTES,
     max_rounds: int | None = None,
+    dice: Sequence[Dice] | None = None,
 ) -> Record:
     """Read a record from text or bytes in the named format (recognised by content when
-    `fmt` is None); `source` names it in diagnostics. The arguments are in the order of
-    `validator.parse_record`. Raises ReadError carrying every problem found (up to 50).
+    `fmt` is None); `source` names it in diagnostics. With the `dice` file's rows, a text
+    line that reads in more than one way is read the way that fits them. The arguments are
+    in the order of `validator.parse_record`. Raises ReadError carrying every problem found
+    (up to 50).
 
     `max_bytes` refuses larger input before it is parsed; with `max_rounds`, reading
     stops after that many rounds (pass one more than the dice file has rows: the extra
@@ -86,7 +91,7 @@ def parse_record(
     if fmt not in RECORD_FORMAT_BY_NAME:
         raise ValueError(f"unknown record format {fmt!r}; known: {', '.join(FORMAT_NAMES)}")
     try:
-        record = RECORD_FORMAT_BY_NAME[fmt].parse(text, source, max_rounds)
+        record = RECORD_FORMAT_BY_NAME[fmt].parse(text, source, max_rounds, dice=dice)
     except RecursionError:
         raise ReadError(
             Diagnostic.said("E006", phrase(N_("the record is nested too deeply")), source, 1, 1)

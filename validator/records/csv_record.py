@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from validator.engine import roll_text
@@ -28,7 +28,7 @@ from validator.records.lexing import (
 )
 from validator.records.model import MAX_DIAGNOSTICS, Locations
 from validator.records.record import Record, RecordRound
-from validator.records.vocabulary import IGNORED, column_names, union
+from validator.records.vocabulary import DIE_COLUMNS, IGNORED, column_names, union
 
 COLUMNS = ("roll", "dice", "cross", "move", "steps", "reroll", "path", "ring")
 COLUMN_NAMES: dict[str, str] = {**column_names(), **{c: c for c in COLUMNS}}
@@ -66,11 +66,31 @@ Cell = tuple[str, int]
 """A cell's text (stripped, unquoted) and the column where it stands."""
 
 
+_DIE_COLUMN = re.compile(r"(?P<word>[^\W\d_]+) ?(?P<n>[1-3])")
+
+
+def die_columns(names: list[str]) -> int | None:
+    """Where three column names name the three dice, one each, in order (`Die 1`, `Die
+    2`, `Die 3`; `Würfel 1`, `Dé 1`, `d1`), or None: the three columns are read as one
+    cell of dice."""
+    numbers = []
+    for name in names:
+        die = _DIE_COLUMN.fullmatch(normal(name).rstrip(".: "))
+        numbers.append(int(die["n"]) if die and die["word"] in DIE_COLUMNS else 0)
+    for i in range(len(numbers) - 2):
+        if numbers[i : i + 3] == [1, 2, 3]:
+            return i
+    return None
+
+
 def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
     """Read a CSV record; raises ReadError with every problem found. With `max_rounds`,
     reading stops after that many rounds."""
     header = Header(source)
     columns: list[str] | None = None
+    labels: list[str] = []
+    """The column row's own names (`Kreuz`), for messages."""
+    dice_at: int | None = None
     columns_line = 0
     delimiter: str | None = None
     rounds: list[dict[str, object]] = []
@@ -94,14 +114,19 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
             if columns is None:
                 delimiter = delimiter or _delimiter(line)
                 columns_line = lineno
-                columns = _columns(_split(line, delimiter, lineno, source), lineno, source)
+                cells = _split(line, delimiter, lineno, source)
+                dice_at = die_columns([value for value, _ in cells])
+                labels = [value for value, _ in _merged(cells, dice_at)]
+                columns = _columns(_merged(cells, dice_at), lineno, source)
                 continue
             assert delimiter is not None
             if not line.strip(" \t" + delimiter):
                 continue  # spreadsheets export empty rows as a line of delimiters
             if max_rounds is not None and len(rounds) >= max_rounds:
                 break  # the rest is not read: the replay judges what was
-            entry = read_row(line, delimiter, columns, columns_line, lineno, source)
+            entry = read_row(
+                line, delimiter, columns, columns_line, lineno, source, dice_at, labels=labels
+            )
         except ReadError as exc:
             problems.extend(exc.diagnostics)
             failed_rows += columns is not None and lineno != columns_line
@@ -169,11 +194,32 @@ def _meta(header: Header, line: str, lineno: int, columns_line: int | None, sour
         )
 
 
+def _merged(cells: list[Cell], dice_at: int | None) -> list[Cell]:
+    """A row with its three die cells (from `dice_at`) made one cell of dice, at the first
+    one's column (`1,4,6` -> `1 4 6`); the column row's names made `dice`."""
+    if dice_at is None or len(cells) < dice_at + 3:
+        return cells
+    three = cells[dice_at : dice_at + 3]
+    values = [value for value, _ in three]
+    dice = "dice" if die_columns(values) == 0 else " ".join(v for v in values if v)
+    return [*cells[:dice_at], (dice, three[0][1]), *cells[dice_at + 3 :]]
+
+
 def read_row(
-    line: str, delimiter: str, columns: list[str], columns_line: int, lineno: int, source: str
+    line: str,
+    delimiter: str,
+    columns: list[str],
+    columns_line: int,
+    lineno: int,
+    source: str,
+    dice_at: int | None = None,
+    *,
+    labels: Sequence[str] = (),
 ) -> tuple[dict[str, object], dict[tuple[str | int, ...], int]] | None:
-    """One data row's values and where each stands; None for a row of empty cells."""
-    cells = _split(line, delimiter, lineno, source)
+    """One data row's values and where each stands; None for a row of empty cells. With
+    `dice_at`, the row's three die cells from there are read as the dice; `labels` are
+    the columns' names as the column row wrote them (`Kreuz`), which messages use."""
+    cells = _merged(_split(line, delimiter, lineno, source), dice_at)
     if all(not value for value, _ in cells):
         return None  # spreadsheets export empty rows as a line of delimiters
     while len(cells) > len(columns) and not cells[-1][0]:
@@ -213,7 +259,8 @@ def read_row(
             where[(kind,)] = col
             cells[k] = ("", col)
     for number_, (name, (value, col)) in enumerate(zip(columns, cells, strict=True), 1):
-        cell = _Cell(name, number_, value, lineno, col, source)
+        label = labels[number_ - 1] if number_ <= len(labels) and labels[number_ - 1] else name
+        cell = _Cell(label, number_, value, lineno, col, source)
         try:
             parsed = _READERS[name](cell)
         except ReadError as exc:
@@ -404,16 +451,16 @@ class _Cell:
         rest = self.value[offset:]
         message = (
             phrase(
-                N_("column {name} (cell {n}): expected {expected}, found {found}"),
-                name=self.name,
+                N_("{found} in column {name} (cell {n}) does not read as {expected}"),
+                name=short(self.name),
                 n=self.number,
                 expected=expected,
                 found=short(rest),
             )
             if rest
             else phrase(
-                N_("column {name} (cell {n}): expected {expected}"),
-                name=self.name,
+                N_("column {name} (cell {n}) stops short: it needs {expected}"),
+                name=short(self.name),
                 n=self.number,
                 expected=expected,
             )

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Protocol, cast
 from validator.errors import ReadError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
     from validator.engine import Dice
     from validator.records.record import Record
 
@@ -30,12 +32,26 @@ class RecordFormat:
     extensions: tuple[str, ...]
     module: str
     description: str
+    guided: bool = False
+    """Whether the reader takes the dice file's rows, to read a line that reads in more
+    than one way the way that fits them (the text form)."""
 
     def _module(self) -> _RecordModule:
         return cast(_RecordModule, importlib.import_module(self.module))
 
-    def parse(self, text: str, source: str, max_rounds: int | None = None) -> Record:
-        """Read a record from text; raises ReadError."""
+    def parse(
+        self,
+        text: str,
+        source: str,
+        max_rounds: int | None = None,
+        *,
+        dice: Sequence[Dice] | None = None,
+    ) -> Record:
+        """Read a record from text, guided by the dice file's rows where it can be;
+        raises ReadError."""
+        if self.guided and dice is not None:
+            guided = cast("Callable[..., Record]", self._module().parse)
+            return guided(text, source, max_rounds, dice=dice)
         return self._module().parse(text, source, max_rounds)
 
     def dump(self, record: Record) -> str:
@@ -46,7 +62,9 @@ class RecordFormat:
 RECORD_FORMAT_LIST: tuple[RecordFormat, ...] = (
     RecordFormat("yaml", (".yaml", ".yml"), "validator.records.yaml_record", "canonical YAML"),
     RecordFormat("json", (".json",), "validator.records.json_record", "canonical JSON"),
-    RecordFormat("text", (".txt",), "validator.records.text_record", "annotated dice file"),
+    RecordFormat(
+        "text", (".txt",), "validator.records.text_record", "annotated dice file", guided=True
+    ),
     RecordFormat("csv", (".csv",), "validator.records.csv_record", "CSV, one row per round"),
 )
 RECORD_FORMAT_BY_NAME = {f.name: f for f in RECORD_FORMAT_LIST}

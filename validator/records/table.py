@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from validator.records.csv_record import MAX_CELLS, column_of, read_row
+from validator.records.csv_record import MAX_CELLS, column_of, die_columns, read_row
 from validator.records.header import spaces_end
 from validator.records.lexing import DICE, FIELD, normal
-from validator.records.vocabulary import DIE_COLUMNS, IGNORED, union
+from validator.records.vocabulary import IGNORED, union
 
 _REROLL_OR_RING = union("reroll") | {"ring"}
 
@@ -38,36 +38,6 @@ def cells_line(line: str, delimiter: str) -> str:
     return line
 
 
-_DIE_COLUMN = re.compile(r"(?P<word>[^\W\d_]+) ?(?P<n>[1-3])")
-
-
-def _die_columns(cells: list[str]) -> int | None:
-    """Where three cells name the three dice, one each, in order (`Die 1 | Die 2 | Die
-    3`, `Würfel 1`, `Dé 1`, `d1`), or None."""
-    numbers = []
-    for cell in cells:
-        die = _DIE_COLUMN.fullmatch(normal(cell).rstrip(".: "))
-        numbers.append(int(die["n"]) if die and die["word"] in DIE_COLUMNS else 0)
-    for i in range(len(numbers) - 2):
-        if numbers[i : i + 3] == [1, 2, 3]:
-            return i
-    return None
-
-
-def _joined(line: str, delimiter: str, first: int) -> str:
-    """A row with the cells `first` to `first + 2` made one (their delimiters blanked, so
-    that each value keeps its column): the three die columns read as one cell of dice."""
-    at = -1
-    for _ in range(first + 1):
-        at = line.find(delimiter, at + 1)
-        if at < 0:
-            return line
-    second = line.find(delimiter, at + 1)
-    if second < 0:
-        return line
-    return f"{line[:at]} {line[at + 1 : second]} {line[second + 1 :]}"
-
-
 @dataclass(frozen=True, slots=True)
 class Table:
     """The columns a table's header row named, and how its cells are separated."""
@@ -78,6 +48,8 @@ class Table:
     """The header row's line."""
     dice_at: int | None = None
     """The first of three die columns (`Die 1 | Die 2 | Die 3`) read as the dice."""
+    labels: tuple[str, ...] = ()
+    """The header row's own names (`Kreuz`), which messages use."""
 
     def holds(self, line: str) -> bool:
         """Whether a line is one of this table's rows (or its Markdown separator)."""
@@ -91,8 +63,6 @@ class Table:
         if self.delimiter == "|" and is_separator(line):
             return None
         line = cells_line(line, self.delimiter)
-        if self.dice_at is not None:
-            line = _joined(line, self.delimiter, self.dice_at)
         return read_row(
             line,
             self.delimiter,
@@ -100,6 +70,8 @@ class Table:
             self.line,
             lineno,
             source,
+            self.dice_at,
+            labels=self.labels,
         )
 
 
@@ -140,44 +112,56 @@ def header_row(line: str, lineno: int) -> tuple[Table, tuple[Unknown, ...]] | No
     (read as IGNORED); None when the line is no column row."""
     head = line[:MAX_LINE]
     for delimiter in DELIMITERS:
-        if delimiter not in head:
-            continue
-        blanked = cells_line(head, delimiter)
-        cells = [c.strip(" \t") for c in blanked.split(delimiter, MAX_CELLS)]
-        starts = list(_starts(blanked, delimiter, len(cells)))
-        while cells and not cells[-1]:
-            cells.pop()
-        dice_at = _die_columns(cells)
-        if dice_at is not None:
-            cells[dice_at : dice_at + 3] = ["dice"]
-            del starts[dice_at + 1 : dice_at + 3]
-        keys = [_key(c) for c in cells]
-        if "dice" not in keys and keys.count("roll") == 2:
-            # `| # | Roll | ... |`: the number, then the dice rolled
-            keys[len(keys) - 1 - keys[::-1].index("roll")] = "dice"
-        if keys.count("roll") == 2 and "move" not in keys:
-            # `Wurf | Würfel | Kreuz | Zug`: beside a roll column, `Zug` is the move
-            for i, cell in enumerate(cells):
-                if keys[i] == "roll" and normal(cell).rstrip(".: ") in _MOVE_WORDS:
-                    keys[i] = "move"
-                    break
-        kept = [k for k in keys if k is not None and k != IGNORED]
-        unknown = [i for i, k in enumerate(keys) if k is None]
-        if not 2 <= len(cells) <= MAX_CELLS or len(kept) != len(set(kept)) or len(kept) < 2:
-            continue
-        if unknown and not (len(unknown) < len(kept) and all(_is_name(cells[i]) for i in unknown)):
-            continue
-        named = tuple(IGNORED if k is None else k for k in keys)
-        found = tuple(
-            Unknown(
-                cells[i],
-                i + 1 + (2 if dice_at is not None and i > dice_at else 0),
-                spaces_end(blanked, starts[i]) + 1,
-            )
-            for i in unknown
-        )
-        return Table(delimiter, named, lineno, dice_at), found
+        if delimiter in head and (found := _header_cells(head, delimiter, lineno)) is not None:
+            return found
     return None
+
+
+def _header_cells(
+    head: str, delimiter: str, lineno: int
+) -> tuple[Table, tuple[Unknown, ...]] | None:
+    """The table a line's cells between `delimiter`s name, or None."""
+    blanked = cells_line(head, delimiter)
+    cells = [c.strip(" \t") for c in blanked.split(delimiter, MAX_CELLS)]
+    starts = list(_starts(blanked, delimiter, len(cells)))
+    while cells and not cells[-1]:
+        cells.pop()
+    dice_at = die_columns(cells)
+    if dice_at is not None:
+        cells[dice_at : dice_at + 3] = ["dice"]
+        del starts[dice_at + 1 : dice_at + 3]
+    keys = _keys(cells)
+    kept = [k for k in keys if k is not None and k != IGNORED]
+    unknown = [i for i, k in enumerate(keys) if k is None]
+    if not 2 <= len(cells) <= MAX_CELLS or len(kept) != len(set(kept)) or len(kept) < 2:
+        return None
+    if unknown and not (len(unknown) < len(kept) and all(_is_name(cells[i]) for i in unknown)):
+        return None
+    named = tuple(IGNORED if k is None else k for k in keys)
+    found = tuple(
+        Unknown(
+            cells[i],
+            i + 1 + (2 if dice_at is not None and i > dice_at else 0),
+            spaces_end(blanked, starts[i]) + 1,
+        )
+        for i in unknown
+    )
+    return Table(delimiter, named, lineno, dice_at, tuple(cells)), found
+
+
+def _keys(cells: list[str]) -> list[str | None]:
+    """The record key each cell of a column row names, or None."""
+    keys = [_key(c) for c in cells]
+    if "dice" not in keys and keys.count("roll") == 2:
+        # `| # | Roll | ... |`: the number, then the dice rolled
+        keys[len(keys) - 1 - keys[::-1].index("roll")] = "dice"
+    if keys.count("roll") == 2 and "move" not in keys:
+        # `Wurf | Würfel | Kreuz | Zug`: beside a roll column, `Zug` is the move
+        for i, cell in enumerate(cells):
+            if keys[i] == "roll" and normal(cell).rstrip(".: ") in _MOVE_WORDS:
+                keys[i] = "move"
+                break
+    return keys
 
 
 def _starts(line: str, delimiter: str, count: int) -> list[int]:

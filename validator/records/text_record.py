@@ -8,10 +8,11 @@ import dataclasses
 import difflib
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NoReturn
 
-from validator.engine import roll_text
+from validator.engine import Dice, roll_text
 from validator.engine.phrase import N_, Items, Phrase, Text, phrase, plural
 from validator.errors import Diagnostic, ReadError
 from validator.records.csv_record import COLUMNS
@@ -41,7 +42,13 @@ from validator.records.lexing import (
 from validator.records.model import HEADER_KEYS, MAX_DIAGNOSTICS, Locations
 from validator.records.record import Record, RecordRound
 from validator.records.table import Table, Unknown, header_row, headless_row
-from validator.records.vocabulary import COMMON_CROSS, EXIT_WORDS, ORDINAL_SUFFIXES, union
+from validator.records.vocabulary import (
+    COMMON_CROSS,
+    CROSS_MARKS,
+    EXIT_WORDS,
+    ORDINAL_SUFFIXES,
+    union,
+)
 
 HEADER_LINE = re.compile(
     r"[ \t]*(?P<key>[^\W\d_][\w-]*)[ \t]*:(?P<rest>.*)\Z",
@@ -110,10 +117,16 @@ _HASH_ROUND = re.compile(
 )
 """`#1: 1 4 6 ...`, `#1 146 ...`: a round numbered with `#`, not a comment (a comment's `#`
 is followed by a blank or a word)."""
-_PREFIX_SIGN = re.compile(r"[:=\-\u2013\u2014]")
+_PREFIX_SIGN = re.compile(r"[=\-\u2013\u2014]>|[:=\-\u2013\u2014\u2192(\[]")
+"""Signs between a roll number and the dice: `Roll 1: `, `Throw #1 => 1 4 6`, `Roll 1
+(dice 1 4 6)`."""
 _DICE_WORDS = union("dice_words") | union("filler")
 _LEAD_WORDS = _DICE_WORDS | _ROLL_WORDS
-_DICE_AHEAD = re.compile(rf"[(\[]?[ \t]*(?:\d{_SEP}\d{_SEP}\d|\d{{3}})(?![0-9])", re.ASCII)
+_DICE_AHEAD = re.compile(
+    rf"[(\[]?[ \t]*(?:\d{_SEP}\d{_SEP}\d|\d{{3}})(?![0-9])"
+    r"|[(\[][ \t]*\d[ \t]*/[ \t]*\d[ \t]*/[ \t]*\d[ \t]*[)\]]",
+    re.ASCII,
+)
 _DICE_ONLY = re.compile(
     rf"\d{_SEP}\d{_SEP}\d(?![0-9])(?!{_SEP}\d)|\d{{3}}(?![0-9])(?![ \t]*[:.)(])", re.ASCII
 )
@@ -122,6 +135,10 @@ _DASHED_ROW = re.compile(r"(\d{1,9})[ \t]+[-\u2013\u2014][ \t]+(?=\d)", re.ASCII
 """`1 - 1 4 6 ...`: a roll number set off by a dash between blanks, when what follows
 is the dice (and the line's start is not three dice itself, `2 - 4 - 5`)."""
 _ROLL_NUMBER = re.compile(r"(\d+)[ \t]*[:.)\-\u2013\u2014]?", re.ASCII)
+_BARE_ROLL = re.compile(r"(\d{1,9})[ \t]+(?=\d)", re.ASCII)
+"""A roll number with no sign after it, before the dice (read so only as another reading)."""
+_FACES_ROLL = re.compile(r"[1-6]{3}(?![0-9])", re.ASCII)
+"""Three die faces where a roll number stands (`146.`, `Roll 146:`)."""
 _ORDINAL = re.compile(r"(\d+)[ \t]*([^\W\d_]{1,3})\.?[ \t]+(?=[^\W\d_])")
 """`1er lancer`, `2e tour`, `3rd roll`: a roll number as an ordinal, before a roll word."""
 
@@ -206,6 +223,10 @@ def _lead_words(line: str, pos: int, words: frozenset[str] = _LEAD_WORDS) -> int
 
 
 _DIE_SEP = re.compile(r"[ \t]*[,;-][ \t]*|[ \t]+")
+_SLASHED_DICE = re.compile(r"[ \t]*\d[ \t]*/[ \t]*\d[ \t]*/[ \t]*\d[ \t]*[)\]]", re.ASCII)
+"""Three dice with slashes between them, in brackets (`(1/4/6)`): no field has three
+numbers."""
+_SLASH_SEP = re.compile(r"[ \t]*/[ \t]*")
 
 # --- the words of the annotation -----------------------------------------------------------
 
@@ -222,7 +243,7 @@ CROSS, MOVE, STEPS, IN, PATH, REROLL, RING, NOMOVE, EXIT, FILLER = (
     "filler",
 )
 PHRASES: dict[str, str] = {
-    **dict.fromkeys(COMMON_CROSS | union("cross"), CROSS),
+    **dict.fromkeys(COMMON_CROSS | CROSS_MARKS | union("cross"), CROSS),
     **dict.fromkeys(union("move") | union("move_after"), MOVE),
     **dict.fromkeys(union("steps"), STEPS),
     **dict.fromkeys(union("before_steps"), IN),
@@ -239,7 +260,7 @@ BEFORE_FIELD = union("before_field")
 """Words that may stand between a cross-out or move word and its field (`Kreuz auf 1/4`)."""
 _LONGEST_BEFORE = max(len(p.split()) for p in BEFORE_FIELD)
 _BEFORE_FIRST = frozenset(p.split()[0] for p in BEFORE_FIELD)
-POSTFIX = union("cross_after")
+POSTFIX = union("cross_after") | CROSS_MARKS
 """Cross-out words that may follow their field (`Raum 3/4 gestrichen`, `case 3/4 barrée`)."""
 MOVE_POSTFIX = union("move_after")
 """Move words that may follow their field (`nach 6/1 gezogen`)."""
@@ -257,7 +278,7 @@ _TOKEN = re.compile(
     rf"(?P<field>{FIELD.pattern})"
     r"|(?P<num>[0-9]+)"
     r"|(?P<arrow>[-–—=]+>|[→⇒⟶➔➜]|>)"  # noqa: RUF001
-    r"|(?P<word>[^\W\d_]+(?:[-'’][^\W\d_]+)*|×)"  # noqa: RUF001
+    r"|(?P<word>[^\W\d_]+(?:[-'’][^\W\d_]+)*|[×\u2717\u2718])"  # noqa: RUF001
     r"|(?P<deco>[✓✔☑✅]|\+[0-9]+)"
     r"|(?P<dash>[-–—]+)"  # noqa: RUF001
     r"|(?P<close>[)\]])"
@@ -302,131 +323,177 @@ class Token:
         return self.paren if self.paren >= 0 else self.start
 
 
-def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
+def parse(
+    text: str, source: str, max_rounds: int | None = None, *, dice: Sequence[Dice] | None = None
+) -> Record:
     """Read an annotated dice file record; raises ReadError with every problem found.
-    With `max_rounds`, reading stops after that many rounds."""
-    header = Header(source)
-    rounds: list[dict[str, object]] = []
-    locations: Locations = {}
-    problems: list[Diagnostic] = []
-    numbers: list[int] = []
-    """Each round's place among the annotated lines, counting lines that failed."""
-    failed_lines = 0
-    row = 0
-    first_dice_line: int | None = None
-    table: Table | None = None
-    unknown: list[Diagnostic] = []
-    """Header lines above the rounds whose key is not known (W004 when rounds follow)."""
-    prose: list[tuple[int, str]] = []
-    """Lines of words without a digit (`Hallo zusammen,`, `Cheers, Sam`): W006 above and
-    below the rounds, E002 among them or in a file without rounds."""
-    last_dice_line = round_lines = 0
+    With `max_rounds`, reading stops after that many rounds. With the `dice` file's rows,
+    a line that reads in more than one way is read the way that fits them (W007)."""
+    reader = _Reader(source, max_rounds, dice)
     for lineno, line in enumerate(split_lines(text.removeprefix("\ufeff")), start=1):
+        if not reader.read(line, lineno):
+            break
+    return reader.record(text)
+
+
+class _Reader:
+    """One text record being read, line by line: its rounds and where they stand, its
+    header, and what is wrong."""
+
+    def __init__(self, source: str, max_rounds: int | None, dice: Sequence[Dice] | None) -> None:
+        self.source = source
+        self.max_rounds = max_rounds
+        self.dice = dice
+        self.header = Header(source)
+        self.readings: list[Diagnostic] = []
+        """W007 for each line read in another way than its first reading (_read_round)."""
+        self.rounds: list[dict[str, object]] = []
+        self.locations: Locations = {}
+        self.problems: list[Diagnostic] = []
+        self.numbers: list[int] = []
+        """Each round's place among the annotated lines, counting lines that failed."""
+        self.failed_lines = 0
+        self.row = 0
+        self.first_dice_line: int | None = None
+        self.last_dice_line = 0
+        self.round_lines = 0
+        self.table: Table | None = None
+        self.unknown: list[Diagnostic] = []
+        """Header lines above the rounds whose key is not known (W004 when rounds follow)."""
+        self.prose: list[tuple[int, str]] = []
+        """Lines of words without a digit (`Hallo zusammen,`, `Cheers, Sam`): W006 above
+        and below the rounds, E002 among them or in a file without rounds."""
+
+    def read(self, line: str, lineno: int) -> bool:
+        """Read one line; False where reading stops."""
         stripped = line.lstrip(" \t")
         if not stripped or stripped.startswith("//"):
-            continue
+            return True
         if stripped.startswith("#") and not _HASH_ROUND.match(stripped[:200]):
-            continue
-        if len(problems) > MAX_DIAGNOSTICS:
-            break
+            return True
+        if len(self.problems) > MAX_DIAGNOSTICS:
+            return False
         try:
-            if (
-                table is None
-                and stripped[0] not in "0123456789"  # the common line: no column row
-                and (found := header_row(line, lineno)) is not None
-            ):
-                table = found[0]  # `| Roll | Dice | Cross | Move | Steps |`
-                first_dice_line = first_dice_line or lineno
-                # A name it does not know is said; its column is skipped, so that the
-                # rows below are still read (and their own errors said).
-                problems.extend(_unknown_column(u, lineno, source) for u in found[1])
-                continue
-            if table is None and (stripped.startswith("|") or "\t" in line[:MAX_TABLE_LOOK]):
-                table = headless_row(line, lineno)  # `| 1 | 1 4 6 | 6/4 | 1/1 | 1 |`
-                first_dice_line = first_dice_line or (lineno if table else None)
-            if table is not None and table.holds(line):
-                if max_rounds is not None and len(rounds) >= max_rounds:
-                    break
-                if (total := total_row(line, table.delimiter)) is not None:
-                    header.read("claimed_score", total, lineno)
-                    continue
-                last_dice_line, round_lines = lineno, round_lines + 1
-                cells = table.row(line, lineno, source)
-                if cells is not None:
-                    data, where = cells
-                    index = len(rounds)
-                    rounds.append(data)
-                    numbers.append(len(rounds) + failed_lines)
-                    locations[("rounds", index)] = (lineno, spaces_end(line, 0) + 1)
-                    for path, col in where.items():
-                        locations[("rounds", index, *path)] = (lineno, col)
-                continue
-            if _round_line(stripped):
-                if max_rounds is not None and len(rounds) >= max_rounds:
-                    break  # the rest is not read: the replay judges what was
-                first_dice_line = first_dice_line or lineno
-                last_dice_line, round_lines = lineno, round_lines + 1
-                bare = _BARE_DICE_LINE.match(line)
-                if bare is not None and (bare[1] is None or int(bare[1]) > row):
-                    row = row + 1 if bare[1] is None else int(bare[1])
-                    # Where the row stands: a round that skips it (E105) points here.
-                    locations[("row", row)] = (lineno, 1)
-                    continue  # an unplayed row: no need for the full grammar
-                row, entry = _RollLine(line, lineno, source).parse(row)
-                if entry is None:
-                    locations[("row", row)] = (lineno, 1)
-                else:
-                    data, where = entry
-                    index = len(rounds)
-                    rounds.append(data)
-                    numbers.append(len(rounds) + failed_lines)
-                    for path, col in where.items():
-                        locations[("rounds", index, *path)] = (lineno, col)
-                continue
-            if _DIGIT.search(line) is None and header_match(line) is None:
-                prose.append((lineno, line))  # a greeting, a signature: judged at the end
-                continue
-            _header_line(header, line, lineno, first_dice_line, source, unknown)
+            return self._line(line, stripped, lineno)
         except ReadError as exc:
-            problems.extend(exc.diagnostics)
-            failed_lines += _round_line(stripped) or (table is not None and table.holds(line))
-    # Lines of words around a game (a greeting, a signature) are skipped; among its
-    # rounds, or around a few lines (a README's example), they are what is wrong.
-    first = first_dice_line or 0
-    game = bool(rounds) and round_lines >= GAME_ROUNDS
-    skipped = [(n, line) for n, line in prose if game and not first < n < last_dice_line]
-    refused = [_refused(line, n, source) for n, line in prose if (n, line) not in skipped]
-    problems = sorted([*problems, *refused], key=lambda d: d.line or 0)
-    warnings: tuple[Diagnostic, ...] = ()
-    if rounds:  # a record: an unknown key above it is no reason to refuse it
-        warnings = tuple(
-            sorted(
-                [
-                    *(dataclasses.replace(d, code="W004") for d in unknown),
-                    *(_skipped(line, n, source) for n, line in skipped),
-                ],
-                key=lambda d: d.line or 0,
+            self.problems.extend(exc.diagnostics)
+            table = self.table
+            self.failed_lines += _round_line(stripped) or (table is not None and table.holds(line))
+            return True
+
+    def _full(self) -> bool:
+        """Whether `max_rounds` rounds are read: the rest is not (the replay judges what
+        was)."""
+        return self.max_rounds is not None and len(self.rounds) >= self.max_rounds
+
+    def _line(self, line: str, stripped: str, lineno: int) -> bool:
+        if (
+            self.table is None
+            and stripped[0] not in "0123456789"  # the common line: no column row
+            and (found := header_row(line, lineno)) is not None
+        ):
+            self.table = found[0]  # `| Roll | Dice | Cross | Move | Steps |`
+            self.first_dice_line = self.first_dice_line or lineno
+            # A name it does not know is said; its column is skipped, so that the rows
+            # below are still read (and their own errors said).
+            self.problems.extend(_unknown_column(u, lineno, self.source) for u in found[1])
+            return True
+        if self.table is None and (stripped.startswith("|") or "\t" in line[:MAX_TABLE_LOOK]):
+            self.table = headless_row(line, lineno)  # `| 1 | 1 4 6 | 6/4 | 1/1 | 1 |`
+            self.first_dice_line = self.first_dice_line or (lineno if self.table else None)
+        if self.table is not None and self.table.holds(line):
+            return self._table_row(self.table, line, lineno)
+        if _round_line(stripped):
+            return self._round(line, lineno)
+        if _DIGIT.search(line) is None and header_match(line) is None:
+            self.prose.append((lineno, line))  # a greeting, a signature: judged at the end
+            return True
+        _header_line(self.header, line, lineno, self.first_dice_line, self.source, self.unknown)
+        return True
+
+    def _table_row(self, table: Table, line: str, lineno: int) -> bool:
+        if self._full():
+            return False
+        if (total := total_row(line, table.delimiter)) is not None:
+            self.header.read("claimed_score", total, lineno)
+            return True
+        self.last_dice_line, self.round_lines = lineno, self.round_lines + 1
+        cells = table.row(line, lineno, self.source)
+        if cells is not None:
+            self._add(cells, lineno, spaces_end(line, 0) + 1)
+        return True
+
+    def _round(self, line: str, lineno: int) -> bool:
+        if self._full():
+            return False
+        self.first_dice_line = self.first_dice_line or lineno
+        self.last_dice_line, self.round_lines = lineno, self.round_lines + 1
+        bare = _BARE_DICE_LINE.match(line)
+        if bare is not None and (bare[1] is None or int(bare[1]) > self.row):
+            self.row = self.row + 1 if bare[1] is None else int(bare[1])
+            # Where the row stands: a round that skips it (E105) points here.
+            self.locations[("row", self.row)] = (lineno, 1)
+            return True  # an unplayed row: no need for the full grammar
+        self.row, entry = _read_round(line, lineno, self.source, self.row, self.dice, self.readings)
+        if entry is None:
+            self.locations[("row", self.row)] = (lineno, 1)
+        else:
+            self._add(entry, lineno)
+        return True
+
+    def _add(self, entry: tuple[dict[str, object], Where], lineno: int, col: int = 0) -> None:
+        """A round read at `lineno` (the whole round at `col`, when given)."""
+        data, where = entry
+        index = len(self.rounds)
+        self.rounds.append(data)
+        self.numbers.append(len(self.rounds) + self.failed_lines)
+        if col:
+            self.locations[("rounds", index)] = (lineno, col)
+        for path, at in where.items():
+            self.locations[("rounds", index, *path)] = (lineno, at)
+
+    def record(self, text: str) -> Record:
+        """The record read, or ReadError with every problem found."""
+        problems, warnings = self._judged()
+        if not self.rounds and not self.header.values and not problems:
+            fail(
+                "E007",
+                phrase(N_("the file holds no record: no dice line is annotated")),
+                self.source,
+                self.first_dice_line or 1,
+                1,
+                hint=phrase(N_("annotate the rows you played, like {example}"), example=EXAMPLE),
             )
-        )
-    else:
-        # no rounds: the unknown key may be what is wrong (`rounds: 1`); in source order
-        wrong = [dataclasses.replace(d, code="E003") for d in unknown]
-        problems = sorted([*wrong, *problems], key=lambda d: d.line or 0)
-    if not rounds and not header.values and not problems:
-        fail(
-            "E007",
-            phrase(N_("the file holds no record: no dice line is annotated")),
-            source,
-            first_dice_line or 1,
-            1,
-            hint=phrase(N_("annotate the rows you played, like {example}"), example=EXAMPLE),
-        )
-    try:
-        record = build(header, rounds, locations, "text", problems, numbers)
-    except ReadError as exc:
-        exc.language = identify_text(text)  # its errors are said in the record's language
-        raise
-    return dataclasses.replace(record, language=identify_text(text), warnings=warnings)
+        try:
+            record = build(self.header, self.rounds, self.locations, "text", problems, self.numbers)
+        except ReadError as exc:
+            exc.language = identify_text(text)  # its errors are said in the record's language
+            raise
+        return dataclasses.replace(record, language=identify_text(text), warnings=warnings)
+
+    def _judged(self) -> tuple[list[Diagnostic], tuple[Diagnostic, ...]]:
+        """The problems and the warnings, each in line order. Lines of words around a game
+        (a greeting, a signature) are skipped; among its rounds, or around a few lines (a
+        README's example), they are what is wrong."""
+        source = self.source
+        first = self.first_dice_line or 0
+        game = bool(self.rounds) and self.round_lines >= GAME_ROUNDS
+        skipped = [
+            (n, line) for n, line in self.prose if game and not first < n < self.last_dice_line
+        ]
+        refused = [_refused(line, n, source) for n, line in self.prose if (n, line) not in skipped]
+        problems = sorted([*self.problems, *refused], key=lambda d: d.line or 0)
+        if not self.rounds:
+            # no rounds: the unknown key may be what is wrong (`rounds: 1`); in source order
+            wrong = [dataclasses.replace(d, code="E003") for d in self.unknown]
+            return sorted([*wrong, *problems], key=lambda d: d.line or 0), ()
+        # a record: an unknown key above it is no reason to refuse it
+        warnings = [
+            *(dataclasses.replace(d, code="W004") for d in self.unknown),
+            *(_skipped(line, n, source) for n, line in skipped),
+            *self.readings,
+        ]
+        return problems, tuple(sorted(warnings, key=lambda d: d.line or 0))
 
 
 def _header_line(
@@ -524,10 +591,7 @@ def _misspelt_roll_word(line: str, start: int, word: str, lineno: int, source: s
     fail(
         "E002",
         phrase(
-            N_(
-                "expected a roll word like Roll, Round or Throw, found {found}: "
-                "did you mean {word}?"
-            ),
+            N_("{found} is not a word the reader knows for a roll: did you mean {word}?"),
             found=short(word),
             word=short(meant),
         ),
@@ -554,7 +618,10 @@ def _not_a_line(line: str, lineno: int, source: str) -> NoReturn:
     fail(
         "E002",
         phrase(
-            N_("expected a dice line or a header line (key: value), found {found}"),
+            N_(
+                "this line is neither a round (a roll with its three dice) nor a header line "
+                "(key: value); it begins with {found}"
+            ),
             found=_found(line, start),
         ),
         source,
@@ -575,10 +642,160 @@ def _found(text: str, pos: int) -> Text:
     return short(word.group()) if word else _END
 
 
+Reading = tuple[int, tuple[dict[str, object], Where] | None]
+"""A dice line's row number and its round's data and columns (None: no annotation)."""
+
+ROLL_FIRST, NO_ROLL, PAIRS = "roll first", "no roll number", "pairs"
+"""The other ways a line may be read (`_RollLine.modes`): its first number is the roll
+number though no sign follows it (`3 2 2 2 x 2/2 -> 6/1`); a roll number of three die
+faces is the dice (`146. x 6/4`, `Roll 146: x 6/4`); two bare digits are a field
+(`1 4 6 6 4 1 1`: dice 1 4 6, 6/4, 1/1)."""
+_OTHER_READINGS: tuple[frozenset[str], ...] = (
+    frozenset({ROLL_FIRST}),
+    frozenset({PAIRS}),
+    frozenset({ROLL_FIRST, PAIRS}),
+    frozenset({NO_ROLL}),
+    frozenset({NO_ROLL, PAIRS}),
+)
+
+
+def _read_round(
+    line: str,
+    lineno: int,
+    source: str,
+    previous: int,
+    dice: Sequence[Dice] | None,
+    readings: list[Diagnostic],
+) -> Reading:
+    """A dice line read as written; where that reading does not fit the dice file (or
+    cannot be read), the other readings of the line are tried against it, and the one
+    that fits best is taken, with a W007 that names it. A reading that fits no better
+    than the first is never taken: a wrong cross-out stays what it is, at its line."""
+    if dice is None:
+        return _RollLine(line, lineno, source).parse(previous)
+    first: Reading | ReadError
+    try:
+        first = _RollLine(line, lineno, source).parse(previous)
+    except ReadError as exc:
+        first = exc
+    # Another reading needs at least the dice of its roll: one that gives another roll's
+    # dice is no better than an error at the line as written.
+    fit = max(_fit(first, dice), 0)
+    if fit == _FITS:
+        assert not isinstance(first, ReadError)
+        return first
+    best: Reading | None = None
+    for modes in _OTHER_READINGS:
+        try:
+            other = _RollLine(line, lineno, source, modes).parse(previous)
+        except ReadError:
+            continue
+        if other != first and (score := _fit(other, dice)) > fit:
+            best, fit = other, score
+    if best is None:
+        if isinstance(first, ReadError):
+            raise first
+        return first
+    readings.append(_reading_taken(best, line, lineno, source, dice))
+    return best
+
+
+_FITS = 2
+"""A reading whose dice are its roll's in the dice file and whose cross-out is a pair of
+them; 1: only its dice; 0: it reads, its dice are another roll's; -1: it cannot be
+read."""
+
+
+def _fit(reading: Reading | ReadError, dice: Sequence[Dice]) -> int:
+    if isinstance(reading, ReadError):
+        return -1
+    row, entry = reading
+    if not 1 <= row <= len(dice):
+        return 0
+    if entry is None:
+        return _FITS  # a row without an annotation (`Roll 5: 2 1 6`): nothing to fit
+    data, _ = entry
+    rolled = sorted(dice[row - 1])
+    typed = data.get("dice")
+    if isinstance(typed, list) and sorted(typed) != rolled:
+        return 0
+    cross = data.get(CROSS)
+    if isinstance(cross, str):
+        pair = sorted(int(n) for n in cross.split("/"))
+        rest = list(rolled)
+        for n in pair:
+            if n not in rest:
+                return 1
+            rest.remove(n)
+    return _FITS
+
+
+def _reading_taken(
+    reading: Reading, line: str, lineno: int, source: str, dice: Sequence[Dice]
+) -> Diagnostic:
+    """W007: the line was read in another way than its first, and how."""
+    row, entry = reading
+    data: dict[str, object] = entry[0] if entry is not None else {"roll": row}
+    said = _said_items(data)
+    hint: Text = ""
+    if 1 <= row <= len(dice):
+        hint = phrase(
+            N_("roll {roll} of the dice file is {dice}; write {example} to say it one way"),
+            roll=row,
+            dice=roll_text(dice[row - 1]),
+            example=_annotated(data),
+        )
+    return Diagnostic.said(
+        "W007",
+        phrase(N_("this line reads in more than one way; it is read as {reading}"), reading=said),
+        source,
+        lineno,
+        spaces_end(line, 0) + 1,
+        hint=hint,
+    )
+
+
+def _said_items(data: dict[str, object]) -> Items:
+    """What a line gave, as the player reads it: roll 3, dice 2 2 2, crossed out 2/2,
+    moved to 6/1, 5 steps."""
+    read: list[Phrase] = [phrase(N_("roll {roll}"), roll=data["roll"])]
+    dice = data.get("dice")
+    if isinstance(dice, list):
+        read.append(phrase(N_("dice {dice}"), dice=roll_text(dice)))
+    if data.get("reroll"):
+        read.append(phrase(N_("a reroll")))
+    if CROSS in data:
+        read.append(phrase(N_("crossed out {field}"), field=data[CROSS]))
+    if MOVE in data:
+        read.append(phrase(N_("moved to {field}"), field=data[MOVE]))
+    steps = data.get(STEPS)
+    if isinstance(steps, int):
+        read.append(plural(steps, "{n} step", "{n} steps"))
+    return Items(tuple(read))
+
+
+def _annotated(data: dict[str, object]) -> str:
+    """A reading in the annotated form (`3: 2 2 2   x 2/2 -> 6/1 (5)`)."""
+    dice = data.get("dice")
+    head = f"{data['roll']}: {roll_text(dice)}" if isinstance(dice, list) else f"{data['roll']}:"
+    if data.get("reroll"):
+        return f"{head}   reroll"
+    parts = [f"x {data[CROSS]}"] if CROSS in data else []
+    if MOVE in data:
+        parts.append(f"-> {data[MOVE]}")
+    if isinstance(data.get(STEPS), int):
+        parts.append(f"({data[STEPS]})")
+    return f"{head}   {' '.join(parts)}".rstrip()
+
+
 class _RollLine:
     """One dice line: `[row:] d d d [annotation] [# note]`."""
 
-    def __init__(self, text: str, line: int, source: str) -> None:
+    def __init__(
+        self, text: str, line: int, source: str, modes: frozenset[str] = frozenset()
+    ) -> None:
+        self.modes = modes
+        """The other readings taken (ROLL_FIRST, NO_ROLL, PAIRS); none: as written."""
         hashed = _HASH_ROLL.match(text)
         skip = hashed.end() if hashed and normal(hashed[1]) in _ROLL_WORDS else 0
         numbered = _HASH_ROUND.match(text[:200])
@@ -668,28 +885,48 @@ class _RollLine:
         return numbered, worded
 
     def _roll(self) -> tuple[re.Match[str] | None, bool]:
+        found = self._unsigned_roll()
+        if found is not None:
+            return found
+        numbered = _ROW.match(self.text, self.pos)
+        if numbered is not None:
+            self.pos = numbered.end()
+        return self._roll_word(numbered)
+
+    def _unsigned_roll(self) -> tuple[re.Match[str] | None, bool] | None:
+        """A roll number not followed by `:`, `.` or `)`: in another reading, a bare one
+        (or none, three die faces being the dice); `#1`, `1 - 1 4 6`, `1er lancer`."""
         text = self.text
+        if ROLL_FIRST in self.modes and (first := _BARE_ROLL.match(text, self.pos)):
+            self.pos = first.end()  # `3 2 2 2 x 2/2`: roll 3, though no sign follows it
+            return first, False
+        if NO_ROLL in self.modes and _FACES_ROLL.match(text, self.pos):
+            return None, False  # `146. x 6/4`: the dice, not roll 146
         if text.startswith("#", self.pos):
             # `#1: 1 4 6`, `#1 146` (the line is a round only when _HASH_ROUND says so)
             hashed = _ROLL_NUMBER.match(text, self.pos + 1)
             if hashed is not None:
                 self.pos = hashed.end()
                 return hashed, False
-        numbered = _ROW.match(text, self.pos)
-        if numbered is None and not _DICE_ONLY.match(text, self.pos):
+        if _ROW.match(text, self.pos) is not None:
+            return None
+        if not _DICE_ONLY.match(text, self.pos):
             dashed = _DASHED_ROW.match(text, self.pos)  # `1 - 1 4 6 - 6/4 - 1/1`
             if dashed is not None and _DICE_AHEAD.match(text, dashed.end()):
                 self.pos = dashed.end()
                 return dashed, False
-        if numbered is None:
-            ordinal = _ORDINAL.match(text, self.pos)
-            if ordinal is not None and normal(ordinal[2]) in ORDINAL_SUFFIXES:
-                word = _WORD_AT.match(text, ordinal.end())
-                if word is not None and normal(word[0]) in _ROLL_WORDS:
-                    self.pos = word.end()
-                    return ordinal, True
-        else:
-            self.pos = numbered.end()
+        ordinal = _ORDINAL.match(text, self.pos)
+        if ordinal is not None and normal(ordinal[2]) in ORDINAL_SUFFIXES:
+            word = _WORD_AT.match(text, ordinal.end())
+            if word is not None and normal(word[0]) in _ROLL_WORDS:
+                self.pos = word.end()
+                return ordinal, True
+        return None
+
+    def _roll_word(self, numbered: re.Match[str] | None) -> tuple[re.Match[str] | None, bool]:
+        """A roll word after the roll number (`7. Wurf`) or before it (`Roll 7:`), or words
+        for the dice before them (`I rolled 1 4 6`)."""
+        text = self.text
         word = _WORD_AT.match(text, spaces_end(text, self.pos))
         if word is None or normal(word[0]) not in _ROLL_WORDS:
             lead = _lead_words(text, self.pos) if numbered is None and word else self.pos
@@ -702,67 +939,93 @@ class _RollLine:
         if numbered is not None or after is None:
             return numbered, True
         self.pos = after.end()
-        if _DICE_ONLY.match(text, self.pos):
+        if _DICE_ONLY.match(text, self.pos) or (
+            NO_ROLL in self.modes and _FACES_ROLL.match(text, self.pos)
+        ):
             return None, True  # `Rolled 1, 4, 6`: the dice, no roll number
         number = _ROLL_NUMBER.match(text, self.pos)
         assert number is not None  # a digit follows
         self.pos = number.end()
         return number, True
 
-    def _dice(self, numbered: bool) -> tuple[list[int], list[int]]:
+    def _dice(self, numbered: bool, slashed: bool = False) -> tuple[list[int], list[int]]:
+        """The row's three dice and their columns; `numbered`: the line gave a roll
+        number; `slashed`: they are written `1/4/6` (in brackets)."""
         if self.pos < len(self.text) and self.text[self.pos] in "([":
             # `(1, 4, 6)`, `[1-4-6]`
             close = ")" if self.text[self.pos] == "(" else "]"
+            slashed = _SLASHED_DICE.match(self.text, self.pos + 1) is not None
             self.pos = spaces_end(self.text, self.pos + 1)
-            dice = self._dice(numbered)
+            dice = self._dice(numbered, slashed)
             end = spaces_end(self.text, self.pos)
             if end < len(self.text) and self.text[end] == close:
                 self.pos = end + 1
             return dice
+        tokens = self._die_tokens(_SLASH_SEP if slashed else _DIE_SEP)
+        if len(tokens) == 1 and len(tokens[0][0]) == 3:
+            m = tokens[0]
+            return [int(d) for d in m[0]], [m.start() + 1 + i for i in range(3)]
+        if len(tokens) != 3:
+            self._not_three(tokens, numbered)
+        return [self.number(m[0], phrase(N_("die")), m.start()) for m in tokens], [
+            m.start() + 1 for m in tokens
+        ]
+
+    def _die_tokens(self, separator: re.Pattern[str]) -> list[re.Match[str]]:
+        """The numbers where the dice stand (`1 4 6`, `1,4,6`, `146`), and a fourth one
+        that is no field (`1 2 4 5`: an error, or the roll number in another reading)."""
         tokens: list[re.Match[str]] = []
         while (m := _DIE.match(self.text, self.pos)) is not None:
             if len(tokens) == 3:
                 field = FIELD.match(self.text, m.start())
-                if field is not None and (len(m[0]) == 2 or not is_packed(field)):
+                if PAIRS in self.modes or (
+                    field is not None and (len(m[0]) == 2 or not is_packed(field))
+                ):
                     break  # the cross-out, written without a word: `1: 2 4 5 2/4`
             tokens.append(m)
             self.pos = m.end()
             if len(tokens) == 1 and len(m[0]) == 3:
                 break
-            sep = _DIE_SEP.match(self.text, self.pos)
+            sep = separator.match(self.text, self.pos)
             if sep is None or not _DIE.match(self.text, sep.end()):
                 break
             self.pos = sep.end()
-        if len(tokens) == 1 and len(tokens[0][0]) == 3:
-            m = tokens[0]
-            return [int(d) for d in m[0]], [m.start() + 1 + i for i in range(3)]
+        return tokens
+
+    def _not_three(self, tokens: list[re.Match[str]], numbered: bool) -> NoReturn:
+        """E002 for a line whose dice are not three: what it gives instead."""
         if len(tokens) > 3:
-            hint: Text = (
-                ""
-                if numbered
-                else phrase(N_("a row number needs :, . or ) after it, like 7: 3 4 6"))
-            )
             self.fail(
                 phrase(
-                    N_("expected x 3/4, reroll or ring after the three dice, found {found}"),
+                    N_(
+                        "after the three dice {dice} comes the field crossed out (like x 3/4), "
+                        "reroll or ring, not a fourth number {found}"
+                    ),
+                    dice=" ".join(m[0] for m in tokens[:3]),
                     found=short(tokens[3][0]),
                 ),
                 tokens[3].start(),
-                hint=hint,
+                hint=""
+                if numbered
+                else phrase(N_("a row number needs :, . or ) after it, like 7: 3 4 6")),
             )
-        if len(tokens) != 3:
-            at = tokens[0].start() if tokens else self.pos
-            self.fail(
-                phrase(
-                    N_("expected the row's three dice, like 3 4 6 or 346, found {found}"),
-                    found=_found(self.text, at),
-                ),
-                at,
-                hint=_EXAMPLE_HINT,
+        at = tokens[0].start() if tokens else self.pos
+        found = _found(self.text, at)
+        if tokens:
+            message = phrase(
+                N_("this line gives {dice} where a roll has three dice, like 3 4 6 or 346"),
+                dice=" ".join(m[0] for m in tokens),
             )
-        return [self.number(m[0], phrase(N_("die")), m.start()) for m in tokens], [
-            m.start() + 1 for m in tokens
-        ]
+        elif found is _END:
+            message = phrase(
+                N_("the three dice are missing, like 3 4 6 or 346: the line ends here")
+            )
+        else:
+            message = phrase(
+                N_("the three dice are missing here, like 3 4 6 or 346; the line has {found}"),
+                found=found,
+            )
+        self.fail(message, at, hint=_EXAMPLE_HINT)
 
     def _tokens(self) -> list[Token]:
         """The annotation as tokens; notes (a bracket without a number, `✓`, `+30`) dropped."""
@@ -787,7 +1050,7 @@ class _RollLine:
             m = _TOKEN.match(text, pos)
             if m is None:
                 self.fail(
-                    phrase(N_("unexpected {found} in the annotation"), found=short(text[pos])),
+                    phrase(N_("{found} cannot be part of a round"), found=short(text[pos])),
                     pos,
                     hint=_NOTES_HINT,
                 )
@@ -840,6 +1103,12 @@ class _Annotation:
         self.seen: dict[str, int] = {}
         self.no_move = False
         """A no-move phrase was read (a second one says the same: `stuck, game over`)."""
+        self.pending: tuple[str, Token] | None = None
+        """The word whose field or number comes next (`x` before `3/4`), while reading."""
+        self.resume: tuple[str, Token] | None = None
+        """A move word whose field follows the steps (`avancé de 1 jusqu'à 1/1`)."""
+        self.last_field: str | None = None
+        """The role of the field just read, for a word said after it (`6/1 gezogen`)."""
 
     def fail(self, message: Text, pos: int, hint: Text = "") -> NoReturn:
         if not hint and self.line.typed:
@@ -870,18 +1139,7 @@ class _Annotation:
     def _read_so_far(self) -> Phrase:
         """What a typed round's line gave before the reader stopped (`read so far: roll
         3, dice 2 2 2, crossed out 2/2`): the player sees which of their words were taken."""
-        read: list[Phrase] = [phrase(N_("roll {roll}"), roll=self.data["roll"])]
-        dice = self.data.get("dice")
-        if isinstance(dice, list):
-            read.append(phrase(N_("dice {dice}"), dice=roll_text(dice)))
-        if CROSS in self.data:
-            read.append(phrase(N_("crossed out {field}"), field=self.data[CROSS]))
-        if MOVE in self.data:
-            read.append(phrase(N_("moved to {field}"), field=self.data[MOVE]))
-        steps = self.data.get(STEPS)
-        if isinstance(steps, int):
-            read.append(plural(steps, "{n} step", "{n} steps"))
-        return phrase(N_("read so far: {read}"), read=Items(tuple(read)))
+        return phrase(N_("read so far: {read}"), read=_said_items(self.data))
 
     def peek(self, offset: int = 0) -> Token | None:
         k = self.i + offset
@@ -914,8 +1172,11 @@ class _Annotation:
             self.data["reroll"] = True
             self.where[("reroll",)] = first.start + 1
             return True
-        if self.line.typed and (said := self._reroll_said()) is not None:
-            self.data["reroll"] = True  # `had to reroll`, `nix möglich, neu würfeln`
+        if (self.line.typed or ("roll",) not in self.where) and (
+            said := self._reroll_said()
+        ) is not None:
+            # `had to reroll`, `nix möglich, neu würfeln`, also without a roll number
+            self.data["reroll"] = True
             self.where[("reroll",)] = said.start + 1
             return True
         # `6 6 6 - reroll`, `6,6,6 ; on relance`: dashes and filler words before a word
@@ -934,10 +1195,23 @@ class _Annotation:
             self._same_said(kind)  # `nothing to cross out, reroll`
             rest = self.peek()
             if rest is not None:
+                named = short(self.line.text[first.start : found[2].end])
                 self.fail(
                     phrase(
-                        N_("a {kind} line has nothing after {kind}, found {found}"),
-                        kind=kind,
+                        N_(
+                            "after {word} the line goes on with {found}, but a reroll has "
+                            "nothing more"
+                        ),
+                        word=named,
+                        found=short(rest.text),
+                    )
+                    if kind == REROLL
+                    else phrase(
+                        N_(
+                            "after {word} the line goes on with {found}, but a ring round has "
+                            "nothing more"
+                        ),
+                        word=named,
                         found=short(rest.text),
                     ),
                     rest.start,
@@ -1043,167 +1317,234 @@ class _Annotation:
         self.i = k
 
     def _play(self) -> None:
-        pending: tuple[str, Token] | None = None
-        resume: tuple[str, Token] | None = None
-        """A move word whose field follows the steps (`avancé de 1 jusqu'à 1/1`)."""
-        last_field: str | None = None
+        """Read the cross-out, the move, the steps and the path, token by token."""
         while (token := self.peek()) is not None:
-            if self._points(token):
-                self.i += 2  # `(6 steps) 20 points`: the field's value, a note
-                continue
-            if token.kind == "dash":  # a separator, also between a path's fields
-                self.i += 1
-                if pending is not None and pending[0] == MOVE:  # `-> -`: no move
-                    self.where[(MOVE,)] = token.start + 1
-                    pending = None
-                continue
-            if pending is not None and pending[0] == PATH and self._path_arrow(token):
-                self.i += 1  # `path 6/5 -> 5/5` after the move: the arrow joins the path
-                continue
-            if pending is not None and pending[0] == PATH and token.kind != "field":
-                if PATH not in self.data:
-                    self._missing(pending, token)
-                pending = None
-            if token.kind == "field":
-                self.i += 1
-                nxt = self.peek()
-                steps_word = nxt is not None and nxt.kind == "word" and nxt.role == STEPS
-                if token.packed and (steps_word or (pending is not None and pending[0] == STEPS)):
-                    self.i += 1 if steps_word else 0
-                    self._steps(token.text, token)
-                    pending, resume = resume, None
-                    continue
-                if pending is not None and pending[0] == STEPS:
-                    self._missing(pending, token)
-                last_field = self._field(token, pending[0] if pending else None)
-                if last_field != PATH:
-                    pending = None
-                continue
-            if token.kind == "num":
-                self.i += 1
-                unit = self.peek()
-                if (
-                    pending is not None
-                    and pending[0] == MOVE
-                    and unit is not None
-                    and unit.kind == "word"
-                    and (unit.role == STEPS or (unit.role == MOVE and self.line.typed))
-                ):
-                    # `moved 1 step to 1/1`: the steps inside the move; `move 6 to 1/1`:
-                    # the steps, then the move's word said again
-                    self.i += unit.role == STEPS
-                    self._steps(token.text, token)
-                    continue
-                self._number(token, pending)
-                pending, resume = resume, None
-                last_field = None
-                continue
-            if (
-                pending[0] in (CROSS, MOVE) if pending is not None else self.line.typed
-            ) and self._before_field():
-                continue  # `Kreuz auf 1/4`; in a typed round also `auf das Feld 2/1 gestrichen`
-            found = self.phrase()
-            if found is None:
-                if self._skippable(token):
-                    self.i += 1
-                    continue
-                self._unknown(token)
-            role, first, last = found
-            if role == FILLER:  # `and`, `je`, `und`: nothing to read
-                continue
-            if role in (MOVE, IN, STEPS, PATH) and pending is None and self._cross_ahead(first):
-                continue  # `had to cross out 1/2`: a word of the player's own before it
-            if pending is not None and pending[0] == MOVE and role == MOVE:
-                continue  # `moved 1 step to 1/1`: one move, said twice
-            if role == MOVE and last_field == MOVE and normal(first.text) in MOVE_POSTFIX:
-                last_field = None
-                continue  # `nach 6/1 gezogen`
-            if role == MOVE and not first.text[0].isalpha() and CROSS not in self.data:
-                after, then = self.peek(), self.peek(1)
-                if self._cross_next():
-                    continue  # `2 2 2 → X 2/2 → 6/1`, `→ je raye 1/4`: before the cross-out
-                if (
-                    after is not None
-                    and after.kind == "field"
-                    and then is not None
-                    and then.kind == "word"
-                    and folded(then.text) in POSTFIX
-                ):
-                    continue  # `1 4 6 -> 1/4 angekreuzt`: before a field crossed out after it
-            if pending is not None and pending[0] == MOVE and role in (STEPS, IN):
-                resume = pending  # `avancé de 1 jusqu'à 1/1`: the steps inside the move
-                pending = None
-            if pending is not None and not (pending[0] == MOVE and role in (EXIT, NOMOVE)):
-                self._missing(pending, first)
-            if role == CROSS:
-                if last_field == CROSS and (
-                    normal(first.text) in POSTFIX or normal(f"{first.text} {last.text}") in POSTFIX
-                ):
-                    last_field = None
-                    continue
-                if CROSS in self.data:
-                    self.fail(
-                        phrase(N_("a round crosses out one field; this is a second cross-out")),
-                        first.at,
-                    )
-                pending = (CROSS, first)
-            elif role == MOVE:
-                self._once(MOVE, first)
-                pending = (MOVE, first)
-            elif role in (STEPS, IN):
-                nxt = self.peek()
-                if self.line.typed and (nxt is None or nxt.kind not in ("num", "field")):
-                    pending, resume = resume, None
-                    continue  # `pas de chance`, `mit viel Glück`: no steps said here
-                if role == STEPS and (nxt is None or nxt.kind not in ("num", "field")):
-                    self.fail(
-                        phrase(
-                            N_("{word} needs its number, like steps 5 or 5 steps"),
-                            word=short(first.text),
-                        ),
-                        first.start,
-                    )
-                pending = (STEPS, first)
-            elif role == PATH:
-                nxt = self.peek()
-                if self.line.typed and (
-                    nxt is None or (nxt.kind != "field" and normal(nxt.text) != "none")
-                ):
-                    continue  # `kein Weg mehr frei`: no path said here
-                self._once(PATH, first)
-                self.where[(PATH,)] = first.start + 1
-                nxt = self.peek()
-                if nxt is not None and nxt.kind == "word" and normal(nxt.text) == "none":
-                    self.i += 1
-                    self.data[PATH] = []
-                    self.where[(PATH,)] = nxt.start + 1
-                    pending = None
-                else:
-                    pending = (PATH, first)
-            elif role in (EXIT, NOMOVE):
-                self._need_cross(first)
-                if role == NOMOVE and self.no_move:
-                    continue  # `no move possible - game over!`: one thing said twice
-                self.no_move = role == NOMOVE
-                if pending is None or pending[0] != MOVE:
-                    self._once(MOVE, first)
-                if role == EXIT:
-                    self.data[MOVE] = EXIT_WORDS[normal(first.text)]
-                self.where[(MOVE,)] = first.start + 1
-                pending = None
-            else:  # REROLL or RING after a cross-out
-                self.fail(
-                    phrase(N_("a round crosses out one field, or is a reroll or a ring, not both")),
-                    first.at,
-                )
-            last_field = None
+            self._step(token)
+        pending = self.pending
         if pending is not None and (pending[0] != PATH or PATH not in self.data):
             self._missing(pending, None)
         if CROSS not in self.data:
             self.fail(
-                phrase(N_("expected the field crossed out, like x 3/4")),
+                phrase(N_("this round names no field crossed out, like x 3/4")),
                 self.tokens[0].start,
             )
+
+    def _step(self, token: Token) -> None:
+        """Read the item that starts at `token` (one token or a few)."""
+        pending = self.pending
+        if self._points(token):
+            self.i += 2  # `(6 steps) 20 points`: the field's value, a note
+            return
+        if token.kind == "dash":  # a separator, also between a path's fields
+            self.i += 1
+            if pending is not None and pending[0] == MOVE:  # `-> -`: no move
+                self.where[(MOVE,)] = token.start + 1
+                self.pending = None
+            return
+        if pending is not None and pending[0] == PATH:
+            if self._path_arrow(token):
+                self.i += 1  # `path 6/5 -> 5/5` after the move: the arrow joins the path
+                return
+            if token.kind != "field":
+                if PATH not in self.data:
+                    self._missing(pending, token)
+                self.pending = None
+        if token.kind == "field":
+            self._field_token(token)
+        elif token.kind == "num":
+            self._num_token(token)
+        else:
+            self._word(token)
+
+    def _field_token(self, token: Token) -> None:
+        """A field: the steps when packed before a steps word (`12 steps`), else the
+        field the pending word names, or the next one in order."""
+        pending = self.pending
+        self.i += 1
+        nxt = self.peek()
+        steps_word = nxt is not None and nxt.kind == "word" and nxt.role == STEPS
+        if token.packed and (steps_word or (pending is not None and pending[0] == STEPS)):
+            self.i += 1 if steps_word else 0
+            self._steps(token.text, token)
+            self.pending, self.resume = self.resume, None
+            return
+        if pending is not None and pending[0] == STEPS:
+            self._missing(pending, token)
+        self.last_field = self._field(token, pending[0] if pending else None)
+        if self.last_field != PATH:
+            self.pending = None
+
+    def _num_token(self, token: Token) -> None:
+        pending = self.pending
+        self.i += 1
+        unit = self.peek()
+        if (
+            pending is not None
+            and pending[0] == MOVE
+            and unit is not None
+            and unit.kind == "word"
+            and (unit.role == STEPS or (unit.role == MOVE and self.line.typed))
+        ):
+            # `moved 1 step to 1/1`: the steps inside the move; `move 6 to 1/1`:
+            # the steps, then the move's word said again
+            self.i += unit.role == STEPS
+            self._steps(token.text, token)
+            return
+        self._number(token, pending)
+        self.pending, self.resume = self.resume, None
+        self.last_field = None
+
+    def _word(self, token: Token) -> None:
+        """A word or a phrase: the role it gives the next field or number, or one passed
+        over."""
+        pending = self.pending
+        if (
+            pending[0] in (CROSS, MOVE) if pending is not None else self.line.typed
+        ) and self._before_field():
+            return  # `Kreuz auf 1/4`; in a typed round also `auf das Feld 2/1 gestrichen`
+        found = self.phrase()
+        if found is None:
+            if self._skippable(token):
+                self.i += 1
+                return
+            self._unknown(token)
+        role, first, last = found
+        if self._passed_over(role, first):
+            return
+        if pending is not None and pending[0] == MOVE and role in (STEPS, IN):
+            self.resume = pending  # `avancé de 1 jusqu'à 1/1`: the steps inside the move
+            pending = self.pending = None
+        if pending is not None and not (pending[0] == MOVE and role in (EXIT, NOMOVE)):
+            self._missing(pending, first)
+        read = {
+            CROSS: self._cross_word,
+            MOVE: self._move_word,
+            STEPS: self._steps_word,
+            IN: self._steps_word,
+            PATH: self._path_word,
+            EXIT: self._end_word,
+            NOMOVE: self._end_word,
+        }.get(role, self._reroll_after_cross)
+        if read(role, first, last):
+            self.last_field = None
+
+    def _passed_over(self, role: str, first: Token) -> bool:
+        """Whether a phrase carries nothing to read here: a filler word, a word said twice,
+        a move word after its field, an arrow before the cross-out."""
+        pending = self.pending
+        if role == FILLER:  # `and`, `je`, `und`: nothing to read
+            return True
+        if role in (MOVE, IN, STEPS, PATH) and pending is None and self._cross_ahead(first):
+            return True  # `had to cross out 1/2`: a word of the player's own before it
+        if pending is not None and pending[0] == MOVE and role == MOVE:
+            return True  # `moved 1 step to 1/1`: one move, said twice
+        if role == MOVE and self.last_field == MOVE and normal(first.text) in MOVE_POSTFIX:
+            self.last_field = None
+            return True  # `nach 6/1 gezogen`
+        return role == MOVE and not first.text[0].isalpha() and self._arrow_before_cross(first)
+
+    def _arrow_before_cross(self, arrow: Token) -> bool:
+        """An arrow that stands before the cross-out (after the dice), not for the move."""
+        if CROSS in self.data:
+            return False
+        after, then = self.peek(), self.peek(1)
+        if self._cross_next():
+            return True  # `2 2 2 → X 2/2 → 6/1`, `→ je raye 1/4`: before the cross-out
+        if (
+            after is not None
+            and after.kind == "field"
+            and then is not None
+            and then.kind == "word"
+            and folded(then.text) in POSTFIX
+        ):
+            return True  # `1 4 6 -> 1/4 angekreuzt`: before a field crossed out after it
+        # `1 4 6 => 6/4 -> 1/1`: between the dice and the cross-out
+        return self.line.typed and arrow is self.tokens[0] and self._fields(2)
+
+    def _cross_word(self, role: str, first: Token, last: Token) -> bool:
+        if self.last_field == CROSS and (
+            normal(first.text) in POSTFIX or normal(f"{first.text} {last.text}") in POSTFIX
+        ):
+            return True  # `6/4 durchgestrichen`: the field crossed out, said after it
+        if CROSS in self.data:
+            self.fail(
+                phrase(N_("a round crosses out one field; this is a second cross-out")),
+                first.at,
+            )
+        self.pending = (CROSS, first)
+        return True
+
+    def _move_word(self, role: str, first: Token, last: Token) -> bool:
+        self._once(MOVE, first)
+        self.pending = (MOVE, first)
+        return True
+
+    def _steps_word(self, role: str, first: Token, last: Token) -> bool:
+        nxt = self.peek()
+        if self.line.typed and (nxt is None or nxt.kind not in ("num", "field")):
+            self.pending, self.resume = self.resume, None
+            return False  # `pas de chance`, `mit viel Glück`: no steps said here
+        if role == STEPS and (nxt is None or nxt.kind not in ("num", "field")):
+            self.fail(
+                phrase(
+                    N_("{word} needs its number, like steps 5 or 5 steps"),
+                    word=short(first.text),
+                ),
+                first.start,
+            )
+        self.pending = (STEPS, first)
+        return True
+
+    def _path_word(self, role: str, first: Token, last: Token) -> bool:
+        if self.last_field == CROSS and folded(first.text) in POSTFIX:
+            return True  # `1/4 weg`: a field crossed out, said after it
+        nxt = self.peek()
+        named = nxt is not None and (nxt.kind == "field" or normal(nxt.text) == "none")
+        if self.line.typed and not named:
+            return False  # `kein Weg mehr frei`: no path said here
+        self._once(PATH, first)
+        self.where[(PATH,)] = first.start + 1
+        if nxt is not None and nxt.kind == "word" and normal(nxt.text) == "none":
+            self.i += 1
+            self.data[PATH] = []
+            self.where[(PATH,)] = nxt.start + 1
+            self.pending = None
+        else:
+            self.pending = (PATH, first)
+        return True
+
+    def _end_word(self, role: str, first: Token, last: Token) -> bool:
+        """An exit (`escape`) or no move (`stuck`, `kein Zug`) in the move's place."""
+        self._need_cross(first)
+        if role == NOMOVE and self.no_move:
+            return False  # `no move possible - game over!`: one thing said twice
+        self.no_move = role == NOMOVE
+        if self.pending is None or self.pending[0] != MOVE:
+            self._once(MOVE, first)
+        if role == EXIT:
+            self.data[MOVE] = EXIT_WORDS[normal(first.text)]
+        self.where[(MOVE,)] = first.start + 1
+        self.pending = None
+        return True
+
+    def _reroll_after_cross(self, role: str, first: Token, last: Token) -> NoReturn:
+        self.fail(
+            phrase(
+                N_(
+                    "this round crosses out {field} and says {word} too: a round either "
+                    "crosses out a field or is a reroll or a ring"
+                ),
+                field=self.data[CROSS],
+                word=short(self._said(first)),
+            )
+            if CROSS in self.data
+            else phrase(N_("a round crosses out one field, or is a reroll or a ring, not both")),
+            first.at,
+        )
+
+    def _fields(self, count: int) -> bool:
+        """Whether `count` fields or more follow the current token."""
+        return sum(t.kind == "field" for t in self.tokens[self.i :]) >= count
 
     def _path_arrow(self, token: Token) -> bool:
         """An arrow between two fields of a path, once the move is known."""
@@ -1221,7 +1562,10 @@ class _Annotation:
         if CROSS not in self.data:
             self.fail(
                 phrase(
-                    N_("expected the field crossed out first, like x 3/4, found {found}"),
+                    N_(
+                        "{found} comes before the field crossed out: a round names the field "
+                        "crossed out first, like x 3/4"
+                    ),
                     found=short(token.text),
                 ),
                 token.at,
@@ -1300,6 +1644,17 @@ class _Annotation:
             return
         bare = token.paren < 0 and nxt is not None and nxt.paren < 0
         if bare and nxt is not None and nxt.kind == "num" and len(token.text + nxt.text) == 2:
+            if PAIRS in self.line.modes:  # `6 4` is the field 6/4
+                self.i += 1
+                pair = Token(
+                    "field",
+                    f"{token.text} {nxt.text}",
+                    token.start,
+                    nxt.end,
+                    field=f"{token.text}/{nxt.text}",
+                )
+                self._field(pair, pending[0] if pending is not None else None)
+                return
             self.fail(
                 phrase(
                     N_(
@@ -1339,21 +1694,37 @@ class _Annotation:
             PATH: phrase(N_("the fields entered, like path 6/5 5/5")),
         }[role]
         at = token.start if token is not None else len(self.line.text.rstrip())
-        found = short(token.text) if token is not None else _END
+        found = short(token.text) if token is not None else None
         if self.line.typed and role in (CROSS, MOVE):  # in the player's own words
             said = self._said(word)
+            example = f"{said} {'3/4' if role == CROSS else '5/5'}"
             self.fail(
                 phrase(
-                    N_("expected a field after {word}, like {example}, found {found}"),
+                    N_("{word} needs its field after it, like {example}; the line ends there"),
                     word=short(said),
-                    example=f"{said} {'3/4' if role == CROSS else '5/5'}",
+                    example=example,
+                )
+                if found is None
+                else phrase(
+                    N_(
+                        "{word} needs its field after it, like {example}; the line goes on "
+                        "with {found}"
+                    ),
+                    word=short(said),
+                    example=example,
                     found=found,
                 ),
                 at,
             )
         self.fail(
             phrase(
-                N_("expected {what} after {word}, found {found}"),
+                N_("{word} needs {what}; the line ends there"),
+                what=what,
+                word=short(word.text),
+            )
+            if found is None
+            else phrase(
+                N_("{word} needs {what}; the line goes on with {found}"),
                 what=what,
                 word=short(word.text),
                 found=found,
@@ -1394,10 +1765,7 @@ class _Annotation:
             hint = self.line.corrected(token.start, token.end, meant)
             self.fail(
                 phrase(
-                    N_(
-                        "expected a word like x, ->, steps or path, found {found}: "
-                        "did you mean {word}?"
-                    ),
+                    N_("{found} is not a word the reader knows: did you mean {word}?"),
                     found=short(token.text),
                     word=short(meant),
                 ),
@@ -1407,8 +1775,8 @@ class _Annotation:
         self.fail(
             phrase(
                 N_(
-                    "expected -> 5/5, steps like (6), path 6/5 5/5 or the end of the line, "
-                    "found {found}"
+                    "{found} is not part of a round: after the dice come the field crossed "
+                    "out, the move (-> 5/5), the steps (6) and a path (path 6/5 5/5)"
                 ),
                 found=short(token.text),
             ),

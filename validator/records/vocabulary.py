@@ -113,7 +113,7 @@ DE: Final = Vocabulary(
         "gestrichen|durchgestrichen|streiche|kreuz|kreuze|gekreuzt|angekreuzt|ausgestrichen"
         "|durchgekreuzt|streichen"
     ),
-    cross_after=_w("gestrichen|durchgestrichen|gekreuzt|angekreuzt|durchgekreuzt"),
+    cross_after=_w("gestrichen|durchgestrichen|gekreuzt|angekreuzt|durchgekreuzt|weg"),
     move_after=_w("gezogen|gegangen|gelaufen"),
     move=_w("nach|zug|ziehe|gezogen|gehe|gegangen|ziel|bis|auf|bis nach|bis zu|zu"),
     steps=_w("schritt|schritte|schritten|felder"),
@@ -208,6 +208,8 @@ LANGUAGES: Final[dict[str, Vocabulary]] = {"en": EN, "de": DE, "fr": FR}
 """The tables by language code; the order is the order of the catalogs."""
 
 COMMON_CROSS: Final = frozenset({"x", "×"})  # noqa: RUF001 - the sign players use for a cross
+CROSS_MARKS: Final = frozenset({"\u2717", "\u2718"})
+"""Ballot crosses a player writes after the field crossed out (`6/4 \u2717`)."""
 COMMON_NO_MOVE: Final = frozenset({"none", "-", "—", "–"})  # noqa: RUF001 - dashes as typed
 COMMON_EXITS: Final = frozenset(EXITS)  # the engine's names, the same in every language
 EXIT_WORDS: Final[dict[str, str]] = {

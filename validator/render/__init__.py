@@ -1,1 +1,1 @@
-"""Renderers: every output (terminal, JSON, text, Markdown, HTML, SVG), their registry, wording."""
+"""Renderers: every output (terminal, JSON, text, Markdown, HTML, SVG, site, replies), registry."""

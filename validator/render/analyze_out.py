@@ -52,6 +52,9 @@ def _summary(p: dict[str, Any]) -> str:
         if clock
         else ""
     )
+    if p["best_score"] == p["played_score"] and not p["best_proven"]:
+        # The search found no better game within its limits: the played one is the best known.
+        proven = "the played game, the best known; not proven"
     return f"{played}, best {p['best_score']} ({proven}): {p['points_lost']} points lost{timed}"
 
 

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, TextIO
 
 from validator.check.replay import Verdict
 from validator.contest.batch import Batch, Entry
+from validator.language.i18n import gettext as _
 from validator.records import RECORD_FORMATS
-from validator.render.i18n import gettext as _
 from validator.render.sanitize import csv_cell, json_dumps, plain_text
 
 if TYPE_CHECKING:

@@ -7,28 +7,27 @@ escapes everything; only the SVG strings from validator.render.svg go in unescap
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from validator.check.explain import BoardMark, Explanation
 from validator.check.replay import Verdict
 from validator.engine import EXITS, FIELD_AT, Field, State, roll_text
 from validator.engine.phrase import N_
-from validator.render import i18n, svg
-from validator.render.i18n import _, ngettext
-from validator.render.sanitize import html_value
+from validator.language import i18n
+from validator.language.i18n import _, ngettext
+from validator.language.wording import analysis_marks, points, round_kind
+from validator.render import svg
 from validator.render.shared import (
     agreed,
+    environment,
     headline,
     item_span,
     more_errors,
     moves_text,
     verdict_word,
 )
-from validator.render.wording import analysis_marks, points, round_kind
 from validator.report.model import (
     Report,
     ReportRound,
@@ -115,43 +114,11 @@ class IllegalView:
     notes: tuple[str, ...]
 
 
-@cache
-def _environment() -> Environment:
-    # One environment per process: compiling the template is most of a page's time.
-    env = Environment(
-        loader=PackageLoader("validator.render", "templates"),
-        autoescape=True,
-        finalize=html_value,
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        extensions=["jinja2.ext.i18n"],
-    )
-    # The templates' `_`, `gettext`, `ngettext` and `pgettext` are the catalogs' (in the
-    # language of `i18n.speaking`); messages use `{name}` placeholders like the code's,
-    # filled with `.format` (plain strings, escaped on output) or `|place` (HTML inside).
-    env.install_gettext_callables(  # type: ignore[attr-defined]
-        i18n.gettext, i18n.ngettext, newstyle=False, pgettext=i18n.pgettext
-    )
-    env.filters["place"] = place
-    return env
-
-
-def place(message: str, **values: object) -> Markup:
-    """A translated sentence with HTML at its `{name}` placeholders: the sentence is
-    escaped, and so is each value that is not already Markup (a `{% set %}` block), after
-    `html_value` has made its invisible characters visible."""
-    return Markup(escape(html_value(message))).format(
-        **{k: html_value(str(v)) if not hasattr(v, "__html__") else v for k, v in values.items()}
-    )
-
-
 def render_html(report: Report, analysis: AnalysisView | str | None = None) -> str:
     """The whole page as a string; with `analysis` (from `report --analyze`) the marks,
     better choices, points lost and the best line, or the sentence saying why not."""
     result = report.result
-    template = _environment().get_template("report.html.j2")
+    template = environment().get_template("report.html.j2")
     rows = move_rows(report.rounds)
     view = None if analysis is None or isinstance(analysis, str) else analysis
     rounds = [

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 from validator.check.explain import Explanation
 from validator.engine import Field, State, roll_text
 from validator.engine.phrase import N_
+from validator.language.i18n import _, hint, message
 from validator.render.board_text import board_lines
-from validator.render.i18n import _, hint, message
 from validator.render.sanitize import markdown_text, plain_text
 from validator.render.shared import (
     BOARD_KEY,

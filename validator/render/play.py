@@ -20,8 +20,8 @@ from importlib import resources
 from typing import Any
 
 from validator.engine import END_BRIEF, Dice, End, Field, Ruleset
-from validator.render import i18n
-from validator.render.i18n import Language, _, pgettext
+from validator.language import i18n
+from validator.language.i18n import Language, _, pgettext
 
 PLAY_FILE = "play.html"
 

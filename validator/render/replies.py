@@ -29,18 +29,18 @@ from email.utils import format_datetime, make_msgid, parseaddr
 from pathlib import Path
 
 from validator.check.replay import Verdict
-from validator.contest import texts
 from validator.contest.batch import Batch, Entry, file_order
 from validator.contest.config import organizer_problem
 from validator.contest.mail import Reading, decoded, one_line
-from validator.contest.texts import say
 from validator.engine import roll_text
 from validator.errors import Diagnostic
-from validator.records.atomic import PRIVATE, sigterm_exits, write_bytes
+from validator.language import i18n
 from validator.records.text_record import EXAMPLE
-from validator.render import i18n
+from validator.render import texts
 from validator.render.shared import more_errors
+from validator.render.texts import say
 from validator.report.model import build_report, help_text
+from validator.system.atomic import PRIVATE, sigterm_exits, write_bytes
 
 _MSG_ID = re.compile(r"<[^<>\s@]+@[^<>\s@]+>")
 REPLY_ERRORS = 10
@@ -57,7 +57,7 @@ def reply_file(rel: str) -> bool:
 
 def replies_file(rel: str) -> bool:
     """Whether `rel` is a file a reply writer makes (a temporary one too); a new replies
-    folder carries over everything else (records/atomic.NewFolder)."""
+    folder carries over everything else (system/atomic.NewFolder)."""
     return _REPLIES_FILES.fullmatch(rel) is not None
 
 

@@ -15,8 +15,9 @@ from rich.console import Console
 from validator.check.explain import Explanation
 from validator.check.replay import Verdict
 from validator.engine import EXITS, Field, State, roll_text
+from validator.language.i18n import _, hint, message
+from validator.language.wording import points, round_kind
 from validator.render.board_text import board_lines
-from validator.render.i18n import _, hint, message
 from validator.render.sanitize import terminal_text as escape
 from validator.render.shared import (
     BOARD_KEY,
@@ -35,7 +36,6 @@ from validator.render.shared import (
     verdict_line,
     verdict_word,
 )
-from validator.render.wording import points, round_kind
 from validator.report.model import (
     Report,
     describe_round,

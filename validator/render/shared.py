@@ -1,23 +1,30 @@
-"""What the report renderers share: the summary line, board markers and legends, round
-titles, the move list, and where a record's item ends on its line.
+"""What the renderers share: the summary line, board markers and legends, round titles,
+the move list, where a record's item ends on its line, and the HTML templates' environment.
 
-Terminal, text, Markdown and HTML all use these, so that none imports another renderer.
+Terminal, text, Markdown, HTML, the site and the replies use these, so that none imports
+another renderer.
 Models are only read here (type-only imports), never built.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from validator.check.replay import Result, Verdict
 from validator.engine import Field, roll_text
 from validator.engine.phrase import N_
 from validator.errors import Category
-from validator.render.i18n import _, message
-from validator.render.wording import analysis_marks, game_over, plural, points, round_kind
+from validator.language import i18n
+from validator.language.i18n import _, message
+from validator.language.wording import analysis_marks, game_over, plural, points, round_kind
+from validator.render.sanitize import html_value
 from validator.report.model import dice_roles
 
 if TYPE_CHECKING:
+    from jinja2 import Environment
+    from markupsafe import Markup
+
     from validator.report.analysis import RoundMark
     from validator.report.model import Report, ReportRound
 
@@ -242,3 +249,40 @@ def item_span(source: str, start: int) -> int:
     else:
         end = len(source.rstrip())
     return max(1, len(source[start:end].rstrip()))
+
+
+@cache
+def environment() -> Environment:
+    """The HTML templates' environment, one per process (compiling a template is most of a
+    page's time): escaping, visible invisible characters (`html_value`), and the catalogs'
+    `_`, `gettext`, `ngettext` and `pgettext` in the language of `i18n.speaking`. Messages
+    use `{name}` placeholders like the code's, filled with `.format` (plain strings,
+    escaped on output) or `|place` (HTML inside)."""
+    from jinja2 import Environment, PackageLoader, StrictUndefined
+
+    env = Environment(
+        loader=PackageLoader("validator.render", "templates"),
+        autoescape=True,
+        finalize=html_value,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        extensions=["jinja2.ext.i18n"],
+    )
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        i18n.gettext, i18n.ngettext, newstyle=False, pgettext=i18n.pgettext
+    )
+    env.filters["place"] = place
+    return env
+
+
+def place(message: str, **values: object) -> Markup:
+    """A translated sentence with HTML at its `{name}` placeholders: the sentence is
+    escaped, and so is each value that is not already Markup (a `{% set %}` block), after
+    `html_value` has made its invisible characters visible."""
+    from markupsafe import Markup, escape
+
+    return Markup(escape(html_value(message))).format(
+        **{k: html_value(str(v)) if not hasattr(v, "__html__") else v for k, v in values.items()}
+    )

@@ -22,18 +22,18 @@ from markupsafe import Markup
 
 from validator import __version__
 from validator.check.replay import Verdict
-from validator.contest import texts
 from validator.contest.batch import Batch, Entry, Par
 from validator.contest.mail import Reading
-from validator.contest.texts import say
 from validator.engine import Ruleset
-from validator.records.atomic import write_bytes, write_file
+from validator.language import i18n
 from validator.records.dice import read_dice
-from validator.render import i18n
+from validator.render import texts
 
 # The report's template environment: one loader and one set of escaping rules for both.
-from validator.render.html import _environment
+from validator.render.shared import environment as _environment
+from validator.render.texts import say
 from validator.report.model import Report, build_report, how_to_read
+from validator.system.atomic import write_bytes, write_file
 
 _ADDRESS = re.compile(r"[^\s@<>]+@[^\s@<>]+")
 CHART_BAND = 25

@@ -14,8 +14,8 @@ from math import hypot
 from typing import Literal
 
 from validator.engine import SIZE, Field, State, exit_corner
-from validator.render import wording
-from validator.render.i18n import _, ngettext, pgettext
+from validator.language import wording
+from validator.language.i18n import _, ngettext, pgettext
 
 # Okabe-Ito colours: distinguishable with the common kinds of colour blindness.
 INK = "#222222"

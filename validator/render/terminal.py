@@ -14,12 +14,12 @@ from validator.check.explain import Explanation, explain
 from validator.check.replay import Result, Verdict
 from validator.engine import roll_text
 from validator.errors import Diagnostic
+from validator.language.i18n import _, hint, message
+from validator.language.wording import plural
 from validator.render.board_text import board_lines
-from validator.render.i18n import _, hint, message
 from validator.render.sanitize import plain_text
 from validator.render.sanitize import terminal_text as escape
 from validator.render.shared import item_span, more_errors, summary_line, verdict_word
-from validator.render.wording import plural
 
 _VERDICT_STYLE = {
     Verdict.VALID: "bold green",

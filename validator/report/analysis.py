@@ -24,8 +24,8 @@ from validator.engine import (
     score,
 )
 from validator.engine.phrase import N_
-from validator.render.i18n import _
-from validator.render.wording import plural, points
+from validator.language.i18n import _
+from validator.language.wording import plural, points
 from validator.report.model import Report, build_report
 
 if TYPE_CHECKING:
@@ -190,6 +190,11 @@ class AnalysisView:
                 "scores {best} ({proven})."
             ).format(**values)
         lost = self.points_lost
+        if self.best_score == self.played_score and not (self.best_proven or self.incomplete):
+            return _(
+                "Played {played}; no better game was found ({proven}): the played game is "
+                "the best known."
+            ).format(**values)
         if self.incomplete:
             return plural(
                 lost,

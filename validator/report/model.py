@@ -12,16 +12,16 @@ from dataclasses import dataclass
 from validator.check.explain import Explanation, crosses_text, explain, taken_text
 from validator.check.replay import Result, RoundResult, Verdict
 from validator.engine import Cross, Dice, End, Field, State, roll_text
-from validator.records.record import RecordRound
-from validator.render import wording
-from validator.render.i18n import _
-from validator.render.wording import (
+from validator.language import wording
+from validator.language.i18n import _
+from validator.language.wording import (
     dice_rolls,
     end_reason,
     ordinal,
     rings,
     round_kind,
 )
+from validator.records.record import RecordRound
 from validator.rulesets import expansion_sentences
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from validator.engine import STANDARD, Ruleset
-from validator.render.wording import ordinal
+from validator.language.wording import ordinal
 from validator.rulesets.expansions import EXPANSIONS
 
 # --- describing a ruleset ------------------------------------------------------------

@@ -23,7 +23,7 @@ from pydantic import Field as Constraint
 
 from validator.engine import STANDARD, Ruleset
 from validator.engine.rules import MAX_RINGS
-from validator.render.i18n import _
+from validator.language.i18n import _
 
 MAX_ESCAPE_BONUS = 10_000
 

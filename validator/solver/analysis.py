@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from validator.check.replay import Result
+from validator.check.replay import Result, Verdict
 from validator.engine import Action, Dice, Ruleset, State, apply, exhaust, score
 from validator.solver.search import Search, engine_action, root_position, to_actions
 
@@ -115,6 +115,12 @@ def analyze(
     upper = [v.upper for v in values]
     lines = [v.line for v in values]
     rules = search.rules
+    if result.verdict is Verdict.VALID and lower[-1] < result.score:
+        # Never a best below a finished game: from its last position the played game is
+        # one continuation (the forced rerolls the replay played), whatever the search
+        # found; the passes below carry it to every earlier position.
+        lower[-1] = result.score
+        lines[-1] = tuple(_played(rows, search, positions[-1], result, (result.final, len(rows))))
     for k in range(len(values) - 1):
         # A line from position k that plays the recorded round(s) is a line from k + 1
         # (without it, the choice it starts with could come out as "better" than itself).

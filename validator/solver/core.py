@@ -4,8 +4,10 @@ and the compact rules of `position.Game`, compiled with numba.
 It is the same algorithm on the same positions, action codes, table entries and bound,
 written for numba's nopython mode: ints and numpy arrays only, the transposition table
 an open-addressing hash table in two arrays, the children of each ply in a preallocated
-work array. The walks and the region the burglar can still reach are not restated:
-`compact` compiles position.py's own functions (`position.COMPACT_RULES`).
+work array. The compact model is not restated: `compact` compiles position.py's own
+functions (`position.COMPACT_RULES`: the walks, the region the burglar can still reach,
+the rows that can circle; and `position.children`, each child written into the work
+array by `put_child`).
 `search.Search` uses it when numba imports (see `available`) and keeps the pure-Python
 `dfs` as the reference; tests check that both give the same values.
 
@@ -29,32 +31,35 @@ from typing import Literal, TypeVar
 import numpy as np
 from numba import njit
 
-from validator.engine.board import CORNER_MASK, FIELDS, VALUES
+from validator.engine.board import CORNER_MASK, FIELDS
 from validator.engine.rules import MAX_RINGS
 from validator.solver import position
 from validator.solver.position import (
     _TRANSPOSE_ROW,
+    FIELD_VALUE,
     FULL,
+    MAX_CROSSES,
     NOWHERE,
+    P_EXACT_DEPTH,
+    P_IN_A_ROW,
+    P_IN_AND_OUT,
+    P_N,
+    P_PASS_LIMIT,
+    P_READ_DICE,
+    P_SYMMETRY,
+    PASS,
     TRANSPOSE_FIELD,
     Game,
 )
 
 # --- constants, frozen into the compiled code -----------------------------------------
 
-_VAL = np.array([*VALUES, 0], dtype=np.int64)
+_VAL = np.array(FIELD_VALUE, dtype=np.int64)
 _TROW = np.array(_TRANSPOSE_ROW, dtype=np.int64)
 _TFIELD = np.array(TRANSPOSE_FIELD, dtype=np.int64)
 _FULL = FULL
 _CORNERS = CORNER_MASK
 _NOWHERE = NOWHERE
-
-# Kinds of action codes, as in position.py.
-_PASS, _RING, _MOVE, _STUCK, _ESCAPE, _LEAVE = range(6)
-
-# The game's parameters, one int64 array `P`.
-P_N, P_LITERAL, P_IN_A_ROW, P_PASS_LIMIT, P_ESCAPE, P_IN_AND_OUT, P_CAN_LEAVE = range(7)
-P_EXACT_DEPTH, P_SYMMETRY, P_READ_DICE, P_SIZE = range(7, 11)
 
 # The search's shared counters, one int64 array `S`: read and written by the search
 # thread, read (and STOP set) by the thread that waits for it.
@@ -88,6 +93,9 @@ _COMPACT: dict[str, object] = {
     **vars(position),
     "NEIGH": np.array(position.NEIGH, dtype=np.int64),
     "NCOUNT": np.array(position.NCOUNT, dtype=np.int64),
+    "FIELD_VALUE": _VAL,
+    "TRANSPOSE_FIELD": _TFIELD,
+    "_TRANSPOSE_ROW": _TROW,
     "popcount": _popcount,
 }
 """The globals the compiled rules see: position.py's own, with its flat tables as arrays
@@ -106,17 +114,18 @@ def compact(function: Callable[..., _R]) -> Callable[..., _R]:
 
 
 def forget_stale_code(cache: Path, source: bytes) -> None:
-    """Drop this module's machine code in numba's on-disk `cache` when position.py's
-    `source` changed since it was compiled. numba checks a cached function against its
-    own file only, and this module's functions hold the compiled compact rules of
-    position.py in their code: without this, an edited rule would go on running in its
-    old form here. (position.py's own functions numba checks against position.py.)"""
+    """Drop machine code in numba's on-disk `cache` that holds compiled code of another
+    file when `source` (position.py's and this module's) changed since it was compiled.
+    numba checks a cached function against its own file only: this module's functions
+    hold the compiled compact rules of position.py, and position.py's `children`, compiled
+    here, holds this module's `put_child`. Without this, an edited rule would go on
+    running in its old form. (The other functions of position.py numba checks itself.)"""
     stamp = cache / "core.position-sha256"
     digest = hashlib.sha256(source).hexdigest()
     try:
         if stamp.is_file() and stamp.read_text(encoding="ascii") == digest:
             return
-        for old in cache.glob("core.*.nb[ic]"):
+        for old in (*cache.glob("core.*.nb[ic]"), *cache.glob("position.children-*.nb[ic]")):
             old.unlink(missing_ok=True)
         cache.mkdir(exist_ok=True)
         stamp.write_text(digest, encoding="ascii")
@@ -124,7 +133,10 @@ def forget_stale_code(cache: Path, source: bytes) -> None:
         pass  # a read-only install: numba cannot write its cache there either
 
 
-forget_stale_code(Path(__file__).parent / "__pycache__", Path(position.__file__).read_bytes())
+forget_stale_code(
+    Path(__file__).parent / "__pycache__",
+    Path(position.__file__).read_bytes() + Path(__file__).read_bytes(),
+)
 
 _ends_from, walk_ends, _exit_from, can_exit, reachable, count_live_rows = (
     compact(f) for f in position.COMPACT_RULES
@@ -132,18 +144,40 @@ _ends_from, walk_ends, _exit_from, can_exit, reachable, count_live_rows = (
 
 
 @njit(cache=True, nogil=True)
-def _best_fields(region: int, left: int, VM: np.ndarray) -> int:
-    """`Game.best_fields`: the sum of the `left` highest values of `region`."""
-    total = 0
-    if left > 0:
-        for i in range(VM.shape[0]):
-            count = _popcount(region & VM[i, 1])
-            if count >= left:
-                total += VM[i, 0] * left
-                break
-            total += VM[i, 0] * count
-            left -= count
-    return total
+def put_child(
+    out: np.ndarray,
+    count: int,
+    code: int,
+    gain: int,
+    taken: int,
+    pos: int,
+    pc: int,
+    rings: int,
+    row: int,
+    end: bool,
+) -> int:
+    """`position.put_child` for the compiled `children`: one child into `out[count]`
+    (W_END 1 when it ends the game); returns how many `out` holds."""
+    out[count, W_CODE] = code
+    out[count, W_GAIN] = gain
+    out[count, W_TAKEN] = taken
+    out[count, W_POS] = pos
+    out[count, W_PC] = pc
+    out[count, W_RINGS] = rings
+    out[count, W_END] = 1 if end else 0
+    return count + 1
+
+
+# The compiled walks themselves (no cache to consult) and the writer into the work array.
+_COMPACT.update(ends_of=walk_ends, exits_of=can_exit, put_child=put_child)
+children = compact(position.children)
+"""`position.children` compiled: the children into `out[i, W_CODE..W_END]`."""
+best_fields = compact(position.best_fields)
+_COMPACT["best_fields_of"] = best_fields
+estimate = compact(position.estimate)
+compact(position.transpose)  # for table_key
+_transpose_code = compact(position.transpose_code)
+table_key = compact(position.table_key)
 
 
 @njit(cache=True, nogil=True)
@@ -155,54 +189,12 @@ def live_rows(taken: int, pc: int, row: int, P: np.ndarray, RM: np.ndarray) -> i
 
 
 @njit(cache=True, nogil=True)
-def estimate(region: int, taken: int, pos: int, rows: int, P: np.ndarray, VM: np.ndarray) -> int:
-    """`Game.estimate`: the bound for a position given a superset of its region and at
-    least the rows left that can circle."""
-    free = FIELDS - _popcount(taken)
-    total = _best_fields(region, min(rows, free >> 1), VM)
-    if P[P_ESCAPE] >= 0 and (region & _CORNERS or (pos != _NOWHERE and (_CORNERS >> pos) & 1)):
-        escaping = P[P_ESCAPE] + _best_fields(region, min(rows - 1, (free - 1) >> 1), VM)
-        total = max(total, escaping)
-    if P[P_LITERAL] and pos != _NOWHERE:
-        total += _VAL[pos]
-    return total
-
-
-@njit(cache=True, nogil=True)
-def _transpose(mask: int) -> int:
-    return int(
-        _TROW[0, mask & 63]
-        | _TROW[1, (mask >> 6) & 63]
-        | _TROW[2, (mask >> 12) & 63]
-        | _TROW[3, (mask >> 18) & 63]
-        | _TROW[4, (mask >> 24) & 63]
-        | _TROW[5, (mask >> 30) & 63]
-    )
-
-
-@njit(cache=True, nogil=True)
-def _transpose_code(code: int) -> int:
-    if code < 1369:
-        return code
-    kind = code // 1369
-    rest = code - kind * 1369
-    cross = rest // 37
-    target = rest - cross * 37
-    return int(kind * 1369 + _TFIELD[cross] * 37 + _TFIELD[target])
-
-
-@njit(cache=True, nogil=True)
 def make_key(
     taken: int, pos: int, pc: int, rings: int, row: int, P: np.ndarray
 ) -> tuple[int, bool]:
-    """`Search.key`, plus one so that no key is the empty slot's 0."""
-    rest = ((row * P[P_PASS_LIMIT] + pc) * 4 + rings) << 42
-    plain = taken | (pos << 36)
-    if P[P_SYMMETRY]:
-        flipped = _transpose(taken) | (_TFIELD[pos] << 36)
-        if flipped < plain:
-            return (rest | flipped) + 1, True
-    return (rest | plain) + 1, False
+    """`position.table_key`, plus one so that no key is the empty slot's 0."""
+    key, flipped = table_key(taken, pos, pc, rings, row, P[P_PASS_LIMIT], P[P_SYMMETRY] != 0)
+    return key + 1, flipped
 
 
 @njit(cache=True, nogil=True)
@@ -290,7 +282,7 @@ def lookup(keys: np.ndarray, vals: np.ndarray, key: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def children(
+def table_line(
     taken: int,
     pos: int,
     pc: int,
@@ -300,120 +292,6 @@ def children(
     CF: np.ndarray,
     CD: np.ndarray,
     CC: np.ndarray,
-    out: np.ndarray,
-) -> int:
-    """`Game.children` into `out[i, W_CODE..W_END]`; returns how many. W_END is 1 when
-    the child ends the game (or is past the last row)."""
-    n = P[P_N]
-    last = 1 if row + 1 >= n else 0
-    reset = 0 if P[P_IN_A_ROW] else pc
-    count = 0
-    free_crosses = 0
-    for j in range(CC[row]):
-        if not (taken >> CF[row, j]) & 1:
-            free_crosses += 1
-    if free_crosses == 0:
-        passes = pc + 1
-        out[0, W_CODE] = _PASS
-        out[0, W_GAIN] = 0
-        out[0, W_TAKEN] = taken
-        out[0, W_POS] = pos
-        out[0, W_PC] = passes
-        out[0, W_RINGS] = rings
-        out[0, W_END] = 1 if (passes >= P[P_PASS_LIMIT] or last) else 0
-        return 1
-    if rings > 0:
-        out[0, W_CODE] = _RING
-        out[0, W_GAIN] = 0
-        out[0, W_TAKEN] = taken
-        out[0, W_POS] = pos
-        out[0, W_PC] = reset
-        out[0, W_RINGS] = rings - 1
-        out[0, W_END] = last
-        count = 1
-    literal = P[P_LITERAL]
-    leave_gain = _VAL[pos] if literal and pos != _NOWHERE else 0
-    for j in range(CC[row]):
-        f = CF[row, j]
-        if (taken >> f) & 1:
-            continue
-        d = CD[row, j]
-        blocked = taken | (1 << f)
-        ends = walk_ends(blocked, pos, d)
-        exits = P[P_CAN_LEAVE] != 0 and can_exit(blocked, pos, d)
-        cross_code = f * 37
-        if ends:
-            for e in range(FIELDS):
-                if (ends >> e) & 1:
-                    out[count, W_CODE] = _MOVE * 1369 + cross_code + e
-                    out[count, W_GAIN] = leave_gain if literal else _VAL[e]
-                    out[count, W_TAKEN] = blocked | (1 << e)
-                    out[count, W_POS] = e
-                    out[count, W_PC] = reset
-                    out[count, W_RINGS] = rings
-                    out[count, W_END] = last
-                    count += 1
-        if exits:
-            if P[P_ESCAPE] >= 0:
-                out[count, W_CODE] = _ESCAPE * 1369 + cross_code + _NOWHERE
-                out[count, W_GAIN] = leave_gain + P[P_ESCAPE]
-                out[count, W_TAKEN] = blocked
-                out[count, W_POS] = _NOWHERE
-                out[count, W_PC] = reset
-                out[count, W_RINGS] = rings
-                out[count, W_END] = 1
-                count += 1
-            if P[P_IN_AND_OUT]:
-                out[count, W_CODE] = _LEAVE * 1369 + cross_code + _NOWHERE
-                out[count, W_GAIN] = leave_gain
-                out[count, W_TAKEN] = blocked
-                out[count, W_POS] = _NOWHERE
-                out[count, W_PC] = reset
-                out[count, W_RINGS] = rings
-                out[count, W_END] = last
-                count += 1
-        elif not ends:
-            out[count, W_CODE] = _STUCK * 1369 + cross_code + _NOWHERE
-            out[count, W_GAIN] = leave_gain
-            out[count, W_TAKEN] = blocked
-            out[count, W_POS] = pos
-            out[count, W_PC] = reset
-            out[count, W_RINGS] = rings
-            out[count, W_END] = 1
-            count += 1
-    return count
-
-
-@njit(cache=True, nogil=True)
-def _child_of(
-    code: int, taken: int, pos: int, pc: int, rings: int, row: int, P: np.ndarray
-) -> tuple[bool, int, int, int, int]:
-    """(ends, taken, pos, pc, rings) after the action `code` (`Game.child`)."""
-    ends = row + 1 >= P[P_N]
-    reset = 0 if P[P_IN_A_ROW] else pc
-    if code == _PASS:
-        return ends or pc + 1 >= P[P_PASS_LIMIT], taken, pos, pc + 1, rings
-    if code == _RING:
-        return ends, taken, pos, reset, rings - 1
-    kind = code // 1369
-    rest = code - kind * 1369
-    cross = rest // 37
-    target = rest - cross * 37
-    if kind == _MOVE:
-        return ends, taken | (1 << cross) | (1 << target), target, reset, rings
-    if kind == _LEAVE:
-        return ends, taken | (1 << cross), _NOWHERE, reset, rings
-    return True, taken | (1 << cross), pos, reset, rings
-
-
-@njit(cache=True, nogil=True)
-def table_line(
-    taken: int,
-    pos: int,
-    pc: int,
-    rings: int,
-    row: int,
-    P: np.ndarray,
     keys: np.ndarray,
     vals: np.ndarray,
     out: np.ndarray,
@@ -422,6 +300,7 @@ def table_line(
     """`Search.table_line` into `out[start:]`; returns the new length, or -1 when an
     entry on the way is missing (which the table's write-once rule excludes)."""
     k = start
+    options = np.zeros((MAX_CHILDREN, W_COLUMNS), dtype=np.int64)
     while row < P[P_N]:
         key, flipped = make_key(taken, pos, pc, rings, row, P)
         entry = lookup(keys, vals, key)
@@ -432,9 +311,17 @@ def table_line(
             code = _transpose_code(code)
         out[k] = code
         k += 1
-        ends, taken, pos, pc, rings = _child_of(code, taken, pos, pc, rings, row, P)
-        if ends:
+        # The position after it, as `children` makes it (`Game.child`).
+        count = children(taken, pos, pc, rings, row, P, CF, CD, CC, options)
+        i = 0
+        while i < count and options[i, W_CODE] != code:
+            i += 1
+        if i == count:
+            return -1
+        if options[i, W_END]:
             break
+        taken, pos = options[i, W_TAKEN], options[i, W_POS]
+        pc, rings = options[i, W_PC], options[i, W_RINGS]
         row += 1
     return k
 
@@ -450,6 +337,9 @@ def _improve(
     row: int,
     from_table: bool,
     P: np.ndarray,
+    CF: np.ndarray,
+    CD: np.ndarray,
+    CC: np.ndarray,
     keys: np.ndarray,
     vals: np.ndarray,
     S: np.ndarray,
@@ -461,7 +351,7 @@ def _improve(
         # Read the table's line aside first: the line found before stays whole if this
         # one cannot be read (which the store rule excludes, but stay safe).
         tail = np.empty(best.shape[0], dtype=np.int64)
-        end = table_line(taken, pos, pc, rings, row, P, keys, vals, tail, 0)
+        end = table_line(taken, pos, pc, rings, row, P, CF, CD, CC, keys, vals, tail, 0)
         if end < 0 or depth + end > best.shape[0]:
             return
         for i in range(end):
@@ -493,7 +383,7 @@ def _rank(
     shallow = depth < P[P_EXACT_DEPTH]
     # As in Python: every child but a forced reroll's has the same pass count, and the
     # rows that can circle, counted on this position's fields, are at least the child's.
-    next_pc = pc + 1 if out[0, W_CODE] == _PASS else (0 if P[P_IN_A_ROW] else pc)
+    next_pc = pc + 1 if out[0, W_CODE] == PASS else (0 if P[P_IN_A_ROW] else pc)
     live_next = live_rows(taken, next_pc, row + 1, P, RM)
     for i in range(count):
         gain = out[i, W_GAIN]
@@ -620,7 +510,7 @@ def dfs(
             if base + value > S[S_BEST]:
                 _improve(
                     base + value, depth, taken, pos, pc, rings, row, True,
-                    P, keys, vals, S, path, best,
+                    P, CF, CD, CC, keys, vals, S, path, best,
                 )  # fmt: skip
             return value, True
         ub = min(ub, value)
@@ -661,7 +551,10 @@ def dfs(
             value = gain
             known_value = True
             if base + gain > S[S_BEST]:
-                _improve(base + gain, depth + 1, 0, 0, 0, 0, 0, False, P, keys, vals, S, path, best)
+                _improve(
+                    base + gain, depth + 1, 0, 0, 0, 0, 0, False,
+                    P, CF, CD, CC, keys, vals, S, path, best,
+                )  # fmt: skip
         else:
             sub, known_value = dfs(
                 out[i, W_TAKEN],
@@ -870,33 +763,20 @@ class Core:
     rows' cross-out candidates, the table, the counters and the work array."""
 
     def __init__(self, game: Game, *, tt_limit: int, symmetry: bool, exact_depth: int) -> None:
-        rules = game.rules
         self.game = game
-        self.P = np.zeros(P_SIZE, dtype=np.int64)
-        self.P[P_N] = game.n
-        self.P[P_LITERAL] = game.literal
-        self.P[P_IN_A_ROW] = game.in_a_row
-        self.P[P_PASS_LIMIT] = game.pass_limit
-        self.P[P_ESCAPE] = -1 if rules.escape_bonus is None else rules.escape_bonus
-        self.P[P_IN_AND_OUT] = game.in_and_out
-        self.P[P_CAN_LEAVE] = game.can_leave
+        self.P = np.array(game.P, dtype=np.int64)
         self.P[P_EXACT_DEPTH] = exact_depth
         self.P[P_SYMMETRY] = symmetry
         self.P[P_READ_DICE] = game.read_dice
         n = game.n
-        self.CF = np.zeros((max(n, 1), 6), dtype=np.int64)
-        self.CD = np.zeros((max(n, 1), 6), dtype=np.int64)
-        self.CC = np.zeros(max(n, 1), dtype=np.int64)
+        # The rows' candidates as position.py lays them out (at least one row of them).
+        self.CF = np.array(game.CF or (0,) * MAX_CROSSES, dtype=np.int64)
+        self.CD = np.array(game.CD or (0,) * MAX_CROSSES, dtype=np.int64)
+        self.CC = np.array(game.CC or (0,), dtype=np.int64)
+        self.RM = np.array(game.row_masks or (0,), dtype=np.int64)
         self.VM = np.array(game.value_masks, dtype=np.int64)
         """The bound's values, `Game.value_masks` (an argument, not a frozen global, so
         that a test can weaken them in a compiled search)."""
-        self.RM = np.zeros(max(n, 1), dtype=np.int64)
-        for r, info in enumerate(game.rows):
-            self.RM[r] = info.mask
-            self.CC[r] = len(info.crosses)
-            for j, (f, d) in enumerate(info.crosses):
-                self.CF[r, j] = f
-                self.CD[r, j] = d
         self.tt_limit = tt_limit
         self.max_size = 1 << max(10, (tt_limit * 4 // 3 - 1).bit_length())
         """The table's size at its limit (at most 3/4 full); it starts small and grows
@@ -1021,7 +901,10 @@ class Core:
     def table_line(self, position: tuple[int, int, int, int, int]) -> list[int]:
         taken, pos, pc, rings, row = position
         out = np.zeros(self.plies, dtype=np.int64)
-        length = table_line(taken, pos, pc, rings, row, self.P, self.keys, self.vals, out, 0)
+        length = table_line(
+            taken, pos, pc, rings, row, self.P, self.CF, self.CD, self.CC, self.keys, self.vals,
+            out, 0,
+        )  # fmt: skip
         assert length >= 0, "a best line leads only to exact entries"
         return [int(c) for c in out[:length]]
 

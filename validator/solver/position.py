@@ -4,15 +4,14 @@ The engine's `State` is the truth and the solver's answers are replayed through 
 module restates one round of the rules on bit sets only, because the search visits
 millions of positions and cannot afford a dataclass per step. Tests check that both
 agree on every legal action (tests/test_compact_model.py, on random positions). The
-walks and the reachable region (`COMPACT_RULES`) are written once for both searches:
-core.py compiles these very functions.
+walks, the reachable region, the rows that can circle (`COMPACT_RULES`) and `children`
+are written once for both searches: core.py compiles these very functions.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from validator.engine import OUTSIDE, Dice, Ruleset, candidates
 from validator.engine.board import CORNER_MASK, CORNERS, FIELDS, NEIGHBOURS, SIZE, VALUES
@@ -222,12 +221,8 @@ def count_live_rows(
     return count
 
 
-COMPACT_RULES = (_ends_from, walk_ends, _exit_from, can_exit, reachable, count_live_rows)
-"""The functions above, callees first, in the order core.py compiles them."""
-
-
 WALK_CACHE = 1_000_000
-"""The most walks `Game.ends` and `Game.exits` remember (then they start again)."""
+"""The most walks `ends_of` and `exits_of` remember (then they start again)."""
 _ENDS: dict[int, int] = {}
 _EXITS: dict[int, bool] = {}
 """The walks' ends and exits, by the board near the walk, its start and its length: the
@@ -236,21 +231,187 @@ process (a search per position, or per test) shares them. A thread's lookups and
 stores are single dict operations, which the GIL makes whole."""
 
 
-@dataclass(frozen=True, slots=True)
-class RowInfo:
-    """One dice row's cross-out candidates: (field index, movement die) each."""
+def ends_of(blocked: int, pos: int, steps: int) -> int:
+    """`walk_ends`, remembered (compiled: `walk_ends` itself, which is cheaper there)."""
+    key = ((blocked & BALL[pos][steps]) << 9) | (pos << 3) | steps
+    found = _ENDS.get(key)
+    if found is None:
+        found = walk_ends(blocked, pos, steps)
+        if len(_ENDS) > WALK_CACHE:
+            _ENDS.clear()
+        _ENDS[key] = found
+    return found
 
-    dice: Dice
-    crosses: tuple[tuple[int, int], ...]
-    mask: int
+
+def exits_of(blocked: int, pos: int, steps: int) -> bool:
+    """`can_exit`, remembered (compiled: `can_exit` itself)."""
+    key = ((blocked & BALL[pos][steps]) << 9) | (pos << 3) | steps
+    found = _EXITS.get(key)
+    if found is None:
+        found = can_exit(blocked, pos, steps)
+        if len(_EXITS) > WALK_CACHE:
+            _EXITS.clear()
+        _EXITS[key] = found
+    return found
 
 
-def row_infos(rows: Sequence[Dice]) -> tuple[RowInfo, ...]:
-    out = []
-    for dice in rows:
-        crosses = tuple((c.field.index, c.die) for c in candidates(dice))
-        out.append(RowInfo(dice, crosses, sum(1 << f for f, _ in crosses)))
-    return tuple(out)
+# The game's parameters, one sequence `P` (a tuple here, an int64 array in the core); the
+# last three are the compiled search's own.
+P_N, P_LITERAL, P_IN_A_ROW, P_PASS_LIMIT, P_ESCAPE, P_IN_AND_OUT, P_CAN_LEAVE = range(7)
+P_EXACT_DEPTH, P_SYMMETRY, P_READ_DICE, P_SIZE = range(7, 11)
+MAX_CROSSES = 6
+"""Cross-out candidates of a dice row at most (a cross die and a movement die of three)."""
+FIELD_VALUE: tuple[int, ...] = (*VALUES, 0)
+"""Each field's value, and 0 for NOWHERE."""
+
+Child = tuple[int, int, "tuple[int, int, int, int, int] | None"]
+"""(action code, gain, the position after it or None when the game ends there)."""
+
+
+def put_child(
+    out: list[Child],
+    count: int,
+    code: int,
+    gain: int,
+    taken: int,
+    pos: int,
+    pc: int,
+    rings: int,
+    row: int,
+    end: bool,
+) -> int:
+    """Add one child to `out`; returns how many it holds. (Compiled, core.py's `put_child`
+    writes it into a row of the search's work array instead.)"""
+    out.append((code, gain, None if end else (taken, pos, pc, rings, row + 1)))
+    return count + 1
+
+
+def children(
+    taken: int,
+    pos: int,
+    pc: int,
+    rings: int,
+    row: int,
+    P: Sequence[int],
+    CF: Sequence[int],
+    CD: Sequence[int],
+    CC: Sequence[int],
+    out: list[Child],
+) -> int:
+    """Every distinct outcome of the dice row `row` (whose candidates are `CF`, `CD` from
+    `row * MAX_CROSSES` on, `CC[row]` of them) into `out`: (action code, gain, position
+    after it, or the end of the game: a pass at the limit, an escape, a stuck cross-out,
+    the last row). Returns how many."""
+    last = row + 1 >= P[P_N]
+    reset = 0 if P[P_IN_A_ROW] else pc
+    first = row * MAX_CROSSES
+    free = 0
+    for j in range(CC[row]):
+        if not taken >> CF[first + j] & 1:
+            free += 1
+    if free == 0:
+        passes = pc + 1
+        end = passes >= P[P_PASS_LIMIT] or last
+        return put_child(out, 0, PASS, 0, taken, pos, passes, rings, row, end)
+    count = 0
+    if rings > 0:
+        count = put_child(out, count, RING, 0, taken, pos, reset, rings - 1, row, last)
+    literal = P[P_LITERAL]
+    leave_gain = FIELD_VALUE[pos] if literal else 0
+    for j in range(CC[row]):
+        f = CF[first + j]
+        if taken >> f & 1:
+            continue
+        steps = CD[first + j]
+        blocked = taken | 1 << f
+        ends = ends_of(blocked, pos, steps)
+        moves = ends
+        cross_code = f * 37
+        while ends:
+            low = ends & -ends
+            e = popcount(low - 1)
+            ends ^= low
+            gain = leave_gain if literal else FIELD_VALUE[e]
+            code = MOVE * 1369 + cross_code + e
+            count = put_child(out, count, code, gain, blocked | low, e, reset, rings, row, last)
+        if P[P_CAN_LEAVE] and exits_of(blocked, pos, steps):
+            if P[P_ESCAPE] >= 0:
+                code = ESCAPE * 1369 + cross_code + NOWHERE
+                gain = leave_gain + P[P_ESCAPE]
+                count = put_child(out, count, code, gain, blocked, NOWHERE, reset, rings, row, True)
+            if P[P_IN_AND_OUT]:
+                code = LEAVE * 1369 + cross_code + NOWHERE
+                count = put_child(
+                    out, count, code, leave_gain, blocked, NOWHERE, reset, rings, row, last
+                )
+        elif not moves:
+            code = STUCK * 1369 + cross_code + NOWHERE
+            count = put_child(out, count, code, leave_gain, blocked, pos, reset, rings, row, True)
+    return count
+
+
+def best_fields(region: int, left: int, VM: Sequence[Sequence[int]]) -> int:
+    """The sum of the `left` highest values of the fields of `region`, the fields' values
+    `VM` bucket by bucket, highest first (`VALUE_MASKS`)."""
+    total = 0
+    if left > 0:
+        for i in range(len(VM)):
+            count = popcount(region & VM[i][1])
+            if count >= left:
+                total += VM[i][0] * left
+                break
+            total += VM[i][0] * count
+            left -= count
+    return total
+
+
+_BEST: dict[int, int] = {}
+"""`best_fields` of `VALUE_MASKS`, by region and count."""
+
+
+def best_fields_of(region: int, left: int, VM: Sequence[Sequence[int]]) -> int:
+    """`best_fields`, remembered for the true values (compiled: `best_fields` itself)."""
+    if VM is not VALUE_MASKS:
+        return best_fields(region, left, VM)
+    key = region << 5 | left
+    total = _BEST.get(key)
+    if total is None:
+        total = best_fields(region, left, VM)
+        if len(_BEST) > WALK_CACHE:
+            _BEST.clear()
+        _BEST[key] = total
+    return total
+
+
+def estimate(
+    region: int, taken: int, pos: int, rows: int, P: Sequence[int], VM: Sequence[Sequence[int]]
+) -> int:
+    """The bound for a position given `region`, any superset of its reachable fields,
+    and `rows`, at least the dice rows left that can circle (`Game.live_rows`, or all).
+
+    Each future circle is a distinct free field in the region the burglar can still
+    reach, at most one per such row, and each circling move also crosses out a free
+    field, so there are at most (free fields) // 2 of them. The best such fields
+    bound the circles; literal scoring may add the current field (it scores when the
+    burglar leaves it). A game that escapes spends a row and a cross-out on the
+    escape, so it has one circle fewer to count, and it needs a free corner (or the
+    burglar on a corner): the bound takes the better of the two cases.
+    """
+    free = FIELDS - popcount(taken)
+    total = best_fields_of(region, min(rows, free >> 1), VM)
+    escape = P[P_ESCAPE]
+    if escape >= 0 and (region & CORNER_MASK or (pos != NOWHERE and CORNER_MASK >> pos & 1)):
+        total = max(total, escape + best_fields_of(region, min(rows - 1, (free - 1) >> 1), VM))
+    if P[P_LITERAL]:
+        total += FIELD_VALUE[pos]
+    return total
+
+
+COMPACT_RULES = (_ends_from, walk_ends, _exit_from, can_exit, reachable, count_live_rows)
+"""The functions above that core.py compiles as they are, callees first. `children`,
+`best_fields`, `estimate`, `transpose` and `transpose_code` it compiles too, their
+`ends_of`, `exits_of`, `best_fields_of` and `put_child` being the compiled walks, the
+compiled `best_fields` and core.py's writer into the work array."""
 
 
 class Game:
@@ -266,8 +427,8 @@ class Game:
     """
 
     def __init__(self, rows: Sequence[Dice], rules: Ruleset) -> None:
-        self.rows = row_infos(rows)
-        self.n = len(self.rows)
+        self.rows = tuple(rows)
+        self.n = len(rows)
         self.rules = rules
         self.literal = rules.scoring == "crossed-circles"
         self.in_a_row = rules.pass_counting == "in-a-row"
@@ -277,85 +438,34 @@ class Game:
         self.can_leave = rules.can_leave
         self.grain = math.gcd(*VALUES, rules.escape_bonus or 0)
         """Every total is a multiple of this (the fields' values and the escape bonus)."""
-        self.row_masks = tuple(info.mask for info in self.rows)
+        P = [0] * P_SIZE
+        P[P_N], P[P_LITERAL], P[P_IN_A_ROW] = self.n, self.literal, self.in_a_row
+        P[P_PASS_LIMIT], P[P_IN_AND_OUT], P[P_CAN_LEAVE] = (
+            self.pass_limit, self.in_and_out, self.can_leave
+        )  # fmt: skip
+        P[P_ESCAPE] = -1 if rules.escape_bonus is None else rules.escape_bonus
+        self.P = tuple(P)
+        """The parameters `children` reads (the core sets its search's own)."""
+        self.crosses = tuple(tuple((c.field.index, c.die) for c in candidates(d)) for d in rows)
+        """Each row's cross-out candidates: (field, movement die) each."""
+        crosses = self.crosses
+        padded = [(*row, *[(0, 0)] * (MAX_CROSSES - len(row))) for row in crosses]
+        self.CF = tuple(f for row in padded for f, _ in row)
+        self.CD = tuple(d for row in padded for _, d in row)
+        """Each row's cross-out candidates, field and movement die, `MAX_CROSSES` a row."""
+        self.CC = tuple(len(row) for row in crosses)
+        self.row_masks = tuple(sum(1 << f for f, _ in row) for row in crosses)
         self.read_dice = True
         """Whether `live_rows` reads the dice rows (else it counts every row left, the
         bound before it did: for benchmarks that compare the two)."""
         self.value_masks = VALUE_MASKS
         """The bound's field values, bucket by bucket (a test may weaken them, to show that
         the soundness tests catch a bound that is too low)."""
-        self._best_fields: dict[int, int] = {}
 
-    # --- children ------------------------------------------------------------------
-
-    def ends(self, blocked: int, pos: int, steps: int) -> int:
-        key = ((blocked & BALL[pos][steps]) << 9) | (pos << 3) | steps
-        found = _ENDS.get(key)
-        if found is None:
-            found = walk_ends(blocked, pos, steps)
-            if len(_ENDS) > WALK_CACHE:
-                _ENDS.clear()
-            _ENDS[key] = found
-        return found
-
-    def exits(self, blocked: int, pos: int, steps: int) -> bool:
-        key = ((blocked & BALL[pos][steps]) << 9) | (pos << 3) | steps
-        found = _EXITS.get(key)
-        if found is None:
-            found = can_exit(blocked, pos, steps)
-            if len(_EXITS) > WALK_CACHE:
-                _EXITS.clear()
-            _EXITS[key] = found
-        return found
-
-    def children(
-        self, taken: int, pos: int, pc: int, rings: int, row: int
-    ) -> list[tuple[int, int, tuple[int, int, int, int, int] | None]]:
-        """Every distinct outcome of the row: (action code, gain, child or None if the game
-        ends). The child is (taken, pos, pc, rings, row)."""
-        info = self.rows[row]
-        nxt = row + 1
-        out: list[tuple[int, int, tuple[int, int, int, int, int] | None]] = []
-        crosses = [(f, d) for f, d in info.crosses if not taken >> f & 1]
-        if not crosses:
-            passes = pc + 1
-            child = None if passes >= self.pass_limit else (taken, pos, passes, rings, nxt)
-            out.append((PASS, 0, child))
-            return out
-        reset = 0 if self.in_a_row else pc
-        if rings > 0:
-            out.append((RING, 0, (taken, pos, reset, rings - 1, nxt)))
-        leave_gain = VALUES[pos] if self.literal and pos != NOWHERE else 0
-        literal = self.literal
-        for f, d in crosses:
-            blocked = taken | 1 << f
-            ends = self.ends(blocked, pos, d)
-            moves = ends
-            exits = self.can_leave and self.exits(blocked, pos, d)
-            cross_code = f * 37
-            while ends:
-                low = ends & -ends
-                e = low.bit_length() - 1
-                ends ^= low
-                gain = leave_gain if literal else VALUES[e]
-                out.append(
-                    (MOVE * 1369 + cross_code + e, gain, (blocked | low, e, reset, rings, nxt))
-                )
-            if exits:
-                if self.escape_bonus is not None:
-                    out.append(
-                        (ESCAPE * 1369 + cross_code + NOWHERE, leave_gain + self.escape_bonus, None)
-                    )
-                if self.in_and_out:
-                    out.append(
-                        (
-                            LEAVE * 1369 + cross_code + NOWHERE,
-                            leave_gain,
-                            (blocked, NOWHERE, reset, rings, nxt),
-                        )
-                    )
-            elif not moves:
-                out.append((STUCK * 1369 + cross_code + NOWHERE, leave_gain, None))
+    def children(self, taken: int, pos: int, pc: int, rings: int, row: int) -> list[Child]:
+        """Every distinct outcome of the row (`children`)."""
+        out: list[Child] = []
+        children(taken, pos, pc, rings, row, self.P, self.CF, self.CD, self.CC, out)
         return out
 
     def child(
@@ -364,7 +474,7 @@ class Game:
         """The position after the action `code`, or None when it ends the game."""
         for option, _, child in self.children(taken, pos, pc, rings, row):
             if option == code:
-                return child if child is not None and child[4] < self.n else None
+                return child
         raise ValueError(f"action code {code} is not legal here")
 
     # --- the bound -----------------------------------------------------------------
@@ -376,11 +486,6 @@ class Game:
     def bound(self, taken: int, pos: int, pc: int, row: int) -> int:
         """A sound upper bound on what the rest of the game can add to the score."""
         return self.estimate(self.reachable(taken, pos), taken, pos, self.live_rows(taken, pc, row))
-
-    def cheap_bound(self, taken: int, pos: int, row: int) -> int:
-        """The bound that counts every dice row left as one that can circle (the dice
-        unread): sound, and never below `bound`."""
-        return self.estimate(self.reachable(taken, pos), taken, pos, self.n - row)
 
     def live_rows(self, taken: int, pc: int, row: int) -> int:
         """How many of the dice rows from `row` on can still make a circle, capped where
@@ -400,47 +505,8 @@ class Game:
         )
 
     def estimate(self, region: int, taken: int, pos: int, rows: int) -> int:
-        """The bound for a position given `region`, any superset of its reachable fields,
-        and `rows`, at least the dice rows left that can circle (`live_rows`, or all).
-
-        Each future circle is a distinct free field in the region the burglar can still
-        reach, at most one per such row, and each circling move also crosses out a free
-        field, so there are at most (free fields) // 2 of them. The best such fields
-        bound the circles; literal scoring may add the current field (it scores when the
-        burglar leaves it). A game that escapes spends a row and a cross-out on the
-        escape, so it has one circle fewer to count, and it needs a free corner (or the
-        burglar on a corner): the bound takes the better of the two cases.
-        """
-        free = FIELDS - taken.bit_count()
-        total = self.best_fields(region, min(rows, free >> 1))
-        if self.escape_bonus is not None and (
-            region & CORNER_MASK or (pos != NOWHERE and CORNER_MASK >> pos & 1)
-        ):
-            escaping = self.escape_bonus + self.best_fields(region, min(rows - 1, (free - 1) >> 1))
-            total = max(total, escaping)
-        if self.literal and pos != NOWHERE:
-            total += VALUES[pos]
-        return total
-
-    def best_fields(self, region: int, left: int) -> int:
-        """The sum of the `left` highest values of the fields of `region`."""
-        if left <= 0:
-            return 0
-        key = region << 5 | left
-        total = self._best_fields.get(key)
-        if total is None:
-            total = 0
-            for value, mask in self.value_masks:
-                count = (region & mask).bit_count()
-                if count >= left:
-                    total += value * left
-                    break
-                total += value * count
-                left -= count
-            if len(self._best_fields) > 1_000_000:
-                self._best_fields.clear()
-            self._best_fields[key] = total
-        return total
+        """`estimate` under this game's rules."""
+        return estimate(region, taken, pos, rows, self.P, self.value_masks)
 
 
 def decode(code: int) -> tuple[int, int, int]:
@@ -453,10 +519,27 @@ def decode(code: int) -> tuple[int, int, int]:
 
 
 def transpose_code(code: int) -> int:
-    kind, cross, target = decode(code)
-    if kind in (PASS, RING):
+    """The action code of the transposed action (compiled in core.py too)."""
+    if code < 1369:  # a pass or a ring
         return code
-    return kind * 1369 + TRANSPOSE_FIELD[cross] * 37 + TRANSPOSE_FIELD[target]
+    kind, rest = code // 1369, code % 1369
+    return kind * 1369 + TRANSPOSE_FIELD[rest // 37] * 37 + TRANSPOSE_FIELD[rest % 37]
+
+
+def table_key(
+    taken: int, pos: int, pc: int, rings: int, row: int, pass_limit: int, symmetry: bool
+) -> tuple[int, bool]:
+    """A position's key in the transposition tables, the same for the position and its
+    transpose under `symmetry` (the board, the values and the cross-out candidates (a,
+    b), (b, a) are all symmetric), and whether the key is the transposed one (compiled
+    in core.py too, whose keys are these plus one)."""
+    rest = ((row * pass_limit + pc) * 4 + rings) << 42
+    plain = taken | pos << 36
+    if symmetry:
+        flipped = transpose(taken) | TRANSPOSE_FIELD[pos] << 36
+        if flipped < plain:
+            return rest | flipped, True
+    return rest | plain, False
 
 
 def compact_pos(pos: int) -> int:

@@ -41,11 +41,10 @@ from validator.solver.position import (
     PASS,
     RING,
     STUCK,
-    TRANSPOSE_FIELD,
     Game,
     compact_pos,
     decode,
-    transpose,
+    table_key,
     transpose_code,
 )
 
@@ -374,17 +373,8 @@ class Search:
     # --- keys and the table --------------------------------------------------------
 
     def key(self, taken: int, pos: int, pc: int, rings: int, row: int) -> tuple[int, bool]:
-        """The table key, the same for a position and its transpose (the board, the
-        values and the cross-out candidates (a, b), (b, a) are all symmetric), and
-        whether the key is the transposed one."""
-        rest = ((row * self.game.pass_limit + pc) * 4 + rings) << 42
-        plain = taken | pos << 36
-        if not self.symmetry:
-            return rest | plain, False
-        flipped = transpose(taken) | TRANSPOSE_FIELD[pos] << 36
-        if flipped < plain:
-            return rest | flipped, True
-        return rest | plain, False
+        """The table key and whether it is the transposed one (`position.table_key`)."""
+        return table_key(taken, pos, pc, rings, row, self.game.pass_limit, self.symmetry)
 
     @property
     def table_memory(self) -> int:

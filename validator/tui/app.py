@@ -33,7 +33,7 @@ from validator.engine import (
     counted_passes,
     roll_text,
 )
-from validator.render.wording import end_brief
+from validator.language.wording import end_brief
 from validator.tui.game import GameSession, Option
 from validator.tui.hint import Hint, Hints, describe
 from validator.tui.save import RecordFile

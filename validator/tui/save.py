@@ -49,7 +49,7 @@ class RecordFile:
     def write(self, game: GameSession) -> None:
         """Write the record (and its text form on request); atomic, so that a closed terminal
         never leaves half a file."""
-        from validator.records.atomic import write_file
+        from validator.system.atomic import write_file
 
         record = self.record(game)
         self.path.parent.mkdir(parents=True, exist_ok=True)

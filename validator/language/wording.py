@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from validator.engine import END_BRIEF, End
 from validator.engine.phrase import N_
-from validator.render import i18n
-from validator.render.i18n import _, ngettext
+from validator.language import i18n
+from validator.language.i18n import _, ngettext
 
 
 def plural(n: int, one: str, many: str, **values: object) -> str:

@@ -10,9 +10,9 @@ the table. docs/languages.md tells how the catalogs are updated.
 from __future__ import annotations
 
 from validator.engine.phrase import N_
-from validator.render import i18n
-from validator.render.wording import plural
-from validator.render.wording import points as points  # re-exported: `315 points`
+from validator.language import i18n
+from validator.language.wording import plural
+from validator.language.wording import points as points  # re-exported: `315 points`
 
 TEXTS: dict[str, str] = {
     # -- replies ---------------------------------------------------------------------------

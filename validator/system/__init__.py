@@ -1,0 +1,1 @@
+"""Process and file plumbing: worker pools, files and folders written whole."""
