@@ -41,10 +41,10 @@ Fetching over IMAP costs next to nothing (0.4 s of the client's CPU for 2,000 me
 against checking and, most of all, writing a report page and a reply for each entry:
 `contest run` costs 7-14% more CPU than `batch` on the mbox, in the same memory; the
 difference was not profiled (the ledger is the likely part: each message, entry and reply
-written to SQLite as it comes, and each message read back from it for the site). A run with nothing new (what cron costs between mails) asks the
-server for later UIDs, finds none and leaves the site and the replies as they are. The
-fetch's memory does not grow with the folder: it holds one batch of at most 8 MiB of
-messages.
+written to SQLite as it comes, and each message read back from it for the site). A run with
+nothing new (what cron costs between mails) asks the server for later UIDs, finds none and
+leaves the site and the replies as they are. The fetch's memory does not grow with the
+folder: it holds one batch of at most 8 MiB of messages.
 """
 
 from __future__ import annotations
