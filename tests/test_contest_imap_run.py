@@ -237,3 +237,22 @@ def test_a_mail_server_that_cannot_be_used_is_one_line_and_exit_2(
     )
     for text in road300.said:
         assert dovecot.password not in text
+
+    # --watch is not stopped by it: the run goes on, and the next one tries again.
+    with started(challenge, "run", "--watch") as proc:
+        assert proc.stderr is not None
+        lines: list[str] = []
+        while not lines or not lines[-1].startswith("road300: fetched "):
+            line = proc.stderr.readline()
+            assert line, "".join(lines)
+            lines.append(line)
+        assert lines[0] == (
+            f"road300: {file}: [mail] imap: fetching stopped: 127.0.0.1:{port}: cannot "
+            "connect: Connection refused; the rest is fetched by the next run\n"
+        )
+        assert "fetched 0 new, checked 0, 0 new replies, 0 not sent" in lines[-1]
+        assert proc.poll() is None  # waiting for the next round
+        proc.send_signal(signal.SIGINT)
+        rest = proc.stderr.read()
+        assert proc.wait(30) == 0, rest
+    assert dovecot.password not in "".join(lines) + rest
