@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
+    from contest_helpers import SmtpServer
     from dovecot import Dovecot
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -223,3 +224,13 @@ def dovecot() -> Generator[Dovecot, None, None]:
         yield server
     finally:
         stop_dovecot(server)
+
+
+@pytest.fixture(scope="session")
+def smtp_server(tmp_path_factory: pytest.TempPathFactory) -> Generator[SmtpServer, None, None]:
+    """A real SMTP server (aiosmtpd) on loopback with STARTTLS and AUTH for the whole
+    session (tests/contest_helpers.py); tests `reset` it before use."""
+    from contest_helpers import smtp_server as start
+
+    with start(tmp_path_factory.mktemp("smtp")) as server:
+        yield server

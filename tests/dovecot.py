@@ -35,6 +35,8 @@ from urllib.parse import quote
 
 import pytest
 
+from validator.contest.mailurl import MailURL
+
 USER = "organizer"
 PASSWORD = 'te"st\\pa ss-7Qx'
 """The test user's password: a quote, a backslash and a space, which LOGIN must quote."""
@@ -49,18 +51,6 @@ INSTALL = (
 _APPENDUID = re.compile(rb"APPENDUID (\d+) (\d+)")
 
 Security = Literal["tls", "starttls", "plain"]
-
-
-@dataclass(frozen=True)
-class Server:
-    """An IMAP server's address as the contest file names it (what ImapFetcher takes)."""
-
-    scheme: str
-    user: str
-    host: str
-    port: int
-    folder: str | None
-    security: Security
 
 
 def find_dovecot() -> str | None:
@@ -120,17 +110,19 @@ class Dovecot:
     def log(self) -> Path:
         return self.root / "dovecot.log"
 
-    def server(self, folder: str | None = "INBOX", security: Security = "tls") -> Server:
+    def server(self, folder: str | None = "INBOX", security: Security = "tls") -> MailURL:
+        """The server as ImapFetcher takes it (`starttls` to this loopback host: only as
+        a MailURL made here; a contest file's `imap://` to it is `plain`)."""
         scheme, port = ("imaps", self.imaps_port) if security == "tls" else ("imap", self.imap_port)
-        return Server(scheme, self.user, self.host, port, folder, security)
+        return MailURL(scheme, self.user, self.host, port, folder, security)
 
     def address(self, folder: str = "INBOX", security: Security = "tls") -> str:
-        """The server as a contest file's `[mail] imap` names it; its password is
-        `password`, its certificate `cert` (the contest file's `ca_file`)."""
+        """The server as a contest file's `[mail] imap` names it (`imap://` to this
+        loopback host is `plain`: STARTTLS when offered); its password is `password`,
+        its certificate `cert` (the contest file's `ca_file`)."""
         server = self.server(folder, security)
-        plain = "?plain" if security == "plain" else ""
         where = f"{server.user}@{server.host}:{server.port}"
-        return f"{server.scheme}://{where}/{quote(folder, safe='')}{plain}"
+        return f"{server.scheme}://{where}/{quote(folder, safe='')}"
 
     @contextmanager
     def client(self) -> Iterator[imaplib.IMAP4_SSL]:

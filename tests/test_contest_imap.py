@@ -1,7 +1,8 @@
 """ImapFetcher against a real Dovecot on loopback (tests/dovecot.py): mail delivered in
 stages with APPEND is fetched once each, by UIDVALIDITY and UID, and nothing on the
-server changes; refusals (a wrong password, an untrusted certificate, plain text to
-another host, no such folder, a silent server) are one clear ImapError each."""
+server changes; refusals (a wrong password, an untrusted certificate, no such folder, a
+silent server) are one clear ImapError each. The address and its TLS are mailurl.py's
+(tests/test_mailurl.py); the whole run against Dovecot is tests/test_contest_imap_run.py."""
 
 from __future__ import annotations
 
@@ -15,13 +16,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from dovecot import PASSWORD, UTF8_PASSWORD, UTF8_USER, Dovecot, Server, make_certificate
+from dovecot import PASSWORD, UTF8_PASSWORD, UTF8_USER, Dovecot, make_certificate
 from mail_helpers import DICE, inbox
 
 from validator.check.file import Checker
 from validator.contest.imap import ImapError, ImapFetcher
 from validator.contest.incoming import Incoming
 from validator.contest.mail import HEADER_BYTES, RawMessage, check_message
+from validator.contest.mailurl import MailURL, parse_mail_url
 from validator.records.dice import read_dice
 
 pytestmark = pytest.mark.slow
@@ -198,12 +200,20 @@ def test_stopping_early_logs_out(dovecot: Dovecot, folder: str) -> None:
     assert len(dovecot.snapshot(folder)) == 2
 
 
-def test_starttls_and_plain_to_loopback(dovecot: Dovecot, folder: str) -> None:
+def test_starttls_and_plain_to_loopback(dovecot: Dovecot, folder: str, tmp_path: Path) -> None:
+    """`imap://` to a loopback host is `plain` (mailurl.py): STARTTLS when the server
+    offers it, as Dovecot does, its certificate verified when ca_file is given."""
     dovecot.deliver(folder, message(1))
+    assert parse_mail_url(dovecot.address(folder, "plain"), "imap") == dovecot.server(
+        folder, "plain"
+    )
+    other, _ = make_certificate(tmp_path, "other")
     for security in ("starttls", "plain"):
         server = dovecot.server(folder, security)
         (got,) = fetcher(dovecot, folder, server=server).fetch(None)
         assert got.data == message(1), security
+        text = refusal(fetcher(dovecot, folder, server=server, ca_file=other))
+        assert "TLS certificate is not trusted" in text, security  # STARTTLS was used
 
 
 def test_a_password_that_is_not_ascii(dovecot: Dovecot, folder: str) -> None:
@@ -239,10 +249,9 @@ def test_refusals_are_clear_and_never_show_the_password(
     assert text.startswith(f"{where}, folder 'No such folder': the folder cannot be opened: ")
 
     other, _ = make_certificate(tmp_path, "other")
-    for ca_file in (other, None):
-        text = refusal(fetcher(dovecot, folder, ca_file=ca_file))
-        assert text.startswith(f"{where}: the server's TLS certificate is not trusted (")
-        assert "add its CA with ca_file" in text
+    text = refusal(fetcher(dovecot, folder, ca_file=other))
+    assert text.startswith(f"{where}: the server's TLS certificate is not trusted (")
+    assert "add its CA with ca_file" in text
     starttls = dovecot.server(folder, "starttls")
     text = refusal(fetcher(dovecot, folder, server=starttls, ca_file=other))
     assert "TLS certificate is not trusted" in text
@@ -261,24 +270,26 @@ def test_a_silent_server_times_out(dovecot: Dovecot) -> None:
     with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
         silent.listen(1)  # connections are accepted by the kernel and never answered
-        server = Server("imaps", "organizer", "127.0.0.1", silent.getsockname()[1], "INBOX", "tls")
+        server = MailURL("imaps", "organizer", "127.0.0.1", silent.getsockname()[1], "INBOX", "tls")
         f = ImapFetcher(server, PASSWORD, dovecot.cert, CAP, timeout=0.5)
         assert refusal(f).endswith(": cannot connect: no answer within 0.5 s")
 
 
-def test_plain_text_to_another_host_and_unverified_contexts_are_refused(
-    dovecot: Dovecot,
+def test_a_loopback_server_without_ca_file_is_not_verified_any_other_is(
+    dovecot: Dovecot, folder: str
 ) -> None:
-    remote = Server("imap", "organizer", "192.0.2.7", 143, "INBOX", "plain")
-    with pytest.raises(ImapError, match=r"192\.0\.2\.7: an IMAP connection without TLS is allowed"):
-        ImapFetcher(remote, PASSWORD, None, CAP)
+    """mailurl.tls_context's one exception: a loopback server without ca_file (its
+    connection never leaves the machine); with ca_file, or to any other host, the
+    certificate and its host name are checked."""
+    dovecot.deliver(folder, message(1))
+    (got,) = fetcher(dovecot, folder, ca_file=None).fetch(None)
+    assert got.data == message(1)
+    remote = parse_mail_url("imap://organizer@192.0.2.7/INBOX", "imap")
+    assert remote.security == "starttls" and not remote.loopback
+    from validator.contest.mailurl import tls_context
 
-    def unverified(_ca: Path | None) -> ssl.SSLContext:
-        return ssl._create_unverified_context()
-
-    f = ImapFetcher(dovecot.server("INBOX"), PASSWORD, None, CAP, context=unverified)
-    with pytest.raises(ImapError, match="the TLS context does not verify the certificate"):
-        list(f.fetch(None))
+    context = tls_context(None, loopback=remote.loopback)
+    assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
 
 
 def test_a_cursor_that_is_not_one(dovecot: Dovecot, folder: str) -> None:
@@ -297,22 +308,28 @@ def test_the_label_names_the_server_and_never_the_password(dovecot: Dovecot) -> 
         dovecot.address("Entries 1")
         == f"imaps://organizer@127.0.0.1:{dovecot.imaps_port}/Entries%201"
     )
-    assert dovecot.address("INBOX", "plain") == f"imap://organizer@127.0.0.1:{port}/INBOX?plain"
+    assert dovecot.address("INBOX", "plain") == f"imap://organizer@127.0.0.1:{port}/INBOX"
 
 
-def test_the_docs_show_the_refusals_as_they_are_said(dovecot: Dovecot, folder: str) -> None:
-    """docs/contest.md's examples of refusals are what is said, but for the server's
-    address, the user, the folder, the time-out and the server's timing."""
+def test_the_docs_show_the_refusals_as_they_are_said(
+    dovecot: Dovecot, folder: str, tmp_path: Path
+) -> None:
+    """docs/contest.md's examples of refusals are what is said (after `contest run`'s
+    prefix, which tests/test_contest_imap_run.py checks), but for the server's address,
+    the user, the folder, the time-out and the server's timing."""
     doc = (ROOT / "docs" / "contest.md").read_text(encoding="utf-8")
-    section = doc.split("## Fetching over IMAP", 1)[1].split("\n## ", 1)[0]
-    shown = re.findall(r"^```text\n(.*?)^```$", section, re.M | re.S)[0].splitlines()
-    assert len(shown) == 4
+    section = doc.split("### Fetching over IMAP", 1)[1].split("\n### ", 1)[0]
+    block = re.findall(r"^```text\n(.*?)^```$", section, re.M | re.S)[0].splitlines()
+    prefix = "road300: error: /srv/winter/road300.toml: [mail] imap: "
+    assert len(block) == 4 and all(line.startswith(prefix) for line in block)
+    shown = [line.removeprefix(prefix) for line in block]
     with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
         silent.listen(1)
-        server = Server("imaps", "organizer", "127.0.0.1", silent.getsockname()[1], "INBOX", "tls")
+        server = MailURL("imaps", "organizer", "127.0.0.1", silent.getsockname()[1], "INBOX", "tls")
+        other, _ = make_certificate(tmp_path, "other")
         said = [
-            refusal(fetcher(dovecot, folder, ca_file=None)),
+            refusal(fetcher(dovecot, folder, ca_file=other)),
             refusal(fetcher(dovecot, folder, password="wrong")),
             refusal(fetcher(dovecot, folder + " gone")),
             refusal(ImapFetcher(server, PASSWORD, dovecot.cert, CAP, timeout=0.5)),

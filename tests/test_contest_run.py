@@ -1,184 +1,38 @@
 """`road300 contest run`, `status`, `export` and `recheck` against real parts: an SQLite
 ledger on disk, a local mbox delivered in stages, and an SMTP server (aiosmtpd) on
-loopback with STARTTLS (a self-signed certificate made here with the openssl command) and
-AUTH, which refuses one recipient for good, defers one, drops a connection, and holds a
-message while the run is killed."""
+loopback with STARTTLS and AUTH (tests/contest_helpers.py), which refuses one recipient
+for good, defers one, drops a connection, and holds a message while the run is killed."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import mailbox
-import os
 import shutil
 import signal
 import socket
 import sqlite3
 import stat
-import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 from email import policy
 from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CliRun, cli_command, run_in_process
+from conftest import CliRun, run_in_process
+from contest_helpers import SMTP_PASSWORD as PASSWORD
+from contest_helpers import SMTP_USER as USER
+from contest_helpers import SmtpServer as Server
+from contest_helpers import senders, started, with_wait
 from mail_helpers import DICE, Mail, inbox, write_eml, write_maildir
 
 ROOT = Path(__file__).resolve().parent.parent
 ORGANIZER = "Winter challenge <challenge@organizers.example>"
-USER, PASSWORD = "challenge", "s3cret-Passw0rd"
 
 pytest.importorskip("aiosmtpd")
 if shutil.which("openssl") is None:  # pragma: no cover - the CI image has it
     pytest.skip("the openssl command makes the test certificate", allow_module_level=True)
-
-
-# -- The SMTP server --------------------------------------------------------------------------
-
-
-@dataclass
-class Server:
-    """An aiosmtpd server on loopback: what it took, and how it misbehaves."""
-
-    port: int
-    cert: Path
-    loop: asyncio.AbstractEventLoop | None = None
-    received: list[tuple[str, bytes]] = field(default_factory=list)
-    """(recipient, message) of every message taken."""
-    refuse: set[str] = field(default_factory=set)
-    """Recipients answered 550 (permanent)."""
-    defer: set[str] = field(default_factory=set)
-    """Recipients answered 451 (temporary)."""
-    drop: set[str] = field(default_factory=set)
-    """Recipients at whose RCPT the connection is closed, once each."""
-    hold: set[str] = field(default_factory=set)
-    """Recipients whose DATA waits until `release` (the run is killed meanwhile)."""
-    holding: threading.Event = field(default_factory=threading.Event)
-    released: asyncio.Event | None = None
-    logins: list[str] = field(default_factory=list)
-
-    def reset(self) -> None:
-        self.received.clear()
-        self.refuse.clear()
-        self.defer.clear()
-        self.drop.clear()
-        self.hold.clear()
-        self.holding.clear()
-        self.logins.clear()
-
-    def release(self) -> None:
-        assert self.loop is not None and self.released is not None
-        self.loop.call_soon_threadsafe(self.released.set)
-
-    def message_ids(self) -> list[str]:
-        return [
-            str(BytesParser(policy=policy.default).parsebytes(data)["Message-ID"])
-            for _, data in self.received
-        ]
-
-
-class Handler:
-    def __init__(self, server: Server) -> None:
-        self.server = server
-
-    async def handle_RCPT(
-        self, smtp: Any, session: Any, envelope: Any, address: str, options: list[str]
-    ) -> str:
-        s = self.server
-        if address in s.refuse:
-            return "550 5.1.1 <" + address + ">: no such user here"
-        if address in s.defer:
-            return "451 4.3.0 mailbox busy, try again later"
-        if address in s.drop:
-            s.drop.discard(address)
-            smtp.transport.close()
-            return "421 4.4.2 closing"
-        envelope.rcpt_tos.append(address)
-        return "250 OK"
-
-    async def handle_DATA(self, smtp: Any, session: Any, envelope: Any) -> str:
-        s = self.server
-        (to,) = envelope.rcpt_tos
-        if to in s.hold:
-            s.loop = asyncio.get_running_loop()
-            s.released = asyncio.Event()
-            s.holding.set()
-            await s.released.wait()  # the message is taken after the client was killed
-        s.received.append((to, bytes(envelope.original_content or envelope.content)))
-        return "250 2.0.0 queued"
-
-
-def _certificate(folder: Path) -> tuple[Path, Path]:
-    """A self-signed certificate for localhost and 127.0.0.1 (an EC key: quick to make)."""
-    cert, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(
-        [
-            *(
-                "openssl",
-                "req",
-                "-x509",
-                "-newkey",
-                "ec",
-                "-pkeyopt",
-                "ec_paramgen_curve:prime256v1",
-            ),
-            *("-nodes", "-keyout", str(key), "-out", str(cert), "-days", "2"),
-            *("-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    return cert, key
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def smtp_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    import ssl
-
-    from aiosmtpd.controller import Controller
-    from aiosmtpd.smtp import AuthResult, LoginPassword
-
-    folder = tmp_path_factory.mktemp("smtp")
-    cert, key = _certificate(folder)
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    context.load_cert_chain(cert, key)
-    server = Server(_free_port(), cert)
-
-    def authenticator(smtp: Any, session: Any, envelope: Any, mechanism: str, data: Any) -> Any:
-        ok = isinstance(data, LoginPassword) and (data.login, data.password) == (
-            USER.encode(),
-            PASSWORD.encode(),
-        )
-        if ok:
-            server.logins.append(data.login.decode())
-        return AuthResult(success=ok)
-
-    controller = Controller(
-        Handler(server),
-        hostname="127.0.0.1",
-        port=server.port,
-        tls_context=context,
-        require_starttls=True,
-        auth_required=True,
-        authenticator=authenticator,
-    )
-    controller.start()
-    try:
-        yield server
-    finally:
-        controller.stop()
 
 
 @pytest.fixture
@@ -351,7 +205,7 @@ def test_send_over_starttls_with_auth_once_then_only_the_new(
     assert run.status == 0, run.stderr
     assert "sent 2, failed 0, 0 not sent" in run.stderr
     assert server.logins == [USER]
-    assert sorted(to for to, _ in server.received) == sorted(_senders(mails[:2]))
+    assert sorted(to for to, _ in server.received) == sorted(senders(mails[:2]))
     assert PASSWORD not in run.stderr + run.stdout
     assert PASSWORD.encode() not in (folder / "road300.db").read_bytes()
 
@@ -367,7 +221,7 @@ def test_a_refused_recipient_fails_for_good_a_deferred_one_waits(
 ) -> None:
     folder = contest(tmp_path, server)
     deliver(folder, *mails[:3])
-    first, second, third = _senders(mails[:3])
+    first, second, third = senders(mails[:3])
     server.refuse.add(first)
     server.defer.add(second)
     run = road300(folder, "run", "--send")
@@ -391,13 +245,13 @@ def test_a_dropped_connection_leaves_the_rest_for_the_next_run(
 ) -> None:
     folder = contest(tmp_path, server)
     deliver(folder, *mails[:3])
-    server.drop.add(_senders(mails[:3])[1])
+    server.drop.add(senders(mails[:3])[1])
     run = road300(folder, "run", "--send")
     assert run.status == 0, run.stderr
     assert len(server.received) == 1
     assert status(folder)["replies"]["unsent"] == 2
     assert road300(folder, "run", "--send").status == 0
-    assert sorted(to for to, _ in server.received) == sorted(_senders(mails[:3]))
+    assert sorted(to for to, _ in server.received) == sorted(senders(mails[:3]))
     assert len(set(server.message_ids())) == 3
 
 
@@ -471,19 +325,19 @@ def test_a_run_killed_while_sending_sends_no_reply_twice_but_the_one_in_flight(
 ) -> None:
     folder = contest(tmp_path, server)
     deliver(folder, *mails[:3])
-    senders = _senders(mails[:3])
-    server.hold.add(senders[1])
+    who = senders(mails[:3])
+    server.hold.add(who[1])
     with started(folder, "run", "--send") as proc:
         assert server.holding.wait(60), proc.stderr.read() if proc.stderr else ""
         # A second run meanwhile waits a moment for the ledger, then names its holder.
-        busy = _with_wait(0.2, lambda: road300(folder, "run"))
+        busy = with_wait(0.2, lambda: road300(folder, "run"))
         assert busy.status == 2
         assert f"process {proc.pid} on {socket.gethostname()}" in busy.stderr
         proc.send_signal(signal.SIGKILL)
         proc.wait(30)
     server.hold.clear()
     server.release()  # the server drops a message whose client went away mid-DATA
-    assert [to for to, _ in server.received] == [senders[0]]
+    assert [to for to, _ in server.received] == [who[0]]
     db = sqlite3.connect(folder / "road300.db")
     states = [s for (s,) in db.execute("SELECT state FROM replies ORDER BY seq")]
     db.close()
@@ -491,7 +345,7 @@ def test_a_run_killed_while_sending_sends_no_reply_twice_but_the_one_in_flight(
 
     again = road300(folder, "run", "--send")
     assert again.status == 0, again.stderr
-    assert [to for to, _ in server.received] == senders  # the one in flight sent again
+    assert [to for to, _ in server.received] == who  # the one in flight sent again
     assert len(set(server.message_ids())) == 3
     assert status(folder)["replies"] == {"written": 3, "sent": 3, "failed": 0, "unsent": 0}
 
@@ -599,47 +453,8 @@ def test_the_commands_need_a_contest_file_and_a_ledger(tmp_path: Path) -> None:
 # -- Helpers ----------------------------------------------------------------------------------
 
 
-@contextmanager
-def started(folder: Path, *args: str) -> Iterator[subprocess.Popen[str]]:
-    """`road300 contest ARGS` as a process of its own in `folder` (its stderr a pipe),
-    killed when the block ends if it has not ended."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
-    proc = subprocess.Popen(
-        cli_command(["contest", *args]),
-        cwd=folder,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        yield proc
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        if proc.stderr:
-            proc.stderr.close()
-
-
 def _header(path: Path, name: str) -> str:
     return str(BytesParser(policy=policy.default).parsebytes(path.read_bytes())[name])
-
-
-def _senders(mails: list[Mail]) -> list[str]:
-    return [str(m.message["From"].addresses[0].addr_spec) for m in mails]
-
-
-def _with_wait(seconds: float, call: Any) -> CliRun:
-    from validator.contest import ledger
-
-    old = ledger.WAIT
-    ledger.WAIT = seconds
-    try:
-        result: CliRun = call()
-    finally:
-        ledger.WAIT = old
-    return result
 
 
 assert sys.version_info >= (3, 11)

@@ -152,7 +152,7 @@ def run(send: bool, watch: bool) -> None:
     try:
         while True:
             with sigterm_exits():
-                done = run_once(contest, send=send)
+                done = run_once(contest, send=send, watch=watch)
             sent = f", sent {done.sent}, failed {done.failed}" if send else ""
             say(
                 f"fetched {done.fetched} new, checked {done.checked}, "

@@ -65,23 +65,20 @@ def opened(contest: Contest, *, writer: bool) -> Iterator[Ledger]:
 
 
 def make_fetcher(contest: Contest, max_bytes: int) -> Fetcher:
-    """Where the run's messages come from: `[mail] imap`, else `[mail] source`."""
+    """Where the run's messages come from: `[mail] imap`, else `[mail] source`; each
+    message is read no further than the cap of a whole message for records of `max_bytes`
+    (mail.message_cap), and over it as its header only."""
     from validator.contest.mail import MailError
 
     if contest.imap is not None:
+        from validator.contest.imap import ImapFetcher
+        from validator.contest.mail import message_cap
         from validator.contest.mailurl import IMAP_PASSWORD, password
 
-        try:  # validator/contest/imap.py: the IMAP fetcher (written apart from this module)
-            from validator.contest.imap import ImapFetcher  # type: ignore[import-not-found,unused-ignore]
-        except ImportError:
-            fail_usage(
-                f"{contest.path}: [mail] imap: fetching over IMAP is not available in this "
-                "road300; give a local mailbox as [mail] source"
-            )
-        fetcher: Fetcher = ImapFetcher(
-            contest.imap, password(contest.imap, IMAP_PASSWORD), contest.ca_file, max_bytes
+        url = contest.imap
+        return ImapFetcher(
+            url, password(url, IMAP_PASSWORD), contest.ca_file, message_cap(max_bytes)
         )
-        return fetcher
     if contest.source is None:
         fail_usage(
             f"{contest.path}: no mail to fetch: set imap (or source, a local mailbox) under "
@@ -137,8 +134,10 @@ class Done:
     """Why the fetch stopped early (the server went away): what was fetched is kept."""
 
 
-def run(contest: Contest, *, send: bool) -> Done:
-    """One run of the challenge (see the module's docstring)."""
+def run(contest: Contest, *, send: bool, watch: bool = False) -> Done:
+    """One run of the challenge (see the module's docstring). A mail server from which
+    nothing could be fetched (refused, unreachable) stops the run (exit 2) before anything
+    is written, unless it `watch`es: then the run goes on, and the next one tries again."""
     from validator.cli.batch_mail import output_folders_locked
     from validator.records.source import MAX_BYTES
 
@@ -154,7 +153,13 @@ def run(contest: Contest, *, send: bool) -> Done:
     with opened(contest, writer=True) as ledger, folders:
         done.fetched, done.fetch_error = fetch(ledger, fetcher)
         if done.fetch_error is not None:
-            say(f"fetching stopped: {done.fetch_error}; the rest is fetched by the next run")
+            where = f"{contest.path}: [mail] {'imap' if contest.imap else 'source'}"
+            if not done.fetched and not watch:
+                fail_usage(f"{where}: {done.fetch_error}")
+            say(
+                f"{where}: fetching stopped: {done.fetch_error}; the rest is fetched by the "
+                "next run"
+            )
         done.checked = check_new(ledger, checker)
         if done.checked:  # until the site is written (a run stopped before writes it)
             ledger.stale()
@@ -186,6 +191,7 @@ def fetch(ledger: Ledger, fetcher: Fetcher) -> tuple[int, str | None]:
     """Store every message the ledger does not hold yet, each at once (a run stopped at
     any moment loses none); how many were new, and why fetching stopped early (a mail
     server that went away or answered nonsense), else None."""
+    from validator.contest.incoming import FetchError
     from validator.contest.ledger import LedgerError
 
     new = 0
@@ -202,6 +208,8 @@ def fetch(ledger: Ledger, fetcher: Fetcher) -> tuple[int, str | None]:
             new += stored is not None
     except (LedgerError, MemoryError):
         raise
+    except FetchError as exc:  # says itself what went wrong, on one line
+        return new, plain_text(str(exc)[:300])
     except Exception as exc:  # the server's failure costs this fetch, never what is stored
         return new, plain_text(f"{type(exc).__name__}: {exc}"[:300])
     ledger.fetched()

@@ -11,24 +11,26 @@ any more and the fetch starts from the beginning, under new keys.
 Memory stays bounded whatever the folder holds: the sizes are asked first, in batches;
 bodies are fetched in batches of a bounded total, each message no further than the cap
 (`max_bytes`), and a message over it as its header only (`Incoming.size` set).
+
+The address, its TLS and the rule for certificates are mailurl.py's: `imaps://` is TLS from
+the start, `imap://` needs STARTTLS but to a loopback host, and certificates are verified
+(`ca_file` adds one to trust), except a loopback server's when no `ca_file` is given.
 """
 
 from __future__ import annotations
 
 import base64
 import imaplib
-import ipaddress
 import re
 import ssl
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from contextlib import contextmanager, suppress
+from dataclasses import replace
 from pathlib import Path
-from typing import Literal, Protocol
 
-from validator.contest.incoming import Incoming
+from validator.contest.incoming import FetchError, Incoming
 from validator.contest.mail import HEADER_BYTES, header_of
-
-Security = Literal["tls", "starttls", "plain"]
+from validator.contest.mailurl import MailURL, MailURLError, tls_context
 
 TIMEOUT = 60.0
 """Seconds a connection, a TLS handshake or one answer of the server may take."""
@@ -46,53 +48,10 @@ _START = re.compile(rb"^\d+ \(")
 _CURSOR = re.compile(r"^(\d{1,10}):(\d{1,10})$")
 
 
-class MailServer(Protocol):
-    """An IMAP server's address, as the contest file names it (never with a password):
-    `contest/mailurl.MailURL` is one."""
-
-    @property
-    def scheme(self) -> str: ...
-    @property
-    def user(self) -> str: ...
-    @property
-    def host(self) -> str: ...
-    @property
-    def port(self) -> int: ...
-    @property
-    def folder(self) -> str | None: ...
-    @property
-    def security(self) -> Security: ...
-
-
-class ImapError(Exception):
+class ImapError(FetchError):
     """The folder cannot be read (no connection, an untrusted certificate, a refused login,
     no such folder, a time-out); the message names the server and folder, never the
     password."""
-
-
-def is_loopback(host: str) -> bool:
-    """Whether `host` is this machine (`localhost`, 127.0.0.0/8, ::1)."""
-    if host.lower() in ("localhost", "localhost."):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def verified_context(ca_file: Path | None) -> ssl.SSLContext:
-    """A client TLS context that verifies the certificate and host name against the
-    system's CAs and `ca_file` too; it cannot be turned off."""
-    context = ssl.create_default_context()
-    context.minimum_version = ssl.TLSVersion.TLSv1_2
-    if ca_file is not None:
-        try:
-            context.load_verify_locations(cafile=str(ca_file))
-        except (OSError, ssl.SSLError) as exc:
-            raise ImapError(
-                f"ca_file {ca_file}: not a PEM certificate that can be read ({exc})"
-            ) from None
-    return context
 
 
 class ImapFetcher:
@@ -101,33 +60,25 @@ class ImapFetcher:
 
     def __init__(
         self,
-        url: MailServer,
+        url: MailURL,
         password: str | None,
         ca_file: Path | None,
         max_bytes: int,
         *,
-        context: Callable[[Path | None], ssl.SSLContext] = verified_context,
         timeout: float = TIMEOUT,
     ) -> None:
-        if url.security not in ("tls", "starttls", "plain"):
-            raise ImapError(f"{url.host}: unknown connection security {url.security!r}")
-        if url.security == "plain" and not is_loopback(url.host):
-            raise ImapError(
-                f"{url.host}: an IMAP connection without TLS is allowed to a loopback "
-                "host only (localhost, 127.0.0.1, ::1); use imaps:// or imap:// (STARTTLS)"
-            )
+        """`max_bytes` is the cap of a whole message (mail.message_cap), over which only
+        its header is fetched."""
         self.url = url
         self.folder = url.folder or "INBOX"
         self._password = password
         self.ca_file = ca_file
         self.max_bytes = max_bytes
-        self._context = context
         self.timeout = timeout
 
     @property
     def label(self) -> str:
-        host = f"[{self.url.host}]" if ":" in self.url.host else self.url.host
-        return f"{self.url.scheme}://{self.url.user}@{host}:{self.url.port}/{self.folder}"
+        return str(replace(self.url, folder=self.folder))
 
     def __repr__(self) -> str:
         return f"ImapFetcher({self.label})"
@@ -173,12 +124,14 @@ class ImapFetcher:
                     _close(imap)
 
     def _connect(self) -> imaplib.IMAP4:
+        """A connection in TLS as the address says (`tls`: from the start; `starttls`:
+        required; `plain`, a loopback host only: STARTTLS when the server offers it), its
+        certificate verified as mailurl.tls_context says."""
         url, where = self.url, f"{self.url.host}:{self.url.port}"
-        context = self._context(self.ca_file) if url.security != "plain" else None
-        if context is not None and (
-            context.verify_mode != ssl.CERT_REQUIRED or not context.check_hostname
-        ):
-            raise ImapError(f"{where}: the TLS context does not verify the certificate")
+        try:
+            context = tls_context(self.ca_file, loopback=url.loopback)
+        except MailURLError as exc:
+            raise ImapError(str(exc)) from None
         try:
             imap: imaplib.IMAP4
             if url.security == "tls":
@@ -187,7 +140,7 @@ class ImapFetcher:
                 )
             else:
                 imap = imaplib.IMAP4(url.host, url.port, timeout=self.timeout)
-                if context is not None:
+                if url.security == "starttls" or "STARTTLS" in imap.capabilities:
                     try:
                         imap.starttls(ssl_context=context)
                     except BaseException:

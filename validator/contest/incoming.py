@@ -29,6 +29,11 @@ class Incoming:
     or Message-ID."""
 
 
+class FetchError(Exception):
+    """The source cannot be read now (a mail server that refuses the login, cannot be
+    reached or stopped answering); the message says why on one line, never a password."""
+
+
 class Fetcher(Protocol):
     """A source of messages for `contest run`."""
 
