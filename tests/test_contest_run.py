@@ -5,6 +5,7 @@ for good, defers one, drops a connection, and holds a message while the run is k
 
 from __future__ import annotations
 
+import html
 import json
 import mailbox
 import shutil
@@ -308,10 +309,19 @@ def test_the_draw_waits_for_the_deadline_and_is_recorded(tmp_path: Path, mails: 
     assert f"Winners:\n  1. {record.drawn[0]['player']}" in done.stdout
     assert "repeat it: road300 draw results.json" in road300(folder, "status").stdout
 
+    # The site shows the draw: its seed, the eligible games in order, the winner and
+    # the command that repeats it.
+    site = (folder / "site" / "index.html").read_bytes()
+    page = html.unescape(site.decode())
+    assert "The seed: lottery 17 23." in page and record.command in page
+    games = [str(e["game"]) for e in record.eligible]
+    assert [page.index(g) for g in games] == sorted(page.index(g) for g in games)
+    winner = page.index(str(record.drawn[0]["game"]))
+    assert str(record.drawn[0]["player"]) in page[winner - 400 : winner]
+
     # The results are final: no message's bytes are kept, the site stays as it was.
     assert "the bytes of 6 messages are deleted from the ledger" in done.stderr
     assert b"Thanks a lot" not in (folder / "road300.db").read_bytes()
-    site = (folder / "site" / "index.html").read_bytes()
     late = inbox("late")[0]
     deliver(folder, late)
     after = road300(folder, "run")

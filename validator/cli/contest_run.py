@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from validator.contest.smtp import Sent
     from validator.language.i18n import Language
     from validator.render.replies import ReplyWriter
+    from validator.render.site import PublishedDraw
 
 
 def the_contest() -> Contest:
@@ -147,9 +148,8 @@ def run(contest: Contest, *, send: bool, watch: bool = False) -> Done:
     max_bytes = contest.max_size or MAX_BYTES
     checker = make_checker(contest)
     fetcher = make_fetcher(contest, max_bytes)
-    site = contest.site_folder
     done = Done()
-    folders = output_folders_locked(site, contest.replies_folder)
+    folders = output_folders_locked(contest.site_folder, contest.replies_folder)
     with opened(contest, writer=True) as ledger, folders:
         done.fetched, done.fetch_error = fetch(ledger, fetcher)
         if done.fetch_error is not None:
@@ -163,20 +163,7 @@ def run(contest: Contest, *, send: bool, watch: bool = False) -> Done:
         done.checked = check_new(ledger, checker)
         if done.checked:  # until the site is written (a run stopped before writes it)
             ledger.stale()
-        batch = ranked(ledger, contest)
-        drawn = bool(ledger.draws())  # the results are final: the site stays as it is
-        with Replying(ledger, contest, batch) as replying:
-            if not drawn and (
-                ledger.is_stale() or replying.pending or not (site / "index.html").is_file()
-            ):
-                write_site(ledger, contest, checker, batch, replying)
-                ledger.stale(False)
-            replying.rest(checker)  # any the site did not read (none, unless it failed)
-        if drawn:
-            ledger.forget()
-        done.replies = replying.made
-        if done.replies or not _replies_written(ledger, contest.replies_folder):
-            write_replies(ledger, contest, batch)
+        batch, done.replies, _ = settle(ledger, contest, checker)
         if send:
             sent = send_replies(ledger, contest)
             done.sent, done.failed = sent.sent, len(sent.failed)
@@ -185,6 +172,33 @@ def run(contest: Contest, *, send: bool, watch: bool = False) -> Done:
 
         say(batch_out.one_line(batch, fetcher.label))
     return done
+
+
+def settle(ledger: Ledger, contest: Contest, checker: Checker) -> tuple[Batch, int, int]:
+    """Rank every entry, make the reply to each message that has none, and write the site
+    when it changed (with the draw, once made) and the replies folder; the ranked batch,
+    how many replies were made and how many messages' bytes were deleted. Once a draw is
+    made and shown, the results are final: the site stays as it is, and the messages'
+    bytes are deleted once answered."""
+    from validator.render.site import PublishedDraw
+
+    batch = ranked(ledger, contest)
+    draws = ledger.draws()
+    published = PublishedDraw.of(draws[-1]) if draws else None
+    final = ledger.is_final()
+    with Replying(ledger, contest, batch) as replying:
+        if not final and (
+            ledger.is_stale()
+            or replying.pending
+            or not (contest.site_folder / "index.html").is_file()
+        ):
+            write_site(ledger, contest, checker, batch, replying, published)
+            ledger.stale(False)
+        replying.rest(checker)  # any the site did not read (none, unless it failed)
+    forgotten = ledger.finalize() if draws else 0
+    if replying.made or not _replies_written(ledger, contest.replies_folder):
+        write_replies(ledger, contest, batch)
+    return batch, replying.made, forgotten
 
 
 def fetch(ledger: Ledger, fetcher: Fetcher) -> tuple[int, str | None]:
@@ -348,7 +362,12 @@ def write_replies(ledger: Ledger, contest: Contest, batch: Batch) -> None:
 
 
 def write_site(
-    ledger: Ledger, contest: Contest, checker: Checker, batch: Batch, replying: Replying
+    ledger: Ledger,
+    contest: Contest,
+    checker: Checker,
+    batch: Batch,
+    replying: Replying,
+    published: PublishedDraw | None,
 ) -> None:
     """The results site rewritten from every message of the ledger, as `batch --site`
     writes it (batch_mail.publish)."""
@@ -372,6 +391,7 @@ def write_site(
         jobs=default_jobs(ledger.count(), PAGES_PER_WORKER),
         lang=contest.lang,
         on_page=replying.page,
+        published=published,
     )
     for line in notes:
         say(line)
@@ -542,7 +562,10 @@ def record_draw(outcome: Outcome) -> None:
     drawn = outcome.drawn
     if contest is None or drawn is None:
         return
-    with opened(contest, writer=True) as ledger:
+    from validator.cli.batch_mail import output_folders_locked
+
+    folders = output_folders_locked(contest.site_folder, contest.replies_folder)
+    with opened(contest, writer=True) as ledger, folders:
         games = ledger.fingerprints()
 
         def listed(entry: Entry) -> dict[str, str | int | None]:
@@ -564,10 +587,12 @@ def record_draw(outcome: Outcome) -> None:
                     shlex.join(outcome.command_line()),
                 )
             )
-            forgotten = ledger.forget()
         except LedgerError as exc:
             fail_usage(plain_text(str(exc)))
-    say(f"recorded the draw in {contest.state_file}")
+        say(f"recorded the draw in {contest.state_file}")
+        if not ledger.is_final():  # the site shows this draw; the first one is final
+            ledger.stale()
+        forgotten = settle(ledger, contest, make_checker(contest))[2]
     if forgotten:
         say(
             f"the results are final: the bytes of {counted(forgotten, 'message', 'messages')} "

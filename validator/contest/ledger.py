@@ -430,6 +430,20 @@ class Ledger:
             counts[str(state)] = int(n)
         return counts
 
+    def finalize(self) -> int:
+        """The draw is made and the site shows it: from now on the site stays as it is
+        (`is_final`), and the bytes of every answered message are deleted (`forget`)."""
+        with self.db:
+            self.db.execute(
+                "INSERT INTO meta VALUES ('final', '1') "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+            )
+        return self.forget()
+
+    def is_final(self) -> bool:
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'final'").fetchone()
+        return row is not None and row[0] == "1"
+
     def forget(self) -> int:
         """Delete the bytes of every message that is checked and answered (or gets no
         reply), once the draw is made: nothing checks them again. The file keeps nothing

@@ -371,7 +371,9 @@ class SiteWriter:
                 ),
                 rules_text=how_to_read(first) if first else (),
                 draw_text=say(
-                    "site.draw.text", points=texts.points(batch.min_score), winners=winners_text
+                    "site.draw.text" if self.published is None else "site.draw.text.made",
+                    points=texts.points(batch.min_score),
+                    winners=winners_text,
                 ),
                 seed_text=say("site.draw.seed", seed=seed) if seed else say("site.draw.seed.later"),
                 deadline_text=(

@@ -156,6 +156,12 @@ TEXTS: dict[str, str] = {
         "the SHA-256 of the seed, the sorted list of eligible entries and the entry itself; "
         "the smallest keys win, so anyone can re-run the draw and get the same winners."
     ),
+    "site.draw.text.made": N_(
+        "Among the valid entries with {points} or more that are neither late nor "
+        "superseded, {winners} were drawn with road300 draw. Each eligible entry's key is "
+        "the SHA-256 of the seed, the sorted list of eligible entries and the entry itself; "
+        "the smallest keys win, so anyone can re-run the draw and get the same winners."
+    ),
     "site.draw.winners.unknown": N_("the winners"),
     "site.draw.made": N_("The draw was made on {when}."),
     "site.draw.won": N_("Drawn: {names}."),
