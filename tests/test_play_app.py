@@ -530,10 +530,11 @@ def board_cell(app: PlayApp, field: Field) -> str:
 def test_the_hint_letters_stand_beside_the_fields_own_marks(tmp_path: Path) -> None:
     """With --hint, the hinted cross-out keeps its `+` beside its `H`, and once it is
     chosen the hinted field keeps its `*` beside its `h`: "Choose a field marked *" shows
-    the `*` there too."""
+    the `*` there too. (The first rows of the challenge: the marks are the same on any
+    file, and ranking a round of the whole file costs a second of searching.)"""
 
     async def run() -> None:
-        start = start_game(CHALLENGE, None, output=tmp_path / "game.yaml")
+        start = start_game(short_dice(tmp_path, 8), None, output=tmp_path / "game.yaml")
         app = PlayApp(start.game, start.record_file, dice_name=start.dice_name, hint_seconds=0.3)
         async with app.run_test(size=SIZE) as pilot:
             await app.workers.wait_for_complete()
@@ -544,7 +545,9 @@ def test_the_hint_letters_stand_beside_the_fields_own_marks(tmp_path: Path) -> N
             app.cursor = away  # the cursor's brackets are not what is tested
             cross = board_cell(app, best.cross)
             assert cross == f" + {best.cross.value:>2}H ", cross
-            assert board_cell(app, best.move) == f"   {best.move.value:>2}h "
+            # On these dice the hinted field may be crossed out too: its `+` stays as well.
+            crossable = "+" if best.move in [c.field for c in app.game.crosses()] else " "
+            assert board_cell(app, best.move) == f" {crossable} {best.move.value:>2}h "
             await pilot.press(*str(best.cross.row), *str(best.cross.col))
             assert phase(app) == "move"
             app.cursor = away

@@ -199,7 +199,7 @@ def run_node(data: list[dict[str, Any]]) -> dict[str, Any]:
     assert NODE is not None
     done = subprocess.run(
         [NODE, str(CHECK)],
-        input=json.dumps(data),
+        input=json.dumps(data, separators=(",", ":")),
         capture_output=True,
         text=True,
         timeout=120,
@@ -214,6 +214,8 @@ def run_node(data: list[dict[str, Any]]) -> dict[str, Any]:
     ("total", "seed", "beam", "applied"),
     [
         # The plain step applies 4 of each position's actions; the slow one applies all.
+        # One test, not parts: each Node process costs 0.15 s to start and warm up, and
+        # this test is among the first a worker runs, so xdist balances the rest around it.
         pytest.param(PLAIN_POSITIONS, 38, False, 4, id="plain"),
         pytest.param(SLOW_POSITIONS, 380, True, None, id="slow", marks=pytest.mark.slow),
     ],
