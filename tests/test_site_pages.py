@@ -92,9 +92,10 @@ def test_late_superseded_and_copies_say_so_and_never_win(english: Path) -> None:
     superseded = [text for text in alice if "Superseded:" in text]
     assert len(superseded) == 1
     assert "superseded" in _title(superseded[0])
-    assert "wins the challenge" not in superseded[0]
+    for text in (superseded[0], late):
+        # Neither the verdict line (the replay's summary) nor a sentence says it wins.
+        assert "wins the challenge" not in text and "wins Road to 300" not in text
     assert "Rank " not in superseded[0]
-    assert "wins the challenge" not in late
     assert "a copy" in _title(pages["Oscar"])
     assert "The same game as Alice Example" in pages["Oscar"]
 
@@ -113,6 +114,16 @@ def test_every_invalid_or_unreadable_row_says_why(english: Path) -> None:
     assert rows
     for _kind, row in rows:
         assert re.search(r'<span class="note">E\d{3}: [^<]{8,}</span>', row), row
+
+
+def test_an_unreadable_entry_quotes_the_line_it_wrote_and_labels_the_help(english: Path) -> None:
+    # Sam typed `ot` for `->`: the page shows his line as he wrote it, then the line the
+    # reader suggests, marked as help (never shown as if it were what he wrote).
+    problem = re.search(r'<section class="card problem".*?</section>', _pages(english)["Sam"], re.S)
+    assert problem
+    quoted = re.search(r"<br><code>([^<]*)</code><br>help: ([^<]*)</li>", problem.group(0))
+    assert quoted, problem.group(0)
+    assert " ot " in quoted.group(1) and " ot " not in quoted.group(2)
 
 
 def test_the_deadline_is_on_the_index(english: Path, german: Path) -> None:
