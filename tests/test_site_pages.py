@@ -121,7 +121,7 @@ def test_an_unreadable_entry_quotes_the_line_it_wrote_and_labels_the_help(englis
     # reader suggests, marked as help (never shown as if it were what he wrote).
     problem = re.search(r'<section class="card problem".*?</section>', _pages(english)["Sam"], re.S)
     assert problem
-    quoted = re.search(r"<br><code>([^<]*)</code><br>help: ([^<]*)</li>", problem.group(0))
+    quoted = re.search(r"<br><code>\d+ \| ([^<]*)</code><br>help: ([^<]*)</li>", problem.group(0))
     assert quoted, problem.group(0)
     assert " ot " in quoted.group(1) and " ot " not in quoted.group(2)
 

@@ -683,7 +683,8 @@ def _errors(result: Result) -> str:
         )
         # What the player wrote at that line, then the help (a line to write instead is
         # labelled as such: never shown as if it were the player's line).
-        quote = f"<br><code>{_e(d.excerpt.strip())}</code>" if d.excerpt else ""
+        line = f"{d.line} | " if d.line else ""
+        quote = f"<br><code>{_e(line + d.excerpt.strip())}</code>" if d.excerpt else ""
         hint = f"<br>{_e(_('help:'))} {_e(help_text(i18n.hint(d)))}" if d.hint else ""
         lines.append(
             f'<li><b>{_e(text)}</b> <span class="where">{_e(where)}</span>{quote}{hint}</li>'
