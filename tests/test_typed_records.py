@@ -838,31 +838,45 @@ def test_a_known_roll_word_is_never_its_own_did_you_mean(line: str) -> None:
     assert "did you mean" not in d.message
 
 
-@pytest.mark.parametrize(
-    ("header", "message", "col"),
-    [
-        (
-            "Roll\tDie 1\tDie 2\tDie 3\tCrossed\tMoved to\tBonus\tSteps",
-            "unknown column 'Bonus' (column 7)",
-            41,
-        ),
-        (
-            "| Wurf | Würfel | Kreuz | Zielfeld | Schritte |",
-            "unknown column 'Zielfeld' (column 4)",
-            27,
-        ),
-    ],
-)
-def test_an_unknown_column_name_in_a_column_row_is_said(
-    header: str, message: str, col: int
-) -> None:
-    """The header row's unknown name is the one error (E003 at its cell); its column is
-    skipped, so the rows below are still read, without an error of their own."""
-    rows = ["1\t1\t4\t6\t1/4\t1/1\t+30\t6"] if "\t" in header else ["| 1 | 1 4 6 | 1/4 | 1/1 | 6 |"]
+def test_an_unknown_column_that_may_be_a_needed_one_is_the_error() -> None:
+    """No destination column is named: the unknown name may be it, and is the one error
+    (E003 at its cell); its column is skipped, so the rows below are still read, without
+    an error of their own."""
+    header = "| Wurf | Würfel | Kreuz | Zielfeld | Schritte |"
     with pytest.raises(ReadError) as info:
-        text_record.parse("\n".join([header, *rows]) + "\n", "t.txt")
+        text_record.parse(f"{header}\n| 1 | 1 4 6 | 1/4 | 1/1 | 6 |\n", "t.txt")
     found = [(d.code, d.line, d.col, d.message) for d in info.value.diagnostics]
-    assert found == [("E003", 1, col, message)]
+    assert found == [("E003", 1, 27, "unknown column 'Zielfeld' (column 4)")]
+
+
+SHEET = (
+    "Roll\tDate\tDie 1\tDie 2\tDie 3\tCrossed\tMoved to\tBonus\tSteps\n"
+    "1\t1.12.\t1\t4\t6\t1/4\t1/1\t+30\t6\n"
+)
+
+
+def test_a_spreadsheets_extra_columns_beside_the_games_are_skipped_with_a_warning() -> None:
+    """A paste with a date and the points beside the cross-out and the destination: the
+    game is read, each column it does not need is a warning at its cell (W004)."""
+    record = text_record.parse(SHEET, "t.txt")
+    assert [(r.roll, str(r.cross), str(r.move), r.steps) for r in record.rounds] == [
+        (1, "1/4", "1/1", 6)
+    ]
+    found = [(d.code, d.line, d.col, d.message) for d in record.warnings]
+    assert found == [
+        ("W004", 1, 6, "unknown column 'Date' (column 2)"),
+        ("W004", 1, 46, "unknown column 'Bonus' (column 8)"),
+    ]
+
+
+def test_a_skipped_column_is_an_error_again_when_a_row_misses_something() -> None:
+    """A row without its cross-out (its `reroll` written under `Bonus`): the skipped
+    columns are said as errors beside the row's own, as they may hold what is missing."""
+    sheet = SHEET + "2\t1.12.\t5\t5\t3\t\t\treroll\t\n"
+    with pytest.raises(ReadError) as info:
+        text_record.parse(sheet, "t.txt")
+    found = [(d.code, d.line) for d in info.value.diagnostics]
+    assert found == [("E003", 1), ("E003", 1), ("E005", 3)]
 
 
 def test_an_unknown_header_key_above_the_rounds_is_a_warning(tmp_path: Path) -> None:

@@ -350,6 +350,8 @@ class _Reader:
         self.rounds: list[dict[str, object]] = []
         self.locations: Locations = {}
         self.problems: list[Diagnostic] = []
+        self.extra_columns: list[Diagnostic] = []
+        """E003 for columns a table's rows do not need: W004 when the rows read."""
         self.numbers: list[int] = []
         """Each round's place among the annotated lines, counting lines that failed."""
         self.failed_lines = 0
@@ -395,8 +397,13 @@ class _Reader:
             self.table = found[0]  # `| Roll | Dice | Cross | Move | Steps |`
             self.first_dice_line = self.first_dice_line or lineno
             # A name it does not know is said; its column is skipped, so that the rows
-            # below are still read (and their own errors said).
-            self.problems.extend(_unknown_column(u, lineno, self.source) for u in found[1])
+            # below are still read (and their own errors said). Beside the cross-out's and
+            # the destination's columns it is a column the game does not need (a date, the
+            # points, a note pasted from a spreadsheet): a warning when the rows read (see
+            # _judged); else it may be one the game needs, and is what is wrong.
+            unknown = [_unknown_column(u, lineno, self.source) for u in found[1]]
+            extra = {"cross", "move"} <= set(self.table.columns)
+            (self.extra_columns if extra else self.problems).extend(unknown)
             return True
         if self.table is None and (stripped.startswith("|") or "\t" in line[:MAX_TABLE_LOOK]):
             self.table = headless_row(line, lineno)  # `| 1 | 1 4 6 | 6/4 | 1/1 | 1 |`
@@ -467,6 +474,9 @@ class _Reader:
         try:
             record = build(self.header, self.rounds, self.locations, "text", problems, self.numbers)
         except ReadError as exc:
+            if self.extra_columns and not problems:  # a skipped column may hold what is missing
+                found = sorted([*self.extra_columns, *exc.diagnostics], key=lambda d: d.line or 0)
+                raise ReadError(*found, omitted=exc.omitted, language=identify_text(text)) from None
             exc.language = identify_text(text)  # its errors are said in the record's language
             raise
         return dataclasses.replace(record, language=identify_text(text), warnings=warnings)
@@ -482,7 +492,10 @@ class _Reader:
             (n, line) for n, line in self.prose if game and not first < n < self.last_dice_line
         ]
         refused = [_refused(line, n, source) for n, line in self.prose if (n, line) not in skipped]
-        problems = sorted([*self.problems, *refused], key=lambda d: d.line or 0)
+        problems = [*self.problems, *refused]
+        if problems or not self.rounds:  # a skipped column may hold what is missing
+            problems += self.extra_columns
+        problems.sort(key=lambda d: d.line or 0)
         if not self.rounds:
             # no rounds: the unknown key may be what is wrong (`rounds: 1`); in source order
             wrong = [dataclasses.replace(d, code="E003") for d in self.unknown]
@@ -490,6 +503,7 @@ class _Reader:
         # a record: an unknown key above it is no reason to refuse it
         warnings = [
             *(dataclasses.replace(d, code="W004") for d in self.unknown),
+            *(dataclasses.replace(d, code="W004") for d in self.extra_columns),
             *(_skipped(line, n, source) for n, line in skipped),
             *self.readings,
         ]
