@@ -967,6 +967,8 @@ def test_games_typed_by_hand_are_valid_as_files_and_mail_bodies(path: Path, tmp_
     "line",
     [
         "Round 3: 2 2 2 → X 2/2 → 6/1",
+        "R3: 2 2 2 x 2/2 -> 6/1",
+        "r 3 - 2 2 2 - 2/2 - 6/1",
         "Roll #3: 2 2 2 x 2/2 -> 6/1",
         "#3: 2 2 2 x 2/2 -> 6/1",
         "3 - 2 2 2 - 2/2 - 6/1",
