@@ -358,6 +358,35 @@ def test_each_form_is_an_entry_as_a_mail_body(tmp_path: Path) -> None:
         assert (entry["verdict"], entry["score"]) == ("valid", 340), (form, entry["error"])
 
 
+def test_a_spreadsheet_paste_with_extra_columns_is_read_as_a_mail_body(tmp_path: Path) -> None:
+    """Its column row names a date and the points beside the game's columns: the body's
+    record starts at it (not at the first row, read then without its columns)."""
+    rows = typed("tabs-en").replace("Roll\tDice\t", "Roll\tDate\tDice\t")
+    rows = "\n".join(
+        line if not line[:1].isdigit() else line.replace("\t", "\t1.12.\t", 1)
+        for line in rows.splitlines()
+    )
+    (entry,) = _batch([_mail(0, "en", rows + "\n")], tmp_path)["entries"]
+    assert (entry["verdict"], entry["score"]) == ("valid", 340), entry["error"]
+
+
+def test_rounds_typed_so_that_they_are_not_read_stay_in_the_mail_bodys_record(
+    tmp_path: Path,
+) -> None:
+    """`Wurf 1: 1a 4b 6c ...`: the first rounds' dice are not read, the rest are; the
+    record is the whole block, its error at the first line not read (as in a file), not
+    a later round's 'roll 1 is skipped'."""
+    lines = typed("wurf-de").splitlines()
+    for n in range(2, 5):
+        lines[n] = re.sub(r": (\d) (\d) (\d)", r": \1a \2b \3c", lines[n], count=1)
+    body = "\n".join(lines) + "\n"
+    (entry,) = _batch([_mail(0, "de", body)], tmp_path)["entries"]
+    greeting = GREETINGS["de"][0].count("\n") + 1
+    error = entry["error"]
+    assert (entry["verdict"], error["code"], error["line"]) == ("malformed", "E002", greeting + 3)
+    assert lines[2] in (error.get("excerpt") or lines[2]), error
+
+
 def test_a_total_row_of_a_table_in_a_mail_body_is_its_claimed_score(tmp_path: Path) -> None:
     """The body's record ends at its last round, but takes the total row below it along, as
     it takes a total line."""

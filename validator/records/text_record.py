@@ -174,6 +174,16 @@ def typed_round(line: str) -> tuple[bool, int | None]:
     return read, row
 
 
+def numbered_round(line: str) -> bool:
+    """Whether a line starts with a roll word and its number (`Roll 1:`, `R1`, `Wurf 3 -`,
+    `2e tour`), whatever follows: a round a person typed, read or not (`Roll 1: 1a 4b
+    6c`, `Round 3: I forgot`)."""
+    reader = _RollLine(line[:MAX_TYPED_LINE], 0, "")
+    reader.pos = spaces_end(reader.text, 0)
+    numbered, worded = reader._prefix()
+    return worded and numbered is not None
+
+
 GAME_ROUNDS = 5
 """Round lines that make a text a game: lines of words above and below them are its
 greeting and signature (W006); a mail body with this many lines of three dice is an
