@@ -857,14 +857,48 @@ def test_a_misspelt_word_gets_its_correction_in_the_players_language(
 
 @pytest.mark.parametrize("line", ["Round trip 3 days", "Roll\tWhatever 1\tfoo"])
 def test_a_known_roll_word_is_never_its_own_did_you_mean(line: str) -> None:
-    """`Round` is spelt right: the line is refused as what it is, with no `did you mean
-    'Round'?` (nor any other word)."""
+    """`Round` is spelt right: the line is refused as what it is (a roll word without its
+    number), with no `did you mean 'Round'?` (nor any other word)."""
     with pytest.raises(ReadError) as info:
         text_record.parse(line + "\n", "t.txt")
     d = info.value.diagnostic
-    assert (d.code, d.line, d.col) == ("E002", 1, 1)
-    assert d.message.startswith("this line is neither a round"), d.message
+    assert (d.code, d.line) == ("E002", 1)
+    word = line.split()[0]
+    assert d.message.startswith(f"after '{word}' a roll number and its three dice"), d.message
     assert "did you mean" not in d.message
+
+
+@pytest.mark.parametrize(
+    ("line", "message", "hint"),
+    [
+        (
+            "Round one: 1 4 6 - crossed out 6/4, moved to 1/1",
+            "t.txt:1:7: E002 after 'Round' a roll number and its three dice were expected; "
+            "found 'one:'",
+            "  help: write it like Round 7: 3 4 6",
+        ),
+        (
+            "Wurf eins: 1 4 6 - Kreuz 6/4, Zug 1/1",
+            "t.txt:1:6: E002 nach 'Wurf' wurden eine Wurfnummer und die drei Würfel erwartet; "
+            "gefunden: 'eins:'",
+            "  Hilfe: so schreiben: Wurf 7: 3 4 6",
+        ),
+        (
+            "Lancer un : 1 4 6 - je barre 6/4, je vais en 1/1",
+            "t.txt:1:8: E002 après 'Lancer', un numéro de lancer et ses trois dés étaient "
+            "attendus ; trouvé : 'un'",
+            "  aide : écrivez-le ainsi : Lancer 7: 3 4 6",
+        ),
+    ],
+)
+def test_a_roll_word_without_its_number_says_what_follows_it(
+    line: str, message: str, hint: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`Round one:`: the line is said to be a round whose number is not read, in the
+    player's words (their roll word, what stood after it), not 'neither a round nor a
+    header line'."""
+    lines = _validated(line + "\n", tmp_path, monkeypatch)
+    assert message in lines and hint in lines, lines
 
 
 def test_an_unknown_column_that_may_be_a_needed_one_is_the_error() -> None:

@@ -634,6 +634,21 @@ def _not_a_line(line: str, lineno: int, source: str) -> NoReturn:
     word = re.match(r"[^\W\d_]+", line[start:])
     if word and _DIGIT.search(line, start + word.end(), start + word.end() + 20):
         _misspelt_roll_word(line, start, word.group(), lineno, source)
+    if word and normal(word.group()) in _ROLL_WORDS:
+        # `Round one: ...`, `Wurf: ...`: the roll word is the player's, what follows is not
+        after = spaces_end(line, start + word.end())
+        fail(
+            "E002",
+            phrase(
+                N_("after {word} a roll number and its three dice were expected; found {found}"),
+                word=short(word.group()),
+                found=_found(line, after),
+            ),
+            source,
+            lineno,
+            after + 1,
+            hint=phrase(N_("write it like {example}"), example=f"{word.group()} 7: 3 4 6"),
+        )
     if word and normal(word.group()) in PHRASES:
         hint = phrase(
             N_("an annotation follows the row's dice on the same line, like {example}"),

@@ -685,7 +685,8 @@ def _errors(result: Result) -> str:
         # labelled as such: never shown as if it were the player's line).
         line = f"{d.line} | " if d.line else ""
         quote = f"<br><code>{_e(line + d.excerpt.strip())}</code>" if d.excerpt else ""
-        hint = f"<br>{_e(_('help:'))} {_e(help_text(i18n.hint(d)))}" if d.hint else ""
+        label = _("help:")
+        hint = f"<br>{_e(label)} {_e(help_text(i18n.hint(d)))}" if d.hint else ""
         lines.append(
             f'<li><b>{_e(text)}</b> <span class="where">{_e(where)}</span>{quote}{hint}</li>'
         )
