@@ -295,8 +295,12 @@ class SiteWriter:
             summary=summary(result, repeat=False, wins=False),
             standing=tuple(standing),
             status=", ".join(status),
-            # Only a ranked entry can win: never a late or superseded one.
-            won=e.rank is not None and e.verdict is Verdict.VALID and (e.score or 0) >= 300,
+            # Only a ranked entry can win: never a late or superseded one; nor is a game
+            # that more than one entry played said to win (the organizer decides).
+            won=e.rank is not None
+            and e.verdict is Verdict.VALID
+            and (e.score or 0) >= 300
+            and not e.copies,
             facts=tuple(facts),
             back=say("site.entry.back"),
             footer=say("site.footer", version=__version__),
