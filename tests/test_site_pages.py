@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from mail_helpers import DICE, inbox, write_mbox
+from mail_helpers import DICE, ROOT, inbox, write_mbox
 
 from validator.check.file import Checker
 from validator.cli import main
@@ -92,19 +92,28 @@ def test_late_superseded_and_copies_say_so_and_never_win(english: Path) -> None:
     superseded = [text for text in alice if "Superseded:" in text]
     assert len(superseded) == 1
     assert "superseded" in _title(superseded[0])
-    assert "wins the challenge" not in superseded[0]
+    for text in (superseded[0], late):
+        # Neither the verdict line (the replay's summary) nor a sentence says it wins.
+        assert "wins the challenge" not in text and "wins Road to 300" not in text
     assert "Rank " not in superseded[0]
-    assert "wins the challenge" not in late
     assert "a copy" in _title(pages["Oscar"])
     assert "The same game as Alice Example" in pages["Oscar"]
+    assert "wins" not in pages["Oscar"]  # ranked, but the organizer decides about copies
 
 
-def test_a_ranked_game_of_300_wins_and_says_its_rank(english: Path) -> None:
-    winners = [t for t in _pages(english).values() if "wins the challenge" in t]
-    assert winners
-    for text in winners:
-        assert re.search(r"Rank \d+ on the leaderboard", text)
-        assert "rank " in _title(text)
+def test_a_ranked_game_of_300_wins_and_says_its_rank(tmp_path: Path) -> None:
+    # The mailbox's games of 300 are copies of each other: a game of 300 sent once.
+    entries = tmp_path / "entries"
+    entries.mkdir()
+    (entries / "alice.txt").write_bytes((ROOT / "examples" / "alice.txt").read_bytes())
+    site = tmp_path / "site"
+    args = ["site", str(entries), "--dice", str(DICE), "-o", str(site), "--lang", "en"]
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    (text,) = _pages(site).values()
+    assert "wins the challenge" in text
+    assert re.search(r"Rank 1 on the leaderboard", text)
+    assert "rank 1" in _title(text)
 
 
 def test_every_invalid_or_unreadable_row_says_why(english: Path) -> None:
@@ -113,6 +122,16 @@ def test_every_invalid_or_unreadable_row_says_why(english: Path) -> None:
     assert rows
     for _kind, row in rows:
         assert re.search(r'<span class="note">E\d{3}: [^<]{8,}</span>', row), row
+
+
+def test_an_unreadable_entry_quotes_the_line_it_wrote_and_labels_the_help(english: Path) -> None:
+    # Sam typed `ot` for `->`: the page shows his line as he wrote it, then the line the
+    # reader suggests, marked as help (never shown as if it were what he wrote).
+    problem = re.search(r'<section class="card problem".*?</section>', _pages(english)["Sam"], re.S)
+    assert problem
+    quoted = re.search(r"<br><code>\d+ \| ([^<]*)</code><br>help: ([^<]*)</li>", problem.group(0))
+    assert quoted, problem.group(0)
+    assert " ot " in quoted.group(1) and " ot " not in quoted.group(2)
 
 
 def test_the_deadline_is_on_the_index(english: Path, german: Path) -> None:

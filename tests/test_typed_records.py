@@ -358,6 +358,35 @@ def test_each_form_is_an_entry_as_a_mail_body(tmp_path: Path) -> None:
         assert (entry["verdict"], entry["score"]) == ("valid", 340), (form, entry["error"])
 
 
+def test_a_spreadsheet_paste_with_extra_columns_is_read_as_a_mail_body(tmp_path: Path) -> None:
+    """Its column row names a date and the points beside the game's columns: the body's
+    record starts at it (not at the first row, read then without its columns)."""
+    rows = typed("tabs-en").replace("Roll\tDice\t", "Roll\tDate\tDice\t")
+    rows = "\n".join(
+        line if not line[:1].isdigit() else line.replace("\t", "\t1.12.\t", 1)
+        for line in rows.splitlines()
+    )
+    (entry,) = _batch([_mail(0, "en", rows + "\n")], tmp_path)["entries"]
+    assert (entry["verdict"], entry["score"]) == ("valid", 340), entry["error"]
+
+
+def test_rounds_typed_so_that_they_are_not_read_stay_in_the_mail_bodys_record(
+    tmp_path: Path,
+) -> None:
+    """`Wurf 1: 1a 4b 6c ...`: the first rounds' dice are not read, the rest are; the
+    record is the whole block, its error at the first line not read (as in a file), not
+    a later round's 'roll 1 is skipped'."""
+    lines = typed("wurf-de").splitlines()
+    for n in range(2, 5):
+        lines[n] = re.sub(r": (\d) (\d) (\d)", r": \1a \2b \3c", lines[n], count=1)
+    body = "\n".join(lines) + "\n"
+    (entry,) = _batch([_mail(0, "de", body)], tmp_path)["entries"]
+    greeting = GREETINGS["de"][0].count("\n") + 1
+    error = entry["error"]
+    assert (entry["verdict"], error["code"], error["line"]) == ("malformed", "E002", greeting + 3)
+    assert lines[2] in (error.get("excerpt") or lines[2]), error
+
+
 def test_a_total_row_of_a_table_in_a_mail_body_is_its_claimed_score(tmp_path: Path) -> None:
     """The body's record ends at its last round, but takes the total row below it along, as
     it takes a total line."""
@@ -828,41 +857,89 @@ def test_a_misspelt_word_gets_its_correction_in_the_players_language(
 
 @pytest.mark.parametrize("line", ["Round trip 3 days", "Roll\tWhatever 1\tfoo"])
 def test_a_known_roll_word_is_never_its_own_did_you_mean(line: str) -> None:
-    """`Round` is spelt right: the line is refused as what it is, with no `did you mean
-    'Round'?` (nor any other word)."""
+    """`Round` is spelt right: the line is refused as what it is (a roll word without its
+    number), with no `did you mean 'Round'?` (nor any other word)."""
     with pytest.raises(ReadError) as info:
         text_record.parse(line + "\n", "t.txt")
     d = info.value.diagnostic
-    assert (d.code, d.line, d.col) == ("E002", 1, 1)
-    assert d.message.startswith("this line is neither a round"), d.message
+    assert (d.code, d.line) == ("E002", 1)
+    word = line.split()[0]
+    assert d.message.startswith(f"after '{word}' a roll number and its three dice"), d.message
     assert "did you mean" not in d.message
 
 
 @pytest.mark.parametrize(
-    ("header", "message", "col"),
+    ("line", "message", "hint"),
     [
         (
-            "Roll\tDie 1\tDie 2\tDie 3\tCrossed\tMoved to\tBonus\tSteps",
-            "unknown column 'Bonus' (column 7)",
-            41,
+            "Round one: 1 4 6 - crossed out 6/4, moved to 1/1",
+            "t.txt:1:7: E002 after 'Round' a roll number and its three dice were expected; "
+            "found 'one:'",
+            "  help: write it like Round 7: 3 4 6",
         ),
         (
-            "| Wurf | Würfel | Kreuz | Zielfeld | Schritte |",
-            "unknown column 'Zielfeld' (column 4)",
-            27,
+            "Wurf eins: 1 4 6 - Kreuz 6/4, Zug 1/1",
+            "t.txt:1:6: E002 nach 'Wurf' wurden eine Wurfnummer und die drei Würfel erwartet; "
+            "gefunden: 'eins:'",
+            "  Hilfe: so schreiben: Wurf 7: 3 4 6",
+        ),
+        (
+            "Lancer un : 1 4 6 - je barre 6/4, je vais en 1/1",
+            "t.txt:1:8: E002 après 'Lancer', un numéro de lancer et ses trois dés étaient "
+            "attendus ; trouvé : 'un'",
+            "  aide : écrivez-le ainsi : Lancer 7: 3 4 6",
         ),
     ],
 )
-def test_an_unknown_column_name_in_a_column_row_is_said(
-    header: str, message: str, col: int
+def test_a_roll_word_without_its_number_says_what_follows_it(
+    line: str, message: str, hint: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The header row's unknown name is the one error (E003 at its cell); its column is
-    skipped, so the rows below are still read, without an error of their own."""
-    rows = ["1\t1\t4\t6\t1/4\t1/1\t+30\t6"] if "\t" in header else ["| 1 | 1 4 6 | 1/4 | 1/1 | 6 |"]
+    """`Round one:`: the line is said to be a round whose number is not read, in the
+    player's words (their roll word, what stood after it), not 'neither a round nor a
+    header line'."""
+    lines = _validated(line + "\n", tmp_path, monkeypatch)
+    assert message in lines and hint in lines, lines
+
+
+def test_an_unknown_column_that_may_be_a_needed_one_is_the_error() -> None:
+    """No destination column is named: the unknown name may be it, and is the one error
+    (E003 at its cell); its column is skipped, so the rows below are still read, without
+    an error of their own."""
+    header = "| Wurf | Würfel | Kreuz | Zielfeld | Schritte |"
     with pytest.raises(ReadError) as info:
-        text_record.parse("\n".join([header, *rows]) + "\n", "t.txt")
+        text_record.parse(f"{header}\n| 1 | 1 4 6 | 1/4 | 1/1 | 6 |\n", "t.txt")
     found = [(d.code, d.line, d.col, d.message) for d in info.value.diagnostics]
-    assert found == [("E003", 1, col, message)]
+    assert found == [("E003", 1, 27, "unknown column 'Zielfeld' (column 4)")]
+
+
+SHEET = (
+    "Roll\tDate\tDie 1\tDie 2\tDie 3\tCrossed\tMoved to\tBonus\tSteps\n"
+    "1\t1.12.\t1\t4\t6\t1/4\t1/1\t+30\t6\n"
+)
+
+
+def test_a_spreadsheets_extra_columns_beside_the_games_are_skipped_with_a_warning() -> None:
+    """A paste with a date and the points beside the cross-out and the destination: the
+    game is read, each column it does not need is a warning at its cell (W004)."""
+    record = text_record.parse(SHEET, "t.txt")
+    assert [(r.roll, str(r.cross), str(r.move), r.steps) for r in record.rounds] == [
+        (1, "1/4", "1/1", 6)
+    ]
+    found = [(d.code, d.line, d.col, d.message) for d in record.warnings]
+    assert found == [
+        ("W004", 1, 6, "unknown column 'Date' (column 2)"),
+        ("W004", 1, 46, "unknown column 'Bonus' (column 8)"),
+    ]
+
+
+def test_a_skipped_column_is_an_error_again_when_a_row_misses_something() -> None:
+    """A row without its cross-out (its `reroll` written under `Bonus`): the skipped
+    columns are said as errors beside the row's own, as they may hold what is missing."""
+    sheet = SHEET + "2\t1.12.\t5\t5\t3\t\t\treroll\t\n"
+    with pytest.raises(ReadError) as info:
+        text_record.parse(sheet, "t.txt")
+    found = [(d.code, d.line) for d in info.value.diagnostics]
+    assert found == [("E003", 1), ("E003", 1), ("E005", 3)]
 
 
 def test_an_unknown_header_key_above_the_rounds_is_a_warning(tmp_path: Path) -> None:
@@ -953,6 +1030,8 @@ def test_games_typed_by_hand_are_valid_as_files_and_mail_bodies(path: Path, tmp_
     "line",
     [
         "Round 3: 2 2 2 → X 2/2 → 6/1",
+        "R3: 2 2 2 x 2/2 -> 6/1",
+        "r 3 - 2 2 2 - 2/2 - 6/1",
         "Roll #3: 2 2 2 x 2/2 -> 6/1",
         "#3: 2 2 2 x 2/2 -> 6/1",
         "3 - 2 2 2 - 2/2 - 6/1",

@@ -20,11 +20,12 @@ from html import unescape
 from validator.records.header import AFTER_ROUNDS, SYNONYMS, key_of
 from validator.records.language import MAX_WORDS, WORDS
 from validator.records.lexing import normal
-from validator.records.table import DELIMITERS, column_row, is_separator
+from validator.records.table import DELIMITERS, header_row, is_separator
 from validator.records.text_record import (
     GAME_ROUNDS,
     PHRASES,
     header_match,
+    numbered_round,
     total_row,
     typed_round,
 )
@@ -176,7 +177,7 @@ def _is_note(line: str) -> bool:
         not stripped
         or stripped.startswith(("#", "//"))
         or is_separator(stripped)
-        or column_row(line, 0) is not None
+        or header_row(line, 0) is not None
     )
 
 
@@ -203,18 +204,30 @@ def find_records(text: str) -> list[BodyRecord]:
     blocks: list[tuple[int, int]] = []  # first and last dice line, 0-based
     start = last = -1
     previous_row = 0
+    numbered = -1  # the first of the numbered rounds not read (`Roll 1: 1a 4b 6c`) above
     for n, line in enumerate(lines):
         is_round, row = _round_row(line)
+        if not is_round and numbered_round(line[:MAX_LINE]):
+            # A round typed so that it is not read: inside a block (or just above one) it
+            # is the block's, to be said as an error at its line, never left out.
+            if start >= 0:
+                last = n
+            elif numbered < 0:
+                numbered = n
+            continue
         if is_round:
             restart = row is not None and row <= 1 < previous_row
             if start >= 0 and restart:
                 blocks.append((start, last))
                 start = -1
             if start < 0:
-                start = n
+                start = numbered if numbered >= 0 else n
+            numbered = -1
             last = n
             previous_row = row if row is not None else previous_row + 1
             continue
+        if line.strip():
+            numbered = -1
         if len(blocks) >= MAX_RECORDS:
             break  # enough to say the body holds more than one record
         key = _header_key(line) if start >= 0 else None
@@ -230,7 +243,7 @@ def find_records(text: str) -> list[BodyRecord]:
         top = first
         n = first - 1
         while n >= 0 and (_is_note(lines[n]) or _header_key(lines[n]) is not None):
-            if _header_key(lines[n]) is not None or column_row(lines[n], 0) is not None:
+            if _header_key(lines[n]) is not None or header_row(lines[n], 0) is not None:
                 top = n
             n -= 1
         bottom = end

@@ -174,6 +174,16 @@ def typed_round(line: str) -> tuple[bool, int | None]:
     return read, row
 
 
+def numbered_round(line: str) -> bool:
+    """Whether a line starts with a roll word and its number (`Roll 1:`, `R1`, `Wurf 3 -`,
+    `2e tour`), whatever follows: a round a person typed, read or not (`Roll 1: 1a 4b
+    6c`, `Round 3: I forgot`)."""
+    reader = _RollLine(line[:MAX_TYPED_LINE], 0, "")
+    reader.pos = spaces_end(reader.text, 0)
+    numbered, worded = reader._prefix()
+    return worded and numbered is not None
+
+
 GAME_ROUNDS = 5
 """Round lines that make a text a game: lines of words above and below them are its
 greeting and signature (W006); a mail body with this many lines of three dice is an
@@ -350,6 +360,8 @@ class _Reader:
         self.rounds: list[dict[str, object]] = []
         self.locations: Locations = {}
         self.problems: list[Diagnostic] = []
+        self.extra_columns: list[Diagnostic] = []
+        """E003 for columns a table's rows do not need: W004 when the rows read."""
         self.numbers: list[int] = []
         """Each round's place among the annotated lines, counting lines that failed."""
         self.failed_lines = 0
@@ -395,8 +407,13 @@ class _Reader:
             self.table = found[0]  # `| Roll | Dice | Cross | Move | Steps |`
             self.first_dice_line = self.first_dice_line or lineno
             # A name it does not know is said; its column is skipped, so that the rows
-            # below are still read (and their own errors said).
-            self.problems.extend(_unknown_column(u, lineno, self.source) for u in found[1])
+            # below are still read (and their own errors said). Beside the cross-out's and
+            # the destination's columns it is a column the game does not need (a date, the
+            # points, a note pasted from a spreadsheet): a warning when the rows read (see
+            # _judged); else it may be one the game needs, and is what is wrong.
+            unknown = [_unknown_column(u, lineno, self.source) for u in found[1]]
+            extra = {"cross", "move"} <= set(self.table.columns)
+            (self.extra_columns if extra else self.problems).extend(unknown)
             return True
         if self.table is None and (stripped.startswith("|") or "\t" in line[:MAX_TABLE_LOOK]):
             self.table = headless_row(line, lineno)  # `| 1 | 1 4 6 | 6/4 | 1/1 | 1 |`
@@ -467,6 +484,9 @@ class _Reader:
         try:
             record = build(self.header, self.rounds, self.locations, "text", problems, self.numbers)
         except ReadError as exc:
+            if self.extra_columns and not problems:  # a skipped column may hold what is missing
+                found = sorted([*self.extra_columns, *exc.diagnostics], key=lambda d: d.line or 0)
+                raise ReadError(*found, omitted=exc.omitted, language=identify_text(text)) from None
             exc.language = identify_text(text)  # its errors are said in the record's language
             raise
         return dataclasses.replace(record, language=identify_text(text), warnings=warnings)
@@ -482,7 +502,10 @@ class _Reader:
             (n, line) for n, line in self.prose if game and not first < n < self.last_dice_line
         ]
         refused = [_refused(line, n, source) for n, line in self.prose if (n, line) not in skipped]
-        problems = sorted([*self.problems, *refused], key=lambda d: d.line or 0)
+        problems = [*self.problems, *refused]
+        if problems or not self.rounds:  # a skipped column may hold what is missing
+            problems += self.extra_columns
+        problems.sort(key=lambda d: d.line or 0)
         if not self.rounds:
             # no rounds: the unknown key may be what is wrong (`rounds: 1`); in source order
             wrong = [dataclasses.replace(d, code="E003") for d in self.unknown]
@@ -490,6 +513,7 @@ class _Reader:
         # a record: an unknown key above it is no reason to refuse it
         warnings = [
             *(dataclasses.replace(d, code="W004") for d in self.unknown),
+            *(dataclasses.replace(d, code="W004") for d in self.extra_columns),
             *(_skipped(line, n, source) for n, line in skipped),
             *self.readings,
         ]
@@ -610,6 +634,21 @@ def _not_a_line(line: str, lineno: int, source: str) -> NoReturn:
     word = re.match(r"[^\W\d_]+", line[start:])
     if word and _DIGIT.search(line, start + word.end(), start + word.end() + 20):
         _misspelt_roll_word(line, start, word.group(), lineno, source)
+    if word and normal(word.group()) in _ROLL_WORDS:
+        # `Round one: ...`, `Wurf: ...`: the roll word is the player's, what follows is not
+        after = spaces_end(line, start + word.end())
+        fail(
+            "E002",
+            phrase(
+                N_("after {word} a roll number and its three dice were expected; found {found}"),
+                word=short(word.group()),
+                found=_found(line, after),
+            ),
+            source,
+            lineno,
+            after + 1,
+            hint=phrase(N_("write it like {example}"), example=f"{word.group()} 7: 3 4 6"),
+        )
     if word and normal(word.group()) in PHRASES:
         hint = phrase(
             N_("an annotation follows the row's dice on the same line, like {example}"),

@@ -58,7 +58,7 @@ def _w(text: str) -> frozenset[str]:
 
 
 EN: Final = Vocabulary(
-    roll=_w("roll|rolls|rolled|round|throw|throws|threw|turn|go"),
+    roll=_w("roll|rolls|rolled|round|throw|throws|threw|turn|go|r"),
     dice_words=_w("dice|rolled|roll|threw|got"),
     cross=_w(
         "cross|crossed|crosses|cross off|cross out|crossed off|crossed of|crossed out|cross-out"

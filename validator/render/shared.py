@@ -61,14 +61,15 @@ def summary_line(result: Result) -> str:
     return verdict_line(verdict_word(result.verdict), summary(result))
 
 
-def summary(result: Result, *, repeat: bool = True) -> str:
+def summary(result: Result, *, repeat: bool = True, wins: bool = True) -> str:
     """The summary line without its verdict word: `315 points, game over (...)`. Without
-    `repeat` a phrase the message already says is not said twice."""
+    `repeat` a phrase the message already says is not said twice; without `wins` a game
+    of 300 is not said to win (a results site says so only of a ranked entry)."""
     v = result.verdict
     if v is Verdict.VALID:
         how = game_over(result.end, result.end_roll) if result.end else ""
         text = _("{points}, game over ({how})").format(points=points(result.score or 0), how=how)
-        if (result.score or 0) >= 300:
+        if wins and (result.score or 0) >= 300:
             text = _("{summary} - wins Road to 300").format(summary=text)
         return text
     if v is Verdict.INCOMPLETE:

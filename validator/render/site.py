@@ -40,7 +40,7 @@ from validator.render.shared import PLAY_FILE, STYLESHEET, site_assets, summary
 from validator.render.shared import environment as _environment
 from validator.render.svg import Sheets, sheet_pieces
 from validator.render.texts import say
-from validator.report.model import Report, build_report, how_to_read, move_cell
+from validator.report.model import Report, build_report, help_text, how_to_read, move_cell
 from validator.system.atomic import ENCODING_ERRORS, write_bytes, write_file
 
 if TYPE_CHECKING:
@@ -292,11 +292,15 @@ class SiteWriter:
             player=self.player_of(e),
             verdict=e.verdict,
             verdict_text=say(f"site.verdict.{e.verdict.value}"),
-            summary=summary(result, repeat=False),
+            summary=summary(result, repeat=False, wins=False),
             standing=tuple(standing),
             status=", ".join(status),
-            # Only a ranked entry can win: never a late or superseded one.
-            won=e.rank is not None and e.verdict is Verdict.VALID and (e.score or 0) >= 300,
+            # Only a ranked entry can win: never a late or superseded one; nor is a game
+            # that more than one entry played said to win (the organizer decides).
+            won=e.rank is not None
+            and e.verdict is Verdict.VALID
+            and (e.score or 0) >= 300
+            and not e.copies,
             facts=tuple(facts),
             back=say("site.entry.back"),
             footer=say("site.footer", version=__version__),
@@ -681,11 +685,14 @@ def _errors(result: Result) -> str:
         text = _("{code} {name}: {message}").format(
             code=d.code, name=d.name or "", message=i18n.message(d)
         )
-        hint = i18n.hint(d) if d.hint else ""
+        # What the player wrote at that line, then the help (a line to write instead is
+        # labelled as such: never shown as if it were the player's line).
+        line = f"{d.line} | " if d.line else ""
+        quote = f"<br><code>{_e(line + d.excerpt.strip())}</code>" if d.excerpt else ""
+        label = _("help:")
+        hint = f"<br>{_e(label)} {_e(help_text(i18n.hint(d)))}" if d.hint else ""
         lines.append(
-            f'<li><b>{_e(text)}</b> <span class="where">{_e(where)}</span>'
-            + (f"<br>{_e(hint)}" if hint else "")
-            + "</li>"
+            f'<li><b>{_e(text)}</b> <span class="where">{_e(where)}</span>{quote}{hint}</li>'
         )
     title = (
         _("Why the entry is not valid")
