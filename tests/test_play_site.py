@@ -90,6 +90,11 @@ def test_the_pages_speak_the_site_language(tmp_path: Path) -> None:
         "2026-12-20T23:59+01:00",
     )
     assert code == 0 and "20. Dezember 2026" in (tmp_path / "de2" / "index.html").read_text()
+    # The score's label in each language's punctuation (French puts a space before a colon).
+    code, out = site(str(DICE), "-o", str(tmp_path / "fr"), "--lang", "fr")
+    french = (tmp_path / "fr" / "play.html").read_text(encoding="utf-8")
+    assert code == 0 and 'Score : <output id="score">' in french
+    assert 'Punkte: <output id="score">' in page
 
 
 def test_refusals_write_nothing(tmp_path: Path) -> None:

@@ -72,7 +72,8 @@ def _page_words() -> dict[str, str]:
     return {
         "send_mail": _("Send by mail"),
         "challenge": _("The challenge"),
-        "score": _("Score"),
+        # TRANSLATORS: the label before the current score on the play page (French: "Score :").
+        "score": _("Score:"),
         "board": _("The board"),
         "undo": _("Undo"),
         "new": _("New game"),
@@ -140,7 +141,7 @@ def _render_play(challenge: Challenge, lang: Language) -> str:
 {_para(_dice_line(challenge), "meta")}
 {deadline}
 <p class="meta"><a href="index.html">{w["challenge"]}</a></p>
-<div class="scoreline"><span>{w["score"]}: <output id="score">0</output></span></div>
+<div class="scoreline"><span>{w["score"]} <output id="score">0</output></span></div>
 <p id="status" aria-live="polite"></p>
 <div id="board" role="group" aria-label="{w["board"]}"></div>
 <div class="actions">
