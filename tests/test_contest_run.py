@@ -163,6 +163,23 @@ def test_a_dry_run_then_mail_in_stages_answers_each_message_once(
     assert "Replies: 6 written, 0 sent, 0 failed, 6 not sent" in text.stdout
 
 
+def test_the_results_site_shows_public_address_alone(tmp_path: Path, mails: list[Mail]) -> None:
+    """public_address is the one address on the site ("the address to send to", and
+    play.html's mail link); the organizer's and the senders' stay off it."""
+    folder = contest(tmp_path)
+    toml = folder / "road300.toml"
+    public = 'public_address = "Entries <entries@organizers.example>"\n'
+    toml.write_text(public + toml.read_text(), encoding="utf-8")
+    deliver(folder, *mails[:3])
+    run = road300(folder, "run")
+    assert run.status == 0, run.stderr
+    index = (folder / "site" / "index.html").read_text(encoding="utf-8")
+    assert "<p>Send your record to entries@organizers.example.</p>" in index
+    assert index.count("@") == 1  # the organizer's and the senders' addresses are not shown
+    play = (folder / "site" / "play.html").read_text(encoding="utf-8")
+    assert 'href="mailto:entries@organizers.example"' in play and "challenge@" not in play
+
+
 @pytest.mark.parametrize("kind", ["maildir", "eml"])
 def test_a_maildir_or_a_folder_of_eml_files_is_fetched_once_a_message(
     tmp_path: Path, mails: list[Mail], kind: str

@@ -111,6 +111,21 @@ def command(
     _announce(announced, rules, contest_name, deadline, organizer, lang, out_dir, force)
 
 
+def _address_to_send_to(organizer: str | None) -> str | None:
+    """The address the announcement publishes: --organizer when given on the command
+    line (the organizer chose to publish it), else the contest file's public_address;
+    never the contest file's organizer (the From: of the replies) by itself."""
+    from click.core import ParameterSource
+
+    from validator.contest.config import Contest
+
+    source = click.get_current_context().get_parameter_source("organizer")
+    if organizer is None or source is not ParameterSource.COMMANDLINE:
+        contest = current_contest()
+        organizer = contest.public_address if isinstance(contest, Contest) else None
+    return None if organizer is None else str(checked_organizer(organizer).addr_spec)
+
+
 def _is_dice(source: Path, dice: Path | None) -> bool:
     """Whether SOURCE is the dice file (the announcement): a file that is no mailbox (a
     folder, an mbox or .eml file is the entries). Stops (exit 2) when --dice names
@@ -174,9 +189,7 @@ def _announce(
     except UsageError as exc:
         fail_usage(exc.message)
     ruleset = checker.rules or STANDARD
-    address = None
-    if organizer is not None:
-        address = str(checked_organizer(organizer).addr_spec)
+    address = _address_to_send_to(organizer)
     if ruleset.can_leave or ruleset.rings:
         fail_usage(
             f"--rules {rules}: the browser game plays standard, bga and literal, without expansions"

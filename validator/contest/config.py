@@ -447,6 +447,7 @@ max_size = "1MiB"
 # site = "site"
 # replies = "replies"
 # base_url = "https://example.org/winter/"   # the site's public address, linked in replies
+# public_address = "entries@organizers.example"   # shown on the site as where to send records
 
 [draw]
 # How many prizes `road300 draw` gives out.
