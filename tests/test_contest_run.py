@@ -395,6 +395,57 @@ def test_watch_runs_until_ctrl_c(tmp_path: Path, mails: list[Mail]) -> None:
     assert status(folder)["messages"] == 1
 
 
+def test_an_smtp_server_down_stops_a_run_but_not_the_watching(
+    tmp_path: Path, mails: list[Mail]
+) -> None:
+    """A server that cannot be used at all: one run stops (exit 2, naming the contest
+    file and [mail] smtp); --watch says so and tries again next round."""
+    with socket.socket() as unused:  # a loopback port nobody listens on
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    folder = contest(tmp_path)
+    toml = folder / "road300.toml"
+    toml.write_text(toml.read_text() + f'smtp = "smtp://{USER}@127.0.0.1:{port}"\n')
+    deliver(folder, mails[0])
+    once = road300(folder, "run", "--send")
+    assert once.status == 2 and f"{toml}: [mail] smtp: smtp://" in once.stderr
+    assert "cannot connect" in once.stderr and "the replies stay unsent" in once.stderr
+    assert status(folder)["replies"]["unsent"] == 1
+    with started(folder, "run", "--send", "--watch") as proc:
+        assert proc.stderr is not None
+        lines: list[str] = []
+        while not lines or "fetched" not in lines[-1]:
+            line = proc.stderr.readline()
+            assert line, "".join(lines)
+            lines.append(line)
+        assert any("the replies stay unsent until the next run" in line for line in lines)
+        assert "sent 0, failed 0, 1 not sent" in lines[-1]
+        assert proc.poll() is None  # still watching
+        proc.send_signal(signal.SIGINT)
+        rest = proc.stderr.read()
+        assert proc.wait(30) == 0, rest
+
+
+def test_contest_file_mistakes_are_said_before_anything_is_fetched(
+    tmp_path: Path, mails: list[Mail]
+) -> None:
+    folder = contest(tmp_path)
+    deliver(folder, mails[0])
+    toml = folder / "road300.toml"
+    plain = toml.read_text()
+    no_smtp = road300(folder, "run", "--send")
+    assert no_smtp.status == 2 and "--send needs smtp under [mail]" in no_smtp.stderr
+    assert not (folder / "road300.db").exists()  # said before the run fetched anything
+    toml.write_text(plain + 'ca_file = "missing.pem"\n')
+    line = plain.count("\n") + 1
+    missing = road300(folder, "run")
+    assert missing.status == 2, missing.stderr
+    assert f"{toml}:{line}: mail.ca_file: {folder / 'missing.pem'} does not exist" in (
+        missing.stderr
+    )
+    assert "Traceback" not in missing.stderr and not (folder / "road300.db").exists()
+
+
 def test_recheck_keeps_the_replies_and_marks_the_site_for_rewriting(
     tmp_path: Path, mails: list[Mail]
 ) -> None:

@@ -145,6 +145,8 @@ def run(contest: Contest, *, send: bool, watch: bool = False) -> Done:
     organizer = contest.organizer
     if not organizer:
         fail_usage(f"{contest.path}: set organizer, the From: of the replies (docs/contest.md)")
+    if send and contest.smtp is None:  # said before anything is fetched
+        fail_usage(f"{contest.path}: --send needs smtp under [mail] (docs/contest.md)")
     max_bytes = contest.max_size or MAX_BYTES
     checker = make_checker(contest)
     fetcher = make_fetcher(contest, max_bytes)
@@ -165,7 +167,7 @@ def run(contest: Contest, *, send: bool, watch: bool = False) -> Done:
             ledger.stale()
         batch, done.replies, _ = settle(ledger, contest, checker)
         if send:
-            sent = send_replies(ledger, contest)
+            sent = send_replies(ledger, contest, watch)
             done.sent, done.failed = sent.sent, len(sent.failed)
         done.unsent = len(ledger.to_send())
         from validator.render import batch_out
@@ -397,9 +399,10 @@ def write_site(
         say(line)
 
 
-def send_replies(ledger: Ledger, contest: Contest) -> Sent:
-    """Send every unsent reply over `[mail] smtp`; stop (exit 2) when the server cannot
-    be used at all (nothing is lost: the replies stay unsent)."""
+def send_replies(ledger: Ledger, contest: Contest, watch: bool = False) -> Sent:
+    """Send every unsent reply over `[mail] smtp`; when the server cannot be used at all,
+    stop (exit 2), or with `watch` say so and leave them to the next run (nothing is lost:
+    the replies stay unsent)."""
     from validator.contest import smtp
     from validator.contest.mailurl import SMTP_PASSWORD, MailURLError, password
 
@@ -411,7 +414,11 @@ def send_replies(ledger: Ledger, contest: Contest) -> Sent:
     try:
         server = smtp.connect(url, password(url, SMTP_PASSWORD), contest.ca_file)
     except (smtp.SendError, MailURLError) as exc:
-        fail_usage(plain_text(f"{exc}; the replies stay unsent"))
+        problem = plain_text(f"{contest.path}: [mail] smtp: {exc}; the replies stay unsent")
+        if not watch:
+            fail_usage(problem)
+        say(f"{problem} until the next run")
+        return smtp.Sent()
     try:
         sent = smtp.send_all(ledger, server)
     finally:
