@@ -446,6 +446,52 @@ def test_contest_file_mistakes_are_said_before_anything_is_fetched(
     assert "Traceback" not in missing.stderr and not (folder / "road300.db").exists()
 
 
+def test_ctrl_c_during_a_run_exits_2_and_the_next_run_goes_on(
+    tmp_path: Path, mails: list[Mail]
+) -> None:
+    folder = contest(tmp_path)
+    deliver(folder, *mails)
+    with started(folder, "run") as proc:
+        assert proc.stderr is not None
+        while not (folder / "road300.db").exists():  # the run is under way
+            assert proc.poll() is None, proc.stderr.read()
+        proc.send_signal(signal.SIGINT)
+        rest = proc.stderr.read()
+        code = proc.wait(30)
+    # Checking six messages and writing their reports takes far longer than the signal.
+    assert code == 2 and "stopped before the run ended: nothing is lost" in rest, rest
+    assert "Traceback" not in rest
+    again = road300(folder, "run")
+    assert again.status == 0, again.stderr
+    assert status(folder)["replies"]["written"] == len(mails)
+
+
+def test_a_mailbox_gone_stops_a_run_but_not_the_watching(
+    tmp_path: Path, mails: list[Mail]
+) -> None:
+    folder = contest(tmp_path)
+    deliver(folder, mails[0])
+    assert road300(folder, "run").status == 0
+    (folder / "inbox.mbox").rename(folder / "inbox.old")  # rotated away by the mail system
+    gone = road300(folder, "run")
+    assert gone.status == 2, gone.stderr
+    said = f"{folder / 'road300.toml'}: [mail] source: {folder / 'inbox.mbox'}: no such mailbox"
+    assert said in gone.stderr and "Traceback" not in gone.stderr
+    with started(folder, "run", "--watch") as proc:
+        assert proc.stderr is not None
+        lines: list[str] = []
+        while not lines or "fetched" not in lines[-1]:
+            line = proc.stderr.readline()
+            assert line, "".join(lines)
+            lines.append(line)
+        assert any("fetching stopped" in line and "no such mailbox" in line for line in lines)
+        assert proc.poll() is None  # still watching
+        proc.send_signal(signal.SIGINT)
+        rest = proc.stderr.read()
+        assert proc.wait(30) == 0, rest
+    assert status(folder)["messages"] == 1
+
+
 def test_recheck_keeps_the_replies_and_marks_the_site_for_rewriting(
     tmp_path: Path, mails: list[Mail]
 ) -> None:
@@ -526,6 +572,14 @@ def test_the_commands_need_a_contest_file_and_a_ledger(tmp_path: Path) -> None:
     (folder / "road300.db").write_bytes(b"not a database at all, but long enough" * 100)
     broken = road300(folder, "run")
     assert broken.status == 2 and "not a road300 ledger" in broken.stderr
+    (folder / "road300.db").unlink()
+    other = sqlite3.connect(folder / "road300.db")  # another program's database
+    other.execute("CREATE TABLE notes (text)")
+    other.commit()
+    other.close()
+    for command in ("status", "run"):
+        foreign = road300(folder, command)
+        assert foreign.status == 2 and "an SQLite file, but not a road300 ledger" in foreign.stderr
 
 
 # -- Helpers ----------------------------------------------------------------------------------

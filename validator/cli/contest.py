@@ -166,7 +166,11 @@ def run(send: bool, watch: bool) -> None:
                 break
             time.sleep(poll)
     except KeyboardInterrupt:
-        say("stopped")
+        if watch:  # how watching ends
+            say("stopped")
+        else:  # a run cut short did not do all of it (exit 2), as a cron job should learn
+            say("stopped before the run ended: nothing is lost, the next run goes on")
+            sys.exit(EXIT_USAGE)
 
 
 @command.command("status", cls=ContestCommand)

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from validator.contest.batch import Batch, Entry
     from validator.contest.config import Contest
     from validator.contest.draw import Outcome
-    from validator.contest.incoming import Fetcher
+    from validator.contest.incoming import Fetcher, Incoming
     from validator.contest.ledger import Ledger
     from validator.contest.mail import Reading
     from validator.contest.smtp import Sent
@@ -65,10 +65,12 @@ def opened(contest: Contest, *, writer: bool) -> Iterator[Ledger]:
         ledger.close()
 
 
-def make_fetcher(contest: Contest, max_bytes: int) -> Fetcher:
+def make_fetcher(contest: Contest, max_bytes: int, watch: bool = False) -> Fetcher:
     """Where the run's messages come from: `[mail] imap`, else `[mail] source`; each
     message is read no further than the cap of a whole message for records of `max_bytes`
-    (mail.message_cap), and over it as its header only."""
+    (mail.message_cap), and over it as its header only. A local mailbox that is not
+    there (moved away for a moment) stops the run, or with `watch` fetches nothing this
+    round."""
     from validator.contest.mail import MailError
 
     if contest.imap is not None:
@@ -98,7 +100,23 @@ def make_fetcher(contest: Contest, max_bytes: int) -> Fetcher:
     try:
         return LocalFetcher(contest.source, max_bytes)
     except MailError as exc:
-        fail_usage(plain_text(str(exc)))
+        if not watch:
+            fail_usage(plain_text(f"{contest.path}: [mail] source: {exc}"))
+        return _Unavailable(contest.source.name, str(exc))
+
+
+@dataclass(frozen=True)
+class _Unavailable:
+    """The `Fetcher` of a local mailbox that cannot be read this round (`--watch`)."""
+
+    label: str
+    problem: str
+
+    def fetch(self, cursor: str | None) -> Iterator[Incoming]:
+        from validator.contest.incoming import FetchError
+
+        raise FetchError(self.problem)
+        yield  # a generator, as every fetcher's fetch is
 
 
 def make_checker(contest: Contest) -> Checker:
@@ -149,7 +167,7 @@ def run(contest: Contest, *, send: bool, watch: bool = False) -> Done:
         fail_usage(f"{contest.path}: --send needs smtp under [mail] (docs/contest.md)")
     max_bytes = contest.max_size or MAX_BYTES
     checker = make_checker(contest)
-    fetcher = make_fetcher(contest, max_bytes)
+    fetcher = make_fetcher(contest, max_bytes, watch)
     done = Done()
     folders = output_folders_locked(contest.site_folder, contest.replies_folder)
     with opened(contest, writer=True) as ledger, folders:
