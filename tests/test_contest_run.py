@@ -466,9 +466,7 @@ def test_ctrl_c_during_a_run_exits_2_and_the_next_run_goes_on(
     assert status(folder)["replies"]["written"] == len(mails)
 
 
-def test_a_mailbox_gone_stops_a_run_but_not_the_watching(
-    tmp_path: Path, mails: list[Mail]
-) -> None:
+def test_a_mailbox_gone_stops_a_run_but_not_the_watching(tmp_path: Path, mails: list[Mail]) -> None:
     folder = contest(tmp_path)
     deliver(folder, mails[0])
     assert road300(folder, "run").status == 0
