@@ -490,6 +490,22 @@ def test_a_mailbox_gone_stops_a_run_but_not_the_watching(tmp_path: Path, mails: 
     assert status(folder)["messages"] == 1
 
 
+def test_a_message_that_gets_no_reply_is_said_once(tmp_path: Path, mails: list[Mail]) -> None:
+    """As `batch --replies` says it: the run that checks it names the message and why;
+    later runs, which make no reply for it, say nothing of it again."""
+    folder = contest(tmp_path)
+    (two,) = inbox("alice-first")  # a copy of its own, changed here
+    two.message.replace_header("From", "Eve <eve@players.example>, bob@players.example")
+    two.message.replace_header("Message-ID", "<two-senders@players.example>")
+    deliver(folder, mails[1], two)
+    first = road300(folder, "run")
+    assert first.status == 0, first.stderr
+    assert "road300: no reply to inbox.mbox#2: " in first.stderr
+    assert "1 new reply" in first.stderr
+    again = road300(folder, "run")
+    assert again.status == 0 and "no reply to" not in again.stderr
+
+
 def test_recheck_keeps_the_replies_and_marks_the_site_for_rewriting(
     tmp_path: Path, mails: list[Mail]
 ) -> None:

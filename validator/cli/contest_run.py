@@ -328,6 +328,8 @@ class Replying:
         if reply is None:
             why = writer.refused[-1].reason if len(writer.refused) > refused else None
             ledger.replied(seq, message_id, None, recipient=None, sender=None, reason=why)
+            if why:  # said once, when decided, as `batch --replies` says it
+                say(plain_text(f"no reply to {reading.message_file}: {why}"))
             return
         to, data = reply
         ledger.replied(seq, message_id, data, recipient=to, sender=writer.organizer.addr_spec)
