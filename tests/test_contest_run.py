@@ -506,6 +506,25 @@ def test_a_message_that_gets_no_reply_is_said_once(tmp_path: Path, mails: list[M
     assert again.status == 0 and "no reply to" not in again.stderr
 
 
+def test_export_never_overwrites_the_mailbox_nor_publishes_addresses(
+    tmp_path: Path, mails: list[Mail]
+) -> None:
+    folder = contest(tmp_path)
+    deliver(folder, *mails[:2])
+    assert road300(folder, "run").status == 0
+    box = (folder / "inbox.mbox").read_bytes()
+    for target, said in (
+        ("inbox.mbox", "inbox.mbox: is an input of this command"),
+        ("dice.txt", "dice.txt: is an input of this command"),
+        ("site/results.json", "lies inside the site folder"),
+    ):
+        refused = road300(folder, "export", "-o", target)
+        assert refused.status == 2 and said in refused.stderr, refused.stderr
+    assert (folder / "inbox.mbox").read_bytes() == box
+    assert not (folder / "site" / "results.json").exists()
+    assert road300(folder, "export", "-o", "results.json").status == 0
+
+
 def test_recheck_keeps_the_replies_and_marks_the_site_for_rewriting(
     tmp_path: Path, mails: list[Mail]
 ) -> None:
