@@ -50,7 +50,8 @@ from validator.cli.contest_file import ContestCommand, contest_option, current_c
     "--organizer",
     metavar="ADDRESS",
     help="The address to send records to; shown on the announcement and used by the mail "
-    "link. Give it only when it may be published (the site with results never shows it).",
+    "link. Give it only when it may be published. Default: the contest file's "
+    "public_address (never its organizer), which the site with results shows too.",
 )
 @pages_lang_option
 @click.option(
