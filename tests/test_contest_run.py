@@ -169,7 +169,8 @@ def test_the_results_site_shows_public_address_alone(tmp_path: Path, mails: list
     folder = contest(tmp_path)
     toml = folder / "road300.toml"
     public = 'public_address = "Entries <entries@organizers.example>"\n'
-    toml.write_text(public + toml.read_text(), encoding="utf-8")
+    text = public + toml.read_text().replace("2026-12-20", "2999-12-20")  # still to come
+    toml.write_text(text, encoding="utf-8")
     deliver(folder, *mails[:3])
     run = road300(folder, "run")
     assert run.status == 0, run.stderr
@@ -178,6 +179,12 @@ def test_the_results_site_shows_public_address_alone(tmp_path: Path, mails: list
     assert index.count("@") == 1  # the organizer's and the senders' addresses are not shown
     play = (folder / "site" / "play.html").read_text(encoding="utf-8")
     assert 'href="mailto:entries@organizers.example"' in play and "challenge@" not in play
+    # Once the deadline has passed, the site no longer asks for records.
+    toml.write_text(text.replace("2999-12-20", "2020-12-20"), encoding="utf-8")
+    assert road300(folder, "recheck").status == 0  # the next run rewrites the site
+    assert road300(folder, "run").status == 0
+    index = (folder / "site" / "index.html").read_text(encoding="utf-8")
+    assert "Send your record" not in index and "@" not in index
 
 
 @pytest.mark.parametrize("kind", ["maildir", "eml"])
