@@ -185,6 +185,7 @@ def test_the_results_site_shows_public_address_alone(tmp_path: Path, mails: list
     assert road300(folder, "run").status == 0
     index = (folder / "site" / "index.html").read_text(encoding="utf-8")
     assert "Send your record" not in index and "@" not in index
+    assert "mailto:" not in (folder / "site" / "play.html").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("kind", ["maildir", "eml"])

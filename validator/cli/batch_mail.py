@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -213,8 +213,11 @@ def publish(
 
     contest = _contest()
     draw = (contest.winners, contest.seed) if contest is not None else (None, None)
-    # The address to send to, published only when the organizer chose one to publish.
+    # The address to send to, published only when the organizer chose one to publish, and
+    # while records may be sent: before the deadline and the draw.
     public = contest.public_address if contest is not None else None
+    if published is not None or (deadline is not None and datetime.now(UTC) >= deadline):
+        public = None
     address = None if public is None else str(checked_organizer(public).addr_spec)
     # The fallbacks of every page's and reply's language (docs/languages.md).
     langs = (lang, contest.lang if contest is not None else None)

@@ -217,8 +217,8 @@ class SiteWriter:
     ) -> None:
         self.folder = folder
         self.address = address
-        """The address to send records to (the contest file's public_address), shown on the
-        index before the deadline and the draw: the one address the site does not blot out."""
+        """The address to send records to (the contest file's public_address, while records
+        may be sent), shown on the index: the one address the site does not blot out."""
         self.deadline = deadline
         self.published = published
         self.play = play
@@ -389,7 +389,7 @@ class SiteWriter:
                 seed_text=say("site.draw.seed", seed=seed) if seed else say("site.draw.seed.later"),
                 send_text=(
                     _("Send your record to {address}.").format(address=_ADDRESS_MARK)
-                    if self.address is not None and self.published is None and self._open()
+                    if self.address is not None
                     else ""
                 ),
                 deadline_text=(
@@ -402,10 +402,6 @@ class SiteWriter:
                 footer=say("site.footer", version=__version__),
             )
         )
-
-    def _open(self) -> bool:
-        """Whether records may still be sent: no deadline, or one still to come."""
-        return self.deadline is None or datetime.now(self.deadline.tzinfo) < self.deadline
 
     def _drawn(self) -> DrawView | None:
         """The draw once made, as the index shows it."""
