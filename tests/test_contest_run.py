@@ -533,6 +533,31 @@ def test_export_never_overwrites_the_mailbox_nor_publishes_addresses(
     assert road300(folder, "export", "-o", "results.json").status == 0
 
 
+@pytest.mark.parametrize(
+    ("keys", "said"),
+    [
+        ('site = "out"\nreplies = "out"\n', "are one folder or one holds the other"),
+        ('site = "out"\nreplies = "out/replies"\n', "are one folder or one holds the other"),
+        ('replies = "site/replies"\n', "are one folder or one holds the other"),
+        ('state = "site/road300.db"\n', "lies inside the site folder"),
+        ('state = "replies/road300.db"\n', "lies inside the replies folder"),
+    ],
+)
+def test_the_site_the_replies_and_the_ledger_each_have_their_own_place(
+    tmp_path: Path, mails: list[Mail], keys: str, said: str
+) -> None:
+    """The replies (addresses) and the ledger (every message) never go into the site,
+    which is published as it is; nothing is fetched or written when they would."""
+    folder = contest(tmp_path)
+    deliver(folder, mails[0])
+    toml = folder / "road300.toml"
+    toml.write_text(keys + toml.read_text(), encoding="utf-8")
+    refused = road300(folder, "run")
+    assert refused.status == 2 and said in refused.stderr, refused.stderr
+    assert f"{toml}: " in refused.stderr and "Traceback" not in refused.stderr
+    assert not list(folder.glob("**/*.db")) and not list(folder.glob("**/index.html"))
+
+
 def test_recheck_keeps_the_replies_and_marks_the_site_for_rewriting(
     tmp_path: Path, mails: list[Mail]
 ) -> None:

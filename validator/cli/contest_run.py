@@ -65,6 +65,29 @@ def opened(contest: Contest, *, writer: bool) -> Iterator[Ledger]:
         ledger.close()
 
 
+def check_folders(contest: Contest) -> None:
+    """Stop (exit 2) before anything is fetched when the site and the replies share a
+    folder (or one holds the other), or the ledger lies in one of them: the site is
+    published as it is, the replies hold the players' addresses, the ledger every
+    message, and each run replaces both folders whole."""
+    from validator.cli.output import same_or_inside
+
+    site, replies, state = contest.site_folder, contest.replies_folder, contest.state_file
+    if same_or_inside(replies, site) or same_or_inside(site, replies):
+        fail_usage(
+            f"{contest.path}: site ({site}) and replies ({replies}) are one folder or one "
+            "holds the other; the site is published as it is, and the replies hold the "
+            "players' addresses: give each a folder of its own"
+        )
+    for key, folder in (("site", site), ("replies", replies)):
+        if same_or_inside(state, folder):
+            fail_usage(
+                f"{contest.path}: state ({state}) lies inside the {key} folder ({folder}), "
+                "which every run replaces (and the site is published): keep the ledger, "
+                "which holds every message, outside it"
+            )
+
+
 def make_fetcher(contest: Contest, max_bytes: int, watch: bool = False) -> Fetcher:
     """Where the run's messages come from: `[mail] imap`, else `[mail] source`; each
     message is read no further than the cap of a whole message for records of `max_bytes`
@@ -165,6 +188,7 @@ def run(contest: Contest, *, send: bool, watch: bool = False) -> Done:
         fail_usage(f"{contest.path}: set organizer, the From: of the replies (docs/contest.md)")
     if send and contest.smtp is None:  # said before anything is fetched
         fail_usage(f"{contest.path}: --send needs smtp under [mail] (docs/contest.md)")
+    check_folders(contest)
     max_bytes = contest.max_size or MAX_BYTES
     checker = make_checker(contest)
     fetcher = make_fetcher(contest, max_bytes, watch)
