@@ -163,6 +163,31 @@ def test_a_dry_run_then_mail_in_stages_answers_each_message_once(
     assert "Replies: 6 written, 0 sent, 0 failed, 6 not sent" in text.stdout
 
 
+def test_the_results_site_shows_public_address_alone(tmp_path: Path, mails: list[Mail]) -> None:
+    """public_address is the one address on the site ("the address to send to", and
+    play.html's mail link); the organizer's and the senders' stay off it."""
+    folder = contest(tmp_path)
+    toml = folder / "road300.toml"
+    public = 'public_address = "Entries <entries@organizers.example>"\n'
+    text = public + toml.read_text().replace("2026-12-20", "2999-12-20")  # still to come
+    toml.write_text(text, encoding="utf-8")
+    deliver(folder, *mails[:3])
+    run = road300(folder, "run")
+    assert run.status == 0, run.stderr
+    index = (folder / "site" / "index.html").read_text(encoding="utf-8")
+    assert "<p>Send your record to entries@organizers.example.</p>" in index
+    assert index.count("@") == 1  # the organizer's and the senders' addresses are not shown
+    play = (folder / "site" / "play.html").read_text(encoding="utf-8")
+    assert 'href="mailto:entries@organizers.example"' in play and "challenge@" not in play
+    # Once the deadline has passed, the site no longer asks for records.
+    toml.write_text(text.replace("2999-12-20", "2020-12-20"), encoding="utf-8")
+    assert road300(folder, "recheck").status == 0  # the next run rewrites the site
+    assert road300(folder, "run").status == 0
+    index = (folder / "site" / "index.html").read_text(encoding="utf-8")
+    assert "Send your record" not in index and "@" not in index
+    assert "mailto:" not in (folder / "site" / "play.html").read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("kind", ["maildir", "eml"])
 def test_a_maildir_or_a_folder_of_eml_files_is_fetched_once_a_message(
     tmp_path: Path, mails: list[Mail], kind: str
@@ -378,6 +403,161 @@ def test_watch_runs_until_ctrl_c(tmp_path: Path, mails: list[Mail]) -> None:
     assert status(folder)["messages"] == 1
 
 
+def test_an_smtp_server_down_stops_a_run_but_not_the_watching(
+    tmp_path: Path, mails: list[Mail]
+) -> None:
+    """A server that cannot be used at all: one run stops (exit 2, naming the contest
+    file and [mail] smtp); --watch says so and tries again next round."""
+    with socket.socket() as unused:  # a loopback port nobody listens on
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    folder = contest(tmp_path)
+    toml = folder / "road300.toml"
+    toml.write_text(toml.read_text() + f'smtp = "smtp://{USER}@127.0.0.1:{port}"\n')
+    deliver(folder, mails[0])
+    once = road300(folder, "run", "--send")
+    assert once.status == 2 and f"{toml}: [mail] smtp: smtp://" in once.stderr
+    assert "cannot connect" in once.stderr and "the replies stay unsent" in once.stderr
+    assert status(folder)["replies"]["unsent"] == 1
+    with started(folder, "run", "--send", "--watch") as proc:
+        assert proc.stderr is not None
+        lines: list[str] = []
+        while not lines or "fetched" not in lines[-1]:
+            line = proc.stderr.readline()
+            assert line, "".join(lines)
+            lines.append(line)
+        assert any("the replies stay unsent until the next run" in line for line in lines)
+        assert "sent 0, failed 0, 1 not sent" in lines[-1]
+        assert proc.poll() is None  # still watching
+        proc.send_signal(signal.SIGINT)
+        rest = proc.stderr.read()
+        assert proc.wait(30) == 0, rest
+
+
+def test_contest_file_mistakes_are_said_before_anything_is_fetched(
+    tmp_path: Path, mails: list[Mail]
+) -> None:
+    folder = contest(tmp_path)
+    deliver(folder, mails[0])
+    toml = folder / "road300.toml"
+    plain = toml.read_text()
+    no_smtp = road300(folder, "run", "--send")
+    assert no_smtp.status == 2 and "--send needs smtp under [mail]" in no_smtp.stderr
+    assert not (folder / "road300.db").exists()  # said before the run fetched anything
+    toml.write_text(plain + 'ca_file = "missing.pem"\n')
+    line = plain.count("\n") + 1
+    missing = road300(folder, "run")
+    assert missing.status == 2, missing.stderr
+    assert f"{toml}:{line}: mail.ca_file: {folder / 'missing.pem'} does not exist" in (
+        missing.stderr
+    )
+    assert "Traceback" not in missing.stderr and not (folder / "road300.db").exists()
+
+
+def test_ctrl_c_during_a_run_exits_2_and_the_next_run_goes_on(
+    tmp_path: Path, mails: list[Mail]
+) -> None:
+    folder = contest(tmp_path)
+    deliver(folder, *mails)
+    with started(folder, "run") as proc:
+        assert proc.stderr is not None
+        while not (folder / "road300.db").exists():  # the run is under way
+            assert proc.poll() is None, proc.stderr.read()
+        proc.send_signal(signal.SIGINT)
+        rest = proc.stderr.read()
+        code = proc.wait(30)
+    # Checking six messages and writing their reports takes far longer than the signal.
+    assert code == 2 and "stopped before the run ended: nothing is lost" in rest, rest
+    assert "Traceback" not in rest
+    again = road300(folder, "run")
+    assert again.status == 0, again.stderr
+    assert status(folder)["replies"]["written"] == len(mails)
+
+
+def test_a_mailbox_gone_stops_a_run_but_not_the_watching(tmp_path: Path, mails: list[Mail]) -> None:
+    folder = contest(tmp_path)
+    deliver(folder, mails[0])
+    assert road300(folder, "run").status == 0
+    (folder / "inbox.mbox").rename(folder / "inbox.old")  # rotated away by the mail system
+    gone = road300(folder, "run")
+    assert gone.status == 2, gone.stderr
+    said = f"{folder / 'road300.toml'}: [mail] source: {folder / 'inbox.mbox'}: no such mailbox"
+    assert said in gone.stderr and "Traceback" not in gone.stderr
+    with started(folder, "run", "--watch") as proc:
+        assert proc.stderr is not None
+        lines: list[str] = []
+        while not lines or "fetched" not in lines[-1]:
+            line = proc.stderr.readline()
+            assert line, "".join(lines)
+            lines.append(line)
+        assert any("fetching stopped" in line and "no such mailbox" in line for line in lines)
+        assert proc.poll() is None  # still watching
+        proc.send_signal(signal.SIGINT)
+        rest = proc.stderr.read()
+        assert proc.wait(30) == 0, rest
+    assert status(folder)["messages"] == 1
+
+
+def test_a_message_that_gets_no_reply_is_said_once(tmp_path: Path, mails: list[Mail]) -> None:
+    """As `batch --replies` says it: the run that checks it names the message and why;
+    later runs, which make no reply for it, say nothing of it again."""
+    folder = contest(tmp_path)
+    (two,) = inbox("alice-first")  # a copy of its own, changed here
+    two.message.replace_header("From", "Eve <eve@players.example>, bob@players.example")
+    two.message.replace_header("Message-ID", "<two-senders@players.example>")
+    deliver(folder, mails[1], two)
+    first = road300(folder, "run")
+    assert first.status == 0, first.stderr
+    assert "road300: no reply to inbox.mbox#2: " in first.stderr
+    assert "1 new reply" in first.stderr
+    again = road300(folder, "run")
+    assert again.status == 0 and "no reply to" not in again.stderr
+
+
+def test_export_never_overwrites_the_mailbox_nor_publishes_addresses(
+    tmp_path: Path, mails: list[Mail]
+) -> None:
+    folder = contest(tmp_path)
+    deliver(folder, *mails[:2])
+    assert road300(folder, "run").status == 0
+    box = (folder / "inbox.mbox").read_bytes()
+    for target, said in (
+        ("inbox.mbox", "inbox.mbox: is an input of this command"),
+        ("dice.txt", "dice.txt: is an input of this command"),
+        ("site/results.json", "lies inside the site folder"),
+    ):
+        refused = road300(folder, "export", "-o", target)
+        assert refused.status == 2 and said in refused.stderr, refused.stderr
+    assert (folder / "inbox.mbox").read_bytes() == box
+    assert not (folder / "site" / "results.json").exists()
+    assert road300(folder, "export", "-o", "results.json").status == 0
+
+
+@pytest.mark.parametrize(
+    ("keys", "said"),
+    [
+        ('site = "out"\nreplies = "out"\n', "are one folder or one holds the other"),
+        ('site = "out"\nreplies = "out/replies"\n', "are one folder or one holds the other"),
+        ('replies = "site/replies"\n', "are one folder or one holds the other"),
+        ('state = "site/road300.db"\n', "lies inside the site folder"),
+        ('state = "replies/road300.db"\n', "lies inside the replies folder"),
+    ],
+)
+def test_the_site_the_replies_and_the_ledger_each_have_their_own_place(
+    tmp_path: Path, mails: list[Mail], keys: str, said: str
+) -> None:
+    """The replies (addresses) and the ledger (every message) never go into the site,
+    which is published as it is; nothing is fetched or written when they would."""
+    folder = contest(tmp_path)
+    deliver(folder, mails[0])
+    toml = folder / "road300.toml"
+    toml.write_text(keys + toml.read_text(), encoding="utf-8")
+    refused = road300(folder, "run")
+    assert refused.status == 2 and said in refused.stderr, refused.stderr
+    assert f"{toml}: " in refused.stderr and "Traceback" not in refused.stderr
+    assert not list(folder.glob("**/*.db")) and not list(folder.glob("**/index.html"))
+
+
 def test_recheck_keeps_the_replies_and_marks_the_site_for_rewriting(
     tmp_path: Path, mails: list[Mail]
 ) -> None:
@@ -458,6 +638,14 @@ def test_the_commands_need_a_contest_file_and_a_ledger(tmp_path: Path) -> None:
     (folder / "road300.db").write_bytes(b"not a database at all, but long enough" * 100)
     broken = road300(folder, "run")
     assert broken.status == 2 and "not a road300 ledger" in broken.stderr
+    (folder / "road300.db").unlink()
+    other = sqlite3.connect(folder / "road300.db")  # another program's database
+    other.execute("CREATE TABLE notes (text)")
+    other.commit()
+    other.close()
+    for command in ("status", "run"):
+        foreign = road300(folder, command)
+        assert foreign.status == 2 and "an SQLite file, but not a road300 ledger" in foreign.stderr
 
 
 # -- Helpers ----------------------------------------------------------------------------------

@@ -82,6 +82,7 @@ def test_password_from_the_environment_else_netrc(
 
 def test_the_contest_file_keys_of_a_running_challenge(tmp_path: Path) -> None:
     path = tmp_path / "road300.toml"
+    (tmp_path / "ca.pem").write_text("")  # ca_file must be there
     contest = parse_contest(
         'state = "state/ledger.db"\nsite = "public"\n'
         'base_url = "https://example.org/winter/"\n'
@@ -108,6 +109,7 @@ def test_the_contest_file_keys_of_a_running_challenge(tmp_path: Path) -> None:
         ('base_url = "javascript:alert(1)"\n', r"road300.toml:1: base_url: .* not an address"),
         ('public_address = "a@x.example, b@x.example"\n', r"public_address: .* more than one"),
         ('mail = "imaps://x"\n', r"mail: must be a table"),
+        ('[mail]\nca_file = "no.pem"\n', r"road300.toml:2: mail.ca_file: .*no.pem does not exist"),
     ],
 )
 def test_mistakes_in_the_new_keys_name_their_line(tmp_path: Path, text: str, said: str) -> None:

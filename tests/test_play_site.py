@@ -73,6 +73,31 @@ def test_the_announcement_names_what_to_send_where(tmp_path: Path) -> None:
     assert 'id="mail"' not in quiet and '"organizer": null' in quiet
 
 
+def test_the_announcement_publishes_public_address_never_the_organizer(tmp_path: Path) -> None:
+    """With a contest file, the address to send to is its public_address; its organizer
+    (the From: of the replies) is published only when given as --organizer."""
+    toml = tmp_path / "road300.toml"
+    toml.write_text('organizer = "Cup Team <team@example.org>"\n', encoding="utf-8")
+    contest = ["--contest", str(toml)]
+    code, out = site(str(DICE), "-o", str(tmp_path / "quiet"), *contest)
+    assert code == 0, out
+    assert "@" not in (tmp_path / "quiet" / "index.html").read_text(encoding="utf-8")
+    toml.write_text(
+        toml.read_text() + 'public_address = "Entries <entries@example.org>"\n', encoding="utf-8"
+    )
+    code, out = site(str(DICE), "-o", str(tmp_path / "public"), *contest)
+    assert code == 0, out
+    index = (tmp_path / "public" / "index.html").read_text(encoding="utf-8")
+    assert "Send your record to entries@example.org." in index and "team@" not in index
+    play = (tmp_path / "public" / "play.html").read_text(encoding="utf-8")
+    assert 'href="mailto:entries@example.org"' in play and "team@" not in play
+    given = ["--organizer", "c@example.org"]  # the command line wins, as for every key
+    code, out = site(str(DICE), "-o", str(tmp_path / "given"), *contest, *given)
+    assert code == 0, out
+    index = (tmp_path / "given" / "index.html").read_text(encoding="utf-8")
+    assert "Send your record to c@example.org." in index and "entries@" not in index
+
+
 def test_the_pages_speak_the_site_language(tmp_path: Path) -> None:
     code, out = site(str(DICE), "-o", str(tmp_path), "--lang", "de")
     assert code == 0, out

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -213,6 +213,12 @@ def publish(
 
     contest = _contest()
     draw = (contest.winners, contest.seed) if contest is not None else (None, None)
+    # The address to send to, published only when the organizer chose one to publish, and
+    # while records may be sent: before the deadline and the draw.
+    public = contest.public_address if contest is not None else None
+    if published is not None or (deadline is not None and datetime.now(UTC) >= deadline):
+        public = None
+    address = None if public is None else str(checked_organizer(public).addr_spec)
     # The fallbacks of every page's and reply's language (docs/languages.md).
     langs = (lang, contest.lang if contest is not None else None)
     new_site, new_replies = _new_folders(site, replies)
@@ -231,7 +237,8 @@ def publish(
                     lang=site_lang,
                     deadline=deadline,
                     published=published,
-                    play=_play_page(checker, name, deadline, site_lang),
+                    play=_play_page(checker, name, deadline, site_lang, address),
+                    address=address,
                 )
             if new_replies is not None:
                 reply_writer = replying.ReplyWriter(
@@ -264,10 +271,15 @@ def publish(
 
 
 def _play_page(
-    checker: Checker, name: str | None, deadline: datetime | None, lang: Language
+    checker: Checker,
+    name: str | None,
+    deadline: datetime | None,
+    lang: Language,
+    address: str | None = None,
 ) -> PlayPage | None:
-    """play.html for the results site: the dice file's game without the address to send
-    to (the results are in); None without a dice file or for rules the page cannot play."""
+    """play.html for the results site: the dice file's game, with its mail link only to
+    `address` (the contest file's public_address); None without a dice file or for rules
+    the page cannot play."""
     from validator.engine import STANDARD
     from validator.language import i18n
     from validator.render.play import Challenge, render_play
@@ -280,7 +292,9 @@ def _play_page(
     def page(copy_name: str) -> str:
         with i18n.speaking(lang):
             title = name or say("site.title.default")
-        challenge = Challenge(title, tuple(dice.rows), dice.sha256, copy_name, rules, deadline)
+        challenge = Challenge(
+            title, tuple(dice.rows), dice.sha256, copy_name, rules, deadline, address
+        )
         return render_play(challenge, lang)
 
     return page

@@ -166,7 +166,11 @@ def run(send: bool, watch: bool) -> None:
                 break
             time.sleep(poll)
     except KeyboardInterrupt:
-        say("stopped")
+        if watch:  # how watching ends
+            say("stopped")
+        else:  # a run cut short did not do all of it (exit 2), as a cron job should learn
+            say("stopped before the run ended: nothing is lost, the next run goes on")
+            sys.exit(EXIT_USAGE)
 
 
 @command.command("status", cls=ContestCommand)
@@ -217,12 +221,20 @@ def export(output: Path | None) -> None:
     """
     from validator.cli.batch import _write
     from validator.cli.contest_run import opened, ranked, the_contest
-    from validator.cli.output import Target
+    from validator.cli.output import Target, same_or_inside
     from validator.render.registry import BATCH
 
     contest = the_contest()
-    target = Target.of(output, "the results", inputs=[contest.state_file, contest.path])
+    # Never over the mailbox, the dice or the ledger; never into the site, published as it
+    # is, as the results hold the senders' addresses.
+    inputs = [contest.state_file, contest.path, contest.source, contest.dice, contest.ca_file]
+    target = Target.of(output, "the results", inputs=[p for p in inputs if p is not None])
     target = dataclasses.replace(target, private=True)
+    if target.path is not None and same_or_inside(target.path, contest.site_folder):
+        fail_usage(
+            f"{output}: lies inside the site folder {contest.site_folder}, which is published "
+            "as it is; the results hold the senders' addresses: write them to another file"
+        )
     target.check()
     with opened(contest, writer=False) as ledger:
         batch = ranked(ledger, contest)

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from validator.contest.batch import Batch, Entry
     from validator.contest.config import Contest
     from validator.contest.draw import Outcome
-    from validator.contest.incoming import Fetcher
+    from validator.contest.incoming import Fetcher, Incoming
     from validator.contest.ledger import Ledger
     from validator.contest.mail import Reading
     from validator.contest.smtp import Sent
@@ -65,10 +65,35 @@ def opened(contest: Contest, *, writer: bool) -> Iterator[Ledger]:
         ledger.close()
 
 
-def make_fetcher(contest: Contest, max_bytes: int) -> Fetcher:
+def check_folders(contest: Contest) -> None:
+    """Stop (exit 2) before anything is fetched when the site and the replies share a
+    folder (or one holds the other), or the ledger lies in one of them: the site is
+    published as it is, the replies hold the players' addresses, the ledger every
+    message, and each run replaces both folders whole."""
+    from validator.cli.output import same_or_inside
+
+    site, replies, state = contest.site_folder, contest.replies_folder, contest.state_file
+    if same_or_inside(replies, site) or same_or_inside(site, replies):
+        fail_usage(
+            f"{contest.path}: site ({site}) and replies ({replies}) are one folder or one "
+            "holds the other; the site is published as it is, and the replies hold the "
+            "players' addresses: give each a folder of its own"
+        )
+    for key, folder in (("site", site), ("replies", replies)):
+        if same_or_inside(state, folder):
+            fail_usage(
+                f"{contest.path}: state ({state}) lies inside the {key} folder ({folder}), "
+                "which every run replaces (and the site is published): keep the ledger, "
+                "which holds every message, outside it"
+            )
+
+
+def make_fetcher(contest: Contest, max_bytes: int, watch: bool = False) -> Fetcher:
     """Where the run's messages come from: `[mail] imap`, else `[mail] source`; each
     message is read no further than the cap of a whole message for records of `max_bytes`
-    (mail.message_cap), and over it as its header only."""
+    (mail.message_cap), and over it as its header only. A local mailbox that is not
+    there (moved away for a moment) stops the run, or with `watch` fetches nothing this
+    round."""
     from validator.contest.mail import MailError
 
     if contest.imap is not None:
@@ -98,7 +123,23 @@ def make_fetcher(contest: Contest, max_bytes: int) -> Fetcher:
     try:
         return LocalFetcher(contest.source, max_bytes)
     except MailError as exc:
-        fail_usage(plain_text(str(exc)))
+        if not watch:
+            fail_usage(plain_text(f"{contest.path}: [mail] source: {exc}"))
+        return _Unavailable(contest.source.name, str(exc))
+
+
+@dataclass(frozen=True)
+class _Unavailable:
+    """The `Fetcher` of a local mailbox that cannot be read this round (`--watch`)."""
+
+    label: str
+    problem: str
+
+    def fetch(self, cursor: str | None) -> Iterator[Incoming]:
+        from validator.contest.incoming import FetchError
+
+        raise FetchError(self.problem)
+        yield  # a generator, as every fetcher's fetch is
 
 
 def make_checker(contest: Contest) -> Checker:
@@ -145,9 +186,12 @@ def run(contest: Contest, *, send: bool, watch: bool = False) -> Done:
     organizer = contest.organizer
     if not organizer:
         fail_usage(f"{contest.path}: set organizer, the From: of the replies (docs/contest.md)")
+    if send and contest.smtp is None:  # said before anything is fetched
+        fail_usage(f"{contest.path}: --send needs smtp under [mail] (docs/contest.md)")
+    check_folders(contest)
     max_bytes = contest.max_size or MAX_BYTES
     checker = make_checker(contest)
-    fetcher = make_fetcher(contest, max_bytes)
+    fetcher = make_fetcher(contest, max_bytes, watch)
     done = Done()
     folders = output_folders_locked(contest.site_folder, contest.replies_folder)
     with opened(contest, writer=True) as ledger, folders:
@@ -165,7 +209,7 @@ def run(contest: Contest, *, send: bool, watch: bool = False) -> Done:
             ledger.stale()
         batch, done.replies, _ = settle(ledger, contest, checker)
         if send:
-            sent = send_replies(ledger, contest)
+            sent = send_replies(ledger, contest, watch)
             done.sent, done.failed = sent.sent, len(sent.failed)
         done.unsent = len(ledger.to_send())
         from validator.render import batch_out
@@ -308,6 +352,8 @@ class Replying:
         if reply is None:
             why = writer.refused[-1].reason if len(writer.refused) > refused else None
             ledger.replied(seq, message_id, None, recipient=None, sender=None, reason=why)
+            if why:  # said once, when decided, as `batch --replies` says it
+                say(plain_text(f"no reply to {reading.message_file}: {why}"))
             return
         to, data = reply
         ledger.replied(seq, message_id, data, recipient=to, sender=writer.organizer.addr_spec)
@@ -397,9 +443,10 @@ def write_site(
         say(line)
 
 
-def send_replies(ledger: Ledger, contest: Contest) -> Sent:
-    """Send every unsent reply over `[mail] smtp`; stop (exit 2) when the server cannot
-    be used at all (nothing is lost: the replies stay unsent)."""
+def send_replies(ledger: Ledger, contest: Contest, watch: bool = False) -> Sent:
+    """Send every unsent reply over `[mail] smtp`; when the server cannot be used at all,
+    stop (exit 2), or with `watch` say so and leave them to the next run (nothing is lost:
+    the replies stay unsent)."""
     from validator.contest import smtp
     from validator.contest.mailurl import SMTP_PASSWORD, MailURLError, password
 
@@ -411,7 +458,11 @@ def send_replies(ledger: Ledger, contest: Contest) -> Sent:
     try:
         server = smtp.connect(url, password(url, SMTP_PASSWORD), contest.ca_file)
     except (smtp.SendError, MailURLError) as exc:
-        fail_usage(plain_text(f"{exc}; the replies stay unsent"))
+        problem = plain_text(f"{contest.path}: [mail] smtp: {exc}; the replies stay unsent")
+        if not watch:
+            fail_usage(problem)
+        say(f"{problem} until the next run")
+        return smtp.Sent()
     try:
         sent = smtp.send_all(ledger, server)
     finally:

@@ -50,7 +50,8 @@ from validator.cli.contest_file import ContestCommand, contest_option, current_c
     "--organizer",
     metavar="ADDRESS",
     help="The address to send records to; shown on the announcement and used by the mail "
-    "link. Give it only when it may be published (the site with results never shows it).",
+    "link. Give it only when it may be published. Default: the contest file's "
+    "public_address (never its organizer), which the site with results shows too.",
 )
 @pages_lang_option
 @click.option(
@@ -109,6 +110,21 @@ def command(
             "(SOURCE) for the site with results"
         )
     _announce(announced, rules, contest_name, deadline, organizer, lang, out_dir, force)
+
+
+def _address_to_send_to(organizer: str | None) -> str | None:
+    """The address the announcement publishes: --organizer when given on the command
+    line (the organizer chose to publish it), else the contest file's public_address;
+    never the contest file's organizer (the From: of the replies) by itself."""
+    from click.core import ParameterSource
+
+    from validator.contest.config import Contest
+
+    source = click.get_current_context().get_parameter_source("organizer")
+    if organizer is None or source is not ParameterSource.COMMANDLINE:
+        contest = current_contest()
+        organizer = contest.public_address if isinstance(contest, Contest) else None
+    return None if organizer is None else str(checked_organizer(organizer).addr_spec)
 
 
 def _is_dice(source: Path, dice: Path | None) -> bool:
@@ -174,9 +190,7 @@ def _announce(
     except UsageError as exc:
         fail_usage(exc.message)
     ruleset = checker.rules or STANDARD
-    address = None
-    if organizer is not None:
-        address = str(checked_organizer(organizer).addr_spec)
+    address = _address_to_send_to(organizer)
     if ruleset.can_leave or ruleset.rings:
         fail_usage(
             f"--rules {rules}: the browser game plays standard, bga and literal, without expansions"

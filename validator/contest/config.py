@@ -374,7 +374,7 @@ class _Checker:
             imap=self.server(mail, "imap"),
             smtp=self.server(mail, "smtp"),
             source=place("source", mail, "mail"),
-            ca_file=place("ca_file", mail, "mail"),
+            ca_file=self.ca_file(place("ca_file", mail, "mail")),
             poll=self.poll(mail),
         )
 
@@ -395,6 +395,13 @@ class _Checker:
             return parse_mail_url(text, kind)
         except MailURLError as exc:
             raise self.fail(kind, str(exc), "mail") from None
+
+    def ca_file(self, path: Path | None) -> Path | None:
+        """`[mail] ca_file`, a file that is there (said at its line, not after a run)."""
+        if path is not None and not path.is_file():
+            missing = "is not a file" if path.exists() else "does not exist"
+            raise self.fail("ca_file", f"{path} {missing}: a PEM file of certificates", "mail")
+        return path
 
     def poll(self, mail: dict[str, object]) -> int | None:
         poll = mail.get("poll")
@@ -447,6 +454,7 @@ max_size = "1MiB"
 # site = "site"
 # replies = "replies"
 # base_url = "https://example.org/winter/"   # the site's public address, linked in replies
+# public_address = "entries@organizers.example"   # shown on the site as where to send records
 
 [draw]
 # How many prizes `road300 draw` gives out.

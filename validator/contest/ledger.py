@@ -190,10 +190,10 @@ class Ledger:
             )
         if version == SCHEMA_VERSION:
             return
-        if not writer:
-            raise LedgerError(f"{self.path}: an older ledger: run `road300 contest run` first")
         if version == 0 and self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
             raise LedgerError(f"{self.path}: an SQLite file, but not a road300 ledger")
+        if not writer:
+            raise LedgerError(f"{self.path}: an older ledger: run `road300 contest run` first")
         for step in range(version, SCHEMA_VERSION):
             with self.db:
                 self.db.executescript("BEGIN;" + MIGRATIONS[step])

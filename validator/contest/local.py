@@ -18,6 +18,8 @@ class LocalFetcher:
 
     def __init__(self, path: Path, max_bytes: int) -> None:
         """Raises MailError when `path` is no mailbox."""
+        if not path.exists():
+            raise MailError(f"{path}: no such mailbox (an mbox file, a Maildir or .eml files)")
         eml: list[str] = []
         if path.is_dir():
             eml = sorted(p.name for p in path.iterdir() if p.suffix.lower() == ".eml")

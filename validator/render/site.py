@@ -173,6 +173,10 @@ class DrawView:
 _ANY_ADDRESS = re.compile(r"(?<![\w.+%-])[\w.+%-]+@[\w-]+(?:\.[\w-]+)+")
 """What looks like an e-mail address (`name@host.tld`), for the site to hide."""
 
+_ADDRESS_MARK = "[road300: the address to send to]"
+"""Where the index shows the address to send to, filled in once the page is blotted: its
+first mark, above the leaderboard, so no player's name can move the address elsewhere."""
+
 _PAGE_NAME = re.compile(r"entries/[0-9]{4,}\.html")
 """The report pages in the site (`SiteWriter.page`)."""
 _SITE_FILES = re.compile(
@@ -209,8 +213,12 @@ class SiteWriter:
         deadline: datetime | None = None,
         published: PublishedDraw | None = None,
         play: PlayPage | None = None,
+        address: str | None = None,
     ) -> None:
         self.folder = folder
+        self.address = address
+        """The address to send records to (the contest file's public_address, while records
+        may be sent), shown on the index: the one address the site does not blot out."""
         self.deadline = deadline
         self.published = published
         self.play = play
@@ -308,7 +316,10 @@ class SiteWriter:
 
     def _write(self, relative: str, text: str, hidden: str | None = None) -> None:
         # Each page whole or not at all: an interrupted run never leaves a cut page.
-        write_file(self.folder / relative, self.blot(text, hidden or self.hidden))
+        text = self.blot(text, hidden or self.hidden)
+        if self.address is not None and relative == "index.html":  # its mark, once blotted
+            text = text.replace(_ADDRESS_MARK, html.escape(self.address), 1)
+        write_file(self.folder / relative, text)
 
     def blot(self, text: str, hidden: str) -> str:
         """`text` with every sender address (as written, or HTML-escaped) as `hidden`, and
@@ -380,6 +391,11 @@ class SiteWriter:
                     winners=winners_text,
                 ),
                 seed_text=say("site.draw.seed", seed=seed) if seed else say("site.draw.seed.later"),
+                send_text=(
+                    _("Send your record to {address}.").format(address=_ADDRESS_MARK)
+                    if self.address is not None
+                    else ""
+                ),
                 deadline_text=(
                     say("site.deadline", deadline=i18n.when(self.deadline, zone=True))
                     if self.deadline
