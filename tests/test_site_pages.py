@@ -135,7 +135,7 @@ def test_an_unreadable_entry_quotes_the_line_it_wrote_and_labels_the_help(englis
 
 
 def test_the_deadline_is_on_the_index(english: Path, german: Path) -> None:
-    assert "Records had to be in by December 20, 2026" in (english / "index.html").read_text()
+    assert "Deadline for records: December 20, 2026" in (english / "index.html").read_text()
     assert "20. Dezember 2026" in (german / "index.html").read_text()
 
 
@@ -256,7 +256,7 @@ def test_site_with_a_contest_file(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     index = (out / "index.html").read_text(encoding="utf-8")
     assert '<html lang="de">' in index and "Heidelberger Winter: Ergebnisse" in index
-    assert "Einsendeschluss war 20. Dezember 2026" in index
+    assert "Einsendeschluss: 20. Dezember 2026" in index
     late = _pages(out)["Nora"]
     assert "verspätet" in _title(late) and "Heidelberger Winter" in _title(late)
 

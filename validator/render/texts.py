@@ -134,7 +134,7 @@ TEXTS: dict[str, str] = {
     "site.entry.copy": N_("The same game as {others}."),
     "site.entry.rules": N_("Ruleset"),
     "site.entry.dice": N_("Dice file SHA-256"),
-    "site.deadline": N_("Records had to be in by {deadline}."),
+    "site.deadline": N_("Deadline for records: {deadline}."),
     "site.chart.label": N_("How many ranked entries scored in each band of {points}{par}."),
     "site.chart.par": N_("; the line marks par, {points}"),
     # TRANSLATORS: the label of the line that marks par on the score chart (a few letters).
