@@ -355,6 +355,27 @@ def test_the_draw_waits_for_the_deadline_and_is_recorded(tmp_path: Path, mails: 
     assert "rechecked 0 messages (7 no longer kept" in road300(folder, "recheck").stderr
 
 
+def test_a_draw_from_an_export_older_than_the_ledger_is_refused(
+    tmp_path: Path, mails: list[Mail]
+) -> None:
+    folder = contest(tmp_path)
+    toml = folder / "road300.toml"
+    toml.write_text(toml.read_text().replace("deadline = 2026-12-20T23:59:59+01:00\n", ""))
+    deliver(folder, *mails[:3])
+    assert road300(folder, "run").status == 0
+    assert road300(folder, "export", "-o", "results.json").status == 0
+    deliver(folder, *mails[3:])  # more mail, checked by a later run
+    assert road300(folder, "run").status == 0
+    draw = ["draw", "results.json", "--winners", "1", "--seed", "lottery 17 23"]
+    stale = run_in_process(draw, folder)
+    assert stale.status == 2 and "does not hold the results of" in stale.stderr
+    assert "make it again with road300 contest export -o results.json" in stale.stderr
+    assert "Winners" not in stale.stdout  # refused before anything is drawn
+    assert road300(folder, "export", "-o", "results.json").status == 0
+    done = run_in_process(draw, folder)
+    assert done.status == 0 and "recorded the draw in" in done.stderr
+
+
 def test_a_run_killed_while_sending_sends_no_reply_twice_but_the_one_in_flight(
     tmp_path: Path, mails: list[Mail], server: Server
 ) -> None:

@@ -586,19 +586,41 @@ def _running() -> Contest | None:
     return None
 
 
-def draw_allowed() -> None:
-    """Stop `road300 draw` (exit 2) before the deadline of a running challenge: mail
-    may still come that changes who takes part."""
+def draw_allowed(results: Path) -> None:
+    """Stop `road300 draw` (exit 2) before the deadline of a running challenge (mail may
+    still come that changes who takes part), and when `results` is not what the ledger
+    holds now (an export made before a later run, or before the deadline was changed)."""
     from datetime import UTC, datetime
 
+    from validator.contest.draw import DrawError, load_results
+
     contest = _running()
-    if contest is None or contest.deadline is None:
+    if contest is None:
         return
-    if datetime.now(UTC) <= contest.deadline:
+    if contest.deadline is not None and datetime.now(UTC) <= contest.deadline:
         fail_usage(
             f"the deadline of {contest.path} ({contest.deadline.isoformat()}) has not passed: "
             "entries may still come; draw after it"
         )
+    try:
+        given = {_standing(e) for e in load_results(results)}
+    except DrawError:
+        return  # the draw itself says what is wrong with the file
+    with opened(contest, writer=False) as ledger:
+        now = {_standing(e) for e in ranked(ledger, contest).entries}
+    differ = sorted(given ^ now)
+    if differ:
+        fail_usage(
+            f"{results} does not hold the results of {contest.state_file} as they are now "
+            f"({counted(len(differ), 'entry differs', 'entries differ')}, such as "
+            f"{plain_text(differ[0][0])}): make it again with road300 contest export -o "
+            f"{results}, then draw"
+        )
+
+
+def _standing(entry: Entry) -> tuple[str, str, int | None, bool, bool]:
+    """What decides whether an entry takes part in the draw."""
+    return (entry.file, entry.verdict.value, entry.score, entry.late, entry.superseded)
 
 
 def record_draw(outcome: Outcome) -> None:

@@ -106,7 +106,7 @@ def command(
         )
     from validator.cli.contest_run import draw_allowed, record_draw
 
-    draw_allowed()
+    draw_allowed(results)
     try:
         outcome = drawing.run(results, seed, options)
     except drawing.DrawError as exc:
