@@ -227,3 +227,19 @@ def test_the_documented_example_reads() -> None:
     lines = example.splitlines()
     comment = next(n for n, line in enumerate(lines) if line.startswith("##"))
     assert csv_record.dump(record).splitlines()[1:] == lines[:comment] + lines[comment + 1 :]
+
+
+def test_a_name_and_a_total_in_two_cells_above_the_column_row_are_header_lines() -> None:
+    """A spreadsheet keeps the player's name (any language's word) above its table."""
+    text = "Joueuse ; Léa ;;\nTotal;50\nLancer;Dés;Barré;Arrivée;Cases\n1;1 4 6;1/4;1/1;6\n"
+    record = csv_record.parse(text, "lea.csv")
+    assert record.player == "Léa" and record.claimed_score == 50
+    assert record.where("claimed_score") == (2, 7)
+    assert [r.cross for r in record.rounds] == [Field(1, 4)]
+    # Below the column row it is a row like any other, and a key given twice is named.
+    with pytest.raises(ReadError) as below:
+        csv_record.parse(text + "Joueuse;Léa\n", "lea.csv")
+    assert below.value.diagnostics[0].line == 5
+    with pytest.raises(ReadError) as twice:
+        csv_record.parse("Spieler;Klara\nSpieler;Klara\n", "k.csv")
+    assert "player is given twice (first on line 1)" in twice.value.diagnostics[0].message

@@ -111,6 +111,8 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
             if line.lstrip(" \t").startswith("#"):
                 _meta(header, line, lineno, columns_line if columns else None, source)
                 continue
+            if columns is None and _key_cell_line(header, line, lineno):
+                continue
             if columns is None:
                 delimiter = delimiter or _delimiter(line)
                 columns_line = lineno
@@ -171,6 +173,21 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
             hint=phrase(N_("one row per round, like 7,3 4 6,3/4,5/5,6,")),
         )
     return build(header, rounds, locations, "csv", problems, numbers)
+
+
+_KEY_CELLS = re.compile(r"[ \t]*(?P<key>[^;,\t\"]+?)[ \t]*[;,\t][ \t]*(?P<rest>[^;,\t]+)")
+"""A spreadsheet's line of two cells above the column row: `Joueuse;Léa`, `Total,335`."""
+
+
+def _key_cell_line(header: Header, line: str, lineno: int) -> bool:
+    """Read `line` as a header line when its first cell names a header key in any of the
+    languages (a player, a claimed total) and not a column, and one more cell follows: a
+    name line a spreadsheet keeps above the column row."""
+    cells = _KEY_CELLS.fullmatch(line.rstrip(" \t;,"))
+    if cells is None or key_of(cells["key"]) is None or column_of(cells["key"]) is not None:
+        return False
+    header.read(header.key(cells, lineno), cells, lineno)
+    return True
 
 
 def _meta(header: Header, line: str, lineno: int, columns_line: int | None, source: str) -> None:
