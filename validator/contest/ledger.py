@@ -217,8 +217,7 @@ class Ledger:
     def ident(self) -> str:
         """A random name of this ledger, made with it: the replies' Message-IDs hold it,
         so that two challenges never give two replies the same one."""
-        row = self.db.execute("SELECT value FROM meta WHERE key = 'id'").fetchone()
-        return str(row[0])
+        return str(self._get("id"))
 
     # -- Messages --------------------------------------------------------------------------
 
@@ -268,31 +267,32 @@ class Ledger:
             (source, cursor, cursor),
         )
 
-    def fetched(self) -> None:
-        """Note that a fetch has just ended (`status`'s last fetch)."""
+    def _put(self, key: str, value: str) -> None:
+        """Set one of the ledger's own notes (`meta`)."""
         with self.db:
             self.db.execute(
-                "INSERT INTO meta VALUES ('last_fetch', ?) "
+                "INSERT INTO meta VALUES (?, ?) "
                 "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                (now(),),
+                (key, value),
             )
+
+    def _get(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def fetched(self) -> None:
+        """Note that a fetch has just ended (`status`'s last fetch)."""
+        self._put("last_fetch", now())
 
     def stale(self, stale: bool = True) -> None:
         """Note that the site must be written again (`contest recheck`), or that it was."""
-        with self.db:
-            self.db.execute(
-                "INSERT INTO meta VALUES ('stale', ?) "
-                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                ("1" if stale else "0",),
-            )
+        self._put("stale", "1" if stale else "0")
 
     def is_stale(self) -> bool:
-        row = self.db.execute("SELECT value FROM meta WHERE key = 'stale'").fetchone()
-        return row is not None and row[0] == "1"
+        return self._get("stale") == "1"
 
     def last_fetch(self) -> str | None:
-        row = self.db.execute("SELECT value FROM meta WHERE key = 'last_fetch'").fetchone()
-        return None if row is None else str(row[0])
+        return self._get("last_fetch")
 
     def messages(self) -> Iterator[Stored]:
         """The messages in the order they were fetched, read one at a time: however many
@@ -433,16 +433,11 @@ class Ledger:
     def finalize(self) -> int:
         """The draw is made and the site shows it: from now on the site stays as it is
         (`is_final`), and the bytes of every answered message are deleted (`forget`)."""
-        with self.db:
-            self.db.execute(
-                "INSERT INTO meta VALUES ('final', '1') "
-                "ON CONFLICT(key) DO UPDATE SET value = excluded.value"
-            )
+        self._put("final", "1")
         return self.forget()
 
     def is_final(self) -> bool:
-        row = self.db.execute("SELECT value FROM meta WHERE key = 'final'").fetchone()
-        return row is not None and row[0] == "1"
+        return self._get("final") == "1"
 
     def forget(self) -> int:
         """Delete the bytes of every message that is checked and answered (or gets no
