@@ -586,13 +586,12 @@ def _running() -> Contest | None:
     return None
 
 
-def draw_allowed(results: Path) -> None:
-    """Stop `road300 draw` (exit 2) before the deadline of a running challenge (mail may
-    still come that changes who takes part), and when `results` is not what the ledger
-    holds now (an export made before a later run, or before the deadline was changed)."""
+def draw_allowed(outcome: Outcome) -> None:
+    """Stop `road300 draw` (exit 2) before anything is said of a draw: before the deadline
+    of a running challenge (mail may still come that changes who takes part), and when its
+    results file is not what the ledger holds now (an export made before a later run, or
+    before the deadline was changed)."""
     from datetime import UTC, datetime
-
-    from validator.contest.draw import DrawError, load_results
 
     contest = _running()
     if contest is None:
@@ -602,10 +601,8 @@ def draw_allowed(results: Path) -> None:
             f"the deadline of {contest.path} ({contest.deadline.isoformat()}) has not passed: "
             "entries may still come; draw after it"
         )
-    try:
-        given = {_standing(e) for e in load_results(results)}
-    except DrawError:
-        return  # the draw itself says what is wrong with the file
+    results = outcome.results
+    given = {_standing(e) for e in outcome.entries}
     with opened(contest, writer=False) as ledger:
         now = {_standing(e) for e in ranked(ledger, contest).entries}
     differ = sorted(given ^ now)

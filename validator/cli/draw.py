@@ -106,11 +106,11 @@ def command(
         )
     from validator.cli.contest_run import draw_allowed, record_draw
 
-    draw_allowed(results)
     try:
         outcome = drawing.run(results, seed, options)
     except drawing.DrawError as exc:
         fail_usage(safe(str(exc)))
+    draw_allowed(outcome)
     for line in report(outcome):
         click.echo(line)
     record_draw(outcome)
