@@ -91,9 +91,9 @@ def test_no_worker_outlives_its_command(tmp_path: Path) -> None:
         "    BARRIER.wait(60)  # each worker takes one: no task ends before both have one\n"
         "    return os.getpid()\n"
         "if __name__ == '__main__':\n"
-        "    pool = worker_pool(2, meet, (multiprocessing.Barrier(2),))\n"
-        "    print(*set(pool.imap(pid, range(2), 1)), flush=True)\n"
-        "    time.sleep(120)\n"
+        "    with worker_pool(2, meet, (multiprocessing.Barrier(2),)) as pool:\n"
+        "        print(*set(pool.imap(pid, range(2), 1)), flush=True)\n"
+        "        time.sleep(120)\n"
     )
     command = subprocess.Popen(
         [sys.executable, str(program)],

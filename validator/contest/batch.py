@@ -7,7 +7,6 @@ outcome is validator.render.batch_out's job; `road300 draw` reads it back as `En
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
 import os
@@ -518,21 +517,6 @@ def _link_reason(path: Path, root: Path) -> str:
 
 # -- Checking entries --------------------------------------------------------------------
 
-_worker: tuple[Checker, Path] | None = None
-
-
-def _init_worker(checker: Checker, root: Path) -> None:
-    global _worker
-    _worker = (checker, root)
-    # Everything loaded so far lives for the whole run; keep the collector off it.
-    gc.freeze()
-
-
-def _check_one(file: str) -> Checked:
-    assert _worker is not None, "_init_worker was not called"
-    checker, root = _worker
-    return check_file(checker, root, file)
-
 
 def check_file(checker: Checker, root: Path, file: str) -> Checked:
     """Check one entry (`file` relative to `root`, as `find_entries` lists it); never
@@ -620,19 +604,11 @@ def check_entries(
 
     With `jobs` > 1 a process pool does the work in chunks; the order never depends on it.
     """
-    jobs = max(1, min(jobs, len(files)))
-    if jobs == 1:
-        for file in files:
-            yield check_file(checker, root, file)
-        return
-    from validator.system.pool import worker_pool
+    from validator.system.pool import pooled
 
-    # Chunks big enough to keep the pipes quiet, small enough to balance the load.
-    chunksize = max(1, min(64, len(files) // (jobs * 8)))
-    # The caller ends the run on SIGTERM as an exit (records.atomic.sigterm_exits), so that
-    # leaving this block terminates the workers first.
-    with worker_pool(jobs, _init_worker, (checker, root)) as pool:
-        yield from pool.imap(_check_one, files, chunksize)
+    # The caller ends the run on SIGTERM as an exit (system.atomic.sigterm_exits), so that
+    # leaving the pool terminates the workers first.
+    yield from pooled(check_file, (checker, root), files, max(1, min(jobs, len(files))), 64)
 
 
 # -- Ranking -----------------------------------------------------------------------------

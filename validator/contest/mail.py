@@ -13,7 +13,6 @@ attachment is ever written anywhere. Workers get a message's bytes and send back
 from __future__ import annotations
 
 import errno
-import gc
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -25,7 +24,6 @@ from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser, BytesParser
 from email.policy import EmailPolicy, compat32
 from email.utils import getaddresses, parsedate_to_datetime
-from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
@@ -913,35 +911,14 @@ def _payload_text(part: Message) -> str | None:
 WINDOW = 256
 """Messages handed to the pool at a time: memory stays bounded by the window, not the box."""
 
-_worker: Checker | None = None
-
-
-def _init_worker(checker: Checker) -> None:
-    global _worker
-    _worker = checker
-    gc.freeze()
-
-
-def _check_one(raw: RawMessage) -> Arrival:
-    assert _worker is not None, "_init_worker was not called"
-    return check_message(_worker, raw)
-
 
 def check_messages(
     checker: Checker, messages: Iterable[RawMessage], jobs: int = 1
 ) -> Iterator[Arrival]:
     """Check every message, in order; with `jobs` > 1 in a process pool."""
-    if jobs <= 1:
-        for raw in messages:
-            yield check_message(checker, raw)
-        return
-    from validator.system.pool import worker_pool
+    from validator.system.pool import pooled
 
-    it = iter(messages)
-    with worker_pool(jobs, _init_worker, (checker,)) as pool:
-        while window := list(islice(it, WINDOW)):
-            chunksize = max(1, min(16, len(window) // (jobs * 4)))
-            yield from pool.imap(_check_one, window, chunksize)
+    yield from pooled(check_message, (checker,), messages, jobs, 16, WINDOW)
 
 
 # -- Deadline and resubmissions ------------------------------------------------------------

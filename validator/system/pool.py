@@ -4,15 +4,16 @@ Ctrl-C and end with the command."""
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import signal
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import suppress
+from contextlib import contextmanager, suppress
+from itertools import islice
 from multiprocessing.context import BaseContext
-from types import TracebackType
 from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
@@ -31,6 +32,46 @@ def default_jobs(items: int, per_worker: int = ITEMS_PER_WORKER) -> int:
     return max(1, min(os.cpu_count() or 1, items // per_worker))
 
 
+def pooled(
+    func: Callable[..., R],
+    args: tuple[Any, ...],
+    items: Iterable[Any],
+    jobs: int,
+    most: int,
+    window: int | None = None,
+) -> Iterator[R]:
+    """`func(*args, item)` for every item, in order; with `jobs` > 1 in a `worker_pool`
+    whose workers get `func` and `args` once, the items handed out in chunks of at most
+    `most` (big enough to keep the pipes quiet, small enough to balance the load). With
+    `window`, the pool is given that many items at a time (it reads at once all it is
+    given): memory stays bounded by the window, not by `items`."""
+    if jobs <= 1:
+        for item in items:
+            yield func(*args, item)
+        return
+    it = iter(items)
+    with worker_pool(jobs, _set_task, (func, args)) as pool:
+        while chunk := list(islice(it, window)):
+            chunksize = max(1, min(most, len(chunk) // (jobs * 8)))
+            yield from pool.imap(_run_task, chunk, chunksize)
+
+
+_task: tuple[Callable[..., Any], tuple[Any, ...]] | None = None
+
+
+def _set_task(func: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    global _task
+    _task = (func, args)
+    # Everything loaded so far lives for the whole run; keep the collector off it.
+    gc.freeze()
+
+
+def _run_task(item: Any) -> Any:
+    assert _task is not None, "_set_task was not called"
+    func, args = _task
+    return func(*args, item)
+
+
 class WorkerPool(Protocol):
     """What the callers use of `multiprocessing.pool.Pool` (and of the serial stand-in)."""
 
@@ -38,20 +79,11 @@ class WorkerPool(Protocol):
         self, func: Callable[[T], R], iterable: Iterable[T], chunksize: int = 1, /
     ) -> Iterator[R]: ...
 
-    def __enter__(self) -> WorkerPool: ...
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-        /,
-    ) -> None: ...
-
-
+@contextmanager
 def worker_pool(
     jobs: int, initializer: Callable[..., None], initargs: tuple[Any, ...]
-) -> WorkerPool:
+) -> Iterator[WorkerPool]:
     """A pool of `jobs` processes, each set up once by `initializer(*initargs)`.
 
     The workers are forks of this process while it runs no other thread (the command
@@ -67,10 +99,12 @@ def worker_pool(
     else no pool at all (the work is done in this process)."""
     chosen = _context()
     if chosen is None:
-        return _Serial(initializer, initargs)
+        initializer(*initargs)
+        yield _Serial()
+        return
     context, parent = chosen
-    pool: WorkerPool = context.Pool(jobs, _start, (parent, initializer, initargs))
-    return pool
+    with context.Pool(jobs, _start, (parent, initializer, initargs)) as pool:
+        yield pool
 
 
 def _context() -> tuple[BaseContext, int | None] | None:
@@ -124,24 +158,10 @@ def _start(parent: int | None, initializer: Callable[..., None], initargs: tuple
 class _Serial:
     """The pool's stand-in when no worker can start: the work, in this process."""
 
-    def __init__(self, initializer: Callable[..., None], initargs: tuple[Any, ...]) -> None:
-        initializer(*initargs)
-
     def imap(
         self, func: Callable[[T], R], iterable: Iterable[T], chunksize: int = 1
     ) -> Iterator[R]:
         return map(func, iterable)
-
-    def __enter__(self) -> _Serial:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        return None
 
 
 def _main_importable() -> bool:
