@@ -230,7 +230,6 @@ def run(o: BatchOptions) -> int:
             )
         for line in notes:
             say(line)
-    source.close()
     if o.results:
         _write(batch, str(o.folder), target, chosen, wide=o.wide)
     verdicts = [e.verdict for e in batch.entries]

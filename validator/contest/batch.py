@@ -520,7 +520,16 @@ def _link_reason(path: Path, root: Path) -> str:
 
 def check_file(checker: Checker, root: Path, file: str) -> Checked:
     """Check one entry (`file` relative to `root`, as `find_entries` lists it); never
-    raises, whatever the file holds.
+    raises, whatever the file holds."""
+    name = shown_name(file)
+    result = file_result(checker, root, file)
+    if isinstance(result, str):
+        return Checked(name, None, skipped=result)
+    return Checked(name, Entry.of(result, name), fingerprint(result))
+
+
+def file_result(checker: Checker, root: Path, file: str) -> Result | str:
+    """The result of the entry `file` (relative to `root`), or why it is no entry.
 
     The file is opened once (no link followed, no folder on the way either, a FIFO or
     device refused by the opened file's type, the size cap checked before reading), and
@@ -532,13 +541,10 @@ def check_file(checker: Checker, root: Path, file: str) -> Checked:
     try:
         data = read_bytes(Path(file), name, checker.max_bytes, follow=False, root=root)
     except ReadError as exc:
-        if fmt is None:
-            return Checked(name, None, skipped=_not_a_record(file))
-        return Checked(name, Entry.of(malformed(exc.diagnostic, rules, name), name))
+        return _not_a_record(file) if fmt is None else malformed(exc.diagnostic, rules, name)
+    fmt = fmt or sniff_format(data)
     if fmt is None:
-        fmt = sniff_format(data)
-        if fmt is None:
-            return Checked(name, None, skipped=_not_a_record(file))
+        return _not_a_record(file)
     try:
         result = checker.check(root / file, name, fmt, data=data)
     except Exception as exc:  # a bug must cost one entry, not the whole batch
@@ -548,8 +554,8 @@ def check_file(checker: Checker, root: Path, file: str) -> Checked:
         )
         result = malformed(Diagnostic.said("E001", message, name), rules, name)
     if result.verdict is Verdict.MALFORMED and _is_dice_data(data, name, Path(file).suffix):
-        return Checked(name, None, skipped="a dice file, not a record")
-    return Checked(name, Entry.of(result, name), fingerprint(result))
+        return "a dice file, not a record"
+    return result
 
 
 def _not_a_record(file: str) -> str:

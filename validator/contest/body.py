@@ -319,43 +319,13 @@ def language_of(text: str) -> str | None:
 # -- HTML ------------------------------------------------------------------------------------
 
 _BLOCKS = frozenset(
-    [
-        "address",
-        "article",
-        "aside",
-        "blockquote",
-        "dd",
-        "div",
-        "dl",
-        "dt",
-        "fieldset",
-        "figcaption",
-        "figure",
-        "footer",
-        "form",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "header",
-        "hr",
-        "li",
-        "main",
-        "nav",
-        "ol",
-        "p",
-        "pre",
-        "section",
-        "table",
-        "tbody",
-        "thead",
-        "tfoot",
-        "tr",
-        "ul",
-    ]
-)
+    {
+        "address", "article", "aside", "blockquote", "dd", "div", "dl", "dt", "fieldset",
+        "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
+        "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "table", "tbody",
+        "thead", "tfoot", "tr", "ul",
+    }
+)  # fmt: skip
 _HIDDEN = frozenset({"script", "style", "head", "title", "template", "noscript", "object"})
 
 

@@ -39,18 +39,10 @@ REPLIES_FOLDER = "replies"
 contest file does not say (relative to it)."""
 DEFAULT_POLL = 300
 
-_UNITS = {
-    "": 1,
-    "B": 1,
-    "K": 1024,
-    "KB": 1000,
-    "KIB": 1024,
-    "M": 1024**2,
-    "MB": 1000**2,
-    "MIB": 1024**2,
-    "G": 1024**3,
-    "GB": 1000**3,
-    "GIB": 1024**3,
+_UNITS: dict[str, int] = {"": 1, "B": 1} | {
+    prefix + unit: base**power
+    for power, prefix in enumerate("KMG", start=1)
+    for unit, base in (("", 1024), ("B", 1000), ("IB", 1024))
 }
 
 

@@ -36,6 +36,7 @@ from validator.contest.batch import (
     Skipped,
     check_entries,
     collect,
+    file_result,
     find_entries,
     fingerprint,
     shown_name,
@@ -46,10 +47,10 @@ from validator.contest.mbox import Span, spans
 from validator.contest.origin import MailSource
 from validator.engine import STANDARD
 from validator.engine.phrase import N_, Items, Phrase, phrase, plural
-from validator.errors import Diagnostic, ReadError
+from validator.errors import Diagnostic
 from validator.language import i18n
 from validator.records import RECORD_FORMATS, format_of, sniff_format
-from validator.records.source import read_bytes, read_head
+from validator.records.source import read_head
 
 if TYPE_CHECKING:
     from validator.check.file import Checker
@@ -76,19 +77,12 @@ ARCHIVE_SUFFIXES = frozenset(
 )
 ARCHIVE_TYPES = frozenset(
     {
-        "application/zip",
-        "application/x-zip-compressed",
-        "application/gzip",
-        "application/x-gzip",
-        "application/x-tar",
-        "application/x-7z-compressed",
-        "application/x-rar-compressed",
-        "application/vnd.rar",
-        "application/x-bzip2",
-        "application/x-xz",
-        "application/zstd",
+        "application/zip", "application/x-zip-compressed", "application/gzip",
+        "application/x-gzip", "application/x-tar", "application/x-7z-compressed",
+        "application/x-rar-compressed", "application/vnd.rar", "application/x-bzip2",
+        "application/x-xz", "application/zstd",
     }
-)
+)  # fmt: skip
 _SNIFFED_TYPES = ("text/", "application/octet-stream", "application/json", "application/yaml")
 """Attachments whose name says nothing are recognised by content only if of these types."""
 
@@ -287,9 +281,6 @@ class Messages:
             return RawMessage(file, b"", folder, size=-(exc.errno or 1))
         return _bounded(file, data, self.cap, folder)
 
-    def close(self) -> None:
-        """Nothing stays open between readings (kept for the callers)."""
-
 
 def _maildir_messages(path: Path) -> list[str]:
     """A Maildir's messages, `new/NAME` and `cur/NAME:2,FLAGS`, in the order of their
@@ -463,7 +454,7 @@ def read_message(checker: Checker, raw: RawMessage, *, language: bool = True) ->
         message = f"the validator failed on this message ({type(exc).__name__}); please report it"
         rules = checker.rules or STANDARD
         result = malformed(Diagnostic.said("E001", message, raw.file), rules, raw.file)
-        return Reading(raw.file, raw.file, Meta(None, None, None, None), "body", result)
+        return Reading(raw.file, raw.file, Meta(), "body", result)
 
 
 def _read_message(checker: Checker, raw: RawMessage, language: bool) -> Reading:
@@ -546,10 +537,10 @@ def _part_label(c: Candidate) -> Phrase:
 
 @dataclass(frozen=True, slots=True)
 class Meta:
-    message_id: str | None
-    address: str | None
-    name: str | None
-    datetime: datetime | None
+    message_id: str | None = None
+    address: str | None = None
+    name: str | None = None
+    datetime: datetime | None = None
     subject: str | None = None
     unanswered: Phrase | None = None
     """Why no reply may go to the message: a machine sent it (a bounce, an auto-reply),
@@ -1059,22 +1050,9 @@ class Source:
         site and the replies, which need more than the entry)."""
         if isinstance(item, RawMessage):
             return read_message(checker, item)
-        # Read as the batch read it: the name as every output shows it, one bounded open
-        # that follows no link inside the folder, the content deciding the format.
+        # Read as the batch read it (its name as every output shows it).
         name = shown_name(item)
-        meta = Meta(None, None, None, None)
-        fmt = RECORD_FORMATS.get(Path(item).suffix.lower())
-        try:
-            data = read_bytes(Path(item), name, checker.max_bytes, follow=False, root=self.root)
-        except ReadError as exc:
-            rules = checker.rules or STANDARD
-            return Reading(name, name, meta, "file", malformed(exc.diagnostic, rules, name))
-        fmt = fmt or sniff_format(data)
-        if fmt is None:
-            return Reading(name, name, meta, "file", None, skipped="not a record file")
-        result = checker.check(self.root / item, name, fmt, data=data)
-        return Reading(name, name, meta, "file", result)
-
-    def close(self) -> None:
-        if isinstance(self.messages, Messages):
-            self.messages.close()
+        result = file_result(checker, self.root, item)
+        if isinstance(result, str):
+            return Reading(name, name, Meta(), "file", None, result)
+        return Reading(name, name, Meta(), "file", result)
