@@ -8,6 +8,7 @@ line always wins (validator/cli/contest_file.py does that for click).
 from __future__ import annotations
 
 import difflib
+import math
 import re
 import tomllib
 from dataclasses import dataclass
@@ -289,7 +290,12 @@ class _Checker:
 
     def contest(self, data: dict[str, object]) -> Contest:
         self.unknown(data, TOP_KEYS)
-        dice = self.text(data, "dice")
+
+        def place(key: str, section: dict[str, object] = data, name: str = "") -> Path | None:
+            text = self.text(section, key, name)
+            return None if text is None else self.path.parent / text
+
+        dice = place("dice")
         deadline = data.get("deadline")
         if deadline is not None:
             if not isinstance(deadline, datetime):
@@ -306,10 +312,7 @@ class _Checker:
                 raise self.fail(
                     "deadline", "needs its offset, like 2026-12-20T23:59:59+01:00 (or Z for UTC)"
                 )
-        organizer = self.text(data, "organizer")
-        problem = None if organizer is None else organizer_problem(organizer)
-        if problem is not None:
-            raise self.fail("organizer", f"{organizer!r} {problem}")
+        organizer = self.address(data, "organizer")
         size = data.get("max_size")
         max_size = None
         if size is not None:
@@ -323,34 +326,19 @@ class _Checker:
         if not isinstance(draw, dict):
             raise self.fail("draw", "must be a table: [draw] with winners and seed")
         self.unknown(draw, DRAW_KEYS, "draw")
-        winners = draw.get("winners")
-        if winners is not None and (
-            isinstance(winners, bool) or not isinstance(winners, int) or winners < 1
-        ):
-            raise self.fail(
-                "winners", f"must be a whole number of 1 or more, not {winners!r}", "draw"
-            )
+        winners = self.number(draw, "winners", "draw", "a whole number of 1 or more", 1, math.inf)
         seed = draw.get("seed")
         if seed is not None and not isinstance(seed, str | int):
             raise self.fail("seed", f"must be text, not {seed!r}", "draw")
-        folder = self.path.parent
-
-        def place(key: str, section: dict[str, object] = data, name: str = "") -> Path | None:
-            text = self.text(section, key, name)
-            return None if text is None else folder / text
-
         mail = self.mail(data)
-        public = self.text(data, "public_address")
-        problem = None if public is None else organizer_problem(public)
-        if problem is not None:
-            raise self.fail("public_address", f"{public!r} {problem}")
+        public = self.address(data, "public_address")
         base_url = self.text(data, "base_url")
         if base_url is not None and not re.fullmatch(r"https?://[^\s<>\"]+", base_url):
             raise self.fail("base_url", f"{base_url!r} is not an address like https://example.org/")
         return Contest(
             path=self.path,
             name=self.text(data, "name"),
-            dice=(self.path.parent / dice) if dice is not None else None,
+            dice=dice,
             rules=self.rules(data),
             deadline=deadline,
             organizer=organizer,
@@ -367,8 +355,25 @@ class _Checker:
             smtp=self.server(mail, "smtp"),
             source=place("source", mail, "mail"),
             ca_file=self.ca_file(place("ca_file", mail, "mail")),
-            poll=self.poll(mail),
+            poll=self.number(mail, "poll", "mail", "seconds from 10 to 86400", 10, 86400),
         )
+
+    def address(self, data: dict[str, object], key: str) -> str | None:
+        """An address of the organizers (`organizer_problem` says what one is)."""
+        text = self.text(data, key)
+        problem = None if text is None else organizer_problem(text)
+        if problem is not None:
+            raise self.fail(key, f"{text!r} {problem}")
+        return text
+
+    def number(
+        self, data: dict[str, object], key: str, section: str, what: str, low: int, high: float
+    ) -> int | None:
+        """A whole number from `low` to `high`; `what` says what it must be."""
+        value = data.get(key)
+        if value is None or (type(value) is int and low <= value <= high):
+            return value
+        raise self.fail(key, f"must be {what}, not {value!r}", section)
 
     def mail(self, data: dict[str, object]) -> dict[str, object]:
         mail = data.get("mail", {})
@@ -394,14 +399,6 @@ class _Checker:
             missing = "is not a file" if path.exists() else "does not exist"
             raise self.fail("ca_file", f"{path} {missing}: a PEM file of certificates", "mail")
         return path
-
-    def poll(self, mail: dict[str, object]) -> int | None:
-        poll = mail.get("poll")
-        if poll is None:
-            return None
-        if isinstance(poll, bool) or not isinstance(poll, int) or not 10 <= poll <= 86400:
-            raise self.fail("poll", f"must be seconds from 10 to 86400, not {poll!r}", "mail")
-        return poll
 
 
 DEADLINE_EXAMPLE = "2026-12-20T23:59:59+01:00"

@@ -26,6 +26,7 @@ import ssl
 from collections.abc import Generator, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import replace
+from itertools import groupby
 from pathlib import Path
 
 from validator.contest.incoming import FetchError, Incoming
@@ -93,7 +94,8 @@ class ImapFetcher:
                 # `a:*` always matches the folder's last message, even when its UID is
                 # below `a` (nothing newer): it is dropped here.
                 new = [uid for uid in self._search(imap, window) if uid > after]
-                for batch in _chunks(new, SIZE_BATCH):
+                for start in range(0, len(new), SIZE_BATCH):
+                    batch = new[start : start + SIZE_BATCH]
                     sizes = self._sizes(imap, batch)
                     yield from self._bodies(imap, current, batch, sizes)
 
@@ -357,42 +359,22 @@ def _cursor(cursor: str | None) -> tuple[int | None, int]:
     return int(m[1]), int(m[2])
 
 
-def _chunks(items: list[int], size: int) -> Iterator[list[int]]:
-    for i in range(0, len(items), size):
-        yield items[i : i + size]
-
-
 def _uid_set(uids: list[int]) -> str:
     """`1:5,7,9:12` for ascending UIDs."""
-    out: list[str] = []
-    start = prev = uids[0]
-    for uid in uids[1:]:
-        if uid != prev + 1:
-            out.append(f"{start}:{prev}" if prev != start else str(start))
-            start = uid
-        prev = uid
-    out.append(f"{start}:{prev}" if prev != start else str(start))
-    return ",".join(out)
+    runs = [[uid for _, uid in run] for _, run in groupby(enumerate(uids), lambda p: p[1] - p[0])]
+    return ",".join(f"{r[0]}:{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
 
 
 def _quoted(folder: str) -> str:
     """The folder's name as IMAP sends it (imaplib sends its arguments as they are, in
     ASCII): in modified UTF-7 (RFC 3501, 5.1.3), as a quoted string."""
     out: list[str] = []
-    wide: list[str] = []
-
-    def shift() -> None:
-        if wide:
-            encoded = base64.b64encode("".join(wide).encode("utf-16-be")).decode("ascii")
-            out.append("&" + encoded.rstrip("=").replace("/", ",") + "-")
-            wide.clear()
-
-    for char in folder:
-        if " " <= char <= "~":
-            shift()
-            out.append("&-" if char == "&" else char)
+    for printable, run in groupby(folder, lambda char: " " <= char <= "~"):
+        text = "".join(run)
+        if printable:
+            out.append(text.replace("&", "&-"))
         else:
-            wide.append(char)
-    shift()
+            encoded = base64.b64encode(text.encode("utf-16-be")).decode("ascii")
+            out.append("&" + encoded.rstrip("=").replace("/", ",") + "-")
     name = "".join(out)
     return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'

@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from validator.contest.batch import Checked, Entry, Skipped
+from validator.contest.batch import Checked, Entry
 from validator.contest.mail import Arrival, RawMessage
 
 SCHEMA_VERSION = 1
@@ -524,10 +524,6 @@ def _arrival(text: str, file: str) -> Arrival:
     checked = Checked(entry.file if entry else file, entry, data["fingerprint"], data["skipped"])
     date = datetime.fromisoformat(data["date"]) if data["date"] is not None else None
     return Arrival(checked, data["message_id"], data["address"], date, bool(data["has_record"]))
-
-
-def skipped_of(arrival: Arrival) -> Skipped:
-    return Skipped(arrival.checked.file, arrival.checked.skipped or "", arrival.message_id)
 
 
 def _lock(path: Path, wait: float) -> int:
