@@ -145,7 +145,7 @@ def run(results: Path, seed: str, options: DrawOptions) -> Outcome:
 
 
 def draw(candidates: Iterable[Entry], seed: str, winners: int) -> Draw:
-    eligible = tuple(sorted(candidates, key=lambda c: c.file))
+    eligible = tuple(sorted(candidates, key=lambda e: e.file))
     list_sha256 = hashlib.sha256("\n".join(c.file for c in eligible).encode()).hexdigest()
 
     def key(c: Entry) -> str:
@@ -159,31 +159,23 @@ def draw(candidates: Iterable[Entry], seed: str, winners: int) -> Draw:
 def eligible(entries: Iterable[Entry], min_score: int = DEFAULT_MIN_SCORE) -> list[Entry]:
     """Entries that are valid with at least `min_score` points, neither late nor superseded,
     sorted by file."""
-    return sorted(
-        (
-            e
-            for e in entries
-            if e.verdict is Verdict.VALID
-            and e.counts
-            and e.score is not None
-            and e.score >= min_score
-        ),
-        key=lambda e: e.file,
-    )
+    return sorted((e for e in entries if _scored(e, min_score) and e.counts), key=lambda e: e.file)
 
 
 def not_counting(entries: Iterable[Entry], min_score: int = DEFAULT_MIN_SCORE) -> list[LeftOut]:
     """The entries that are valid with at least `min_score` points but take no part, late
     or superseded, each with why, sorted by file."""
-    left = []
-    for e in sorted(entries, key=lambda e: e.file):
-        if e.verdict is not Verdict.VALID or e.counts or e.score is None or e.score < min_score:
-            continue
-        if e.late:
-            left.append(LeftOut(e, "late: its message is dated after the deadline, or not dated"))
-        else:
-            left.append(LeftOut(e, "superseded: the same sender sent a later entry in time"))
-    return left
+    return [
+        LeftOut(e, "late: its message is dated after the deadline, or not dated")
+        if e.late
+        else LeftOut(e, "superseded: the same sender sent a later entry in time")
+        for e in sorted(entries, key=lambda e: e.file)
+        if _scored(e, min_score) and not e.counts
+    ]
+
+
+def _scored(e: Entry, min_score: int) -> bool:
+    return e.verdict is Verdict.VALID and e.score is not None and e.score >= min_score
 
 
 def copied(candidates: Iterable[Entry], entries: Iterable[Entry]) -> list[Entry]:
@@ -219,17 +211,12 @@ def exclude_copies(
     return kept, left
 
 
-def player_key(entry: Entry) -> str:
-    """The player's name as compared by --one-per-player: two names that look alike are
-    the same player. Compatibility forms are folded (NFKC: a full-width A, U+FF21, is `A`),
-    invisible characters (zero-width spaces and joiners, soft hyphens, controls) and
-    blanks dropped, look-alike letters of other scripts read as the Latin letter they
-    imitate (Cyrillic U+0435 is `e`), and case ignored."""
-    return name_skeleton(entry.player_name)
-
-
 def name_skeleton(name: str) -> str:
-    """What a name looks like, for comparing names (see `player_key`)."""
+    """What a name looks like, for comparing names (--one-per-player): two names that look
+    alike are the same player. Compatibility forms are folded (NFKC: a full-width A,
+    U+FF21, is `A`), invisible characters (zero-width spaces and joiners, soft hyphens,
+    controls) and blanks dropped, look-alike letters of other scripts read as the Latin
+    letter they imitate (Cyrillic U+0435 is `e`), and case ignored."""
     text = unicodedata.normalize("NFKC", name)
     text = INVISIBLE.sub("", text)
     text = "".join(text.split()).translate(_CONFUSABLES)
@@ -261,7 +248,7 @@ def one_per_player(candidates: list[Entry]) -> tuple[list[Entry], list[LeftOut]]
     kept: list[Entry] = []
     left: list[LeftOut] = []
     for c in sorted(candidates, key=lambda e: file_order(e.file)):
-        key = player_key(c)
+        key = name_skeleton(c.player_name)
         if key in first:
             other = first[key]
             why = f"the same player as {other.file}"
@@ -354,19 +341,14 @@ def _csv_entry(row: dict[str, str], where: str) -> Entry:
 
 
 def _unguard(cell: str) -> str:
-    """A cell as it was before `csv_cell` guarded it: with a leading `'`, and a `'` after
-    each `;` that a formula would follow."""
-    first, *rest = cell.split(";")
-    first = first[1:] if first.startswith("'") and formula_start(first[1:]) else first
-    return ";".join([first, *map(_unguarded_piece, rest)])
-
-
-def _unguarded_piece(piece: str) -> str:
-    """A piece of a cell after a `;` without the `'` that `csv_cell` put before it."""
-    text = piece.lstrip(" ")
-    if text.startswith("'") and formula_start(text[1:]):
-        return piece[: len(piece) - len(text)] + text[1:]
-    return piece
+    """A cell as it was before `csv_cell` guarded it: without the `'` it put before the
+    cell, and after each `;` (and its spaces), where a formula would follow."""
+    pieces = cell.split(";")
+    for n, piece in enumerate(pieces):
+        text = piece.lstrip(" ") if n else piece
+        if text.startswith("'") and formula_start(text[1:]):
+            pieces[n] = piece[: len(piece) - len(text)] + text[1:]
+    return ";".join(pieces)
 
 
 def _number(text: str, key: str, where: str, kind: Callable[[str], _N] = int) -> _N | None:
