@@ -23,11 +23,12 @@ import base64
 import imaplib
 import re
 import ssl
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import replace
 from itertools import groupby
 from pathlib import Path
+from typing import Any
 
 from validator.contest.incoming import FetchError, Incoming
 from validator.contest.mail import HEADER_BYTES, header_of
@@ -204,12 +205,7 @@ class ImapFetcher:
         marks = range(SEARCH_WINDOW, exists + 1, SEARCH_WINDOW)
         bounds: list[int] = []
         if marks:
-            try:
-                status, data = imap.fetch(",".join(map(str, marks)), "(UID)")
-            except (imaplib.IMAP4.error, OSError, EOFError) as exc:
-                raise ImapError(f"{self._where}: FETCH failed: {self._said(exc)}") from None
-            if status != "OK":
-                raise ImapError(f"{self._where}: FETCH refused: {self._said(data)}")
+            data = self._ask("FETCH", imap.fetch, ",".join(map(str, marks)), "(UID)")
             bounds = sorted(
                 int(m[1]) for line in data if isinstance(line, bytes) and (m := _UID.search(line))
             )
@@ -222,12 +218,12 @@ class ImapFetcher:
 
     def _search(self, imap: imaplib.IMAP4, window: str) -> list[int]:
         """The UIDs in `window`, ascending."""
-        data = self._command(imap, "SEARCH", "UID", window)
+        data = self._ask("UID SEARCH", imap.uid, "SEARCH", "UID", window)
         found = {int(n) for line in data if isinstance(line, bytes) for n in line.split()}
         return sorted(found)
 
     def _sizes(self, imap: imaplib.IMAP4, uids: list[int]) -> dict[int, int]:
-        data = self._command(imap, "FETCH", _uid_set(uids), "(UID RFC822.SIZE)")
+        data = self._ask("UID FETCH", imap.uid, "FETCH", _uid_set(uids), "(UID RFC822.SIZE)")
         sizes: dict[int, int] = {}
         for line in data:
             text = line[0] if isinstance(line, tuple) else line
@@ -285,7 +281,7 @@ class ImapFetcher:
     def _literals(self, imap: imaplib.IMAP4, uids: list[int], items: str) -> dict[int, bytes]:
         """Each message's literal of a UID FETCH, by UID (the UID may come before or after
         the literal in a FETCH response; responses without a literal are skipped)."""
-        data = self._command(imap, "FETCH", _uid_set(uids), items)
+        data = self._ask("UID FETCH", imap.uid, "FETCH", _uid_set(uids), items)
         wanted = set(uids)
         out: dict[int, bytes] = {}
         prefix, literal = b"", None
@@ -308,13 +304,14 @@ class ImapFetcher:
         done()
         return out
 
-    def _command(self, imap: imaplib.IMAP4, command: str, *args: str) -> list[object]:
+    def _ask(self, name: str, ask: Callable[..., tuple[str, Any]], *args: str) -> list[object]:
+        """The server's answer to the command `name` (`ask(*args)`), or ImapError."""
         try:
-            status, data = imap.uid(command, *args)
+            status, data = ask(*args)
         except (imaplib.IMAP4.error, OSError, EOFError) as exc:
-            raise ImapError(f"{self._where}: UID {command} failed: {self._said(exc)}") from None
+            raise ImapError(f"{self._where}: {name} failed: {self._said(exc)}") from None
         if status != "OK":
-            raise ImapError(f"{self._where}: UID {command} refused: {self._said(data)}")
+            raise ImapError(f"{self._where}: {name} refused: {self._said(data)}")
         return list(data)
 
     @property

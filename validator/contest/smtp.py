@@ -14,7 +14,6 @@ never written anywhere.
 from __future__ import annotations
 
 import smtplib
-import socket
 import ssl
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -79,7 +78,7 @@ def connect(url: MailURL, password: str | None, ca_file: Path | None) -> smtplib
         raise SendError(f"{url}: {type(exc).__name__}: {_text(exc)}") from None
     except ssl.SSLError as exc:
         raise SendError(f"{url}: TLS failed ({exc.reason or exc}); see ca_file") from None
-    except (OSError, TimeoutError) as exc:
+    except OSError as exc:
         raise SendError(f"{url}: cannot connect ({exc.strerror or exc})") from None
     return server
 
@@ -104,21 +103,18 @@ def send_all(
             code, text = next(iter(exc.recipients.values()), (0, b""))
             _refused(ledger, reply, code, f"{code} {_decode(text)}", done)
             continue
-        except (smtplib.SMTPDataError, smtplib.SMTPSenderRefused) as exc:
-            if isinstance(exc, smtplib.SMTPDataError):
-                _refused(ledger, reply, exc.smtp_code, _answer(exc), done)
-                continue
+        except smtplib.SMTPSenderRefused as exc:
             ledger.mark(reply.seq, "unsent")  # the server refuses us, not the recipient
             done.stopped = f"the server refused the sender {reply.sender} ({_answer(exc)})"
             break
-        except (smtplib.SMTPServerDisconnected, OSError, TimeoutError) as exc:
+        except smtplib.SMTPDataError as exc:
+            _refused(ledger, reply, exc.smtp_code, _answer(exc), done)
+            continue
+        except OSError as exc:  # smtplib's other errors too, a time-out, a dropped line
             ledger.mark(reply.seq, "unsent")
             done.stopped = f"the connection dropped ({_text(exc)})"
             done.deferred.append((reply.file, done.stopped))
             break
-        except smtplib.SMTPResponseException as exc:
-            _refused(ledger, reply, exc.smtp_code, _answer(exc), done)
-            continue
         if refused:  # one recipient, refused: sendmail raises instead; kept for safety
             code, text = next(iter(refused.values()))
             _refused(ledger, reply, code, f"{code} {_decode(text)}", done)
@@ -161,6 +157,6 @@ def _answer(exc: smtplib.SMTPResponseException) -> str:
 
 
 def _text(exc: BaseException) -> str:
-    if isinstance(exc, socket.timeout | TimeoutError):
+    if isinstance(exc, TimeoutError):
         return "timed out"
     return " ".join(str(exc).split()) or type(exc).__name__
