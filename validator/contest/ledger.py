@@ -19,7 +19,6 @@ import json
 import os
 import socket
 import sqlite3
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -28,6 +27,7 @@ from typing import Literal
 
 from validator.contest.batch import Checked, Entry
 from validator.contest.mail import Arrival, RawMessage
+from validator.system.atomic import Held, hold_lock
 
 SCHEMA_VERSION = 1
 MIGRATIONS: tuple[str, ...] = (
@@ -527,29 +527,15 @@ def _arrival(text: str, file: str) -> Arrival:
 
 
 def _lock(path: Path, wait: float) -> int:
-    """Hold `<path>.lock` (an `fcntl.flock`) for this process, writing who holds it;
-    LedgerBusy naming the holder when another process keeps it for `wait` seconds."""
-    import fcntl
-
+    """Hold `<path>.lock` for this process, writing who holds it; LedgerBusy naming the
+    holder when another process keeps it for `wait` seconds."""
     lock = path.with_name(path.name + ".lock")
     try:
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        return hold_lock(lock, f"process {os.getpid()} on {socket.gethostname()}\n", wait)
+    except Held as held:
+        raise LedgerBusy(
+            f"{path}: another road300 run writes this ledger ({held.said or 'another run'}, "
+            f"see {lock}); run again when it has ended"
+        ) from None
     except OSError as exc:
         raise LedgerError(f"{lock}: cannot make the ledger's lock: {exc.strerror}") from None
-    end = time.monotonic() + wait
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            break
-        except BlockingIOError:
-            if time.monotonic() >= end:
-                holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip() or "another run"
-                os.close(fd)
-                raise LedgerBusy(
-                    f"{path}: another road300 run writes this ledger ({holder}, see {lock}); "
-                    "run again when it has ended"
-                ) from None
-            time.sleep(0.05)
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"process {os.getpid()} on {socket.gethostname()}\n".encode(), 0)
-    return fd

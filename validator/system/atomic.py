@@ -15,6 +15,7 @@ import shutil
 import signal
 import stat
 import tempfile
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -157,29 +158,54 @@ def lock_path(folder: Path) -> Path:
 
 @contextmanager
 def folder_lock(folder: Path) -> Iterator[Path]:
-    """Hold the lock of the output folder `folder` (an `fcntl.flock` on `lock_path`) until
-    the block ends; another run that asks for it meanwhile gets FolderBusy at once, never
-    a folder half its own. The lock file stays (removing it would race with a third run);
-    the lock ends with the process, however it ends. Yields the lock file; raises
-    FolderBusy, or OSError when the lock file cannot be made."""
-    import fcntl
-
+    """Hold the lock of the output folder `folder` (`hold_lock` on `lock_path`) until the
+    block ends; another run that asks for it meanwhile gets FolderBusy at once, never a
+    folder half its own. The lock file stays (removing it would race with a third run).
+    Yields the lock file; raises FolderBusy, or OSError when the lock file cannot be made."""
     path = lock_path(folder)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            busy = FolderBusy(errno.EAGAIN, "another run is writing it", str(folder))
-            said = os.pread(fd, 20, 0).strip()
-            busy.holder = int(said) if said.isdigit() else None
-            raise busy from None
-        os.ftruncate(fd, 0)  # who holds it, for a run that finds it held
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        fd = hold_lock(path, f"{os.getpid()}\n")
+    except Held as held:
+        busy = FolderBusy(errno.EAGAIN, "another run is writing it", str(folder))
+        busy.holder = int(held.said) if held.said.isdigit() else None
+        raise busy from None
+    try:
         yield path
     finally:
         os.close(fd)  # closing the only descriptor releases the lock
+
+
+class Held(Exception):
+    """Another process holds a lock (`hold_lock`); `said` is what it wrote into it."""
+
+    def __init__(self, said: str) -> None:
+        super().__init__(said)
+        self.said = said
+
+
+def hold_lock(path: Path, holder: str, wait: float = 0.0) -> int:
+    """Hold `path` (an `fcntl.flock`; the file made with mode 600, no link followed) for
+    this process, with `holder` written into it for a run that finds it held; raises Held
+    when another process keeps it for `wait` seconds, OSError when it cannot be made. The
+    lock lasts until the returned descriptor is closed, or the process ends."""
+    import fcntl
+
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    end = time.monotonic() + wait
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except BlockingIOError:
+            if time.monotonic() >= end:
+                said = os.pread(fd, 200, 0).decode("utf-8", "replace").strip()
+                os.close(fd)
+                raise Held(said) from None
+            time.sleep(0.05)
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, holder.encode(), 0)
+    return fd
 
 
 class NewFolder:
