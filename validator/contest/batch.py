@@ -11,7 +11,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -625,7 +625,6 @@ def collect(
     results: Iterable[Checked],
     *,
     min_score: int = DEFAULT_MIN_SCORE,
-    on_result: Callable[[Checked], None] | None = None,
 ) -> Batch:
     """Rank the checked entries and find copies; `results` is consumed as it comes."""
     entries: list[Entry] = []
@@ -633,8 +632,6 @@ def collect(
     groups: dict[str, list[str]] = {}
     checksums: set[str] = set()
     for checked in results:
-        if on_result is not None:
-            on_result(checked)
         if checked.entry is None:
             skipped.append(Skipped(checked.file, checked.skipped or "not a record"))
             continue
@@ -643,10 +640,7 @@ def collect(
             groups.setdefault(checked.fingerprint, []).append(checked.file)
         if checked.entry.dice_sha256:
             checksums.add(checked.entry.dice_sha256)
-    copies = sorted(
-        (tuple(sorted(g, key=_first_order)) for g in groups.values() if len(g) > 1),
-        key=lambda group: [_first_order(f) for f in group],
-    )
+    copies = _in_order(g for g in groups.values() if len(g) > 1)
     copy_of = {f: tuple(o for o in group if o != f) for group in copies for f in group}
     ranked = tuple(replace(e, copies=copy_of.get(e.file, ())) for e in rank(entries))
     skipped.sort(key=lambda s: s.file)
@@ -702,5 +696,10 @@ def copy_groups(entries: Iterable[Entry]) -> list[tuple[str, ...]]:
             group |= group_of.get(f, set())
         for f in group:
             group_of[f] = group
-    unique = {tuple(sorted(g, key=_first_order)) for g in group_of.values() if len(g) > 1}
+    return _in_order(g for g in group_of.values() if len(g) > 1)
+
+
+def _in_order(groups: Iterable[Iterable[str]]) -> list[tuple[str, ...]]:
+    """Each group of copies in `_first_order`, once, and the groups sorted so."""
+    unique = {tuple(sorted(g, key=_first_order)) for g in groups}
     return sorted(unique, key=lambda group: [_first_order(f) for f in group])

@@ -294,18 +294,21 @@ class Ledger:
     def last_fetch(self) -> str | None:
         return self._get("last_fetch")
 
+    def _seqs(self, query: str) -> list[int]:
+        """The `seq` of each row `query` selects (one column), in its order."""
+        return [int(seq) for (seq,) in self.db.execute(query)]
+
     def messages(self) -> Iterator[Stored]:
         """The messages in the order they were fetched, read one at a time: however many
         there are, one is in memory at once."""
-        for (seq,) in self.db.execute("SELECT seq FROM messages ORDER BY seq").fetchall():
+        for seq in self._seqs("SELECT seq FROM messages ORDER BY seq"):
             yield self.message(seq)
 
     def unchecked(self) -> list[int]:
         """The messages not checked yet (whose bytes are kept), in order."""
-        rows = self.db.execute(
+        return self._seqs(
             "SELECT seq FROM messages WHERE arrival IS NULL AND data IS NOT NULL ORDER BY seq"
         )
-        return [int(seq) for (seq,) in rows]
 
     def message(self, seq: int) -> Stored:
         key, file, data, size, split, arrival = self.db.execute(
@@ -350,11 +353,10 @@ class Ledger:
 
     def unanswered(self) -> list[int]:
         """The checked messages that have no reply row yet, in order."""
-        rows = self.db.execute(
+        return self._seqs(
             "SELECT m.seq FROM messages m LEFT JOIN replies r ON r.seq = m.seq "
             "WHERE r.seq IS NULL AND m.arrival IS NOT NULL ORDER BY m.seq"
         )
-        return [int(seq) for (seq,) in rows]
 
     def message_id(self, seq: int, domain: str) -> str:
         """The Message-ID of the reply to message `seq`: the same in every run."""
@@ -382,15 +384,13 @@ class Ledger:
 
     def written(self) -> list[int]:
         """The messages whose reply was made (not those that get none), in order."""
-        rows = self.db.execute("SELECT seq FROM replies WHERE data IS NOT NULL ORDER BY seq")
-        return [int(seq) for (seq,) in rows]
+        return self._seqs("SELECT seq FROM replies WHERE data IS NOT NULL ORDER BY seq")
 
     def to_send(self) -> list[int]:
         """The messages whose reply is unsent, or was being sent when a run stopped."""
-        rows = self.db.execute(
+        return self._seqs(
             "SELECT seq FROM replies WHERE state IN ('unsent', 'sending') ORDER BY seq"
         )
-        return [int(seq) for (seq,) in rows]
 
     def reply(self, seq: int) -> Reply:
         (found,) = self._replies(" WHERE r.seq = ?", (seq,))
@@ -486,17 +486,16 @@ class StoredMessages:
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
 
+    def _seqs(self) -> list[int]:
+        return self.ledger._seqs(
+            "SELECT seq FROM messages WHERE arrival IS NOT NULL AND data IS NOT NULL ORDER BY seq"
+        )
+
     def __len__(self) -> int:
-        (n,) = self.ledger.db.execute(
-            "SELECT count(*) FROM messages WHERE arrival IS NOT NULL AND data IS NOT NULL"
-        ).fetchone()
-        return int(n)
+        return len(self._seqs())
 
     def __iter__(self) -> Iterator[RawMessage]:
-        rows = self.ledger.db.execute(
-            "SELECT seq FROM messages WHERE arrival IS NOT NULL AND data IS NOT NULL ORDER BY seq"
-        ).fetchall()
-        for (seq,) in rows:
+        for seq in self._seqs():
             raw = self.ledger.message(seq).raw
             if raw is not None:
                 yield raw
