@@ -98,7 +98,9 @@ def send_all(
         assert reply.data is not None and reply.recipient is not None and reply.sender
         ledger.mark(reply.seq, "sending")
         try:
-            refused = server.sendmail(reply.sender, [reply.recipient], _crlf(reply.data))
+            # SMTP's line ends (smtplib sends bytes as they are).
+            data = reply.data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+            refused = server.sendmail(reply.sender, [reply.recipient], data)
         except smtplib.SMTPRecipientsRefused as exc:
             code, text = next(iter(exc.recipients.values()), (0, b""))
             _refused(ledger, reply, code, f"{code} {_decode(text)}", done)
@@ -140,11 +142,6 @@ def _refused(ledger: Ledger, reply: Reply, code: int, answer: str, done: Sent) -
     else:
         ledger.mark(reply.seq, "unsent", answer)
         done.deferred.append((reply.file, answer))
-
-
-def _crlf(data: bytes) -> bytes:
-    """The reply with SMTP's line ends (smtplib sends bytes as they are)."""
-    return data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
 
 
 def _decode(text: bytes | str) -> str:
