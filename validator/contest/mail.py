@@ -568,16 +568,12 @@ def eight_bit(text: str) -> str:
     lone surrogate is left, for none can be written as UTF-8."""
     if not _SURROGATE.search(text):
         return text
-    if _ESCAPED.search(text):
-        try:
-            data = text.encode("utf-8", "surrogateescape")
-        except UnicodeEncodeError:
-            data = None  # surrogates that are no escaped bytes
-        if data is not None:
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError:
-                text = "".join(chr(ord(c) - 0xDC00) if _ESCAPED.fullmatch(c) else c for c in text)
+    try:
+        text = text.encode("utf-8", "surrogateescape").decode("utf-8")
+    except UnicodeEncodeError:
+        pass  # surrogates that are no escaped bytes
+    except UnicodeDecodeError:
+        text = _ESCAPED.sub(lambda c: chr(ord(c[0]) - 0xDC00), text)
     return _SURROGATE.sub("\ufffd", text)
 
 
