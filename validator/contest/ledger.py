@@ -533,7 +533,7 @@ def _lock(path: Path, wait: float) -> int:
         return hold_lock(lock, f"process {os.getpid()} on {socket.gethostname()}\n", wait)
     except Held as held:
         raise LedgerBusy(
-            f"{path}: another road300 run writes this ledger ({held.said or 'another run'}, "
+            f"{path}: another road300 run writes this ledger ({str(held) or 'another run'}, "
             f"see {lock}); run again when it has ended"
         ) from None
     except OSError as exc:

@@ -168,7 +168,7 @@ def folder_lock(folder: Path) -> Iterator[Path]:
         fd = hold_lock(path, f"{os.getpid()}\n")
     except Held as held:
         busy = FolderBusy(errno.EAGAIN, "another run is writing it", str(folder))
-        busy.holder = int(held.said) if held.said.isdigit() else None
+        busy.holder = int(str(held)) if str(held).isdigit() else None
         raise busy from None
     try:
         yield path
@@ -177,11 +177,7 @@ def folder_lock(folder: Path) -> Iterator[Path]:
 
 
 class Held(Exception):
-    """Another process holds a lock (`hold_lock`); `said` is what it wrote into it."""
-
-    def __init__(self, said: str) -> None:
-        super().__init__(said)
-        self.said = said
+    """Another process holds a lock (`hold_lock`); the message is what it wrote into it."""
 
 
 def hold_lock(path: Path, holder: str, wait: float = 0.0) -> int:
