@@ -35,9 +35,10 @@ from validator.cli.common import (
     search_limits,
 )
 from validator.cli.contest_file import ContestCommand, contest_option
-from validator.cli.output import Target, counted, output_option, say, sigterm_exits
+from validator.cli.output import Target, counted, output_option, say
 from validator.records.source import MAX_BYTES
 from validator.render.registry import BATCH, FormatError, choose, suffixes
+from validator.system.atomic import sigterm_exits
 from validator.system.pool import ITEMS_PER_WORKER, PAGES_PER_WORKER, default_jobs
 
 _SUFFIXES = suffixes(BATCH)
@@ -286,7 +287,7 @@ def _write(
     from validator.render import batch_out
 
     reporter = chosen.load()()
-    if target.to_file:
+    if target.path is not None:
         with target.open() as handle:
             reporter.write(batch, handle, label)
         say(batch_out.one_line(batch, label))

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 
     from validator.check.file import Checker
     from validator.contest.batch import Batch
-    from validator.contest.config import Contest
     from validator.contest.mail import Reading, Source
     from validator.language.i18n import Language
     from validator.render.replies import ReplyWriter
@@ -204,6 +203,7 @@ def publish(
     what the old ones hold that no writer makes is carried over."""
     import os
 
+    from validator.cli.contest_file import current_contest
     from validator.language import i18n
     from validator.render import replies as replying
     from validator.render import site as website
@@ -211,7 +211,7 @@ def publish(
     from validator.render.pages import pages
     from validator.system.atomic import replace_folders
 
-    contest = _contest()
+    contest = current_contest()
     draw = (contest.winners, contest.seed) if contest is not None else (None, None)
     # The address to send to, published only when the organizer chose one to publish, and
     # while records may be sent: before the deadline and the draw.
@@ -376,12 +376,3 @@ def answer(
         why = f"the reply could not be made ({type(exc).__name__}); please report it"
         writer.refused.append(Refused(reading.message_file, why))
         return None
-
-
-def _contest() -> Contest | None:
-    """The contest file the command read, if any."""
-    from validator.cli.contest_file import current_contest
-    from validator.contest.config import Contest
-
-    contest = current_contest()
-    return contest if isinstance(contest, Contest) else None

@@ -38,10 +38,10 @@ if TYPE_CHECKING:
 def the_contest() -> Contest:
     """The contest file the command read, or stop (exit 2): these commands need one."""
     from validator.cli.contest_file import current_contest
-    from validator.contest.config import FILE_NAME, Contest
+    from validator.contest.config import FILE_NAME
 
     contest = current_contest()
-    if not isinstance(contest, Contest):
+    if contest is None:
         fail_usage(
             f"no contest file: give --contest FILE, or run it where {FILE_NAME} is "
             "(`road300 contest init` writes one; docs/contest.md)"
@@ -578,10 +578,9 @@ def _said(outcome: tuple[str, int | None] | None) -> str:
 def _running() -> Contest | None:
     """The contest file the command read, when `contest run` keeps its ledger."""
     from validator.cli.contest_file import current_contest
-    from validator.contest.config import Contest
 
     contest = current_contest()
-    if isinstance(contest, Contest) and contest.state_file.is_file():
+    if contest is not None and contest.state_file.is_file():
         return contest
     return None
 

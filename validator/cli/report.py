@@ -139,7 +139,7 @@ def run(o: ReportOptions) -> int:
         if o.analyze:
             note_fast_core()
             view = run_analysis(checker, o.record, result, report, o.time_limit, o.nodes)
-        if chosen == "text" and not target.to_file:
+        if chosen == "text" and target.path is None:
             from validator.render.report_text import render_text
 
             render_text(make_console(), report, view)

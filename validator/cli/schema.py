@@ -13,7 +13,8 @@ from typing import Any
 import click
 
 from validator.cli.common import EXIT_FAILED, EXIT_OK, fail_usage
-from validator.cli.output import say, write_file
+from validator.cli.output import say
+from validator.system.atomic import write_file
 
 SHIPPED = ("data", "schemas")
 """Where the package keeps its copy of the schemas (package data, in the wheel)."""

@@ -118,12 +118,10 @@ def _address_to_send_to(organizer: str | None) -> str | None:
     never the contest file's organizer (the From: of the replies) by itself."""
     from click.core import ParameterSource
 
-    from validator.contest.config import Contest
-
     source = click.get_current_context().get_parameter_source("organizer")
     if organizer is None or source is not ParameterSource.COMMANDLINE:
         contest = current_contest()
-        organizer = contest.public_address if isinstance(contest, Contest) else None
+        organizer = contest.public_address if contest is not None else None
     return None if organizer is None else str(checked_organizer(organizer).addr_spec)
 
 
@@ -178,7 +176,6 @@ def _announce(
     force: bool,
 ) -> None:
     from validator.check.file import Checker, UsageError, load_dice
-    from validator.contest.config import Contest
     from validator.engine import STANDARD
     from validator.render.play import Challenge, render_announcement, render_play
     from validator.render.shared import PLAY_FILE, site_assets
@@ -225,7 +222,7 @@ def _announce(
         organizer=address,
     )
     contest = current_contest()
-    if lang is None and isinstance(contest, Contest):
+    if lang is None and contest is not None:
         lang = contest.lang
     lang_code = language(lang)
     try:
