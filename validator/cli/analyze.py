@@ -16,6 +16,7 @@ from validator.cli.common import (
     exit_status,
     fail_usage,
     gather,
+    limits_text,
     nodes_option,
     note_fast_core,
     rules_option,
@@ -115,12 +116,9 @@ def run(o: AnalyzeOptions) -> int:
     limit, nodes = o.time_limit, o.nodes
     if sys.stderr.isatty():
         positions = sum(1 for r in result.rounds if r.record_round is not None) + 1
-        each = " and ".join(
-            ([f"{limit:g} s"] if limit is not None else [])
-            + ([f"{nodes:,} positions"] if nodes is not None else [])
-        )
         click.echo(
-            f"analysing {positions - 1} rounds: {positions} searches of up to {each}...",
+            f"analysing {positions - 1} rounds: {positions} searches of up to "
+            f"{limits_text(limit, nodes)}...",
             err=True,
         )
     analysis = analyze(rows, result.rules, result, time_limit=limit, nodes=nodes)

@@ -27,6 +27,7 @@ from validator.cli.common import (
     exit_status,
     fail_usage,
     gather,
+    limits_text,
     make_console,
     max_size_option,
     nodes_option,
@@ -272,10 +273,8 @@ def _with_par(batch: Batch, checker: Checker, o: BatchOptions) -> Batch:
     note_fast_core()
     err, seconds = make_console(stderr=True), o.par_time
     if err.is_terminal:
-        limits = ([f"{seconds:g} s"] if seconds is not None else []) + (
-            [f"{o.par_nodes:,} positions"] if o.par_nodes is not None else []
-        )
-        err.print(f"Solving par for the dice file ({rules.name}, up to {' and '.join(limits)})...")
+        limits = limits_text(seconds, o.par_nodes)
+        err.print(f"Solving par for the dice file ({rules.name}, up to {limits})...")
     found = solve_par(checker.dice.rows, rules, seconds, o.par_nodes, SEARCH_JOBS)
     return batch.with_par(found.at_least(batch.best_valid(rules.name, checker.dice.sha256)))
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import functools
 import os
+import signal
 import sys
-from collections.abc import Callable, Iterable
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, NoReturn, TypeVar
 
@@ -104,6 +107,26 @@ def search_limits(
         return time_limit
     source = click.get_current_context().get_parameter_source(parameter)
     return None if source is click.core.ParameterSource.DEFAULT else time_limit
+
+
+def limits_text(seconds: float | None, nodes: int | None) -> str:
+    """A search's limits as the notes on stderr say them: `30 s and 1,000 positions`."""
+    return " and ".join(
+        ([f"{seconds:g} s"] if seconds is not None else [])
+        + ([f"{nodes:,} positions"] if nodes is not None else [])
+    )
+
+
+@contextmanager
+def ctrl_c_cancels() -> Iterator[threading.Event]:
+    """An event that Ctrl-C sets while the block runs, instead of stopping the process:
+    the search it is given to returns what it found so far."""
+    cancel = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: cancel.set())
+    try:
+        yield cancel
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def max_size_option(func: F) -> F:

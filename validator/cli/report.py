@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import signal
 import sys
 import threading
 import time
@@ -13,12 +12,14 @@ from typing import TYPE_CHECKING
 import click
 
 from validator.cli.common import (
+    ctrl_c_cancels,
     dice_option,
     exit_status,
     fail_usage,
     gather,
     lang_option,
     language,
+    limits_text,
     make_console,
     nodes_option,
     note_fast_core,
@@ -182,12 +183,7 @@ def run_analysis(
         except UsageError as exc:
             return _("the dice file could not be read ({why})").format(why=exc.message)
     positions = sum(1 for r in result.rounds if r.record_round is not None) + 1
-    cancel = threading.Event()
     done = threading.Event()
-    tty = sys.stderr.isatty()
-
-    def interrupt(signum: int, frame: object) -> None:
-        cancel.set()
 
     def progress() -> None:
         # Only when it takes long enough to wonder, and only on a terminal.
@@ -201,22 +197,20 @@ def run_analysis(
                 )
                 sys.stderr.flush()
 
-    each = " and ".join(
-        ([f"{time_limit:g} s"] if time_limit is not None else [])
-        + ([f"{nodes:,} positions"] if nodes is not None else [])
-    )
-    ticker = threading.Thread(target=progress, daemon=True) if tty else None
-    previous = signal.signal(signal.SIGINT, interrupt)
-    try:
-        if ticker is not None:
-            ticker.start()
-        view = analyse(report, dice_file.rows, time_limit=time_limit, nodes=nodes, cancel=cancel)
-    finally:
-        done.set()
-        if ticker is not None:
-            ticker.join()
-            sys.stderr.write("\r\033[K")
-        signal.signal(signal.SIGINT, previous)
+    each = limits_text(time_limit, nodes)
+    ticker = threading.Thread(target=progress, daemon=True) if sys.stderr.isatty() else None
+    with ctrl_c_cancels() as cancel:
+        try:
+            if ticker is not None:
+                ticker.start()
+            view = analyse(
+                report, dice_file.rows, time_limit=time_limit, nodes=nodes, cancel=cancel
+            )
+        finally:
+            done.set()
+            if ticker is not None:
+                ticker.join()
+                sys.stderr.write("\r\033[K")
     if cancel.is_set():
         sys.stderr.write("interrupted: the report gives what the search found so far\n")
     return view
