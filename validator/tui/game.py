@@ -55,15 +55,6 @@ class Option:
     walk: tuple[Field, ...]
     action: Play
 
-    def describe(self) -> str:
-        steps = f"{len(self.walk)} step(s)"
-        if self.kind == "move":
-            return f"move to {self.target} ({self.target.value if self.target else 0} points)"
-        if self.kind == "stuck":
-            return "no legal move: the game ends after this cross-out"
-        verb = "escape" if self.kind == "escape" else "leave"
-        return f"{verb} through {self.target} ({steps}{', game ends' if verb == 'escape' else ''})"
-
 
 @dataclass(frozen=True, slots=True)
 class Round:
