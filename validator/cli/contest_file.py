@@ -25,16 +25,15 @@ F = TypeVar("F", bound=Callable[..., object])
 META_KEY = "road300.contest"
 
 
-def contest_option(func: F) -> F:
-    return click.option(
-        "--contest",
-        "contest",
-        type=click.Path(path_type=Path, dir_okay=False),
-        expose_value=False,
-        help="The contest file (TOML, docs/contest.md) whose values are this command's "
-        "defaults. Default: road300.toml in or beside the first argument, or in the current "
-        "folder.",
-    )(func)
+contest_option = click.option(
+    "--contest",
+    "contest",
+    type=click.Path(path_type=Path, dir_okay=False),
+    expose_value=False,
+    help="The contest file (TOML, docs/contest.md) whose values are this command's "
+    "defaults. Default: road300.toml in or beside the first argument, or in the current "
+    "folder.",
+)
 
 
 class ContestCommand(click.Command):
