@@ -8,9 +8,8 @@ option given on the command line still wins.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 import click
 
@@ -20,7 +19,6 @@ from validator.render.sanitize import plain_text
 if TYPE_CHECKING:
     from validator.contest.config import Contest
 
-F = TypeVar("F", bound=Callable[..., object])
 
 META_KEY = "road300.contest"
 
