@@ -154,18 +154,12 @@ def analysis_dict(analysis: Analysis, record: str) -> dict[str, Any]:
         best_proven=analysis.best_proven,
         # Against the best still reachable after the last round: for a finished game that
         # is its score; an incomplete record has not lost what it can still reach.
-        points_lost=analysis.best_score - _reachable(analysis),
+        points_lost=analysis.best_score
+        - (analysis.rounds[-1].best_after if analysis.rounds else analysis.best_score),
         seconds=round(analysis.seconds, 3),
         clock_stopped=analysis.clock_stopped,
     )
     return asdict(shape)
-
-
-def _reachable(analysis: Analysis) -> int:
-    """The best total still reachable after the record's last round."""
-    if not analysis.rounds:
-        return analysis.best_score
-    return analysis.rounds[-1].best_after
 
 
 def choice_dict(action: Action) -> dict[str, Any]:

@@ -204,6 +204,7 @@ def publish(
     import os
 
     from validator.cli.contest_file import current_contest
+    from validator.cli.output import counted
     from validator.language import i18n
     from validator.render import replies as replying
     from validator.render import site as website
@@ -264,9 +265,22 @@ def publish(
             written = reply_writer.finish() if reply_writer is not None else 0
     except OSError as exc:
         fail_usage(f"cannot write {exc.filename or 'the output'}: {exc.strerror}")
-    notes = _site_notes(site, new_site) if new_site is not None else []
+    notes = []
+    if new_site is not None:
+        notes.append(f"wrote the results site to {site}/index.html")
+        removed = sum(1 for rel in new_site.removed if website.report_page(rel))
+        if removed:
+            pages_ = counted(removed, "report page", "report pages")
+            notes.append(f"removed {pages_} of an earlier run from {site}/entries")
     if new_replies is not None and reply_writer is not None:
-        notes += _reply_notes(replies, new_replies, reply_writer, written)
+        sent = counted(written, "reply", "replies")
+        notes.append(f"wrote {sent} to {replies} (and {replies}/replies.mbox)")
+        removed = sum(1 for rel in new_replies.removed if replying.reply_file(rel))
+        if removed:
+            notes.append(
+                f"removed {counted(removed, 'reply', 'replies')} of an earlier run from {replies}"
+            )
+        notes += [f"no reply to {plain_text(r.file)}: {r.reason}" for r in reply_writer.refused]
     return notes
 
 
@@ -320,35 +334,6 @@ def _new_folders(
                 folder.discard()
         fail_usage(f"cannot write {exc.filename or 'the output'}: {exc.strerror}")
     return new_site, new_replies
-
-
-def _site_notes(site: Path | None, new_site: NewFolder) -> list[str]:
-    from validator.cli.output import counted
-    from validator.render import site as website
-
-    notes = [f"wrote the results site to {site}/index.html"]
-    removed = sum(1 for rel in new_site.removed if website.report_page(rel))
-    if removed:
-        pages_ = counted(removed, "report page", "report pages")
-        notes.append(f"removed {pages_} of an earlier run from {site}/entries")
-    return notes
-
-
-def _reply_notes(
-    replies: Path | None, new_replies: NewFolder, writer: ReplyWriter, written: int
-) -> list[str]:
-    from validator.cli.output import counted
-    from validator.render import replies as replying
-
-    sent = counted(written, "reply", "replies")
-    notes = [f"wrote {sent} to {replies} (and {replies}/replies.mbox)"]
-    removed = sum(1 for rel in new_replies.removed if replying.reply_file(rel))
-    if removed:
-        notes.append(
-            f"removed {counted(removed, 'reply', 'replies')} of an earlier run from {replies}"
-        )
-    notes += [f"no reply to {plain_text(r.file)}: {r.reason}" for r in writer.refused]
-    return notes
 
 
 def answer(

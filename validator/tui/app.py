@@ -271,8 +271,6 @@ class PlayApp(App[Result | None]):
         hints: bool | None = None,
     ) -> None:
         super().__init__()
-        self.hint_seconds = hint_seconds
-        """The solver's time for ranking one round's choices (None: no time limit)."""
         if hints is None:
             hints = hint_seconds is not None or hint_nodes is not None
         self.hint = ""

@@ -223,13 +223,10 @@ class GameSession:
 
     def _play(self, action: Action) -> None:
         self.notices = []
-        self._advance(action, auto=False)
-        self._auto()
-
-    def _advance(self, action: Action, *, auto: bool) -> None:
         if self.dice is None:
             raise ValueError("the game is over")
-        self._take(apply_row(self.state, self.rows, self.row, action, self.rules), auto=auto)
+        self._take(apply_row(self.state, self.rows, self.row, action, self.rules), auto=False)
+        self._auto()
 
     def _take(self, turn: Turn, *, auto: bool) -> None:
         """Go on past the next dice row, which `turn` played."""
