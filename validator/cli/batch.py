@@ -217,7 +217,7 @@ def run(o: BatchOptions) -> int:
         batch = _with_par(batch, checker, o)
     if o.site is not None or o.replies is not None:
         with sigterm_exits():
-            notes = publish(
+            publish(
                 source,
                 checker,
                 batch,
@@ -230,8 +230,6 @@ def run(o: BatchOptions) -> int:
                 jobs=o.jobs or default_jobs(source.count, PAGES_PER_WORKER),
                 lang=o.lang,
             )
-        for line in notes:
-            say(line)
     source.close()
     if o.results:
         _write(batch, str(o.folder), target, chosen, wide=o.wide)

@@ -192,8 +192,8 @@ def publish(
     lang: str | None = None,
     on_page: Callable[[Reading, str | None, Language], None] | None = None,
     published: PublishedDraw | None = None,
-) -> list[str]:
-    """Write the site and the replies; the lines to tell on stderr. `lang` is `--lang`;
+) -> None:
+    """Write the site and the replies, and say so on stderr. `lang` is `--lang`;
     `on_page` is called with each message read again, its page and its language (`contest
     run` makes its new replies so, from the pages the site needs anyway); `published` is
     the draw once made, shown on the site.
@@ -204,7 +204,7 @@ def publish(
     import os
 
     from validator.cli.contest_file import current_contest
-    from validator.cli.output import counted
+    from validator.cli.output import counted, say
     from validator.language import i18n
     from validator.render import replies as replying
     from validator.render import site as website
@@ -265,23 +265,20 @@ def publish(
             written = reply_writer.finish() if reply_writer is not None else 0
     except OSError as exc:
         fail_usage(f"cannot write {exc.filename or 'the output'}: {exc.strerror}")
-    notes = []
     if new_site is not None:
-        notes.append(f"wrote the results site to {site}/index.html")
+        say(f"wrote the results site to {site}/index.html")
         removed = sum(1 for rel in new_site.removed if website.report_page(rel))
         if removed:
             pages_ = counted(removed, "report page", "report pages")
-            notes.append(f"removed {pages_} of an earlier run from {site}/entries")
+            say(f"removed {pages_} of an earlier run from {site}/entries")
     if new_replies is not None and reply_writer is not None:
         sent = counted(written, "reply", "replies")
-        notes.append(f"wrote {sent} to {replies} (and {replies}/replies.mbox)")
+        say(f"wrote {sent} to {replies} (and {replies}/replies.mbox)")
         removed = sum(1 for rel in new_replies.removed if replying.reply_file(rel))
         if removed:
-            notes.append(
-                f"removed {counted(removed, 'reply', 'replies')} of an earlier run from {replies}"
-            )
-        notes += [f"no reply to {plain_text(r.file)}: {r.reason}" for r in reply_writer.refused]
-    return notes
+            say(f"removed {counted(removed, 'reply', 'replies')} of an earlier run from {replies}")
+        for r in reply_writer.refused:
+            say(f"no reply to {plain_text(r.file)}: {r.reason}")
 
 
 def _play_page(

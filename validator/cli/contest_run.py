@@ -424,7 +424,7 @@ def write_site(
 
     root = contest.path.parent.resolve()
     source = Source(contest.path.parent, root, Found([], []), None, ledger.raw_messages())
-    notes = publish(
+    publish(
         source,
         checker,
         batch,
@@ -439,8 +439,6 @@ def write_site(
         on_page=replying.page,
         published=published,
     )
-    for line in notes:
-        say(line)
 
 
 def send_replies(ledger: Ledger, contest: Contest, watch: bool = False) -> Sent:
