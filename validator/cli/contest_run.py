@@ -449,8 +449,7 @@ def send_replies(ledger: Ledger, contest: Contest, watch: bool = False) -> Sent:
     from validator.contest.mailurl import SMTP_PASSWORD, MailURLError, password
 
     url = contest.smtp
-    if url is None:
-        fail_usage(f"{contest.path}: --send needs smtp under [mail] (docs/contest.md)")
+    assert url is not None  # `run` refuses --send without it, before anything is fetched
     if not ledger.to_send():
         return smtp.Sent()
     try:

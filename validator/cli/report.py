@@ -145,14 +145,8 @@ def run(o: ReportOptions) -> int:
 
             render_text(make_console(), report, view)
         else:
-            target.write(render(report, chosen, view))
+            target.write(REPORT[chosen].load()(report, analysis=view))
     return exit_status([result.verdict])
-
-
-def render(report: Report, fmt: str, analysis: AnalysisView | str | None = None) -> str:
-    """The report as a string in `fmt` (text without colour); with the analysis (or the
-    sentence saying why it is left out) when given."""
-    return REPORT[fmt].load()(report, analysis=analysis)
 
 
 def run_analysis(
