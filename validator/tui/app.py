@@ -268,11 +268,9 @@ class PlayApp(App[Result | None]):
         welcome: str = "",
         hint_seconds: float | None = None,
         hint_nodes: int | None = None,
-        hints: bool | None = None,
     ) -> None:
         super().__init__()
-        if hints is None:
-            hints = hint_seconds is not None or hint_nodes is not None
+        hints = hint_seconds is not None or hint_nodes is not None  # else no --hint
         self.hint = ""
         self.hint_action: Action | None = None
         """The hint's best choice, marked on the board while `hint_marks` is on."""
