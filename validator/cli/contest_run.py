@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from validator.contest.smtp import Sent
     from validator.language.i18n import Language
     from validator.render.replies import ReplyWriter
-    from validator.render.site import PublishedDraw
 
 
 def the_contest() -> Contest:
@@ -224,11 +223,14 @@ def settle(ledger: Ledger, contest: Contest, checker: Checker) -> tuple[Batch, i
     how many replies were made and how many messages' bytes were deleted. Once a draw is
     made and shown, the results are final: the site stays as it is, and the messages'
     bytes are deleted once answered."""
+    from validator.cli.batch_mail import publish
+    from validator.contest.batch import Found
+    from validator.contest.mail import Source
     from validator.render.site import PublishedDraw
+    from validator.system.pool import PAGES_PER_WORKER, default_jobs
 
     batch = ranked(ledger, contest)
     draws = ledger.draws()
-    published = PublishedDraw.of(draws[-1]) if draws else None
     final = ledger.is_final()
     with Replying(ledger, contest, batch) as replying:
         if not final and (
@@ -236,7 +238,25 @@ def settle(ledger: Ledger, contest: Contest, checker: Checker) -> tuple[Batch, i
             or replying.pending
             or not (contest.site_folder / "index.html").is_file()
         ):
-            write_site(ledger, contest, checker, batch, replying, published)
+            # The results site rewritten from every message of the ledger, as `batch
+            # --site` writes it.
+            root = contest.path.parent.resolve()
+            messages = ledger.raw_messages()
+            publish(
+                Source(contest.path.parent, root, Found([], []), None, messages),
+                checker,
+                batch,
+                site=contest.site_folder,
+                replies=None,
+                organizer=contest.organizer,
+                name=contest.name,
+                dice=contest.dice,
+                deadline=contest.deadline,
+                jobs=default_jobs(ledger.count(), PAGES_PER_WORKER),
+                lang=contest.lang,
+                on_page=replying.page,
+                published=PublishedDraw.of(draws[-1]) if draws else None,
+            )
             ledger.stale(False)
         replying.rest(checker)  # any the site did not read (none, unless it failed)
     forgotten = ledger.finalize() if draws else 0
@@ -405,40 +425,6 @@ def write_replies(ledger: Ledger, contest: Contest, batch: Batch) -> None:
             writer.finish()
     except OSError as exc:
         fail_usage(f"cannot write {exc.filename or 'the replies'}: {exc.strerror}")
-
-
-def write_site(
-    ledger: Ledger,
-    contest: Contest,
-    checker: Checker,
-    batch: Batch,
-    replying: Replying,
-    published: PublishedDraw | None,
-) -> None:
-    """The results site rewritten from every message of the ledger, as `batch --site`
-    writes it (batch_mail.publish)."""
-    from validator.cli.batch_mail import publish
-    from validator.contest.batch import Found
-    from validator.contest.mail import Source
-    from validator.system.pool import PAGES_PER_WORKER, default_jobs
-
-    root = contest.path.parent.resolve()
-    source = Source(contest.path.parent, root, Found([], []), None, ledger.raw_messages())
-    publish(
-        source,
-        checker,
-        batch,
-        site=contest.site_folder,
-        replies=None,
-        organizer=contest.organizer,
-        name=contest.name,
-        dice=contest.dice,
-        deadline=contest.deadline,
-        jobs=default_jobs(ledger.count(), PAGES_PER_WORKER),
-        lang=contest.lang,
-        on_page=replying.page,
-        published=published,
-    )
 
 
 def send_replies(ledger: Ledger, contest: Contest, watch: bool = False) -> Sent:
