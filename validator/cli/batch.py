@@ -283,21 +283,15 @@ def _write(
     """The results: to the --output file, or standard output (a table on a terminal)."""
     from validator.render import batch_out
 
-    reporter = chosen.load()()
-    if target.path is not None:
-        with target.open() as handle:
-            reporter.write(batch, handle, label)
+    console = make_console()
+    if chosen.name == "table" and target.path is None and console.is_terminal:
+        batch_out.render_table(console, batch, label, wide=wide)
+        return
+    with target.open() as handle:
+        chosen.load()().write(batch, handle, label)
+    if target.path is not None or chosen.name != "table":  # else the table says it itself
         say(batch_out.one_line(batch, label))
-        target.wrote(counted(len(batch.entries), "entry", "entries"), f" ({chosen.name})")
-    elif chosen.name != "table":
-        reporter.write(batch, sys.stdout, label)
-        say(batch_out.one_line(batch, label))
-    else:
-        console = make_console()
-        if console.is_terminal:
-            batch_out.render_table(console, batch, label, wide=wide)
-        else:
-            reporter.write(batch, sys.stdout, label)
+    target.wrote(counted(len(batch.entries), "entry", "entries"), f" ({chosen.name})")
 
 
 @contextmanager
