@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -20,13 +21,9 @@ SHIPPED = ("data", "schemas")
 """Where the package keeps its copy of the schemas (package data, in the wheel)."""
 
 
-def schemas() -> dict[str, str]:
-    """File name -> schema text, for the record format and every JSON output."""
-    return dict(_generated())
-
-
 @cache
-def _generated() -> dict[str, str]:
+def schemas() -> Mapping[str, str]:
+    """File name -> schema text, for the record format and every JSON output."""
     # Generated once per process: pydantic takes a good part of a second for the five.
     from pydantic import BaseModel, TypeAdapter
 
