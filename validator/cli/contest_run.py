@@ -182,8 +182,7 @@ def run(contest: Contest, *, send: bool, watch: bool = False) -> Done:
     from validator.cli.batch_mail import output_folders_locked
     from validator.records.source import MAX_BYTES
 
-    organizer = contest.organizer
-    if not organizer:
+    if not contest.organizer:
         fail_usage(f"{contest.path}: set organizer, the From: of the replies (docs/contest.md)")
     if send and contest.smtp is None:  # said before anything is fetched
         fail_usage(f"{contest.path}: --send needs smtp under [mail] (docs/contest.md)")
