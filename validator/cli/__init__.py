@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import importlib
-import importlib.util
 
 import click
 
@@ -59,10 +58,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return [name for name, (module, _) in COMMANDS.items() if _exists(module)]
+        return list(COMMANDS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name not in COMMANDS or not _exists(COMMANDS[cmd_name][0]):
+        if cmd_name not in COMMANDS:
             return None
         module = importlib.import_module(COMMANDS[cmd_name][0])
         command: click.Command = module.command
@@ -86,10 +85,6 @@ class LazyGroup(click.Group):
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
-
-
-def _exists(module: str) -> bool:
-    return importlib.util.find_spec(module) is not None
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

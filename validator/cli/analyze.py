@@ -16,6 +16,7 @@ from validator.cli.common import (
     exit_status,
     fail_usage,
     gather,
+    limits_text,
     nodes_option,
     note_fast_core,
     rules_option,
@@ -115,12 +116,9 @@ def run(o: AnalyzeOptions) -> int:
     limit, nodes = o.time_limit, o.nodes
     if sys.stderr.isatty():
         positions = sum(1 for r in result.rounds if r.record_round is not None) + 1
-        each = " and ".join(
-            ([f"{limit:g} s"] if limit is not None else [])
-            + ([f"{nodes:,} positions"] if nodes is not None else [])
-        )
         click.echo(
-            f"analysing {positions - 1} rounds: {positions} searches of up to {each}...",
+            f"analysing {positions - 1} rounds: {positions} searches of up to "
+            f"{limits_text(limit, nodes)}...",
             err=True,
         )
     analysis = analyze(rows, result.rules, result, time_limit=limit, nodes=nodes)
@@ -156,18 +154,12 @@ def analysis_dict(analysis: Analysis, record: str) -> dict[str, Any]:
         best_proven=analysis.best_proven,
         # Against the best still reachable after the last round: for a finished game that
         # is its score; an incomplete record has not lost what it can still reach.
-        points_lost=analysis.best_score - _reachable(analysis),
+        points_lost=analysis.best_score
+        - (analysis.rounds[-1].best_after if analysis.rounds else analysis.best_score),
         seconds=round(analysis.seconds, 3),
         clock_stopped=analysis.clock_stopped,
     )
     return asdict(shape)
-
-
-def _reachable(analysis: Analysis) -> int:
-    """The best total still reachable after the record's last round."""
-    if not analysis.rounds:
-        return analysis.best_score
-    return analysis.rounds[-1].best_after
 
 
 def choice_dict(action: Action) -> dict[str, Any]:

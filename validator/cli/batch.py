@@ -27,6 +27,7 @@ from validator.cli.common import (
     exit_status,
     fail_usage,
     gather,
+    limits_text,
     make_console,
     max_size_option,
     nodes_option,
@@ -35,9 +36,10 @@ from validator.cli.common import (
     search_limits,
 )
 from validator.cli.contest_file import ContestCommand, contest_option
-from validator.cli.output import Target, counted, output_option, say, sigterm_exits
+from validator.cli.output import Target, counted, output_option, say
 from validator.records.source import MAX_BYTES
 from validator.render.registry import BATCH, FormatError, choose, suffixes
+from validator.system.atomic import sigterm_exits
 from validator.system.pool import ITEMS_PER_WORKER, PAGES_PER_WORKER, default_jobs
 
 _SUFFIXES = suffixes(BATCH)
@@ -215,7 +217,7 @@ def run(o: BatchOptions) -> int:
         batch = _with_par(batch, checker, o)
     if o.site is not None or o.replies is not None:
         with sigterm_exits():
-            notes = publish(
+            publish(
                 source,
                 checker,
                 batch,
@@ -228,8 +230,6 @@ def run(o: BatchOptions) -> int:
                 jobs=o.jobs or default_jobs(source.count, PAGES_PER_WORKER),
                 lang=o.lang,
             )
-        for line in notes:
-            say(line)
     if o.results:
         _write(batch, str(o.folder), target, chosen, wide=o.wide)
     verdicts = [e.verdict for e in batch.entries]
@@ -270,10 +270,8 @@ def _with_par(batch: Batch, checker: Checker, o: BatchOptions) -> Batch:
     note_fast_core()
     err, seconds = make_console(stderr=True), o.par_time
     if err.is_terminal:
-        limits = ([f"{seconds:g} s"] if seconds is not None else []) + (
-            [f"{o.par_nodes:,} positions"] if o.par_nodes is not None else []
-        )
-        err.print(f"Solving par for the dice file ({rules.name}, up to {' and '.join(limits)})...")
+        limits = limits_text(seconds, o.par_nodes)
+        err.print(f"Solving par for the dice file ({rules.name}, up to {limits})...")
     found = solve_par(checker.dice.rows, rules, seconds, o.par_nodes, SEARCH_JOBS)
     return batch.with_par(found.at_least(batch.best_valid(rules.name, checker.dice.sha256)))
 
@@ -284,21 +282,15 @@ def _write(
     """The results: to the --output file, or standard output (a table on a terminal)."""
     from validator.render import batch_out
 
-    reporter = chosen.load()()
-    if target.to_file:
-        with target.open() as handle:
-            reporter.write(batch, handle, label)
+    console = make_console()
+    if chosen.name == "table" and target.path is None and console.is_terminal:
+        batch_out.render_table(console, batch, label, wide=wide)
+        return
+    with target.open() as handle:
+        chosen.load()().write(batch, handle, label)
+    if target.path is not None or chosen.name != "table":  # else the table says it itself
         say(batch_out.one_line(batch, label))
-        target.wrote(counted(len(batch.entries), "entry", "entries"), f" ({chosen.name})")
-    elif chosen.name != "table":
-        reporter.write(batch, sys.stdout, label)
-        say(batch_out.one_line(batch, label))
-    else:
-        console = make_console()
-        if console.is_terminal:
-            batch_out.render_table(console, batch, label, wide=wide)
-        else:
-            reporter.write(batch, sys.stdout, label)
+    target.wrote(counted(len(batch.entries), "entry", "entries"), f" ({chosen.name})")
 
 
 @contextmanager

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 
     from validator.check.file import Checker
     from validator.contest.batch import Batch
-    from validator.contest.config import Contest
     from validator.contest.mail import Reading, Source
     from validator.language.i18n import Language
     from validator.render.replies import ReplyWriter
@@ -193,8 +192,8 @@ def publish(
     lang: str | None = None,
     on_page: Callable[[Reading, str | None, Language], None] | None = None,
     published: PublishedDraw | None = None,
-) -> list[str]:
-    """Write the site and the replies; the lines to tell on stderr. `lang` is `--lang`;
+) -> None:
+    """Write the site and the replies, and say so on stderr. `lang` is `--lang`;
     `on_page` is called with each message read again, its page and its language (`contest
     run` makes its new replies so, from the pages the site needs anyway); `published` is
     the draw once made, shown on the site.
@@ -204,6 +203,8 @@ def publish(
     what the old ones hold that no writer makes is carried over."""
     import os
 
+    from validator.cli.contest_file import current_contest
+    from validator.cli.output import counted, say
     from validator.language import i18n
     from validator.render import replies as replying
     from validator.render import site as website
@@ -211,7 +212,7 @@ def publish(
     from validator.render.pages import pages
     from validator.system.atomic import replace_folders
 
-    contest = _contest()
+    contest = current_contest()
     draw = (contest.winners, contest.seed) if contest is not None else (None, None)
     # The address to send to, published only when the organizer chose one to publish, and
     # while records may be sent: before the deadline and the draw.
@@ -264,10 +265,20 @@ def publish(
             written = reply_writer.finish() if reply_writer is not None else 0
     except OSError as exc:
         fail_usage(f"cannot write {exc.filename or 'the output'}: {exc.strerror}")
-    notes = _site_notes(site, new_site) if new_site is not None else []
+    if new_site is not None:
+        say(f"wrote the results site to {site}/index.html")
+        removed = sum(1 for rel in new_site.removed if website.report_page(rel))
+        if removed:
+            pages_ = counted(removed, "report page", "report pages")
+            say(f"removed {pages_} of an earlier run from {site}/entries")
     if new_replies is not None and reply_writer is not None:
-        notes += _reply_notes(replies, new_replies, reply_writer, written)
-    return notes
+        sent = counted(written, "reply", "replies")
+        say(f"wrote {sent} to {replies} (and {replies}/replies.mbox)")
+        removed = sum(1 for rel in new_replies.removed if replying.reply_file(rel))
+        if removed:
+            say(f"removed {counted(removed, 'reply', 'replies')} of an earlier run from {replies}")
+        for r in reply_writer.refused:
+            say(f"no reply to {plain_text(r.file)}: {r.reason}")
 
 
 def _play_page(
@@ -322,35 +333,6 @@ def _new_folders(
     return new_site, new_replies
 
 
-def _site_notes(site: Path | None, new_site: NewFolder) -> list[str]:
-    from validator.cli.output import counted
-    from validator.render import site as website
-
-    notes = [f"wrote the results site to {site}/index.html"]
-    removed = sum(1 for rel in new_site.removed if website.report_page(rel))
-    if removed:
-        pages_ = counted(removed, "report page", "report pages")
-        notes.append(f"removed {pages_} of an earlier run from {site}/entries")
-    return notes
-
-
-def _reply_notes(
-    replies: Path | None, new_replies: NewFolder, writer: ReplyWriter, written: int
-) -> list[str]:
-    from validator.cli.output import counted
-    from validator.render import replies as replying
-
-    sent = counted(written, "reply", "replies")
-    notes = [f"wrote {sent} to {replies} (and {replies}/replies.mbox)"]
-    removed = sum(1 for rel in new_replies.removed if replying.reply_file(rel))
-    if removed:
-        notes.append(
-            f"removed {counted(removed, 'reply', 'replies')} of an earlier run from {replies}"
-        )
-    notes += [f"no reply to {plain_text(r.file)}: {r.reason}" for r in writer.refused]
-    return notes
-
-
 def answer(
     writer: ReplyWriter,
     reading: Reading,
@@ -376,12 +358,3 @@ def answer(
         why = f"the reply could not be made ({type(exc).__name__}); please report it"
         writer.refused.append(Refused(reading.message_file, why))
         return None
-
-
-def _contest() -> Contest | None:
-    """The contest file the command read, if any."""
-    from validator.cli.contest_file import current_contest
-    from validator.contest.config import Contest
-
-    contest = current_contest()
-    return contest if isinstance(contest, Contest) else None

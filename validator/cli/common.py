@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import functools
 import os
+import signal
 import sys
-from collections.abc import Callable, Iterable
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, NoReturn, TypeVar
 
@@ -30,13 +33,12 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 
 
-def dice_option(func: F) -> F:
-    return click.option(
-        "--dice",
-        type=click.Path(path_type=Path),
-        help="The official dice file (text, CSV, YAML or JSON). May be omitted when a "
-        "record names its dice_file.",
-    )(func)
+dice_option = click.option(
+    "--dice",
+    type=click.Path(path_type=Path),
+    help="The official dice file (text, CSV, YAML or JSON). May be omitted when a "
+    "record names its dice_file.",
+)
 
 
 def ruleset_names() -> str:
@@ -45,14 +47,13 @@ def ruleset_names() -> str:
     return f"{', '.join(first)} or {last}" if first else last
 
 
-def rules_option(func: F) -> F:
-    return click.option(
-        "--rules",
-        metavar="NAME",
-        help=f"Ruleset: {ruleset_names()}, with expansions like "
-        "standard+escape=20+rings=3+in-and-out, or a rules YAML file. Overrides a "
-        "record's rules:. Default: the record's, else standard. See `road300 rules`.",
-    )(func)
+rules_option = click.option(
+    "--rules",
+    metavar="NAME",
+    help=f"Ruleset: {ruleset_names()}, with expansions like "
+    "standard+escape=20+rings=3+in-and-out, or a rules YAML file. Overrides a "
+    "record's rules:. Default: the record's, else standard. See `road300 rules`.",
+)
 
 
 def _size(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
@@ -106,15 +107,34 @@ def search_limits(
     return None if source is click.core.ParameterSource.DEFAULT else time_limit
 
 
-def max_size_option(func: F) -> F:
-    return click.option(
-        "--max-size",
-        "max_size",
-        metavar="SIZE",
-        callback=_size,
-        help="Refuse record files larger than this before reading them (bytes, or with "
-        "KiB/MiB). Default: 1MiB.",
-    )(func)
+def limits_text(seconds: float | None, nodes: int | None) -> str:
+    """A search's limits as the notes on stderr say them: `30 s and 1,000 positions`."""
+    return " and ".join(
+        ([f"{seconds:g} s"] if seconds is not None else [])
+        + ([f"{nodes:,} positions"] if nodes is not None else [])
+    )
+
+
+@contextmanager
+def ctrl_c_cancels() -> Iterator[threading.Event]:
+    """An event that Ctrl-C sets while the block runs, instead of stopping the process:
+    the search it is given to returns what it found so far."""
+    cancel = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: cancel.set())
+    try:
+        yield cancel
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+max_size_option = click.option(
+    "--max-size",
+    "max_size",
+    metavar="SIZE",
+    callback=_size,
+    help="Refuse record files larger than this before reading them (bytes, or with "
+    "KiB/MiB). Default: 1MiB.",
+)
 
 
 def _memory(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
@@ -140,19 +160,18 @@ same on every machine (not its number of cores), so that the same command gives 
 answer everywhere; on one core, the two threads take turns."""
 
 
-def memory_option(func: F) -> F:
-    """`--memory SIZE` of solve: the compiled search's table at its largest."""
-    return click.option(
-        "--memory",
-        metavar="SIZE",
-        callback=_memory,
-        help="The most memory the compiled search's table may take (bytes, or with "
-        "KiB/MiB/GiB; rounded down to a power of two, at least 16KiB, at most the "
-        "machine's memory). Default: 512MiB, or a quarter of the machine's memory if "
-        "that is less. The table grows as the search needs it; a bigger one proves long "
-        "searches in fewer positions. Only a compiled search that fills it depends on "
-        "its size, and the output then says so.",
-    )(func)
+memory_option = click.option(
+    "--memory",
+    metavar="SIZE",
+    callback=_memory,
+    help="The most memory the compiled search's table may take (bytes, or with "
+    "KiB/MiB/GiB; rounded down to a power of two, at least 16KiB, at most the "
+    "machine's memory). Default: 512MiB, or a quarter of the machine's memory if "
+    "that is less. The table grows as the search needs it; a bigger one proves long "
+    "searches in fewer positions. Only a compiled search that fills it depends on "
+    "its size, and the output then says so.",
+)
+"""`--memory SIZE` of solve: the compiled search's table at its largest."""
 
 
 def gather(shape: Callable[..., T]) -> Callable[[Callable[[T], None]], Callable[..., None]]:
@@ -221,17 +240,7 @@ def exit_status(verdicts: Iterable[Verdict], *, strict: bool = False) -> int:
     return EXIT_FAILED if any(v in failed for v in judged) else EXIT_OK
 
 
-def lang_option(func: F) -> F:
-    """--lang of a command that reads a record: the record's own language comes first."""
-    return _lang_option(func, "the record's own language, else the locale")
-
-
-def pages_lang_option(func: F) -> F:
-    """--lang of a command that reads no record (`site`): the locale comes first."""
-    return _lang_option(func, "the locale")
-
-
-def _lang_option(func: F, first: str) -> F:
+def _lang_option(first: str) -> Callable[[F], F]:
     return click.option(
         "--lang",
         type=click.Choice(list(LANGUAGES)),
@@ -239,7 +248,13 @@ def _lang_option(func: F, first: str) -> F:
         help=f"The language of what a person reads (English, German, French). Default: {first} "
         "(LC_ALL, LC_MESSAGES, LANG), else English. JSON, CSV and codes never change. "
         "See docs/languages.md.",
-    )(func)
+    )
+
+
+lang_option = _lang_option("the record's own language, else the locale")
+"""--lang of a command that reads a record: the record's own language comes first."""
+pages_lang_option = _lang_option("the locale")
+"""--lang of a command that reads no record (`site`): the locale comes first."""
 
 
 def language(lang: str | None, result: Result | None = None) -> Language:

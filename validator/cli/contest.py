@@ -209,9 +209,6 @@ def status(fmt: str) -> None:
             click.echo(line)
 
 
-status.help = (status.help or "") + _RUN_EXIT
-
-
 @command.command("export", cls=ContestCommand)
 @contest_option
 @output_option("the results as `road300 batch --format json` writes them")
@@ -241,9 +238,6 @@ def export(output: Path | None) -> None:
     _write(batch, str(contest.state_file), target, BATCH["json"], wide=False)
 
 
-export.help = (export.help or "") + _RUN_EXIT
-
-
 @command.command("recheck", cls=ContestCommand)
 @contest_option
 def recheck() -> None:
@@ -259,4 +253,5 @@ def recheck() -> None:
         say(line)
 
 
-recheck.help = (recheck.help or "") + _RUN_EXIT
+for _command in (status, export, recheck):
+    _command.help = (_command.help or "") + _RUN_EXIT

@@ -8,30 +8,30 @@ option given on the command line still wins.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING
 
 import click
 
 from validator.cli.common import fail_usage
 from validator.render.sanitize import plain_text
 
-F = TypeVar("F", bound=Callable[..., object])
+if TYPE_CHECKING:
+    from validator.contest.config import Contest
+
 
 META_KEY = "road300.contest"
 
 
-def contest_option(func: F) -> F:
-    return click.option(
-        "--contest",
-        "contest",
-        type=click.Path(path_type=Path, dir_okay=False),
-        expose_value=False,
-        help="The contest file (TOML, docs/contest.md) whose values are this command's "
-        "defaults. Default: road300.toml in or beside the first argument, or in the current "
-        "folder.",
-    )(func)
+contest_option = click.option(
+    "--contest",
+    "contest",
+    type=click.Path(path_type=Path, dir_okay=False),
+    expose_value=False,
+    help="The contest file (TOML, docs/contest.md) whose values are this command's "
+    "defaults. Default: road300.toml in or beside the first argument, or in the current "
+    "folder.",
+)
 
 
 class ContestCommand(click.Command):
@@ -74,18 +74,19 @@ def _first_argument(command: click.Command, opts: dict[str, object]) -> Path | N
     return None
 
 
-def current_contest() -> object | None:
-    """The contest file the running command read, if any (a `Contest`)."""
-    return click.get_current_context().meta.get(META_KEY)
+def current_contest() -> Contest | None:
+    """The contest file the running command read, if any."""
+    contest: Contest | None = click.get_current_context().meta.get(META_KEY)
+    return contest
 
 
 def where_to_set(option: str, key: str, example: str) -> str:
     """Where to give a value a command needs and was not given: its option, or the key
     in the contest file it read (else in the one `road300 contest init` writes)."""
-    from validator.contest.config import FILE_NAME, Contest
+    from validator.contest.config import FILE_NAME
 
     contest = current_contest()
-    where = plain_text(str(contest.path)) if isinstance(contest, Contest) else FILE_NAME
+    where = plain_text(str(contest.path)) if contest is not None else FILE_NAME
     section, _, name = key.rpartition(".")
     under = f" under [{section}]" if section else ""
     return f"give {option}, or set {name} = {example}{under} in {where} (docs/contest.md)"

@@ -32,16 +32,15 @@ if TYPE_CHECKING:
     from validator.contest.smtp import Sent
     from validator.language.i18n import Language
     from validator.render.replies import ReplyWriter
-    from validator.render.site import PublishedDraw
 
 
 def the_contest() -> Contest:
     """The contest file the command read, or stop (exit 2): these commands need one."""
     from validator.cli.contest_file import current_contest
-    from validator.contest.config import FILE_NAME, Contest
+    from validator.contest.config import FILE_NAME
 
     contest = current_contest()
-    if not isinstance(contest, Contest):
+    if contest is None:
         fail_usage(
             f"no contest file: give --contest FILE, or run it where {FILE_NAME} is "
             "(`road300 contest init` writes one; docs/contest.md)"
@@ -183,8 +182,7 @@ def run(contest: Contest, *, send: bool, watch: bool = False) -> Done:
     from validator.cli.batch_mail import output_folders_locked
     from validator.records.source import MAX_BYTES
 
-    organizer = contest.organizer
-    if not organizer:
+    if not contest.organizer:
         fail_usage(f"{contest.path}: set organizer, the From: of the replies (docs/contest.md)")
     if send and contest.smtp is None:  # said before anything is fetched
         fail_usage(f"{contest.path}: --send needs smtp under [mail] (docs/contest.md)")
@@ -224,11 +222,14 @@ def settle(ledger: Ledger, contest: Contest, checker: Checker) -> tuple[Batch, i
     how many replies were made and how many messages' bytes were deleted. Once a draw is
     made and shown, the results are final: the site stays as it is, and the messages'
     bytes are deleted once answered."""
+    from validator.cli.batch_mail import publish
+    from validator.contest.batch import Found
+    from validator.contest.mail import Source
     from validator.render.site import PublishedDraw
+    from validator.system.pool import PAGES_PER_WORKER, default_jobs
 
     batch = ranked(ledger, contest)
     draws = ledger.draws()
-    published = PublishedDraw.of(draws[-1]) if draws else None
     final = ledger.is_final()
     with Replying(ledger, contest, batch) as replying:
         if not final and (
@@ -236,7 +237,25 @@ def settle(ledger: Ledger, contest: Contest, checker: Checker) -> tuple[Batch, i
             or replying.pending
             or not (contest.site_folder / "index.html").is_file()
         ):
-            write_site(ledger, contest, checker, batch, replying, published)
+            # The results site rewritten from every message of the ledger, as `batch
+            # --site` writes it.
+            root = contest.path.parent.resolve()
+            messages = ledger.raw_messages()
+            publish(
+                Source(contest.path.parent, root, Found([], []), None, messages),
+                checker,
+                batch,
+                site=contest.site_folder,
+                replies=None,
+                organizer=contest.organizer,
+                name=contest.name,
+                dice=contest.dice,
+                deadline=contest.deadline,
+                jobs=default_jobs(ledger.count(), PAGES_PER_WORKER),
+                lang=contest.lang,
+                on_page=replying.page,
+                published=PublishedDraw.of(draws[-1]) if draws else None,
+            )
             ledger.stale(False)
         replying.rest(checker)  # any the site did not read (none, unless it failed)
     forgotten = ledger.finalize() if draws else 0
@@ -407,42 +426,6 @@ def write_replies(ledger: Ledger, contest: Contest, batch: Batch) -> None:
         fail_usage(f"cannot write {exc.filename or 'the replies'}: {exc.strerror}")
 
 
-def write_site(
-    ledger: Ledger,
-    contest: Contest,
-    checker: Checker,
-    batch: Batch,
-    replying: Replying,
-    published: PublishedDraw | None,
-) -> None:
-    """The results site rewritten from every message of the ledger, as `batch --site`
-    writes it (batch_mail.publish)."""
-    from validator.cli.batch_mail import publish
-    from validator.contest.batch import Found
-    from validator.contest.mail import Source
-    from validator.system.pool import PAGES_PER_WORKER, default_jobs
-
-    root = contest.path.parent.resolve()
-    source = Source(contest.path.parent, root, Found([], []), None, ledger.raw_messages())
-    notes = publish(
-        source,
-        checker,
-        batch,
-        site=contest.site_folder,
-        replies=None,
-        organizer=contest.organizer,
-        name=contest.name,
-        dice=contest.dice,
-        deadline=contest.deadline,
-        jobs=default_jobs(ledger.count(), PAGES_PER_WORKER),
-        lang=contest.lang,
-        on_page=replying.page,
-        published=published,
-    )
-    for line in notes:
-        say(line)
-
-
 def send_replies(ledger: Ledger, contest: Contest, watch: bool = False) -> Sent:
     """Send every unsent reply over `[mail] smtp`; when the server cannot be used at all,
     stop (exit 2), or with `watch` say so and leave them to the next run (nothing is lost:
@@ -451,8 +434,7 @@ def send_replies(ledger: Ledger, contest: Contest, watch: bool = False) -> Sent:
     from validator.contest.mailurl import SMTP_PASSWORD, MailURLError, password
 
     url = contest.smtp
-    if url is None:
-        fail_usage(f"{contest.path}: --send needs smtp under [mail] (docs/contest.md)")
+    assert url is not None  # `run` refuses --send without it, before anything is fetched
     if not ledger.to_send():
         return smtp.Sent()
     try:
@@ -578,10 +560,9 @@ def _said(outcome: tuple[str, int | None] | None) -> str:
 def _running() -> Contest | None:
     """The contest file the command read, when `contest run` keeps its ledger."""
     from validator.cli.contest_file import current_contest
-    from validator.contest.config import Contest
 
     contest = current_contest()
-    if isinstance(contest, Contest) and contest.state_file.is_file():
+    if contest is not None and contest.state_file.is_file():
         return contest
     return None
 

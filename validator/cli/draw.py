@@ -15,7 +15,6 @@ from validator.cli.contest_file import ContestCommand, contest_option
 from validator.cli.output import counted
 
 if TYPE_CHECKING:
-    from validator.contest.batch import Entry
     from validator.contest.draw import Outcome
 
 
@@ -129,15 +128,7 @@ def report(outcome: Outcome) -> Iterator[str]:
     left_out += [f"  {safe(gone.entry.file)}: {safe(gone.reason)}" for gone in outcome.left_out]
     if drawn is None:
         yield from left_out
-        yield nobody_drawn(
-            str(outcome.results),
-            len(outcome.entries),
-            options.min_score,
-            outcome.eligible,
-            outcome.copies_left,
-            outcome.players_left,
-            outcome.not_counting,
-        )
+        yield nobody_drawn(outcome)
         return
     yield f"Results: {results} (SHA-256 {file_sha256(outcome.results)})"
     yield (
@@ -162,21 +153,16 @@ def report(outcome: Outcome) -> Iterator[str]:
     yield "Re-run the draw: " + safe(shlex.join(outcome.command_line()))
 
 
-def nobody_drawn(
-    results: str,
-    entries: int,
-    min_score: int,
-    eligible: list[Entry],
-    copies: int,
-    players: int,
-    not_counting: int = 0,
-) -> str:
+def nobody_drawn(outcome: Outcome) -> str:
     """Why nobody can be drawn: no entry is valid with enough points, or every one that is
     was left out (late or superseded, by --exclude-copies or --one-per-player), as many
     as each reason."""
     from validator.render.sanitize import plain_text as safe
 
-    where = f"{safe(results)}: "
+    where = f"{safe(str(outcome.results))}: "
+    entries, min_score = len(outcome.entries), outcome.options.min_score
+    eligible, copies, players = outcome.eligible, outcome.copies_left, outcome.players_left
+    not_counting = outcome.not_counting
     if not eligible and not not_counting:
         return (
             f"{where}no entry is valid with {min_score} points or more "

@@ -24,14 +24,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO, TypeVar
 
 import click
 
 from validator.cli.common import fail_usage
-from validator.system.atomic import ENCODING_ERRORS, replacing, sigterm_exits, write_file
+from validator.system.atomic import ENCODING_ERRORS, replacing
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -70,8 +70,6 @@ class Target:
     inputs: tuple[Path, ...] = ()
     precious: bool = False
     force: bool = False
-    extra: tuple[Path, ...] = field(default=())
-    """Other files this target writes beside `path` (play's --text form)."""
     named_by: str = "--output"
     """How the command line names the file, for messages (`contest init`: FILE)."""
     private: bool = False
@@ -92,27 +90,29 @@ class Target:
         inputs = tuple(p for p in inputs if str(p) != "-")
         return cls(path, what, inputs, precious, force, named_by=named_by)
 
-    @property
-    def to_file(self) -> bool:
-        return self.path is not None
-
     def check(self) -> None:
         """Stop the command (exit 2) before it does anything when the file must not be
         written: one of its inputs, a folder, or an existing precious file without --force."""
-        if self.path is None:
+        path, what = self.path, self.what
+        if path is None:
             return
-        refusal = refusal_for(
-            self.path, self.what, self.inputs, self.precious, self.force, self.named_by
-        )
-        if refusal is not None:
-            fail_usage(refusal)
+        if any(_same_file(path, p) for p in self.inputs):
+            fail_usage(f"{path}: is an input of this command; write {what} to another file")
+        if path.is_dir():
+            fail_usage(f"{path}: is a folder; name a file to write {what} to")
+        if self.precious and not self.force and (path.exists() or path.is_symlink()):
+            fail_usage(
+                f"{path}: exists; choose another {self.named_by}, or give --force to replace it"
+            )
 
     def write(self, text: str, note: str | None = None) -> None:
         """`text` to standard output or, replacing it whole, to the file; then
         `road300: wrote NOTE to FILE` on standard error (`note` defaults to `what`)."""
         self.check()
         if self.path is None:
-            write_stdout(text)
+            # As valid UTF-8, whatever it holds.
+            sys.stdout.write(text.encode("utf-8", ENCODING_ERRORS).decode("utf-8"))
+            sys.stdout.flush()
             return
         with self.open() as handle:
             handle.write(text)
@@ -138,24 +138,6 @@ class Target:
             say(f"wrote {note or self.what} to {self.path}{detail}")
 
 
-def refusal_for(
-    path: Path,
-    what: str,
-    inputs: Iterable[Path],
-    precious: bool,
-    force: bool,
-    named_by: str = "--output",
-) -> str | None:
-    """Why `path` must not be written, or None."""
-    if any(_same_file(path, p) for p in inputs):
-        return f"{path}: is an input of this command; write {what} to another file"
-    if path.is_dir():
-        return f"{path}: is a folder; name a file to write {what} to"
-    if precious and not force and (path.exists() or path.is_symlink()):
-        return f"{path}: exists; choose another {named_by}, or give --force to replace it"
-    return None
-
-
 def counted(n: int, one: str, many: str) -> str:
     """`1 entry`, `3 entries`: a count in a note to the person running the command (the
     notes are English; what players read goes through wording.plural)."""
@@ -165,12 +147,6 @@ def counted(n: int, one: str, many: str) -> str:
 def say(line: str) -> None:
     """A note for the person running the command, on standard error."""
     click.echo(f"road300: {line}", err=True)
-
-
-def write_stdout(text: str) -> None:
-    """`text` to standard output, as valid UTF-8 whatever it holds."""
-    sys.stdout.write(text.encode("utf-8", ENCODING_ERRORS).decode("utf-8"))
-    sys.stdout.flush()
 
 
 def same_or_inside(path: Path, folder: Path) -> bool:
@@ -186,18 +162,3 @@ def _same_file(a: Path, b: Path) -> bool:
         return a.resolve() == b.resolve()
     except OSError:
         return False
-
-
-__all__ = [
-    "ENCODING_ERRORS",
-    "Target",
-    "counted",
-    "output_option",
-    "refusal_for",
-    "replacing",
-    "same_or_inside",
-    "say",
-    "sigterm_exits",
-    "write_file",
-    "write_stdout",
-]

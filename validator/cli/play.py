@@ -150,7 +150,6 @@ def run(o: PlayOptions) -> int:
         welcome=start.welcome,
         hint_seconds=o.hint_time if o.hint else None,
         hint_nodes=o.hint_nodes if o.hint else None,
-        hints=o.hint,
     )
     app.catch_signals()
     final = app.run()

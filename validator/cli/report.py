@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import signal
 import sys
 import threading
 import time
@@ -13,12 +12,14 @@ from typing import TYPE_CHECKING
 import click
 
 from validator.cli.common import (
+    ctrl_c_cancels,
     dice_option,
     exit_status,
     fail_usage,
     gather,
     lang_option,
     language,
+    limits_text,
     make_console,
     nodes_option,
     note_fast_core,
@@ -139,19 +140,13 @@ def run(o: ReportOptions) -> int:
         if o.analyze:
             note_fast_core()
             view = run_analysis(checker, o.record, result, report, o.time_limit, o.nodes)
-        if chosen == "text" and not target.to_file:
+        if chosen == "text" and target.path is None:
             from validator.render.report_text import render_text
 
             render_text(make_console(), report, view)
         else:
-            target.write(render(report, chosen, view))
+            target.write(REPORT[chosen].load()(report, analysis=view))
     return exit_status([result.verdict])
-
-
-def render(report: Report, fmt: str, analysis: AnalysisView | str | None = None) -> str:
-    """The report as a string in `fmt` (text without colour); with the analysis (or the
-    sentence saying why it is left out) when given."""
-    return REPORT[fmt].load()(report, analysis=analysis)
 
 
 def run_analysis(
@@ -182,12 +177,7 @@ def run_analysis(
         except UsageError as exc:
             return _("the dice file could not be read ({why})").format(why=exc.message)
     positions = sum(1 for r in result.rounds if r.record_round is not None) + 1
-    cancel = threading.Event()
     done = threading.Event()
-    tty = sys.stderr.isatty()
-
-    def interrupt(signum: int, frame: object) -> None:
-        cancel.set()
 
     def progress() -> None:
         # Only when it takes long enough to wonder, and only on a terminal.
@@ -201,22 +191,20 @@ def run_analysis(
                 )
                 sys.stderr.flush()
 
-    each = " and ".join(
-        ([f"{time_limit:g} s"] if time_limit is not None else [])
-        + ([f"{nodes:,} positions"] if nodes is not None else [])
-    )
-    ticker = threading.Thread(target=progress, daemon=True) if tty else None
-    previous = signal.signal(signal.SIGINT, interrupt)
-    try:
-        if ticker is not None:
-            ticker.start()
-        view = analyse(report, dice_file.rows, time_limit=time_limit, nodes=nodes, cancel=cancel)
-    finally:
-        done.set()
-        if ticker is not None:
-            ticker.join()
-            sys.stderr.write("\r\033[K")
-        signal.signal(signal.SIGINT, previous)
+    each = limits_text(time_limit, nodes)
+    ticker = threading.Thread(target=progress, daemon=True) if sys.stderr.isatty() else None
+    with ctrl_c_cancels() as cancel:
+        try:
+            if ticker is not None:
+                ticker.start()
+            view = analyse(
+                report, dice_file.rows, time_limit=time_limit, nodes=nodes, cancel=cancel
+            )
+        finally:
+            done.set()
+            if ticker is not None:
+                ticker.join()
+                sys.stderr.write("\r\033[K")
     if cancel.is_set():
         sys.stderr.write("interrupted: the report gives what the search found so far\n")
     return view

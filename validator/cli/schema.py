@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -13,19 +14,16 @@ from typing import Any
 import click
 
 from validator.cli.common import EXIT_FAILED, EXIT_OK, fail_usage
-from validator.cli.output import say, write_file
+from validator.cli.output import say
+from validator.system.atomic import write_file
 
 SHIPPED = ("data", "schemas")
 """Where the package keeps its copy of the schemas (package data, in the wheel)."""
 
 
-def schemas() -> dict[str, str]:
-    """File name -> schema text, for the record format and every JSON output."""
-    return dict(_generated())
-
-
 @cache
-def _generated() -> dict[str, str]:
+def schemas() -> Mapping[str, str]:
+    """File name -> schema text, for the record format and every JSON output."""
     # Generated once per process: pydantic takes a good part of a second for the five.
     from pydantic import BaseModel, TypeAdapter
 
@@ -40,22 +38,17 @@ def _generated() -> dict[str, str]:
         return generated
 
     made: dict[str, dict[str, Any]] = {
-        "record.schema.json": schema_of(RecordModel),
-        "result.schema.json": result_schema(schema_of(BatchOut)),  # from its own copy
-        "batch.schema.json": schema_of(BatchOut),
-        "solve.schema.json": schema_of(SolveOut),
-        "analyze.schema.json": schema_of(AnalysisOut),
-    }
-    titles = {
-        "result.schema.json": "road300 validate --format json",
-        "batch.schema.json": "road300 batch --format json",
-        "solve.schema.json": "road300 solve --format json",
-        "analyze.schema.json": "road300 analyze --format json",
+        "record": schema_of(RecordModel),
+        "result": result_schema(schema_of(BatchOut)),  # from its own copy
+        "batch": schema_of(BatchOut),
+        "solve": schema_of(SolveOut),
+        "analyze": schema_of(AnalysisOut),
     }
     out = {}
-    for name, schema in made.items():
-        if name in titles:
-            schema["title"] = titles[name]
+    for kind, schema in made.items():
+        if kind != "record":  # the JSON of a command (a result: validate's)
+            schema["title"] = f"road300 {'validate' if kind == 'result' else kind} --format json"
+        name = f"{kind}.schema.json"
         full = {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": f"urn:road300:schemas:{name}",

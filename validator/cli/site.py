@@ -9,14 +9,30 @@ import os
 import re
 import stat
 import sys
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 import click
 
 from validator.cli.batch_mail import DateTime, checked_organizer, lock_output_folders
-from validator.cli.common import EXIT_OK, fail_usage, language, pages_lang_option
+from validator.cli.common import EXIT_OK, fail_usage, gather, language, pages_lang_option
 from validator.cli.contest_file import ContestCommand, contest_option, current_contest
+
+
+@dataclass(frozen=True, slots=True)
+class SiteOptions:
+    """The options of `road300 site`, as click parsed them (`--help` says what each is)."""
+
+    source: Path | None
+    dice: Path | None
+    rules: str | None
+    contest_name: str | None
+    deadline: datetime | None
+    organizer: str | None
+    lang: str | None
+    out_dir: Path
+    force: bool
 
 
 @click.command("site", cls=ContestCommand)
@@ -68,17 +84,8 @@ from validator.cli.contest_file import ContestCommand, contest_option, current_c
     help="The announcement: replace an index.html, play.html or a different dice file "
     "copy already there. (The site with results replaces the folder's pages always.)",
 )
-def command(
-    source: Path | None,
-    dice: Path | None,
-    rules: str | None,
-    contest_name: str | None,
-    deadline: datetime | None,
-    organizer: str | None,
-    lang: str | None,
-    out_dir: Path,
-    force: bool,
-) -> None:
+@gather(SiteOptions)
+def command(o: SiteOptions) -> None:
     """Write the challenge's site into DIR (-o).
 
     Without entries, the announcement: index.html (the name, the deadline, the dice file
@@ -101,15 +108,15 @@ def command(
     writing DIR, or (the announcement) an existing page or a different copy of the dice
     file without --force.
     """
-    if source is not None and not _is_dice(source, dice):
-        sys.exit(_results(source, dice, rules, contest_name, deadline, organizer, lang, out_dir))
-    announced = source or dice
+    if o.source is not None and not _is_dice(o.source, o.dice):
+        sys.exit(_results(o, o.source))
+    announced = o.source or o.dice
     if announced is None:
         fail_usage(
             "give the dice file (SOURCE or --dice) for the announcement, or the entries "
             "(SOURCE) for the site with results"
         )
-    _announce(announced, rules, contest_name, deadline, organizer, lang, out_dir, force)
+    _announce(o, announced)
 
 
 def _address_to_send_to(organizer: str | None) -> str | None:
@@ -118,12 +125,10 @@ def _address_to_send_to(organizer: str | None) -> str | None:
     never the contest file's organizer (the From: of the replies) by itself."""
     from click.core import ParameterSource
 
-    from validator.contest.config import Contest
-
     source = click.get_current_context().get_parameter_source("organizer")
     if organizer is None or source is not ParameterSource.COMMANDLINE:
         contest = current_contest()
-        organizer = contest.public_address if isinstance(contest, Contest) else None
+        organizer = contest.public_address if contest is not None else None
     return None if organizer is None else str(checked_organizer(organizer).addr_spec)
 
 
@@ -145,55 +150,37 @@ def _is_dice(source: Path, dice: Path | None) -> bool:
     return True
 
 
-def _results(
-    source: Path,
-    dice: Path | None,
-    rules: str | None,
-    name: str | None,
-    deadline: datetime | None,
-    organizer: str | None,
-    lang: str | None,
-    out_dir: Path,
-) -> int:
+def _results(o: SiteOptions, source: Path) -> int:
     """The site with results: `batch SOURCE --site DIR` without the results table."""
     from validator.cli.batch import BatchOptions, run
 
     options = BatchOptions(
-        folder=source, dice=dice, rules=rules, fmt=None, output=None, wide=False, jobs=None,
+        folder=source, dice=o.dice, rules=o.rules, fmt=None, output=None, wide=False, jobs=None,
         strict=False, min_score=300, par=False, par_time=None, par_nodes=None, max_size=None,
-        deadline=deadline, site=out_dir, replies=None, organizer=organizer,
-        contest_name=name, lang=lang, results=False,
+        deadline=o.deadline, site=o.out_dir, replies=None, organizer=o.organizer,
+        contest_name=o.contest_name, lang=o.lang, results=False,
     )  # fmt: skip
     return run(options)
 
 
-def _announce(
-    dice: Path,
-    rules: str | None,
-    name: str | None,
-    deadline: datetime | None,
-    organizer: str | None,
-    lang: str | None,
-    out_dir: Path,
-    force: bool,
-) -> None:
+def _announce(o: SiteOptions, dice: Path) -> None:
     from validator.check.file import Checker, UsageError, load_dice
-    from validator.contest.config import Contest
     from validator.engine import STANDARD
     from validator.render.play import Challenge, render_announcement, render_play
     from validator.render.shared import PLAY_FILE, site_assets
     from validator.system.atomic import write_bytes, write_file
 
     try:
-        checker = Checker.create(None, rules)
+        checker = Checker.create(None, o.rules)
         dice_file = load_dice(dice, "give the dice file")
     except UsageError as exc:
         fail_usage(exc.message)
     ruleset = checker.rules or STANDARD
-    address = _address_to_send_to(organizer)
+    address = _address_to_send_to(o.organizer)
     if ruleset.can_leave or ruleset.rings:
         fail_usage(
-            f"--rules {rules}: the browser game plays standard, bga and literal, without expansions"
+            f"--rules {o.rules}: the browser game plays standard, bga and literal, "
+            "without expansions"
         )
     pages = {"index.html": render_announcement, PLAY_FILE: render_play}
     # The dice file is published beside the pages, under its own name when that is a plain
@@ -208,7 +195,8 @@ def _announce(
         fail_usage(f"{dice}: cannot read it: {exc.strerror or exc}")
     if hashlib.sha256(data).hexdigest() != dice_file.sha256:
         fail_usage(f"{dice}: the dice file changed while it was read; run again")
-    if not force:
+    out_dir = o.out_dir
+    if not o.force:
         # A link there counts as there (it is replaced, never followed); the dice copy
         # only when it differs from the dice file.
         there = [p for p in (*pages, published) if os.path.lexists(out_dir / p)]
@@ -216,18 +204,16 @@ def _announce(
         if there:
             fail_usage(f"{out_dir / there[0]} exists; give --force to replace it")
     challenge = Challenge(
-        name=name or "Road to 300 challenge",
+        name=o.contest_name or "Road to 300 challenge",
         rows=tuple(dice_file.rows),
         sha256=dice_file.sha256,
         dice_name=published,
         rules=ruleset,
-        deadline=deadline,
+        deadline=o.deadline,
         organizer=address,
     )
     contest = current_contest()
-    if lang is None and isinstance(contest, Contest):
-        lang = contest.lang
-    lang_code = language(lang)
+    lang_code = language(o.lang if o.lang is not None or contest is None else contest.lang)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

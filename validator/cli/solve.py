@@ -4,7 +4,6 @@ where the search finishes, with a record of it that `road300 validate` accepts."
 from __future__ import annotations
 
 import json
-import signal
 import sys
 import threading
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ from validator.cli.common import (
     EXIT_FAILED,
     EXIT_OK,
     SEARCH_JOBS,
+    ctrl_c_cancels,
     fail_usage,
     gather,
     memory_option,
@@ -36,11 +36,9 @@ from validator.records import dump_record, format_of
 from validator.render.registry import SOLVE
 
 if TYPE_CHECKING:
-    from validator.check.models import SolveStatsOut
     from validator.check.replay import Result
     from validator.engine import Ruleset
     from validator.records.dice import DiceFile
-    from validator.records.record import Record
     from validator.solver import Progress
 
 STATS_BEAM_WIDTH = 200
@@ -159,6 +157,7 @@ def run(o: SolveOptions) -> int:
     output, the game as a record in the --output file; its exit status."""
     from validator.solver import solve
     from validator.solver.record import continued_record
+    from validator.solver.stats import file_stats
 
     target = _target(o)
     dice_file, ruleset, prefix = _start(o)
@@ -191,7 +190,7 @@ def run(o: SolveOptions) -> int:
         best_score=solution.best_score,
         proven=solution.proven,
         upper_bound=solution.upper_bound,
-        record=_record_data(record),
+        record=json.loads(dump_record(record, "json")),
         nodes=solution.nodes,
         seconds=round(solution.seconds, 3),
         stopped=solution.stopped,
@@ -199,7 +198,9 @@ def run(o: SolveOptions) -> int:
         memory=solution.memory,
         table_full=solution.table_full,
         jobs=solution.jobs,
-        stats=_stats(dice_file, ruleset, o.games) if o.stats else None,
+        stats=file_stats(dice_file.rows, ruleset, games=o.games, beam_width=STATS_BEAM_WIDTH)
+        if o.stats
+        else None,
     )
     payload = {k: v for k, v in asdict(shape).items() if k != "stats" or v is not None}
     if target.path is not None:
@@ -287,7 +288,6 @@ def _progress_line(shown: bool | None) -> Iterator[tuple[Any, threading.Event]]:
     """A progress callback drawing one line on stderr (on a terminal, or when `shown`),
     and an event that Ctrl-C sets so that the search returns its best game instead of
     dying. On a terminal the line is redrawn in place; else one line each time."""
-    cancel = threading.Event()
     tty = sys.stderr.isatty()
     draw = tty if shown is None else shown
 
@@ -303,25 +303,11 @@ def _progress_line(shown: bool | None) -> Iterator[tuple[Any, threading.Event]]:
         sys.stderr.write(f"\r{line}   " if tty else line + "\n")
         sys.stderr.flush()
 
-    def interrupt(signum: int, frame: object) -> None:
-        cancel.set()
-
-    previous = signal.signal(signal.SIGINT, interrupt)
-    try:
-        yield report, cancel
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        if draw and tty:
-            sys.stderr.write("\n")
-        if cancel.is_set():
-            sys.stderr.write("interrupted: the best game found so far follows\n")
-
-
-def _record_data(record: Record) -> Any:
-    return json.loads(dump_record(record, "json"))
-
-
-def _stats(dice_file: DiceFile, rules: Ruleset, games: int) -> SolveStatsOut:
-    from validator.solver.stats import file_stats
-
-    return file_stats(dice_file.rows, rules, games=games, beam_width=STATS_BEAM_WIDTH)
+    with ctrl_c_cancels() as cancel:
+        try:
+            yield report, cancel
+        finally:
+            if draw and tty:
+                sys.stderr.write("\n")
+            if cancel.is_set():
+                sys.stderr.write("interrupted: the best game found so far follows\n")

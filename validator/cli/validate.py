@@ -113,7 +113,7 @@ def run(o: ValidateOptions) -> int:
             fail_usage(exc.said)
     results = []
     with target.open() as stream:
-        console = make_console(file=stream if target.to_file else None)
+        console = make_console(file=stream if target.path is not None else None)
         reporter = chosen.load()(console, stream, rounds=o.with_rounds)
         for path in o.records:
             if str(path) == "-":

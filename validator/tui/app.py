@@ -107,14 +107,10 @@ Any key: the keys (page 2).  Esc: close."""
 
 def rules_help(rules: Ruleset) -> str:
     """Help page 1: a round's steps, the end of the game under `rules`, and the marks."""
-    if rules.pass_counting == "in-a-row":
-        rerolls = (
-            f"No field to cross out: a forced reroll; {rules.pass_limit} in a row end the game."
-        )
-    else:
-        rerolls = (
-            f"No field to cross out: a forced reroll; {rules.pass_limit} in the whole game end it."
-        )
+    end = (
+        "in a row end the game" if rules.pass_counting == "in-a-row" else "in the whole game end it"
+    )
+    rerolls = f"No field to cross out: a forced reroll; {rules.pass_limit} {end}."
     return RULES_HELP.format(rerolls=rerolls)
 
 
@@ -248,8 +244,8 @@ class PlayApp(App[Result | None]):
         Binding("left", "cursor(0, -1)", show=False, priority=True),
         Binding("right", "cursor(0, 1)", show=False, priority=True),
         Binding("enter,space", "activate", show=False, priority=True),
-        Binding("tab", "next", show=False, priority=True),
-        Binding("shift+tab", "previous", show=False, priority=True),
+        Binding("tab", "jump(1)", show=False, priority=True),
+        Binding("shift+tab", "jump(-1)", show=False, priority=True),
         Binding("w", "walk(1)", show=False),
         Binding("W", "walk(-1)", show=False),
         Binding("r", "ring", show=False),
@@ -272,13 +268,9 @@ class PlayApp(App[Result | None]):
         welcome: str = "",
         hint_seconds: float | None = None,
         hint_nodes: int | None = None,
-        hints: bool | None = None,
     ) -> None:
         super().__init__()
-        self.hint_seconds = hint_seconds
-        """The solver's time for ranking one round's choices (None: no time limit)."""
-        if hints is None:
-            hints = hint_seconds is not None or hint_nodes is not None
+        hints = hint_seconds is not None or hint_nodes is not None  # else no --hint
         self.hint = ""
         self.hint_action: Action | None = None
         """The hint's best choice, marked on the board while `hint_marks` is on."""
@@ -366,12 +358,6 @@ class PlayApp(App[Result | None]):
 
     def action_activate(self) -> None:
         self.choose(self.cursor)
-
-    def action_next(self) -> None:
-        self._jump(1)
-
-    def action_previous(self) -> None:
-        self._jump(-1)
 
     def action_walk(self, delta: int) -> None:
         c = self.choice
@@ -518,13 +504,9 @@ class PlayApp(App[Result | None]):
         self.refresh_view()
 
     def _targets(self) -> list[Field]:
-        seen: list[Field] = []
-        for option in self.choice.options:
-            if option.target is not None and option.target not in seen:
-                seen.append(option.target)
-        return seen
+        return list(dict.fromkeys(o.target for o in self.choice.options if o.target is not None))
 
-    def _jump(self, delta: int) -> None:
+    def action_jump(self, delta: int) -> None:
         c = self.choice
         if c.phase == "walk":
             self.action_walk(delta)
@@ -544,26 +526,26 @@ class PlayApp(App[Result | None]):
         self.refresh_view()
 
     def _confirm(self, option: Option) -> None:
-        self._play(option.action, f"roll {self.game.row + 1}: {self._done_text(option)}")
-
-    def _done_text(self, option: Option) -> str:
         cross = self.choice.cross
         assert cross is not None
-        return f"crossed out {cross.field}, {self.option_text(option)}"
+        done = f"crossed out {cross.field}, {self.option_text(option)}"
+        self._play(option.action, f"roll {self.game.row + 1}: {done}")
 
     def option_text(self, option: Option) -> str:
         """An option in words, with what leaving the board does under these rules."""
+        target, n = option.target, len(option.walk)
+        steps = f"{n} step{'s' if n != 1 else ''}"
         if option.kind == "escape":
-            steps = f"{len(option.walk)} step{'s' if len(option.walk) != 1 else ''}"
             bonus = self.game.rules.escape_bonus or 0
-            return f"escape through {option.target} ({steps}): +{bonus} bonus, the game ends"
+            return f"escape through {target} ({steps}): +{bonus} bonus, the game ends"
         if option.kind == "leave":
-            steps = f"{len(option.walk)} step{'s' if len(option.walk) != 1 else ''}"
             return (
-                f"leave through {option.target} ({steps}): the burglar waits outside and "
+                f"leave through {target} ({steps}): the burglar waits outside and "
                 "comes back in through a free corner"
             )
-        return option.describe()
+        if target is None:
+            return "no legal move: the game ends after this cross-out"
+        return f"move to {target} ({target.value} points)"
 
     def _play(self, action: Action, text: str) -> None:
         try:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from validator.check.replay import RoundResult
@@ -55,15 +56,6 @@ class Option:
     walk: tuple[Field, ...]
     action: Play
 
-    def describe(self) -> str:
-        steps = f"{len(self.walk)} step(s)"
-        if self.kind == "move":
-            return f"move to {self.target} ({self.target.value if self.target else 0} points)"
-        if self.kind == "stuck":
-            return "no legal move: the game ends after this cross-out"
-        verb = "escape" if self.kind == "escape" else "leave"
-        return f"{verb} through {self.target} ({steps}{', game ends' if verb == 'escape' else ''})"
-
 
 @dataclass(frozen=True, slots=True)
 class Round:
@@ -90,8 +82,6 @@ class GameSession:
         self._redo: list[Action] = []
         self.notices: list[str] = []
         """What the last change did by itself (forced rerolls), for the screen."""
-        self._actions_at: tuple[object, list[Action]] = (None, [])
-        self._options: dict[tuple[State, int, Cross], list[Option]] = {}
         self._auto()
 
     # --- the position ------------------------------------------------------------
@@ -127,13 +117,7 @@ class GameSession:
 
     def actions(self) -> list[Action]:
         dice = self.dice
-        if dice is None:
-            return []
-        # Drawn after every key: computed once per position.
-        key = (self.state, self.row)
-        if self._actions_at[0] != key:
-            self._actions_at = (key, legal_actions(self.state, dice, self.rules))
-        return list(self._actions_at[1])
+        return [] if dice is None else list(_legal_actions(self.state, dice, self.rules))
 
     def crosses(self) -> tuple[Cross, ...]:
         dice = self.dice
@@ -151,41 +135,7 @@ class GameSession:
         return any(isinstance(a, RingReroll) for a in self.actions())
 
     def options(self, cross: Cross) -> list[Option]:
-        key = (self.state, self.row, cross)
-        if key not in self._options:
-            if len(self._options) > 64:
-                self._options.clear()
-            self._options[key] = self._find_options(cross)
-        return list(self._options[key])
-
-    def _find_options(self, cross: Cross) -> list[Option]:
-        """Every legal way to finish the round after `cross`: each end field with every walk to
-        it, each corner to leave through, or the single "stuck" option when none exists.
-
-        The engine's one walk search (`all_walks`) finds them, legal by construction; its
-        witness walk (the one `walks` gives) comes first, the others in order.
-        """
-        state = self.state
-        blocked = blocked_after(state, cross.field)
-        start, die = state.pos, cross.die
-        found: list[Option] = []
-        for end, each in sorted(all_walks(blocked, start, die).items()):
-            target = FIELD_AT[end]
-            for walk in _ordered(each):
-                path = _fields(walk)
-                found.append(Option("move", target, path, Play(cross.field, target, path=path)))
-        kinds = exit_kinds(self.rules)
-        if kinds:
-            for corner, each in sorted(all_walks(blocked, start, die, exit=True).items()):
-                target = FIELD_AT[corner]
-                for walk in _ordered(each):
-                    for kind in kinds:
-                        path = _fields(walk)
-                        action = Play(cross.field, target, exit=kind, path=path)
-                        found.append(Option(kind, target, path, action))
-        if not found:
-            found.append(Option("stuck", None, (), Play(cross.field)))
-        return found
+        return list(_options(self.state, cross, self.rules))
 
     # --- changing it -------------------------------------------------------------
 
@@ -232,13 +182,10 @@ class GameSession:
 
     def _play(self, action: Action) -> None:
         self.notices = []
-        self._advance(action, auto=False)
-        self._auto()
-
-    def _advance(self, action: Action, *, auto: bool) -> None:
         if self.dice is None:
             raise ValueError("the game is over")
-        self._take(apply_row(self.state, self.rows, self.row, action, self.rules), auto=auto)
+        self._take(apply_row(self.state, self.rows, self.row, action, self.rules), auto=False)
+        self._auto()
 
     def _take(self, turn: Turn, *, auto: bool) -> None:
         """Go on past the next dice row, which `turn` played."""
@@ -274,7 +221,37 @@ def rounds_from_replay(result_rounds: Sequence[RoundResult]) -> list[Round]:
     ]
 
 
-# --- walks ------------------------------------------------------------------------------
+# --- computed once per position: the screen is drawn after every key --------------------
+
+_legal_actions = lru_cache(maxsize=64)(legal_actions)
+
+
+@lru_cache(maxsize=64)
+def _options(state: State, cross: Cross, rules: Ruleset) -> tuple[Option, ...]:
+    """Every legal way to finish the round after `cross`: each end field with every walk to
+    it, each corner to leave through, or the single "stuck" option when none exists.
+
+    The engine's one walk search (`all_walks`) finds them, legal by construction; its
+    witness walk (the one `walks` gives) comes first, the others in order.
+    """
+    blocked = blocked_after(state, cross.field)
+    start, die = state.pos, cross.die
+    found: list[Option] = []
+    for end, each in sorted(all_walks(blocked, start, die).items()):
+        target = FIELD_AT[end]
+        for walk in _ordered(each):
+            path = _fields(walk)
+            found.append(Option("move", target, path, Play(cross.field, target, path=path)))
+    kinds = exit_kinds(rules)
+    if kinds:
+        for corner, each in sorted(all_walks(blocked, start, die, exit=True).items()):
+            target = FIELD_AT[corner]
+            for walk in _ordered(each):
+                for kind in kinds:
+                    path = _fields(walk)
+                    action = Play(cross.field, target, exit=kind, path=path)
+                    found.append(Option(kind, target, path, action))
+    return tuple(found) or (Option("stuck", None, (), Play(cross.field)),)
 
 
 def _ordered(each: list[Walk]) -> list[Walk]:

@@ -120,8 +120,7 @@ class Hints:
         if found is not None:
             return found
         choices = len(game.actions())
-        ranked_count = min(choices, FEW)
-        share = max(1, ranked_count)
+        share = max(1, min(choices, FEW))  # the choices ranked share the round's budget
         evaluate = solver_evaluator(
             game,
             None if self.seconds is None else self.seconds / share,
