@@ -9,7 +9,8 @@ names the file, line and column.
 from __future__ import annotations
 
 import difflib
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -41,6 +42,7 @@ from validator.records.lexing import (
 from validator.records.record import Location, Record, RecordRound
 
 Path = tuple[str | int, ...]
+_T = TypeVar("_T")
 Locations = dict[Path, Location]
 
 
@@ -60,6 +62,14 @@ _FIELD_AT: dict[tuple[int, int], Field] = {
 }
 
 
+def _lexed(lex: Callable[[str], _T], text: str) -> _T:
+    """`lex(text)`, its LexError refused in the reader's words."""
+    try:
+        return lex(text)
+    except LexError as exc:
+        raise Refused(exc.said) from None
+
+
 def _cell(value: object) -> object:
     """A field in any of the shared spellings (`[3, 4]`, `"3/4"`, `34`, `"row 3 col 4"`)."""
     if type(value) is list and len(value) == 2:  # the common case first: a batch's hot path
@@ -71,10 +81,7 @@ def _cell(value: object) -> object:
     if isinstance(value, Field):
         return value
     if isinstance(value, str):
-        try:
-            row, col = lex_field(value)
-        except LexError as exc:
-            raise Refused(exc.said) from None
+        row, col = _lexed(lex_field, value)
     elif type(value) is int:
         if not 11 <= value <= 99:
             raise Refused(_not_a_field(value))
@@ -106,10 +113,7 @@ def _dice(value: object) -> object:
     if value is None:
         return None
     if isinstance(value, str):
-        try:
-            dice = lex_dice(value)
-        except LexError as exc:
-            raise Refused(exc.said) from None
+        dice = _lexed(lex_dice, value)
     elif type(value) is int and 111 <= value <= 999:
         dice = [int(d) for d in str(value)]
     elif isinstance(value, list | tuple) and len(value) == 3 and all(type(v) is int for v in value):
@@ -129,22 +133,14 @@ def _dice(value: object) -> object:
 
 def _path(value: object) -> object:
     """The fields entered, as a list or as text (`6/5 5/5`, `6/5-5/5`); `none` is empty."""
-    if isinstance(value, str):
-        try:
-            return lex_path(value)
-        except LexError as exc:
-            raise Refused(exc.said) from None
-    return value
+    return _lexed(lex_path, value) if isinstance(value, str) else value
 
 
 def _flag(value: object) -> object:
     if type(value) is bool or value is None:
         return bool(value)
     if isinstance(value, str):
-        try:
-            return lex_flag(value)
-        except LexError as exc:
-            raise Refused(exc.said) from None
+        return _lexed(lex_flag, value)
     if type(value) is int and value in (0, 1):
         return bool(value)
     raise Refused(phrase(N_("expected true or false, not {found}"), found=short(value)))
@@ -516,39 +512,35 @@ def _diagnostic(
     return Diagnostic.said("E005", message, source, line, col, round=round_no)
 
 
+_PLAIN: dict[str, tuple[str, str, str]] = {
+    "greater_than_equal": (N_("must be at least {bound}"), "bound", "ge"),
+    "greater_than": (N_("must be more than {bound}"), "bound", "gt"),
+    "less_than_equal": (N_("must be at most {bound}"), "bound", "le"),
+    "less_than": (N_("must be less than {bound}"), "bound", "lt"),
+    "string_too_long": (N_("is longer than {n} characters"), "n", "max_length"),
+    "too_long": (N_("has more than {n} items"), "n", "max_length"),
+    "too_short": (N_("has fewer than {n} items"), "n", "min_length"),
+    "int_type": (N_("must be a whole number"), "", ""),
+    "int_parsing": (N_("must be a whole number"), "", ""),
+    "int_from_float": (N_("must be a whole number"), "", ""),
+    "string_type": (N_("must be text"), "", ""),
+    "bool_type": (N_("must be true or false"), "", ""),
+    "bool_parsing": (N_("must be true or false"), "", ""),
+}
+"""pydantic's error types -> the project's words: the template, its parameter and the
+context key that fills it."""
+
+
 def _plain_message(err: Any) -> Text:
     """The validation error in the project's words, not the library's."""
     kind, ctx = err["type"], err.get("ctx") or {}
-    if kind in ("greater_than_equal", "greater_than"):
-        bound = ctx.get("ge", ctx.get("gt"))
-        return (
-            phrase(N_("must be at least {bound}"), bound=bound)
-            if kind == "greater_than_equal"
-            else phrase(N_("must be more than {bound}"), bound=bound)
-        )
-    if kind in ("less_than_equal", "less_than"):
-        bound = ctx.get("le", ctx.get("lt"))
-        return (
-            phrase(N_("must be at most {bound}"), bound=bound)
-            if kind == "less_than_equal"
-            else phrase(N_("must be less than {bound}"), bound=bound)
-        )
     if kind == "string_pattern_mismatch":
         if err["loc"][-1:] == ("dice_sha256",):
             return phrase(N_("must be the dice file's SHA-256: 64 hexadecimal digits"))
         return phrase(N_("does not have the expected form"))
-    if kind == "string_too_long":
-        return phrase(N_("is longer than {n} characters"), n=ctx.get("max_length"))
-    if kind == "too_long":
-        return phrase(N_("has more than {n} items"), n=ctx.get("max_length"))
-    if kind == "too_short":
-        return phrase(N_("has fewer than {n} items"), n=ctx.get("min_length"))
-    if kind in ("int_type", "int_parsing", "int_from_float"):
-        return phrase(N_("must be a whole number"))
-    if kind in ("string_type",):
-        return phrase(N_("must be text"))
-    if kind in ("bool_type", "bool_parsing"):
-        return phrase(N_("must be true or false"))
+    if kind in _PLAIN:
+        template, name, key = _PLAIN[kind]
+        return phrase(template, **({name: ctx.get(key)} if name else {}))
     refused = ctx.get("error")
     if isinstance(refused, Refused):
         return refused.said
@@ -558,11 +550,7 @@ def _plain_message(err: Any) -> Text:
 def key_text(key: str, fmt: str) -> str:
     """A key as the record's own syntax writes it: `rounds:` in YAML, `"rounds":` in JSON,
     the column name in CSV."""
-    if fmt == "json":
-        return f'"{key}":'
-    if fmt == "csv":
-        return key
-    return f"{key}:"
+    return {"json": '"{key}":', "csv": "{key}"}.get(fmt, "{key}:").format(key=key)
 
 
 _ALL_KEYS = {*HEADER_KEYS, *ROUND_KEYS, "rounds"}
