@@ -154,13 +154,18 @@ def _round_line(stripped: str) -> bool:
     )
 
 
+def _prefixed(line: str) -> tuple[_RollLine, re.Match[str] | None, bool]:
+    """A line's start read as a round's (`_RollLine._prefix`), without its dice."""
+    reader = _RollLine(line[:MAX_TYPED_LINE], 0, "")
+    reader.pos = spaces_end(reader.text, 0)
+    return reader, *reader._prefix()
+
+
 def typed_round(line: str) -> tuple[bool, int | None]:
     """Whether a line reads as a round typed with a roll word or an ordinal before its
     dice or its annotation (`Roll 1: 1 4 6 ...`, `1. Wurf (1, 4, 6): ...`, `1er lancer
     ...`), and its roll number when it gives one."""
-    reader = _RollLine(line[:MAX_TYPED_LINE], 0, "")
-    reader.pos = spaces_end(reader.text, 0)
-    numbered, worded = reader._prefix()
+    reader, numbered, worded = _prefixed(line)
     if _HASH_ROUND.match(reader.text):  # `#1: 1 4 6 ...`
         return True, int(numbered[1]) if numbered and len(numbered[1]) < 7 else None
     if not worded:
@@ -178,9 +183,7 @@ def numbered_round(line: str) -> bool:
     """Whether a line starts with a roll word and its number (`Roll 1:`, `R1`, `Wurf 3 -`,
     `2e tour`), whatever follows: a round a person typed, read or not (`Roll 1: 1a 4b
     6c`, `Round 3: I forgot`)."""
-    reader = _RollLine(line[:MAX_TYPED_LINE], 0, "")
-    reader.pos = spaces_end(reader.text, 0)
-    numbered, worded = reader._prefix()
+    _, numbered, worded = _prefixed(line)
     return worded and numbered is not None
 
 
@@ -425,8 +428,41 @@ class _Reader:
         if _DIGIT.search(line) is None and header_match(line) is None:
             self.prose.append((lineno, line))  # a greeting, a signature: judged at the end
             return True
-        _header_line(self.header, line, lineno, self.first_dice_line, self.source, self.unknown)
+        self._header_line(line, lineno)
         return True
+
+    def _header_line(self, line: str, lineno: int) -> None:
+        source, first_dice_line = self.source, self.first_dice_line
+        match = header_match(line)
+        if match is None:
+            _not_a_line(line, lineno, source)
+        if first_dice_line is None and key_of(match["key"]) is None and not misspelt(match["key"]):
+            self.unknown.append(  # W004 if rounds follow, else E003 (see parse)
+                Diagnostic.said(
+                    "W004",
+                    phrase(N_("unknown header key {key}"), key=short(match["key"])),
+                    source,
+                    lineno,
+                    match.start("key") + 1,
+                    hint=phrase(N_("known keys: {keys}"), keys=", ".join(HEADER_KEYS)),
+                )
+            )
+            return
+        key = self.header.key(match, lineno)
+        if first_dice_line is not None and key not in AFTER_ROUNDS:
+            fail(
+                "E002",
+                phrase(
+                    N_("header line {key} after the first dice line (line {line})"),
+                    key=key,
+                    line=first_dice_line,
+                ),
+                source,
+                lineno,
+                match.start("key") + 1,
+                hint=phrase(N_("header lines like player: ... come before the dice lines")),
+            )
+        self.header.read(key, match, lineno)
 
     def _table_row(self, table: Table, line: str, lineno: int) -> bool:
         if self._full():
@@ -512,52 +548,11 @@ class _Reader:
             return sorted([*wrong, *problems], key=lambda d: d.line or 0), ()
         # a record: an unknown key above it is no reason to refuse it
         warnings = [
-            *(dataclasses.replace(d, code="W004") for d in self.unknown),
-            *(dataclasses.replace(d, code="W004") for d in self.extra_columns),
+            *(dataclasses.replace(d, code="W004") for d in [*self.unknown, *self.extra_columns]),
             *(_skipped(line, n, source) for n, line in skipped),
             *self.readings,
         ]
         return problems, tuple(sorted(warnings, key=lambda d: d.line or 0))
-
-
-def _header_line(
-    header: Header,
-    line: str,
-    lineno: int,
-    first_dice_line: int | None,
-    source: str,
-    unknown: list[Diagnostic],
-) -> None:
-    match = header_match(line)
-    if match is None:
-        _not_a_line(line, lineno, source)
-    if first_dice_line is None and key_of(match["key"]) is None and not misspelt(match["key"]):
-        unknown.append(  # W004 if rounds follow, else E003 (see parse)
-            Diagnostic.said(
-                "W004",
-                phrase(N_("unknown header key {key}"), key=short(match["key"])),
-                source,
-                lineno,
-                match.start("key") + 1,
-                hint=phrase(N_("known keys: {keys}"), keys=", ".join(HEADER_KEYS)),
-            )
-        )
-        return
-    key = header.key(match, lineno)
-    if first_dice_line is not None and key not in AFTER_ROUNDS:
-        fail(
-            "E002",
-            phrase(
-                N_("header line {key} after the first dice line (line {line})"),
-                key=key,
-                line=first_dice_line,
-            ),
-            source,
-            lineno,
-            match.start("key") + 1,
-            hint=phrase(N_("header lines like player: ... come before the dice lines")),
-        )
-    header.read(key, match, lineno)
 
 
 _DIGIT = re.compile(r"[0-9]")
@@ -610,8 +605,7 @@ def _misspelt_roll_word(line: str, start: int, word: str, lineno: int, source: s
     close = difflib.get_close_matches(folded(word[:40]), _ROLL_WORDS_LIST, n=1, cutoff=0.75)
     if not close or close[0] == folded(word[:40]):
         return  # a known roll word is not misspelt (`Roll<TAB>...`): no did-you-mean
-    meant = _SPELLED.get(close[0], close[0])
-    meant = meant.capitalize() if word[:1].isupper() else meant
+    meant = _as_written(close[0], word)
     fail(
         "E002",
         phrase(
@@ -624,6 +618,13 @@ def _misspelt_roll_word(line: str, start: int, word: str, lineno: int, source: s
         start + 1,
         hint=(line[:start] + meant + line[start + len(word) :]).strip(),
     )
+
+
+def _as_written(known: str, word: str) -> str:
+    """A known word as the player would write it: with its accents, and capitalised like
+    `word`."""
+    meant = _SPELLED.get(known, known)
+    return meant.capitalize() if word[:1].isupper() else meant
 
 
 def _not_a_line(line: str, lineno: int, source: str) -> NoReturn:
@@ -1167,12 +1168,16 @@ class _Annotation:
             and folded(unit.text) in POINT_UNITS
         )
 
-    def _said(self, word: Token) -> str:
-        """The phrase a word begins, as the player wrote it (`moved to`, `Kreuz`)."""
-        at = self.i
-        self.i = self.tokens.index(word)
+    def _phrase_at(self, k: int) -> tuple[str, Token, Token] | None:
+        """The phrase that starts at token `k`, the reader staying where it is."""
+        at, self.i = self.i, k
         found = self.phrase()
         self.i = at
+        return found
+
+    def _said(self, word: Token) -> str:
+        """The phrase a word begins, as the player wrote it (`moved to`, `Kreuz`)."""
+        found = self._phrase_at(self.tokens.index(word))
         return self.line.text[word.start : found[2].end] if found is not None else word.text
 
     def _read_so_far(self) -> Phrase:
@@ -1219,11 +1224,7 @@ class _Annotation:
             self.where[("reroll",)] = said.start + 1
             return True
         # `6 6 6 - reroll`, `6,6,6 ; on relance`: dashes and filler words before a word
-        while (lead := self.peek()) is not None and (
-            lead.kind == "dash"
-            or (lead.kind == "word" and lead.role == FILLER)
-            or (self._skippable(lead) and self._no_phrase())
-        ):
+        while (lead := self.peek()) is not None and self._filler(lead):
             self.i += 1
         first = self.peek() or first
         found = self.phrase()
@@ -1234,25 +1235,17 @@ class _Annotation:
             self._same_said(kind)  # `nothing to cross out, reroll`
             rest = self.peek()
             if rest is not None:
+                template = (
+                    N_("after {word} the line goes on with {found}, but a reroll has nothing more")
+                    if kind == REROLL
+                    else N_(
+                        "after {word} the line goes on with {found}, but a ring round has "
+                        "nothing more"
+                    )
+                )
                 named = short(self.line.text[first.start : found[2].end])
                 self.fail(
-                    phrase(
-                        N_(
-                            "after {word} the line goes on with {found}, but a reroll has "
-                            "nothing more"
-                        ),
-                        word=named,
-                        found=short(rest.text),
-                    )
-                    if kind == REROLL
-                    else phrase(
-                        N_(
-                            "after {word} the line goes on with {found}, but a ring round has "
-                            "nothing more"
-                        ),
-                        word=named,
-                        found=short(rest.text),
-                    ),
+                    phrase(template, word=named, found=short(rest.text)),
                     rest.start,
                     hint=phrase(
                         N_("a {kind} uses the row up: no cross, move, steps or path"), kind=kind
@@ -1334,6 +1327,15 @@ class _Annotation:
             longest = n if key in BEFORE_FIELD else longest
         return longest
 
+    def _filler(self, token: Token) -> bool:
+        """A dash, a filler word or a word of the player's own that begins no phrase
+        (`nothing to cross out` does), at the current token: nothing to read."""
+        return (
+            token.kind == "dash"
+            or (token.kind == "word" and token.role == FILLER)
+            or (self._skippable(token) and self._phrase_at(self.i) is None)
+        )
+
     def _same_said(self, role: str) -> None:
         """Skip what follows a reroll or ring when it only says it again, with dashes and
         filler words between (`nothing to cross out, reroll`; `neu würfeln - Neuwurf`)."""
@@ -1341,11 +1343,7 @@ class _Annotation:
         while k < len(self.tokens):
             token = self.tokens[k]
             self.i = k
-            if (
-                token.kind == "dash"
-                or (token.kind == "word" and token.role == FILLER)
-                or (self._skippable(token) and self._no_phrase())
-            ):
+            if self._filler(token):
                 k += 1
                 continue
             found = self.phrase()
@@ -1771,13 +1769,6 @@ class _Annotation:
             at,
         )
 
-    def _no_phrase(self) -> bool:
-        """Whether no phrase starts at the current word (`nothing to cross out` does)."""
-        at = self.i
-        found = self.phrase()
-        self.i = at
-        return found is None
-
     def _skippable(self, token: Token) -> bool:
         """A word of a typed round (one with a roll word) that the reader does not know
         and that is no misspelling of a keyword it knows (a word of three letters or
@@ -1799,8 +1790,7 @@ class _Annotation:
         if close:
             # As the player would write it: `barée` -> `barrée`, not the folded `barree`;
             # `Schriten` -> `Schritten`, not `schritten`.
-            meant = _SPELLED.get(close[0], close[0])
-            meant = meant.capitalize() if token.text[:1].isupper() else meant
+            meant = _as_written(close[0], token.text)
             hint = self.line.corrected(token.start, token.end, meant)
             self.fail(
                 phrase(
