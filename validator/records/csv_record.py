@@ -317,6 +317,10 @@ def _delimiter(line: str) -> str:
     return ","
 
 
+_QUOTED = re.compile(r'"([^"]*+(?:""[^"]*+)*+)"')
+"""A quoted cell, `""` inside for a quote (possessive: a quote is never given back)."""
+
+
 def _split(line: str, delimiter: str, lineno: int, source: str) -> list[Cell]:
     """A line's cells; a cell may be quoted with "..." ("" inside for a quote)."""
     cells: list[Cell] = []
@@ -326,25 +330,17 @@ def _split(line: str, delimiter: str, lineno: int, source: str) -> list[Cell]:
         while start < len(line) and line[start] in " \t" and line[start] != delimiter:
             start += 1
         if line.startswith('"', start):
-            parts: list[str] = []
-            k = start + 1
-            while True:
-                q = line.find('"', k)
-                if q < 0:
-                    fail(
-                        "E002",
-                        phrase(N_("a quoted cell is not closed")),
-                        source,
-                        lineno,
-                        start + 1,
-                        hint=phrase(N_('close it with "; a quote inside is written ""')),
-                    )
-                parts.append(line[k:q])
-                if not line.startswith('"', q + 1):
-                    break
-                parts.append('"')
-                k = q + 2
-            end = q + 1
+            quoted = _QUOTED.match(line, start)
+            if quoted is None:
+                fail(
+                    "E002",
+                    phrase(N_("a quoted cell is not closed")),
+                    source,
+                    lineno,
+                    start + 1,
+                    hint=phrase(N_('close it with "; a quote inside is written ""')),
+                )
+            end = quoted.end()
             while end < len(line) and line[end] in " \t" and line[end] != delimiter:
                 end += 1
             if end < len(line) and line[end] != delimiter:
@@ -359,7 +355,7 @@ def _split(line: str, delimiter: str, lineno: int, source: str) -> list[Cell]:
                     lineno,
                     end + 1,
                 )
-            content = "".join(parts)
+            content = quoted[1].replace('""', '"')
             lead = len(content) - len(content.lstrip(" \t"))
             cells.append((content.strip(" \t"), start + 2 + lead))
         else:
