@@ -7,6 +7,7 @@ only the command's own options (`--dice`, `--rules`) raise UsageError.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import stat
@@ -132,7 +133,6 @@ class Checker:
             )
         named: Ruleset | None = None
         if record.rules is not None:
-            line, col = record.where("rules") or (None, None)
             if is_rules_file(record.rules.split("+")[0]):
                 # An entry must not make the organizer's machine read files of its choosing.
                 message = phrase(
@@ -141,10 +141,7 @@ class Checker:
                         "house rules files are given with --rules"
                     )
                 )
-                refused = replace(
-                    Diagnostic.said("E005", message, name, line, col),
-                    excerpt=record.line_text(line),
-                )
+                refused = _quoting(record, "rules", name, "E005", message)
                 return malformed(refused, default_rules, record=record)
             try:
                 named = resolve(record.rules)
@@ -158,19 +155,14 @@ class Checker:
                     hint = phrase(
                         N_("a house rules file is given with --rules, not named by a record")
                     )
-                    return malformed(
-                        replace(
-                            Diagnostic.said("E005", message, name, line, col, hint=hint),
-                            excerpt=record.line_text(line),
-                        ),
-                        STANDARD,
-                        record=record,
-                    )
+                    refused = _quoting(record, "rules", name, "E005", message, hint)
+                    return malformed(refused, STANDARD, record=record)
         rules = self.rules or named or STANDARD
         notes = []
         if record.rules not in (None, rules.name) and (
             named is None or not same_rules(named, rules)
         ):
+            line, col = record.where("rules") or (None, None)
             notes.append(
                 Diagnostic.said(
                     "W002",
@@ -248,13 +240,7 @@ class Checker:
         self, path: Path, dice_file: str | None, name: str, record: Record, mailed: bool = False
     ) -> DiceFile | Diagnostic:
         """The dice file a record names, or why it cannot be used (quoting nothing of it)."""
-        line, col = record.where("dice_file") or (None, None)
-
-        def refuse(code: str, message: Text, hint: Text = "") -> Diagnostic:
-            return replace(
-                Diagnostic.said(code, message, name, line, col, hint=hint),
-                excerpt=record.line_text(line),
-            )
+        refuse = functools.partial(_quoting, record, "dice_file", name)
 
         if dice_file is None:
             return refuse(
@@ -293,6 +279,15 @@ class Checker:
         code, problem = cached
         shown = _shown(dice_path, self.root) if self.root is not None else dice_file
         return refuse(code, problem(shown))
+
+
+def _quoting(
+    record: Record, key: str, name: str, code: str, message: Text, hint: Text = ""
+) -> Diagnostic:
+    """A diagnostic at the line of the record's `key`, quoting that line."""
+    line, col = record.where(key) or (None, None)
+    said = Diagnostic.said(code, message, name, line, col, hint=hint)
+    return replace(said, excerpt=record.line_text(line))
 
 
 def _load_record_dice(path: Path, max_bytes: int) -> DiceFile | tuple[str, Callable[[str], Phrase]]:
