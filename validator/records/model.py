@@ -340,18 +340,11 @@ def build_record(
         )
     if not isinstance(data, dict):
         line, col = locations.get((), (1, 1))
-        raise ReadError(
-            Diagnostic.said(
-                "E005",
-                phrase(
-                    N_("a record is a mapping with keys like player and rounds, not a {kind}"),
-                    kind=_type_name(data),
-                ),
-                source,
-                line,
-                col,
-            )
+        message = phrase(
+            N_("a record is a mapping with keys like player and rounds, not a {kind}"),
+            kind=_type_name(data),
         )
+        raise ReadError(Diagnostic.said("E005", message, source, line, col))
     data, pruned = _pruned(data)
     try:
         model = RecordModel.model_validate(data)

@@ -151,14 +151,9 @@ def _is_control(ch: str) -> bool:
 
 def _warning(encoding: str, source: str) -> Diagnostic:
     name = _ENCODING_NAMES.get(encoding, encoding)
-    return Diagnostic.said(
-        "W003",
-        phrase(N_("the file is {name} text, not UTF-8; it was read as {name}"), name=name),
-        source,
-        1,
-        1,
-        hint=phrase(N_("save it as UTF-8 so that every tool reads it the same way")),
-    )
+    message = phrase(N_("the file is {name} text, not UTF-8; it was read as {name}"), name=name)
+    hint = phrase(N_("save it as UTF-8 so that every tool reads it the same way"))
+    return Diagnostic.said("W003", message, source, 1, 1, hint=hint)
 
 
 def read_bytes(
