@@ -247,29 +247,19 @@ class Checker:
                 "E004", phrase(N_("no dice file: give --dice FILE (the record names none)"))
             )
         if mailed:
-            return refuse(
-                "E004",
-                phrase(N_("no dice file: the dice file a mailed record names is not read")),
-                phrase(N_("the organizer checks mail with --dice FILE")),
-            )
+            message = phrase(N_("no dice file: the dice file a mailed record names is not read"))
+            return refuse("E004", message, phrase(N_("the organizer checks mail with --dice FILE")))
         if _CONTROL.search(dice_file):  # a NUL stops the system's path calls themselves
-            return refuse(
-                "E005",
-                phrase(N_("dice_file: a file name with a control character is not allowed")),
-                phrase(N_("name the dice file relative to the record")),
-            )
+            message = phrase(N_("dice_file: a file name with a control character is not allowed"))
+            return refuse("E005", message, phrase(N_("name the dice file relative to the record")))
         if os.path.isabs(dice_file) or dice_file.startswith("~"):
-            return refuse(
-                "E005",
-                phrase(N_("dice_file: an absolute path is not allowed")),
-                phrase(N_("name the dice file relative to the record")),
-            )
+            message = phrase(N_("dice_file: an absolute path is not allowed"))
+            return refuse("E005", message, phrase(N_("name the dice file relative to the record")))
         dice_path = (path.parent / dice_file).resolve()
         if self.root is not None and not dice_path.is_relative_to(self.root):
+            message = phrase(N_("dice_file: the dice file must be inside the contest folder"))
             return refuse(
-                "E005",
-                phrase(N_("dice_file: the dice file must be inside the contest folder")),
-                phrase(N_("name a dice file in the folder, or give --dice")),
+                "E005", message, phrase(N_("name a dice file in the folder, or give --dice"))
             )
         cached = self._dice_cache.get(dice_path)
         if cached is None:

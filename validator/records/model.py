@@ -91,12 +91,11 @@ def _cell(value: object) -> object:
     else:
         raise Refused(_not_a_field(value))
     if not (1 <= row <= 6 and 1 <= col <= 6):
-        raise Refused(
-            phrase(
-                N_("field {field} is off the board (rows and columns are 1-6)"),
-                field=f"{row}/{col}",
-            )
+        message = phrase(
+            N_("field {field} is off the board (rows and columns are 1-6)"),
+            field=f"{row}/{col}",
         )
+        raise Refused(message)
     return _FIELD_AT[(row, col)]
 
 
@@ -119,13 +118,12 @@ def _dice(value: object) -> object:
     elif isinstance(value, list | tuple) and len(value) == 3 and all(type(v) is int for v in value):
         dice = list(value)
     else:
-        raise Refused(
-            phrase(
-                N_("expected three dice like {examples}, not {found}"),
-                examples=either("[5, 5, 3]", "5 5 3"),
-                found=short(value),
-            )
+        message = phrase(
+            N_("expected three dice like {examples}, not {found}"),
+            examples=either("[5, 5, 3]", "5 5 3"),
+            found=short(value),
         )
+        raise Refused(message)
     if not all(1 <= d <= 6 for d in dice):
         raise Refused(phrase(N_("dice are 1-6, not {dice}"), dice=roll_text(dice)))
     return tuple(dice)
