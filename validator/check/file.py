@@ -163,19 +163,12 @@ class Checker:
             named is None or not same_rules(named, rules)
         ):
             line, col = record.where("rules") or (None, None)
-            notes.append(
-                Diagnostic.said(
-                    "W002",
-                    phrase(
-                        N_("the record names the ruleset {named}, but {enforced} is enforced"),
-                        named=repr(record.rules),
-                        enforced=repr(rules.name),
-                    ),
-                    name,
-                    line,
-                    col,
-                )
+            message = phrase(
+                N_("the record names the ruleset {named}, but {enforced} is enforced"),
+                named=repr(record.rules),
+                enforced=repr(rules.name),
             )
+            notes.append(Diagnostic.said("W002", message, name, line, col))
         if isinstance(dice, Diagnostic):
             return malformed(dice, rules, name, record=record)
         return replay(dice.rows, record, rules, dice_sha256=dice.sha256, notes=notes)

@@ -159,14 +159,8 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
         fail(code, message, source, 1, 1, hint=hint)
     if not rounds and not header.values and not problems:
         hint = phrase(N_("one row per round, like 7,3 4 6,3/4,5/5,6,"))
-        fail(
-            "E007",
-            phrase(N_("the file holds no record: no row after the column names")),
-            source,
-            columns_line,
-            1,
-            hint=hint,
-        )
+        message = phrase(N_("the file holds no record: no row after the column names"))
+        fail("E007", message, source, columns_line, 1, hint=hint)
     return build(header, rounds, locations, "csv", problems, numbers)
 
 

@@ -469,33 +469,24 @@ def _diagnostic(
             if close
             else phrase(N_("known keys: {keys}"), keys=keys)
         )
-        return Diagnostic.said(
-            "E003",
+        message: Text = (
             phrase(N_("unknown key {key} in round {round}"), key=short(key), round=round_no)
             if round_no
-            else phrase(N_("unknown key {key}"), key=short(key)),
-            source,
-            line,
-            col,
-            round=round_no,
-            hint=hint,
+            else phrase(N_("unknown key {key}"), key=short(key))
         )
+        return Diagnostic.said("E003", message, source, line, col, round=round_no, hint=hint)
     if kind == "missing":
         within = _path_text(data_path[:-1])
-        return Diagnostic.said(
-            "E004",
+        message = (
             phrase(N_("missing key {key} in {where}"), key=short(loc[-1]), where=within)
             if within
-            else phrase(N_("missing key {key}"), key=short(loc[-1])),
-            source,
-            line,
-            col,
-            round=round_no,
+            else phrase(N_("missing key {key}"), key=short(loc[-1]))
         )
+        return Diagnostic.said("E004", message, source, line, col, round=round_no)
     msg = _plain_message(err)
     got = err.get("input")
     plain = isinstance(got, dict | list | bool) or short(got) in str(msg)
-    message: Text = msg
+    message = msg
     if not plain:
         message = phrase(N_("{message} (got {got})"), message=msg, got=short(got))
     if where:

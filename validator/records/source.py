@@ -176,14 +176,8 @@ def read_bytes(
     if str(path) == STDIN:
         data = sys.stdin.buffer.read(max_bytes + 1)
         if len(data) > max_bytes:
-            raise ReadError(
-                Diagnostic.said(
-                    "E001",
-                    phrase(N_("the input is more than the {n} bytes allowed"), n=max_bytes),
-                    name,
-                    1,
-                )
-            )
+            message = phrase(N_("the input is more than the {n} bytes allowed"), n=max_bytes)
+            raise ReadError(Diagnostic.said("E001", message, name, 1))
         return data
     try:
         fd = _open(Path(path), follow, root)
@@ -212,14 +206,8 @@ def read_bytes(
     except OSError as exc:
         raise ReadError(Diagnostic.said("E001", _cannot_read(exc.strerror), name)) from None
     if len(data) > max_bytes:
-        raise ReadError(
-            Diagnostic.said(
-                "E001",
-                phrase(N_("the file is more than the {n} bytes allowed"), n=max_bytes),
-                name,
-                1,
-            )
-        )
+        message = phrase(N_("the file is more than the {n} bytes allowed"), n=max_bytes)
+        raise ReadError(Diagnostic.said("E001", message, name, 1))
     return data
 
 

@@ -613,14 +613,8 @@ def _not_a_line(line: str, lineno: int, source: str) -> NoReturn:
             word=short(word.group()),
             found=_found(line, after),
         )
-        fail(
-            "E002",
-            message,
-            source,
-            lineno,
-            after + 1,
-            hint=phrase(N_("write it like {example}"), example=f"{word.group()} 7: 3 4 6"),
-        )
+        hint = phrase(N_("write it like {example}"), example=f"{word.group()} 7: 3 4 6")
+        fail("E002", message, source, lineno, after + 1, hint=hint)
     if word and normal(word.group()) in PHRASES:
         hint = phrase(
             N_("an annotation follows the row's dice on the same line, like {example}"),
@@ -1001,18 +995,15 @@ class _RollLine:
                 if numbered
                 else phrase(N_("a row number needs :, . or ) after it, like 7: 3 4 6"))
             )
-            self.fail(
-                phrase(
-                    N_(
-                        "after the three dice {dice} comes the field crossed out (like x 3/4), "
-                        "reroll or ring, not a fourth number {found}"
-                    ),
-                    dice=" ".join(m[0] for m in tokens[:3]),
-                    found=short(tokens[3][0]),
+            message = phrase(
+                N_(
+                    "after the three dice {dice} comes the field crossed out (like x 3/4), "
+                    "reroll or ring, not a fourth number {found}"
                 ),
-                tokens[3].start(),
-                hint=hint,
+                dice=" ".join(m[0] for m in tokens[:3]),
+                found=short(tokens[3][0]),
             )
+            self.fail(message, tokens[3].start(), hint=hint)
         at = tokens[0].start() if tokens else self.pos
         found = _found(self.text, at)
         if tokens:
