@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from validator.engine.phrase import N_, Text, phrase
@@ -36,19 +37,18 @@ def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Lo
         data = json.loads(
             text,
             object_pairs_hook=no_duplicates,
-            parse_int=_parse_int,
-            parse_float=_parse_float,
+            parse_int=_bounded(int),
+            parse_float=_bounded(float),
         )
     except _TooLong as exc:
-        line, col = _find(text, exc.text)
+        line, col = _position(text, text.find(exc.text))
         raise ReadError(Diagnostic.said("E005", too_long(exc.text), source, line, col)) from None
     except json.JSONDecodeError as exc:
         message = phrase(N_("JSON syntax: {problem}"), problem=_json_problem(exc))
         raise ReadError(Diagnostic.said("E002", message, source, exc.lineno, exc.colno)) from None
     except _Duplicate as exc:
-        raise ReadError(
-            Diagnostic.said("E002", twice(exc.key), source, *_find_key(text, exc.key))
-        ) from None
+        line, col = _position(text, text.rfind(json.dumps(exc.key)))
+        raise ReadError(Diagnostic.said("E002", twice(exc.key), source, line, col)) from None
     except RecursionError:
         raise ReadError(Diagnostic.said("E006", _TOO_DEEP, source, 1, 1)) from None
     except ValueError:  # an integer with more digits than Python converts
@@ -77,20 +77,19 @@ class _TooLong(Exception):
         self.text = text
 
 
-def _parse_int(text: str) -> int:
-    if len(text) > MAX_NUMBER_CHARS:
-        raise _TooLong(text)
-    return int(text)
+def _bounded(convert: Callable[[str], object]) -> Callable[[str], object]:
+    """`convert`, refusing a number longer than any value of a record before it runs."""
+
+    def parse(text: str) -> object:
+        if len(text) > MAX_NUMBER_CHARS:
+            raise _TooLong(text)
+        return convert(text)
+
+    return parse
 
 
-def _parse_float(text: str) -> float:
-    if len(text) > MAX_NUMBER_CHARS:
-        raise _TooLong(text)
-    return float(text)
-
-
-def _find(text: str, needle: str) -> tuple[int, int]:
-    at = text.find(needle)
+def _position(text: str, at: int) -> tuple[int, int]:
+    """The line and column of `text[at]` (1, 1 when `at` is -1: not found)."""
     if at < 0:
         return (1, 1)
     return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
@@ -99,15 +98,6 @@ def _find(text: str, needle: str) -> tuple[int, int]:
 class _Duplicate(Exception):
     def __init__(self, key: str) -> None:
         self.key = key
-
-
-def _find_key(text: str, key: str) -> tuple[int, int]:
-    needle = json.dumps(key)
-    at = text.rfind(needle)
-    if at < 0:
-        return (1, 1)
-    line = text.count("\n", 0, at) + 1
-    return line, at - (text.rfind("\n", 0, at) + 1) + 1
 
 
 class _Stop(Exception):

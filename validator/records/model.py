@@ -583,23 +583,14 @@ def record_data(record: Record) -> dict[str, Any]:
 
 
 def _round_data(r: RecordRound) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if r.roll is not None:
-        out["roll"] = r.roll
-    if r.dice is not None:
-        out["dice"] = list(r.dice)
-    if r.reroll:
-        out["reroll"] = True
-    if r.ring:
-        out["ring"] = True
-    if r.cross is not None:
-        out["cross"] = [r.cross.row, r.cross.col]
-    if r.exit is not None:
-        out["move"] = r.exit
-    elif r.move is not None:
-        out["move"] = [r.move.row, r.move.col]
-    if r.steps is not None:
-        out["steps"] = r.steps
-    if r.path is not None:
-        out["path"] = [[f.row, f.col] for f in r.path]
-    return out
+    out = {
+        "roll": r.roll,
+        "dice": None if r.dice is None else list(r.dice),
+        "reroll": r.reroll or None,
+        "ring": r.ring or None,
+        "cross": None if r.cross is None else [r.cross.row, r.cross.col],
+        "move": r.exit or (None if r.move is None else [r.move.row, r.move.col]),
+        "steps": r.steps,
+        "path": None if r.path is None else [[f.row, f.col] for f in r.path],
+    }
+    return {key: value for key, value in out.items() if value is not None}
