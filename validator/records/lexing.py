@@ -31,13 +31,11 @@ class LexError(ValueError):
 
     def __init__(self, message: Text, offset: int = 0, code: str = "E002", hint: Text = "") -> None:
         super().__init__(str(message))
-        self.message = str(message)
-        self.said: Text = message
+        self.said = message
         """The message as a phrase, for other languages (or its English text)."""
         self.offset = offset
         self.code = code
-        self.hint = str(hint)
-        self.hint_said: Text = hint
+        self.hint = hint
 
 
 _FIELD_WORD = r"(?:room|raum|zimmer|feld|field|case|salle|pi[eè]ce)[ \t]*:?[ \t]*"

@@ -1161,14 +1161,11 @@ class _Annotation:
         if not self.tokens:
             return False
         first = self.tokens[0]
-        if all(t.kind == "dash" for t in self.tokens):
-            self.data["reroll"] = True
-            self.where[("reroll",)] = first.start + 1
-            return True
-        if (self.line.typed or ("roll",) not in self.where) and (
-            said := self._reroll_said()
-        ) is not None:
+        said = first if all(t.kind == "dash" for t in self.tokens) else None
+        if said is None and (self.line.typed or ("roll",) not in self.where):
             # `had to reroll`, `nix möglich, neu würfeln`, also without a roll number
+            said = self._reroll_said()
+        if said is not None:
             self.data["reroll"] = True
             self.where[("reroll",)] = said.start + 1
             return True
