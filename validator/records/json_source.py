@@ -15,7 +15,7 @@ from typing import Any
 
 from validator.engine.phrase import N_, Text, phrase
 from validator.errors import Diagnostic, ReadError
-from validator.records.lexing import MAX_NUMBER_CHARS, too_long, twice
+from validator.records.lexing import MAX_NUMBER_CHARS, position, too_long, twice
 from validator.records.model import Locations, Path
 
 MAX_DEPTH = 16
@@ -41,13 +41,13 @@ def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Lo
             parse_float=_bounded(float),
         )
     except _TooLong as exc:
-        line, col = _position(text, text.find(exc.text))
+        line, col = position(text, text.find(exc.text))
         raise ReadError(Diagnostic.said("E005", too_long(exc.text), source, line, col)) from None
     except json.JSONDecodeError as exc:
         message = phrase(N_("JSON syntax: {problem}"), problem=_json_problem(exc))
         raise ReadError(Diagnostic.said("E002", message, source, exc.lineno, exc.colno)) from None
     except _Duplicate as exc:
-        line, col = _position(text, text.rfind(json.dumps(exc.key)))
+        line, col = position(text, text.rfind(json.dumps(exc.key)))
         raise ReadError(Diagnostic.said("E002", twice(exc.key), source, line, col)) from None
     except RecursionError:
         raise ReadError(Diagnostic.said("E006", _TOO_DEEP, source, 1, 1)) from None
@@ -86,13 +86,6 @@ def _bounded(convert: Callable[[str], object]) -> Callable[[str], object]:
         return convert(text)
 
     return parse
-
-
-def _position(text: str, at: int) -> tuple[int, int]:
-    """The line and column of `text[at]` (1, 1 when `at` is -1: not found)."""
-    if at < 0:
-        return (1, 1)
-    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
 
 
 class _Duplicate(Exception):

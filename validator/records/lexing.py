@@ -200,6 +200,13 @@ def lex_path(text: str) -> list[str]:
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
+def position(text: str, at: int) -> tuple[int, int]:
+    """The line and column of `text[at]` (1, 1 when `at` is -1: not found)."""
+    if at < 0:
+        return (1, 1)
+    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
 def split_lines(text: str) -> list[str]:
     """Lines ended by `\\n`, `\\r\\n` or a lone `\\r` (old Mac files), without the ends."""
     return LINE_BREAK.split(text)

@@ -14,7 +14,7 @@ import yaml
 
 from validator.engine.phrase import N_, Text, phrase
 from validator.errors import Diagnostic, ReadError
-from validator.records.lexing import MAX_NUMBER_CHARS, short, too_long, twice
+from validator.records.lexing import MAX_NUMBER_CHARS, position, short, too_long, twice
 from validator.records.model import Locations, Path
 
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -56,8 +56,7 @@ def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Lo
     except yaml.reader.ReaderError as exc:
         # A character YAML does not allow (a raw control character): say where it is.
         at = min(max(exc.position, 0), len(text))
-        before = text[:at]
-        line, col = before.count("\n") + 1, at - (before.rfind("\n") + 1) + 1
+        line, col = position(text, at)
         code = exc.character if isinstance(exc.character, int) else ord(exc.character)
         shown = f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
         message = phrase(
