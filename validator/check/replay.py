@@ -594,15 +594,8 @@ def _play_round(cursor: Rows, record: Record, entry: RecordRound) -> _Stop | Non
                 N_("it could cross out {fields}; record a round for it"),
                 fields=Items(tuple(c.field for c in crosses)),
             )
-            return stop(
-                "E105",
-                message,
-                cursor.next + 1,
-                "roll",
-                hint,
-                cursor.failure("roll"),
-                at=record.row_line(cursor.next + 1),  # the skipped row's own line
-            )
+            at = record.row_line(cursor.next + 1)  # the skipped row's own line
+            return stop("E105", message, cursor.next + 1, "roll", hint, cursor.failure("roll"), at)
         if cursor.next == len(cursor.rows) - 1:
             # Using up the last row would end the game; it need only be skippable.
             break
@@ -629,14 +622,8 @@ def _play_round(cursor: Rows, record: Record, entry: RecordRound) -> _Stop | Non
             dice=roll_text(dice),
         )
         hint = _dice_hint(cursor, entry.dice, dice)
-        return stop(
-            "E101",
-            message,
-            roll,
-            "dice",
-            hint,
-            cursor.failure("dice", action, record_dice=entry.dice),
-        )
+        failure = cursor.failure("dice", action, record_dice=entry.dice)
+        return stop("E101", message, roll, "dice", hint, failure)
     if isinstance(action, Play) and entry.steps is not None:
         die = movement_die(dice, action.cross)
         if die is not None and die != entry.steps:
