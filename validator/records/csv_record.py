@@ -6,6 +6,7 @@ import difflib
 import itertools
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import NoReturn
 
 from validator.engine import roll_text
@@ -361,24 +362,22 @@ def _columns(cells: list[Cell], lineno: int, source: str) -> list[str]:
         if name not in COLUMNS:
             close = difflib.get_close_matches(name, COLUMNS, n=1)
             known = phrase(N_("known columns: {columns}"), columns=", ".join(COLUMNS))
-            message = (
-                phrase(
+            if close:
+                message = phrase(
                     N_("unknown column {name} (column {n}): did you mean {close}?"),
                     name=short(value),
                     n=number_,
                     close=short(close[0]),
                 )
-                if close
-                else phrase(N_("unknown column {name} (column {n})"), name=short(value), n=number_)
-            )
-            hint = (
-                phrase(N_("write {name}   ({known})"), name=close[0], known=known)
-                if close
-                else phrase(
+                hint = phrase(N_("write {name}   ({known})"), name=close[0], known=known)
+            else:
+                message = phrase(
+                    N_("unknown column {name} (column {n})"), name=short(value), n=number_
+                )
+                hint = phrase(
                     N_("the first row that is not a # line names the columns; {known}"),
                     known=known,
                 )
-            )
             fail("E003", message, source, lineno, col, hint=hint)
         if name in names:
             message = phrase(
@@ -392,20 +391,18 @@ def _columns(cells: list[Cell], lineno: int, source: str) -> list[str]:
     return names
 
 
+@dataclass(slots=True)
 class _Cell:
     """One data cell being read: its column name, text and place, for messages."""
 
-    def __init__(
-        self, name: str, number_: int, value: str, line: int, col: int, source: str
-    ) -> None:
-        self.name = name
-        self.number = number_
-        self.value = value
-        self.line = line
-        self.col = col
-        self.source = source
-        self.parts: list[int] = []
-        """Columns of the entries of a list value (path), for their locations."""
+    name: str
+    number: int
+    value: str
+    line: int
+    col: int
+    source: str
+    parts: list[int] = field(default_factory=list)
+    """Columns of the entries of a list value (path), for their locations."""
 
     def fail(
         self, expected: Text, offset: int = 0, code: str = "E002", hint: Text = ""
