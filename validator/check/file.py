@@ -11,7 +11,7 @@ import functools
 import os
 import re
 import stat
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -57,9 +57,7 @@ class Checker:
     """A contest folder: a record's `dice_file:` must then name a file inside it."""
     max_bytes: int = MAX_BYTES
     """Records larger than this are refused before they are parsed."""
-    _dice_cache: dict[Path, DiceFile | tuple[str, Callable[[str], Phrase]]] = field(
-        default_factory=dict
-    )
+    _dice_cache: dict[Path, DiceFile | _DiceProblem] = field(default_factory=dict)
 
     @classmethod
     def create(
@@ -259,9 +257,9 @@ class Checker:
             cached = self._dice_cache[dice_path] = _load_record_dice(dice_path, self.max_bytes)
         if isinstance(cached, DiceFile):
             return cached
-        code, problem = cached
+        code, template, values = cached
         shown = _shown(dice_path, self.root) if self.root is not None else dice_file
-        return refuse(code, problem(shown))
+        return refuse(code, phrase(template, name=shown, **values))
 
 
 def _quoting(
@@ -273,32 +271,27 @@ def _quoting(
     return replace(said, excerpt=record.line_text(line))
 
 
-def _load_record_dice(path: Path, max_bytes: int) -> DiceFile | tuple[str, Callable[[str], Phrase]]:
-    """A dice file named by a record, or (code, what is wrong, said with its name): where
-    it is wrong, never what the file holds (it is not the record's to show). It is the
-    entry's file, so the record's size cap holds for it, and a link is not followed."""
+_DiceProblem = tuple[str, str, dict[str, object]]
+"""What is wrong with a dice file a record names: its code, and the template and values
+of the message, which is said with the file's name where it is used."""
+
+
+def _load_record_dice(path: Path, max_bytes: int) -> DiceFile | _DiceProblem:
+    """A dice file named by a record, or what is wrong with it: where it is wrong, never
+    what the file holds (it is not the record's to show). It is the entry's file, so the
+    record's size cap holds for it, and a link is not followed."""
     problem = _not_a_regular_file(path)
     if problem is not None:
-        said = problem
-        return "D001", lambda shown: phrase(
-            N_("its dice file {name} {problem}"), name=shown, problem=said
-        )
+        return "D001", N_("its dice file {name} {problem}"), {"problem": problem}
     try:
         return read_dice(path, max_bytes=max_bytes, follow=False)
     except ReadError as exc:
         d = exc.diagnostic
         summary = phrase(CODES[d.code].summary)
         if d.line:
-            line = d.line
-            return d.code, lambda shown: phrase(
-                N_("its dice file {name}: {problem} (line {line})"),
-                name=shown,
-                problem=summary,
-                line=line,
-            )
-        return d.code, lambda shown: phrase(
-            N_("its dice file {name}: {problem}"), name=shown, problem=summary
-        )
+            template = N_("its dice file {name}: {problem} (line {line})")
+            return d.code, template, {"problem": summary, "line": d.line}
+        return d.code, N_("its dice file {name}: {problem}"), {"problem": summary}
 
 
 def _not_a_regular_file(path: Path) -> Phrase | None:
