@@ -1586,11 +1586,9 @@ class _Annotation:
                 self.fail(message, token.at, hint=hint)
         if role == CROSS:
             self.seen[CROSS] = token.at + 1
-            self.data[CROSS] = token.field
-            self.where[(CROSS,)] = token.start + 1
-        elif role == MOVE:
-            self.data[MOVE] = token.field
-            self.where[(MOVE,)] = token.start + 1
+        if role in (CROSS, MOVE):
+            self.data[role] = token.field
+            self.where[(role,)] = token.start + 1
         elif role == PATH:
             cells = self.data.setdefault(PATH, [])
             assert isinstance(cells, list)
@@ -1623,9 +1621,7 @@ class _Annotation:
                 self._field(pair, pending[0] if pending is not None else None)
                 return
             message = phrase(
-                N_(
-                    "{a} {b} reads as the field {a}/{b} or as steps {a} and then {b}",
-                ),
+                N_("{a} {b} reads as the field {a}/{b} or as steps {a} and then {b}"),
                 a=token.text,
                 b=nxt.text,
             )
