@@ -148,45 +148,35 @@ class _Scanner:
             if flat is not None:  # no key or string inside: nothing more to note
                 self.pos = flat.end()
                 return
-        if ch == "{":
+        if ch in "{[":
             self.pos += 1
             self.skip_ws()
-            if self.text[self.pos] == "}":
-                self.pos += 1
-                return
-            while True:
-                self.skip_ws()
-                key_pos = self.pos
-                key = self.string()
-                key_path = (*path, key)
-                if depth < 3:
-                    self.locations[key_path] = self.where(key_pos)
-                self.skip_ws()
-                self.pos += 1  # the colon
-                self.value(key_path, depth + 1)
-                self.skip_ws()
-                ch = self.text[self.pos]
-                self.pos += 1
-                if ch == "}":
-                    return
-        elif ch == "[":
-            self.pos += 1
-            self.skip_ws()
-            if self.text[self.pos] == "]":
+            if self.text[self.pos] in "}]":
                 self.pos += 1
                 return
             index = 0
             while True:
-                if path == ("rounds",) and self.max_rounds is not None and index >= self.max_rounds:
+                if ch == "{":
+                    self.skip_ws()
+                    key_pos = self.pos
+                    item: Path = (*path, self.string())
+                    if depth < 3:
+                        self.locations[item] = self.where(key_pos)
+                    self.skip_ws()
+                    self.pos += 1  # the colon
+                elif (
+                    path == ("rounds",) and self.max_rounds is not None and index >= self.max_rounds
+                ):
                     raise _Stop
-                self.value((*path, index), depth + 1)
-                index += 1
+                else:
+                    item = (*path, index)
+                    index += 1
+                self.value(item, depth + 1)
                 self.skip_ws()
-                ch = self.text[self.pos]
                 self.pos += 1
-                if ch == "]":
+                if self.text[self.pos - 1] in "}]":
                     return
-        elif ch == '"':
+        if ch == '"':
             self.pos = _STRING.match(self.text, self.pos).end()  # type: ignore[union-attr]
         else:
             self.pos = _SCALAR.match(self.text, self.pos).end()  # type: ignore[union-attr]
