@@ -65,19 +65,19 @@ class Explanation:
     roll: int | None
     dice: Dice | None
     """The official dice of the row (None: no such row)."""
-    record_dice: Dice | None
-    """The record's own dice, when they differ from the row's (E101)."""
     before: State
-    cross: Cross | None
-    """The record's cross-out, when it was legal: it decides the movement die."""
     marks: tuple[tuple[Field, BoardMark], ...]
     legend: tuple[tuple[BoardMark, str], ...]
-    recorded_path: tuple[Field, ...]
-    """The record's path, when the path (or the move it ends on) broke the rules."""
-    legal_walk: tuple[Field, ...]
-    """A legal walk to the recorded move, when only the path was wrong."""
     legal: tuple[str, ...]
     """What was legal instead, as sentences."""
+    record_dice: Dice | None = None
+    """The record's own dice, when they differ from the row's (E101)."""
+    cross: Cross | None = None
+    """The record's cross-out, when it was legal: it decides the movement die."""
+    recorded_path: tuple[Field, ...] = ()
+    """The record's path, when the path (or the move it ends on) broke the rules."""
+    legal_walk: tuple[Field, ...] = ()
+    """A legal walk to the recorded move, when only the path was wrong."""
     problem: str = ""
     """What the record did wrong, in one sentence of the game's words."""
     quote: str | None = None
@@ -179,11 +179,14 @@ def _entry(result: Result, error: Diagnostic) -> RecordRound | None:
 
 
 class _Marks:
-    """Marks and their legend while they are collected: one mark per field, by priority."""
+    """Marks and their legend while they are collected: one mark per field, by priority;
+    the burglar's first."""
 
-    def __init__(self) -> None:
+    def __init__(self, burglar: Field | None) -> None:
         self.marks: dict[Field, BoardMark] = {}
         self.legend: dict[BoardMark, str] = {}
+        if burglar is not None:
+            self.put((burglar,), BoardMark.BURGLAR, _("the burglar"))
 
     def put(self, fields: Sequence[Field], mark: BoardMark, text: str) -> None:
         for field in fields:
@@ -208,11 +211,8 @@ def explain_failure(
     entry: RecordRound | None = None,
     ended: tuple[End, int | None] | None = None,
 ) -> Explanation:
-    marks = _Marks()
+    marks = _Marks(f.before.position)
     put = marks.put
-    position = f.before.position
-    if position is not None:
-        put((position,), BoardMark.BURGLAR, _("the burglar"))
     recorded_path: tuple[Field, ...] = ()
     legal_walk: tuple[Field, ...] = ()
     problem = say(error.phrase)
@@ -279,9 +279,7 @@ def _explain_used_roll(error: Diagnostic, result: Result, entry: RecordRound) ->
     roll = error.roll
     used: RoundResult | None = next((r for r in result.rounds if r.roll == roll), None)
     before = result.rounds[-1].state if result.rounds else State()
-    marks = _Marks()
-    if before.position is not None:
-        marks.put((before.position,), BoardMark.BURGLAR, _("the burglar"))
+    marks = _Marks(before.position)
     legal: list[str] = []
     if used is not None:
         played = tuple(x for x in (used.cross.field if used.cross else None, used.move) if x)
@@ -313,13 +311,9 @@ def _explain_used_roll(error: Diagnostic, result: Result, entry: RecordRound) ->
         part="roll",
         roll=roll,
         dice=used.dice if used is not None else None,
-        record_dice=None,
         before=before,
-        cross=None,
         marks=pairs,
         legend=legend,
-        recorded_path=(),
-        legal_walk=(),
         legal=tuple(legal),
         problem=_sentence(message(error)),
         quote=error.excerpt,

@@ -7,10 +7,11 @@ only the command's own options (`--dice`, `--rules`) raise UsageError.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import stat
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -56,9 +57,7 @@ class Checker:
     """A contest folder: a record's `dice_file:` must then name a file inside it."""
     max_bytes: int = MAX_BYTES
     """Records larger than this are refused before they are parsed."""
-    _dice_cache: dict[Path, DiceFile | tuple[str, Callable[[str], Phrase]]] = field(
-        default_factory=dict
-    )
+    _dice_cache: dict[Path, DiceFile | _DiceProblem] = field(default_factory=dict)
 
     @classmethod
     def create(
@@ -132,7 +131,6 @@ class Checker:
             )
         named: Ruleset | None = None
         if record.rules is not None:
-            line, col = record.where("rules") or (None, None)
             if is_rules_file(record.rules.split("+")[0]):
                 # An entry must not make the organizer's machine read files of its choosing.
                 message = phrase(
@@ -141,10 +139,7 @@ class Checker:
                         "house rules files are given with --rules"
                     )
                 )
-                refused = replace(
-                    Diagnostic.said("E005", message, name, line, col),
-                    excerpt=record.line_text(line),
-                )
+                refused = _quoting(record, "rules", name, "E005", message)
                 return malformed(refused, default_rules, record=record)
             try:
                 named = resolve(record.rules)
@@ -158,32 +153,20 @@ class Checker:
                     hint = phrase(
                         N_("a house rules file is given with --rules, not named by a record")
                     )
-                    return malformed(
-                        replace(
-                            Diagnostic.said("E005", message, name, line, col, hint=hint),
-                            excerpt=record.line_text(line),
-                        ),
-                        STANDARD,
-                        record=record,
-                    )
+                    refused = _quoting(record, "rules", name, "E005", message, hint)
+                    return malformed(refused, STANDARD, record=record)
         rules = self.rules or named or STANDARD
         notes = []
         if record.rules not in (None, rules.name) and (
             named is None or not same_rules(named, rules)
         ):
-            notes.append(
-                Diagnostic.said(
-                    "W002",
-                    phrase(
-                        N_("the record names the ruleset {named}, but {enforced} is enforced"),
-                        named=repr(record.rules),
-                        enforced=repr(rules.name),
-                    ),
-                    name,
-                    line,
-                    col,
-                )
+            line, col = record.where("rules") or (None, None)
+            message = phrase(
+                N_("the record names the ruleset {named}, but {enforced} is enforced"),
+                named=repr(record.rules),
+                enforced=repr(rules.name),
             )
+            notes.append(Diagnostic.said("W002", message, name, line, col))
         if isinstance(dice, Diagnostic):
             return malformed(dice, rules, name, record=record)
         return replay(dice.rows, record, rules, dice_sha256=dice.sha256, notes=notes)
@@ -248,79 +231,67 @@ class Checker:
         self, path: Path, dice_file: str | None, name: str, record: Record, mailed: bool = False
     ) -> DiceFile | Diagnostic:
         """The dice file a record names, or why it cannot be used (quoting nothing of it)."""
-        line, col = record.where("dice_file") or (None, None)
-
-        def refuse(code: str, message: Text, hint: Text = "") -> Diagnostic:
-            return replace(
-                Diagnostic.said(code, message, name, line, col, hint=hint),
-                excerpt=record.line_text(line),
-            )
+        refuse = functools.partial(_quoting, record, "dice_file", name)
 
         if dice_file is None:
             return refuse(
                 "E004", phrase(N_("no dice file: give --dice FILE (the record names none)"))
             )
         if mailed:
-            return refuse(
-                "E004",
-                phrase(N_("no dice file: the dice file a mailed record names is not read")),
-                phrase(N_("the organizer checks mail with --dice FILE")),
-            )
+            message = phrase(N_("no dice file: the dice file a mailed record names is not read"))
+            return refuse("E004", message, phrase(N_("the organizer checks mail with --dice FILE")))
         if _CONTROL.search(dice_file):  # a NUL stops the system's path calls themselves
-            return refuse(
-                "E005",
-                phrase(N_("dice_file: a file name with a control character is not allowed")),
-                phrase(N_("name the dice file relative to the record")),
-            )
+            message = phrase(N_("dice_file: a file name with a control character is not allowed"))
+            return refuse("E005", message, phrase(N_("name the dice file relative to the record")))
         if os.path.isabs(dice_file) or dice_file.startswith("~"):
-            return refuse(
-                "E005",
-                phrase(N_("dice_file: an absolute path is not allowed")),
-                phrase(N_("name the dice file relative to the record")),
-            )
+            message = phrase(N_("dice_file: an absolute path is not allowed"))
+            return refuse("E005", message, phrase(N_("name the dice file relative to the record")))
         dice_path = (path.parent / dice_file).resolve()
         if self.root is not None and not dice_path.is_relative_to(self.root):
+            message = phrase(N_("dice_file: the dice file must be inside the contest folder"))
             return refuse(
-                "E005",
-                phrase(N_("dice_file: the dice file must be inside the contest folder")),
-                phrase(N_("name a dice file in the folder, or give --dice")),
+                "E005", message, phrase(N_("name a dice file in the folder, or give --dice"))
             )
         cached = self._dice_cache.get(dice_path)
         if cached is None:
             cached = self._dice_cache[dice_path] = _load_record_dice(dice_path, self.max_bytes)
         if isinstance(cached, DiceFile):
             return cached
-        code, problem = cached
+        code, template, values = cached
         shown = _shown(dice_path, self.root) if self.root is not None else dice_file
-        return refuse(code, problem(shown))
+        return refuse(code, phrase(template, name=shown, **values))
 
 
-def _load_record_dice(path: Path, max_bytes: int) -> DiceFile | tuple[str, Callable[[str], Phrase]]:
-    """A dice file named by a record, or (code, what is wrong, said with its name): where
-    it is wrong, never what the file holds (it is not the record's to show). It is the
-    entry's file, so the record's size cap holds for it, and a link is not followed."""
+def _quoting(
+    record: Record, key: str, name: str, code: str, message: Text, hint: Text = ""
+) -> Diagnostic:
+    """A diagnostic at the line of the record's `key`, quoting that line."""
+    line, col = record.where(key) or (None, None)
+    said = Diagnostic.said(code, message, name, line, col, hint=hint)
+    return replace(said, excerpt=record.line_text(line))
+
+
+_DiceProblem = tuple[str, str, dict[str, object]]
+"""What is wrong with a dice file a record names: its code, and the template and values
+of the message, which is said with the file's name where it is used."""
+
+
+def _load_record_dice(path: Path, max_bytes: int) -> DiceFile | _DiceProblem:
+    """A dice file named by a record, or what is wrong with it: where it is wrong, never
+    what the file holds (it is not the record's to show). It is the entry's file, so the
+    record's size cap holds for it, and a link is not followed."""
     problem = _not_a_regular_file(path)
     if problem is not None:
-        said = problem
-        return "D001", lambda shown: phrase(
-            N_("its dice file {name} {problem}"), name=shown, problem=said
-        )
+        return "D001", N_("its dice file {name} {problem}"), {"problem": problem}
     try:
         return read_dice(path, max_bytes=max_bytes, follow=False)
     except ReadError as exc:
         d = exc.diagnostic
         summary = phrase(CODES[d.code].summary)
         if d.line:
-            line = d.line
-            return d.code, lambda shown: phrase(
-                N_("its dice file {name}: {problem} (line {line})"),
-                name=shown,
-                problem=summary,
-                line=line,
-            )
-        return d.code, lambda shown: phrase(
-            N_("its dice file {name}: {problem}"), name=shown, problem=summary
-        )
+            template = N_("its dice file {name}: {problem} (line {line})")
+            return d.code, template, {"problem": summary, "line": d.line}
+        return d.code, N_("its dice file {name}: {problem}"), {"problem": summary}
 
 
 def _not_a_regular_file(path: Path) -> Phrase | None:

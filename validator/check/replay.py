@@ -402,28 +402,22 @@ def replay(
     final_score = None if error else score(state, rules)
     warnings = [*record.warnings, *notes, *cursor.notes]
     if dice_sha256 and record.dice_sha256 and record.dice_sha256 != dice_sha256:
+        message = phrase(
+            N_("dice_sha256 does not match the dice file: the record was played on other dice")
+        )
+        hint = phrase(N_("the dice file in use has SHA-256 {sha}"), sha=dice_sha256)
         error = _diagnostic(
-            record,
-            None,
-            "E108",
-            phrase(
-                N_("dice_sha256 does not match the dice file: the record was played on other dice")
-            ),
-            at=record.where("dice_sha256"),
-            hint=phrase(N_("the dice file in use has SHA-256 {sha}"), sha=dice_sha256),
+            record, None, "E108", message, at=record.where("dice_sha256"), hint=hint
         )
     elif error is None and record.claimed_score is not None and record.claimed_score != final_score:
+        message = phrase(
+            N_("the record claims {claimed} points, but the replay scores {score}"),
+            claimed=record.claimed_score,
+            score=final_score,
+        )
+        hint = phrase("{line}", line=_claimed_line(record, final_score))
         error = _diagnostic(
-            record,
-            None,
-            "E107",
-            phrase(
-                N_("the record claims {claimed} points, but the replay scores {score}"),
-                claimed=record.claimed_score,
-                score=final_score,
-            ),
-            at=record.where("claimed_score"),
-            hint=phrase("{line}", line=_claimed_line(record, final_score)),
+            record, None, "E107", message, at=record.where("claimed_score"), hint=hint
         )
     if error is not None:
         # The code's category decides (every replay finding is a record or rules error).
@@ -503,20 +497,13 @@ def _check_rings(record: Record, rules: Ruleset) -> _Stop | None:
         if rules.rings
         else phrase(N_("none (The magic rings! is not in play)"))
     )
-    return _Stop(
-        _diagnostic(
-            record,
-            None,
-            "E109",
-            plural(
-                declared,
-                "the record declares {n} magic ring; the ruleset allows {allowed}",
-                "the record declares {n} magic rings; the ruleset allows {allowed}",
-                allowed=allowed,
-            ),
-            at=record.where("rings"),
-        )
+    message = plural(
+        declared,
+        "the record declares {n} magic ring; the ruleset allows {allowed}",
+        "the record declares {n} magic rings; the ruleset allows {allowed}",
+        allowed=allowed,
     )
+    return _Stop(_diagnostic(record, None, "E109", message, at=record.where("rings")))
 
 
 def _follow(cursor: Rows, record: Record, entry: RecordRound, want: int) -> int:
@@ -530,28 +517,23 @@ def _follow(cursor: Rows, record: Record, entry: RecordRound, want: int) -> int:
     while row < len(cursor.rows) and not state.over:
         if row >= want and sorted(cursor.rows[row]) == dice:
             cursor.shift += row - want
+            message = phrase(
+                N_(
+                    "round {round} gives no roll number, and its dice {dice} are "
+                    "not roll {counted}: it is read as roll {roll}, after forced "
+                    "rerolls"
+                ),
+                round=entry.number,
+                dice=roll_text(entry.dice or ()),
+                counted=want + 1,
+                roll=row + 1,
+            )
+            hint = phrase(
+                N_("write the roll number ({roll}: ...) to say which roll it is"),
+                roll=row + 1,
+            )
             cursor.notes.append(
-                _diagnostic(
-                    record,
-                    entry,
-                    "W005",
-                    phrase(
-                        N_(
-                            "round {round} gives no roll number, and its dice {dice} are "
-                            "not roll {counted}: it is read as roll {roll}, after forced "
-                            "rerolls"
-                        ),
-                        round=entry.number,
-                        dice=roll_text(entry.dice or ()),
-                        counted=want + 1,
-                        roll=row + 1,
-                    ),
-                    roll=row + 1,
-                    hint=phrase(
-                        N_("write the roll number ({roll}: ...) to say which roll it is"),
-                        roll=row + 1,
-                    ),
-                )
+                _diagnostic(record, entry, "W005", message, roll=row + 1, hint=hint)
             )
             return row
         if available_crosses(state, cursor.rows[row]):
@@ -590,39 +572,30 @@ def _play_round(cursor: Rows, record: Record, entry: RecordRound) -> _Stop | Non
     if cursor.state.over:
         return _after_end(cursor, record, entry, want)
     if want < cursor.next:
-        return stop(
-            "E103",
-            phrase(
-                N_("round {round} names roll {roll}, but rolls up to {used} are already used"),
-                round=entry.number,
-                roll=want + 1,
-                used=cursor.next,
-            ),
-            want + 1,
-            "roll",
-            phrase(N_("the next unused roll is {roll}"), roll=cursor.next + 1),
+        message = phrase(
+            N_("round {round} names roll {roll}, but rolls up to {used} are already used"),
+            round=entry.number,
+            roll=want + 1,
+            used=cursor.next,
         )
+        hint = phrase(N_("the next unused roll is {roll}"), roll=cursor.next + 1)
+        return stop("E103", message, want + 1, "roll", hint)
     # Skipped rows come first: a skipped playable row breaks the rules before a round
     # that names a row the dice file does not have.
     while cursor.next < min(want, len(cursor.rows)):
         crosses = cursor.crosses()
         if crosses:
-            return stop(
-                "E105",
-                phrase(
-                    N_("roll {roll} ({dice}) is skipped, but it is not a forced reroll"),
-                    roll=cursor.next + 1,
-                    dice=roll_text(cursor.dice),
-                ),
-                cursor.next + 1,
-                "roll",
-                phrase(
-                    N_("it could cross out {fields}; record a round for it"),
-                    fields=Items(tuple(c.field for c in crosses)),
-                ),
-                cursor.failure("roll"),
-                at=record.row_line(cursor.next + 1),  # the skipped row's own line
+            message = phrase(
+                N_("roll {roll} ({dice}) is skipped, but it is not a forced reroll"),
+                roll=cursor.next + 1,
+                dice=roll_text(cursor.dice),
             )
+            hint = phrase(
+                N_("it could cross out {fields}; record a round for it"),
+                fields=Items(tuple(c.field for c in crosses)),
+            )
+            at = record.row_line(cursor.next + 1)  # the skipped row's own line
+            return stop("E105", message, cursor.next + 1, "roll", hint, cursor.failure("roll"), at)
         if cursor.next == len(cursor.rows) - 1:
             # Using up the last row would end the game; it need only be skippable.
             break
@@ -630,56 +603,43 @@ def _play_round(cursor: Rows, record: Record, entry: RecordRound) -> _Stop | Non
         if cursor.state.over:
             return _after_end(cursor, record, entry, want)
     if want >= len(cursor.rows):
-        return stop(
-            "E104",
-            plural(
-                len(cursor.rows),
-                "round {round} names roll {roll}, but the dice file has {n} roll",
-                "round {round} names roll {roll}, but the dice file has {n} rolls",
-                round=entry.number,
-                roll=want + 1,
-            ),
-            want + 1,
-            "roll",
+        message = plural(
+            len(cursor.rows),
+            "round {round} names roll {roll}, but the dice file has {n} roll",
+            "round {round} names roll {roll}, but the dice file has {n} rolls",
+            round=entry.number,
+            roll=want + 1,
         )
+        return stop("E104", message, want + 1, "roll")
     dice, roll = cursor.dice, cursor.next + 1
     action = to_action(entry)
     if entry.dice is not None and sorted(entry.dice) != sorted(dice):
-        return stop(
-            "E101",
-            phrase(
-                N_("round {round} gives the dice {given}, but roll {roll} is {dice}"),
-                round=entry.number,
-                given=roll_text(entry.dice),
-                roll=roll,
-                dice=roll_text(dice),
-            ),
-            roll,
-            "dice",
-            _dice_hint(cursor, entry.dice, dice),
-            cursor.failure("dice", action, record_dice=entry.dice),
+        message = phrase(
+            N_("round {round} gives the dice {given}, but roll {roll} is {dice}"),
+            round=entry.number,
+            given=roll_text(entry.dice),
+            roll=roll,
+            dice=roll_text(dice),
         )
+        hint = _dice_hint(cursor, entry.dice, dice)
+        failure = cursor.failure("dice", action, record_dice=entry.dice)
+        return stop("E101", message, roll, "dice", hint, failure)
     if isinstance(action, Play) and entry.steps is not None:
         die = movement_die(dice, action.cross)
         if die is not None and die != entry.steps:
-            return stop(
-                "E102",
-                phrase(
-                    N_(
-                        "round {round} gives steps {steps}, but crossing out {field} with "
-                        "{dice} leaves the movement die {die}"
-                    ),
-                    round=entry.number,
-                    steps=entry.steps,
-                    field=action.cross,
-                    dice=roll_text(dice),
-                    die=die,
+            message = phrase(
+                N_(
+                    "round {round} gives steps {steps}, but crossing out {field} with "
+                    "{dice} leaves the movement die {die}"
                 ),
-                roll,
-                "steps",
-                phrase("steps: {die}", die=die),
-                cursor.failure("steps", action),
+                round=entry.number,
+                steps=entry.steps,
+                field=action.cross,
+                dice=roll_text(dice),
+                die=die,
             )
+            hint = phrase("steps: {die}", die=die)
+            return stop("E102", message, roll, "steps", hint, cursor.failure("steps", action))
     refusal = cursor.play(action, entry)
     if refusal is None:
         return None
@@ -693,19 +653,14 @@ def _after_end(cursor: Rows, record: Record, entry: RecordRound, want: int) -> _
     ended = cursor.state.end
     assert ended is not None, "called only once the game is over"
     end = phrase(END_BRIEF[ended])
-    diagnostic = _diagnostic(
-        record,
-        entry,
-        "E106",
-        phrase(
-            N_("round {round} is recorded after the game ended ({end} on roll {roll})"),
-            round=entry.number,
-            end=end,
-            roll=cursor.end_roll,
-        ),
-        roll=want + 1,
-        hint=phrase(N_("remove the rounds after the end of the game")),
+    message = phrase(
+        N_("round {round} is recorded after the game ended ({end} on roll {roll})"),
+        round=entry.number,
+        end=end,
+        roll=cursor.end_roll,
     )
+    hint = phrase(N_("remove the rounds after the end of the game"))
+    diagnostic = _diagnostic(record, entry, "E106", message, roll=want + 1, hint=hint)
     return _Stop(diagnostic, cursor.failure("round", to_action(entry)))
 
 

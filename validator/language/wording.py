@@ -1,13 +1,10 @@
 """The words every output uses for the game: end reasons, round kinds, ordinals, plurals.
 
 One place for each phrase, so that a report, the terminal, the explanation and the game
-screen say the same thing the same way. Written for translation: every sentence is one
-format string with named placeholders (never an f-string), passed through `_`; every
-count goes through `plural`, which is `ngettext` in waiting. The next step binds `_` and
-`ngettext` to gettext; nothing else has to change.
-
-A leaf: it imports only the engine's `End`, so any layer that writes sentences for people
-(the explanation, the report model, the renderers, the game screen) may use it.
+screen say the same thing the same way: every sentence is one format string with named
+placeholders (never an f-string), passed through `_`; every count goes through `plural`
+(`ngettext`). A leaf: it imports only the engine and `i18n`, so any layer that writes
+sentences for people may use it.
 """
 
 from __future__ import annotations

@@ -65,18 +65,12 @@ def parse_record(
     the `dice_file` a record names before reading the rest."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
     if len(raw) > max_bytes:
-        raise ReadError(
-            Diagnostic.said(
-                "E001",
-                phrase(
-                    N_("the input is {size} bytes, more than the {n} allowed"),
-                    size=len(raw),
-                    n=max_bytes,
-                ),
-                source,
-                1,
-            )
+        message = phrase(
+            N_("the input is {size} bytes, more than the {n} allowed"),
+            size=len(raw),
+            n=max_bytes,
         )
+        raise ReadError(Diagnostic.said("E001", message, source, 1))
     if isinstance(data, str):
         text, warning = data.removeprefix("\ufeff"), None
     else:
@@ -105,20 +99,15 @@ def parse_record(
 
 def _unknown_format(source: str) -> Diagnostic:
     known = ", ".join(RECORD_FORMATS)
-    return Diagnostic.said(
-        "E002",
-        phrase(
-            N_(
-                "cannot tell the record's format from its name or its content "
-                "(known extensions: {known})"
-            ),
-            known=known,
+    message = phrase(
+        N_(
+            "cannot tell the record's format from its name or its content "
+            "(known extensions: {known})"
         ),
-        source,
-        1,
-        1,
-        hint=phrase(N_("rename the file with one of the known extensions")),
+        known=known,
     )
+    hint = phrase(N_("rename the file with one of the known extensions"))
+    return Diagnostic.said("E002", message, source, 1, 1, hint=hint)
 
 
 def _with_excerpt(diagnostic: Diagnostic, quoted: dict[int, str]) -> Diagnostic:

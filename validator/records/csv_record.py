@@ -6,6 +6,7 @@ import difflib
 import itertools
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import NoReturn
 
 from validator.engine import roll_text
@@ -150,28 +151,17 @@ def parse(text: str, source: str, max_rounds: int | None = None) -> Record:
             if header.values
             else ("E007", phrase(N_("the file holds no record")))
         )
-        fail(
-            code,
-            message,
-            source,
-            1,
-            1,
-            hint=phrase(
-                N_(
-                    "after the # key: value lines, a row naming the columns like "
-                    "roll,dice,cross,move,steps,reroll, then one row per round"
-                )
-            ),
+        hint = phrase(
+            N_(
+                "after the # key: value lines, a row naming the columns like "
+                "roll,dice,cross,move,steps,reroll, then one row per round"
+            )
         )
+        fail(code, message, source, 1, 1, hint=hint)
     if not rounds and not header.values and not problems:
-        fail(
-            "E007",
-            phrase(N_("the file holds no record: no row after the column names")),
-            source,
-            columns_line,
-            1,
-            hint=phrase(N_("one row per round, like 7,3 4 6,3/4,5/5,6,")),
-        )
+        hint = phrase(N_("one row per round, like 7,3 4 6,3/4,5/5,6,"))
+        message = phrase(N_("the file holds no record: no row after the column names"))
+        fail("E007", message, source, columns_line, 1, hint=hint)
     return build(header, rounds, locations, "csv", problems, numbers)
 
 
@@ -197,18 +187,13 @@ def _meta(header: Header, line: str, lineno: int, columns_line: int | None, sour
     if columns_line is None:
         header.read(header.key(meta, lineno, fix="# {key}: {value}"), meta, lineno)
     elif key_of(meta["key"]) is not None:
-        fail(
-            "E002",
-            phrase(
-                N_("header line {key} after the row naming the columns (line {line})"),
-                key=meta["key"],
-                line=columns_line,
-            ),
-            source,
-            lineno,
-            meta.start("key") + 1,
-            hint=phrase(N_("# key: value lines come before the row naming the columns")),
+        message = phrase(
+            N_("header line {key} after the row naming the columns (line {line})"),
+            key=meta["key"],
+            line=columns_line,
         )
+        hint = phrase(N_("# key: value lines come before the row naming the columns"))
+        fail("E002", message, source, lineno, meta.start("key") + 1, hint=hint)
 
 
 def _merged(cells: list[Cell], dice_at: int | None) -> list[Cell]:
@@ -248,23 +233,14 @@ def read_row(
             hint = _split_field_hint(cells, columns)
         if not columns:
             return None
-        fail(
-            "E002",
-            phrase(
-                N_(
-                    "this row has {cells}, the header row (line {line}) names {n} columns: "
-                    "{columns}"
-                ),
-                cells=_cells_text(len(cells)),
-                line=columns_line,
-                n=len(columns),
-                columns=", ".join(columns),
-            ),
-            source,
-            lineno,
-            col,
-            hint=hint,
+        message = phrase(
+            N_("this row has {cells}, the header row (line {line}) names {n} columns: {columns}"),
+            cells=_cells_text(len(cells)),
+            line=columns_line,
+            n=len(columns),
+            columns=", ".join(columns),
         )
+        fail("E002", message, source, lineno, col, hint=hint)
     data: dict[str, object] = {}
     where: dict[tuple[str | int, ...], int] = {}
     problems: list[Diagnostic] = []
@@ -317,6 +293,10 @@ def _delimiter(line: str) -> str:
     return ","
 
 
+_QUOTED = re.compile(r'"([^"]*+(?:""[^"]*+)*+)"')
+"""A quoted cell, `""` inside for a quote (possessive: a quote is never given back)."""
+
+
 def _split(line: str, delimiter: str, lineno: int, source: str) -> list[Cell]:
     """A line's cells; a cell may be quoted with "..." ("" inside for a quote)."""
     cells: list[Cell] = []
@@ -326,40 +306,22 @@ def _split(line: str, delimiter: str, lineno: int, source: str) -> list[Cell]:
         while start < len(line) and line[start] in " \t" and line[start] != delimiter:
             start += 1
         if line.startswith('"', start):
-            parts: list[str] = []
-            k = start + 1
-            while True:
-                q = line.find('"', k)
-                if q < 0:
-                    fail(
-                        "E002",
-                        phrase(N_("a quoted cell is not closed")),
-                        source,
-                        lineno,
-                        start + 1,
-                        hint=phrase(N_('close it with "; a quote inside is written ""')),
-                    )
-                parts.append(line[k:q])
-                if not line.startswith('"', q + 1):
-                    break
-                parts.append('"')
-                k = q + 2
-            end = q + 1
+            quoted = _QUOTED.match(line, start)
+            if quoted is None:
+                message = phrase(N_("a quoted cell is not closed"))
+                hint = phrase(N_('close it with "; a quote inside is written ""'))
+                fail("E002", message, source, lineno, start + 1, hint=hint)
+            end = quoted.end()
             while end < len(line) and line[end] in " \t" and line[end] != delimiter:
                 end += 1
             if end < len(line) and line[end] != delimiter:
-                fail(
-                    "E002",
-                    phrase(
-                        N_("expected {delimiter} after the quoted cell, found {found}"),
-                        delimiter=_name(delimiter),
-                        found=short(line[end]),
-                    ),
-                    source,
-                    lineno,
-                    end + 1,
+                message = phrase(
+                    N_("expected {delimiter} after the quoted cell, found {found}"),
+                    delimiter=_name(delimiter),
+                    found=short(line[end]),
                 )
-            content = "".join(parts)
+                fail("E002", message, source, lineno, end + 1)
+            content = quoted[1].replace('""', '"')
             lead = len(content) - len(content.lstrip(" \t"))
             cells.append((content.strip(" \t"), start + 2 + lead))
         else:
@@ -370,16 +332,11 @@ def _split(line: str, delimiter: str, lineno: int, source: str) -> list[Cell]:
         if end >= len(line):
             return cells
         if len(cells) >= MAX_CELLS:
-            fail(
-                "E002",
-                phrase(N_("a row of more than {n} cells"), n=MAX_CELLS),
-                source,
-                lineno,
-                end + 2,
-                hint=phrase(
-                    N_("a record has at most 8 columns: {columns}"), columns=", ".join(COLUMNS)
-                ),
+            message = phrase(N_("a row of more than {n} cells"), n=MAX_CELLS)
+            hint = phrase(
+                N_("a record has at most 8 columns: {columns}"), columns=", ".join(COLUMNS)
             )
+            fail("E002", message, source, lineno, end + 2, hint=hint)
         i = end + 1
 
 
@@ -399,68 +356,53 @@ def _columns(cells: list[Cell], lineno: int, source: str) -> list[str]:
     for number_, (value, col) in enumerate(cells, 1):
         name = column_of(value) or normal(value)
         if not name:
-            fail(
-                "E002",
-                phrase(N_("column {n} of the header row has no name"), n=number_),
-                source,
-                lineno,
-                col,
-                hint=phrase(N_("known columns: {columns}"), columns=", ".join(COLUMNS)),
-            )
+            message = phrase(N_("column {n} of the header row has no name"), n=number_)
+            hint = phrase(N_("known columns: {columns}"), columns=", ".join(COLUMNS))
+            fail("E002", message, source, lineno, col, hint=hint)
         if name not in COLUMNS:
             close = difflib.get_close_matches(name, COLUMNS, n=1)
             known = phrase(N_("known columns: {columns}"), columns=", ".join(COLUMNS))
-            fail(
-                "E003",
-                phrase(
+            if close:
+                message = phrase(
                     N_("unknown column {name} (column {n}): did you mean {close}?"),
                     name=short(value),
                     n=number_,
                     close=short(close[0]),
                 )
-                if close
-                else phrase(N_("unknown column {name} (column {n})"), name=short(value), n=number_),
-                source,
-                lineno,
-                col,
-                hint=phrase(N_("write {name}   ({known})"), name=close[0], known=known)
-                if close
-                else phrase(
+                hint = phrase(N_("write {name}   ({known})"), name=close[0], known=known)
+            else:
+                message = phrase(
+                    N_("unknown column {name} (column {n})"), name=short(value), n=number_
+                )
+                hint = phrase(
                     N_("the first row that is not a # line names the columns; {known}"),
                     known=known,
-                ),
-            )
+                )
+            fail("E003", message, source, lineno, col, hint=hint)
         if name in names:
-            fail(
-                "E002",
-                phrase(
-                    N_("column {name} is named twice (columns {first} and {n})"),
-                    name=name,
-                    first=names.index(name) + 1,
-                    n=number_,
-                ),
-                source,
-                lineno,
-                col,
+            message = phrase(
+                N_("column {name} is named twice (columns {first} and {n})"),
+                name=name,
+                first=names.index(name) + 1,
+                n=number_,
             )
+            fail("E002", message, source, lineno, col)
         names.append(name)
     return names
 
 
+@dataclass(slots=True)
 class _Cell:
     """One data cell being read: its column name, text and place, for messages."""
 
-    def __init__(
-        self, name: str, number_: int, value: str, line: int, col: int, source: str
-    ) -> None:
-        self.name = name
-        self.number = number_
-        self.value = value
-        self.line = line
-        self.col = col
-        self.source = source
-        self.parts: list[int] = []
-        """Columns of the entries of a list value (path), for their locations."""
+    name: str
+    number: int
+    value: str
+    line: int
+    col: int
+    source: str
+    parts: list[int] = field(default_factory=list)
+    """Columns of the entries of a list value (path), for their locations."""
 
     def fail(
         self, expected: Text, offset: int = 0, code: str = "E002", hint: Text = ""

@@ -96,53 +96,33 @@ def plain_rows(text: str, source: str) -> list[tuple[Dice, int]]:
         col = len(content) - len(content.lstrip()) + 1
         if number:
             if numbered is False:
-                raise _error(
-                    "D003",
-                    phrase(N_("a row number here, but earlier rows had none")),
-                    source,
-                    lineno,
-                    col,
-                )
+                message = phrase(N_("a row number here, but earlier rows had none"))
+                raise _error("D003", message, source, lineno, col)
             numbered = True
             expected = len(rows) + 1
             if number.group(1).lstrip("0") != str(expected):  # no int() of a long number
-                raise _error(
-                    "D003",
-                    phrase(
-                        N_("row number {number}, expected {expected} (rows count up from 1)"),
-                        number=short(number.group(1)),
-                        expected=expected,
-                    ),
-                    source,
-                    lineno,
-                    col,
+                message = phrase(
+                    N_("row number {number}, expected {expected} (rows count up from 1)"),
+                    number=short(number.group(1)),
+                    expected=expected,
                 )
+                raise _error("D003", message, source, lineno, col)
             body = content[number.end() :]
             col = number.end() + 1
         else:
             if numbered:
-                raise _error(
-                    "D003",
-                    phrase(N_("row {row} has no row number"), row=len(rows) + 1),
-                    source,
-                    lineno,
-                    col,
-                )
+                message = phrase(N_("row {row} has no row number"), row=len(rows) + 1)
+                raise _error("D003", message, source, lineno, col)
             numbered = False
         try:
             a, b, c = lex_dice(body)
         except LexError:
             a = b = c = 0
         if not all(1 <= d <= 6 for d in (a, b, c)):
-            raise _error(
-                "D002",
-                phrase(
-                    N_("expected {what}, found {found}"), what=_EXAMPLES, found=short(raw.strip())
-                ),
-                source,
-                lineno,
-                col,
+            message = phrase(
+                N_("expected {what}, found {found}"), what=_EXAMPLES, found=short(raw.strip())
             )
+            raise _error("D002", message, source, lineno, col)
         rows.append(((a, b, c), lineno))
     return rows
 
@@ -161,45 +141,29 @@ def csv_rows(text: str, source: str) -> list[tuple[Dice, int]]:
             if header is None:
                 header = [c.lower() for c in cells]
                 if header not in (["d1", "d2", "d3"], ["roll", "d1", "d2", "d3"]):
-                    raise _error(
-                        "D002",
-                        phrase(
-                            N_("expected the header {headers}, found {found}"),
-                            headers=either("`d1,d2,d3`", "`roll,d1,d2,d3`"),
-                            found=short(",".join(cells)),
-                        ),
-                        source,
-                        lineno,
+                    message = phrase(
+                        N_("expected the header {headers}, found {found}"),
+                        headers=either("`d1,d2,d3`", "`roll,d1,d2,d3`"),
+                        found=short(",".join(cells)),
                     )
+                    raise _error("D002", message, source, lineno)
                 continue
             if len(cells) != len(header):
-                raise _error(
-                    "D002",
-                    phrase(
-                        N_("expected {n} values, found {found}"), n=len(header), found=len(cells)
-                    ),
-                    source,
-                    lineno,
+                message = phrase(
+                    N_("expected {n} values, found {found}"), n=len(header), found=len(cells)
                 )
+                raise _error("D002", message, source, lineno)
             if len(header) == 4 and cells[0] != str(len(rows) + 1):
-                raise _error(
-                    "D003",
-                    phrase(
-                        N_("roll {found}, expected {expected}"),
-                        found=short(cells[0]),
-                        expected=len(rows) + 1,
-                    ),
-                    source,
-                    lineno,
+                message = phrase(
+                    N_("roll {found}, expected {expected}"),
+                    found=short(cells[0]),
+                    expected=len(rows) + 1,
                 )
+                raise _error("D003", message, source, lineno)
             values = cells[-3:]
             if not all(v in {"1", "2", "3", "4", "5", "6"} for v in values):
-                raise _error(
-                    "D002",
-                    phrase(N_("dice must be 1-6, found {found}"), found=",".join(values)),
-                    source,
-                    lineno,
-                )
+                message = phrase(N_("dice must be 1-6, found {found}"), found=",".join(values))
+                raise _error("D002", message, source, lineno)
             a, b, c = (int(v) for v in values)
             rows.append(((a, b, c), lineno))
     except csv.Error as exc:
@@ -239,17 +203,12 @@ def _structured(
     for i, item in enumerate(data):
         line, col = locations.get((i,), (1, 1))
         if not _is_roll(item):
-            raise _error(
-                "D002",
-                phrase(
-                    N_("roll {roll}: expected three dice 1-6, found {found}"),
-                    roll=i + 1,
-                    found=f"{item!r:.40}",
-                ),
-                source,
-                line,
-                col,
+            message = phrase(
+                N_("roll {roll}: expected three dice 1-6, found {found}"),
+                roll=i + 1,
+                found=f"{item!r:.40}",
             )
+            raise _error("D002", message, source, line, col)
         rows.append(((item[0], item[1], item[2]), line))
     return rows
 

@@ -92,40 +92,24 @@ class Header:
                     line=fix.format(key=word, value=value),
                     known=known,
                 )
-            fail(
-                "E003",
-                phrase(N_("unknown header key {key}"), key=short(name)),
-                self.source,
-                line,
-                match.start("key") + 1,
-                hint=hint,
-            )
+            message = phrase(N_("unknown header key {key}"), key=short(name))
+            fail("E003", message, self.source, line, match.start("key") + 1, hint=hint)
         return key
 
     def read(self, key: str, match: re.Match[str], line: int) -> None:
         if (key,) in self.locations:
             first = self.locations[(key,)][0]
-            fail(
-                "E002",
-                phrase(N_("{key} is given twice (first on line {line})"), key=key, line=first),
-                self.source,
-                line,
-                match.start("key") + 1,
-            )
+            message = phrase(N_("{key} is given twice (first on line {line})"), key=key, line=first)
+            fail("E002", message, self.source, line, match.start("key") + 1)
         value, col = self._value(key, match.string, match.start("rest"), line)
         if key == "claimed_score":
             value = _without_unit(value)
         if key in INT_KEYS:
             if not re.fullmatch(r"[+-]?\d+", value, re.ASCII):
-                fail(
-                    "E005",
-                    phrase(
-                        N_("{key} must be a whole number, not {found}"), key=key, found=short(value)
-                    ),
-                    self.source,
-                    line,
-                    col,
+                message = phrase(
+                    N_("{key} must be a whole number, not {found}"), key=key, found=short(value)
                 )
+                fail("E005", message, self.source, line, col)
             sign = -1 if value.startswith("-") else 1
             try:
                 self.values[key] = sign * number(value.lstrip("+-"), key)
@@ -141,30 +125,20 @@ class Header:
             try:
                 value, end = json.JSONDecoder().raw_decode(text, i)
             except json.JSONDecodeError:
-                fail(
-                    "E002",
-                    phrase(N_("the quoted value of {key} is broken or not closed"), key=key),
-                    self.source,
-                    line,
-                    i + 1,
-                    hint=phrase(N_('write it as "text", with \\" for a quote inside')),
-                )
+                message = phrase(N_("the quoted value of {key} is broken or not closed"), key=key)
+                hint = phrase(N_('write it as "text", with \\" for a quote inside'))
+                fail("E002", message, self.source, line, i + 1, hint=hint)
             rest = spaces_end(text, end)
             if rest < len(text) and text[rest] != "#":
-                fail(
-                    "E002",
-                    phrase(
-                        N_(
-                            "expected the end of the line after the quoted value of {key}, "
-                            "found {found}"
-                        ),
-                        key=key,
-                        found=short(text[rest:].split()[0]),
+                message = phrase(
+                    N_(
+                        "expected the end of the line after the quoted value of {key}, "
+                        "found {found}"
                     ),
-                    self.source,
-                    line,
-                    rest + 1,
+                    key=key,
+                    found=short(text[rest:].split()[0]),
                 )
+                fail("E002", message, self.source, line, rest + 1)
             if not isinstance(value, str) or any("\ud800" <= ch <= "\udfff" for ch in value):
                 fail(
                     "E005", phrase(N_("{key} is not valid text"), key=key), self.source, line, i + 1
@@ -173,16 +147,11 @@ class Header:
         comment = _COMMENT.search(text, i)
         value = text[i : comment.start() if comment else len(text)].rstrip()
         if not value:
-            fail(
-                "E004",
-                phrase(N_("{key} has no value"), key=key),
-                self.source,
-                line,
-                i + 1,
-                hint=phrase(
-                    N_('write it as "{key}: value" (quote a value that holds " # ")'), key=key
-                ),
+            message = phrase(N_("{key} has no value"), key=key)
+            hint = phrase(
+                N_('write it as "{key}: value" (quote a value that holds " # ")'), key=key
             )
+            fail("E004", message, self.source, line, i + 1, hint=hint)
         return value, i + 1
 
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from validator.engine.phrase import N_, Text, phrase
 from validator.errors import Diagnostic, ReadError
-from validator.records.lexing import MAX_NUMBER_CHARS, too_long, twice
+from validator.records.lexing import MAX_NUMBER_CHARS, position, too_long, twice
 from validator.records.model import Locations, Path
 
 MAX_DEPTH = 16
@@ -36,19 +37,18 @@ def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Lo
         data = json.loads(
             text,
             object_pairs_hook=no_duplicates,
-            parse_int=_parse_int,
-            parse_float=_parse_float,
+            parse_int=_bounded(int),
+            parse_float=_bounded(float),
         )
     except _TooLong as exc:
-        line, col = _find(text, exc.text)
+        line, col = position(text, text.find(exc.text))
         raise ReadError(Diagnostic.said("E005", too_long(exc.text), source, line, col)) from None
     except json.JSONDecodeError as exc:
         message = phrase(N_("JSON syntax: {problem}"), problem=_json_problem(exc))
         raise ReadError(Diagnostic.said("E002", message, source, exc.lineno, exc.colno)) from None
     except _Duplicate as exc:
-        raise ReadError(
-            Diagnostic.said("E002", twice(exc.key), source, *_find_key(text, exc.key))
-        ) from None
+        line, col = position(text, text.rfind(json.dumps(exc.key)))
+        raise ReadError(Diagnostic.said("E002", twice(exc.key), source, line, col)) from None
     except RecursionError:
         raise ReadError(Diagnostic.said("E006", _TOO_DEEP, source, 1, 1)) from None
     except ValueError:  # an integer with more digits than Python converts
@@ -77,37 +77,20 @@ class _TooLong(Exception):
         self.text = text
 
 
-def _parse_int(text: str) -> int:
-    if len(text) > MAX_NUMBER_CHARS:
-        raise _TooLong(text)
-    return int(text)
+def _bounded(convert: Callable[[str], object]) -> Callable[[str], object]:
+    """`convert`, refusing a number longer than any value of a record before it runs."""
 
+    def parse(text: str) -> object:
+        if len(text) > MAX_NUMBER_CHARS:
+            raise _TooLong(text)
+        return convert(text)
 
-def _parse_float(text: str) -> float:
-    if len(text) > MAX_NUMBER_CHARS:
-        raise _TooLong(text)
-    return float(text)
-
-
-def _find(text: str, needle: str) -> tuple[int, int]:
-    at = text.find(needle)
-    if at < 0:
-        return (1, 1)
-    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+    return parse
 
 
 class _Duplicate(Exception):
     def __init__(self, key: str) -> None:
         self.key = key
-
-
-def _find_key(text: str, key: str) -> tuple[int, int]:
-    needle = json.dumps(key)
-    at = text.rfind(needle)
-    if at < 0:
-        return (1, 1)
-    line = text.count("\n", 0, at) + 1
-    return line, at - (text.rfind("\n", 0, at) + 1) + 1
 
 
 class _Stop(Exception):
@@ -165,45 +148,35 @@ class _Scanner:
             if flat is not None:  # no key or string inside: nothing more to note
                 self.pos = flat.end()
                 return
-        if ch == "{":
+        if ch in "{[":
             self.pos += 1
             self.skip_ws()
-            if self.text[self.pos] == "}":
-                self.pos += 1
-                return
-            while True:
-                self.skip_ws()
-                key_pos = self.pos
-                key = self.string()
-                key_path = (*path, key)
-                if depth < 3:
-                    self.locations[key_path] = self.where(key_pos)
-                self.skip_ws()
-                self.pos += 1  # the colon
-                self.value(key_path, depth + 1)
-                self.skip_ws()
-                ch = self.text[self.pos]
-                self.pos += 1
-                if ch == "}":
-                    return
-        elif ch == "[":
-            self.pos += 1
-            self.skip_ws()
-            if self.text[self.pos] == "]":
+            if self.text[self.pos] in "}]":
                 self.pos += 1
                 return
             index = 0
             while True:
-                if path == ("rounds",) and self.max_rounds is not None and index >= self.max_rounds:
+                if ch == "{":
+                    self.skip_ws()
+                    key_pos = self.pos
+                    item: Path = (*path, self.string())
+                    if depth < 3:
+                        self.locations[item] = self.where(key_pos)
+                    self.skip_ws()
+                    self.pos += 1  # the colon
+                elif (
+                    path == ("rounds",) and self.max_rounds is not None and index >= self.max_rounds
+                ):
                     raise _Stop
-                self.value((*path, index), depth + 1)
-                index += 1
+                else:
+                    item = (*path, index)
+                    index += 1
+                self.value(item, depth + 1)
                 self.skip_ws()
-                ch = self.text[self.pos]
                 self.pos += 1
-                if ch == "]":
+                if self.text[self.pos - 1] in "}]":
                     return
-        elif ch == '"':
+        if ch == '"':
             self.pos = _STRING.match(self.text, self.pos).end()  # type: ignore[union-attr]
         else:
             self.pos = _SCALAR.match(self.text, self.pos).end()  # type: ignore[union-attr]

@@ -5,7 +5,9 @@ a record whose words do not point to one language is not given one (never a gues
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections import Counter
 from collections.abc import Iterable
 from typing import Final
 
@@ -25,19 +27,14 @@ MAX_WORDS: Final = 20_000
 
 def identify(words: Iterable[str]) -> str | None:
     """The language most of `words` belong to, or None when none or a tie."""
-    counts = dict.fromkeys(WORDS, 0)
-    for seen, word in enumerate(words):
-        if seen >= MAX_WORDS:
-            break
-        folded = normal(word)
-        for lang, vocabulary in WORDS.items():
-            if folded in vocabulary:
-                counts[lang] += 1
-    best = max(counts.values())
-    if best == 0:
-        return None
-    leaders = [lang for lang, count in counts.items() if count == best]
-    return leaders[0] if len(leaders) == 1 else None
+    counts = Counter(
+        lang
+        for folded in map(normal, itertools.islice(words, MAX_WORDS))
+        for lang, vocabulary in WORDS.items()
+        if folded in vocabulary
+    )
+    top = counts.most_common(2)
+    return top[0][0] if top and (len(top) == 1 or top[0][1] > top[1][1]) else None
 
 
 def identify_text(text: str) -> str | None:

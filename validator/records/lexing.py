@@ -31,13 +31,11 @@ class LexError(ValueError):
 
     def __init__(self, message: Text, offset: int = 0, code: str = "E002", hint: Text = "") -> None:
         super().__init__(str(message))
-        self.message = str(message)
-        self.said: Text = message
+        self.said = message
         """The message as a phrase, for other languages (or its English text)."""
         self.offset = offset
         self.code = code
-        self.hint = str(hint)
-        self.hint_said: Text = hint
+        self.hint = hint
 
 
 _FIELD_WORD = r"(?:room|raum|zimmer|feld|field|case|salle|pi[eè]ce)[ \t]*:?[ \t]*"
@@ -95,13 +93,12 @@ def lex_field(text: str) -> tuple[int, int]:
     stripped = text.strip()
     m = FIELD.fullmatch(stripped)
     if m is None:
-        raise LexError(
-            phrase(
-                N_("expected a field like {examples}, not {found}"),
-                examples=FIELD_EXAMPLES,
-                found=short(text),
-            )
+        message = phrase(
+            N_("expected a field like {examples}, not {found}"),
+            examples=FIELD_EXAMPLES,
+            found=short(text),
         )
+        raise LexError(message)
     return field_parts(m)
 
 
@@ -111,11 +108,8 @@ def number(digits: str, what: Text | None = None, offset: int = 0) -> int:
     significant = digits.lstrip("0")
     if len(significant) > MAX_DIGITS:
         named = what if what is not None else phrase(N_("a number"))
-        raise LexError(
-            phrase(N_("{what} {number} is out of range"), what=named, number=short(digits)),
-            offset,
-            "E005",
-        )
+        message = phrase(N_("{what} {number} is out of range"), what=named, number=short(digits))
+        raise LexError(message, offset, "E005")
     return int(significant or "0")
 
 
@@ -134,13 +128,12 @@ def lex_dice(text: str) -> list[int]:
     """A whole value that is three dice; raises LexError (ranges are checked later)."""
     m = DICE.fullmatch(text.strip())
     if m is None:
-        raise LexError(
-            phrase(
-                N_("expected three dice like {examples}, not {found}"),
-                examples=DICE_EXAMPLES,
-                found=short(text),
-            )
+        message = phrase(
+            N_("expected three dice like {examples}, not {found}"),
+            examples=DICE_EXAMPLES,
+            found=short(text),
         )
+        raise LexError(message)
     return [number(d, _A_DIE) for d in m.groups() if d is not None]
 
 
@@ -195,16 +188,23 @@ def lex_path(text: str) -> list[str]:
             return fields
         m = FIELD.match(text, pos)
         if m is None:
-            raise LexError(
-                phrase(N_("expected fields like 6/5 5/5, found {found}"), found=short(text[pos:])),
-                pos,
-                hint=phrase(N_("separate the path's fields with blanks, commas or dashes")),
+            message = phrase(
+                N_("expected fields like 6/5 5/5, found {found}"), found=short(text[pos:])
             )
+            hint = phrase(N_("separate the path's fields with blanks, commas or dashes"))
+            raise LexError(message, pos, hint=hint)
         fields.append(field_text(m))
         pos = m.end()
 
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def position(text: str, at: int) -> tuple[int, int]:
+    """The line and column of `text[at]` (1, 1 when `at` is -1: not found)."""
+    if at < 0:
+        return (1, 1)
+    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
 
 
 def split_lines(text: str) -> list[str]:

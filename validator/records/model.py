@@ -9,7 +9,8 @@ names the file, line and column.
 from __future__ import annotations
 
 import difflib
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -41,6 +42,7 @@ from validator.records.lexing import (
 from validator.records.record import Location, Record, RecordRound
 
 Path = tuple[str | int, ...]
+_T = TypeVar("_T")
 Locations = dict[Path, Location]
 
 
@@ -60,6 +62,14 @@ _FIELD_AT: dict[tuple[int, int], Field] = {
 }
 
 
+def _lexed(lex: Callable[[str], _T], text: str) -> _T:
+    """`lex(text)`, its LexError refused in the reader's words."""
+    try:
+        return lex(text)
+    except LexError as exc:
+        raise Refused(exc.said) from None
+
+
 def _cell(value: object) -> object:
     """A field in any of the shared spellings (`[3, 4]`, `"3/4"`, `34`, `"row 3 col 4"`)."""
     if type(value) is list and len(value) == 2:  # the common case first: a batch's hot path
@@ -71,10 +81,7 @@ def _cell(value: object) -> object:
     if isinstance(value, Field):
         return value
     if isinstance(value, str):
-        try:
-            row, col = lex_field(value)
-        except LexError as exc:
-            raise Refused(exc.said) from None
+        row, col = _lexed(lex_field, value)
     elif type(value) is int:
         if not 11 <= value <= 99:
             raise Refused(_not_a_field(value))
@@ -84,12 +91,11 @@ def _cell(value: object) -> object:
     else:
         raise Refused(_not_a_field(value))
     if not (1 <= row <= 6 and 1 <= col <= 6):
-        raise Refused(
-            phrase(
-                N_("field {field} is off the board (rows and columns are 1-6)"),
-                field=f"{row}/{col}",
-            )
+        message = phrase(
+            N_("field {field} is off the board (rows and columns are 1-6)"),
+            field=f"{row}/{col}",
         )
+        raise Refused(message)
     return _FIELD_AT[(row, col)]
 
 
@@ -106,22 +112,18 @@ def _dice(value: object) -> object:
     if value is None:
         return None
     if isinstance(value, str):
-        try:
-            dice = lex_dice(value)
-        except LexError as exc:
-            raise Refused(exc.said) from None
+        dice = _lexed(lex_dice, value)
     elif type(value) is int and 111 <= value <= 999:
         dice = [int(d) for d in str(value)]
     elif isinstance(value, list | tuple) and len(value) == 3 and all(type(v) is int for v in value):
         dice = list(value)
     else:
-        raise Refused(
-            phrase(
-                N_("expected three dice like {examples}, not {found}"),
-                examples=either("[5, 5, 3]", "5 5 3"),
-                found=short(value),
-            )
+        message = phrase(
+            N_("expected three dice like {examples}, not {found}"),
+            examples=either("[5, 5, 3]", "5 5 3"),
+            found=short(value),
         )
+        raise Refused(message)
     if not all(1 <= d <= 6 for d in dice):
         raise Refused(phrase(N_("dice are 1-6, not {dice}"), dice=roll_text(dice)))
     return tuple(dice)
@@ -129,22 +131,14 @@ def _dice(value: object) -> object:
 
 def _path(value: object) -> object:
     """The fields entered, as a list or as text (`6/5 5/5`, `6/5-5/5`); `none` is empty."""
-    if isinstance(value, str):
-        try:
-            return lex_path(value)
-        except LexError as exc:
-            raise Refused(exc.said) from None
-    return value
+    return _lexed(lex_path, value) if isinstance(value, str) else value
 
 
 def _flag(value: object) -> object:
     if type(value) is bool or value is None:
         return bool(value)
     if isinstance(value, str):
-        try:
-            return lex_flag(value)
-        except LexError as exc:
-            raise Refused(exc.said) from None
+        return _lexed(lex_flag, value)
     if type(value) is int and value in (0, 1):
         return bool(value)
     raise Refused(phrase(N_("expected true or false, not {found}"), found=short(value)))
@@ -344,18 +338,11 @@ def build_record(
         )
     if not isinstance(data, dict):
         line, col = locations.get((), (1, 1))
-        raise ReadError(
-            Diagnostic.said(
-                "E005",
-                phrase(
-                    N_("a record is a mapping with keys like player and rounds, not a {kind}"),
-                    kind=_type_name(data),
-                ),
-                source,
-                line,
-                col,
-            )
+        message = phrase(
+            N_("a record is a mapping with keys like player and rounds, not a {kind}"),
+            kind=_type_name(data),
         )
+        raise ReadError(Diagnostic.said("E005", message, source, line, col))
     data, pruned = _pruned(data)
     try:
         model = RecordModel.model_validate(data)
@@ -482,33 +469,24 @@ def _diagnostic(
             if close
             else phrase(N_("known keys: {keys}"), keys=keys)
         )
-        return Diagnostic.said(
-            "E003",
+        message: Text = (
             phrase(N_("unknown key {key} in round {round}"), key=short(key), round=round_no)
             if round_no
-            else phrase(N_("unknown key {key}"), key=short(key)),
-            source,
-            line,
-            col,
-            round=round_no,
-            hint=hint,
+            else phrase(N_("unknown key {key}"), key=short(key))
         )
+        return Diagnostic.said("E003", message, source, line, col, round=round_no, hint=hint)
     if kind == "missing":
         within = _path_text(data_path[:-1])
-        return Diagnostic.said(
-            "E004",
+        message = (
             phrase(N_("missing key {key} in {where}"), key=short(loc[-1]), where=within)
             if within
-            else phrase(N_("missing key {key}"), key=short(loc[-1])),
-            source,
-            line,
-            col,
-            round=round_no,
+            else phrase(N_("missing key {key}"), key=short(loc[-1]))
         )
+        return Diagnostic.said("E004", message, source, line, col, round=round_no)
     msg = _plain_message(err)
     got = err.get("input")
     plain = isinstance(got, dict | list | bool) or short(got) in str(msg)
-    message: Text = msg
+    message = msg
     if not plain:
         message = phrase(N_("{message} (got {got})"), message=msg, got=short(got))
     if where:
@@ -516,39 +494,35 @@ def _diagnostic(
     return Diagnostic.said("E005", message, source, line, col, round=round_no)
 
 
+_PLAIN: dict[str, tuple[str, str, str]] = {
+    "greater_than_equal": (N_("must be at least {bound}"), "bound", "ge"),
+    "greater_than": (N_("must be more than {bound}"), "bound", "gt"),
+    "less_than_equal": (N_("must be at most {bound}"), "bound", "le"),
+    "less_than": (N_("must be less than {bound}"), "bound", "lt"),
+    "string_too_long": (N_("is longer than {n} characters"), "n", "max_length"),
+    "too_long": (N_("has more than {n} items"), "n", "max_length"),
+    "too_short": (N_("has fewer than {n} items"), "n", "min_length"),
+    "int_type": (N_("must be a whole number"), "", ""),
+    "int_parsing": (N_("must be a whole number"), "", ""),
+    "int_from_float": (N_("must be a whole number"), "", ""),
+    "string_type": (N_("must be text"), "", ""),
+    "bool_type": (N_("must be true or false"), "", ""),
+    "bool_parsing": (N_("must be true or false"), "", ""),
+}
+"""pydantic's error types -> the project's words: the template, its parameter and the
+context key that fills it."""
+
+
 def _plain_message(err: Any) -> Text:
     """The validation error in the project's words, not the library's."""
     kind, ctx = err["type"], err.get("ctx") or {}
-    if kind in ("greater_than_equal", "greater_than"):
-        bound = ctx.get("ge", ctx.get("gt"))
-        return (
-            phrase(N_("must be at least {bound}"), bound=bound)
-            if kind == "greater_than_equal"
-            else phrase(N_("must be more than {bound}"), bound=bound)
-        )
-    if kind in ("less_than_equal", "less_than"):
-        bound = ctx.get("le", ctx.get("lt"))
-        return (
-            phrase(N_("must be at most {bound}"), bound=bound)
-            if kind == "less_than_equal"
-            else phrase(N_("must be less than {bound}"), bound=bound)
-        )
     if kind == "string_pattern_mismatch":
         if err["loc"][-1:] == ("dice_sha256",):
             return phrase(N_("must be the dice file's SHA-256: 64 hexadecimal digits"))
         return phrase(N_("does not have the expected form"))
-    if kind == "string_too_long":
-        return phrase(N_("is longer than {n} characters"), n=ctx.get("max_length"))
-    if kind == "too_long":
-        return phrase(N_("has more than {n} items"), n=ctx.get("max_length"))
-    if kind == "too_short":
-        return phrase(N_("has fewer than {n} items"), n=ctx.get("min_length"))
-    if kind in ("int_type", "int_parsing", "int_from_float"):
-        return phrase(N_("must be a whole number"))
-    if kind in ("string_type",):
-        return phrase(N_("must be text"))
-    if kind in ("bool_type", "bool_parsing"):
-        return phrase(N_("must be true or false"))
+    if kind in _PLAIN:
+        template, name, key = _PLAIN[kind]
+        return phrase(template, **({name: ctx.get(key)} if name else {}))
     refused = ctx.get("error")
     if isinstance(refused, Refused):
         return refused.said
@@ -558,11 +532,7 @@ def _plain_message(err: Any) -> Text:
 def key_text(key: str, fmt: str) -> str:
     """A key as the record's own syntax writes it: `rounds:` in YAML, `"rounds":` in JSON,
     the column name in CSV."""
-    if fmt == "json":
-        return f'"{key}":'
-    if fmt == "csv":
-        return key
-    return f"{key}:"
+    return {"json": '"{key}":', "csv": "{key}"}.get(fmt, "{key}:").format(key=key)
 
 
 _ALL_KEYS = {*HEADER_KEYS, *ROUND_KEYS, "rounds"}
@@ -613,23 +583,14 @@ def record_data(record: Record) -> dict[str, Any]:
 
 
 def _round_data(r: RecordRound) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if r.roll is not None:
-        out["roll"] = r.roll
-    if r.dice is not None:
-        out["dice"] = list(r.dice)
-    if r.reroll:
-        out["reroll"] = True
-    if r.ring:
-        out["ring"] = True
-    if r.cross is not None:
-        out["cross"] = [r.cross.row, r.cross.col]
-    if r.exit is not None:
-        out["move"] = r.exit
-    elif r.move is not None:
-        out["move"] = [r.move.row, r.move.col]
-    if r.steps is not None:
-        out["steps"] = r.steps
-    if r.path is not None:
-        out["path"] = [[f.row, f.col] for f in r.path]
-    return out
+    out = {
+        "roll": r.roll,
+        "dice": None if r.dice is None else list(r.dice),
+        "reroll": r.reroll or None,
+        "ring": r.ring or None,
+        "cross": None if r.cross is None else [r.cross.row, r.cross.col],
+        "move": r.exit or (None if r.move is None else [r.move.row, r.move.col]),
+        "steps": r.steps,
+        "path": None if r.path is None else [[f.row, f.col] for f in r.path],
+    }
+    return {key: value for key, value in out.items() if value is not None}

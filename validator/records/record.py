@@ -40,10 +40,7 @@ class RecordRound:
     """Where each key's value stands, for diagnostics that point at it."""
 
     def where(self, key: str) -> Location:
-        for name, loc in self.locations:
-            if name == key:
-                return loc
-        return (self.line, self.col)
+        return next((loc for name, loc in self.locations if name == key), (self.line, self.col))
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,10 +77,7 @@ class Record:
         return self.where(f"row {row}")
 
     def where(self, key: str) -> Location | None:
-        for name, loc in self.locations:
-            if name == key:
-                return loc
-        return None
+        return next((loc for name, loc in self.locations if name == key), None)
 
 
 def source_line(text: str, line: int) -> str | None:

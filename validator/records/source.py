@@ -86,66 +86,57 @@ def name_text(name: str) -> str:
     return _NAME_BYTE.sub(lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}", name)
 
 
+def _error(source: str, message: Phrase, line: int | None = None, col: int = 1) -> ReadError:
+    return ReadError(Diagnostic.said("E001", message, source, line, col))
+
+
+def _at(data: bytes, pos: int) -> tuple[int, int]:
+    """The line and column of the byte at `pos`."""
+    return data.count(b"\n", 0, pos) + 1, pos - (data.rfind(b"\n", 0, pos) + 1) + 1
+
+
 def decode(data: bytes, source: str) -> str:
     """UTF-8 text only (a UTF-8 byte-order mark is allowed), as dice files must be;
     anything else is a ReadError (E001) that shows no raw byte."""
-
-    def fail(message: str | Phrase, line: int | None = None, col: int | None = None) -> ReadError:
-        return ReadError(Diagnostic.said("E001", message, source, line, col))
-
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        raise fail(phrase(N_("the file is UTF-16 text; save it as UTF-8")), 1, 1)
+        raise _error(source, phrase(N_("the file is UTF-16 text; save it as UTF-8")), 1)
     if b"\x00" in data:
-        line = data.count(b"\n", 0, data.index(b"\x00")) + 1
-        raise fail(phrase(N_("the file is binary (it holds NUL bytes), not text")), line, 1)
+        line = _at(data, data.index(b"\x00"))[0]
+        raise _error(source, phrase(N_("the file is binary (it holds NUL bytes), not text")), line)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise fail(_not_utf8(data[exc.start]), line, col) from None
+        raise _error(source, _not_utf8(data[exc.start]), *_at(data, exc.start)) from None
 
 
 def decode_text(data: bytes, source: str) -> Text:
     """Text from bytes: UTF-8, UTF-16/32 with a byte-order mark, or Windows-1252 when the
     bytes are not UTF-8 but read as text without control characters (both with a warning
     that names the encoding). Anything else is a ReadError (E001) that shows no raw byte."""
-
-    def fail(message: str | Phrase, line: int | None = None, col: int | None = None) -> ReadError:
-        return ReadError(Diagnostic.said("E001", message, source, line, col))
-
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             try:
                 text = data.decode(encoding).removeprefix("\ufeff")
             except UnicodeDecodeError:
-                raise fail(
-                    phrase(
-                        N_("the file starts like {encoding} text but does not decode as it"),
-                        encoding=_ENCODING_NAMES.get(encoding, encoding),
-                    ),
-                    1,
-                    1,
-                ) from None
+                name = _ENCODING_NAMES.get(encoding, encoding)
+                message = N_("the file starts like {encoding} text but does not decode as it")
+                raise _error(source, phrase(message, encoding=name), 1) from None
             return Text(text, _warning(encoding, source) if encoding != "utf-8-sig" else None)
     if b"\x00" in data:
-        line = data.count(b"\n", 0, data.index(b"\x00")) + 1
-        raise fail(
-            phrase(N_("the file is binary (it holds NUL bytes), not a text record")), line, 1
-        )
+        line = _at(data, data.index(b"\x00"))[0]
+        message = N_("the file is binary (it holds NUL bytes), not a text record")
+        raise _error(source, phrase(message), line)
     try:
         return Text(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        bad = data[exc.start]
+        bad = exc.start
     try:
         text = data.decode("cp1252")
     except UnicodeDecodeError:
         text = ""
     if text and not any(_is_control(ch) for ch in text):
         return Text(text, _warning("cp1252", source))
-    raise fail(_not_utf8(bad), line, col) from None
+    raise _error(source, _not_utf8(data[bad]), *_at(data, bad))
 
 
 def _not_utf8(byte: int) -> Phrase:
@@ -160,14 +151,9 @@ def _is_control(ch: str) -> bool:
 
 def _warning(encoding: str, source: str) -> Diagnostic:
     name = _ENCODING_NAMES.get(encoding, encoding)
-    return Diagnostic.said(
-        "W003",
-        phrase(N_("the file is {name} text, not UTF-8; it was read as {name}"), name=name),
-        source,
-        1,
-        1,
-        hint=phrase(N_("save it as UTF-8 so that every tool reads it the same way")),
-    )
+    message = phrase(N_("the file is {name} text, not UTF-8; it was read as {name}"), name=name)
+    hint = phrase(N_("save it as UTF-8 so that every tool reads it the same way"))
+    return Diagnostic.said("W003", message, source, 1, 1, hint=hint)
 
 
 def read_bytes(
@@ -190,14 +176,8 @@ def read_bytes(
     if str(path) == STDIN:
         data = sys.stdin.buffer.read(max_bytes + 1)
         if len(data) > max_bytes:
-            raise ReadError(
-                Diagnostic.said(
-                    "E001",
-                    phrase(N_("the input is more than the {n} bytes allowed"), n=max_bytes),
-                    name,
-                    1,
-                )
-            )
+            message = phrase(N_("the input is more than the {n} bytes allowed"), n=max_bytes)
+            raise ReadError(Diagnostic.said("E001", message, name, 1))
         return data
     try:
         fd = _open(Path(path), follow, root)
@@ -226,14 +206,8 @@ def read_bytes(
     except OSError as exc:
         raise ReadError(Diagnostic.said("E001", _cannot_read(exc.strerror), name)) from None
     if len(data) > max_bytes:
-        raise ReadError(
-            Diagnostic.said(
-                "E001",
-                phrase(N_("the file is more than the {n} bytes allowed"), n=max_bytes),
-                name,
-                1,
-            )
-        )
+        message = phrase(N_("the file is more than the {n} bytes allowed"), n=max_bytes)
+        raise ReadError(Diagnostic.said("E001", message, name, 1))
     return data
 
 

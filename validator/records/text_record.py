@@ -154,13 +154,18 @@ def _round_line(stripped: str) -> bool:
     )
 
 
+def _prefixed(line: str) -> tuple[_RollLine, re.Match[str] | None, bool]:
+    """A line's start read as a round's (`_RollLine._prefix`), without its dice."""
+    reader = _RollLine(line[:MAX_TYPED_LINE], 0, "")
+    reader.pos = spaces_end(reader.text, 0)
+    return reader, *reader._prefix()
+
+
 def typed_round(line: str) -> tuple[bool, int | None]:
     """Whether a line reads as a round typed with a roll word or an ordinal before its
     dice or its annotation (`Roll 1: 1 4 6 ...`, `1. Wurf (1, 4, 6): ...`, `1er lancer
     ...`), and its roll number when it gives one."""
-    reader = _RollLine(line[:MAX_TYPED_LINE], 0, "")
-    reader.pos = spaces_end(reader.text, 0)
-    numbered, worded = reader._prefix()
+    reader, numbered, worded = _prefixed(line)
     if _HASH_ROUND.match(reader.text):  # `#1: 1 4 6 ...`
         return True, int(numbered[1]) if numbered and len(numbered[1]) < 7 else None
     if not worded:
@@ -178,9 +183,7 @@ def numbered_round(line: str) -> bool:
     """Whether a line starts with a roll word and its number (`Roll 1:`, `R1`, `Wurf 3 -`,
     `2e tour`), whatever follows: a round a person typed, read or not (`Roll 1: 1a 4b
     6c`, `Round 3: I forgot`)."""
-    reader = _RollLine(line[:MAX_TYPED_LINE], 0, "")
-    reader.pos = spaces_end(reader.text, 0)
-    numbered, worded = reader._prefix()
+    _, numbered, worded = _prefixed(line)
     return worded and numbered is not None
 
 
@@ -425,8 +428,31 @@ class _Reader:
         if _DIGIT.search(line) is None and header_match(line) is None:
             self.prose.append((lineno, line))  # a greeting, a signature: judged at the end
             return True
-        _header_line(self.header, line, lineno, self.first_dice_line, self.source, self.unknown)
+        self._header_line(line, lineno)
         return True
+
+    def _header_line(self, line: str, lineno: int) -> None:
+        source, first_dice_line = self.source, self.first_dice_line
+        match = header_match(line)
+        if match is None:
+            _not_a_line(line, lineno, source)
+        if first_dice_line is None and key_of(match["key"]) is None and not misspelt(match["key"]):
+            message = phrase(N_("unknown header key {key}"), key=short(match["key"]))
+            hint = phrase(N_("known keys: {keys}"), keys=", ".join(HEADER_KEYS))
+            self.unknown.append(  # W004 if rounds follow, else E003 (see parse)
+                Diagnostic.said("W004", message, source, lineno, match.start("key") + 1, hint=hint)
+            )
+            return
+        key = self.header.key(match, lineno)
+        if first_dice_line is not None and key not in AFTER_ROUNDS:
+            message = phrase(
+                N_("header line {key} after the first dice line (line {line})"),
+                key=key,
+                line=first_dice_line,
+            )
+            hint = phrase(N_("header lines like player: ... come before the dice lines"))
+            fail("E002", message, source, lineno, match.start("key") + 1, hint=hint)
+        self.header.read(key, match, lineno)
 
     def _table_row(self, table: Table, line: str, lineno: int) -> bool:
         if self._full():
@@ -473,14 +499,9 @@ class _Reader:
         """The record read, or ReadError with every problem found."""
         problems, warnings = self._judged()
         if not self.rounds and not self.header.values and not problems:
-            fail(
-                "E007",
-                phrase(N_("the file holds no record: no dice line is annotated")),
-                self.source,
-                self.first_dice_line or 1,
-                1,
-                hint=phrase(N_("annotate the rows you played, like {example}"), example=EXAMPLE),
-            )
+            message = phrase(N_("the file holds no record: no dice line is annotated"))
+            hint = phrase(N_("annotate the rows you played, like {example}"), example=EXAMPLE)
+            fail("E007", message, self.source, self.first_dice_line or 1, 1, hint=hint)
         try:
             record = build(self.header, self.rounds, self.locations, "text", problems, self.numbers)
         except ReadError as exc:
@@ -512,52 +533,11 @@ class _Reader:
             return sorted([*wrong, *problems], key=lambda d: d.line or 0), ()
         # a record: an unknown key above it is no reason to refuse it
         warnings = [
-            *(dataclasses.replace(d, code="W004") for d in self.unknown),
-            *(dataclasses.replace(d, code="W004") for d in self.extra_columns),
+            *(dataclasses.replace(d, code="W004") for d in [*self.unknown, *self.extra_columns]),
             *(_skipped(line, n, source) for n, line in skipped),
             *self.readings,
         ]
         return problems, tuple(sorted(warnings, key=lambda d: d.line or 0))
-
-
-def _header_line(
-    header: Header,
-    line: str,
-    lineno: int,
-    first_dice_line: int | None,
-    source: str,
-    unknown: list[Diagnostic],
-) -> None:
-    match = header_match(line)
-    if match is None:
-        _not_a_line(line, lineno, source)
-    if first_dice_line is None and key_of(match["key"]) is None and not misspelt(match["key"]):
-        unknown.append(  # W004 if rounds follow, else E003 (see parse)
-            Diagnostic.said(
-                "W004",
-                phrase(N_("unknown header key {key}"), key=short(match["key"])),
-                source,
-                lineno,
-                match.start("key") + 1,
-                hint=phrase(N_("known keys: {keys}"), keys=", ".join(HEADER_KEYS)),
-            )
-        )
-        return
-    key = header.key(match, lineno)
-    if first_dice_line is not None and key not in AFTER_ROUNDS:
-        fail(
-            "E002",
-            phrase(
-                N_("header line {key} after the first dice line (line {line})"),
-                key=key,
-                line=first_dice_line,
-            ),
-            source,
-            lineno,
-            match.start("key") + 1,
-            hint=phrase(N_("header lines like player: ... come before the dice lines")),
-        )
-    header.read(key, match, lineno)
 
 
 _DIGIT = re.compile(r"[0-9]")
@@ -573,32 +553,22 @@ def _refused(line: str, lineno: int, source: str) -> Diagnostic:
 
 def _unknown_column(unknown: Unknown, lineno: int, source: str) -> Diagnostic:
     """E003 for a name in a table's column row that names no column (`Bonus`)."""
-    return Diagnostic.said(
-        "E003",
-        phrase(
-            N_("unknown column {name} (column {n})"), name=short(unknown.name), n=unknown.number
-        ),
-        source,
-        lineno,
-        unknown.col,
-        hint=phrase(N_("known columns: {columns}"), columns=", ".join(COLUMNS)),
+    message = phrase(
+        N_("unknown column {name} (column {n})"), name=short(unknown.name), n=unknown.number
     )
+    hint = phrase(N_("known columns: {columns}"), columns=", ".join(COLUMNS))
+    return Diagnostic.said("E003", message, source, lineno, unknown.col, hint=hint)
 
 
 def _skipped(line: str, lineno: int, source: str) -> Diagnostic:
     """W006 for a line of words above or below the rounds (a greeting, a signature),
     which is skipped."""
     start = spaces_end(line, 0)
-    return Diagnostic.said(
-        "W006",
-        phrase(
-            N_("a line of words outside the rounds is skipped: {found}"),
-            found=short(line.strip()),
-        ),
-        source,
-        lineno,
-        start + 1,
+    message = phrase(
+        N_("a line of words outside the rounds is skipped: {found}"),
+        found=short(line.strip()),
     )
+    return Diagnostic.said("W006", message, source, lineno, start + 1)
 
 
 _ROLL_WORDS_LIST = sorted(w for w in _ROLL_WORDS if len(w) > 2)
@@ -610,20 +580,21 @@ def _misspelt_roll_word(line: str, start: int, word: str, lineno: int, source: s
     close = difflib.get_close_matches(folded(word[:40]), _ROLL_WORDS_LIST, n=1, cutoff=0.75)
     if not close or close[0] == folded(word[:40]):
         return  # a known roll word is not misspelt (`Roll<TAB>...`): no did-you-mean
-    meant = _SPELLED.get(close[0], close[0])
-    meant = meant.capitalize() if word[:1].isupper() else meant
-    fail(
-        "E002",
-        phrase(
-            N_("{found} is not a word the reader knows for a roll: did you mean {word}?"),
-            found=short(word),
-            word=short(meant),
-        ),
-        source,
-        lineno,
-        start + 1,
-        hint=(line[:start] + meant + line[start + len(word) :]).strip(),
+    meant = _as_written(close[0], word)
+    message = phrase(
+        N_("{found} is not a word the reader knows for a roll: did you mean {word}?"),
+        found=short(word),
+        word=short(meant),
     )
+    hint = (line[:start] + meant + line[start + len(word) :]).strip()
+    fail("E002", message, source, lineno, start + 1, hint=hint)
+
+
+def _as_written(known: str, word: str) -> str:
+    """A known word as the player would write it: with its accents, and capitalised like
+    `word`."""
+    meant = _SPELLED.get(known, known)
+    return meant.capitalize() if word[:1].isupper() else meant
 
 
 def _not_a_line(line: str, lineno: int, source: str) -> NoReturn:
@@ -637,37 +608,26 @@ def _not_a_line(line: str, lineno: int, source: str) -> NoReturn:
     if word and normal(word.group()) in _ROLL_WORDS:
         # `Round one: ...`, `Wurf: ...`: the roll word is the player's, what follows is not
         after = spaces_end(line, start + word.end())
-        fail(
-            "E002",
-            phrase(
-                N_("after {word} a roll number and its three dice were expected; found {found}"),
-                word=short(word.group()),
-                found=_found(line, after),
-            ),
-            source,
-            lineno,
-            after + 1,
-            hint=phrase(N_("write it like {example}"), example=f"{word.group()} 7: 3 4 6"),
+        message = phrase(
+            N_("after {word} a roll number and its three dice were expected; found {found}"),
+            word=short(word.group()),
+            found=_found(line, after),
         )
+        hint = phrase(N_("write it like {example}"), example=f"{word.group()} 7: 3 4 6")
+        fail("E002", message, source, lineno, after + 1, hint=hint)
     if word and normal(word.group()) in PHRASES:
         hint = phrase(
             N_("an annotation follows the row's dice on the same line, like {example}"),
             example=EXAMPLE,
         )
-    fail(
-        "E002",
-        phrase(
-            N_(
-                "this line is neither a round (a roll with its three dice) nor a header line "
-                "(key: value); it begins with {found}"
-            ),
-            found=_found(line, start),
+    message = phrase(
+        N_(
+            "this line is neither a round (a roll with its three dice) nor a header line "
+            "(key: value); it begins with {found}"
         ),
-        source,
-        lineno,
-        start + 1,
-        hint=hint,
+        found=_found(line, start),
     )
+    fail("E002", message, source, lineno, start + 1, hint=hint)
 
 
 _END = phrase(N_("the end of the line"))
@@ -784,14 +744,10 @@ def _reading_taken(
             dice=roll_text(dice[row - 1]),
             example=_annotated(data),
         )
-    return Diagnostic.said(
-        "W007",
-        phrase(N_("this line reads in more than one way; it is read as {reading}"), reading=said),
-        source,
-        lineno,
-        spaces_end(line, 0) + 1,
-        hint=hint,
+    message = phrase(
+        N_("this line reads in more than one way; it is read as {reading}"), reading=said
     )
+    return Diagnostic.said("W007", message, source, lineno, spaces_end(line, 0) + 1, hint=hint)
 
 
 def _said_items(data: dict[str, object]) -> Items:
@@ -879,19 +835,19 @@ class _RollLine:
         else:
             row = self.number(numbered[1], phrase(N_("row number")), numbered.start(1))
             if row <= previous:
-                self.fail(
+                message = (
                     phrase(
                         N_("row number {row} after row {previous}: rows count up"),
                         row=row,
                         previous=previous,
                     )
                     if previous
-                    else phrase(N_("row numbers start at 1")),
-                    numbered.start(1),
-                    hint=phrase(
-                        N_("give this line row number {row} or more, or none"), row=previous + 1
-                    ),
+                    else phrase(N_("row numbers start at 1"))
                 )
+                hint = phrase(
+                    N_("give this line row number {row} or more, or none"), row=previous + 1
+                )
+                self.fail(message, numbered.start(1), hint=hint)
         self.pos = spaces_end(self.text, self.pos)
         where: Where = {(): start + 1}
         if numbered is not None:  # a counted roll has no place: the replay may follow the dice
@@ -1034,20 +990,20 @@ class _RollLine:
     def _not_three(self, tokens: list[re.Match[str]], numbered: bool) -> NoReturn:
         """E002 for a line whose dice are not three: what it gives instead."""
         if len(tokens) > 3:
-            self.fail(
-                phrase(
-                    N_(
-                        "after the three dice {dice} comes the field crossed out (like x 3/4), "
-                        "reroll or ring, not a fourth number {found}"
-                    ),
-                    dice=" ".join(m[0] for m in tokens[:3]),
-                    found=short(tokens[3][0]),
-                ),
-                tokens[3].start(),
-                hint=""
+            hint = (
+                ""
                 if numbered
-                else phrase(N_("a row number needs :, . or ) after it, like 7: 3 4 6")),
+                else phrase(N_("a row number needs :, . or ) after it, like 7: 3 4 6"))
             )
+            message = phrase(
+                N_(
+                    "after the three dice {dice} comes the field crossed out (like x 3/4), "
+                    "reroll or ring, not a fourth number {found}"
+                ),
+                dice=" ".join(m[0] for m in tokens[:3]),
+                found=short(tokens[3][0]),
+            )
+            self.fail(message, tokens[3].start(), hint=hint)
         at = tokens[0].start() if tokens else self.pos
         found = _found(self.text, at)
         if tokens:
@@ -1088,11 +1044,8 @@ class _RollLine:
                     continue
             m = _TOKEN.match(text, pos)
             if m is None:
-                self.fail(
-                    phrase(N_("{found} cannot be part of a round"), found=short(text[pos])),
-                    pos,
-                    hint=_NOTES_HINT,
-                )
+                message = phrase(N_("{found} cannot be part of a round"), found=short(text[pos]))
+                self.fail(message, pos, hint=_NOTES_HINT)
             kind = "field" if m["field"] is not None else m.lastgroup or "sep"
             pos = m.end()
             if kind in ("sep", "close", "deco"):
@@ -1100,11 +1053,8 @@ class _RollLine:
                 continue
             tokens.append(self._token(kind, m, paren))
             paren = -1
-        self.fail(
-            phrase(N_("more than {n} words, numbers and signs on one line"), n=MAX_PIECES),
-            pos,
-            hint=_NOTES_HINT,
-        )
+        message = phrase(N_("more than {n} words, numbers and signs on one line"), n=MAX_PIECES)
+        self.fail(message, pos, hint=_NOTES_HINT)
 
     def _token(self, kind: str, m: re.Match[str], paren: int) -> Token:
         if kind == "field":
@@ -1167,12 +1117,16 @@ class _Annotation:
             and folded(unit.text) in POINT_UNITS
         )
 
-    def _said(self, word: Token) -> str:
-        """The phrase a word begins, as the player wrote it (`moved to`, `Kreuz`)."""
-        at = self.i
-        self.i = self.tokens.index(word)
+    def _phrase_at(self, k: int) -> tuple[str, Token, Token] | None:
+        """The phrase that starts at token `k`, the reader staying where it is."""
+        at, self.i = self.i, k
         found = self.phrase()
         self.i = at
+        return found
+
+    def _said(self, word: Token) -> str:
+        """The phrase a word begins, as the player wrote it (`moved to`, `Kreuz`)."""
+        found = self._phrase_at(self.tokens.index(word))
         return self.line.text[word.start : found[2].end] if found is not None else word.text
 
     def _read_so_far(self) -> Phrase:
@@ -1207,23 +1161,16 @@ class _Annotation:
         if not self.tokens:
             return False
         first = self.tokens[0]
-        if all(t.kind == "dash" for t in self.tokens):
-            self.data["reroll"] = True
-            self.where[("reroll",)] = first.start + 1
-            return True
-        if (self.line.typed or ("roll",) not in self.where) and (
-            said := self._reroll_said()
-        ) is not None:
+        said = first if all(t.kind == "dash" for t in self.tokens) else None
+        if said is None and (self.line.typed or ("roll",) not in self.where):
             # `had to reroll`, `nix möglich, neu würfeln`, also without a roll number
+            said = self._reroll_said()
+        if said is not None:
             self.data["reroll"] = True
             self.where[("reroll",)] = said.start + 1
             return True
         # `6 6 6 - reroll`, `6,6,6 ; on relance`: dashes and filler words before a word
-        while (lead := self.peek()) is not None and (
-            lead.kind == "dash"
-            or (lead.kind == "word" and lead.role == FILLER)
-            or (self._skippable(lead) and self._no_phrase())
-        ):
+        while (lead := self.peek()) is not None and self._filler(lead):
             self.i += 1
         first = self.peek() or first
         found = self.phrase()
@@ -1234,30 +1181,20 @@ class _Annotation:
             self._same_said(kind)  # `nothing to cross out, reroll`
             rest = self.peek()
             if rest is not None:
-                named = short(self.line.text[first.start : found[2].end])
-                self.fail(
-                    phrase(
-                        N_(
-                            "after {word} the line goes on with {found}, but a reroll has "
-                            "nothing more"
-                        ),
-                        word=named,
-                        found=short(rest.text),
-                    )
+                template = (
+                    N_("after {word} the line goes on with {found}, but a reroll has nothing more")
                     if kind == REROLL
-                    else phrase(
-                        N_(
-                            "after {word} the line goes on with {found}, but a ring round has "
-                            "nothing more"
-                        ),
-                        word=named,
-                        found=short(rest.text),
-                    ),
-                    rest.start,
-                    hint=phrase(
-                        N_("a {kind} uses the row up: no cross, move, steps or path"), kind=kind
-                    ),
+                    else N_(
+                        "after {word} the line goes on with {found}, but a ring round has "
+                        "nothing more"
+                    )
                 )
+                named = short(self.line.text[first.start : found[2].end])
+                message = phrase(template, word=named, found=short(rest.text))
+                hint = phrase(
+                    N_("a {kind} uses the row up: no cross, move, steps or path"), kind=kind
+                )
+                self.fail(message, rest.start, hint=hint)
             return True
         self.i = 0
         self._play()
@@ -1334,6 +1271,15 @@ class _Annotation:
             longest = n if key in BEFORE_FIELD else longest
         return longest
 
+    def _filler(self, token: Token) -> bool:
+        """A dash, a filler word or a word of the player's own that begins no phrase
+        (`nothing to cross out` does), at the current token: nothing to read."""
+        return (
+            token.kind == "dash"
+            or (token.kind == "word" and token.role == FILLER)
+            or (self._skippable(token) and self._phrase_at(self.i) is None)
+        )
+
     def _same_said(self, role: str) -> None:
         """Skip what follows a reroll or ring when it only says it again, with dashes and
         filler words between (`nothing to cross out, reroll`; `neu würfeln - Neuwurf`)."""
@@ -1341,11 +1287,7 @@ class _Annotation:
         while k < len(self.tokens):
             token = self.tokens[k]
             self.i = k
-            if (
-                token.kind == "dash"
-                or (token.kind == "word" and token.role == FILLER)
-                or (self._skippable(token) and self._no_phrase())
-            ):
+            if self._filler(token):
                 k += 1
                 continue
             found = self.phrase()
@@ -1363,10 +1305,8 @@ class _Annotation:
         if pending is not None and (pending[0] != PATH or PATH not in self.data):
             self._missing(pending, None)
         if CROSS not in self.data:
-            self.fail(
-                phrase(N_("this round names no field crossed out, like x 3/4")),
-                self.tokens[0].start,
-            )
+            message = phrase(N_("this round names no field crossed out, like x 3/4"))
+            self.fail(message, self.tokens[0].start)
 
     def _step(self, token: Token) -> None:
         """Read the item that starts at `token` (one token or a few)."""
@@ -1506,10 +1446,8 @@ class _Annotation:
         ):
             return True  # `6/4 durchgestrichen`: the field crossed out, said after it
         if CROSS in self.data:
-            self.fail(
-                phrase(N_("a round crosses out one field; this is a second cross-out")),
-                first.at,
-            )
+            message = phrase(N_("a round crosses out one field; this is a second cross-out"))
+            self.fail(message, first.at)
         self.pending = (CROSS, first)
         return True
 
@@ -1524,13 +1462,11 @@ class _Annotation:
             self.pending, self.resume = self.resume, None
             return False  # `pas de chance`, `mit viel Glück`: no steps said here
         if role == STEPS and (nxt is None or nxt.kind not in ("num", "field")):
-            self.fail(
-                phrase(
-                    N_("{word} needs its number, like steps 5 or 5 steps"),
-                    word=short(first.text),
-                ),
-                first.start,
+            message = phrase(
+                N_("{word} needs its number, like steps 5 or 5 steps"),
+                word=short(first.text),
             )
+            self.fail(message, first.start)
         self.pending = (STEPS, first)
         return True
 
@@ -1567,7 +1503,7 @@ class _Annotation:
         return True
 
     def _reroll_after_cross(self, role: str, first: Token, last: Token) -> NoReturn:
-        self.fail(
+        message = (
             phrase(
                 N_(
                     "this round crosses out {field} and says {word} too: a round either "
@@ -1577,9 +1513,9 @@ class _Annotation:
                 word=short(self._said(first)),
             )
             if CROSS in self.data
-            else phrase(N_("a round crosses out one field, or is a reroll or a ring, not both")),
-            first.at,
+            else phrase(N_("a round crosses out one field, or is a reroll or a ring, not both"))
         )
+        self.fail(message, first.at)
 
     def _fields(self, count: int) -> bool:
         """Whether `count` fields or more follow the current token."""
@@ -1599,29 +1535,25 @@ class _Annotation:
 
     def _need_cross(self, token: Token) -> None:
         if CROSS not in self.data:
-            self.fail(
-                phrase(
-                    N_(
-                        "{found} comes before the field crossed out: a round names the field "
-                        "crossed out first, like x 3/4"
-                    ),
-                    found=short(token.text),
+            message = phrase(
+                N_(
+                    "{found} comes before the field crossed out: a round names the field "
+                    "crossed out first, like x 3/4"
                 ),
-                token.at,
-                hint=phrase(N_("a round names the field crossed out, then the field moved to")),
+                found=short(token.text),
             )
+            hint = phrase(N_("a round names the field crossed out, then the field moved to"))
+            self.fail(message, token.at, hint=hint)
 
     def _once(self, item: str, token: Token) -> None:
         self._need_cross(token)
         if item in self.seen:
-            self.fail(
-                phrase(
-                    N_("{item} is given twice on this line (first at column {col})"),
-                    item=item,
-                    col=self.seen[item],
-                ),
-                token.at,
+            message = phrase(
+                N_("{item} is given twice on this line (first at column {col})"),
+                item=item,
+                col=self.seen[item],
             )
+            self.fail(message, token.at)
         self.seen[item] = token.at + 1
 
     def _field(self, token: Token, role: str | None) -> str:
@@ -1634,35 +1566,29 @@ class _Annotation:
                 role = MOVE
                 self.seen[MOVE] = token.at + 1
             elif token.packed and STEPS not in self.seen:
-                self.fail(
-                    phrase(
-                        N_("{text} reads as the field {field} or as steps {text}"),
-                        text=token.text,
-                        field=token.field,
-                    ),
-                    token.at,
-                    hint=phrase(
-                        N_("write a field of the path after path, steps as ({text})"),
-                        text=token.text,
-                    ),
+                message = phrase(
+                    N_("{text} reads as the field {field} or as steps {text}"),
+                    text=token.text,
+                    field=token.field,
                 )
+                hint = phrase(
+                    N_("write a field of the path after path, steps as ({text})"),
+                    text=token.text,
+                )
+                self.fail(message, token.at, hint=hint)
             else:
                 fixed = self.line.corrected(token.start, token.start, "path ")
-                self.fail(
-                    phrase(
-                        N_("a third field {field} after the cross-out and the move"),
-                        field=token.field,
-                    ),
-                    token.at,
-                    hint=phrase(N_("name a path's fields after path: {fixed}"), fixed=fixed),
+                message = phrase(
+                    N_("a third field {field} after the cross-out and the move"),
+                    field=token.field,
                 )
+                hint = phrase(N_("name a path's fields after path: {fixed}"), fixed=fixed)
+                self.fail(message, token.at, hint=hint)
         if role == CROSS:
             self.seen[CROSS] = token.at + 1
-            self.data[CROSS] = token.field
-            self.where[(CROSS,)] = token.start + 1
-        elif role == MOVE:
-            self.data[MOVE] = token.field
-            self.where[(MOVE,)] = token.start + 1
+        if role in (CROSS, MOVE):
+            self.data[role] = token.field
+            self.where[(role,)] = token.start + 1
         elif role == PATH:
             cells = self.data.setdefault(PATH, [])
             assert isinstance(cells, list)
@@ -1694,29 +1620,23 @@ class _Annotation:
                 )
                 self._field(pair, pending[0] if pending is not None else None)
                 return
-            self.fail(
-                phrase(
-                    N_(
-                        "{a} {b} reads as the field {a}/{b} or as steps {a} and then {b}",
-                    ),
-                    a=token.text,
-                    b=nxt.text,
-                ),
-                token.at,
-                hint=phrase(
-                    N_("write a field as {a}/{b}, steps as ({a})"), a=token.text, b=nxt.text
-                ),
+            message = phrase(
+                N_("{a} {b} reads as the field {a}/{b} or as steps {a} and then {b}"),
+                a=token.text,
+                b=nxt.text,
             )
+            hint = phrase(N_("write a field as {a}/{b}, steps as ({a})"), a=token.text, b=nxt.text)
+            self.fail(message, token.at, hint=hint)
         if pending is not None:
             self._missing(pending, token)
         if CROSS not in self.data:
             self._need_cross(token)
         if len(token.text) != 1:
-            self.fail(
-                phrase(N_("the number {number} is neither a field nor steps"), number=token.text),
-                token.at,
-                hint=phrase(N_("write a field as 3/4, steps as (5) or 5 steps")),
+            message = phrase(
+                N_("the number {number} is neither a field nor steps"), number=token.text
             )
+            hint = phrase(N_("write a field as 3/4, steps as (5) or 5 steps"))
+            self.fail(message, token.at, hint=hint)
         self._steps(token.text, token)
 
     def _steps(self, digits: str, token: Token) -> None:
@@ -1737,7 +1657,7 @@ class _Annotation:
         if self.line.typed and role in (CROSS, MOVE):  # in the player's own words
             said = self._said(word)
             example = f"{said} {'3/4' if role == CROSS else '5/5'}"
-            self.fail(
+            message = (
                 phrase(
                     N_("{word} needs its field after it, like {example}; the line ends there"),
                     word=short(said),
@@ -1752,10 +1672,10 @@ class _Annotation:
                     word=short(said),
                     example=example,
                     found=found,
-                ),
-                at,
+                )
             )
-        self.fail(
+            self.fail(message, at)
+        message = (
             phrase(
                 N_("{word} needs {what}; the line ends there"),
                 what=what,
@@ -1767,16 +1687,9 @@ class _Annotation:
                 what=what,
                 word=short(word.text),
                 found=found,
-            ),
-            at,
+            )
         )
-
-    def _no_phrase(self) -> bool:
-        """Whether no phrase starts at the current word (`nothing to cross out` does)."""
-        at = self.i
-        found = self.phrase()
-        self.i = at
-        return found is None
+        self.fail(message, at)
 
     def _skippable(self, token: Token) -> bool:
         """A word of a typed round (one with a roll word) that the reader does not know
@@ -1799,29 +1712,22 @@ class _Annotation:
         if close:
             # As the player would write it: `barée` -> `barrée`, not the folded `barree`;
             # `Schriten` -> `Schritten`, not `schritten`.
-            meant = _SPELLED.get(close[0], close[0])
-            meant = meant.capitalize() if token.text[:1].isupper() else meant
+            meant = _as_written(close[0], token.text)
             hint = self.line.corrected(token.start, token.end, meant)
-            self.fail(
-                phrase(
-                    N_("{found} is not a word the reader knows: did you mean {word}?"),
-                    found=short(token.text),
-                    word=short(meant),
-                ),
-                token.start,
-                hint=hint,
-            )
-        self.fail(
-            phrase(
-                N_(
-                    "{found} is not part of a round: after the dice come the field crossed "
-                    "out, the move (-> 5/5), the steps (6) and a path (path 6/5 5/5)"
-                ),
+            message = phrase(
+                N_("{found} is not a word the reader knows: did you mean {word}?"),
                 found=short(token.text),
+                word=short(meant),
+            )
+            self.fail(message, token.start, hint=hint)
+        message = phrase(
+            N_(
+                "{found} is not part of a round: after the dice come the field crossed "
+                "out, the move (-> 5/5), the steps (6) and a path (path 6/5 5/5)"
             ),
-            token.start,
-            hint=_NOTES_HINT,
+            found=short(token.text),
         )
+        self.fail(message, token.start, hint=_NOTES_HINT)
 
 
 def _keyword(word: str) -> bool:

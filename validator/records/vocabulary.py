@@ -213,12 +213,8 @@ CROSS_MARKS: Final = frozenset({"\u2717", "\u2718"})
 COMMON_NO_MOVE: Final = frozenset({"none", "-", "—", "–"})  # noqa: RUF001 - dashes as typed
 COMMON_EXITS: Final = frozenset(EXITS)  # the engine's names, the same in every language
 EXIT_WORDS: Final[dict[str, str]] = {
-    "escape": "escape",
-    "escaped": "escape",
-    "escapes": "escape",
-    "leave": "leave",
-    "left": "leave",
-    "leaves": "leave",
+    **dict.fromkeys(("escape", "escaped", "escapes"), "escape"),
+    **dict.fromkeys(("leave", "left", "leaves"), "leave"),
 }
 """Words of a typed record for the two exits (Escape!, In and Out!) -> the exit."""
 ORDINAL_SUFFIXES: Final = frozenset({"st", "nd", "rd", "th", "er", "re", "e", "eme", "ere"})

@@ -14,35 +14,22 @@ import yaml
 
 from validator.engine.phrase import N_, Text, phrase
 from validator.errors import Diagnostic, ReadError
-from validator.records.lexing import MAX_NUMBER_CHARS, short, too_long, twice
+from validator.records.lexing import MAX_NUMBER_CHARS, position, short, too_long, twice
 from validator.records.model import Locations, Path
 
-_Base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-_Loader = _Base
+_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's parser (its safe loader's event stream) where it is installed."""
 
 
 MAX_DEPTH = 16
 """Records nest four levels deep; anything far deeper is hostile or broken."""
 
-_SCALAR_TAGS = {
-    "tag:yaml.org,2002:str",
-    "tag:yaml.org,2002:int",
-    "tag:yaml.org,2002:float",
-    "tag:yaml.org,2002:bool",
-    "tag:yaml.org,2002:null",
-}
-_TIMESTAMP = "tag:yaml.org,2002:timestamp"
-_SEQ = "tag:yaml.org,2002:seq"
-_MAP = "tag:yaml.org,2002:map"
-_STR = "tag:yaml.org,2002:str"
-_INT = "tag:yaml.org,2002:int"
-_FLOAT = "tag:yaml.org,2002:float"
-_MERGE = "tag:yaml.org,2002:merge"
+_STR, _INT, _FLOAT, _BOOL, _NULL, _TIMESTAMP, _SEQ, _MAP = (
+    f"tag:yaml.org,2002:{name}"
+    for name in ("str", "int", "float", "bool", "null", "timestamp", "seq", "map")
+)
 _constructor = yaml.SafeLoader("")  # only its scalar constructors are used
-_SCALARS = {tag: _constructor.yaml_constructors[tag] for tag in _SCALAR_TAGS}
+_SCALARS = {tag: _constructor.yaml_constructors[tag] for tag in (_STR, _INT, _FLOAT, _BOOL, _NULL)}
 
 
 def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Locations]:
@@ -69,8 +56,7 @@ def load(text: str, source: str, max_rounds: int | None = None) -> tuple[Any, Lo
     except yaml.reader.ReaderError as exc:
         # A character YAML does not allow (a raw control character): say where it is.
         at = min(max(exc.position, 0), len(text))
-        before = text[:at]
-        line, col = before.count("\n") + 1, at - (before.rfind("\n") + 1) + 1
+        line, col = position(text, at)
         code = exc.character if isinstance(exc.character, int) else ord(exc.character)
         shown = f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
         message = phrase(
@@ -108,8 +94,6 @@ _VALUE_MEMO: dict[str, Any] = {}
 """Plain scalar text -> its (immutable) value: records repeat the same few keys and small
 numbers, and resolving each by regular expressions would be most of the time outside C."""
 _UNKNOWN = object()
-_BOOL = "tag:yaml.org,2002:bool"
-_NULL = "tag:yaml.org,2002:null"
 
 
 class _Converter:
