@@ -73,8 +73,22 @@ def _el(tag: str, children: str = "", **attrs: object) -> str:
     return f"<{tag}{_attrs(attrs)}/>"
 
 
-def _text(x: float, y: float, text: str, **attrs: object) -> str:
-    return f"<text{_attrs({'x': _n(x), 'y': _n(y), **attrs})}>{escape(text)}</text>"
+def _text(
+    x: float,
+    y: float,
+    text: str,
+    cls: str,
+    size: str = "11",
+    fill: str = INK,
+    *,
+    anchor: str = "middle",
+    bold: bool = False,
+    **attrs: object,
+) -> str:
+    """A label: its attributes in one order, `class`, anchor, size, weight, fill, the rest."""
+    head = {"class": cls, "text_anchor": anchor, "font_size": size}
+    more = {"font_weight": "bold" if bold else None, "fill": fill, **attrs}
+    return f"<text{_attrs({'x': _n(x), 'y': _n(y), **head, **more})}>{escape(text)}</text>"
 
 
 @lru_cache(maxsize=4096)
@@ -378,11 +392,7 @@ def _grid() -> str:
     for i in range(1, SIZE + 1):
         x, y = centre(Field(i, i))
         for lx, ly in ((x, MARGIN - 9), (MARGIN - 11, y + 4)):
-            labels.append(
-                _text(
-                    lx, ly, str(i), class_="coord", text_anchor="middle", font_size="11", fill=INK
-                )
-            )
+            labels.append(_text(lx, ly, str(i), "coord"))
     for row in range(1, SIZE + 1):
         for col in range(1, SIZE + 1):
             x, y = MARGIN + (col - 1) * CELL, MARGIN + (row - 1) * CELL
@@ -407,19 +417,9 @@ def _value(field: Field, taken: bool) -> str:
     """A field's value, over the marks and walks with a paper halo (full contrast under an
     X, a circle or a line); bold once the field is taken. One of 72 texts, drawn once."""
     x, y = MARGIN + (field.col - 1) * CELL, MARGIN + (field.row - 1) * CELL
-    return _text(
-        x + CELL / 2,
-        y + CELL / 2 + 4.5,
-        str(field.value),
-        class_="val" + (" taken" if taken else ""),
-        text_anchor="middle",
-        font_size="13",
-        font_weight="bold" if taken else None,
-        fill=INK,
-        stroke=PAPER,
-        stroke_width="4",
-        paint_order="stroke",
-    )
+    cls = "val" + (" taken" if taken else "")
+    halo = {"stroke": PAPER, "stroke_width": "4", "paint_order": "stroke"}
+    return _text(x + CELL / 2, y + CELL / 2 + 4.5, str(field.value), cls, "13", bold=taken, **halo)
 
 
 def board(
@@ -520,16 +520,7 @@ def _tokens(
 def _caption(caption: str, side: float) -> str:
     if not caption:
         return ""
-    return _text(
-        side / 2,
-        side + 6,
-        caption,
-        class_="caption",
-        text_anchor="middle",
-        font_size="14",
-        font_weight="bold",
-        fill=INK,
-    )
+    return _text(side / 2, side + 6, caption, "caption", "14", bold=True)
 
 
 def _burglar(field: Field, *, outside: bool = False) -> str:
@@ -544,16 +535,7 @@ def _burglar(field: Field, *, outside: bool = False) -> str:
     return _el(
         "g",
         _el("circle", class_="pos", cx=_n(cx), cy=_n(cy), r="8", fill=BLUE, stroke=PAPER)
-        + _text(
-            cx,
-            cy + 3.5,
-            "B",
-            class_="pos-letter",
-            text_anchor="middle",
-            font_size="10",
-            font_weight="bold",
-            fill=PAPER,
-        ),
+        + _text(cx, cy + 3.5, "B", "pos-letter", "10", PAPER, bold=True),
         class_="burglar outside" if outside else "burglar",
     )
 
@@ -634,11 +616,10 @@ def _badge(
             x + width / 2,
             y + 11.5,
             text,
-            class_="exit-num" if hollow else "num",
-            text_anchor="middle",
-            font_size="10",
-            font_weight="bold",
-            fill=BLUE if hollow else PAPER,
+            "exit-num" if hollow else "num",
+            "10",
+            BLUE if hollow else PAPER,
+            bold=True,
         ),
     ]
 
@@ -661,16 +642,7 @@ def _bang(field: Field) -> str:
     x, y = MARGIN + field.col * CELL, MARGIN + (field.row - 1) * CELL
     return _el(
         "circle", class_="bang-bg", cx=_n(x - 7), cy=_n(y + 7), r="7", fill=VERMILLION
-    ) + _text(
-        x - 7,
-        y + 11,
-        "!",
-        class_="bang",
-        text_anchor="middle",
-        font_size="11",
-        font_weight="bold",
-        fill=PAPER,
-    )
+    ) + _text(x - 7, y + 11, "!", "bang", fill=PAPER, bold=True)
 
 
 def dice(values: Sequence[int], roles: Sequence[str] = ("", "", ""), *, label: str = "dice") -> str:
@@ -716,17 +688,7 @@ def dice(values: Sequence[int], roles: Sequence[str] = ("", "", ""), *, label: s
             "differs": pgettext("die", "differs!"),
         }.get(role, "")
         if word:
-            parts.append(
-                _text(
-                    x + size / 2,
-                    y + size + 14,
-                    word,
-                    class_=f"die-label {role}",
-                    text_anchor="middle",
-                    font_size="11",
-                    fill=stroke,
-                )
-            )
+            parts.append(_text(x + size / 2, y + size + 14, word, f"die-label {role}", fill=stroke))
     return _svg(width, height, "".join(parts), label, "dice")
 
 
@@ -766,121 +728,33 @@ def score_chart(
     for value in range(0, top_score + 1, 50):
         y = py(value)
         parts.append(hline(y, "grid", stroke=GRID, stroke_width="0.6", stroke_opacity="0.6"))
-        parts.append(
-            _text(
-                left - 6,
-                y + 4,
-                str(value),
-                class_="axis",
-                text_anchor="end",
-                font_size="11",
-                fill=INK,
-            )
-        )
+        parts.append(_text(left - 6, y + 4, str(value), "axis", anchor="end"))
     step = 1 if last_roll <= 12 else 5 if last_roll <= 60 else 10
     if compact:
         step = 2 if last_roll <= 12 else 10 if last_roll <= 60 else 20
     for roll in range(0, last_roll + 1, step):
-        parts.append(
-            _text(
-                px(roll),
-                height - bottom + 16,
-                str(roll),
-                class_="axis",
-                text_anchor="middle",
-                font_size="11",
-                fill=INK,
-            )
-        )
+        parts.append(_text(px(roll), height - bottom + 16, str(roll), "axis"))
+    turn = f"rotate(-90 {10 if compact else 12} {_n(top + plot_h / 2)})"
     parts.append(
-        _text(
-            10 if compact else 12,
-            top + plot_h / 2,
-            _("points"),
-            class_="axis",
-            text_anchor="middle",
-            font_size="11",
-            fill=INK,
-            transform=f"rotate(-90 {10 if compact else 12} {_n(top + plot_h / 2)})",
-        )
+        _text(10 if compact else 12, top + plot_h / 2, _("points"), "axis", transform=turn)
     )
-    parts.append(
-        _text(
-            left + plot_w / 2,
-            height - 4,
-            _("dice roll"),
-            class_="axis",
-            text_anchor="middle",
-            font_size="11",
-            fill=INK,
-        )
-    )
+    parts.append(_text(left + plot_w / 2, height - 4, _("dice roll"), "axis"))
     gy = py(goal)
     parts.append(hline(gy, "goal", stroke=GREEN, stroke_width="2", stroke_dasharray="6 4"))
+    goal_label = _("goal {points}").format(points=goal)
     parts.append(
-        _text(
-            width - right - 4,
-            gy - 5,
-            _("goal {points}").format(points=goal),
-            class_="goal-label",
-            text_anchor="end",
-            font_size="11",
-            fill=GREEN,
-        )
+        _text(width - right - 4, gy - 5, goal_label, "goal-label", fill=GREEN, anchor="end")
     )
-    line = [(px(0), py(0))]
-    prev = 0
-    for roll, value in points:
-        line.append((px(roll), py(prev)))
-        line.append((px(roll), py(value)))
-        prev = value
-    parts.append(
-        _el(
-            "polyline",
-            class_="score-line",
-            points=" ".join(f"{_n(x)},{_n(y)}" for x, y in line),
-            stroke=BLUE,
-            stroke_width="2.5",
-            fill="none",
-            stroke_linejoin="round",
-        )
-    )
-    prev = 0
-    for roll, value in points:
-        if value != prev:
-            dot = _el(
-                "circle",
-                _el(
-                    "title",
-                    escape(
-                        _("roll {roll}: {points}").format(roll=roll, points=wording.points(value))
-                    ),
-                ),
-                class_="score-dot",
-                cx=_n(px(roll)),
-                cy=_n(py(value)),
-                r="4",
-                fill=BLUE,
-            )
-            href = (links or {}).get(roll)
-            parts.append(_el("a", dot, href=href) if href else dot)
-        prev = value
+    links = links or {}
+    parts.extend(_steps(points, px, py, links, _score_dot, "score-line", BLUE, "2.5"))
     if lost:
-        parts.extend(_lost_line(lost, px, py, links or {}))
+        parts.extend(_steps(lost, px, py, links, _lost_dot, "lost-line", PURPLE, "2.2", "7 3 2 3"))
+        roll, value = lost[-1]
+        lost_label = _("{n} lost").format(n=value)
+        parts.append(_end_label(px(roll), py(value), lost_label, "lost-label", PURPLE))
     if points:
         roll, value = points[-1]
-        parts.append(
-            _text(
-                px(roll) - 4,
-                py(value) - 8,
-                str(value),
-                class_="score-last",
-                text_anchor="end",
-                font_size="12",
-                font_weight="bold",
-                fill=BLUE,
-            )
-        )
+        parts.append(_end_label(px(roll), py(value), str(value), "score-last", BLUE))
     return _svg(width, height, "".join(parts), label, "chart compact" if compact else "chart")
 
 
@@ -891,61 +765,50 @@ def lost_so_far(roll: int, lost: int) -> str:
     )
 
 
-def _lost_line(
-    lost: Sequence[tuple[int, int]],
+def _steps(
+    values: Sequence[tuple[int, int]],
     px: Callable[[float], float],
     py: Callable[[float], float],
     links: Mapping[int, str],
+    dot: Callable[[int, int, float, float], str],
+    cls: str,
+    colour: str,
+    width: str,
+    dash: str | None = None,
 ) -> list[str]:
-    """Points lost so far as a dashed purple step line, a dot where a round lost points,
-    and its name at its end."""
+    """A step line through `values` ((roll, value), from 0 before the first roll) and a
+    dot (drawn by `dot`) where the value changed, linked to `links[roll]` when given."""
     line = [(px(0), py(0))]
-    prev = 0
     dots: list[str] = []
-    for roll, value in lost:
-        line.append((px(roll), py(prev)))
-        line.append((px(roll), py(value)))
+    prev = 0
+    for roll, value in values:
+        line += [(px(roll), py(prev)), (px(roll), py(value))]
         if value != prev:
-            dot = _el(
-                "rect",
-                _el("title", escape(lost_so_far(roll, value))),
-                class_="lost-dot",
-                x=_n(px(roll) - 3.5),
-                y=_n(py(value) - 3.5),
-                width="7",
-                height="7",
-                fill=PURPLE,
-            )
+            drawn = dot(roll, value, px(roll), py(value))
             href = links.get(roll)
-            dots.append(_el("a", dot, href=href) if href else dot)
+            dots.append(_el("a", drawn, href=href) if href else drawn)
         prev = value
-    parts = [
-        _el(
-            "polyline",
-            class_="lost-line",
-            points=" ".join(f"{_n(x)},{_n(y)}" for x, y in line),
-            stroke=PURPLE,
-            stroke_width="2.2",
-            stroke_dasharray="7 3 2 3",
-            fill="none",
-            stroke_linejoin="round",
-        ),
-        *dots,
-    ]
-    roll, value = lost[-1]
-    parts.append(
-        _text(
-            px(roll) - 4,
-            py(value) - 8,
-            _("{n} lost").format(n=value),
-            class_="lost-label",
-            text_anchor="end",
-            font_size="12",
-            font_weight="bold",
-            fill=PURPLE,
-        )
-    )
-    return parts
+    shape = {"stroke": colour, "stroke_width": width, "stroke_dasharray": dash, "fill": "none"}
+    joined = " ".join(f"{_n(x)},{_n(y)}" for x, y in line)
+    return [_el("polyline", class_=cls, points=joined, **shape, stroke_linejoin="round"), *dots]
+
+
+def _score_dot(roll: int, value: int, x: float, y: float) -> str:
+    said = _("roll {roll}: {points}").format(roll=roll, points=wording.points(value))
+    title = _el("title", escape(said))
+    return _el("circle", title, class_="score-dot", cx=_n(x), cy=_n(y), r="4", fill=BLUE)
+
+
+def _lost_dot(roll: int, value: int, x: float, y: float) -> str:
+    """A square: where a round lost points."""
+    title = _el("title", escape(lost_so_far(roll, value)))
+    at = {"x": _n(x - 3.5), "y": _n(y - 3.5), "width": "7", "height": "7"}
+    return _el("rect", title, class_="lost-dot", **at, fill=PURPLE)
+
+
+def _end_label(x: float, y: float, text: str, cls: str, colour: str) -> str:
+    """A step line's name (or last value) at its end."""
+    return _text(x - 4, y - 8, text, cls, "12", colour, anchor="end", bold=True)
 
 
 # -- compact sheets ----------------------------------------------------------------------
