@@ -67,7 +67,7 @@ def _attrs(attrs: Mapping[str, object]) -> str:
     )
 
 
-def _el(tag: str, children: str = "", **attrs: object) -> str:
+def _el(tag: str, children: str = "", /, **attrs: object) -> str:
     if children:
         return f"<{tag}{_attrs(attrs)}>{children}</{tag}>"
     return f"<{tag}{_attrs(attrs)}/>"
