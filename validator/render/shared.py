@@ -253,12 +253,13 @@ def item_span(source: str, start: int) -> int:
 
 
 @cache
-def environment() -> Environment:
+def environment(newstyle: bool = False) -> Environment:
     """The HTML templates' environment, one per process (compiling a template is most of a
     page's time): escaping, visible invisible characters (`html_value`), and the catalogs'
     `_`, `gettext`, `ngettext` and `pgettext` in the language of `i18n.speaking`. Messages
     use `{name}` placeholders like the code's, filled with `.format` (plain strings,
-    escaped on output) or `|place` (HTML inside)."""
+    escaped on output) or `|place` (HTML inside). The site's templates (`newstyle`) say
+    `_("...")` with Jinja2's newstyle gettext instead, which escapes the translation."""
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
     env = Environment(
@@ -272,7 +273,7 @@ def environment() -> Environment:
         extensions=["jinja2.ext.i18n"],
     )
     env.install_gettext_callables(  # type: ignore[attr-defined]
-        i18n.gettext, i18n.ngettext, newstyle=False, pgettext=i18n.pgettext
+        i18n.gettext, i18n.ngettext, newstyle=newstyle, pgettext=i18n.pgettext
     )
     env.filters["place"] = place
     return env

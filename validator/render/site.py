@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
-from jinja2 import Environment
 from markupsafe import Markup
 
 from validator import __version__
@@ -33,11 +31,8 @@ from validator.language.i18n import _
 from validator.language.wording import points, round_kind
 from validator.records.dice import read_dice
 from validator.render import texts
-
-# The report's template environment: one loader and one set of escaping rules for both.
 from validator.render.sanitize import html_value
-from validator.render.shared import PLAY_FILE, STYLESHEET, site_assets, summary
-from validator.render.shared import environment as _environment
+from validator.render.shared import PLAY_FILE, STYLESHEET, environment, site_assets, summary
 from validator.render.svg import Sheets, sheet_pieces
 from validator.render.texts import say
 from validator.report.model import Report, build_report, help_text, how_to_read, move_cell
@@ -48,30 +43,6 @@ if TYPE_CHECKING:
 
 _ADDRESS = re.compile(r"[^\s@<>]+@[^\s@<>]+")
 CHART_BAND = 25
-
-
-@cache
-def environment() -> Environment:
-    """The site's template environment: the report's loader and escaping rules, with
-    Jinja2's i18n extension: the site's templates say `_("...")`, which Babel's Jinja2
-    extractor finds and `i18n.gettext` translates into the language `i18n.speaking` sets
-    while a page renders."""
-    base = _environment()
-    # Not an overlay: an overlay shares the report environment's extension hooks.
-    env = Environment(
-        loader=base.loader,
-        autoescape=base.autoescape,
-        finalize=base.finalize,
-        undefined=base.undefined,
-        trim_blocks=base.trim_blocks,
-        lstrip_blocks=base.lstrip_blocks,
-        keep_trailing_newline=base.keep_trailing_newline,
-        extensions=["jinja2.ext.i18n"],
-    )
-    cast(Any, env).install_gettext_callables(
-        i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext
-    )
-    return env
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,7 +335,7 @@ class SiteWriter:
         )
         first = self.first
         return (
-            environment()
+            environment(newstyle=True)
             .get_template("site_index.html.j2")
             .render(
                 lang=self.lang,
@@ -478,16 +449,23 @@ class SiteWriter:
 
 
 def _scrub(senders: set[str]) -> re.Pattern[str]:
-    """One pattern for `SiteWriter.blot`: the senders' addresses (`any_of`), then any
-    address at all."""
-    words = any_of(senders)
-    if words is None:
-        return _ANY_ADDRESS
+    """One case-insensitive pattern for `SiteWriter.blot`: any of the senders' addresses
+    (the longest at each place), then any address at all. The senders are a trie, so that
+    a page costs one pass whatever their number; addresses so alike that the trie nests too
+    deep for `re` (hundreds of levels) get a plain alternation, longest first, which is
+    slower but still one pass."""
+    trie: dict[str, Any] = {}
+    for word in senders:
+        node = trie
+        for char in word.lower():
+            node = node.setdefault(char, {})
+        node[""] = {}  # a word ends here
     try:
-        return re.compile(f"{words.pattern}|{_ANY_ADDRESS.pattern}", re.IGNORECASE)
-    except RecursionError:  # the trie one level too deep: `any_of`'s plain alternation
+        words = _trie_pattern(trie)
+        return re.compile("|".join(filter(None, (words, _ANY_ADDRESS.pattern))), re.IGNORECASE)
+    except RecursionError:
         plain = "|".join(map(re.escape, sorted(senders, key=len, reverse=True)))
-        return re.compile(f"{plain}|{_ANY_ADDRESS.pattern}", re.IGNORECASE)
+        return re.compile("|".join(filter(None, (plain, _ANY_ADDRESS.pattern))), re.IGNORECASE)
 
 
 REASON_CHARS = 90
@@ -500,26 +478,6 @@ def _reason(d: Diagnostic) -> str:
     if len(text) > REASON_CHARS:
         text = text[: REASON_CHARS - 1].rstrip(" ,;:") + "…"
     return text
-
-
-def any_of(words: set[str]) -> re.Pattern[str] | None:
-    """One case-insensitive pattern matching any of `words` (the longest at each place),
-    or None for none: a trie of them, so that a text costs one pass whatever their number;
-    words so alike that the trie nests too deep for `re` (hundreds of levels) get a plain
-    alternation, longest first, which is slower but still one pass."""
-    if not words:
-        return None
-    trie: dict[str, Any] = {}
-    for word in words:
-        node = trie
-        for char in word.lower():
-            node = node.setdefault(char, {})
-        node[""] = {}  # a word ends here
-    try:
-        return re.compile(_trie_pattern(trie), re.IGNORECASE)
-    except RecursionError:
-        plain = sorted(words, key=len, reverse=True)
-        return re.compile("|".join(map(re.escape, plain)), re.IGNORECASE)
 
 
 def _trie_pattern(node: dict[str, Any]) -> str:
@@ -634,7 +592,8 @@ def entry_body(result: Result) -> str:
     rounds = result.rounds
     if rounds:
         sheets = Sheets()
-        items = [_round(r, sheets, previous) for r, previous in _with_previous(rounds)]
+        before = [0, *(r.score for r in rounds[:-1])]
+        items = [_round(r, sheets, previous) for r, previous in zip(rounds, before, strict=True)]
         last = rounds[-1]
         label = _("The sheet after roll {roll}, {points}.").format(
             roll=last.roll, points=points(last.score)
@@ -653,14 +612,6 @@ def entry_body(result: Result) -> str:
             f'<ol class="rounds">{"".join(items)}</ol>'
         )
     return sheet_pieces() + "".join(parts) if rounds else "".join(parts)
-
-
-def _with_previous(rounds: Sequence[RoundResult]) -> list[tuple[RoundResult, int]]:
-    out, previous = [], 0
-    for r in rounds:
-        out.append((r, previous))
-        previous = r.score
-    return out
 
 
 def _round(r: RoundResult, sheets: Sheets, previous: int) -> str:
