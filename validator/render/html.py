@@ -7,6 +7,7 @@ escapes everything; only the SVG strings from validator.render.svg go in unescap
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import groupby
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup
@@ -79,17 +80,11 @@ class RoundBlock:
 
 def round_blocks(rounds: list[RoundView]) -> list[RoundBlock]:
     blocks: list[RoundBlock] = []
-    run: list[RoundView] = []
-    for r in rounds:
-        if r.line:
-            run.append(r)
-            continue
-        if run:
+    for one_line, run in groupby(rounds, key=lambda r: bool(r.line)):
+        if one_line:
             blocks.append(RoundBlock(None, tuple(run)))
-            run = []
-        blocks.append(RoundBlock(r))
-    if run:
-        blocks.append(RoundBlock(None, tuple(run)))
+        else:
+            blocks.extend(RoundBlock(r) for r in run)
     return blocks
 
 
@@ -261,18 +256,11 @@ def sheet_title(report: Report) -> SheetTitle:
     )
 
 
-def left_through(rr: ReportRound) -> Field | None:
-    """The corner a round's walk left the board through (Escape!, In and Out!), if any."""
-    return rr.round.corner
-
-
 def _burglar(rr: ReportRound | None, state: State) -> tuple[Field | None, Field | None]:
     """(field, corner): where the burglar's token goes after round `rr`: on its field, or
-    beside the corner it left the board through."""
-    corner = left_through(rr) if rr is not None else None
-    if corner is not None:
-        return None, corner
-    return state.position, None
+    beside the corner its walk left the board through (Escape!, In and Out!)."""
+    corner = rr.round.corner if rr is not None else None
+    return (None, corner) if corner is not None else (state.position, None)
 
 
 def final_board(report: Report, sheet: SheetTitle | None = None) -> str:
@@ -338,10 +326,6 @@ def _best_view(view: AnalysisView) -> BestView:
     )
 
 
-def _new_crosses(before: State, after: State) -> list[Field]:
-    return [f for f in FIELD_AT if "X" in after.mark(f) and "X" not in before.mark(f)]
-
-
 def _final_words(report: Report, sheet: SheetTitle) -> str:
     """The summary sheet in words: its title, the moves in order and the score."""
     return _("{sheet}, {points}. Moves in order: {moves}.").format(
@@ -402,7 +386,8 @@ def _round_view(
         assert r.cross is not None
         # Every X of this round is this round's colour: the cross-out and, after a walk,
         # the start field.
-        marks = [svg.FieldMark(f, "x", "now") for f in _new_crosses(r.before, r.state)]
+        new = [f for f in FIELD_AT if "X" in r.state.mark(f) and "X" not in r.before.mark(f)]
+        marks = [svg.FieldMark(f, "x", "now") for f in new]
         walks = [svg.Walk(r.walk, rr.start, leaves=r.kind in EXITS)]
         label = round_words(rr)
         better = analysis.better if analysis is not None else None
