@@ -37,6 +37,15 @@ _VERDICT_WORD = {
 }
 
 
+VERDICT_STYLE = {
+    Verdict.VALID: "bold green",
+    Verdict.INCOMPLETE: "bold yellow",
+    Verdict.INVALID: "bold red",
+    Verdict.MALFORMED: "bold red",
+}
+"""How a terminal shows each verdict (rich styles)."""
+
+
 def verdict_word(verdict: Verdict) -> str:
     """The verdict as a person reads it (JSON keeps `Verdict.value`)."""
     return _(_VERDICT_WORD[verdict])
