@@ -110,11 +110,14 @@ def centre(field: Field) -> tuple[float, float]:
     return (MARGIN + (field.col - 0.5) * CELL, MARGIN + (field.row - 0.5) * CELL)
 
 
+def _outward(corner: Field) -> tuple[int, int]:
+    """Which way is off the board from a corner: (-1 or 1, -1 or 1)."""
+    return (-1 if corner.col == 1 else 1, -1 if corner.row == 1 else 1)
+
+
 def _outside(corner: Field) -> tuple[float, float]:
     """A point just off the board beyond a corner: where a walk enters or leaves."""
-    x, y = centre(corner)
-    dx = -1 if corner.col == 1 else 1
-    dy = -1 if corner.row == 1 else 1
+    (x, y), (dx, dy) = centre(corner), _outward(corner)
     return (x + dx * CELL * 0.8, y + dy * CELL * 0.8)
 
 
@@ -122,63 +125,42 @@ def _exit_point(corner: Field) -> tuple[float, float]:
     """Where a walk leaves the board: out sideways from the corner and a little toward its
     edge, beyond the row numbers and clear of them, and never on the diagonal point where
     an entry starts."""
-    x, y = centre(corner)
-    dx = -1 if corner.col == 1 else 1
-    dy = -1 if corner.row == 1 else 1
+    (x, y), (dx, dy) = centre(corner), _outward(corner)
     return (x + dx * (CELL * 0.5 + MARGIN - 6), y + dy * CELL * 0.35)
 
 
+def _outline(colour: str, width: float, dash: str | None, **more: str) -> dict[str, str | None]:
+    """A mark's stroke, unfilled: its attributes in their order, `more` before the dashes."""
+    return {
+        "stroke": colour,
+        "stroke_width": _n(width),
+        **more,
+        "stroke_dasharray": dash,
+        "fill": "none",
+    }
+
+
 def _cross_lines(field: Field, cls: str, colour: str, width: float, dash: str | None = None) -> str:
-    x, y = centre(field)
-    d = CELL * 0.3
-    return _el(
-        "path",
-        class_=cls,
-        d=f"M{_n(x - d)} {_n(y - d)}L{_n(x + d)} {_n(y + d)}"
-        f"M{_n(x + d)} {_n(y - d)}L{_n(x - d)} {_n(y + d)}",
-        stroke=colour,
-        stroke_width=_n(width),
-        stroke_linecap="round",
-        stroke_dasharray=dash,
-        fill="none",
+    (x, y), d = centre(field), CELL * 0.3
+    line = (
+        f"M{_n(x - d)} {_n(y - d)}L{_n(x + d)} {_n(y + d)}"
+        f"M{_n(x + d)} {_n(y - d)}L{_n(x - d)} {_n(y + d)}"
     )
+    return _el("path", class_=cls, d=line, **_outline(colour, width, dash, stroke_linecap="round"))
 
 
 def _ring(
     field: Field, cls: str, colour: str, width: float, r: float = 0.36, dash: str | None = None
 ) -> str:
     x, y = centre(field)
-    return _el(
-        "circle",
-        class_=cls,
-        cx=_n(x),
-        cy=_n(y),
-        r=_n(CELL * r),
-        stroke=colour,
-        stroke_width=_n(width),
-        stroke_dasharray=dash,
-        fill="none",
-    )
+    at = {"cx": _n(x), "cy": _n(y), "r": _n(CELL * r)}
+    return _el("circle", class_=cls, **at, **_outline(colour, width, dash))
 
 
-def _square(
-    field: Field, cls: str, colour: str, *, dash: str | None = "4 3", width: float = 2
-) -> str:
-    x, y = centre(field)
-    h = CELL * 0.44
-    return _el(
-        "rect",
-        class_=cls,
-        x=_n(x - h),
-        y=_n(y - h),
-        width=_n(2 * h),
-        height=_n(2 * h),
-        rx="4",
-        stroke=colour,
-        stroke_width=_n(width),
-        stroke_dasharray=dash,
-        fill="none",
-    )
+def _square(field: Field, cls: str, colour: str, *, dash: str | None, width: float) -> str:
+    (x, y), h = centre(field), CELL * 0.44
+    at = {"x": _n(x - h), "y": _n(y - h), "width": _n(2 * h), "height": _n(2 * h), "rx": "4"}
+    return _el("rect", class_=cls, **at, **_outline(colour, width, dash))
 
 
 def _start_point(start: Field, first: Field) -> tuple[float, float]:
@@ -625,17 +607,10 @@ def _badge(
 
 
 def _diamond(field: Field) -> str:
-    x, y = centre(field)
-    h = CELL * 0.47
-    return _el(
-        "polygon",
-        class_="alt",
-        points=f"{_n(x)},{_n(y - h)} {_n(x + h)},{_n(y)} {_n(x)},{_n(y + h)} {_n(x - h)},{_n(y)}",
-        stroke=PURPLE,
-        stroke_width="2.6",
-        stroke_linejoin="round",
-        fill="none",
-    )
+    (x, y), h = centre(field), CELL * 0.47
+    corners = f"{_n(x)},{_n(y - h)} {_n(x + h)},{_n(y)} {_n(x)},{_n(y + h)} {_n(x - h)},{_n(y)}"
+    outline = _outline(PURPLE, 2.6, None, stroke_linejoin="round")
+    return _el("polygon", class_="alt", points=corners, **outline)
 
 
 def _bang(field: Field) -> str:
