@@ -6,7 +6,7 @@ and the HTML report's CSS restyles the classes (dark scheme, print).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from html import escape
@@ -95,6 +95,11 @@ def _text(
 def _n(value: float) -> str:
     """Numbers without trailing zeros, so that the output is short and stable."""
     return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _points(points: Iterable[tuple[float, float]]) -> str:
+    """`x,y x,y ...`: a polyline's or polygon's points."""
+    return " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
 
 
 def _svg(width: float, height: float, body: str, label: str, cls: str) -> str:
@@ -199,12 +204,13 @@ def _arrow(
     carry the walk's classes with -head, -start and -step (`route tone-2-head`)."""
     if len(points) < 2:
         return ""
-    line = " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
     base, *extra = cls.split()
 
     def part(name: str) -> str:
         return " ".join((f"{base}-{name}", *extra))
 
+    look = {"stroke_linejoin": "round", "stroke_linecap": "round", "stroke_dasharray": dash}
+    line = _points(points)
     parts = [
         _el(
             "polyline",
@@ -212,9 +218,7 @@ def _arrow(
             points=line,
             stroke=colour,
             stroke_width=_n(width),
-            stroke_linejoin="round",
-            stroke_linecap="round",
-            stroke_dasharray=dash,
+            **look,
             stroke_opacity="0.9",
             fill="none",
         )
@@ -228,35 +232,15 @@ def _arrow(
     tx, ty = x1 - ux * CELL * short, y1 - uy * CELL * short
     bx, by = tx - ux * size, ty - uy * size
     wing = size * 0.6
-    head = " ".join(
-        f"{_n(px)},{_n(py)}"
-        for px, py in ((tx, ty), (bx - uy * wing, by + ux * wing), (bx + uy * wing, by - ux * wing))
-    )
+    head = _points(((tx, ty), (bx - uy * wing, by + ux * wing), (bx + uy * wing, by - ux * wing)))
     parts.append(_el("polygon", class_=part("head"), points=head, fill=colour))
     sx, sy = points[0]
-    parts.append(
-        _el(
-            "circle",
-            class_=part("start"),
-            cx=_n(sx),
-            cy=_n(sy),
-            r="4.5",
-            stroke=colour,
-            stroke_width="2",
-            fill=PAPER,
-        )
+    ring = {"r": "4.5", "stroke": colour, "stroke_width": "2", "fill": PAPER}
+    parts.append(_el("circle", class_=part("start"), cx=_n(sx), cy=_n(sy), **ring))
+    parts.extend(
+        _el("circle", class_=part("step"), cx=_n(x), cy=_n(y), r="2.6", fill=colour)
+        for x, y in points[1:-1]
     )
-    for x, y in points[1:-1]:
-        parts.append(
-            _el(
-                "circle",
-                class_=part("step"),
-                cx=_n(x),
-                cy=_n(y),
-                r="2.6",
-                fill=colour,
-            )
-        )
     return "".join(parts)
 
 
@@ -764,8 +748,10 @@ def _steps(
             dots.append(_el("a", drawn, href=href) if href else drawn)
         prev = value
     shape = {"stroke": colour, "stroke_width": width, "stroke_dasharray": dash, "fill": "none"}
-    joined = " ".join(f"{_n(x)},{_n(y)}" for x, y in line)
-    return [_el("polyline", class_=cls, points=joined, **shape, stroke_linejoin="round"), *dots]
+    return [
+        _el("polyline", class_=cls, points=_points(line), **shape, stroke_linejoin="round"),
+        *dots,
+    ]
 
 
 def _score_dot(roll: int, value: int, x: float, y: float) -> str:
@@ -868,7 +854,7 @@ def _walk_line(r: RoundResult) -> str:
     length = hypot(x1 - x0, y1 - y0) or 1.0
     cut = min(CELL * 0.3, length / 2) / length
     points[-1] = (x1 - (x1 - x0) * cut, y1 - (y1 - y0) * cut)
-    return " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
+    return _points(points)
 
 
 class Sheets:
