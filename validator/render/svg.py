@@ -35,6 +35,8 @@ MARGIN = 36
 """Room around the board for the row and column numbers, the walks that enter or leave
 through a corner, and the badges of the moves that left there."""
 CAPTION = 24
+SIDE = 2 * MARGIN + SIZE * CELL
+"""A sheet's width and height in the drawing's units."""
 
 _PIPS: dict[int, tuple[tuple[float, float], ...]] = {
     1: ((0.5, 0.5),),
@@ -355,6 +357,7 @@ def _grid() -> str:
     board: drawn once a process."""
     cells: list[str] = []
     labels: list[str] = []
+    cell = {"width": CELL, "height": CELL, "fill": PAPER, "stroke": GRID, "stroke_width": "1"}
     for i in range(1, SIZE + 1):
         x, y = centre(Field(i, i))
         for lx, ly in ((x, MARGIN - 9), (MARGIN - 11, y + 4)):
@@ -362,19 +365,7 @@ def _grid() -> str:
     for row in range(1, SIZE + 1):
         for col in range(1, SIZE + 1):
             x, y = MARGIN + (col - 1) * CELL, MARGIN + (row - 1) * CELL
-            cells.append(
-                _el(
-                    "rect",
-                    class_="cell",
-                    x=_n(x),
-                    y=_n(y),
-                    width=CELL,
-                    height=CELL,
-                    fill=PAPER,
-                    stroke=GRID,
-                    stroke_width="1",
-                )
-            )
+            cells.append(_el("rect", class_="cell", x=_n(x), y=_n(y), **cell))
     return "".join(cells) + "".join(labels)
 
 
@@ -409,16 +400,21 @@ def board(
     corner; `numbers` labels fields (the order of the moves; a field may carry several) and
     `exit_numbers` the corners walks left through. The caller decides what they mean.
     """
-    side = 2 * MARGIN + SIZE * CELL
-    height = side + (CAPTION if caption else 0)
     sheet, values = _sheet(state, marks, walks)
     under, over_sheet, overlay = _layers(marks, walks)
     sheet.extend(over_sheet)
-    overlay.extend(_tokens(burglar, burglar_left, numbers or {}, exit_numbers or {}, side))
+    if burglar is not None:
+        overlay.append(_burglar(burglar))
+    if burglar_left is not None:
+        overlay.append(_burglar(burglar_left, outside=True))
+    overlay.extend(_numbers(numbers or {}))
+    for corner, at in sorted((exit_numbers or {}).items()):
+        overlay.extend(_exit_badge(corner, at))
+    if caption:
+        overlay.append(_text(SIDE / 2, SIDE + 6, caption, "caption", "14", bold=True))
     # Earlier walks go under the values so that the numbers stay readable.
-    body = _grid() + "".join(under)
-    body += "".join(sheet) + "".join(values) + "".join(overlay) + _caption(caption, side)
-    return _svg(side, height, body, label, cls)
+    body = _grid() + "".join(under) + "".join(sheet) + "".join(values) + "".join(overlay)
+    return _svg(SIDE, SIDE + (CAPTION if caption else 0), body, label, cls)
 
 
 def _layers(
@@ -463,32 +459,6 @@ def _sheet(
     return sheet, values
 
 
-def _tokens(
-    burglar: Field | None,
-    burglar_left: Field | None,
-    numbers: Mapping[Field, int | Sequence[int]],
-    exit_numbers: Mapping[Field, Sequence[int]],
-    side: float,
-) -> list[str]:
-    """The burglar (on its field, or beside the corner it left through) and the move
-    numbers of the fields and of the corners left through."""
-    out: list[str] = []
-    if burglar is not None:
-        out.append(_burglar(burglar))
-    if burglar_left is not None:
-        out.append(_burglar(burglar_left, outside=True))
-    out.extend(_numbers(numbers))
-    for corner, at in sorted(exit_numbers.items()):
-        out.extend(_exit_badge(corner, at, side))
-    return out
-
-
-def _caption(caption: str, side: float) -> str:
-    if not caption:
-        return ""
-    return _text(side / 2, side + 6, caption, "caption", "14", bold=True)
-
-
 def _burglar(field: Field, *, outside: bool = False) -> str:
     """The burglar's token: a dark disc with a light ring in the field's lower right corner,
     or (`outside`) beside the board where it left through the corner `field`."""
@@ -496,8 +466,7 @@ def _burglar(field: Field, *, outside: bool = False) -> str:
     cx, cy = x + CELL * 0.3, y + CELL * 0.3
     if outside:
         ex, ey = _exit_point(field)
-        side = 2 * MARGIN + SIZE * CELL
-        cx, cy = min(max(ex, 9.0), side - 9), ey + (-11 if field.row == 1 else 11)
+        cx, cy = min(max(ex, 9.0), SIDE - 9), ey + (-11 if field.row == 1 else 11)
     return _el(
         "g",
         _el("circle", class_="pos", cx=_n(cx), cy=_n(cy), r="8", fill=BLUE, stroke=PAPER)
@@ -535,14 +504,14 @@ def exit_badge_text(at: Sequence[int]) -> str:
     return text
 
 
-def _exit_badge(corner: Field, at: Sequence[int], side: float) -> list[str]:
+def _exit_badge(corner: Field, at: Sequence[int]) -> list[str]:
     """The moves that left through a corner: a hollow badge in the corner field's top right
     (row 1: its bottom right), apart from the filled badge of a move that ended on the
     field, kept inside the picture."""
     text = exit_badge_text(at)
     width = _badge_width(text)
     x = MARGIN + corner.col * CELL - 1 - width
-    x = min(max(1.0, x), side - 1 - width)
+    x = min(max(1.0, x), SIDE - 1 - width)
     y = MARGIN + (corner.row - 1) * CELL + (CELL - 16 if corner.row == 1 else 1)
     # "move 3, 4, 9": English names the moves by number, one or many.
     title = _el(
@@ -592,7 +561,7 @@ def _badge(
 
 def _diamond(field: Field) -> str:
     (x, y), h = centre(field), CELL * 0.47
-    corners = f"{_n(x)},{_n(y - h)} {_n(x + h)},{_n(y)} {_n(x)},{_n(y + h)} {_n(x - h)},{_n(y)}"
+    corners = _points(((x, y - h), (x + h, y), (x, y + h), (x - h, y)))
     outline = _outline(PURPLE, 2.6, None, stroke_linejoin="round")
     return _el("polygon", class_="alt", points=corners, **outline)
 
@@ -782,8 +751,6 @@ def _end_label(x: float, y: float, text: str, cls: str, colour: str) -> str:
 # own board leaves them at the page's "now" colours, and every `<use class="p">` of an
 # earlier round sets them back to ink.
 
-SIDE = 2 * MARGIN + SIZE * CELL
-"""A sheet's width and height in the drawing's units (as validator.render.svg's)."""
 _VIEW = f'viewBox="0 0 {SIDE} {SIDE}"'
 
 
