@@ -514,14 +514,9 @@ def _exit_badge(corner: Field, at: Sequence[int]) -> list[str]:
     x = min(max(1.0, x), SIDE - 1 - width)
     y = MARGIN + (corner.row - 1) * CELL + (CELL - 16 if corner.row == 1 else 1)
     # "move 3, 4, 9": English names the moves by number, one or many.
-    title = _el(
-        "title",
-        escape(
-            ngettext("left here: move {moves}", "left here: move {moves}", len(at)).format(
-                moves=_(", ").join(map(str, at))
-            )
-        ),
-    )
+    moves = _(", ").join(map(str, at))
+    said = ngettext("left here: move {moves}", "left here: move {moves}", len(at))
+    title = _el("title", escape(said.format(moves=moves)))
     return [_el("g", title + "".join(_badge(x, y, text, hollow=True)), class_="exit-badge")]
 
 
@@ -529,33 +524,15 @@ def _badge_width(text: str) -> float:
     return max(16.0, 6.5 * len(text) + 6)
 
 
-def _badge(
-    x: float, y: float, text: str, *, hollow: bool = False, width: float | None = None
-) -> list[str]:
+def _badge(x: float, y: float, text: str, *, hollow: bool = False) -> list[str]:
     """A rounded label with its top left corner at (x, y); hollow: paper inside, blue ink."""
-    width = width if width is not None else _badge_width(text)
+    width = _badge_width(text)
+    ink, paper = (BLUE, PAPER) if hollow else (PAPER, BLUE)
+    rim = {"stroke": BLUE, "stroke_width": "1.5"} if hollow else {}
+    shape = {"x": _n(x), "y": _n(y), "width": _n(width), "height": "15", "rx": "7.5"}
     return [
-        _el(
-            "rect",
-            class_="exit-bg" if hollow else "num-bg",
-            x=_n(x),
-            y=_n(y),
-            width=_n(width),
-            height="15",
-            rx="7.5",
-            fill=PAPER if hollow else BLUE,
-            stroke=BLUE if hollow else None,
-            stroke_width="1.5" if hollow else None,
-        ),
-        _text(
-            x + width / 2,
-            y + 11.5,
-            text,
-            "exit-num" if hollow else "num",
-            "10",
-            BLUE if hollow else PAPER,
-            bold=True,
-        ),
+        _el("rect", class_="exit-bg" if hollow else "num-bg", **shape, fill=paper, **rim),
+        _text(x + width / 2, y + 11.5, text, "exit-num" if hollow else "num", "10", ink, bold=True),
     ]
 
 
@@ -584,32 +561,24 @@ def dice(values: Sequence[int], roles: Sequence[str] = ("", "", ""), *, label: s
         x, y = 2 + i * (size + gap), 2
         fill = {"cross": "#F7D3BC", "move": "#CDE7F5"}.get(role, PAPER)
         stroke = {"cross": VERMILLION, "move": BLUE, "differs": VERMILLION}.get(role, INK)
-        parts.append(
+        box = {"x": x, "y": y, "width": size, "height": size, "rx": "6", "fill": fill}
+        differs = role == "differs"
+        line = {
+            "stroke_width": "3" if differs else "2",
+            "stroke_dasharray": "4 3" if differs else None,
+        }
+        parts.append(_el("rect", class_=f"die {role}".strip(), **box, stroke=stroke, **line))
+        parts.extend(
             _el(
-                "rect",
-                class_=f"die {role}".strip(),
-                x=x,
-                y=y,
-                width=size,
-                height=size,
-                rx="6",
-                fill=fill,
-                stroke=stroke,
-                stroke_width="3" if role == "differs" else "2",
-                stroke_dasharray="4 3" if role == "differs" else None,
+                "circle",
+                class_="pip",
+                cx=_n(x + px * size),
+                cy=_n(y + py * size),
+                r="3.2",
+                fill=INK,
             )
+            for px, py in _PIPS.get(value, ())
         )
-        for px, py in _PIPS.get(value, ()):
-            parts.append(
-                _el(
-                    "circle",
-                    class_="pip",
-                    cx=_n(x + px * size),
-                    cy=_n(y + py * size),
-                    r="3.2",
-                    fill=INK,
-                )
-            )
         word = {
             "cross": pgettext("die", "cross"),
             "move": pgettext("die", "move"),
