@@ -504,11 +504,6 @@ class KeyItem:
     means: str
 
 
-def _wrong_shape(x: Explanation) -> svg.Shape:
-    # A wrong cross-out is a square around the field: an X over an X would hide the reason.
-    return "square" if x.part in ("cross", "round") else "ring"
-
-
 def illegal_board(x: Explanation) -> tuple[str, tuple[KeyItem, ...]]:
     """The position before the illegal step, what the record did, and what was legal;
     with the caption's key, one item per kind of mark drawn."""
@@ -530,27 +525,21 @@ def illegal_board(x: Explanation) -> tuple[str, tuple[KeyItem, ...]]:
             named = means if len(fields) == 1 and str(fields[0]) in means else None
             key.append(KeyItem(_SWATCH[mark], looks, named or listed(means, fields)))
         elif mark is BoardMark.WRONG:
+            # A wrong cross-out is a square around the field: an X over an X would hide the
+            # reason.
+            square = x.part in ("cross", "round")
             for f in fields:
-                marks.append(svg.FieldMark(f, _wrong_shape(x), "wrong"))
+                marks.append(svg.FieldMark(f, "square" if square else "ring", "wrong"))
                 marks.append(svg.FieldMark(f, "bang", "wrong"))
-            square = _wrong_shape(x) == "square"
-            key.append(
-                KeyItem(
-                    "wrong" if square else "wrong round",
-                    _('vermillion dashed square with "!"')
-                    if square
-                    else _('vermillion dashed ring with "!"'),
-                    listed(means, fields),
-                )
+            looks = (
+                _('vermillion dashed square with "!"')
+                if square
+                else _('vermillion dashed ring with "!"')
             )
+            key.append(KeyItem("wrong" if square else "wrong round", looks, listed(means, fields)))
         elif mark is BoardMark.BURGLAR:
-            key.append(
-                KeyItem(
-                    "pos",
-                    _("B token"),
-                    _("{means}, on {fields}").format(means=means, fields=fields_text(fields)),
-                )
-            )
+            on = _("{means}, on {fields}").format(means=means, fields=fields_text(fields))
+            key.append(KeyItem("pos", _("B token"), on))
     if x.cross is not None and x.mark_of(x.cross.field) is not BoardMark.CROSS:
         # The cross-out's field carries another mark; its X is drawn all the same.
         marks.append(svg.FieldMark(x.cross.field, "x", "now"))

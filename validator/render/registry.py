@@ -181,12 +181,6 @@ class FormatError(ValueError):
     """The --format and the --output suffix do not fit; the message says how."""
 
 
-def by_suffix(registry: Mapping[str, Format[T]], path: Path) -> Format[T] | None:
-    """The format whose suffix `path` has, or None."""
-    suffix = path.suffix.lower()
-    return next((f for f in registry.values() if suffix in f.suffixes), None)
-
-
 def suffixes(registry: Mapping[str, Format[T]]) -> str:
     """`.html, .htm, .md, ...` for messages."""
     return ", ".join(s for f in registry.values() for s in f.suffixes)
@@ -207,8 +201,7 @@ def choose(
     to_file = output is not None and str(output) != "-"
     suffix = output.suffix.lower() if to_file and output is not None else ""
     if suffix and any(f.suffixes for f in registry.values()):
-        assert output is not None
-        named = by_suffix(registry, output)
+        named = next((f for f in registry.values() if suffix in f.suffixes), None)
         if named is None:
             raise FormatError(
                 f"{output}: road300 {command} does not write {suffix} files; name it "
