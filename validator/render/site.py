@@ -258,16 +258,14 @@ class SiteWriter:
             standing.append(say("site.entry.superseded"))
             status.append(say("site.mark.superseded"))
         if e.copies:
-            names = dict.fromkeys(self.player_of(self._entry(f)) for f in e.copies)
-            standing.append(say("site.entry.copy", others=", ".join(names)))
+            standing.append(say("site.entry.copy", others=self._others(e)))
             status.append(say("site.mark.copy.short"))
         facts = [(say("site.entry.rules"), result.rules.name)]
         if result.dice_sha256:
             facts.append((say("site.entry.dice"), result.dice_sha256))
-        title = say("site.title", name=self.name) if self.name else say("site.title.default")
         return EntryHead(
             lang=self.lang,
-            site_name=title,
+            site_name=self._title(),
             player=self.player_of(e),
             verdict=e.verdict,
             verdict_text=say(f"site.verdict.{e.verdict.value}"),
@@ -285,12 +283,12 @@ class SiteWriter:
             footer=say("site.footer", version=__version__),
         )
 
-    def _write(self, relative: str, text: str, hidden: str | None = None) -> None:
-        # Each page whole or not at all: an interrupted run never leaves a cut page.
-        text = self.blot(text, hidden or self.hidden)
-        if self.address is not None and relative == "index.html":  # its mark, once blotted
-            text = text.replace(_ADDRESS_MARK, html.escape(self.address), 1)
-        write_file(self.folder / relative, text)
+    def _title(self) -> str:
+        return say("site.title", name=self.name) if self.name else say("site.title.default")
+
+    def _others(self, e: Entry) -> str:
+        """The players of the other entries that played the game of `e`."""
+        return ", ".join(dict.fromkeys(self.player_of(self._entry(f)) for f in e.copies))
 
     def blot(self, text: str, hidden: str) -> str:
         """`text` with every sender address (as written, or HTML-escaped) as `hidden`, and
@@ -317,7 +315,11 @@ class SiteWriter:
         for name, text in site_assets().items():
             if name == STYLESHEET or play is not None:  # the script is play.html's
                 write_file(self.folder / name, text)
-        self._write("index.html", page)
+        # Whole or not at all: an interrupted run never leaves a cut page.
+        page = self.blot(page, self.hidden)
+        if self.address is not None:  # its mark, once blotted
+            page = page.replace(_ADDRESS_MARK, html.escape(self.address), 1)
+        write_file(self.folder / "index.html", page)
 
     def _index(self, dice_link: str | None, dice_sha: str | None, play: bool = False) -> str:
         batch = self.batch
@@ -326,7 +328,6 @@ class SiteWriter:
         winners_text = (
             say("site.draw.winners.unknown") if winners is None else texts.winners(winners)
         )
-        title = say("site.title", name=self.name) if self.name else say("site.title.default")
         par = batch.par
         summary = say(
             "site.summary",
@@ -341,7 +342,7 @@ class SiteWriter:
                 lang=self.lang,
                 csp=Markup(CSP),  # a constant: its quotes stay as they are
                 stylesheet=STYLESHEET,
-                title=title,
+                title=self._title(),
                 summary=f"{summary} {texts.reached(len(s.reached), batch.min_score)}",
                 rows=[self._row(e) for e in batch.entries],
                 show_par=par is not None,
@@ -421,9 +422,7 @@ class SiteWriter:
         if e.superseded:
             notes.append(say("site.mark.superseded"))
         if e.copies:
-            names = dict.fromkeys(self.player_of(self._entry(f)) for f in e.copies)
-            others = ", ".join(names)
-            notes.append(say("site.mark.copy", others=others))
+            notes.append(say("site.mark.copy", others=self._others(e)))
         css = "late" if e.late else "superseded" if e.superseded else e.verdict.value
         return Row(
             rank="–" if e.rank is None else i18n.number(e.rank),  # noqa: RUF001 - an en dash
