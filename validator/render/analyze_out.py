@@ -7,8 +7,7 @@ import json
 from typing import Any
 
 from validator.render.sanitize import markdown_text, plain_text
-
-SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+from validator.report.analysis import SYMBOLS
 
 
 def render_json(payload: dict[str, Any]) -> str:

@@ -394,15 +394,8 @@ def _copy_lines(groups: tuple[tuple[str, ...], ...]) -> list[str]:
 
 def _marks(entry: Entry) -> str:
     """What the File column adds: a copy, and for an entry from mail late or superseded."""
-    marks = [
-        word
-        for word, on in (
-            ("copy", bool(entry.copies)),
-            ("late", entry.late),
-            ("superseded", entry.superseded),
-        )
-        if on
-    ]
+    on = (entry.copies, entry.late, entry.superseded)
+    marks = [word for word, mark in zip(("copy", "late", "superseded"), on, strict=True) if mark]
     return f" ({', '.join(marks)})" if marks else ""
 
 
