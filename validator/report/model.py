@@ -156,12 +156,6 @@ class Report:
         return _("{reason} (roll {roll})").format(reason=end_reason(end), roll=self.result.end_roll)
 
     @property
-    def record_rounds(self) -> int:
-        """Entries in the record (all of them, also those after an illegal step)."""
-        record = self.result.record
-        return len(record.rounds) if record is not None else 0
-
-    @property
     def rerolls(self) -> int:
         return self.result.rerolls
 
@@ -473,7 +467,8 @@ def facts(report: Report) -> list[tuple[str, str]]:
         (
             _("Rounds"),
             _("{rounds} in the record, {rolls} replayed").format(
-                rounds=wording.rounds(report.record_rounds),
+                # All of the record's entries, also those after an illegal step.
+                rounds=wording.rounds(len(result.record.rounds) if result.record else 0),
                 rolls=dice_rolls(len(report.rounds)),
             ),
         ),
