@@ -272,12 +272,9 @@ def better_choice(r: RoundResult, action: Action) -> BetterChoice:
     walk: tuple[Field, ...] = ()
     if action.path is not None:
         walk = tuple(action.path)
-    elif action.cross in r.options:
+    elif action.cross in r.options and action.move is not None:
         ends, corners = r.options[action.cross]
-        if action.exit is not None and action.move is not None:
-            walk = corners.get(action.move, ())
-        elif action.move is not None:
-            walk = ends.get(action.move, ())
+        walk = (corners if action.exit is not None else ends).get(action.move, ())
     text = _("cross out {field}").format(field=action.cross)
     path = _(", path {path}").format(path=" ".join(map(str, walk))) if len(walk) > 1 else ""
     if action.exit is not None:
