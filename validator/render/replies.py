@@ -400,15 +400,13 @@ class ReplyWriter:
             os.close(fd)
             temporary = Path(name)
             try:
+                # No lock: no other process knows the temporary name.
                 box = mailbox.mbox(temporary, create=True)
                 try:
-                    box.lock()
                     for path in self.written:
                         box.add(path.read_bytes())
-                    box.flush()
                 finally:
-                    box.unlock()
-                    box.close()
+                    box.close()  # flushes
                 os.chmod(temporary, PRIVATE)  # it holds the players' addresses
                 os.replace(temporary, target)
             except BaseException:
