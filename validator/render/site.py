@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -167,40 +167,30 @@ def report_page(rel: str) -> bool:
     return _PAGE_NAME.fullmatch(rel) is not None
 
 
+@dataclass(eq=False)
 class SiteWriter:
     """Writes the report pages as the entries come, then the index page, in `lang` (each
     report page in its entry's own language: pages.py renders it)."""
 
-    def __init__(
-        self,
-        folder: Path,
-        batch: Batch,
-        *,
-        name: str | None,
-        dice: Path | None,
-        rules: Ruleset | None,
-        draw: tuple[int | None, str | None],
-        lang: i18n.Language = i18n.DEFAULT,
-        deadline: datetime | None = None,
-        published: PublishedDraw | None = None,
-        play: PlayPage | None = None,
-        address: str | None = None,
-    ) -> None:
-        self.folder = folder
-        self.address = address
-        """The address to send records to (the contest file's public_address, while records
-        may be sent), shown on the index: the one address the site does not blot out."""
-        self.deadline = deadline
-        self.published = published
-        self.play = play
-        self.batch = batch
-        self.name = name
-        self.dice = dice
-        self.rules = rules
-        self.draw = draw
-        self.lang = lang
-        self.number = {e.file: n for n, e in enumerate(batch.entries, start=1)}
-        addresses = {e.source.address for e in batch.entries if e.source and e.source.address}
+    folder: Path
+    batch: Batch
+    _: KW_ONLY
+    name: str | None
+    dice: Path | None
+    rules: Ruleset | None
+    draw: tuple[int | None, str | None]
+    lang: i18n.Language = i18n.DEFAULT
+    deadline: datetime | None = None
+    published: PublishedDraw | None = None
+    play: PlayPage | None = None
+    address: str | None = None
+    """The address to send records to (the contest file's public_address, while records
+    may be sent), shown on the index: the one address the site does not blot out."""
+
+    def __post_init__(self) -> None:
+        entries = self.batch.entries
+        self.number = {e.file: n for n, e in enumerate(entries, start=1)}
+        addresses = {e.source.address for e in entries if e.source and e.source.address}
         self.scrub = _scrub({form for a in addresses for form in (a, html.escape(a))})
         """Every sender address, as written or HTML-escaped, and anything else that looks
         like an address, found in one pass of a page (one pattern per sender made the
@@ -210,9 +200,9 @@ class SiteWriter:
         """Why each invalid or unreadable entry is, in a few words (its file: the words)."""
         self.first: Report | None = None
         """The first entry's report: the rules section explains its ruleset."""
-        with i18n.speaking(lang):
+        with i18n.speaking(self.lang):
             self.hidden = say("site.hidden")
-        (folder / "entries").mkdir(parents=True, exist_ok=True)
+        (self.folder / "entries").mkdir(parents=True, exist_ok=True)
 
     def page(self, entry: Entry) -> str:
         return f"entries/{self.number[entry.file]:04d}.html"
