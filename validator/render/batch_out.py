@@ -371,9 +371,8 @@ def _first(names: list[str]) -> str:
 
 def _copy_lines(groups: tuple[tuple[str, ...], ...]) -> list[str]:
     """One line per group of copies, naming at most NAMES_SHOWN files in all."""
-    lines = []
+    lines: list[str] = []
     left = NAMES_SHOWN
-    shown = 0
     for group in groups:
         if left <= 0:
             break
@@ -381,8 +380,7 @@ def _copy_lines(groups: tuple[tuple[str, ...], ...]) -> list[str]:
         cut = len(group) - len(names)
         lines.append("  " + " = ".join(names) + (f" = ... ({cut} more)" if cut else ""))
         left -= len(names)
-        shown += 1
-    rest = groups[shown:]
+    rest = groups[len(lines) :]
     if rest:
         entries = sum(len(g) for g in rest)
         lines.append(
@@ -403,9 +401,7 @@ def first_error(entry: Entry) -> str:
     error = entry.error
     if error is None:
         return ""
-    where = f"roll {error.roll}: " if error.roll else ""
-    if not where and error.line:
-        where = f"line {error.line}: "
+    where = f"roll {error.roll}: " if error.roll else f"line {error.line}: " if error.line else ""
     return plain_text(f"{where}{error.code} {error.message}")
 
 
