@@ -124,7 +124,8 @@ def _outward(corner: Field) -> tuple[int, int]:
 
 def _outside(corner: Field) -> tuple[float, float]:
     """A point just off the board beyond a corner: where a walk enters or leaves."""
-    (x, y), (dx, dy) = centre(corner), _outward(corner)
+    x, y = centre(corner)
+    dx, dy = _outward(corner)
     return (x + dx * CELL * 0.8, y + dy * CELL * 0.8)
 
 
@@ -132,7 +133,8 @@ def _exit_point(corner: Field) -> tuple[float, float]:
     """Where a walk leaves the board: out sideways from the corner and a little toward its
     edge, beyond the row numbers and clear of them, and never on the diagonal point where
     an entry starts."""
-    (x, y), (dx, dy) = centre(corner), _outward(corner)
+    x, y = centre(corner)
+    dx, dy = _outward(corner)
     return (x + dx * (CELL * 0.5 + MARGIN - 6), y + dy * CELL * 0.35)
 
 
@@ -148,7 +150,8 @@ def _outline(colour: str, width: float, dash: str | None, **more: str) -> dict[s
 
 
 def _cross_lines(field: Field, cls: str, colour: str, width: float, dash: str | None = None) -> str:
-    (x, y), d = centre(field), CELL * 0.3
+    x, y = centre(field)
+    d = CELL * 0.3
     line = (
         f"M{_n(x - d)} {_n(y - d)}L{_n(x + d)} {_n(y + d)}"
         f"M{_n(x + d)} {_n(y - d)}L{_n(x - d)} {_n(y + d)}"
@@ -165,7 +168,8 @@ def _ring(
 
 
 def _square(field: Field, cls: str, colour: str, *, dash: str | None, width: float) -> str:
-    (x, y), h = centre(field), CELL * 0.44
+    x, y = centre(field)
+    h = CELL * 0.44
     at = {"x": _n(x - h), "y": _n(y - h), "width": _n(2 * h), "height": _n(2 * h), "rx": "4"}
     return _el("rect", class_=cls, **at, **_outline(colour, width, dash))
 
@@ -537,7 +541,8 @@ def _badge(x: float, y: float, text: str, *, hollow: bool = False) -> list[str]:
 
 
 def _diamond(field: Field) -> str:
-    (x, y), h = centre(field), CELL * 0.47
+    x, y = centre(field)
+    h = CELL * 0.47
     corners = _points(((x, y - h), (x + h, y), (x, y + h), (x - h, y)))
     outline = _outline(PURPLE, 2.6, None, stroke_linejoin="round")
     return _el("polygon", class_="alt", points=corners, **outline)
