@@ -456,7 +456,13 @@ def facts(report: Report) -> list[tuple[str, str]]:
     else:
         end = _("stopped at the illegal step")
     unnamed = _("(not named)")
-    return [
+    record = result.record
+    rounds = _("{rounds} in the record, {rolls} replayed").format(
+        # All of the record's entries, also those after an illegal step.
+        rounds=wording.rounds(len(record.rounds) if record else 0),
+        rolls=dice_rolls(len(report.rounds)),
+    )
+    rows = [
         (_("Player"), report.player or unnamed),
         (_("Record"), report.source),
         (_("Dice file"), report.dice_name or unnamed),
@@ -464,31 +470,15 @@ def facts(report: Report) -> list[tuple[str, str]]:
         (_("Ruleset"), report.rules),
         (_("Score"), score),
         (_("End"), end),
-        (
-            _("Rounds"),
-            _("{rounds} in the record, {rolls} replayed").format(
-                # All of the record's entries, also those after an illegal step.
-                rounds=wording.rounds(len(result.record.rounds) if result.record else 0),
-                rolls=dice_rolls(len(report.rounds)),
-            ),
-        ),
+        (_("Rounds"), rounds),
         (_("Rerolls"), str(report.rerolls)),
-        *_rings_fact(report),
     ]
-
-
-def _rings_fact(report: Report) -> list[tuple[str, str]]:
-    """With the magic rings: how many the record declared and how many are left."""
-    record = report.result.record
-    if not report.result.rules.rings or record is None:
-        return []
-    left = report.final.rings_left
-    return [
-        (
-            _("Magic rings"),
-            _("{declared} declared, {left} left").format(declared=record.rings, left=left),
-        )
-    ]
+    if result.rules.rings and record is not None:
+        # With the magic rings: how many the record declared and how many are left.
+        left = report.final.rings_left
+        kept = _("{declared} declared, {left} left").format(declared=record.rings, left=left)
+        rows.append((_("Magic rings"), kept))
+    return rows
 
 
 def how_to_read(report: Report) -> tuple[str, ...]:
