@@ -190,10 +190,8 @@ def headline(report: Report) -> str:
 def round_markers(rr: ReportRound) -> dict[Field, str]:
     """One-character markers for a round's board: the cross-out, the walk, the burglar."""
     r = rr.round
-    markers: dict[Field, str] = {}
-    left = r.corner is not None
-    for f in r.walk if left else r.walk[:-1]:
-        markers[f] = "~"
+    # A walk that left the board has no end field of its own to mark.
+    markers = dict.fromkeys(r.walk if r.corner is not None else r.walk[:-1], "~")
     if r.cross is not None:
         markers[r.cross.field] = "+"
     if r.corner is not None:
