@@ -543,38 +543,20 @@ def illegal_board(x: Explanation) -> tuple[str, tuple[KeyItem, ...]]:
     if x.cross is not None and x.mark_of(x.cross.field) is not BoardMark.CROSS:
         # The cross-out's field carries another mark; its X is drawn all the same.
         marks.append(svg.FieldMark(x.cross.field, "x", "now"))
-        key.append(
-            KeyItem(
-                "xnow",
-                _looks(BoardMark.CROSS, 1),
-                _("crossed out ({field}, moves {die})").format(
-                    field=x.cross.field, die=x.cross.die
-                ),
-            )
-        )
+        crossed = _("crossed out ({field}, moves {die})")
+        means = crossed.format(field=x.cross.field, die=x.cross.die)
+        key.append(KeyItem("xnow", _looks(BoardMark.CROSS, 1), means))
     position = x.before.position
     walks: list[svg.Walk] = []
     if x.legal_walk:
         walks.append(svg.Walk(x.legal_walk, position, style="legal"))
-        key.append(
-            KeyItem(
-                "legal",
-                _("green arrow"),
-                _("a legal walk: {walk}").format(walk=" ".join(map(str, x.legal_walk))),
-            )
-        )
+        legal = _("a legal walk: {walk}").format(walk=" ".join(map(str, x.legal_walk)))
+        key.append(KeyItem("legal", _("green arrow"), legal))
     if x.recorded_path:
         walks.append(svg.Walk(x.recorded_path, position, style="wrong"))
-        key.insert(
-            0,
-            KeyItem(
-                "wrongpath",
-                _("vermillion dashed arrow"),
-                _("the recorded path (illegal): {path}").format(
-                    path=" ".join(map(str, x.recorded_path))
-                ),
-            ),
-        )
+        path = " ".join(map(str, x.recorded_path))
+        recorded = _("the recorded path (illegal): {path}").format(path=path)
+        key.insert(0, KeyItem("wrongpath", _("vermillion dashed arrow"), recorded))
     # The key is ordered as the eye should read it: what was wrong first.
     key.sort(key=lambda k: 0 if k.swatch.startswith("wrong") else 1)
     picture = svg.board(
@@ -611,19 +593,15 @@ def _illegal_view(report: Report) -> IllegalView | None:
             "differs" if a != b else "" for a, b in zip(x.record_dice, x.dice or (), strict=False)
         )
         theirs = _("the record's dice")
-        dice.append(
-            (
-                theirs,
-                Markup(svg.dice(x.record_dice, (*roles, "", "", "")[:3], label=theirs)),
-            )
-        )
+        picture = svg.dice(x.record_dice, (*roles, "", "", "")[:3], label=theirs)
+        dice.append((theirs, Markup(picture)))
     if x.dice is not None:
         cross = x.cross.field if x.cross is not None else None
         name = (
             _("roll {roll} in the dice file") if x.record_dice is not None else _("roll {roll}")
         ).format(roll=x.roll)
         dice.append((name, Markup(svg.dice(x.dice, dice_roles(x.dice, cross), label=name))))
-    picture, key = illegal_board(x)
+    board, key = illegal_board(x)
     return IllegalView(
         roll=x.roll,
         title=_("The first illegal step: {where}").format(where=x.where),
@@ -638,7 +616,7 @@ def _illegal_view(report: Report) -> IllegalView | None:
         line=e.line,
         quote=quote_parts(x),
         dice=tuple(dice),
-        board=Markup(picture),
+        board=Markup(board),
         board_title=x.board_title or _("before this step"),
         key=key,
         notes=x.legal,
