@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from functools import cache, lru_cache
 from html import escape
 from math import hypot
@@ -798,17 +799,15 @@ def _walk_line(r: RoundResult) -> str:
     return _points(points)
 
 
+@dataclass
 class Sheets:
-    """The boards of one page, drawn in roll order: `round` for each round whose board
-    changed (each builds on the one before), then `final`."""
+    """The boards of one page (of one game), drawn in roll order: `round` for each round
+    whose board changed (each builds on the one before), then `final`."""
 
-    def __init__(self, page: str = "") -> None:
-        self.page = page
-        """A prefix for this page's ids, should a page ever hold two games."""
-        self.last: str | None = None
-        """The id of the sheet so far (None: the empty sheet)."""
-        self.lines: dict[int, str] = {}
-        """Each round's walk (`_walk_line`) by its roll, drawn again on the final sheet."""
+    last: str | None = None
+    """The id of the sheet so far (None: the empty sheet)."""
+    lines: dict[int, str] = dataclass_field(default_factory=dict)
+    """Each round's walk (`_walk_line`) by its roll, drawn again on the final sheet."""
 
     def _so_far(self) -> str:
         return f'<use class="p" href="#{self.last}"/>' if self.last else '<use href="#g"/>'
@@ -816,7 +815,7 @@ class Sheets:
     def round(self, r: RoundResult, label: str = "") -> str:
         """The round's board: the sheet before it, this round's X and circle in the
         colours of "now", its walk. Decorative (`aria-hidden`) unless `label` says it."""
-        mark = f"{self.page}m{r.roll}"
+        mark = f"m{r.roll}"
         group = f'<g id="{mark}">{self._so_far()}{_added(r.before, r.state)}</g>'
         self.last = mark
         line = self.lines[r.roll] = _walk_line(r)
