@@ -7,20 +7,11 @@ import json
 from typing import Any
 
 from validator.render.sanitize import markdown_text, plain_text
-
-SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+from validator.report.analysis import SYMBOLS
 
 
 def render_json(payload: dict[str, Any]) -> str:
     return json.dumps(payload) + "\n"
-
-
-def render_text(payload: dict[str, Any]) -> str:
-    return _text(payload) + "\n"
-
-
-def render_markdown(payload: dict[str, Any]) -> str:
-    return _markdown(payload) + "\n"
 
 
 def choice_text(choice: dict[str, Any] | None) -> str:
@@ -58,12 +49,12 @@ def _summary(p: dict[str, Any]) -> str:
     return f"{played}, best {p['best_score']} ({proven}): {p['points_lost']} points lost{timed}"
 
 
-def _text(p: dict[str, Any]) -> str:
+def render_text(payload: dict[str, Any]) -> str:
     lines = [
-        f"{plain_text(p['record'])}: {_summary(p)}",  # a file name: a stranger's text
+        f"{plain_text(payload['record'])}: {_summary(payload)}",  # a file name: a stranger's text
         "round  roll  before  after  cost  mark  better",
     ]
-    for r in p["rounds"]:
+    for r in payload["rounds"]:
         mark = SYMBOLS.get(r["mark"] or "", "")
         star = "" if r["proven"] else "*"
         tail = _better(r)
@@ -75,7 +66,7 @@ def _text(p: dict[str, Any]) -> str:
         "* not proven within the search's limits (the values are lower bounds; the cost an\n"
         "  estimate, marked only by the loss proven); ?! inaccuracy  ? mistake  ?? blunder"
     )
-    return "\n".join(lines)
+    return "\n".join(lines) + "\n"
 
 
 def _better(r: dict[str, Any]) -> str:
@@ -94,16 +85,16 @@ def _unproven(r: dict[str, Any]) -> str:
     )
 
 
-def _markdown(p: dict[str, Any]) -> str:
+def render_markdown(payload: dict[str, Any]) -> str:
     lines = [
-        f"# Analysis of {markdown_text(p['record'])}",
+        f"# Analysis of {markdown_text(payload['record'])}",
         "",
-        _summary(p) + ".",
+        _summary(payload) + ".",
         "",
         "| round | roll | best before | best after | cost | mark | better |",
         "| ---: | ---: | ---: | ---: | ---: | --- | --- |",
     ]
-    for r in p["rounds"]:
+    for r in payload["rounds"]:
         mark = f"{SYMBOLS[r['mark']]} {r['mark']}" if r["mark"] else ""
         before = f"{r['best_before']}" + ("" if r["proven"] else "\\*")
         lines.append(
@@ -115,4 +106,4 @@ def _markdown(p: dict[str, Any]) -> str:
         "\\* not proven within the search's limits: the values are lower bounds, the cost an "
         "estimate, and a round is marked only by the loss proven.",
     ]
-    return "\n".join(lines)
+    return "\n".join(lines) + "\n"

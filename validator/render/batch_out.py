@@ -11,7 +11,7 @@ their control characters as visible escapes, and CSV cells cannot start a formul
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, TextIO
 
@@ -25,35 +25,45 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
 
-CSV_COLUMNS = (
-    "rank",
-    "file",
-    "player",
-    "verdict",
-    "score",
-    "end",
-    "end_roll",
-    "error_code",
-    "error_message",
-    "error_roll",
-    "error_round",
-    "error_line",
-    "error_col",
-    "rules",
-    "rounds_played",
-    "rerolls",
-    "claimed_score",
-    "dice_sha256",
-    "warnings",
-    "copies",
-    "par_share",
-    "late",
-    "superseded",
-    "message_id",
-    "date",
-)
-"""One row per entry: the JSON entry with `error` flattened to `error_*` columns (and of an
-entry's mail `source`, its Message-ID and Date: the sender's address stays out)."""
+
+def _error(field: str) -> Callable[[Entry], str | int | None]:
+    return lambda e: getattr(e.error, field) if e.error else None
+
+
+def _source(field: str) -> Callable[[Entry], str | None]:
+    return lambda e: getattr(e.source, field) if e.source else None
+
+
+CSV_CELLS: dict[str, Callable[[Entry], str | int | None]] = {
+    "rank": lambda e: e.rank,
+    "file": lambda e: e.file,
+    "player": lambda e: e.player,
+    "verdict": lambda e: e.verdict.value,
+    "score": lambda e: e.score,
+    "end": lambda e: e.end.value if e.end else None,
+    "end_roll": lambda e: e.end_roll,
+    "error_code": _error("code"),
+    "error_message": _error("message"),
+    "error_roll": _error("roll"),
+    "error_round": _error("round"),
+    "error_line": _error("line"),
+    "error_col": _error("col"),
+    "rules": lambda e: e.rules,
+    "rounds_played": lambda e: e.rounds_played,
+    "rerolls": lambda e: e.rerolls,
+    "claimed_score": lambda e: e.claimed_score,
+    "dice_sha256": lambda e: e.dice_sha256,
+    "warnings": lambda e: " ".join(w.code for w in e.warnings),
+    "copies": lambda e: " ".join(e.copies),
+    "par_share": lambda e: None if e.par_share is None else f"{e.par_share:.4f}",
+    "late": lambda e: "true" if e.late else None,
+    "superseded": lambda e: "true" if e.superseded else None,
+    "message_id": _source("message_id"),
+    "date": _source("date"),
+}
+"""The CSV's columns and how each cell is read from an entry: one row per entry, the JSON
+entry with `error` flattened to `error_*` columns (and of an entry's mail `source`, its
+Message-ID and Date: the sender's address stays out)."""
 
 SKIPPED_SHOWN = 20
 """The table lists this many skipped files; JSON lists them all."""
@@ -98,42 +108,10 @@ class BatchJson:
 class BatchCsv:
     def write(self, batch: Batch, out: TextIO, label: str) -> None:
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(CSV_COLUMNS)
+        writer.writerow(CSV_CELLS)
         for entry in batch.entries:
-            writer.writerow(csv_row(entry))
-
-
-def csv_row(entry: Entry) -> list[str | int]:
-    """The cells of `entry` in the order of CSV_COLUMNS, each safe for a spreadsheet."""
-    error = entry.error
-    cells: dict[str, str | int | None] = {
-        "rank": entry.rank,
-        "file": entry.file,
-        "player": entry.player,
-        "verdict": entry.verdict.value,
-        "score": entry.score,
-        "end": entry.end.value if entry.end else None,
-        "end_roll": entry.end_roll,
-        "error_code": error.code if error else None,
-        "error_message": error.message if error else None,
-        "error_roll": error.roll if error else None,
-        "error_round": error.round if error else None,
-        "error_line": error.line if error else None,
-        "error_col": error.col if error else None,
-        "rules": entry.rules,
-        "rounds_played": entry.rounds_played,
-        "rerolls": entry.rerolls,
-        "claimed_score": entry.claimed_score,
-        "dice_sha256": entry.dice_sha256,
-        "warnings": " ".join(w.code for w in entry.warnings),
-        "copies": " ".join(entry.copies),
-        "par_share": None if entry.par_share is None else f"{entry.par_share:.4f}",
-        "late": "true" if entry.late else None,
-        "superseded": "true" if entry.superseded else None,
-        "message_id": entry.source.message_id if entry.source else None,
-        "date": entry.source.date if entry.source else None,
-    }
-    return [csv_cell(cells[column]) for column in CSV_COLUMNS]
+            # Each cell safe for a spreadsheet.
+            writer.writerow(csv_cell(cell(entry)) for cell in CSV_CELLS.values())
 
 
 # -- The table and the summary ------------------------------------------------------------
@@ -393,9 +371,8 @@ def _first(names: list[str]) -> str:
 
 def _copy_lines(groups: tuple[tuple[str, ...], ...]) -> list[str]:
     """One line per group of copies, naming at most NAMES_SHOWN files in all."""
-    lines = []
+    lines: list[str] = []
     left = NAMES_SHOWN
-    shown = 0
     for group in groups:
         if left <= 0:
             break
@@ -403,8 +380,7 @@ def _copy_lines(groups: tuple[tuple[str, ...], ...]) -> list[str]:
         cut = len(group) - len(names)
         lines.append("  " + " = ".join(names) + (f" = ... ({cut} more)" if cut else ""))
         left -= len(names)
-        shown += 1
-    rest = groups[shown:]
+    rest = groups[len(lines) :]
     if rest:
         entries = sum(len(g) for g in rest)
         lines.append(
@@ -416,15 +392,8 @@ def _copy_lines(groups: tuple[tuple[str, ...], ...]) -> list[str]:
 
 def _marks(entry: Entry) -> str:
     """What the File column adds: a copy, and for an entry from mail late or superseded."""
-    marks = [
-        word
-        for word, on in (
-            ("copy", bool(entry.copies)),
-            ("late", entry.late),
-            ("superseded", entry.superseded),
-        )
-        if on
-    ]
+    on = (entry.copies, entry.late, entry.superseded)
+    marks = [word for word, mark in zip(("copy", "late", "superseded"), on, strict=True) if mark]
     return f" ({', '.join(marks)})" if marks else ""
 
 
@@ -432,9 +401,7 @@ def first_error(entry: Entry) -> str:
     error = entry.error
     if error is None:
         return ""
-    where = f"roll {error.roll}: " if error.roll else ""
-    if not where and error.line:
-        where = f"line {error.line}: "
+    where = f"roll {error.roll}: " if error.roll else f"line {error.line}: " if error.line else ""
     return plain_text(f"{where}{error.code} {error.message}")
 
 

@@ -15,17 +15,10 @@ CELL = 7
 
 
 def cell_text(state: State, field: Field) -> str:
-    mark = state.mark(field)
-    value = str(field.value)
-    if mark == "XO":
-        text = f"(X{value})"
-    elif mark == "X":
-        text = f"X{value}"
-    elif mark == "O":
-        text = f"({value})"
-    else:
-        text = value
-    return text
+    value = field.value
+    return {"XO": f"(X{value})", "X": f"X{value}", "O": f"({value})"}.get(
+        state.mark(field), str(value)
+    )
 
 
 def board_lines(

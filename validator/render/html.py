@@ -7,6 +7,7 @@ escapes everything; only the SVG strings from validator.render.svg go in unescap
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import groupby
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup
@@ -79,17 +80,11 @@ class RoundBlock:
 
 def round_blocks(rounds: list[RoundView]) -> list[RoundBlock]:
     blocks: list[RoundBlock] = []
-    run: list[RoundView] = []
-    for r in rounds:
-        if r.line:
-            run.append(r)
-            continue
-        if run:
+    for one_line, run in groupby(rounds, key=lambda r: bool(r.line)):
+        if one_line:
             blocks.append(RoundBlock(None, tuple(run)))
-            run = []
-        blocks.append(RoundBlock(r))
-    if run:
-        blocks.append(RoundBlock(None, tuple(run)))
+        else:
+            blocks.extend(RoundBlock(r) for r in run)
     return blocks
 
 
@@ -261,18 +256,11 @@ def sheet_title(report: Report) -> SheetTitle:
     )
 
 
-def left_through(rr: ReportRound) -> Field | None:
-    """The corner a round's walk left the board through (Escape!, In and Out!), if any."""
-    return rr.round.corner
-
-
 def _burglar(rr: ReportRound | None, state: State) -> tuple[Field | None, Field | None]:
     """(field, corner): where the burglar's token goes after round `rr`: on its field, or
-    beside the corner it left the board through."""
-    corner = left_through(rr) if rr is not None else None
-    if corner is not None:
-        return None, corner
-    return state.position, None
+    beside the corner its walk left the board through (Escape!, In and Out!)."""
+    corner = rr.round.corner if rr is not None else None
+    return (None, corner) if corner is not None else (state.position, None)
 
 
 def final_board(report: Report, sheet: SheetTitle | None = None) -> str:
@@ -338,10 +326,6 @@ def _best_view(view: AnalysisView) -> BestView:
     )
 
 
-def _new_crosses(before: State, after: State) -> list[Field]:
-    return [f for f in FIELD_AT if "X" in after.mark(f) and "X" not in before.mark(f)]
-
-
 def _final_words(report: Report, sheet: SheetTitle) -> str:
     """The summary sheet in words: its title, the moves in order and the score."""
     return _("{sheet}, {points}. Moves in order: {moves}.").format(
@@ -402,7 +386,8 @@ def _round_view(
         assert r.cross is not None
         # Every X of this round is this round's colour: the cross-out and, after a walk,
         # the start field.
-        marks = [svg.FieldMark(f, "x", "now") for f in _new_crosses(r.before, r.state)]
+        new = [f for f in FIELD_AT if "X" in r.state.mark(f) and "X" not in r.before.mark(f)]
+        marks = [svg.FieldMark(f, "x", "now") for f in new]
         walks = [svg.Walk(r.walk, rr.start, leaves=r.kind in EXITS)]
         label = round_words(rr)
         better = analysis.better if analysis is not None else None
@@ -519,11 +504,6 @@ class KeyItem:
     means: str
 
 
-def _wrong_shape(x: Explanation) -> svg.Shape:
-    # A wrong cross-out is a square around the field: an X over an X would hide the reason.
-    return "square" if x.part in ("cross", "round") else "ring"
-
-
 def illegal_board(x: Explanation) -> tuple[str, tuple[KeyItem, ...]]:
     """The position before the illegal step, what the record did, and what was legal;
     with the caption's key, one item per kind of mark drawn."""
@@ -545,62 +525,38 @@ def illegal_board(x: Explanation) -> tuple[str, tuple[KeyItem, ...]]:
             named = means if len(fields) == 1 and str(fields[0]) in means else None
             key.append(KeyItem(_SWATCH[mark], looks, named or listed(means, fields)))
         elif mark is BoardMark.WRONG:
+            # A wrong cross-out is a square around the field: an X over an X would hide the
+            # reason.
+            square = x.part in ("cross", "round")
             for f in fields:
-                marks.append(svg.FieldMark(f, _wrong_shape(x), "wrong"))
+                marks.append(svg.FieldMark(f, "square" if square else "ring", "wrong"))
                 marks.append(svg.FieldMark(f, "bang", "wrong"))
-            square = _wrong_shape(x) == "square"
-            key.append(
-                KeyItem(
-                    "wrong" if square else "wrong round",
-                    _('vermillion dashed square with "!"')
-                    if square
-                    else _('vermillion dashed ring with "!"'),
-                    listed(means, fields),
-                )
+            looks = (
+                _('vermillion dashed square with "!"')
+                if square
+                else _('vermillion dashed ring with "!"')
             )
+            key.append(KeyItem("wrong" if square else "wrong round", looks, listed(means, fields)))
         elif mark is BoardMark.BURGLAR:
-            key.append(
-                KeyItem(
-                    "pos",
-                    _("B token"),
-                    _("{means}, on {fields}").format(means=means, fields=fields_text(fields)),
-                )
-            )
+            on = _("{means}, on {fields}").format(means=means, fields=fields_text(fields))
+            key.append(KeyItem("pos", _("B token"), on))
     if x.cross is not None and x.mark_of(x.cross.field) is not BoardMark.CROSS:
         # The cross-out's field carries another mark; its X is drawn all the same.
         marks.append(svg.FieldMark(x.cross.field, "x", "now"))
-        key.append(
-            KeyItem(
-                "xnow",
-                _looks(BoardMark.CROSS, 1),
-                _("crossed out ({field}, moves {die})").format(
-                    field=x.cross.field, die=x.cross.die
-                ),
-            )
-        )
+        crossed = _("crossed out ({field}, moves {die})")
+        means = crossed.format(field=x.cross.field, die=x.cross.die)
+        key.append(KeyItem("xnow", _looks(BoardMark.CROSS, 1), means))
     position = x.before.position
     walks: list[svg.Walk] = []
     if x.legal_walk:
         walks.append(svg.Walk(x.legal_walk, position, style="legal"))
-        key.append(
-            KeyItem(
-                "legal",
-                _("green arrow"),
-                _("a legal walk: {walk}").format(walk=" ".join(map(str, x.legal_walk))),
-            )
-        )
+        legal = _("a legal walk: {walk}").format(walk=" ".join(map(str, x.legal_walk)))
+        key.append(KeyItem("legal", _("green arrow"), legal))
     if x.recorded_path:
         walks.append(svg.Walk(x.recorded_path, position, style="wrong"))
-        key.insert(
-            0,
-            KeyItem(
-                "wrongpath",
-                _("vermillion dashed arrow"),
-                _("the recorded path (illegal): {path}").format(
-                    path=" ".join(map(str, x.recorded_path))
-                ),
-            ),
-        )
+        path = " ".join(map(str, x.recorded_path))
+        recorded = _("the recorded path (illegal): {path}").format(path=path)
+        key.insert(0, KeyItem("wrongpath", _("vermillion dashed arrow"), recorded))
     # The key is ordered as the eye should read it: what was wrong first.
     key.sort(key=lambda k: 0 if k.swatch.startswith("wrong") else 1)
     picture = svg.board(
@@ -637,19 +593,15 @@ def _illegal_view(report: Report) -> IllegalView | None:
             "differs" if a != b else "" for a, b in zip(x.record_dice, x.dice or (), strict=False)
         )
         theirs = _("the record's dice")
-        dice.append(
-            (
-                theirs,
-                Markup(svg.dice(x.record_dice, (*roles, "", "", "")[:3], label=theirs)),
-            )
-        )
+        picture = svg.dice(x.record_dice, (*roles, "", "", "")[:3], label=theirs)
+        dice.append((theirs, Markup(picture)))
     if x.dice is not None:
         cross = x.cross.field if x.cross is not None else None
         name = (
             _("roll {roll} in the dice file") if x.record_dice is not None else _("roll {roll}")
         ).format(roll=x.roll)
         dice.append((name, Markup(svg.dice(x.dice, dice_roles(x.dice, cross), label=name))))
-    picture, key = illegal_board(x)
+    board, key = illegal_board(x)
     return IllegalView(
         roll=x.roll,
         title=_("The first illegal step: {where}").format(where=x.where),
@@ -664,7 +616,7 @@ def _illegal_view(report: Report) -> IllegalView | None:
         line=e.line,
         quote=quote_parts(x),
         dice=tuple(dice),
-        board=Markup(picture),
+        board=Markup(board),
         board_title=x.board_title or _("before this step"),
         key=key,
         notes=x.legal,

@@ -43,12 +43,9 @@ from validator.report.model import (
 if TYPE_CHECKING:
     from validator.report.analysis import AnalysisView
 
-
-# Inline Markdown punctuation; every line we write starts with our own text, so the
-# characters that matter only at the start of a line (#, -, +) need no escape.
-
-
 md_escape = markdown_text
+"""Inline Markdown punctuation escaped; every line we write starts with our own text, so
+the characters that matter only at the start of a line (#, -, +) need no escape."""
 
 ROUND_COLUMNS = (
     N_("roll"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from itertools import islice
 from typing import TYPE_CHECKING
 
@@ -105,15 +106,9 @@ def pages(
     from validator.system.pool import worker_pool
 
     # The pool gets the source without its open mailbox: workers only read given messages.
-    detached = _detached(source)
+    detached = replace(source, messages=None)
     items = source.items()
     setup = (checker, detached, dice_name, render, langs, site)
     with worker_pool(jobs, _init, setup) as pool:
         while window := list(islice(items, WINDOW)):
             yield from pool.imap(_one, window, 1)
-
-
-def _detached(source: Source) -> Source:
-    from dataclasses import replace
-
-    return replace(source, messages=None)

@@ -120,25 +120,22 @@ def _data_json(challenge: Challenge) -> str:
 def render_play(challenge: Challenge, lang: Language) -> str:
     """play.html for the challenge, in `lang`."""
     with i18n.speaking(lang):
-        return _render_play(challenge, lang)
-
-
-def _render_play(challenge: Challenge, lang: Language) -> str:
-    e = html.escape
-    w = {key: e(text) for key, text in _page_words().items()}
-    title = e(_("{name}: play in your browser").format(name=challenge.name))
-    deadline = _para(_deadline(challenge), "meta")
+        e = html.escape
+        w = {key: e(text) for key, text in _page_words().items()}
+        title = e(_("{name}: play in your browser").format(name=challenge.name))
+        deadline = _para(_deadline(challenge), "meta")
+        keys = _(
+            "Keys: the arrows move on the board, Enter or Space chooses, two digits (34) "
+            "choose row 3, column 4, Esc steps back, u undoes."
+        )
+        data, dice_line = _data_json(challenge), _dice_line(challenge)
     mail = (
         f'<a class="action" id="mail" href="mailto:{e(challenge.organizer)}">{w["send_mail"]}</a>'
         if challenge.organizer
         else ""
     )
-    keys = _(
-        "Keys: the arrows move on the board, Enter or Space chooses, two digits (34) "
-        "choose row 3, column 4, Esc steps back, u undoes."
-    )
     main = f"""<h1>{title}</h1>
-{_para(_dice_line(challenge), "meta")}
+{_para(dice_line, "meta")}
 {deadline}
 <p class="meta"><a href="index.html">{w["challenge"]}</a></p>
 <div class="scoreline"><span>{w["score"]} <output id="score">0</output></span></div>
@@ -158,7 +155,7 @@ def _render_play(challenge: Challenge, lang: Language) -> str:
 <span id="copied" aria-live="polite"></span>
 </div>"""
     scripts = (
-        f'<script type="application/json" id="game-data">{_data_json(challenge)}</script>\n'
+        f'<script type="application/json" id="game-data">{data}</script>\n'
         f'<script src="{SCRIPT}"></script>'
     )
     return _page(lang, title, ' data-phase="cross"', main, scripts)

@@ -32,7 +32,7 @@ class Format(Generic[T]):
     name: str
     help: str
     target: str
-    """`module:attribute` of the renderer, a `T`."""
+    """`module:attribute` of the renderer (a `T`), the module in validator.render."""
     suffixes: tuple[str, ...] = ()
     """File suffixes that name this format for `--output`; the first is the usual one."""
 
@@ -42,7 +42,7 @@ class Format(Generic[T]):
 
     def load(self) -> T:
         module, _, attribute = self.target.partition(":")
-        renderer: T = getattr(importlib.import_module(module), attribute)
+        renderer: T = getattr(importlib.import_module(f"validator.render.{module}"), attribute)
         return renderer
 
 
@@ -91,35 +91,26 @@ class SolveRenderer(Protocol):
 
 # -- The tables -------------------------------------------------------------------------------
 
-_R = "validator.render."
-
 
 def _table(*formats: Format[T]) -> dict[str, Format[T]]:
     return {f.name: f for f in formats}
 
 
 VALIDATE: dict[str, Format[ValidateRenderer]] = _table(
-    Format(
-        "text",
-        "for people: verdict lines and diagnostics",
-        _R + "terminal:TextReporter",
-        (".txt",),
-    ),
+    Format("text", "for people: verdict lines and diagnostics", "terminal:TextReporter", (".txt",)),
     Format(
         "json",
         "one JSON object per record, one per line (schemas/result.schema.json)",
-        _R + "json_out:JsonReporter",
+        "json_out:JsonReporter",
         (".json", ".jsonl"),
     ),
 )
 """`road300 validate --format`."""
 
 REPORT: dict[str, Format[ReportRenderer]] = _table(
-    Format("html", "one self-contained page", _R + "html:render_html", (".html", ".htm")),
-    Format(
-        "md", "Markdown with text boards", _R + "markdown:render_markdown", (".md", ".markdown")
-    ),
-    Format("text", "for the terminal", _R + "report_text:render_plain", (".txt",)),
+    Format("html", "one self-contained page", "html:render_html", (".html", ".htm")),
+    Format("md", "Markdown with text boards", "markdown:render_markdown", (".md", ".markdown")),
+    Format("text", "for the terminal", "report_text:render_plain", (".txt",)),
 )
 """`road300 report --format`."""
 
@@ -127,35 +118,35 @@ BATCH: dict[str, Format[BatchRenderer]] = _table(
     Format(
         "table",
         "the ranked table and the summary, for the organizer to read",
-        _R + "batch_out:BatchTable",
+        "batch_out:BatchTable",
         (".txt",),
     ),
     Format(
         "json",
         "`entries`, `summary` and `skipped` (schemas/batch.schema.json), for `road300 draw` "
         "and programs; it holds the senders' addresses: the organizer's file, not for publishing",
-        _R + "batch_out:BatchJson",
+        "batch_out:BatchJson",
         (".json",),
     ),
     Format(
         "csv",
         "one row per entry, for a spreadsheet or `road300 draw`; a player known only by "
         "their address is named by it: the organizer's file, not for publishing",
-        _R + "batch_out:BatchCsv",
+        "batch_out:BatchCsv",
         (".csv",),
     ),
 )
 """`road300 batch --format`."""
 
 ANALYZE: dict[str, Format[AnalyzeRenderer]] = _table(
-    Format("text", "a table for people", _R + "analyze_out:render_text", (".txt",)),
+    Format("text", "a table for people", "analyze_out:render_text", (".txt",)),
     Format(
         "json",
         "one JSON object (schemas/analyze.schema.json)",
-        _R + "analyze_out:render_json",
+        "analyze_out:render_json",
         (".json",),
     ),
-    Format("md", "a Markdown table", _R + "analyze_out:render_markdown", (".md",)),
+    Format("md", "a Markdown table", "analyze_out:render_markdown", (".md",)),
 )
 """`road300 analyze --format`."""
 
@@ -163,13 +154,9 @@ SOLVE: dict[str, Format[SolveRenderer]] = _table(
     Format(
         "text",
         "the best score, the search, and the best game as an annotated dice file",
-        _R + "solve_out:render_text",
+        "solve_out:render_text",
     ),
-    Format(
-        "json",
-        "one JSON object (schemas/solve.schema.json)",
-        _R + "solve_out:render_json",
-    ),
+    Format("json", "one JSON object (schemas/solve.schema.json)", "solve_out:render_json"),
 )
 """`road300 solve --format` (its --output writes the best game as a record instead)."""
 
@@ -179,12 +166,6 @@ SOLVE: dict[str, Format[SolveRenderer]] = _table(
 
 class FormatError(ValueError):
     """The --format and the --output suffix do not fit; the message says how."""
-
-
-def by_suffix(registry: Mapping[str, Format[T]], path: Path) -> Format[T] | None:
-    """The format whose suffix `path` has, or None."""
-    suffix = path.suffix.lower()
-    return next((f for f in registry.values() if suffix in f.suffixes), None)
 
 
 def suffixes(registry: Mapping[str, Format[T]]) -> str:
@@ -207,8 +188,7 @@ def choose(
     to_file = output is not None and str(output) != "-"
     suffix = output.suffix.lower() if to_file and output is not None else ""
     if suffix and any(f.suffixes for f in registry.values()):
-        assert output is not None
-        named = by_suffix(registry, output)
+        named = next((f for f in registry.values() if suffix in f.suffixes), None)
         if named is None:
             raise FormatError(
                 f"{output}: road300 {command} does not write {suffix} files; name it "

@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from email import policy
 from email.headerregistry import Address
 from email.message import EmailMessage
+from email.parser import BytesHeaderParser
 from email.utils import format_datetime, make_msgid, parseaddr
 from pathlib import Path
 
@@ -122,8 +123,6 @@ REPLY_HEADERS = (
 
 def _addressed_to(data: bytes, address: str) -> bool:
     """Whether a reply, read back, goes to `address` and to it alone."""
-    from email.parser import BytesHeaderParser
-
     to = BytesHeaderParser(policy=policy.default).parsebytes(data)["To"]
     found = getattr(to, "addresses", ())
     return [a.addr_spec for a in found] == [address]
@@ -133,8 +132,6 @@ def _only_our_headers(data: bytes, written: list[str]) -> bool:
     """Whether a reply, read back, has exactly the headers `written` at its top, in that
     order, each once and each one of REPLY_HEADERS: the last check that nothing a sender
     wrote added one (or ended the headers early)."""
-    from email.parser import BytesHeaderParser
-
     headers = BytesHeaderParser(policy=policy.compat32).parsebytes(data)
     names = [name.lower() for name in headers]
     allowed = {name.lower() for name in REPLY_HEADERS}
@@ -400,15 +397,13 @@ class ReplyWriter:
             os.close(fd)
             temporary = Path(name)
             try:
+                # No lock: no other process knows the temporary name.
                 box = mailbox.mbox(temporary, create=True)
                 try:
-                    box.lock()
                     for path in self.written:
                         box.add(path.read_bytes())
-                    box.flush()
                 finally:
-                    box.unlock()
-                    box.close()
+                    box.close()  # flushes
                 os.chmod(temporary, PRIVATE)  # it holds the players' addresses
                 os.replace(temporary, target)
             except BaseException:

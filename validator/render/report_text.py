@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Iterable
-from typing import IO, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
 from validator.check.explain import Explanation
-from validator.check.replay import Verdict
 from validator.engine import EXITS, Field, State, roll_text
 from validator.language.i18n import _, hint, message
 from validator.language.wording import points, round_kind
@@ -21,6 +20,7 @@ from validator.render.board_text import board_lines
 from validator.render.sanitize import terminal_text as escape
 from validator.render.shared import (
     BOARD_KEY,
+    VERDICT_STYLE,
     agreed,
     analysis_key,
     analysis_lines,
@@ -47,13 +47,6 @@ from validator.report.model import (
 if TYPE_CHECKING:
     from validator.report.analysis import AnalysisView
 
-_VERDICT_STYLE = {
-    Verdict.VALID: "bold green",
-    Verdict.INCOMPLETE: "bold yellow",
-    Verdict.INVALID: "bold red",
-    Verdict.MALFORMED: "bold red",
-}
-
 
 def render_text(
     console: Console, report: Report, analysis: AnalysisView | str | None = None
@@ -72,7 +65,7 @@ def render_text(
         verdict_line(verdict_word(report.verdict), headline(report)),
         "",
         "  ",
-        _VERDICT_STYLE[report.verdict],
+        VERDICT_STYLE[report.verdict],
     )
     rows = facts(report)
     label = max(14, *(len(name) + 2 for name, _value in rows))
@@ -210,14 +203,6 @@ def _illegal(console: Console, x: Explanation, say: Callable[..., None]) -> None
         say(f"- {note}")
 
 
-def _plain_console(buffer: IO[str], width: int) -> Console:
-    """A console into a string, without colour; its size is given, so that no line asks
-    the terminal for it."""
-    return Console(
-        file=buffer, no_color=True, width=width, height=25, highlight=False, soft_wrap=True
-    )
-
-
 def render_plain(
     report: Report, width: int = 100, analysis: AnalysisView | str | None = None
 ) -> str:
@@ -225,5 +210,10 @@ def render_plain(
     import io
 
     buffer = io.StringIO()
-    render_text(_plain_console(buffer, width), report, analysis)
+    # A console into a string, without colour; its size is given, so that no line asks
+    # the terminal for it.
+    plain = Console(
+        file=buffer, no_color=True, width=width, height=25, highlight=False, soft_wrap=True
+    )
+    render_text(plain, report, analysis)
     return buffer.getvalue()

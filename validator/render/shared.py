@@ -37,6 +37,15 @@ _VERDICT_WORD = {
 }
 
 
+VERDICT_STYLE = {
+    Verdict.VALID: "bold green",
+    Verdict.INCOMPLETE: "bold yellow",
+    Verdict.INVALID: "bold red",
+    Verdict.MALFORMED: "bold red",
+}
+"""How a terminal shows each verdict (rich styles)."""
+
+
 def verdict_word(verdict: Verdict) -> str:
     """The verdict as a person reads it (JSON keeps `Verdict.value`)."""
     return _(_VERDICT_WORD[verdict])
@@ -181,10 +190,8 @@ def headline(report: Report) -> str:
 def round_markers(rr: ReportRound) -> dict[Field, str]:
     """One-character markers for a round's board: the cross-out, the walk, the burglar."""
     r = rr.round
-    markers: dict[Field, str] = {}
-    left = r.corner is not None
-    for f in r.walk if left else r.walk[:-1]:
-        markers[f] = "~"
+    # A walk that left the board has no end field of its own to mark.
+    markers = dict.fromkeys(r.walk if r.corner is not None else r.walk[:-1], "~")
     if r.cross is not None:
         markers[r.cross.field] = "+"
     if r.corner is not None:
@@ -253,12 +260,13 @@ def item_span(source: str, start: int) -> int:
 
 
 @cache
-def environment() -> Environment:
+def environment(newstyle: bool = False) -> Environment:
     """The HTML templates' environment, one per process (compiling a template is most of a
     page's time): escaping, visible invisible characters (`html_value`), and the catalogs'
     `_`, `gettext`, `ngettext` and `pgettext` in the language of `i18n.speaking`. Messages
     use `{name}` placeholders like the code's, filled with `.format` (plain strings,
-    escaped on output) or `|place` (HTML inside)."""
+    escaped on output) or `|place` (HTML inside). The site's templates (`newstyle`) say
+    `_("...")` with Jinja2's newstyle gettext instead, which escapes the translation."""
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
     env = Environment(
@@ -272,7 +280,7 @@ def environment() -> Environment:
         extensions=["jinja2.ext.i18n"],
     )
     env.install_gettext_callables(  # type: ignore[attr-defined]
-        i18n.gettext, i18n.ngettext, newstyle=False, pgettext=i18n.pgettext
+        i18n.gettext, i18n.ngettext, newstyle=newstyle, pgettext=i18n.pgettext
     )
     env.filters["place"] = place
     return env

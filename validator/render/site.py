@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass
 from datetime import datetime
-from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
-from jinja2 import Environment
 from markupsafe import Markup
 
 from validator import __version__
@@ -33,11 +31,8 @@ from validator.language.i18n import _
 from validator.language.wording import points, round_kind
 from validator.records.dice import read_dice
 from validator.render import texts
-
-# The report's template environment: one loader and one set of escaping rules for both.
 from validator.render.sanitize import html_value
-from validator.render.shared import PLAY_FILE, STYLESHEET, site_assets, summary
-from validator.render.shared import environment as _environment
+from validator.render.shared import PLAY_FILE, STYLESHEET, environment, site_assets, summary
 from validator.render.svg import Sheets, sheet_pieces
 from validator.render.texts import say
 from validator.report.model import Report, build_report, help_text, how_to_read, move_cell
@@ -48,30 +43,6 @@ if TYPE_CHECKING:
 
 _ADDRESS = re.compile(r"[^\s@<>]+@[^\s@<>]+")
 CHART_BAND = 25
-
-
-@cache
-def environment() -> Environment:
-    """The site's template environment: the report's loader and escaping rules, with
-    Jinja2's i18n extension: the site's templates say `_("...")`, which Babel's Jinja2
-    extractor finds and `i18n.gettext` translates into the language `i18n.speaking` sets
-    while a page renders."""
-    base = _environment()
-    # Not an overlay: an overlay shares the report environment's extension hooks.
-    env = Environment(
-        loader=base.loader,
-        autoescape=base.autoescape,
-        finalize=base.finalize,
-        undefined=base.undefined,
-        trim_blocks=base.trim_blocks,
-        lstrip_blocks=base.lstrip_blocks,
-        keep_trailing_newline=base.keep_trailing_newline,
-        extensions=["jinja2.ext.i18n"],
-    )
-    cast(Any, env).install_gettext_callables(
-        i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext
-    )
-    return env
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,40 +167,30 @@ def report_page(rel: str) -> bool:
     return _PAGE_NAME.fullmatch(rel) is not None
 
 
+@dataclass(eq=False)
 class SiteWriter:
     """Writes the report pages as the entries come, then the index page, in `lang` (each
     report page in its entry's own language: pages.py renders it)."""
 
-    def __init__(
-        self,
-        folder: Path,
-        batch: Batch,
-        *,
-        name: str | None,
-        dice: Path | None,
-        rules: Ruleset | None,
-        draw: tuple[int | None, str | None],
-        lang: i18n.Language = i18n.DEFAULT,
-        deadline: datetime | None = None,
-        published: PublishedDraw | None = None,
-        play: PlayPage | None = None,
-        address: str | None = None,
-    ) -> None:
-        self.folder = folder
-        self.address = address
-        """The address to send records to (the contest file's public_address, while records
-        may be sent), shown on the index: the one address the site does not blot out."""
-        self.deadline = deadline
-        self.published = published
-        self.play = play
-        self.batch = batch
-        self.name = name
-        self.dice = dice
-        self.rules = rules
-        self.draw = draw
-        self.lang = lang
-        self.number = {e.file: n for n, e in enumerate(batch.entries, start=1)}
-        addresses = {e.source.address for e in batch.entries if e.source and e.source.address}
+    folder: Path
+    batch: Batch
+    _: KW_ONLY
+    name: str | None
+    dice: Path | None
+    rules: Ruleset | None
+    draw: tuple[int | None, str | None]
+    lang: i18n.Language = i18n.DEFAULT
+    deadline: datetime | None = None
+    published: PublishedDraw | None = None
+    play: PlayPage | None = None
+    address: str | None = None
+    """The address to send records to (the contest file's public_address, while records
+    may be sent), shown on the index: the one address the site does not blot out."""
+
+    def __post_init__(self) -> None:
+        entries = self.batch.entries
+        self.number = {e.file: n for n, e in enumerate(entries, start=1)}
+        addresses = {e.source.address for e in entries if e.source and e.source.address}
         self.scrub = _scrub({form for a in addresses for form in (a, html.escape(a))})
         """Every sender address, as written or HTML-escaped, and anything else that looks
         like an address, found in one pass of a page (one pattern per sender made the
@@ -239,9 +200,9 @@ class SiteWriter:
         """Why each invalid or unreadable entry is, in a few words (its file: the words)."""
         self.first: Report | None = None
         """The first entry's report: the rules section explains its ruleset."""
-        with i18n.speaking(lang):
+        with i18n.speaking(self.lang):
             self.hidden = say("site.hidden")
-        (folder / "entries").mkdir(parents=True, exist_ok=True)
+        (self.folder / "entries").mkdir(parents=True, exist_ok=True)
 
     def page(self, entry: Entry) -> str:
         return f"entries/{self.number[entry.file]:04d}.html"
@@ -287,16 +248,14 @@ class SiteWriter:
             standing.append(say("site.entry.superseded"))
             status.append(say("site.mark.superseded"))
         if e.copies:
-            names = dict.fromkeys(self.player_of(self._entry(f)) for f in e.copies)
-            standing.append(say("site.entry.copy", others=", ".join(names)))
+            standing.append(say("site.entry.copy", others=self._others(e)))
             status.append(say("site.mark.copy.short"))
         facts = [(say("site.entry.rules"), result.rules.name)]
         if result.dice_sha256:
             facts.append((say("site.entry.dice"), result.dice_sha256))
-        title = say("site.title", name=self.name) if self.name else say("site.title.default")
         return EntryHead(
             lang=self.lang,
-            site_name=title,
+            site_name=self._title(),
             player=self.player_of(e),
             verdict=e.verdict,
             verdict_text=say(f"site.verdict.{e.verdict.value}"),
@@ -314,12 +273,12 @@ class SiteWriter:
             footer=say("site.footer", version=__version__),
         )
 
-    def _write(self, relative: str, text: str, hidden: str | None = None) -> None:
-        # Each page whole or not at all: an interrupted run never leaves a cut page.
-        text = self.blot(text, hidden or self.hidden)
-        if self.address is not None and relative == "index.html":  # its mark, once blotted
-            text = text.replace(_ADDRESS_MARK, html.escape(self.address), 1)
-        write_file(self.folder / relative, text)
+    def _title(self) -> str:
+        return say("site.title", name=self.name) if self.name else say("site.title.default")
+
+    def _others(self, e: Entry) -> str:
+        """The players of the other entries that played the game of `e`."""
+        return ", ".join(dict.fromkeys(self.player_of(self._entry(f)) for f in e.copies))
 
     def blot(self, text: str, hidden: str) -> str:
         """`text` with every sender address (as written, or HTML-escaped) as `hidden`, and
@@ -346,7 +305,11 @@ class SiteWriter:
         for name, text in site_assets().items():
             if name == STYLESHEET or play is not None:  # the script is play.html's
                 write_file(self.folder / name, text)
-        self._write("index.html", page)
+        # Whole or not at all: an interrupted run never leaves a cut page.
+        page = self.blot(page, self.hidden)
+        if self.address is not None:  # its mark, once blotted
+            page = page.replace(_ADDRESS_MARK, html.escape(self.address), 1)
+        write_file(self.folder / "index.html", page)
 
     def _index(self, dice_link: str | None, dice_sha: str | None, play: bool = False) -> str:
         batch = self.batch
@@ -355,7 +318,6 @@ class SiteWriter:
         winners_text = (
             say("site.draw.winners.unknown") if winners is None else texts.winners(winners)
         )
-        title = say("site.title", name=self.name) if self.name else say("site.title.default")
         par = batch.par
         summary = say(
             "site.summary",
@@ -364,13 +326,13 @@ class SiteWriter:
         )
         first = self.first
         return (
-            environment()
+            environment(newstyle=True)
             .get_template("site_index.html.j2")
             .render(
                 lang=self.lang,
                 csp=Markup(CSP),  # a constant: its quotes stay as they are
                 stylesheet=STYLESHEET,
-                title=title,
+                title=self._title(),
                 summary=f"{summary} {texts.reached(len(s.reached), batch.min_score)}",
                 rows=[self._row(e) for e in batch.entries],
                 show_par=par is not None,
@@ -450,9 +412,7 @@ class SiteWriter:
         if e.superseded:
             notes.append(say("site.mark.superseded"))
         if e.copies:
-            names = dict.fromkeys(self.player_of(self._entry(f)) for f in e.copies)
-            others = ", ".join(names)
-            notes.append(say("site.mark.copy", others=others))
+            notes.append(say("site.mark.copy", others=self._others(e)))
         css = "late" if e.late else "superseded" if e.superseded else e.verdict.value
         return Row(
             rank="–" if e.rank is None else i18n.number(e.rank),  # noqa: RUF001 - an en dash
@@ -478,16 +438,23 @@ class SiteWriter:
 
 
 def _scrub(senders: set[str]) -> re.Pattern[str]:
-    """One pattern for `SiteWriter.blot`: the senders' addresses (`any_of`), then any
-    address at all."""
-    words = any_of(senders)
-    if words is None:
-        return _ANY_ADDRESS
+    """One case-insensitive pattern for `SiteWriter.blot`: any of the senders' addresses
+    (the longest at each place), then any address at all. The senders are a trie, so that
+    a page costs one pass whatever their number; addresses so alike that the trie nests too
+    deep for `re` (hundreds of levels) get a plain alternation, longest first, which is
+    slower but still one pass."""
+    trie: dict[str, Any] = {}
+    for word in senders:
+        node = trie
+        for char in word.lower():
+            node = node.setdefault(char, {})
+        node[""] = {}  # a word ends here
     try:
-        return re.compile(f"{words.pattern}|{_ANY_ADDRESS.pattern}", re.IGNORECASE)
-    except RecursionError:  # the trie one level too deep: `any_of`'s plain alternation
+        words = _trie_pattern(trie)
+        return re.compile("|".join(filter(None, (words, _ANY_ADDRESS.pattern))), re.IGNORECASE)
+    except RecursionError:
         plain = "|".join(map(re.escape, sorted(senders, key=len, reverse=True)))
-        return re.compile(f"{plain}|{_ANY_ADDRESS.pattern}", re.IGNORECASE)
+        return re.compile("|".join(filter(None, (plain, _ANY_ADDRESS.pattern))), re.IGNORECASE)
 
 
 REASON_CHARS = 90
@@ -500,26 +467,6 @@ def _reason(d: Diagnostic) -> str:
     if len(text) > REASON_CHARS:
         text = text[: REASON_CHARS - 1].rstrip(" ,;:") + "…"
     return text
-
-
-def any_of(words: set[str]) -> re.Pattern[str] | None:
-    """One case-insensitive pattern matching any of `words` (the longest at each place),
-    or None for none: a trie of them, so that a text costs one pass whatever their number;
-    words so alike that the trie nests too deep for `re` (hundreds of levels) get a plain
-    alternation, longest first, which is slower but still one pass."""
-    if not words:
-        return None
-    trie: dict[str, Any] = {}
-    for word in words:
-        node = trie
-        for char in word.lower():
-            node = node.setdefault(char, {})
-        node[""] = {}  # a word ends here
-    try:
-        return re.compile(_trie_pattern(trie), re.IGNORECASE)
-    except RecursionError:
-        plain = sorted(words, key=len, reverse=True)
-        return re.compile("|".join(map(re.escape, plain)), re.IGNORECASE)
 
 
 def _trie_pattern(node: dict[str, Any]) -> str:
@@ -634,7 +581,8 @@ def entry_body(result: Result) -> str:
     rounds = result.rounds
     if rounds:
         sheets = Sheets()
-        items = [_round(r, sheets, previous) for r, previous in _with_previous(rounds)]
+        before = [0, *(r.score for r in rounds[:-1])]
+        items = [_round(r, sheets, previous) for r, previous in zip(rounds, before, strict=True)]
         last = rounds[-1]
         label = _("The sheet after roll {roll}, {points}.").format(
             roll=last.roll, points=points(last.score)
@@ -653,14 +601,6 @@ def entry_body(result: Result) -> str:
             f'<ol class="rounds">{"".join(items)}</ol>'
         )
     return sheet_pieces() + "".join(parts) if rounds else "".join(parts)
-
-
-def _with_previous(rounds: Sequence[RoundResult]) -> list[tuple[RoundResult, int]]:
-    out, previous = [], 0
-    for r in rounds:
-        out.append((r, previous))
-        previous = r.score
-    return out
 
 
 def _round(r: RoundResult, sheets: Sheets, previous: int) -> str:

@@ -6,8 +6,9 @@ and the HTML report's CSS restyles the classes (dark scheme, print).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from functools import cache, lru_cache
 from html import escape
 from math import hypot
@@ -35,6 +36,8 @@ MARGIN = 36
 """Room around the board for the row and column numbers, the walks that enter or leave
 through a corner, and the badges of the moves that left there."""
 CAPTION = 24
+SIDE = 2 * MARGIN + SIZE * CELL
+"""A sheet's width and height in the drawing's units."""
 
 _PIPS: dict[int, tuple[tuple[float, float], ...]] = {
     1: ((0.5, 0.5),),
@@ -67,20 +70,39 @@ def _attrs(attrs: Mapping[str, object]) -> str:
     )
 
 
-def _el(tag: str, children: str = "", **attrs: object) -> str:
+def _el(tag: str, children: str = "", /, **attrs: object) -> str:
     if children:
         return f"<{tag}{_attrs(attrs)}>{children}</{tag}>"
     return f"<{tag}{_attrs(attrs)}/>"
 
 
-def _text(x: float, y: float, text: str, **attrs: object) -> str:
-    return f"<text{_attrs({'x': _n(x), 'y': _n(y), **attrs})}>{escape(text)}</text>"
+def _text(
+    x: float,
+    y: float,
+    text: str,
+    cls: str,
+    size: str = "11",
+    fill: str = INK,
+    *,
+    anchor: str = "middle",
+    bold: bool = False,
+    **attrs: object,
+) -> str:
+    """A label: its attributes in one order, `class`, anchor, size, weight, fill, the rest."""
+    head = {"class": cls, "text_anchor": anchor, "font_size": size}
+    more = {"font_weight": "bold" if bold else None, "fill": fill, **attrs}
+    return f"<text{_attrs({'x': _n(x), 'y': _n(y), **head, **more})}>{escape(text)}</text>"
 
 
 @lru_cache(maxsize=4096)
 def _n(value: float) -> str:
     """Numbers without trailing zeros, so that the output is short and stable."""
     return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _points(points: Iterable[tuple[float, float]]) -> str:
+    """`x,y x,y ...`: a polyline's or polygon's points."""
+    return " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
 
 
 def _svg(width: float, height: float, body: str, label: str, cls: str) -> str:
@@ -96,11 +118,15 @@ def centre(field: Field) -> tuple[float, float]:
     return (MARGIN + (field.col - 0.5) * CELL, MARGIN + (field.row - 0.5) * CELL)
 
 
+def _outward(corner: Field) -> tuple[int, int]:
+    """Which way is off the board from a corner: (-1 or 1, -1 or 1)."""
+    return (-1 if corner.col == 1 else 1, -1 if corner.row == 1 else 1)
+
+
 def _outside(corner: Field) -> tuple[float, float]:
     """A point just off the board beyond a corner: where a walk enters or leaves."""
     x, y = centre(corner)
-    dx = -1 if corner.col == 1 else 1
-    dy = -1 if corner.row == 1 else 1
+    dx, dy = _outward(corner)
     return (x + dx * CELL * 0.8, y + dy * CELL * 0.8)
 
 
@@ -109,62 +135,44 @@ def _exit_point(corner: Field) -> tuple[float, float]:
     edge, beyond the row numbers and clear of them, and never on the diagonal point where
     an entry starts."""
     x, y = centre(corner)
-    dx = -1 if corner.col == 1 else 1
-    dy = -1 if corner.row == 1 else 1
+    dx, dy = _outward(corner)
     return (x + dx * (CELL * 0.5 + MARGIN - 6), y + dy * CELL * 0.35)
+
+
+def _outline(colour: str, width: float, dash: str | None, **more: str) -> dict[str, str | None]:
+    """A mark's stroke, unfilled: its attributes in their order, `more` before the dashes."""
+    return {
+        "stroke": colour,
+        "stroke_width": _n(width),
+        **more,
+        "stroke_dasharray": dash,
+        "fill": "none",
+    }
 
 
 def _cross_lines(field: Field, cls: str, colour: str, width: float, dash: str | None = None) -> str:
     x, y = centre(field)
     d = CELL * 0.3
-    return _el(
-        "path",
-        class_=cls,
-        d=f"M{_n(x - d)} {_n(y - d)}L{_n(x + d)} {_n(y + d)}"
-        f"M{_n(x + d)} {_n(y - d)}L{_n(x - d)} {_n(y + d)}",
-        stroke=colour,
-        stroke_width=_n(width),
-        stroke_linecap="round",
-        stroke_dasharray=dash,
-        fill="none",
+    line = (
+        f"M{_n(x - d)} {_n(y - d)}L{_n(x + d)} {_n(y + d)}"
+        f"M{_n(x + d)} {_n(y - d)}L{_n(x - d)} {_n(y + d)}"
     )
+    return _el("path", class_=cls, d=line, **_outline(colour, width, dash, stroke_linecap="round"))
 
 
 def _ring(
     field: Field, cls: str, colour: str, width: float, r: float = 0.36, dash: str | None = None
 ) -> str:
     x, y = centre(field)
-    return _el(
-        "circle",
-        class_=cls,
-        cx=_n(x),
-        cy=_n(y),
-        r=_n(CELL * r),
-        stroke=colour,
-        stroke_width=_n(width),
-        stroke_dasharray=dash,
-        fill="none",
-    )
+    at = {"cx": _n(x), "cy": _n(y), "r": _n(CELL * r)}
+    return _el("circle", class_=cls, **at, **_outline(colour, width, dash))
 
 
-def _square(
-    field: Field, cls: str, colour: str, *, dash: str | None = "4 3", width: float = 2
-) -> str:
+def _square(field: Field, cls: str, colour: str, *, dash: str | None, width: float) -> str:
     x, y = centre(field)
     h = CELL * 0.44
-    return _el(
-        "rect",
-        class_=cls,
-        x=_n(x - h),
-        y=_n(y - h),
-        width=_n(2 * h),
-        height=_n(2 * h),
-        rx="4",
-        stroke=colour,
-        stroke_width=_n(width),
-        stroke_dasharray=dash,
-        fill="none",
-    )
+    at = {"x": _n(x - h), "y": _n(y - h), "width": _n(2 * h), "height": _n(2 * h), "rx": "4"}
+    return _el("rect", class_=cls, **at, **_outline(colour, width, dash))
 
 
 def _start_point(start: Field, first: Field) -> tuple[float, float]:
@@ -203,12 +211,13 @@ def _arrow(
     carry the walk's classes with -head, -start and -step (`route tone-2-head`)."""
     if len(points) < 2:
         return ""
-    line = " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
     base, *extra = cls.split()
 
     def part(name: str) -> str:
         return " ".join((f"{base}-{name}", *extra))
 
+    look = {"stroke_linejoin": "round", "stroke_linecap": "round", "stroke_dasharray": dash}
+    line = _points(points)
     parts = [
         _el(
             "polyline",
@@ -216,9 +225,7 @@ def _arrow(
             points=line,
             stroke=colour,
             stroke_width=_n(width),
-            stroke_linejoin="round",
-            stroke_linecap="round",
-            stroke_dasharray=dash,
+            **look,
             stroke_opacity="0.9",
             fill="none",
         )
@@ -232,35 +239,15 @@ def _arrow(
     tx, ty = x1 - ux * CELL * short, y1 - uy * CELL * short
     bx, by = tx - ux * size, ty - uy * size
     wing = size * 0.6
-    head = " ".join(
-        f"{_n(px)},{_n(py)}"
-        for px, py in ((tx, ty), (bx - uy * wing, by + ux * wing), (bx + uy * wing, by - ux * wing))
-    )
+    head = _points(((tx, ty), (bx - uy * wing, by + ux * wing), (bx + uy * wing, by - ux * wing)))
     parts.append(_el("polygon", class_=part("head"), points=head, fill=colour))
     sx, sy = points[0]
-    parts.append(
-        _el(
-            "circle",
-            class_=part("start"),
-            cx=_n(sx),
-            cy=_n(sy),
-            r="4.5",
-            stroke=colour,
-            stroke_width="2",
-            fill=PAPER,
-        )
+    ring = {"r": "4.5", "stroke": colour, "stroke_width": "2", "fill": PAPER}
+    parts.append(_el("circle", class_=part("start"), cx=_n(sx), cy=_n(sy), **ring))
+    parts.extend(
+        _el("circle", class_=part("step"), cx=_n(x), cy=_n(y), r="2.6", fill=colour)
+        for x, y in points[1:-1]
     )
-    for x, y in points[1:-1]:
-        parts.append(
-            _el(
-                "circle",
-                class_=part("step"),
-                cx=_n(x),
-                cy=_n(y),
-                r="2.6",
-                fill=colour,
-            )
-        )
     return "".join(parts)
 
 
@@ -375,30 +362,15 @@ def _grid() -> str:
     board: drawn once a process."""
     cells: list[str] = []
     labels: list[str] = []
+    cell = {"width": CELL, "height": CELL, "fill": PAPER, "stroke": GRID, "stroke_width": "1"}
     for i in range(1, SIZE + 1):
         x, y = centre(Field(i, i))
         for lx, ly in ((x, MARGIN - 9), (MARGIN - 11, y + 4)):
-            labels.append(
-                _text(
-                    lx, ly, str(i), class_="coord", text_anchor="middle", font_size="11", fill=INK
-                )
-            )
+            labels.append(_text(lx, ly, str(i), "coord"))
     for row in range(1, SIZE + 1):
         for col in range(1, SIZE + 1):
             x, y = MARGIN + (col - 1) * CELL, MARGIN + (row - 1) * CELL
-            cells.append(
-                _el(
-                    "rect",
-                    class_="cell",
-                    x=_n(x),
-                    y=_n(y),
-                    width=CELL,
-                    height=CELL,
-                    fill=PAPER,
-                    stroke=GRID,
-                    stroke_width="1",
-                )
-            )
+            cells.append(_el("rect", class_="cell", x=_n(x), y=_n(y), **cell))
     return "".join(cells) + "".join(labels)
 
 
@@ -407,19 +379,9 @@ def _value(field: Field, taken: bool) -> str:
     """A field's value, over the marks and walks with a paper halo (full contrast under an
     X, a circle or a line); bold once the field is taken. One of 72 texts, drawn once."""
     x, y = MARGIN + (field.col - 1) * CELL, MARGIN + (field.row - 1) * CELL
-    return _text(
-        x + CELL / 2,
-        y + CELL / 2 + 4.5,
-        str(field.value),
-        class_="val" + (" taken" if taken else ""),
-        text_anchor="middle",
-        font_size="13",
-        font_weight="bold" if taken else None,
-        fill=INK,
-        stroke=PAPER,
-        stroke_width="4",
-        paint_order="stroke",
-    )
+    cls = "val" + (" taken" if taken else "")
+    halo = {"stroke": PAPER, "stroke_width": "4", "paint_order": "stroke"}
+    return _text(x + CELL / 2, y + CELL / 2 + 4.5, str(field.value), cls, "13", bold=taken, **halo)
 
 
 def board(
@@ -443,16 +405,21 @@ def board(
     corner; `numbers` labels fields (the order of the moves; a field may carry several) and
     `exit_numbers` the corners walks left through. The caller decides what they mean.
     """
-    side = 2 * MARGIN + SIZE * CELL
-    height = side + (CAPTION if caption else 0)
     sheet, values = _sheet(state, marks, walks)
     under, over_sheet, overlay = _layers(marks, walks)
     sheet.extend(over_sheet)
-    overlay.extend(_tokens(burglar, burglar_left, numbers or {}, exit_numbers or {}, side))
+    if burglar is not None:
+        overlay.append(_burglar(burglar))
+    if burglar_left is not None:
+        overlay.append(_burglar(burglar_left, outside=True))
+    overlay.extend(_numbers(numbers or {}))
+    for corner, at in sorted((exit_numbers or {}).items()):
+        overlay.extend(_exit_badge(corner, at))
+    if caption:
+        overlay.append(_text(SIDE / 2, SIDE + 6, caption, "caption", "14", bold=True))
     # Earlier walks go under the values so that the numbers stay readable.
-    body = _grid() + "".join(under)
-    body += "".join(sheet) + "".join(values) + "".join(overlay) + _caption(caption, side)
-    return _svg(side, height, body, label, cls)
+    body = _grid() + "".join(under) + "".join(sheet) + "".join(values) + "".join(overlay)
+    return _svg(SIDE, SIDE + (CAPTION if caption else 0), body, label, cls)
 
 
 def _layers(
@@ -497,41 +464,6 @@ def _sheet(
     return sheet, values
 
 
-def _tokens(
-    burglar: Field | None,
-    burglar_left: Field | None,
-    numbers: Mapping[Field, int | Sequence[int]],
-    exit_numbers: Mapping[Field, Sequence[int]],
-    side: float,
-) -> list[str]:
-    """The burglar (on its field, or beside the corner it left through) and the move
-    numbers of the fields and of the corners left through."""
-    out: list[str] = []
-    if burglar is not None:
-        out.append(_burglar(burglar))
-    if burglar_left is not None:
-        out.append(_burglar(burglar_left, outside=True))
-    out.extend(_numbers(numbers))
-    for corner, at in sorted(exit_numbers.items()):
-        out.extend(_exit_badge(corner, at, side))
-    return out
-
-
-def _caption(caption: str, side: float) -> str:
-    if not caption:
-        return ""
-    return _text(
-        side / 2,
-        side + 6,
-        caption,
-        class_="caption",
-        text_anchor="middle",
-        font_size="14",
-        font_weight="bold",
-        fill=INK,
-    )
-
-
 def _burglar(field: Field, *, outside: bool = False) -> str:
     """The burglar's token: a dark disc with a light ring in the field's lower right corner,
     or (`outside`) beside the board where it left through the corner `field`."""
@@ -539,21 +471,11 @@ def _burglar(field: Field, *, outside: bool = False) -> str:
     cx, cy = x + CELL * 0.3, y + CELL * 0.3
     if outside:
         ex, ey = _exit_point(field)
-        side = 2 * MARGIN + SIZE * CELL
-        cx, cy = min(max(ex, 9.0), side - 9), ey + (-11 if field.row == 1 else 11)
+        cx, cy = min(max(ex, 9.0), SIDE - 9), ey + (-11 if field.row == 1 else 11)
     return _el(
         "g",
         _el("circle", class_="pos", cx=_n(cx), cy=_n(cy), r="8", fill=BLUE, stroke=PAPER)
-        + _text(
-            cx,
-            cy + 3.5,
-            "B",
-            class_="pos-letter",
-            text_anchor="middle",
-            font_size="10",
-            font_weight="bold",
-            fill=PAPER,
-        ),
+        + _text(cx, cy + 3.5, "B", "pos-letter", "10", PAPER, bold=True),
         class_="burglar outside" if outside else "burglar",
     )
 
@@ -587,24 +509,19 @@ def exit_badge_text(at: Sequence[int]) -> str:
     return text
 
 
-def _exit_badge(corner: Field, at: Sequence[int], side: float) -> list[str]:
+def _exit_badge(corner: Field, at: Sequence[int]) -> list[str]:
     """The moves that left through a corner: a hollow badge in the corner field's top right
     (row 1: its bottom right), apart from the filled badge of a move that ended on the
     field, kept inside the picture."""
     text = exit_badge_text(at)
     width = _badge_width(text)
     x = MARGIN + corner.col * CELL - 1 - width
-    x = min(max(1.0, x), side - 1 - width)
+    x = min(max(1.0, x), SIDE - 1 - width)
     y = MARGIN + (corner.row - 1) * CELL + (CELL - 16 if corner.row == 1 else 1)
     # "move 3, 4, 9": English names the moves by number, one or many.
-    title = _el(
-        "title",
-        escape(
-            ngettext("left here: move {moves}", "left here: move {moves}", len(at)).format(
-                moves=_(", ").join(map(str, at))
-            )
-        ),
-    )
+    moves = _(", ").join(map(str, at))
+    said = ngettext("left here: move {moves}", "left here: move {moves}", len(at))
+    title = _el("title", escape(said.format(moves=moves)))
     return [_el("g", title + "".join(_badge(x, y, text, hollow=True)), class_="exit-badge")]
 
 
@@ -612,65 +529,31 @@ def _badge_width(text: str) -> float:
     return max(16.0, 6.5 * len(text) + 6)
 
 
-def _badge(
-    x: float, y: float, text: str, *, hollow: bool = False, width: float | None = None
-) -> list[str]:
+def _badge(x: float, y: float, text: str, *, hollow: bool = False) -> list[str]:
     """A rounded label with its top left corner at (x, y); hollow: paper inside, blue ink."""
-    width = width if width is not None else _badge_width(text)
+    width = _badge_width(text)
+    ink, paper = (BLUE, PAPER) if hollow else (PAPER, BLUE)
+    rim = {"stroke": BLUE, "stroke_width": "1.5"} if hollow else {}
+    shape = {"x": _n(x), "y": _n(y), "width": _n(width), "height": "15", "rx": "7.5"}
     return [
-        _el(
-            "rect",
-            class_="exit-bg" if hollow else "num-bg",
-            x=_n(x),
-            y=_n(y),
-            width=_n(width),
-            height="15",
-            rx="7.5",
-            fill=PAPER if hollow else BLUE,
-            stroke=BLUE if hollow else None,
-            stroke_width="1.5" if hollow else None,
-        ),
-        _text(
-            x + width / 2,
-            y + 11.5,
-            text,
-            class_="exit-num" if hollow else "num",
-            text_anchor="middle",
-            font_size="10",
-            font_weight="bold",
-            fill=BLUE if hollow else PAPER,
-        ),
+        _el("rect", class_="exit-bg" if hollow else "num-bg", **shape, fill=paper, **rim),
+        _text(x + width / 2, y + 11.5, text, "exit-num" if hollow else "num", "10", ink, bold=True),
     ]
 
 
 def _diamond(field: Field) -> str:
     x, y = centre(field)
     h = CELL * 0.47
-    return _el(
-        "polygon",
-        class_="alt",
-        points=f"{_n(x)},{_n(y - h)} {_n(x + h)},{_n(y)} {_n(x)},{_n(y + h)} {_n(x - h)},{_n(y)}",
-        stroke=PURPLE,
-        stroke_width="2.6",
-        stroke_linejoin="round",
-        fill="none",
-    )
+    corners = _points(((x, y - h), (x + h, y), (x, y + h), (x - h, y)))
+    outline = _outline(PURPLE, 2.6, None, stroke_linejoin="round")
+    return _el("polygon", class_="alt", points=corners, **outline)
 
 
 def _bang(field: Field) -> str:
     x, y = MARGIN + field.col * CELL, MARGIN + (field.row - 1) * CELL
     return _el(
         "circle", class_="bang-bg", cx=_n(x - 7), cy=_n(y + 7), r="7", fill=VERMILLION
-    ) + _text(
-        x - 7,
-        y + 11,
-        "!",
-        class_="bang",
-        text_anchor="middle",
-        font_size="11",
-        font_weight="bold",
-        fill=PAPER,
-    )
+    ) + _text(x - 7, y + 11, "!", "bang", fill=PAPER, bold=True)
 
 
 def dice(values: Sequence[int], roles: Sequence[str] = ("", "", ""), *, label: str = "dice") -> str:
@@ -684,49 +567,31 @@ def dice(values: Sequence[int], roles: Sequence[str] = ("", "", ""), *, label: s
         x, y = 2 + i * (size + gap), 2
         fill = {"cross": "#F7D3BC", "move": "#CDE7F5"}.get(role, PAPER)
         stroke = {"cross": VERMILLION, "move": BLUE, "differs": VERMILLION}.get(role, INK)
-        parts.append(
+        box = {"x": x, "y": y, "width": size, "height": size, "rx": "6", "fill": fill}
+        differs = role == "differs"
+        line = {
+            "stroke_width": "3" if differs else "2",
+            "stroke_dasharray": "4 3" if differs else None,
+        }
+        parts.append(_el("rect", class_=f"die {role}".strip(), **box, stroke=stroke, **line))
+        parts.extend(
             _el(
-                "rect",
-                class_=f"die {role}".strip(),
-                x=x,
-                y=y,
-                width=size,
-                height=size,
-                rx="6",
-                fill=fill,
-                stroke=stroke,
-                stroke_width="3" if role == "differs" else "2",
-                stroke_dasharray="4 3" if role == "differs" else None,
+                "circle",
+                class_="pip",
+                cx=_n(x + px * size),
+                cy=_n(y + py * size),
+                r="3.2",
+                fill=INK,
             )
+            for px, py in _PIPS.get(value, ())
         )
-        for px, py in _PIPS.get(value, ()):
-            parts.append(
-                _el(
-                    "circle",
-                    class_="pip",
-                    cx=_n(x + px * size),
-                    cy=_n(y + py * size),
-                    r="3.2",
-                    fill=INK,
-                )
-            )
         word = {
             "cross": pgettext("die", "cross"),
             "move": pgettext("die", "move"),
             "differs": pgettext("die", "differs!"),
         }.get(role, "")
         if word:
-            parts.append(
-                _text(
-                    x + size / 2,
-                    y + size + 14,
-                    word,
-                    class_=f"die-label {role}",
-                    text_anchor="middle",
-                    font_size="11",
-                    fill=stroke,
-                )
-            )
+            parts.append(_text(x + size / 2, y + size + 14, word, f"die-label {role}", fill=stroke))
     return _svg(width, height, "".join(parts), label, "dice")
 
 
@@ -766,121 +631,33 @@ def score_chart(
     for value in range(0, top_score + 1, 50):
         y = py(value)
         parts.append(hline(y, "grid", stroke=GRID, stroke_width="0.6", stroke_opacity="0.6"))
-        parts.append(
-            _text(
-                left - 6,
-                y + 4,
-                str(value),
-                class_="axis",
-                text_anchor="end",
-                font_size="11",
-                fill=INK,
-            )
-        )
+        parts.append(_text(left - 6, y + 4, str(value), "axis", anchor="end"))
     step = 1 if last_roll <= 12 else 5 if last_roll <= 60 else 10
     if compact:
         step = 2 if last_roll <= 12 else 10 if last_roll <= 60 else 20
     for roll in range(0, last_roll + 1, step):
-        parts.append(
-            _text(
-                px(roll),
-                height - bottom + 16,
-                str(roll),
-                class_="axis",
-                text_anchor="middle",
-                font_size="11",
-                fill=INK,
-            )
-        )
+        parts.append(_text(px(roll), height - bottom + 16, str(roll), "axis"))
+    turn = f"rotate(-90 {10 if compact else 12} {_n(top + plot_h / 2)})"
     parts.append(
-        _text(
-            10 if compact else 12,
-            top + plot_h / 2,
-            _("points"),
-            class_="axis",
-            text_anchor="middle",
-            font_size="11",
-            fill=INK,
-            transform=f"rotate(-90 {10 if compact else 12} {_n(top + plot_h / 2)})",
-        )
+        _text(10 if compact else 12, top + plot_h / 2, _("points"), "axis", transform=turn)
     )
-    parts.append(
-        _text(
-            left + plot_w / 2,
-            height - 4,
-            _("dice roll"),
-            class_="axis",
-            text_anchor="middle",
-            font_size="11",
-            fill=INK,
-        )
-    )
+    parts.append(_text(left + plot_w / 2, height - 4, _("dice roll"), "axis"))
     gy = py(goal)
     parts.append(hline(gy, "goal", stroke=GREEN, stroke_width="2", stroke_dasharray="6 4"))
+    goal_label = _("goal {points}").format(points=goal)
     parts.append(
-        _text(
-            width - right - 4,
-            gy - 5,
-            _("goal {points}").format(points=goal),
-            class_="goal-label",
-            text_anchor="end",
-            font_size="11",
-            fill=GREEN,
-        )
+        _text(width - right - 4, gy - 5, goal_label, "goal-label", fill=GREEN, anchor="end")
     )
-    line = [(px(0), py(0))]
-    prev = 0
-    for roll, value in points:
-        line.append((px(roll), py(prev)))
-        line.append((px(roll), py(value)))
-        prev = value
-    parts.append(
-        _el(
-            "polyline",
-            class_="score-line",
-            points=" ".join(f"{_n(x)},{_n(y)}" for x, y in line),
-            stroke=BLUE,
-            stroke_width="2.5",
-            fill="none",
-            stroke_linejoin="round",
-        )
-    )
-    prev = 0
-    for roll, value in points:
-        if value != prev:
-            dot = _el(
-                "circle",
-                _el(
-                    "title",
-                    escape(
-                        _("roll {roll}: {points}").format(roll=roll, points=wording.points(value))
-                    ),
-                ),
-                class_="score-dot",
-                cx=_n(px(roll)),
-                cy=_n(py(value)),
-                r="4",
-                fill=BLUE,
-            )
-            href = (links or {}).get(roll)
-            parts.append(_el("a", dot, href=href) if href else dot)
-        prev = value
+    links = links or {}
+    parts.extend(_steps(points, px, py, links, _score_dot, "score-line", BLUE, "2.5"))
     if lost:
-        parts.extend(_lost_line(lost, px, py, links or {}))
+        parts.extend(_steps(lost, px, py, links, _lost_dot, "lost-line", PURPLE, "2.2", "7 3 2 3"))
+        roll, value = lost[-1]
+        lost_label = _("{n} lost").format(n=value)
+        parts.append(_end_label(px(roll), py(value), lost_label, "lost-label", PURPLE))
     if points:
         roll, value = points[-1]
-        parts.append(
-            _text(
-                px(roll) - 4,
-                py(value) - 8,
-                str(value),
-                class_="score-last",
-                text_anchor="end",
-                font_size="12",
-                font_weight="bold",
-                fill=BLUE,
-            )
-        )
+        parts.append(_end_label(px(roll), py(value), str(value), "score-last", BLUE))
     return _svg(width, height, "".join(parts), label, "chart compact" if compact else "chart")
 
 
@@ -891,61 +668,52 @@ def lost_so_far(roll: int, lost: int) -> str:
     )
 
 
-def _lost_line(
-    lost: Sequence[tuple[int, int]],
+def _steps(
+    values: Sequence[tuple[int, int]],
     px: Callable[[float], float],
     py: Callable[[float], float],
     links: Mapping[int, str],
+    dot: Callable[[int, int, float, float], str],
+    cls: str,
+    colour: str,
+    width: str,
+    dash: str | None = None,
 ) -> list[str]:
-    """Points lost so far as a dashed purple step line, a dot where a round lost points,
-    and its name at its end."""
+    """A step line through `values` ((roll, value), from 0 before the first roll) and a
+    dot (drawn by `dot`) where the value changed, linked to `links[roll]` when given."""
     line = [(px(0), py(0))]
-    prev = 0
     dots: list[str] = []
-    for roll, value in lost:
-        line.append((px(roll), py(prev)))
-        line.append((px(roll), py(value)))
+    prev = 0
+    for roll, value in values:
+        line += [(px(roll), py(prev)), (px(roll), py(value))]
         if value != prev:
-            dot = _el(
-                "rect",
-                _el("title", escape(lost_so_far(roll, value))),
-                class_="lost-dot",
-                x=_n(px(roll) - 3.5),
-                y=_n(py(value) - 3.5),
-                width="7",
-                height="7",
-                fill=PURPLE,
-            )
+            drawn = dot(roll, value, px(roll), py(value))
             href = links.get(roll)
-            dots.append(_el("a", dot, href=href) if href else dot)
+            dots.append(_el("a", drawn, href=href) if href else drawn)
         prev = value
-    parts = [
-        _el(
-            "polyline",
-            class_="lost-line",
-            points=" ".join(f"{_n(x)},{_n(y)}" for x, y in line),
-            stroke=PURPLE,
-            stroke_width="2.2",
-            stroke_dasharray="7 3 2 3",
-            fill="none",
-            stroke_linejoin="round",
-        ),
+    shape = {"stroke": colour, "stroke_width": width, "stroke_dasharray": dash, "fill": "none"}
+    return [
+        _el("polyline", class_=cls, points=_points(line), **shape, stroke_linejoin="round"),
         *dots,
     ]
-    roll, value = lost[-1]
-    parts.append(
-        _text(
-            px(roll) - 4,
-            py(value) - 8,
-            _("{n} lost").format(n=value),
-            class_="lost-label",
-            text_anchor="end",
-            font_size="12",
-            font_weight="bold",
-            fill=PURPLE,
-        )
-    )
-    return parts
+
+
+def _score_dot(roll: int, value: int, x: float, y: float) -> str:
+    said = _("roll {roll}: {points}").format(roll=roll, points=wording.points(value))
+    title = _el("title", escape(said))
+    return _el("circle", title, class_="score-dot", cx=_n(x), cy=_n(y), r="4", fill=BLUE)
+
+
+def _lost_dot(roll: int, value: int, x: float, y: float) -> str:
+    """A square: where a round lost points."""
+    title = _el("title", escape(lost_so_far(roll, value)))
+    at = {"x": _n(x - 3.5), "y": _n(y - 3.5), "width": "7", "height": "7"}
+    return _el("rect", title, class_="lost-dot", **at, fill=PURPLE)
+
+
+def _end_label(x: float, y: float, text: str, cls: str, colour: str) -> str:
+    """A step line's name (or last value) at its end."""
+    return _text(x - 4, y - 8, text, cls, "12", colour, anchor="end", bold=True)
 
 
 # -- compact sheets ----------------------------------------------------------------------
@@ -958,8 +726,6 @@ def _lost_line(
 # own board leaves them at the page's "now" colours, and every `<use class="p">` of an
 # earlier round sets them back to ink.
 
-SIDE = 2 * MARGIN + SIZE * CELL
-"""A sheet's width and height in the drawing's units (as validator.render.svg's)."""
 _VIEW = f'viewBox="0 0 {SIDE} {SIDE}"'
 
 
@@ -1030,20 +796,18 @@ def _walk_line(r: RoundResult) -> str:
     length = hypot(x1 - x0, y1 - y0) or 1.0
     cut = min(CELL * 0.3, length / 2) / length
     points[-1] = (x1 - (x1 - x0) * cut, y1 - (y1 - y0) * cut)
-    return " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
+    return _points(points)
 
 
+@dataclass
 class Sheets:
-    """The boards of one page, drawn in roll order: `round` for each round whose board
-    changed (each builds on the one before), then `final`."""
+    """The boards of one page (of one game), drawn in roll order: `round` for each round
+    whose board changed (each builds on the one before), then `final`."""
 
-    def __init__(self, page: str = "") -> None:
-        self.page = page
-        """A prefix for this page's ids, should a page ever hold two games."""
-        self.last: str | None = None
-        """The id of the sheet so far (None: the empty sheet)."""
-        self.lines: dict[int, str] = {}
-        """Each round's walk (`_walk_line`) by its roll, drawn again on the final sheet."""
+    last: str | None = None
+    """The id of the sheet so far (None: the empty sheet)."""
+    lines: dict[int, str] = dataclass_field(default_factory=dict)
+    """Each round's walk (`_walk_line`) by its roll, drawn again on the final sheet."""
 
     def _so_far(self) -> str:
         return f'<use class="p" href="#{self.last}"/>' if self.last else '<use href="#g"/>'
@@ -1051,7 +815,7 @@ class Sheets:
     def round(self, r: RoundResult, label: str = "") -> str:
         """The round's board: the sheet before it, this round's X and circle in the
         colours of "now", its walk. Decorative (`aria-hidden`) unless `label` says it."""
-        mark = f"{self.page}m{r.roll}"
+        mark = f"m{r.roll}"
         group = f'<g id="{mark}">{self._so_far()}{_added(r.before, r.state)}</g>'
         self.last = mark
         line = self.lines[r.roll] = _walk_line(r)

@@ -19,20 +19,20 @@ from validator.language.wording import plural
 from validator.render.board_text import board_lines
 from validator.render.sanitize import plain_text
 from validator.render.sanitize import terminal_text as escape
-from validator.render.shared import item_span, more_errors, summary_line, verdict_word
+from validator.render.shared import (
+    VERDICT_STYLE,
+    item_span,
+    more_errors,
+    summary_line,
+    verdict_word,
+)
 
-_VERDICT_STYLE = {
-    Verdict.VALID: "bold green",
-    Verdict.INCOMPLETE: "bold yellow",
-    Verdict.INVALID: "bold red",
-    Verdict.MALFORMED: "bold red",
-}
 _SHOWN = 140
 """At most this much of a source line is shown under a diagnostic."""
 
 
 def render(console: Console, result: Result) -> None:
-    style = _VERDICT_STYLE[result.verdict]
+    style = VERDICT_STYLE[result.verdict]
     line = Text()
     line.append(f"{plain_text(result.source)}: ", style="bold")
     line.append(plain_text(summary_line(result)), style=style)

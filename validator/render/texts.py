@@ -177,13 +177,10 @@ TEXTS: dict[str, str] = {
 def say(key: str, /, **values: object) -> str:
     """The text `key` in the current language with its placeholders filled in (a whole
     number as the language writes it: `1,234`, `1.234`, `1 234`)."""
-    return i18n.gettext(TEXTS[key]).format(**{k: _shown(v) for k, v in values.items()})
-
-
-def _shown(value: object) -> object:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return i18n.number(value)
-    return value
+    for k, v in values.items():
+        if isinstance(v, int) and not isinstance(v, bool):
+            values[k] = i18n.number(v)
+    return i18n.gettext(TEXTS[key]).format(**values)
 
 
 # -- the texts that count --------------------------------------------------------------------

@@ -261,58 +261,6 @@ def scope_text(result: Result, analysed: Result) -> str:
     )
 
 
-def build_view(
-    report: Report,
-    analysed: Result,
-    analysis: Analysis,
-    rows: Sequence[Dice],
-    *,
-    time_limit: float | None,
-    nodes: int | None = None,
-    interrupted: bool = False,
-    cancel: threading.Event | None = None,
-) -> AnalysisView:
-    """Lay out the solver's `analysis` of `analysed`."""
-    by_roll = {r.roll: r for r in analysed.rounds}
-    marks: dict[int, RoundMark] = {}
-    for a in analysis.rounds:
-        r = by_roll[a.roll]
-        marks[a.roll] = RoundMark(
-            roll=a.roll,
-            record_round=a.round,
-            best_before=a.best_before,
-            best_after=a.best_after,
-            cost=a.cost,
-            proven=a.proven,
-            mark=a.mark,
-            better=better_choice(r, a.better) if a.better is not None else None,
-            forced=not r.available,
-        )
-    lost: list[tuple[int, int]] = []
-    so_far = 0
-    for rr in report.rounds:
-        m = marks.get(rr.round.roll)
-        if m is not None:
-            so_far = analysis.best_score - m.best_after
-        lost.append((rr.round.roll, so_far))
-    return AnalysisView(
-        marks=marks,
-        lost=tuple(lost),
-        played_score=analysis.played_score,
-        best_score=analysis.best_score,
-        best_proven=analysis.best_proven,
-        best=best_report(
-            analysed, analysis, rows, time_limit=time_limit, nodes=nodes, cancel=cancel
-        ),
-        scope=scope_text(report.result, analysed),
-        time_limit=time_limit,
-        nodes=nodes,
-        interrupted=interrupted,
-        stopped=report.result.verdict is Verdict.INVALID,
-        incomplete=report.result.verdict is Verdict.INCOMPLETE,
-    )
-
-
 def better_choice(r: RoundResult, action: Action) -> BetterChoice:
     """The better action of a round, with the walk the replay found for its cross-out."""
     if isinstance(action, RingReroll):
@@ -324,12 +272,9 @@ def better_choice(r: RoundResult, action: Action) -> BetterChoice:
     walk: tuple[Field, ...] = ()
     if action.path is not None:
         walk = tuple(action.path)
-    elif action.cross in r.options:
+    elif action.cross in r.options and action.move is not None:
         ends, corners = r.options[action.cross]
-        if action.exit is not None and action.move is not None:
-            walk = corners.get(action.move, ())
-        elif action.move is not None:
-            walk = ends.get(action.move, ())
+        walk = (corners if action.exit is not None else ends).get(action.move, ())
     text = _("cross out {field}").format(field=action.cross)
     path = _(", path {path}").format(path=" ".join(map(str, walk))) if len(walk) > 1 else ""
     if action.exit is not None:
@@ -427,13 +372,41 @@ def run_analysis(
     analysis = analyze(
         rows, analysed.rules, analysed, time_limit=time_limit, nodes=nodes, cancel=cancel
     )
-    return build_view(
-        report,
-        analysed,
-        analysis,
-        rows,
+    interrupted = cancel is not None and cancel.is_set()  # before the best line's search
+    by_roll = {r.roll: r for r in analysed.rounds}
+    marks: dict[int, RoundMark] = {}
+    for a in analysis.rounds:
+        r = by_roll[a.roll]
+        marks[a.roll] = RoundMark(
+            roll=a.roll,
+            record_round=a.round,
+            best_before=a.best_before,
+            best_after=a.best_after,
+            cost=a.cost,
+            proven=a.proven,
+            mark=a.mark,
+            better=better_choice(r, a.better) if a.better is not None else None,
+            forced=not r.available,
+        )
+    lost: list[tuple[int, int]] = []
+    so_far = 0
+    for rr in report.rounds:
+        m = marks.get(rr.round.roll)
+        if m is not None:
+            so_far = analysis.best_score - m.best_after
+        lost.append((rr.round.roll, so_far))
+    best = best_report(analysed, analysis, rows, time_limit=time_limit, nodes=nodes, cancel=cancel)
+    return AnalysisView(
+        marks=marks,
+        lost=tuple(lost),
+        played_score=analysis.played_score,
+        best_score=analysis.best_score,
+        best_proven=analysis.best_proven,
+        best=best,
+        scope=scope_text(report.result, analysed),
         time_limit=time_limit,
         nodes=nodes,
-        interrupted=cancel is not None and cancel.is_set(),
-        cancel=cancel,
+        interrupted=interrupted,
+        stopped=report.result.verdict is Verdict.INVALID,
+        incomplete=report.result.verdict is Verdict.INCOMPLETE,
     )

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from validator.check.explain import Explanation, crosses_text, explain, taken_text
 from validator.check.replay import Result, RoundResult, Verdict
 from validator.engine import Cross, Dice, End, Field, State, roll_text
+from validator.engine.phrase import N_
 from validator.language import wording
 from validator.language.i18n import _
 from validator.language.wording import (
@@ -153,12 +154,6 @@ class Report:
         if end is None:
             return None
         return _("{reason} (roll {roll})").format(reason=end_reason(end), roll=self.result.end_roll)
-
-    @property
-    def record_rounds(self) -> int:
-        """Entries in the record (all of them, also those after an illegal step)."""
-        record = self.result.record
-        return len(record.rounds) if record is not None else 0
 
     @property
     def rerolls(self) -> int:
@@ -348,6 +343,35 @@ def describe_round(rr: ReportRound, *, agreed: bool = False) -> list[str]:
     return lines
 
 
+_WALKED: dict[tuple[str, bool, bool], str] = {
+    # (how the walk ended, whether it started on the board, whether it had a path: a
+    # walk that ends on the board has one)
+    ("escape", False, True): N_(
+        "the burglar escaped into the board along {path} through the corner {corner};"
+    ),
+    ("escape", False, False): N_("the burglar escaped into the board through the corner {corner};"),
+    ("escape", True, True): N_(
+        "the burglar escaped from {start} along {path} through the corner {corner};"
+    ),
+    ("escape", True, False): N_("the burglar escaped from {start} through the corner {corner};"),
+    ("leave", False, True): N_(
+        "the burglar left the board into the board along {path} through the corner {corner};"
+    ),
+    ("leave", False, False): N_(
+        "the burglar left the board into the board through the corner {corner};"
+    ),
+    ("leave", True, True): N_(
+        "the burglar left the board from {start} along {path} through the corner {corner};"
+    ),
+    ("leave", True, False): N_(
+        "the burglar left the board from {start} through the corner {corner};"
+    ),
+    ("play", False, True): N_("the burglar walked into the board along {path} to {field};"),
+    ("play", True, True): N_("the burglar walked from {start} along {path} to {field};"),
+}
+"""How `round_words` says a round's walk."""
+
+
 def round_words(rr: ReportRound) -> str:
     """The round in words, for a board's title and for readers without the picture:
     `Roll 5, dice 2 1 4: crossed out 1/2, the burglar walked from 6/2 along 5/2 5/3 to 6/6;
@@ -365,58 +389,10 @@ def round_words(rr: ReportRound) -> str:
         start = rr.start
         if r.kind == "stuck":
             parts.append(_("no move was possible;"))
-        elif r.corner is not None:
-            values = {"start": start, "path": path, "corner": r.corner}
-            if r.kind == "escape":
-                if start is None:
-                    text = (
-                        _(
-                            "the burglar escaped into the board along {path}"
-                            " through the corner {corner};"
-                        )
-                        if path
-                        else _("the burglar escaped into the board through the corner {corner};")
-                    )
-                else:
-                    text = (
-                        _(
-                            "the burglar escaped from {start} along {path}"
-                            " through the corner {corner};"
-                        )
-                        if path
-                        else _("the burglar escaped from {start} through the corner {corner};")
-                    )
-            elif start is None:
-                text = (
-                    _(
-                        "the burglar left the board into the board along {path}"
-                        " through the corner {corner};"
-                    )
-                    if path
-                    else _("the burglar left the board into the board through the corner {corner};")
-                )
-            else:
-                text = (
-                    _(
-                        "the burglar left the board from {start} along {path}"
-                        " through the corner {corner};"
-                    )
-                    if path
-                    else _("the burglar left the board from {start} through the corner {corner};")
-                )
-            parts.append(text.format(**values))
-        elif start is None:
-            parts.append(
-                _("the burglar walked into the board along {path} to {field};").format(
-                    path=path, field=r.move
-                )
-            )
         else:
-            parts.append(
-                _("the burglar walked from {start} along {path} to {field};").format(
-                    start=start, path=path, field=r.move
-                )
-            )
+            how = ("escape" if r.kind == "escape" else "leave") if r.corner is not None else "play"
+            text = _WALKED[how, start is not None, bool(path) or how == "play"]
+            parts.append(_(text).format(start=start, path=path, corner=r.corner, field=r.move))
     parts.append(_("{points}.").format(points=wording.points(r.score)))
     return " ".join(parts)
 
@@ -480,7 +456,13 @@ def facts(report: Report) -> list[tuple[str, str]]:
     else:
         end = _("stopped at the illegal step")
     unnamed = _("(not named)")
-    return [
+    record = result.record
+    rounds = _("{rounds} in the record, {rolls} replayed").format(
+        # All of the record's entries, also those after an illegal step.
+        rounds=wording.rounds(len(record.rounds) if record else 0),
+        rolls=dice_rolls(len(report.rounds)),
+    )
+    rows = [
         (_("Player"), report.player or unnamed),
         (_("Record"), report.source),
         (_("Dice file"), report.dice_name or unnamed),
@@ -488,30 +470,15 @@ def facts(report: Report) -> list[tuple[str, str]]:
         (_("Ruleset"), report.rules),
         (_("Score"), score),
         (_("End"), end),
-        (
-            _("Rounds"),
-            _("{rounds} in the record, {rolls} replayed").format(
-                rounds=wording.rounds(report.record_rounds),
-                rolls=dice_rolls(len(report.rounds)),
-            ),
-        ),
+        (_("Rounds"), rounds),
         (_("Rerolls"), str(report.rerolls)),
-        *_rings_fact(report),
     ]
-
-
-def _rings_fact(report: Report) -> list[tuple[str, str]]:
-    """With the magic rings: how many the record declared and how many are left."""
-    record = report.result.record
-    if not report.result.rules.rings or record is None:
-        return []
-    left = report.final.rings_left
-    return [
-        (
-            _("Magic rings"),
-            _("{declared} declared, {left} left").format(declared=record.rings, left=left),
-        )
-    ]
+    if result.rules.rings and record is not None:
+        # With the magic rings: how many the record declared and how many are left.
+        left = report.final.rings_left
+        kept = _("{declared} declared, {left} left").format(declared=record.rings, left=left)
+        rows.append((_("Magic rings"), kept))
+    return rows
 
 
 def how_to_read(report: Report) -> tuple[str, ...]:
