@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from validator.system.atomic import folder_lock, hold_lock, lock_path
+from validator.system.atomic import FolderBusy, folder_lock, hold_lock, lock_path
 
 
 def _open_fds() -> set[str]:
@@ -48,3 +48,24 @@ def test_a_lock_file_that_cannot_be_written_keeps_no_descriptor_and_no_lock(
         hold_lock(ledger_lock, "process 1 on here\n", wait=0.1)
     assert _open_fds() == before
     assert _lockable(ledger_lock)
+
+
+@pytest.mark.parametrize("written", ["\u00b2\n", "\u2460\n", "12 monkeys\n", ""])
+def test_a_held_folder_names_its_holder_only_by_a_process_number(
+    tmp_path: Path, written: str
+) -> None:
+    # Whatever the lock file holds (superscripts are digits to str.isdigit, not to int),
+    # a held folder is FolderBusy, naming no process unless it holds one's number.
+    folder = tmp_path / "site"
+    held = hold_lock(lock_path(folder), written)  # another open file: another holder
+    try:
+        with pytest.raises(FolderBusy) as info, folder_lock(folder):
+            pytest.fail("the lock was taken twice")
+        assert info.value.holder is None
+        os.ftruncate(held, 0)
+        os.pwrite(held, b"4242\n", 0)
+        with pytest.raises(FolderBusy) as info, folder_lock(folder):
+            pytest.fail("the lock was taken twice")
+        assert info.value.holder == 4242
+    finally:
+        os.close(held)

@@ -168,7 +168,8 @@ def folder_lock(folder: Path) -> Iterator[Path]:
         fd = hold_lock(path, f"{os.getpid()}\n")
     except Held as held:
         busy = FolderBusy(errno.EAGAIN, "another run is writing it", str(folder))
-        busy.holder = int(str(held)) if str(held).isdigit() else None
+        said = str(held)
+        busy.holder = int(said) if said.isascii() and said.isdigit() else None
         raise busy from None
     try:
         yield path
