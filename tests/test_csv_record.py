@@ -175,6 +175,25 @@ def test_broken_cells_name_their_column() -> None:
     )
 
 
+@pytest.mark.parametrize("cell", ['"abc""', '"""', '"a""b', '"a""""', '"x"" ,y'])
+def test_the_second_quote_of_a_pair_never_closes_the_cell(cell: str) -> None:
+    # `""` in a quoted cell is a quote: the reader never gives its second quote back to
+    # close the cell (which would then be followed by a stray quote).
+    with pytest.raises(ReadError) as info:
+        csv_record.parse(f"roll,dice\n1,{cell}\n", "bad.csv")
+    d = info.value.diagnostic
+    assert (d.code, d.line, d.col, d.message) == ("E002", 2, 3, "a quoted cell is not closed")
+
+
+@pytest.mark.parametrize(("cell", "read"), [('"a"""', 'a"'), ('""""', '"'), ('"a""b"', 'a"b')])
+def test_a_pair_before_the_closing_quote_is_a_quote_in_the_cell(cell: str, read: str) -> None:
+    with pytest.raises(ReadError) as info:
+        csv_record.parse(f"roll,dice\n1,{cell}\n", "bad.csv")
+    d = info.value.diagnostic
+    assert (d.line, d.col) == (2, 4)
+    assert d.message.startswith(f"{read!r} in column 'dice' (cell 2) does not read as")
+
+
 @given_tiered(plain=20, thorough=200, record=records())
 def test_dump_then_parse_is_the_same_record(record: Record) -> None:
     assert_same(csv_record.parse(csv_record.dump(record), "again.csv"), record)

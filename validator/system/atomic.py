@@ -168,7 +168,8 @@ def folder_lock(folder: Path) -> Iterator[Path]:
         fd = hold_lock(path, f"{os.getpid()}\n")
     except Held as held:
         busy = FolderBusy(errno.EAGAIN, "another run is writing it", str(folder))
-        busy.holder = int(str(held)) if str(held).isdigit() else None
+        said = str(held)
+        busy.holder = int(said) if said.isascii() and said.isdigit() else None
         raise busy from None
     try:
         yield path
@@ -189,18 +190,20 @@ def hold_lock(path: Path, holder: str, wait: float = 0.0) -> int:
 
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     end = time.monotonic() + wait
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            break
-        except BlockingIOError:
-            if time.monotonic() >= end:
-                said = os.pread(fd, 200, 0).decode("utf-8", "replace").strip()
-                os.close(fd)
-                raise Held(said) from None
-            time.sleep(0.05)
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, holder.encode(), 0)
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= end:
+                    raise Held(os.pread(fd, 200, 0).decode("utf-8", "replace").strip()) from None
+                time.sleep(0.05)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, holder.encode(), 0)
+    except BaseException:  # neither the descriptor nor the lock outlives a failure
+        os.close(fd)
+        raise
     return fd
 
 
