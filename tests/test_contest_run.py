@@ -393,10 +393,10 @@ def test_a_draw_from_an_export_older_than_the_ledger_is_refused(
     folder = contest(tmp_path)
     toml = folder / "road300.toml"
     toml.write_text(toml.read_text().replace("deadline = 2026-12-20T23:59:59+01:00\n", ""))
-    deliver(folder, *mails[:3])
+    deliver(folder, mails[0])  # alice's valid 340: a draw can be made
     assert road300(folder, "run").status == 0
     assert road300(folder, "export", "-o", "results.json").status == 0
-    deliver(folder, *mails[3:])  # more mail, checked by a later run
+    deliver(folder, mails[1])  # more mail, checked by a later run
     assert road300(folder, "run").status == 0
     draw = ["draw", "results.json", "--winners", "1", "--seed", "lottery 17 23"]
     stale = run_in_process(draw, folder)
