@@ -775,6 +775,8 @@ def test_the_last_check_of_a_reply_refuses_headers_it_did_not_write() -> None:
         good.replace(b"Subject: x\n", b"Subject: x\nBcc: e@f.example\n"), written
     )
     assert not _only_our_headers(good.replace(b"To:", b"\nTo:"), written)  # headers end early
+    assert not _only_our_headers(good.replace(b"To:", b"\r\nTo:"), written)  # at a CR LF too
+    assert not _only_our_headers(good.replace(b"\n\nbody", b"\nBcc: e@f.example"), written)
     assert not _only_our_headers(b"From: a\nFrom: b\nTo: c\nSubject: x\n\n", written)
 
 
@@ -812,27 +814,27 @@ def test_a_refused_attachment_gives_its_size_as_an_estimate(
     assert len(data) == 1_201_243
     m.add_attachment(data, "application", "octet-stream", filename="big.yaml")
     mbox = write_mbox([Mail("big", m)], tmp_path / "inbox.mbox")
-    result = run("batch", mbox, "--dice", DICE, "--max-size", "1MiB", "-j", "1", "--format", "json")
+    replies = tmp_path / "replies"
+    result = run(
+        "batch", mbox, "--dice", DICE, "--max-size", "1MiB", "-j", "1", "--lang", lang,
+        "--replies", replies, "--organizer", ORGANIZER, "--format", "json",
+    )  # fmt: skip
     assert result.exit_code == 0, result.output
     (entry,) = json.loads(result.stdout)["entries"]
-    assert entry["error"]["message"] == (
+    assert entry["error"]["message"] == (  # the JSON's words, whatever the language
         "the attachment big.yaml is about 1.2 MB, more than the 1 MiB allowed; it was not read"
     )
-    replies = tmp_path / "replies"
-    run(
-        "batch", mbox, "--dice", DICE, "--max-size", "1MiB", "-j", "1", "--lang", lang,
-        "--replies", replies, "--organizer", ORGANIZER,
-    )  # fmt: skip
     text = " ".join(reply_text(replies / "reply-0001.eml").split())
     assert said in text and "1217051" not in text and "bytes or more" not in text
 
 
-def test_every_file_holding_addresses_is_the_owners_alone(
-    mails: list[Mail], mbox: Path, tmp_path: Path
-) -> None:
+def test_every_file_holding_addresses_is_the_owners_alone(tmp_path: Path) -> None:
     """The replies (each .eml and replies.mbox) and a mailbox's results hold senders'
     addresses: mode 600 whatever the umask, also when they replace a readable file; the
-    results of a folder of records keep the usual mode."""
+    results of a folder of records keep the usual mode. (Three messages: an entry, one
+    that is no entry and a malformed one; every other kind is written the same way.)"""
+    mails = inbox("alice-first", "question", "typo")
+    mbox = write_mbox(mails, tmp_path / "inbox.mbox")
     results = tmp_path / "results.json"
     results.write_text("{}")
     results.chmod(0o644)

@@ -121,9 +121,16 @@ REPLY_HEADERS = (
 """Every header a reply has at its top, each once (docs/contest.md)."""
 
 
+def _head(data: bytes) -> bytes:
+    """A message's bytes up to its first empty line, where its headers end at the latest:
+    what a header parser reads of it (without going through every line of the body)."""
+    end = data.find(b"\n\n")
+    return data if end < 0 else data[: end + 2]
+
+
 def _addressed_to(data: bytes, address: str) -> bool:
     """Whether a reply, read back, goes to `address` and to it alone."""
-    to = BytesHeaderParser(policy=policy.default).parsebytes(data)["To"]
+    to = BytesHeaderParser(policy=policy.default).parsebytes(_head(data))["To"]
     found = getattr(to, "addresses", ())
     return [a.addr_spec for a in found] == [address]
 
@@ -132,7 +139,7 @@ def _only_our_headers(data: bytes, written: list[str]) -> bool:
     """Whether a reply, read back, has exactly the headers `written` at its top, in that
     order, each once and each one of REPLY_HEADERS: the last check that nothing a sender
     wrote added one (or ended the headers early)."""
-    headers = BytesHeaderParser(policy=policy.compat32).parsebytes(data)
+    headers = BytesHeaderParser(policy=policy.compat32).parsebytes(_head(data))
     names = [name.lower() for name in headers]
     allowed = {name.lower() for name in REPLY_HEADERS}
     return (
