@@ -28,8 +28,12 @@ function fromState(s) {
           s.end];
 }
 
+// An action as the test writes it: `reroll`, `ring`, or `play CROSS MOVE EXIT WALK`, `-` for
+// none, the walk's fields joined by dots.
 function action(a) {
-  return a.kind === "play" ? ["play", a.cross, a.move, a.exit, a.walk] : [a.kind];
+  if (a.kind !== "play") return a.kind;
+  const or = (v) => (v === null || v === undefined ? "-" : String(v));
+  return ["play", a.cross, or(a.move), or(a.exit), a.walk.length ? a.walk.join(".") : "-"].join(" ");
 }
 
 function answer(p) {
