@@ -13,12 +13,15 @@ Jinja2 templates through Jinja2's Babel extractor (docs/languages.md).
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import IO, Any
 
 from babel.messages.catalog import Catalog, Message
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import extract_from_dir, extract_python
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
@@ -26,9 +29,20 @@ ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "validator" / "locale"
 DOMAIN = "road300"
 TEMPLATE = LOCALE / f"{DOMAIN}.pot"
-METHOD_MAP = [
+
+
+def _python(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any) -> Iterator[Any]:
+    """Babel's Python extractor, on the modules that call a keyword at all: most call none,
+    and tokenizing them was half of the time of an extraction."""
+    source = fileobj.read()
+    if not _CALL.search(source):
+        return iter(())
+    return extract_python(io.BytesIO(source), keywords, comment_tags, options)
+
+
+METHOD_MAP: list[tuple[str, Any]] = [
     ("validator/**/templates/**.j2", "jinja2"),
-    ("validator/**.py", "python"),
+    ("validator/**.py", _python),
 ]
 OPTIONS = {"validator/**/templates/**.j2": {"extensions": "jinja2.ext.i18n"}}
 COMMENT_TAGS = ("TRANSLATORS:",)
@@ -41,6 +55,8 @@ KEYWORDS = {
     # wording.plural(n, one, many) and engine.phrase.plural(n, one, many)
     "plural": (2, 3),
 }
+_CALL = re.compile(rb"(?<!\w)(?:%s)\s*\(" % b"|".join(re.escape(k.encode()) for k in KEYWORDS))
+"""A call of one of the KEYWORDS, or something that looks like one."""
 
 
 def languages() -> list[str]:

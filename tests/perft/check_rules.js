@@ -17,14 +17,23 @@ function toState(s) {
   return state;
 }
 
+function mask(a) {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i] * 2 ** i;
+  return sum;
+}
+
 function fromState(s) {
-  const mask = (a) => a.reduce((sum, v, i) => sum + v * 2 ** i, 0);
   return [mask(s.crossed), mask(s.circled), s.pos, s.passes, s.passes_in_row, s.rings_left,
           s.end];
 }
 
+// An action as the test writes it: `reroll`, `ring`, or `play CROSS MOVE EXIT WALK`, `-` for
+// none, the walk's fields joined by dots.
 function action(a) {
-  return a.kind === "play" ? ["play", a.cross, a.move, a.exit, a.walk] : [a.kind];
+  if (a.kind !== "play") return a.kind;
+  const or = (v) => (v === null || v === undefined ? "-" : String(v));
+  return ["play", a.cross, or(a.move), or(a.exit), a.walk.length ? a.walk.join(".") : "-"].join(" ");
 }
 
 function answer(p) {
@@ -45,6 +54,17 @@ function answer(p) {
   };
 }
 
+// Whether two answers are equal as JSON (undefined is written as null), without writing
+// them: a quarter of the check's time was JSON.stringify.
+function same(a, b) {
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!same(a[i], b[i])) return false;
+    return true;
+  }
+  return (a === undefined ? null : a) === (b === undefined ? null : b);
+}
+
 const input = JSON.parse(require("fs").readFileSync(0, "utf8"));
 const mismatches = [];
 let actions = 0;
@@ -52,7 +72,7 @@ for (const p of input) {
   const got = answer(p);
   actions += got.actions.length;
   for (const key of Object.keys(p.expect)) {
-    if (JSON.stringify(got[key]) !== JSON.stringify(p.expect[key])) {
+    if (!same(got[key], p.expect[key])) {
       if (mismatches.length < 5) {
         mismatches.push({ position: p.name, key, engine: p.expect[key], js: got[key] });
       }
