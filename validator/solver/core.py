@@ -31,13 +31,12 @@ from typing import Literal, TypeVar
 import numpy as np
 from numba import njit
 
-from validator.engine.board import CORNER_MASK, FIELDS
+from validator.engine.board import FIELDS
 from validator.engine.rules import MAX_RINGS
 from validator.solver import position
 from validator.solver.position import (
     _TRANSPOSE_ROW,
     FIELD_VALUE,
-    FULL,
     MAX_CROSSES,
     NOWHERE,
     P_EXACT_DEPTH,
@@ -57,9 +56,11 @@ from validator.solver.position import (
 _VAL = np.array(FIELD_VALUE, dtype=np.int64)
 _TROW = np.array(_TRANSPOSE_ROW, dtype=np.int64)
 _TFIELD = np.array(TRANSPOSE_FIELD, dtype=np.int64)
-_FULL = FULL
-_CORNERS = CORNER_MASK
-_NOWHERE = NOWHERE
+
+Arrays = tuple[np.ndarray, ...]
+"""The arrays the compiled functions share, passed as one tuple each: `G`, the game's
+(P, CF, CD, CC, VM, RM: `Core`'s), and `T`, the search's (keys, vals, S, path, best, W:
+the table, the counters, the line searched, the best line and the work array)."""
 
 # The search's shared counters, one int64 array `S`: read and written by the search
 # thread, read (and STOP set) by the thread that waits for it.
@@ -222,15 +223,14 @@ def _slot(keys: np.ndarray, key: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _store(
-    keys: np.ndarray, vals: np.ndarray, S: np.ndarray, key: int, value: int, code: int, exact: bool
-) -> None:
+def _store(T: Arrays, key: int, value: int, code: int, exact: bool) -> None:
     """Write an entry: over its key's, else in the first empty slot while the table is
     below its limit (so, until it is full, every entry is kept, as in the pure-Python
     table: the search does not depend on the table's size), else over an upper bound
     kept for another position within the first probes. Exact entries are never
     overwritten by another position's: the best line is read from them (an exact
     entry's best child was stored before it)."""
+    keys, vals, S = T[0], T[1], T[2]
     entry = ((value << 14 | code) << 1) | (1 if exact else 0)
     mask: int = keys.shape[0] - 1
     h = _hash(key)
@@ -283,27 +283,16 @@ def lookup(keys: np.ndarray, vals: np.ndarray, key: int) -> int:
 
 @njit(cache=True, nogil=True)
 def table_line(
-    taken: int,
-    pos: int,
-    pc: int,
-    rings: int,
-    row: int,
-    P: np.ndarray,
-    CF: np.ndarray,
-    CD: np.ndarray,
-    CC: np.ndarray,
-    keys: np.ndarray,
-    vals: np.ndarray,
-    out: np.ndarray,
-    start: int,
+    taken: int, pos: int, pc: int, rings: int, row: int, G: Arrays, T: Arrays, out: np.ndarray
 ) -> int:
-    """`Search.table_line` into `out[start:]`; returns the new length, or -1 when an
-    entry on the way is missing (which the table's write-once rule excludes)."""
-    k = start
+    """`Search.table_line` into `out`; returns its length, or -1 when an entry on the way
+    is missing (which the table's write-once rule excludes)."""
+    P, CF, CD, CC = G[0], G[1], G[2], G[3]
+    k = 0
     options = np.zeros((MAX_CHILDREN, W_COLUMNS), dtype=np.int64)
     while row < P[P_N]:
         key, flipped = make_key(taken, pos, pc, rings, row, P)
-        entry = lookup(keys, vals, key)
+        entry = lookup(T[0], T[1], key)
         if entry < 0 or not entry & 1:
             return -1
         code = (entry >> 1) & 0x3FFF
@@ -335,32 +324,24 @@ def _improve(
     pc: int,
     rings: int,
     row: int,
-    from_table: bool,
-    P: np.ndarray,
-    CF: np.ndarray,
-    CD: np.ndarray,
-    CC: np.ndarray,
-    keys: np.ndarray,
-    vals: np.ndarray,
-    S: np.ndarray,
-    path: np.ndarray,
-    best: np.ndarray,
+    G: Arrays,
+    T: Arrays,
 ) -> None:
-    length = depth
-    if from_table:
-        # Read the table's line aside first: the line found before stays whole if this
-        # one cannot be read (which the store rule excludes, but stay safe).
-        tail = np.empty(best.shape[0], dtype=np.int64)
-        end = table_line(taken, pos, pc, rings, row, P, CF, CD, CC, keys, vals, tail, 0)
-        if end < 0 or depth + end > best.shape[0]:
-            return
-        for i in range(end):
-            best[depth + i] = tail[i]
-        length = depth + end
+    """A better game: the line searched down to `depth`, then the table's best line from
+    the position there (none when `row` is past the last)."""
+    S, path, best = T[2], T[3], T[4]
+    # Read the table's line aside first: the line found before stays whole if this one
+    # cannot be read (which the store rule excludes, but stay safe).
+    tail = np.empty(best.shape[0], dtype=np.int64)
+    end = table_line(taken, pos, pc, rings, row, G, T, tail)
+    if end < 0 or depth + end > best.shape[0]:
+        return
+    for i in range(end):
+        best[depth + i] = tail[i]
     for i in range(depth):
         best[i] = path[i]
     S[S_BEST] = total
-    S[S_LINE_LEN] = length
+    S[S_LINE_LEN] = depth + end
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -372,14 +353,12 @@ def _rank(
     row: int,
     region: int,
     depth: int,
-    P: np.ndarray,
-    VM: np.ndarray,
-    RM: np.ndarray,
-    keys: np.ndarray,
-    vals: np.ndarray,
+    G: Arrays,
+    T: Arrays,
 ) -> None:
     """`Search.ranked`: each child's estimate of what it adds (`W_EST`), and the children
     in `W_ORDER`, most promising first."""
+    P, VM, RM = G[0], G[4], G[5]
     shallow = depth < P[P_EXACT_DEPTH]
     # As in Python: every child but a forced reroll's has the same pass count, and the
     # rows that can circle, counted on this position's fields, are at least the child's.
@@ -400,7 +379,7 @@ def _rank(
             bound = estimate(child_region, ct, cp, live, P, VM)
             if shallow:
                 ckey, _ = make_key(ct, cp, out[i, W_PC], out[i, W_RINGS], row + 1, P)
-                known = lookup(keys, vals, ckey)
+                known = lookup(T[0], T[1], ckey)
                 if known >= 0:
                     bound = min(bound, known >> 15)
             out[i, W_EST] = gain + bound
@@ -436,10 +415,8 @@ def _store_exact(
     row: int,
     key: int,
     flipped: bool,
-    P: np.ndarray,
-    keys: np.ndarray,
-    vals: np.ndarray,
-    S: np.ndarray,
+    G: Arrays,
+    T: Arrays,
 ) -> None:
     """Store a position's exact value, with its best child's code (`exact_child` in
     `out`, -1 for none). Stored as exact only when its best line can be read on from the
@@ -453,13 +430,13 @@ def _store_exact(
             out[exact_child, W_PC],
             out[exact_child, W_RINGS],
             row + 1,
-            P,
+            G[0],
         )
-        found = lookup(keys, vals, ckey)
+        found = lookup(T[0], T[1], ckey)
         readable = found >= 0 and found & 1 == 1
     if flipped:
         exact_code = _transpose_code(exact_code)
-    _store(keys, vals, S, key, exact, exact_code if readable else 0, readable)
+    _store(T, key, exact, exact_code if readable else 0, readable)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -486,20 +463,12 @@ def dfs(
     base: int,
     ub: int,
     depth: int,
-    P: np.ndarray,
-    CF: np.ndarray,
-    CD: np.ndarray,
-    CC: np.ndarray,
-    VM: np.ndarray,
-    RM: np.ndarray,
-    keys: np.ndarray,
-    vals: np.ndarray,
-    S: np.ndarray,
-    path: np.ndarray,
-    best: np.ndarray,
-    W: np.ndarray,
+    G: Arrays,
+    T: Arrays,
 ) -> tuple[int, bool]:
     """`Search.dfs`: the value of a position, exact (True) or an upper bound (False)."""
+    P, CF, CD, CC, VM, RM = G
+    keys, vals, S, path, W = T[0], T[1], T[2], T[3], T[5]
     if _must_stop(S):
         return ub, False
     key, flipped = make_key(taken, pos, pc, rings, row, P)
@@ -508,10 +477,7 @@ def dfs(
         value = entry >> 15
         if entry & 1:
             if base + value > S[S_BEST]:
-                _improve(
-                    base + value, depth, taken, pos, pc, rings, row, True,
-                    P, CF, CD, CC, keys, vals, S, path, best,
-                )  # fmt: skip
+                _improve(base + value, depth, taken, pos, pc, rings, row, G, T)
             return value, True
         ub = min(ub, value)
     # Cut what cannot beat the best game, nor the aim of an aimed round (`Search.aim`).
@@ -522,11 +488,11 @@ def dfs(
     ub = min(ub, estimate(region, taken, pos, live_rows(taken, pc, row, P, RM), P, VM))
     if ub <= cut - base:
         if entry < 0:
-            _store(keys, vals, S, key, ub, 0, False)
+            _store(T, key, ub, 0, False)
         return ub, False
     out = W[depth]
     count = children(taken, pos, pc, rings, row, P, CF, CD, CC, out)
-    _rank(out, count, taken, pc, row, region, depth, P, VM, RM, keys, vals)
+    _rank(out, count, taken, pc, row, region, depth, G, T)
     exact = -1
     exact_code = 0
     exact_child = -1
@@ -551,10 +517,7 @@ def dfs(
             value = gain
             known_value = True
             if base + gain > S[S_BEST]:
-                _improve(
-                    base + gain, depth + 1, 0, 0, 0, 0, 0, False,
-                    P, CF, CD, CC, keys, vals, S, path, best,
-                )  # fmt: skip
+                _improve(base + gain, depth + 1, 0, 0, 0, 0, P[P_N], G, T)  # no table line
         else:
             sub, known_value = dfs(
                 out[i, W_TAKEN],
@@ -565,18 +528,8 @@ def dfs(
                 base + gain,
                 est - gain,
                 depth + 1,
-                P,
-                CF,
-                CD,
-                CC,
-                VM,
-                RM,
-                keys,
-                vals,
-                S,
-                path,
-                best,
-                W,
+                G,
+                T,
             )
             value = gain + sub
         if known_value:
@@ -592,11 +545,11 @@ def dfs(
             if S[S_STOP] == 0:
                 S[S_SETTLED] = j + 1
     if exact >= upper:
-        _store_exact(out, exact, exact_code, exact_child, row, key, flipped, P, keys, vals, S)
+        _store_exact(out, exact, exact_code, exact_child, row, key, flipped, G, T)
         return exact, True
     result = max(exact, upper)
     if entry < 0 or not entry & 1:
-        _store(keys, vals, S, key, result, 0, False)
+        _store(T, key, result, 0, False)
     return result, False
 
 
@@ -627,18 +580,14 @@ def beam(
     row: int,
     base: int,
     width: int,
-    P: np.ndarray,
-    CF: np.ndarray,
-    CD: np.ndarray,
-    CC: np.ndarray,
-    VM: np.ndarray,
-    RM: np.ndarray,
+    G: Arrays,
     line: np.ndarray,
 ) -> tuple[int, int, int]:
     """`Search.beam`: keep the `width` most promising positions per row (score so far
     plus half the bound; ties broken by the table's hash of the key, as in Python).
     Returns (best total, length of its line written to `line`, positions weighed), or
     (-1, 0, weighed) when no game ends."""
+    P, CF, CD, CC, VM, RM = G
     n = P[P_N]
     plies = min(n - row, line.shape[0])
     # The layer being expanded (position and total), and for every layer the (parent,
@@ -795,6 +744,12 @@ class Core:
         self.W = np.zeros((plies, MAX_CHILDREN, W_COLUMNS), dtype=np.int64)
         self.path = np.zeros(plies, dtype=np.int64)
         self.best = np.zeros(plies, dtype=np.int64)
+        self.G: Arrays = (self.P, self.CF, self.CD, self.CC, self.VM, self.RM)
+
+    @property
+    def T(self) -> Arrays:
+        """The search's arrays (`Arrays`), with the table as it is now (`reserve` grows it)."""
+        return (self.keys, self.vals, self.S, self.path, self.best, self.W)
 
     def reserve(self, entries: int) -> None:
         """Grow the table so that `entries` more keep it at most 3/8 full (short
@@ -901,10 +856,7 @@ class Core:
     def table_line(self, position: tuple[int, int, int, int, int]) -> list[int]:
         taken, pos, pc, rings, row = position
         out = np.zeros(self.plies, dtype=np.int64)
-        length = table_line(
-            taken, pos, pc, rings, row, self.P, self.CF, self.CD, self.CC, self.keys, self.vals,
-            out, 0,
-        )  # fmt: skip
+        length = table_line(taken, pos, pc, rings, row, self.G, self.T, out)
         assert length >= 0, "a best line leads only to exact entries"
         return [int(c) for c in out[:length]]
 
@@ -948,13 +900,7 @@ class Core:
         self.path[:depth] = prefix
 
         def work() -> None:
-            answer.append(
-                dfs(
-                    taken, pos, pc, rings, row, base, ub, depth, self.P, self.CF, self.CD,
-                    self.CC, self.VM, self.RM, self.keys, self.vals, S, self.path, self.best,
-                    self.W,
-                )
-            )  # fmt: skip
+            answer.append(dfs(taken, pos, pc, rings, row, base, ub, depth, self.G, self.T))
 
         worker = threading.Thread(target=work, name="road300-solver", daemon=True)
         worker.start()
@@ -984,10 +930,7 @@ class Core:
         taken, pos, pc, rings, row = position
         # The beam keeps (parent, code) for every ply: at most 64 MB of them.
         width = max(1, min(width, (64 << 20) // (16 * self.plies)))
-        total, length, weighed = beam(
-            taken, pos, pc, rings, row, base, width, self.P, self.CF, self.CD, self.CC,
-            self.VM, self.RM, line,
-        )  # fmt: skip
+        total, length, weighed = beam(taken, pos, pc, rings, row, base, width, self.G, line)
         return int(total), [int(c) for c in line[:length]], int(weighed)
 
     def line(self) -> list[int] | None:
