@@ -261,17 +261,11 @@ def _store(T: Arrays, key: int, value: int, code: int, exact: bool) -> None:
 @njit(cache=True, nogil=True)
 def rehash(keys: np.ndarray, vals: np.ndarray, new_keys: np.ndarray, new_vals: np.ndarray) -> None:
     """Move every entry into a larger (empty) table."""
-    mask: int = new_keys.shape[0] - 1
     for j in range(keys.shape[0]):
-        key = keys[j]
-        if key == _EMPTY:
-            continue
-        h = _hash(key)
-        i = 0
-        while new_keys[(h + i) & mask] != _EMPTY:
-            i += 1
-        new_keys[(h + i) & mask] = key
-        new_vals[(h + i) & mask] = vals[j]
+        if keys[j] != _EMPTY:
+            s = -1 - _slot(new_keys, keys[j])  # the first empty slot: keys are unique
+            new_keys[s] = keys[j]
+            new_vals[s] = vals[j]
 
 
 @njit(cache=True, nogil=True)
@@ -599,13 +593,12 @@ def beam(
     size = 1
     best_total, best_layer, best_index, best_code = -1, -1, -1, 0
     out = np.zeros((MAX_CHILDREN, W_COLUMNS), dtype=np.int64)
+    # The next layer's candidates, one a key: position and total (as `L`), parent * 16384
+    # + code, key, promise, hash; found by their key in `slots` (open addressing).
     capacity = 1024
     weighed = 0
-    C_promise = np.zeros(capacity, dtype=np.int64)
-    C_hash = np.zeros(capacity, dtype=np.int64)
-    C_data = np.zeros((capacity, 7), dtype=np.int64)
+    C = np.zeros((capacity, 9), dtype=np.int64)
     slots = np.full(2 * capacity, -1, dtype=np.int64)
-    slot_keys = np.zeros(2 * capacity, dtype=np.int64)
     for d in range(plies):
         r = row + d
         count = 0
@@ -627,67 +620,55 @@ def beam(
                 bound = estimate(region, ct, cp, live, P, VM)
                 weighed += 1
                 promise = 2 * now + bound  # twice (score so far plus half the bound)
-                # The candidate of this key, if any (open addressing, as the table).
+                # The candidate of this key, if any.
                 mask = slots.shape[0] - 1
                 h = _hash(key)
                 s = h & mask
-                while slots[s] >= 0 and slot_keys[s] != key:
+                while slots[s] >= 0 and C[slots[s], 6] != key:
                     s = (s + 1) & mask
                 j = slots[s]
                 if j >= 0:
-                    if C_promise[j] >= promise:
+                    if C[j, 7] >= promise:
                         continue
                 else:
                     if count == capacity:
+                        # Twice the room, rehashed into a table twice its size.
                         capacity *= 2
-                        grown_promise = np.zeros(capacity, dtype=np.int64)
-                        grown_promise[:count] = C_promise[:count]
-                        C_promise = grown_promise
-                        grown_hash = np.zeros(capacity, dtype=np.int64)
-                        grown_hash[:count] = C_hash[:count]
-                        C_hash = grown_hash
-                        grown_data = np.zeros((capacity, 7), dtype=np.int64)
-                        grown_data[:count] = C_data[:count]
-                        C_data = grown_data
-                        # Rehash into a table twice the new capacity.
+                        grown = np.zeros((capacity, 9), dtype=np.int64)
+                        grown[:count] = C[:count]
+                        C = grown
                         slots = np.full(2 * capacity, -1, dtype=np.int64)
-                        slot_keys = np.zeros(2 * capacity, dtype=np.int64)
                         mask = slots.shape[0] - 1
-                        for q in range(count):
-                            qk = C_data[q, 6]
-                            qs = _hash(qk) & mask
-                            while slots[qs] >= 0:
-                                qs = (qs + 1) & mask
-                            slots[qs] = q
-                            slot_keys[qs] = qk
-                        s = h & mask
-                        while slots[s] >= 0:
-                            s = (s + 1) & mask
+                        for q in range(count + 1):  # the last: the new candidate's slot
+                            s = (C[q, 8] if q < count else h) & mask
+                            while slots[s] >= 0:
+                                s = (s + 1) & mask
+                            if q < count:
+                                slots[s] = q
                     j = count
                     count += 1
                     slots[s] = j
-                    slot_keys[s] = key
-                C_promise[j] = promise
-                C_hash[j] = h
-                C_data[j, 0] = ct
-                C_data[j, 1] = cp
-                C_data[j, 2] = out[c, W_PC]
-                C_data[j, 3] = out[c, W_RINGS]
-                C_data[j, 4] = now
-                C_data[j, 5] = i * 16384 + out[c, W_CODE]
-                C_data[j, 6] = key
+                C[j, 0] = ct
+                C[j, 1] = cp
+                C[j, 2] = cpc
+                C[j, 3] = out[c, W_RINGS]
+                C[j, 4] = now
+                C[j, 5] = i * 16384 + out[c, W_CODE]
+                C[j, 6] = key
+                C[j, 7] = promise
+                C[j, 8] = h
         if count == 0:
             break
         # Best promise first, ties by the larger hash (a bijection of the key: no two
         # candidates tie on both), the order Python's sort gives.
-        by_hash = np.argsort(C_hash[:count])[::-1]
-        order = by_hash[np.argsort(-C_promise[:count][by_hash], kind="mergesort")]
+        by_hash = np.argsort(C[:count, 8])[::-1]
+        order = by_hash[np.argsort(-C[:count, 7][by_hash], kind="mergesort")]
         size = min(width, count)
         for q in range(size):
             j = order[q]
-            L[q, :] = C_data[j, :5]
-            L_parent[d + 1, q] = C_data[j, 5] // 16384
-            L_code[d + 1, q] = C_data[j, 5] % 16384
+            L[q, :] = C[j, :5]
+            L_parent[d + 1, q] = C[j, 5] // 16384
+            L_code[d + 1, q] = C[j, 5] % 16384
     if best_layer < 0:
         return -1, 0, weighed
     length = best_layer + 1

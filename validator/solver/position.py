@@ -74,14 +74,11 @@ def spread(mask: int) -> int:
 
 def _ball(start: int, steps: int) -> int:
     """Fields a walk of at most `steps` from `start` can touch."""
-    seen = (1 << start) if start != NOWHERE else 0
-    frontier = seen if start != NOWHERE else CORNER_MASK
-    if start == NOWHERE:
-        seen = CORNER_MASK
-        steps -= 1
+    seen = 1 << start
+    if start == NOWHERE:  # the first step enters a corner
+        seen, steps = CORNER_MASK, steps - 1
     for _ in range(max(steps, 0)):
-        frontier = spread(frontier)
-        seen |= frontier
+        seen = spread(seen)
     return seen
 
 
@@ -121,14 +118,9 @@ def _ends_from(cur: int, left: int, visited: int) -> int:
 
 
 def walk_ends(blocked: int, pos: int, steps: int) -> int:
-    """Bit set of the end fields of every legal walk of exactly `steps` (engine `walks`)."""
-    start_bit = 0 if pos == NOWHERE else 1 << pos
-    found = 0
-    for k in range(NCOUNT[pos]):
-        first = NEIGH[pos * NEIGH_WIDTH + k]
-        if not (blocked >> first) & 1:
-            found |= _ends_from(first, steps - 1, blocked | start_bit | (1 << first))
-    return found
+    """Bit set of the end fields of every legal walk of exactly `steps` (at least 1: a
+    movement die) from `pos` (engine `walks`; NOWHERE's bit, 36, is no field's)."""
+    return _ends_from(pos, steps, blocked | 1 << pos)
 
 
 def _exit_from(cur: int, left: int, visited: int) -> bool:
@@ -144,17 +136,9 @@ def _exit_from(cur: int, left: int, visited: int) -> bool:
 
 
 def can_exit(blocked: int, pos: int, steps: int) -> bool:
-    """Whether a walk of at most `steps` reaches a free corner (engine `exit_walks`)."""
-    if pos != NOWHERE and (CORNER_MASK >> pos) & 1:
-        return True
-    start_bit = 0 if pos == NOWHERE else 1 << pos
-    for k in range(NCOUNT[pos]):
-        first = NEIGH[pos * NEIGH_WIDTH + k]
-        if not (blocked >> first) & 1 and _exit_from(
-            first, steps - 1, blocked | start_bit | (1 << first)
-        ):
-            return True
-    return False
+    """Whether a walk of at most `steps` reaches a free corner, or the burglar stands on
+    one (engine `exit_walks`)."""
+    return _exit_from(pos, steps, blocked | 1 << pos)
 
 
 def reachable(taken: int, pos: int, in_and_out: bool) -> int:
