@@ -688,6 +688,16 @@ def fits(game: Game) -> bool:
     return game.n * game.pass_limit * 4 < 1 << 20
 
 
+class _Counter:
+    """One of a core's counters (`S`), read as an int."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def __get__(self, core: Core, owner: object = None) -> int:
+        return int(core.S[self.index])
+
+
 class Core:
     """The compiled search's arrays for one dice file and ruleset: its parameters, the
     rows' cross-out candidates, the table, the counters and the work array."""
@@ -756,10 +766,15 @@ class Core:
         self.keys, self.vals = keys, vals
         self.S[S_TT_LIMIT] = min(self.tt_limit, size * 3 // 4)
 
-    @property
-    def count(self) -> int:
-        """Entries in the table."""
-        return int(self.S[S_TT_COUNT])
+    count = _Counter(S_TT_COUNT)
+    """Entries in the table."""
+    nodes = _Counter(S_NODES)
+    root_upper = _Counter(S_ROOT_UPPER)
+    best_total = _Counter(S_BEST)
+    stopped_at = _Counter(S_STOPPED_AT)
+    """The `nodes` count at which the last `dfs` saw it must stop (0: it did not)."""
+    settled = _Counter(S_SETTLED)
+    choices = _Counter(S_CHOICES)
 
     @property
     def full(self) -> bool:
@@ -800,31 +815,6 @@ class Core:
         self.vals = np.zeros(0, dtype=np.int64)
         self.S[S_TT_COUNT] = 0
         self.reserve(1 << 13)
-
-    @property
-    def nodes(self) -> int:
-        return int(self.S[S_NODES])
-
-    @property
-    def root_upper(self) -> int:
-        return int(self.S[S_ROOT_UPPER])
-
-    @property
-    def best_total(self) -> int:
-        return int(self.S[S_BEST])
-
-    @property
-    def stopped_at(self) -> int:
-        """The `nodes` count at which the last `dfs` saw it must stop (0: it did not)."""
-        return int(self.S[S_STOPPED_AT])
-
-    @property
-    def settled(self) -> int:
-        return int(self.S[S_SETTLED])
-
-    @property
-    def choices(self) -> int:
-        return int(self.S[S_CHOICES])
 
     def key(self, position: tuple[int, int, int, int, int]) -> int:
         taken, pos, pc, rings, row = position
