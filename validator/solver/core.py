@@ -418,14 +418,8 @@ def _store_exact(
     a child's entry may not have been written). Otherwise as a bound: still true."""
     readable = exact_child < 0 or out[exact_child, W_END] != 0
     if not readable:
-        ckey, _ = make_key(
-            out[exact_child, W_TAKEN],
-            out[exact_child, W_POS],
-            out[exact_child, W_PC],
-            out[exact_child, W_RINGS],
-            row + 1,
-            G[0],
-        )
+        child = out[exact_child]
+        ckey, _ = make_key(child[W_TAKEN], child[W_POS], child[W_PC], child[W_RINGS], row + 1, G[0])
         found = lookup(T[0], T[1], ckey)
         readable = found >= 0 and found & 1 == 1
     if flipped:
