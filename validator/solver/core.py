@@ -279,8 +279,8 @@ def lookup(keys: np.ndarray, vals: np.ndarray, key: int) -> int:
 def table_line(
     taken: int, pos: int, pc: int, rings: int, row: int, G: Arrays, T: Arrays, out: np.ndarray
 ) -> int:
-    """`Search.table_line` into `out`; returns its length, or -1 when an entry on the way
-    is missing (which the table's write-once rule excludes)."""
+    """`Search.table_line` into `out` (for `_improve`); returns its length, or -1 when an
+    entry on the way is missing (which the table's write-once rule excludes)."""
     P, CF, CD, CC = G[0], G[1], G[2], G[3]
     k = 0
     options = np.zeros((MAX_CHILDREN, W_COLUMNS), dtype=np.int64)
@@ -818,13 +818,6 @@ class Core:
         found = int(lookup(self.keys, self.vals, self.key(position)))
         return None if found < 0 else found
 
-    def table_line(self, position: tuple[int, int, int, int, int]) -> list[int]:
-        taken, pos, pc, rings, row = position
-        out = np.zeros(self.plies, dtype=np.int64)
-        length = table_line(taken, pos, pc, rings, row, self.G, self.T, out)
-        assert length >= 0, "a best line leads only to exact entries"
-        return [int(c) for c in out[:length]]
-
     def dfs(
         self,
         position: tuple[int, int, int, int, int],
@@ -952,7 +945,6 @@ def warm_up() -> float:
     core.load({(1 << 60) + 1: 3})  # a key no position of two rows has
     root = (0, NOWHERE, 0, 0, 0)
     core.dfs(root, 0, 1000, -1, 1000, node_limit=1 << 62, should_stop=lambda: False)
-    core.table_line(root)
     core.entry(root)
     core.beam(root, 0, 4)
     core.reserve(core.max_size)  # rehash

@@ -407,23 +407,17 @@ class Search:
         return self.tt.get(self.key(*position)[0])
 
     def table_line(self, position: Position) -> list[int]:
-        """The best line from a position whose exact value is in the table."""
-        if self.core is not None:
-            return self.core.table_line(position)
+        """The best line from a position whose exact value is in the table (either core's)."""
         line: list[int] = []
-        taken, pos, pc, rings, row = position
-        while row < self.game.n:
-            key, flipped = self.key(taken, pos, pc, rings, row)
-            entry = self.tt.get(key)
+        at: Position | None = position
+        while at is not None and at[4] < self.game.n:
+            entry = self.entry(at)
             assert entry is not None and entry & 1, "a best line leads only to exact entries"
             code = entry >> 1 & 0x3FFF
-            if flipped:
+            if self.key(*at)[1]:  # the transposed position's entry: its action transposed
                 code = transpose_code(code)
             line.append(code)
-            child = self.game.child(taken, pos, pc, rings, row, code)
-            if child is None:
-                break
-            taken, pos, pc, rings, row = child
+            at = self.game.child(*at, code)
         return line
 
     # --- the search ----------------------------------------------------------------
