@@ -542,10 +542,9 @@ def dfs(
 
 
 @njit(cache=True, nogil=True)
-def load(
-    keys: np.ndarray, vals: np.ndarray, S: np.ndarray, from_keys: np.ndarray, from_vals: np.ndarray
-) -> None:
+def load(T: Arrays, from_keys: np.ndarray, from_vals: np.ndarray) -> None:
     """Store the entries of a pure-Python table (its keys, without the one added here)."""
+    keys, vals, S = T[0], T[1], T[2]
     for i in range(from_keys.shape[0]):
         key = from_keys[i] + 1
         s = _slot(keys, key)
@@ -781,9 +780,7 @@ class Core:
         self.reserve(len(table))
         if table:
             load(
-                self.keys,
-                self.vals,
-                self.S,
+                self.T,
                 np.fromiter(table.keys(), dtype=np.int64, count=len(table)),
                 np.fromiter(table.values(), dtype=np.int64, count=len(table)),
             )
@@ -801,7 +798,7 @@ class Core:
             return
         if other.count:
             # `load` takes keys as the pure-Python table has them, without the one added.
-            load(self.keys, self.vals, self.S, other.keys[used] - 1, other.vals[used])
+            load(self.T, other.keys[used] - 1, other.vals[used])
 
     def clear(self) -> None:
         """Empty the table, back to its smallest size."""
