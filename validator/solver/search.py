@@ -291,7 +291,6 @@ class Search:
         self.best_total = 0
         self.best_line: list[int] = []
         self.path: list[int] = []
-        self.base_of_root = 0
         self.deadline: float | None = None
         self.cancel: threading.Event | None = None
         self.progress: Callable[[Progress], None] | None = None
