@@ -61,6 +61,8 @@ Arrays = tuple[np.ndarray, ...]
 """The arrays the compiled functions share, passed as one tuple each: `G`, the game's
 (P, CF, CD, CC, VM, RM: `Core`'s), and `T`, the search's (keys, vals, S, path, best, W:
 the table, the counters, the line searched, the best line and the work array)."""
+Position = tuple[int, int, int, int, int]
+"""(taken, pos, pc, rings, row): see `position.Game`."""
 
 # The search's shared counters, one int64 array `S`: read and written by the search
 # thread, read (and STOP set) by the thread that waits for it.
@@ -310,20 +312,11 @@ def table_line(
 
 
 @njit(cache=True, nogil=True)
-def _improve(
-    total: int,
-    depth: int,
-    taken: int,
-    pos: int,
-    pc: int,
-    rings: int,
-    row: int,
-    G: Arrays,
-    T: Arrays,
-) -> None:
+def _improve(total: int, depth: int, at: Position, G: Arrays, T: Arrays) -> None:
     """A better game: the line searched down to `depth`, then the table's best line from
-    the position there (none when `row` is past the last)."""
+    the position `at` there (none when its row is past the last)."""
     S, path, best = T[2], T[3], T[4]
+    taken, pos, pc, rings, row = at
     # Read the table's line aside first: the line found before stays whole if this one
     # cannot be read (which the store rule excludes, but stay safe).
     tail = np.empty(best.shape[0], dtype=np.int64)
@@ -465,7 +458,7 @@ def dfs(
         value = entry >> 15
         if entry & 1:
             if base + value > S[S_BEST]:
-                _improve(base + value, depth, taken, pos, pc, rings, row, G, T)
+                _improve(base + value, depth, (taken, pos, pc, rings, row), G, T)
             return value, True
         ub = min(ub, value)
     # Cut what cannot beat the best game, nor the aim of an aimed round (`Search.aim`).
@@ -505,7 +498,7 @@ def dfs(
             value = gain
             known_value = True
             if base + gain > S[S_BEST]:
-                _improve(base + gain, depth + 1, 0, 0, 0, 0, P[P_N], G, T)  # no table line
+                _improve(base + gain, depth + 1, (taken, pos, pc, rings, P[P_N]), G, T)  # no table
         else:
             sub, known_value = dfs(
                 out[i, W_TAKEN],
@@ -559,22 +552,13 @@ def load(T: Arrays, from_keys: np.ndarray, from_vals: np.ndarray) -> None:
 
 
 @njit(cache=True, nogil=True)
-def beam(
-    taken: int,
-    pos: int,
-    pc: int,
-    rings: int,
-    row: int,
-    base: int,
-    width: int,
-    G: Arrays,
-    line: np.ndarray,
-) -> tuple[int, int, int]:
+def beam(at: Position, base: int, width: int, G: Arrays, line: np.ndarray) -> tuple[int, int, int]:
     """`Search.beam`: keep the `width` most promising positions per row (score so far
     plus half the bound; ties broken by the table's hash of the key, as in Python).
     Returns (best total, length of its line written to `line`, positions weighed), or
     (-1, 0, weighed) when no game ends."""
     P, CF, CD, CC, VM, RM = G
+    taken, pos, pc, rings, row = at
     n = P[P_N]
     plies = min(n - row, line.shape[0])
     # The layer being expanded (position and total), and for every layer the (parent,
@@ -807,17 +791,17 @@ class Core:
         self.S[S_TT_COUNT] = 0
         self.reserve(1 << 13)
 
-    def key(self, position: tuple[int, int, int, int, int]) -> int:
+    def key(self, position: Position) -> int:
         taken, pos, pc, rings, row = position
         return int(make_key(taken, pos, pc, rings, row, self.P)[0])
 
-    def entry(self, position: tuple[int, int, int, int, int]) -> int | None:
+    def entry(self, position: Position) -> int | None:
         found = int(lookup(self.keys, self.vals, self.key(position)))
         return None if found < 0 else found
 
     def dfs(
         self,
-        position: tuple[int, int, int, int, int],
+        position: Position,
         base: int,
         ub: int,
         best_total: int,
@@ -876,16 +860,13 @@ class Core:
         in this core's `nodes` count; the search reads it at every position."""
         self.S[S_NODE_LIMIT] = limit
 
-    def beam(
-        self, position: tuple[int, int, int, int, int], base: int, width: int
-    ) -> tuple[int, list[int], int]:
+    def beam(self, position: Position, base: int, width: int) -> tuple[int, list[int], int]:
         """`Search.beam` compiled: (best total, its line, positions weighed), or (-1, [],
         weighed) if no game ends."""
         line = np.zeros(self.plies, dtype=np.int64)
-        taken, pos, pc, rings, row = position
         # The beam keeps (parent, code) for every ply: at most 64 MB of them.
         width = max(1, min(width, (64 << 20) // (16 * self.plies)))
-        total, length, weighed = beam(taken, pos, pc, rings, row, base, width, self.G, line)
+        total, length, weighed = beam(position, base, width, self.G, line)
         return int(total), [int(c) for c in line[:length]], int(weighed)
 
     def line(self) -> list[int] | None:
