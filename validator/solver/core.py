@@ -57,13 +57,6 @@ _VAL = np.array(FIELD_VALUE, dtype=np.int64)
 _TROW = np.array(_TRANSPOSE_ROW, dtype=np.int64)
 _TFIELD = np.array(TRANSPOSE_FIELD, dtype=np.int64)
 
-Arrays = tuple[np.ndarray, ...]
-"""The arrays the compiled functions share, passed as one tuple each: `G`, the game's
-(P, CF, CD, CC, VM, RM: `Core`'s), and `T`, the search's (keys, vals, S, path, best, W:
-the table, the counters, the line searched, the best line and the work array)."""
-Position = tuple[int, int, int, int, int]
-"""(taken, pos, pc, rings, row): see `position.Game`."""
-
 # The search's shared counters, one int64 array `S`: read and written by the search
 # thread, read (and STOP set) by the thread that waits for it.
 S_NODES, S_BEST, S_STOP, S_ROOT_UPPER, S_LINE_LEN, S_TT_COUNT, S_TT_LIMIT, S_NODE_LIMIT = range(8)
@@ -225,14 +218,15 @@ def _slot(keys: np.ndarray, key: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _store(T: Arrays, key: int, value: int, code: int, exact: bool) -> None:
+def _store(
+    keys: np.ndarray, vals: np.ndarray, S: np.ndarray, key: int, value: int, code: int, exact: bool
+) -> None:
     """Write an entry: over its key's, else in the first empty slot while the table is
     below its limit (so, until it is full, every entry is kept, as in the pure-Python
     table: the search does not depend on the table's size), else over an upper bound
     kept for another position within the first probes. Exact entries are never
     overwritten by another position's: the best line is read from them (an exact
     entry's best child was stored before it)."""
-    keys, vals, S = T[0], T[1], T[2]
     entry = ((value << 14 | code) << 1) | (1 if exact else 0)
     mask: int = keys.shape[0] - 1
     h = _hash(key)
@@ -263,11 +257,17 @@ def _store(T: Arrays, key: int, value: int, code: int, exact: bool) -> None:
 @njit(cache=True, nogil=True)
 def rehash(keys: np.ndarray, vals: np.ndarray, new_keys: np.ndarray, new_vals: np.ndarray) -> None:
     """Move every entry into a larger (empty) table."""
+    mask: int = new_keys.shape[0] - 1
     for j in range(keys.shape[0]):
-        if keys[j] != _EMPTY:
-            s = -1 - _slot(new_keys, keys[j])  # the first empty slot: keys are unique
-            new_keys[s] = keys[j]
-            new_vals[s] = vals[j]
+        key = keys[j]
+        if key == _EMPTY:
+            continue
+        h = _hash(key)
+        i = 0
+        while new_keys[(h + i) & mask] != _EMPTY:
+            i += 1
+        new_keys[(h + i) & mask] = key
+        new_vals[(h + i) & mask] = vals[j]
 
 
 @njit(cache=True, nogil=True)
@@ -279,16 +279,27 @@ def lookup(keys: np.ndarray, vals: np.ndarray, key: int) -> int:
 
 @njit(cache=True, nogil=True)
 def table_line(
-    taken: int, pos: int, pc: int, rings: int, row: int, G: Arrays, T: Arrays, out: np.ndarray
+    taken: int,
+    pos: int,
+    pc: int,
+    rings: int,
+    row: int,
+    P: np.ndarray,
+    CF: np.ndarray,
+    CD: np.ndarray,
+    CC: np.ndarray,
+    keys: np.ndarray,
+    vals: np.ndarray,
+    out: np.ndarray,
+    start: int,
 ) -> int:
-    """`Search.table_line` into `out` (for `_improve`); returns its length, or -1 when an
-    entry on the way is missing (which the table's write-once rule excludes)."""
-    P, CF, CD, CC = G[0], G[1], G[2], G[3]
-    k = 0
+    """`Search.table_line` into `out[start:]` (for `_improve`); returns the new length, or
+    -1 when an entry on the way is missing (which the table's write-once rule excludes)."""
+    k = start
     options = np.zeros((MAX_CHILDREN, W_COLUMNS), dtype=np.int64)
     while row < P[P_N]:
         key, flipped = make_key(taken, pos, pc, rings, row, P)
-        entry = lookup(T[0], T[1], key)
+        entry = lookup(keys, vals, key)
         if entry < 0 or not entry & 1:
             return -1
         code = (entry >> 1) & 0x3FFF
@@ -312,23 +323,40 @@ def table_line(
 
 
 @njit(cache=True, nogil=True)
-def _improve(total: int, depth: int, at: Position, G: Arrays, T: Arrays) -> None:
-    """A better game: the line searched down to `depth`, then the table's best line from
-    the position `at` there (none when its row is past the last)."""
-    S, path, best = T[2], T[3], T[4]
-    taken, pos, pc, rings, row = at
-    # Read the table's line aside first: the line found before stays whole if this one
-    # cannot be read (which the store rule excludes, but stay safe).
-    tail = np.empty(best.shape[0], dtype=np.int64)
-    end = table_line(taken, pos, pc, rings, row, G, T, tail)
-    if end < 0 or depth + end > best.shape[0]:
-        return
-    for i in range(end):
-        best[depth + i] = tail[i]
+def _improve(
+    total: int,
+    depth: int,
+    taken: int,
+    pos: int,
+    pc: int,
+    rings: int,
+    row: int,
+    from_table: bool,
+    P: np.ndarray,
+    CF: np.ndarray,
+    CD: np.ndarray,
+    CC: np.ndarray,
+    keys: np.ndarray,
+    vals: np.ndarray,
+    S: np.ndarray,
+    path: np.ndarray,
+    best: np.ndarray,
+) -> None:
+    length = depth
+    if from_table:
+        # Read the table's line aside first: the line found before stays whole if this
+        # one cannot be read (which the store rule excludes, but stay safe).
+        tail = np.empty(best.shape[0], dtype=np.int64)
+        end = table_line(taken, pos, pc, rings, row, P, CF, CD, CC, keys, vals, tail, 0)
+        if end < 0 or depth + end > best.shape[0]:
+            return
+        for i in range(end):
+            best[depth + i] = tail[i]
+        length = depth + end
     for i in range(depth):
         best[i] = path[i]
     S[S_BEST] = total
-    S[S_LINE_LEN] = depth + end
+    S[S_LINE_LEN] = length
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -340,12 +368,14 @@ def _rank(
     row: int,
     region: int,
     depth: int,
-    G: Arrays,
-    T: Arrays,
+    P: np.ndarray,
+    VM: np.ndarray,
+    RM: np.ndarray,
+    keys: np.ndarray,
+    vals: np.ndarray,
 ) -> None:
     """`Search.ranked`: each child's estimate of what it adds (`W_EST`), and the children
     in `W_ORDER`, most promising first."""
-    P, VM, RM = G[0], G[4], G[5]
     shallow = depth < P[P_EXACT_DEPTH]
     # As in Python: every child but a forced reroll's has the same pass count, and the
     # rows that can circle, counted on this position's fields, are at least the child's.
@@ -366,7 +396,7 @@ def _rank(
             bound = estimate(child_region, ct, cp, live, P, VM)
             if shallow:
                 ckey, _ = make_key(ct, cp, out[i, W_PC], out[i, W_RINGS], row + 1, P)
-                known = lookup(T[0], T[1], ckey)
+                known = lookup(keys, vals, ckey)
                 if known >= 0:
                     bound = min(bound, known >> 15)
             out[i, W_EST] = gain + bound
@@ -402,8 +432,10 @@ def _store_exact(
     row: int,
     key: int,
     flipped: bool,
-    G: Arrays,
-    T: Arrays,
+    P: np.ndarray,
+    keys: np.ndarray,
+    vals: np.ndarray,
+    S: np.ndarray,
 ) -> None:
     """Store a position's exact value, with its best child's code (`exact_child` in
     `out`, -1 for none). Stored as exact only when its best line can be read on from the
@@ -411,13 +443,19 @@ def _store_exact(
     a child's entry may not have been written). Otherwise as a bound: still true."""
     readable = exact_child < 0 or out[exact_child, W_END] != 0
     if not readable:
-        child = out[exact_child]
-        ckey, _ = make_key(child[W_TAKEN], child[W_POS], child[W_PC], child[W_RINGS], row + 1, G[0])
-        found = lookup(T[0], T[1], ckey)
+        ckey, _ = make_key(
+            out[exact_child, W_TAKEN],
+            out[exact_child, W_POS],
+            out[exact_child, W_PC],
+            out[exact_child, W_RINGS],
+            row + 1,
+            P,
+        )
+        found = lookup(keys, vals, ckey)
         readable = found >= 0 and found & 1 == 1
     if flipped:
         exact_code = _transpose_code(exact_code)
-    _store(T, key, exact, exact_code if readable else 0, readable)
+    _store(keys, vals, S, key, exact, exact_code if readable else 0, readable)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -444,12 +482,20 @@ def dfs(
     base: int,
     ub: int,
     depth: int,
-    G: Arrays,
-    T: Arrays,
+    P: np.ndarray,
+    CF: np.ndarray,
+    CD: np.ndarray,
+    CC: np.ndarray,
+    VM: np.ndarray,
+    RM: np.ndarray,
+    keys: np.ndarray,
+    vals: np.ndarray,
+    S: np.ndarray,
+    path: np.ndarray,
+    best: np.ndarray,
+    W: np.ndarray,
 ) -> tuple[int, bool]:
     """`Search.dfs`: the value of a position, exact (True) or an upper bound (False)."""
-    P, CF, CD, CC, VM, RM = G
-    keys, vals, S, path, W = T[0], T[1], T[2], T[3], T[5]
     if _must_stop(S):
         return ub, False
     key, flipped = make_key(taken, pos, pc, rings, row, P)
@@ -458,7 +504,10 @@ def dfs(
         value = entry >> 15
         if entry & 1:
             if base + value > S[S_BEST]:
-                _improve(base + value, depth, (taken, pos, pc, rings, row), G, T)
+                _improve(
+                    base + value, depth, taken, pos, pc, rings, row, True,
+                    P, CF, CD, CC, keys, vals, S, path, best,
+                )  # fmt: skip
             return value, True
         ub = min(ub, value)
     # Cut what cannot beat the best game, nor the aim of an aimed round (`Search.aim`).
@@ -469,11 +518,11 @@ def dfs(
     ub = min(ub, estimate(region, taken, pos, live_rows(taken, pc, row, P, RM), P, VM))
     if ub <= cut - base:
         if entry < 0:
-            _store(T, key, ub, 0, False)
+            _store(keys, vals, S, key, ub, 0, False)
         return ub, False
     out = W[depth]
     count = children(taken, pos, pc, rings, row, P, CF, CD, CC, out)
-    _rank(out, count, taken, pc, row, region, depth, G, T)
+    _rank(out, count, taken, pc, row, region, depth, P, VM, RM, keys, vals)
     exact = -1
     exact_code = 0
     exact_child = -1
@@ -498,7 +547,10 @@ def dfs(
             value = gain
             known_value = True
             if base + gain > S[S_BEST]:
-                _improve(base + gain, depth + 1, (taken, pos, pc, rings, P[P_N]), G, T)  # no table
+                _improve(
+                    base + gain, depth + 1, 0, 0, 0, 0, 0, False,
+                    P, CF, CD, CC, keys, vals, S, path, best,
+                )  # fmt: skip
         else:
             sub, known_value = dfs(
                 out[i, W_TAKEN],
@@ -509,8 +561,18 @@ def dfs(
                 base + gain,
                 est - gain,
                 depth + 1,
-                G,
-                T,
+                P,
+                CF,
+                CD,
+                CC,
+                VM,
+                RM,
+                keys,
+                vals,
+                S,
+                path,
+                best,
+                W,
             )
             value = gain + sub
         if known_value:
@@ -526,18 +588,19 @@ def dfs(
             if S[S_STOP] == 0:
                 S[S_SETTLED] = j + 1
     if exact >= upper:
-        _store_exact(out, exact, exact_code, exact_child, row, key, flipped, G, T)
+        _store_exact(out, exact, exact_code, exact_child, row, key, flipped, P, keys, vals, S)
         return exact, True
     result = max(exact, upper)
     if entry < 0 or not entry & 1:
-        _store(T, key, result, 0, False)
+        _store(keys, vals, S, key, result, 0, False)
     return result, False
 
 
 @njit(cache=True, nogil=True)
-def load(T: Arrays, from_keys: np.ndarray, from_vals: np.ndarray) -> None:
+def load(
+    keys: np.ndarray, vals: np.ndarray, S: np.ndarray, from_keys: np.ndarray, from_vals: np.ndarray
+) -> None:
     """Store the entries of a pure-Python table (its keys, without the one added here)."""
-    keys, vals, S = T[0], T[1], T[2]
     for i in range(from_keys.shape[0]):
         key = from_keys[i] + 1
         s = _slot(keys, key)
@@ -552,13 +615,26 @@ def load(T: Arrays, from_keys: np.ndarray, from_vals: np.ndarray) -> None:
 
 
 @njit(cache=True, nogil=True)
-def beam(at: Position, base: int, width: int, G: Arrays, line: np.ndarray) -> tuple[int, int, int]:
+def beam(
+    taken: int,
+    pos: int,
+    pc: int,
+    rings: int,
+    row: int,
+    base: int,
+    width: int,
+    P: np.ndarray,
+    CF: np.ndarray,
+    CD: np.ndarray,
+    CC: np.ndarray,
+    VM: np.ndarray,
+    RM: np.ndarray,
+    line: np.ndarray,
+) -> tuple[int, int, int]:
     """`Search.beam`: keep the `width` most promising positions per row (score so far
     plus half the bound; ties broken by the table's hash of the key, as in Python).
     Returns (best total, length of its line written to `line`, positions weighed), or
     (-1, 0, weighed) when no game ends."""
-    P, CF, CD, CC, VM, RM = G
-    taken, pos, pc, rings, row = at
     n = P[P_N]
     plies = min(n - row, line.shape[0])
     # The layer being expanded (position and total), and for every layer the (parent,
@@ -570,12 +646,13 @@ def beam(at: Position, base: int, width: int, G: Arrays, line: np.ndarray) -> tu
     size = 1
     best_total, best_layer, best_index, best_code = -1, -1, -1, 0
     out = np.zeros((MAX_CHILDREN, W_COLUMNS), dtype=np.int64)
-    # The next layer's candidates, one a key: position and total (as `L`), parent * 16384
-    # + code, key, promise, hash; found by their key in `slots` (open addressing).
     capacity = 1024
     weighed = 0
-    C = np.zeros((capacity, 9), dtype=np.int64)
+    C_promise = np.zeros(capacity, dtype=np.int64)
+    C_hash = np.zeros(capacity, dtype=np.int64)
+    C_data = np.zeros((capacity, 7), dtype=np.int64)
     slots = np.full(2 * capacity, -1, dtype=np.int64)
+    slot_keys = np.zeros(2 * capacity, dtype=np.int64)
     for d in range(plies):
         r = row + d
         count = 0
@@ -597,55 +674,67 @@ def beam(at: Position, base: int, width: int, G: Arrays, line: np.ndarray) -> tu
                 bound = estimate(region, ct, cp, live, P, VM)
                 weighed += 1
                 promise = 2 * now + bound  # twice (score so far plus half the bound)
-                # The candidate of this key, if any.
+                # The candidate of this key, if any (open addressing, as the table).
                 mask = slots.shape[0] - 1
                 h = _hash(key)
                 s = h & mask
-                while slots[s] >= 0 and C[slots[s], 6] != key:
+                while slots[s] >= 0 and slot_keys[s] != key:
                     s = (s + 1) & mask
                 j = slots[s]
                 if j >= 0:
-                    if C[j, 7] >= promise:
+                    if C_promise[j] >= promise:
                         continue
                 else:
                     if count == capacity:
-                        # Twice the room, rehashed into a table twice its size.
                         capacity *= 2
-                        grown = np.zeros((capacity, 9), dtype=np.int64)
-                        grown[:count] = C[:count]
-                        C = grown
+                        grown_promise = np.zeros(capacity, dtype=np.int64)
+                        grown_promise[:count] = C_promise[:count]
+                        C_promise = grown_promise
+                        grown_hash = np.zeros(capacity, dtype=np.int64)
+                        grown_hash[:count] = C_hash[:count]
+                        C_hash = grown_hash
+                        grown_data = np.zeros((capacity, 7), dtype=np.int64)
+                        grown_data[:count] = C_data[:count]
+                        C_data = grown_data
+                        # Rehash into a table twice the new capacity.
                         slots = np.full(2 * capacity, -1, dtype=np.int64)
+                        slot_keys = np.zeros(2 * capacity, dtype=np.int64)
                         mask = slots.shape[0] - 1
-                        for q in range(count + 1):  # the last: the new candidate's slot
-                            s = (C[q, 8] if q < count else h) & mask
-                            while slots[s] >= 0:
-                                s = (s + 1) & mask
-                            if q < count:
-                                slots[s] = q
+                        for q in range(count):
+                            qk = C_data[q, 6]
+                            qs = _hash(qk) & mask
+                            while slots[qs] >= 0:
+                                qs = (qs + 1) & mask
+                            slots[qs] = q
+                            slot_keys[qs] = qk
+                        s = h & mask
+                        while slots[s] >= 0:
+                            s = (s + 1) & mask
                     j = count
                     count += 1
                     slots[s] = j
-                C[j, 0] = ct
-                C[j, 1] = cp
-                C[j, 2] = cpc
-                C[j, 3] = out[c, W_RINGS]
-                C[j, 4] = now
-                C[j, 5] = i * 16384 + out[c, W_CODE]
-                C[j, 6] = key
-                C[j, 7] = promise
-                C[j, 8] = h
+                    slot_keys[s] = key
+                C_promise[j] = promise
+                C_hash[j] = h
+                C_data[j, 0] = ct
+                C_data[j, 1] = cp
+                C_data[j, 2] = out[c, W_PC]
+                C_data[j, 3] = out[c, W_RINGS]
+                C_data[j, 4] = now
+                C_data[j, 5] = i * 16384 + out[c, W_CODE]
+                C_data[j, 6] = key
         if count == 0:
             break
         # Best promise first, ties by the larger hash (a bijection of the key: no two
         # candidates tie on both), the order Python's sort gives.
-        by_hash = np.argsort(C[:count, 8])[::-1]
-        order = by_hash[np.argsort(-C[:count, 7][by_hash], kind="mergesort")]
+        by_hash = np.argsort(C_hash[:count])[::-1]
+        order = by_hash[np.argsort(-C_promise[:count][by_hash], kind="mergesort")]
         size = min(width, count)
         for q in range(size):
             j = order[q]
-            L[q, :] = C[j, :5]
-            L_parent[d + 1, q] = C[j, 5] // 16384
-            L_code[d + 1, q] = C[j, 5] % 16384
+            L[q, :] = C_data[j, :5]
+            L_parent[d + 1, q] = C_data[j, 5] // 16384
+            L_code[d + 1, q] = C_data[j, 5] % 16384
     if best_layer < 0:
         return -1, 0, weighed
     length = best_layer + 1
@@ -712,12 +801,6 @@ class Core:
         self.W = np.zeros((plies, MAX_CHILDREN, W_COLUMNS), dtype=np.int64)
         self.path = np.zeros(plies, dtype=np.int64)
         self.best = np.zeros(plies, dtype=np.int64)
-        self.G: Arrays = (self.P, self.CF, self.CD, self.CC, self.VM, self.RM)
-
-    @property
-    def T(self) -> Arrays:
-        """The search's arrays (`Arrays`), with the table as it is now (`reserve` grows it)."""
-        return (self.keys, self.vals, self.S, self.path, self.best, self.W)
 
     def reserve(self, entries: int) -> None:
         """Grow the table so that `entries` more keep it at most 3/8 full (short
@@ -764,7 +847,9 @@ class Core:
         self.reserve(len(table))
         if table:
             load(
-                self.T,
+                self.keys,
+                self.vals,
+                self.S,
                 np.fromiter(table.keys(), dtype=np.int64, count=len(table)),
                 np.fromiter(table.values(), dtype=np.int64, count=len(table)),
             )
@@ -782,7 +867,7 @@ class Core:
             return
         if other.count:
             # `load` takes keys as the pure-Python table has them, without the one added.
-            load(self.T, other.keys[used] - 1, other.vals[used])
+            load(self.keys, self.vals, self.S, other.keys[used] - 1, other.vals[used])
 
     def clear(self) -> None:
         """Empty the table, back to its smallest size."""
@@ -791,17 +876,17 @@ class Core:
         self.S[S_TT_COUNT] = 0
         self.reserve(1 << 13)
 
-    def key(self, position: Position) -> int:
+    def key(self, position: tuple[int, int, int, int, int]) -> int:
         taken, pos, pc, rings, row = position
         return int(make_key(taken, pos, pc, rings, row, self.P)[0])
 
-    def entry(self, position: Position) -> int | None:
+    def entry(self, position: tuple[int, int, int, int, int]) -> int | None:
         found = int(lookup(self.keys, self.vals, self.key(position)))
         return None if found < 0 else found
 
     def dfs(
         self,
-        position: Position,
+        position: tuple[int, int, int, int, int],
         base: int,
         ub: int,
         best_total: int,
@@ -839,7 +924,13 @@ class Core:
         self.path[:depth] = prefix
 
         def work() -> None:
-            answer.append(dfs(taken, pos, pc, rings, row, base, ub, depth, self.G, self.T))
+            answer.append(
+                dfs(
+                    taken, pos, pc, rings, row, base, ub, depth, self.P, self.CF, self.CD,
+                    self.CC, self.VM, self.RM, self.keys, self.vals, S, self.path, self.best,
+                    self.W,
+                )
+            )  # fmt: skip
 
         worker = threading.Thread(target=work, name="road300-solver", daemon=True)
         worker.start()
@@ -860,13 +951,19 @@ class Core:
         in this core's `nodes` count; the search reads it at every position."""
         self.S[S_NODE_LIMIT] = limit
 
-    def beam(self, position: Position, base: int, width: int) -> tuple[int, list[int], int]:
+    def beam(
+        self, position: tuple[int, int, int, int, int], base: int, width: int
+    ) -> tuple[int, list[int], int]:
         """`Search.beam` compiled: (best total, its line, positions weighed), or (-1, [],
         weighed) if no game ends."""
         line = np.zeros(self.plies, dtype=np.int64)
+        taken, pos, pc, rings, row = position
         # The beam keeps (parent, code) for every ply: at most 64 MB of them.
         width = max(1, min(width, (64 << 20) // (16 * self.plies)))
-        total, length, weighed = beam(position, base, width, self.G, line)
+        total, length, weighed = beam(
+            taken, pos, pc, rings, row, base, width, self.P, self.CF, self.CD, self.CC,
+            self.VM, self.RM, line,
+        )  # fmt: skip
         return int(total), [int(c) for c in line[:length]], int(weighed)
 
     def line(self) -> list[int] | None:

@@ -119,9 +119,14 @@ def _ends_from(cur: int, left: int, visited: int) -> int:
 
 
 def walk_ends(blocked: int, pos: int, steps: int) -> int:
-    """Bit set of the end fields of every legal walk of exactly `steps` (at least 1: a
-    movement die) from `pos` (engine `walks`; NOWHERE's bit, 36, is no field's)."""
-    return _ends_from(pos, steps, blocked | 1 << pos)
+    """Bit set of the end fields of every legal walk of exactly `steps` (engine `walks`)."""
+    start_bit = 0 if pos == NOWHERE else 1 << pos
+    found = 0
+    for k in range(NCOUNT[pos]):
+        first = NEIGH[pos * NEIGH_WIDTH + k]
+        if not (blocked >> first) & 1:
+            found |= _ends_from(first, steps - 1, blocked | start_bit | (1 << first))
+    return found
 
 
 def _exit_from(cur: int, left: int, visited: int) -> bool:
@@ -137,9 +142,17 @@ def _exit_from(cur: int, left: int, visited: int) -> bool:
 
 
 def can_exit(blocked: int, pos: int, steps: int) -> bool:
-    """Whether a walk of at most `steps` reaches a free corner, or the burglar stands on
-    one (engine `exit_walks`)."""
-    return _exit_from(pos, steps, blocked | 1 << pos)
+    """Whether a walk of at most `steps` reaches a free corner (engine `exit_walks`)."""
+    if pos != NOWHERE and (CORNER_MASK >> pos) & 1:
+        return True
+    start_bit = 0 if pos == NOWHERE else 1 << pos
+    for k in range(NCOUNT[pos]):
+        first = NEIGH[pos * NEIGH_WIDTH + k]
+        if not (blocked >> first) & 1 and _exit_from(
+            first, steps - 1, blocked | start_bit | (1 << first)
+        ):
+            return True
+    return False
 
 
 def reachable(taken: int, pos: int, in_and_out: bool) -> int:
