@@ -69,19 +69,6 @@ CORNERS: tuple[int, ...] = (0, SIZE - 1, FIELDS - SIZE, FIELDS - 1)
 CORNER_MASK = sum(1 << c for c in CORNERS)
 
 
-def _neighbours(index: int) -> tuple[int, ...]:
-    row, col = divmod(index, SIZE)
-    out = []
-    for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0)):
-        r, c = row + dr, col + dc
-        if 0 <= r < SIZE and 0 <= c < SIZE:
-            out.append(r * SIZE + c)
-    return tuple(out)
-
-
-NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(_neighbours(i) for i in range(FIELDS))
-
-
 def distance(a: int, b: int) -> int:
     """Manhattan distance: the fewest steps between two fields on an empty board."""
     ar, ac = divmod(a, SIZE)
@@ -92,6 +79,10 @@ def distance(a: int, b: int) -> int:
 DISTANCE: tuple[tuple[int, ...], ...] = tuple(
     tuple(distance(a, b) for b in range(FIELDS)) for a in range(FIELDS)
 )
+NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(b for b in range(FIELDS) if DISTANCE[a][b] == 1) for a in range(FIELDS)
+)
+"""The fields one step from each field, in board order."""
 
 
 def bits(mask: int) -> Iterator[int]:

@@ -452,9 +452,9 @@ def _bad_step(blocked: int, start: int, path: Sequence[int]) -> tuple[int, Phras
 
 
 def has_move(blocked: int, start: int, steps: int, rules: Ruleset) -> bool:
-    if any_walk(blocked, start, steps):
-        return True
-    return rules.can_leave and bool(exit_walks(blocked, start, steps))
+    return any_walk(blocked, start, steps) or (
+        rules.can_leave and bool(exit_walks(blocked, start, steps))
+    )
 
 
 def reach(state: State, cross: Cross, rules: Ruleset = STANDARD) -> Reach:
@@ -894,9 +894,6 @@ def _exit_hint(blocked: int, start: int, cross: Cross) -> Phrase:
 def exit_kinds(rules: Ruleset) -> tuple[Exit, ...]:
     """The ways the ruleset lets the burglar leave the board through a corner, in the
     order `legal_actions` offers them."""
-    kinds: list[Exit] = []
-    if rules.escape:
-        kinds.append("escape")
-    if rules.in_and_out:
-        kinds.append("leave")
-    return tuple(kinds)
+    return tuple(
+        kind for kind, on in zip(EXITS, (rules.escape, rules.in_and_out), strict=True) if on
+    )

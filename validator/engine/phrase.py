@@ -45,8 +45,8 @@ class Phrase:
             values.setdefault("n", str(self.n))
         return text.format(**values)
 
-    def __str__(self) -> str:
-        return self.say(_same, _same_plural)
+    def __str__(self) -> str:  # English: the templates as they are
+        return self.say(lambda message: message, lambda one, many, n: one if n == 1 else many)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,11 +102,3 @@ def _value(value: object, gettext: Gettext, ngettext: Ngettext) -> str:
     if isinstance(value, Items):
         return value.sep.join(_value(v, gettext, ngettext) for v in value.items)
     return str(value)
-
-
-def _same(message: str) -> str:
-    return message
-
-
-def _same_plural(one: str, many: str, n: int) -> str:
-    return one if n == 1 else many

@@ -35,7 +35,8 @@
 
   function isCorner(i) { return CORNERS.indexOf(i) >= 0; }
 
-  // Up, left, right, down: the engine's order (board._neighbours), which fixes the walks found.
+  // Up, left, right, down: the engine's order (board.NEIGHBOURS, in board order), which fixes
+  // the walks found.
   var NEIGHBOURS = [];
   for (var i = 0; i < FIELDS; i++) {
     var row = Math.floor(i / SIZE), col = i % SIZE, out = [];

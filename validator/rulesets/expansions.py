@@ -233,12 +233,13 @@ class MagicRings(Expansion):
         return f"rings={rules.max_rings}"
 
     def meaning(self, rules: Ruleset) -> str:
-        if not rules.max_rings:
+        n = rules.max_rings
+        if not n:
             return "not in play: a record may declare no rings"
         return (
-            f"a record may declare {_up_to(rules.max_rings)} (rings: N); a ring rerolls a "
-            "roll that could be played (ring: true); it is not a pass and resets the passes "
-            "in a row"
+            f"a record may declare {'1 ring' if n == 1 else f'1-{n} rings'} (rings: N); a ring "
+            "rerolls a roll that could be played (ring: true); it is not a pass and resets the "
+            "passes in a row"
         )
 
     def sentence(self, rules: Ruleset) -> str:
@@ -319,8 +320,3 @@ def find_expansion(key: str) -> Expansion:
 def expansion_sentences(rules: Ruleset) -> tuple[str, ...]:
     """One sentence for each expansion in play, for the report's rules text."""
     return tuple(x.sentence(rules) for x in EXPANSIONS if x.in_play(rules))
-
-
-def _up_to(n: int) -> str:
-    """`1 ring`, `1-2 rings`: how many rings a record may declare."""
-    return "1 ring" if n == 1 else f"1-{n} rings"

@@ -160,8 +160,7 @@ _ALL_KEYS = {k for keys in _KNOWN_KEYS.values() for k in keys}
 
 def rules_file_schema() -> dict[str, Any]:
     """The JSON Schema of a rules file."""
-    schema: dict[str, Any] = RulesFileModel.model_json_schema()
-    return schema
+    return RulesFileModel.model_json_schema()
 
 
 def to_rules_file(rules: Ruleset) -> dict[str, Any]:

@@ -11,7 +11,6 @@ from validator.solver.search import (
     Solution,
     fast_core_installed,
     fast_core_note,
-    par,
     solve,
 )
 
@@ -24,6 +23,5 @@ __all__ = [
     "analyze",
     "fast_core_installed",
     "fast_core_note",
-    "par",
     "solve",
 ]

@@ -38,10 +38,6 @@ class Value:
     """Whether the time limit or cancel stopped the search (the value then depends on
     the machine's speed)."""
 
-    @property
-    def proven(self) -> bool:
-        return self.best >= self.upper
-
 
 @dataclass(frozen=True, slots=True)
 class RoundAnalysis:

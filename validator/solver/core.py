@@ -31,13 +31,12 @@ from typing import Literal, TypeVar
 import numpy as np
 from numba import njit
 
-from validator.engine.board import CORNER_MASK, FIELDS
+from validator.engine.board import FIELDS
 from validator.engine.rules import MAX_RINGS
 from validator.solver import position
 from validator.solver.position import (
     _TRANSPOSE_ROW,
     FIELD_VALUE,
-    FULL,
     MAX_CROSSES,
     NOWHERE,
     P_EXACT_DEPTH,
@@ -57,9 +56,6 @@ from validator.solver.position import (
 _VAL = np.array(FIELD_VALUE, dtype=np.int64)
 _TROW = np.array(_TRANSPOSE_ROW, dtype=np.int64)
 _TFIELD = np.array(TRANSPOSE_FIELD, dtype=np.int64)
-_FULL = FULL
-_CORNERS = CORNER_MASK
-_NOWHERE = NOWHERE
 
 # The search's shared counters, one int64 array `S`: read and written by the search
 # thread, read (and STOP set) by the thread that waits for it.
@@ -297,8 +293,8 @@ def table_line(
     out: np.ndarray,
     start: int,
 ) -> int:
-    """`Search.table_line` into `out[start:]`; returns the new length, or -1 when an
-    entry on the way is missing (which the table's write-once rule excludes)."""
+    """`Search.table_line` into `out[start:]` (for `_improve`); returns the new length, or
+    -1 when an entry on the way is missing (which the table's write-once rule excludes)."""
     k = start
     options = np.zeros((MAX_CHILDREN, W_COLUMNS), dtype=np.int64)
     while row < P[P_N]:
@@ -758,6 +754,16 @@ def fits(game: Game) -> bool:
     return game.n * game.pass_limit * 4 < 1 << 20
 
 
+class _Counter:
+    """One of a core's counters (`S`), read as an int."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def __get__(self, core: Core, owner: object = None) -> int:
+        return int(core.S[self.index])
+
+
 class Core:
     """The compiled search's arrays for one dice file and ruleset: its parameters, the
     rows' cross-out candidates, the table, the counters and the work array."""
@@ -820,10 +826,15 @@ class Core:
         self.keys, self.vals = keys, vals
         self.S[S_TT_LIMIT] = min(self.tt_limit, size * 3 // 4)
 
-    @property
-    def count(self) -> int:
-        """Entries in the table."""
-        return int(self.S[S_TT_COUNT])
+    count = _Counter(S_TT_COUNT)
+    """Entries in the table."""
+    nodes = _Counter(S_NODES)
+    root_upper = _Counter(S_ROOT_UPPER)
+    best_total = _Counter(S_BEST)
+    stopped_at = _Counter(S_STOPPED_AT)
+    """The `nodes` count at which the last `dfs` saw it must stop (0: it did not)."""
+    settled = _Counter(S_SETTLED)
+    choices = _Counter(S_CHOICES)
 
     @property
     def full(self) -> bool:
@@ -865,31 +876,6 @@ class Core:
         self.S[S_TT_COUNT] = 0
         self.reserve(1 << 13)
 
-    @property
-    def nodes(self) -> int:
-        return int(self.S[S_NODES])
-
-    @property
-    def root_upper(self) -> int:
-        return int(self.S[S_ROOT_UPPER])
-
-    @property
-    def best_total(self) -> int:
-        return int(self.S[S_BEST])
-
-    @property
-    def stopped_at(self) -> int:
-        """The `nodes` count at which the last `dfs` saw it must stop (0: it did not)."""
-        return int(self.S[S_STOPPED_AT])
-
-    @property
-    def settled(self) -> int:
-        return int(self.S[S_SETTLED])
-
-    @property
-    def choices(self) -> int:
-        return int(self.S[S_CHOICES])
-
     def key(self, position: tuple[int, int, int, int, int]) -> int:
         taken, pos, pc, rings, row = position
         return int(make_key(taken, pos, pc, rings, row, self.P)[0])
@@ -897,16 +883,6 @@ class Core:
     def entry(self, position: tuple[int, int, int, int, int]) -> int | None:
         found = int(lookup(self.keys, self.vals, self.key(position)))
         return None if found < 0 else found
-
-    def table_line(self, position: tuple[int, int, int, int, int]) -> list[int]:
-        taken, pos, pc, rings, row = position
-        out = np.zeros(self.plies, dtype=np.int64)
-        length = table_line(
-            taken, pos, pc, rings, row, self.P, self.CF, self.CD, self.CC, self.keys, self.vals,
-            out, 0,
-        )  # fmt: skip
-        assert length >= 0, "a best line leads only to exact entries"
-        return [int(c) for c in out[:length]]
 
     def dfs(
         self,
@@ -1044,7 +1020,6 @@ def warm_up() -> float:
     core.load({(1 << 60) + 1: 3})  # a key no position of two rows has
     root = (0, NOWHERE, 0, 0, 0)
     core.dfs(root, 0, 1000, -1, 1000, node_limit=1 << 62, should_stop=lambda: False)
-    core.table_line(root)
     core.entry(root)
     core.beam(root, 0, 4)
     core.reserve(core.max_size)  # rehash

@@ -11,7 +11,8 @@ are written once for both searches: core.py compiles these very functions.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from validator.engine import OUTSIDE, Dice, Ruleset, candidates
 from validator.engine.board import CORNER_MASK, CORNERS, FIELDS, NEIGHBOURS, SIZE, VALUES
@@ -74,14 +75,11 @@ def spread(mask: int) -> int:
 
 def _ball(start: int, steps: int) -> int:
     """Fields a walk of at most `steps` from `start` can touch."""
-    seen = (1 << start) if start != NOWHERE else 0
-    frontier = seen if start != NOWHERE else CORNER_MASK
-    if start == NOWHERE:
-        seen = CORNER_MASK
-        steps -= 1
+    seen = 1 << start
+    if start == NOWHERE:  # the first step enters a corner
+        seen, steps = CORNER_MASK, steps - 1
     for _ in range(max(steps, 0)):
-        frontier = spread(frontier)
-        seen |= frontier
+        seen = spread(seen)
     return seen
 
 
@@ -223,6 +221,7 @@ def count_live_rows(
 
 WALK_CACHE = 1_000_000
 """The most walks `ends_of` and `exits_of` remember (then they start again)."""
+_T = TypeVar("_T")
 _ENDS: dict[int, int] = {}
 _EXITS: dict[int, bool] = {}
 """The walks' ends and exits, by the board near the walk, its start and its length: the
@@ -231,28 +230,26 @@ process (a search per position, or per test) shares them. A thread's lookups and
 stores are single dict operations, which the GIL makes whole."""
 
 
-def ends_of(blocked: int, pos: int, steps: int) -> int:
-    """`walk_ends`, remembered (compiled: `walk_ends` itself, which is cheaper there)."""
-    key = ((blocked & BALL[pos][steps]) << 9) | (pos << 3) | steps
-    found = _ENDS.get(key)
-    if found is None:
-        found = walk_ends(blocked, pos, steps)
-        if len(_ENDS) > WALK_CACHE:
-            _ENDS.clear()
-        _ENDS[key] = found
-    return found
+def _remembered(
+    walk: Callable[[int, int, int], _T], cache: dict[int, _T]
+) -> Callable[[int, int, int], _T]:
+    """`walk` remembered in `cache` (compiled: `walk` itself, which is cheaper there)."""
+
+    def remembered(blocked: int, pos: int, steps: int) -> _T:
+        key = ((blocked & BALL[pos][steps]) << 9) | (pos << 3) | steps
+        found = cache.get(key)
+        if found is None:
+            found = walk(blocked, pos, steps)
+            if len(cache) > WALK_CACHE:
+                cache.clear()
+            cache[key] = found
+        return found
+
+    return remembered
 
 
-def exits_of(blocked: int, pos: int, steps: int) -> bool:
-    """`can_exit`, remembered (compiled: `can_exit` itself)."""
-    key = ((blocked & BALL[pos][steps]) << 9) | (pos << 3) | steps
-    found = _EXITS.get(key)
-    if found is None:
-        found = can_exit(blocked, pos, steps)
-        if len(_EXITS) > WALK_CACHE:
-            _EXITS.clear()
-        _EXITS[key] = found
-    return found
+ends_of = _remembered(walk_ends, _ENDS)
+exits_of = _remembered(can_exit, _EXITS)
 
 
 # The game's parameters, one sequence `P` (a tuple here, an int64 array in the core); the

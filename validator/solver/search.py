@@ -284,7 +284,6 @@ class Search:
         """The pure-Python table's limit (a split search's threads share it)."""
         self.memory = default_table_bytes() if memory is None else memory
         """The compiled table's size at its largest, in bytes (`TABLE_BYTES`)."""
-        self.time_limit: float | None = None
         self.symmetry = symmetry
         self.exact_depth = EXACT_DEPTH
         self.nodes = 0
@@ -292,7 +291,6 @@ class Search:
         self.best_total = 0
         self.best_line: list[int] = []
         self.path: list[int] = []
-        self.base_of_root = 0
         self.deadline: float | None = None
         self.cancel: threading.Event | None = None
         self.progress: Callable[[Progress], None] | None = None
@@ -407,30 +405,18 @@ class Search:
             return self.core.entry(position)
         return self.tt.get(self.key(*position)[0])
 
-    def exact_value(self, position: Position) -> int | None:
-        entry = self.entry(position)
-        if entry is None or not entry & 1:
-            return None
-        return entry >> 15
-
     def table_line(self, position: Position) -> list[int]:
-        """The best line from a position whose exact value is in the table."""
-        if self.core is not None:
-            return self.core.table_line(position)
+        """The best line from a position whose exact value is in the table (either core's)."""
         line: list[int] = []
-        taken, pos, pc, rings, row = position
-        while row < self.game.n:
-            key, flipped = self.key(taken, pos, pc, rings, row)
-            entry = self.tt.get(key)
+        at: Position | None = position
+        while at is not None and at[4] < self.game.n:
+            entry = self.entry(at)
             assert entry is not None and entry & 1, "a best line leads only to exact entries"
             code = entry >> 1 & 0x3FFF
-            if flipped:
+            if self.key(*at)[1]:  # the transposed position's entry: its action transposed
                 code = transpose_code(code)
             line.append(code)
-            child = self.game.child(taken, pos, pc, rings, row, code)
-            if child is None:
-                break
-            taken, pos, pc, rings, row = child
+            at = self.game.child(*at, code)
         return line
 
     # --- the search ----------------------------------------------------------------
@@ -552,11 +538,13 @@ class Search:
         return ranked
 
     def search_children(
-        self, ranked: list[tuple[int, int, int, Position | None]], base: int
+        self, ranked: list[tuple[int, int, int, Position | None]], base: int, share: bool = False
     ) -> tuple[int, int, int]:
         """Search the ranked children of a position until the rest cannot beat the best
         game (nor this position's best child): (the best exact value, its action code,
-        the highest upper bound among the others), -1 for none."""
+        the highest upper bound among the others), -1 for none. A split search's thread
+        searches its `share` of the root's choices so, in either core, and stops at its
+        budget without a position more (`search_share`)."""
         exact = -1
         exact_code = 0
         upper = -1
@@ -565,7 +553,9 @@ class Search:
             self.settled, self.choices = 0, len(ranked)
         for i, (estimate, gain, code, child) in enumerate(ranked):
             floor = max(self.best_total - base, self.aim - base, exact)
-            if estimate <= floor:
+            if estimate <= floor or (share and self.stopped):
+                # The rest cannot beat the best game, or the budget is spent: each is
+                # worth at most its estimate, and this one's is the highest of them.
                 if estimate > exact:
                     upper = max(upper, estimate)
                 if at_root and not self.stopped:
@@ -577,7 +567,10 @@ class Search:
                 if base + gain > self.best_total:
                     self.improve(base + gain, [])
             else:
-                sub, known = self.dfs(*child, base + gain, estimate - gain)
+                if share and self.core is not None:
+                    sub, known = self.search_choice(code, child, base + gain, estimate - gain)
+                else:
+                    sub, known = self.dfs(*child, base + gain, estimate - gain)
                 value = gain + sub
             self.path.pop()
             if known:
@@ -606,7 +599,6 @@ class Search:
         at most `nodes` positions of search (None: no budget) and `time_limit` seconds.
         `stop_reason` then says what stopped it, if anything did."""
         self.started = time.monotonic()
-        self.time_limit = time_limit
         self.node_budget = nodes
         self.stop_reason = None
         self.repeat_nodes = None
@@ -625,9 +617,9 @@ class Search:
         taken, pos, _, _, row = position
         if row >= self.game.n:
             return base, base, []
-        known = self.exact_value(position)
-        if known is not None:
-            return base + known, base + known, self.table_line(position)
+        entry = self.entry(position)
+        if entry is not None and entry & 1:  # an exact value
+            return base + (entry >> 15), base + (entry >> 15), self.table_line(position)
         root_bound = self.game.bound(taken, pos, position[2], row)
         self.root_upper = self.proven_upper = base + root_bound
         # No game yet: the opening beam comes after the opening round (rounds_of_search).
@@ -868,7 +860,11 @@ class Search:
         if len(options) < 2:
             return False
         jobs = min(self.jobs, len(options))
-        ranked = sorted(options, key=lambda o: (self.option_bound(o), o[1], o[0]), reverse=True)
+
+        def bound(option: Option) -> int:  # gain plus the child's own bound
+            return option[1] + (0 if option[2] is None else self.own_bound(option[2]))
+
+        ranked = sorted(options, key=lambda o: (bound(o), o[1], o[0]), reverse=True)
         self.shares = [ranked[i::jobs] for i in range(jobs)]
         # Each thread has its share of both tables' limits, and starts from a copy of what
         # the rounds before the split learnt: all of it or none (part of it could keep an
@@ -906,11 +902,6 @@ class Search:
             self.core.clear()
         self.split_start = self.nodes
         return True
-
-    def option_bound(self, option: Option) -> int:
-        """A choice's gain plus its child's own bound (`own_bound`)."""
-        _, gain, child = option
-        return gain if child is None else gain + self.own_bound(child)
 
     def own_bound(self, child: Position) -> int:
         """A position's bound from its own region and live rows (what `dfs` gives the
@@ -1054,50 +1045,20 @@ class Search:
         """One round of one thread of a split search: its share of the root's choices,
         searched as `dfs` searches the root's (the same ranking, cut-offs and table),
         until `node_limit`; (value, exact) of the best of them."""
-        ranked: list[tuple[int, int, int, Position | None]] = []
-        for code, gain, child in share:
-            estimate = gain if child is None else gain + self.known_bound(child)
-            ranked.append((estimate, gain, code, child))
-        ranked.sort(key=lambda choice: choice[:3], reverse=True)
-        exact = upper = -1
-        self.settled, self.choices = 0, len(ranked)
-        for i, (estimate, gain, code, child) in enumerate(ranked):
-            if self.stopped or estimate <= max(self.best_total - base, self.aim - base, exact):
-                # The rest cannot beat the best game, or the budget is spent: each is
-                # worth at most its estimate, and this one's is the highest of them.
-                if estimate > exact:
-                    upper = max(upper, estimate)
-                if not self.stopped:
-                    self.settled = len(ranked)
-                break
-            if child is None:
-                value, known_value = gain, True
-                if base + gain > self.best_total:
-                    self.improve(base + gain, [code])
-            else:
-                sub, known_value = self.search_choice(code, child, base + gain, estimate - gain)
-                value = gain + sub
-            if known_value:
-                exact = max(exact, value)
-            else:
-                upper = max(upper, value)
-            rest = ranked[i + 1][0] if i + 1 < len(ranked) else -1
-            self.root_upper = base + max(exact, upper, rest)
-            if not self.stopped:
-                self.settled = i + 1
-        if exact >= upper:
-            return exact, True
-        return upper, False
+        ranked = [
+            (gain if child is None else gain + self.known_bound(child), gain, code, child)
+            for code, gain, child in share
+        ]
+        ranked.sort(reverse=True)
+        self.path = []
+        exact, _, upper = self.search_children(ranked, base, share=True)
+        return (exact, True) if exact >= upper else (upper, False)
 
     def search_choice(self, code: int, child: Position, base: int, ub: int) -> tuple[int, bool]:
-        """`dfs` of one of the root's choices, in either core, one ply below the root."""
+        """A split search thread's compiled `dfs` of one of the root's choices, one ply
+        below the root."""
         core = self.core
-        if core is None:
-            self.path = [code]
-            try:
-                return self.dfs(*child, base, ub)
-            finally:
-                self.path = []
+        assert core is not None
         with self.limit_lock:
             before = self.core_before = core.nodes
             core.set_node_limit(int(min(self.node_limit - self.nodes + before, 1 << 62)))
@@ -1225,16 +1186,6 @@ def solve(
         search.table_full,
         max(1, len(search.workers)),
     )
-
-
-def par(
-    rows: Sequence[Dice],
-    rules: Ruleset,
-    time_limit: float | None = 30.0,
-    nodes: int | None = None,
-) -> Solution:
-    """A dice file's best score from the start (the organizer's "par")."""
-    return solve(rows, rules, time_limit=time_limit, nodes=nodes)
 
 
 def to_actions(
