@@ -446,8 +446,8 @@ def _scrub(senders: set[str]) -> re.Pattern[str]:
     trie: dict[str, Any] = {}
     for word in senders:
         node = trie
-        for char in word.lower():
-            node = node.setdefault(char, {})
+        for char in word:  # in lower case where `re` would match it ("İ" lowers to two)
+            node = node.setdefault(lower if len(lower := char.lower()) == 1 else char, {})
         node[""] = {}  # a word ends here
     try:
         words = _trie_pattern(trie)
