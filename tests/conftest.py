@@ -209,7 +209,6 @@ def _rewrite_ahead(config: pytest.Config) -> None:
     on, and stops at the first one some worker has cached already; collecting then loads
     the cached modules. The same pytest functions rewrite and write as when it imports a
     module, so the tests run the same code. Only for the whole run (the testpaths)."""
-    from _pytest.assertion import rewrite
 
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
@@ -226,13 +225,24 @@ def _rewrite_ahead(config: pytest.Config) -> None:
         for path in (ROOT / "tests").rglob("test_*.py")
         if not pytest_ignore_collect(path, config)
     )
+    rewrite_modules(config, modules[len(modules) * int(worker[2:]) // count :])
+
+
+def rewrite_modules(config: pytest.Config, modules: list[Path]) -> None:
+    """Rewrite and cache `modules` in turn, up to the first one cached already, or one that
+    does not compile: collecting reports its error, naming it, as without this."""
+    from _pytest.assertion import rewrite
+
     state = config.stash[rewrite.assertstate_key]
-    for path in modules[len(modules) * int(worker[2:]) // count :]:
+    for path in modules:
         cache = rewrite.get_cache_dir(path)
         pyc = cache / (path.name[:-3] + rewrite.PYC_TAIL)
         if pyc.exists() or not rewrite.try_makedirs(cache):
             return
-        stat, code = rewrite._rewrite_test(path, config)
+        try:
+            stat, code = rewrite._rewrite_test(path, config)
+        except (SyntaxError, ValueError, OSError):  # ValueError: null bytes, bad encoding
+            return
         rewrite._write_pyc(state, code, stat, pyc)
 
 
