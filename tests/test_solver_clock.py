@@ -114,6 +114,7 @@ def test_a_search_the_clock_stopped_says_so_and_its_budget_repeats_it(
         again = budgeted(rows, "python", nodes=timed.repeat_nodes)
         assert answer(again) == answer(timed), limit
         assert again.stopped == "nodes" and again.repeat_nodes is None
+        assert again.nodes == timed.nodes, limit  # stopped at the same position
 
 
 def test_a_proven_answer_says_nothing_stopped_it() -> None:
