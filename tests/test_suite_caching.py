@@ -1,9 +1,10 @@
 """The test run's own machinery (tests/conftest.py): each xdist worker rewrites and caches
-its share of the test modules before collecting."""
+its share of the test modules before collecting; plain tests search in pure Python."""
 
 from __future__ import annotations
 
 import marshal
+import os
 import types
 from pathlib import Path
 
@@ -33,3 +34,11 @@ def test_rewriting_ahead_caches_rewritten_asserts_and_leaves_a_broken_module_to_
     (pyc,) = (tmp_path / "__pycache__").glob("test_a.*pytest*.pyc")
     assert any(n.startswith("@py_assert") for n in _names(marshal.loads(pyc.read_bytes()[16:])))
     assert [p.name for p in (tmp_path / "__pycache__").iterdir()] == [pyc.name]
+
+
+def test_a_plain_test_searches_in_pure_python() -> None:
+    """conftest.py names the solver's switch without importing it: the name is the
+    solver's, so no plain test loads numba or compiles the core."""
+    from validator.solver import search
+
+    assert os.environ.get(search.CORE_ENV) == "python"
