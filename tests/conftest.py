@@ -233,6 +233,11 @@ def rewrite_modules(config: pytest.Config, modules: list[Path]) -> None:
     does not compile: collecting reports its error, naming it, as without this."""
     from _pytest.assertion import rewrite
 
+    # These are pytest's own internals (8.4): where a later pytest moved them, collecting
+    # rewrites every module itself, as without this; only the time saved is lost.
+    internals = ("assertstate_key", "get_cache_dir", "PYC_TAIL", "try_makedirs")
+    if not all(hasattr(rewrite, name) for name in (*internals, "_rewrite_test", "_write_pyc")):
+        return
     state = config.stash[rewrite.assertstate_key]
     for path in modules:
         cache = rewrite.get_cache_dir(path)

@@ -36,6 +36,20 @@ def test_rewriting_ahead_caches_rewritten_asserts_and_leaves_a_broken_module_to_
     assert [p.name for p in (tmp_path / "__pycache__").iterdir()] == [pyc.name]
 
 
+def test_a_pytest_without_these_internals_leaves_the_rewriting_to_collecting(
+    tmp_path: Path, pytestconfig: pytest.Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rewriting ahead uses pytest's private functions: where a later pytest moved one,
+    nothing is cached ahead and nothing fails (collecting rewrites as it always does)."""
+    from _pytest.assertion import rewrite
+
+    monkeypatch.delattr(rewrite, "_rewrite_test")
+    module = tmp_path / "test_a.py"
+    module.write_text("def test_one() -> None:\n    assert 1\n")
+    rewrite_modules(pytestconfig, [module])
+    assert not (tmp_path / "__pycache__").exists()
+
+
 def test_a_plain_test_searches_in_pure_python() -> None:
     """conftest.py names the solver's switch without importing it: the name is the
     solver's, so no plain test loads numba or compiles the core."""
